@@ -1,0 +1,94 @@
+"""Canonical JSON bytes of headers and records, and the SHA-256 hash chain.
+
+Every record is written as canonical JSON: keys sorted, no insignificant white space, ``None``
+fields left out. The hash of record *n* is SHA-256 over the previous hash (the header's hash for
+the first record), a newline, and the canonical JSON of record *n* without its ``hash`` field.
+Because a written line *is* its canonical form, altering any byte of a log is detected: either
+the line is no longer canonical or its hash no longer matches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from vwlog.events import RECORD, EventRecord, LogHeader
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+_OPTS = orjson.OPT_SORT_KEYS
+
+
+def canonical(obj: Any) -> bytes:
+    """Canonical JSON of a JSON-compatible value (sorted keys, compact)."""
+    return orjson.dumps(obj, option=_OPTS)
+
+
+def record_to_dict(record: EventRecord, *, with_hash: bool = True) -> dict[str, Any]:
+    """The JSON-compatible form of a record, ``None`` fields left out."""
+    data: dict[str, Any] = RECORD.dump_python(record, mode="json", exclude_none=True, by_alias=True)
+    if not with_hash:
+        data.pop("hash", None)
+    return data
+
+
+def record_bytes(record: EventRecord) -> bytes:
+    """The canonical line of a record (without the trailing newline)."""
+    return canonical(record_to_dict(record))
+
+
+def record_body(record: EventRecord) -> bytes:
+    """The canonical JSON of a record without its hash: what the chain hashes."""
+    return canonical(record_to_dict(record, with_hash=False))
+
+
+def header_body(header: LogHeader) -> bytes:
+    """The canonical JSON of a header without its hash."""
+    return canonical(header.model_dump(mode="json", exclude_none=True, exclude={"hash"}))
+
+
+def header_bytes(header: LogHeader) -> bytes:
+    """The canonical line of a header."""
+    return canonical(header.model_dump(mode="json", exclude_none=True))
+
+
+def chain_hash(previous: str, body: bytes) -> str:
+    """SHA-256 (hex) of the previous hash, a newline and a canonical body."""
+    h = hashlib.sha256(previous.encode("ascii"))
+    h.update(b"\n")
+    h.update(body)
+    return h.hexdigest()
+
+
+def header_hash(header: LogHeader) -> str:
+    """The chain's root: SHA-256 of the header's canonical JSON without its hash."""
+    return hashlib.sha256(header_body(header)).hexdigest()
+
+
+def seal_header(header: LogHeader) -> LogHeader:
+    """The header with its hash set."""
+    return header.model_copy(update={"hash": header_hash(header)})
+
+
+def seal(previous: str, records: Iterable[EventRecord]) -> Iterator[EventRecord]:
+    """Yield the records with chained hashes, starting from ``previous``."""
+    for record in records:
+        digest = chain_hash(previous, record_body(record.model_copy(update={"hash": None})))
+        previous = digest
+        yield record.model_copy(update={"hash": digest})
+
+
+def parse_record(line: bytes) -> EventRecord:
+    """Parse one record line (raises pydantic's ``ValidationError`` on bad input)."""
+    return RECORD.validate_json(line)
+
+
+def deck_commitment(salt: str, card_ids: Iterable[str]) -> str:
+    """SHA-256 (hex) committing to a deck order: the salt, a newline, the ids joined by commas."""
+    h = hashlib.sha256(salt.encode("utf-8"))
+    h.update(b"\n")
+    h.update(",".join(card_ids).encode("utf-8"))
+    return h.hexdigest()

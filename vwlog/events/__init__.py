@@ -1,0 +1,218 @@
+"""The event vocabulary: every game fact of a VW match, as one discriminated union.
+
+Decisions are made by players; consequences are demanded by the rules (DESIGN.md §2). Each class
+says which it is in ``DECISION``. Storage facts live in `EventRecord`, not in events.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from vwlog.events.base import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    Allocation,
+    Attack,
+    BaseEvent,
+    Block,
+    LogHeader,
+)
+from vwlog.events.combat import (
+    AttackDeclared,
+    AttackersEnteredBattle,
+    BecameReturnHome,
+    BecameStray,
+    BlockersEnteredBattle,
+    BlocksAssigned,
+    CombatDamageRegistered,
+    FollowerDamageAssigned,
+    FollowersDestroyed,
+    TerritoriesDestroyed,
+    VictoryPointGained,
+)
+from vwlog.events.effects import (
+    CardMoved,
+    CardsDrawn,
+    DamageDealt,
+    Effect,
+    GoldChanged,
+    HonorChanged,
+    StatChanged,
+    StatusChanged,
+)
+from vwlog.events.end import HandLimitDiscarded, TurnCleanedUp
+from vwlog.events.match import (
+    CardInstance,
+    Conceded,
+    DeckRevealed,
+    JudgeRulingIssued,
+    MatchForked,
+    MatchStarted,
+    MatchWon,
+    OpeningHandDrawn,
+    Seat,
+)
+from vwlog.events.preparation import (
+    DeploymentFinished,
+    GoldProduced,
+    PropertyPlaced,
+    SupplyChosen,
+    SupplyTaken,
+    Unslid,
+)
+from vwlog.events.register import (
+    CardSummoned,
+    CostPaid,
+    ObjectResulted,
+    SkillRegistered,
+    SkillTriggered,
+)
+from vwlog.events.turn import PhaseStarted, PriorityPassed, StepStarted, TurnEnded, TurnStarted
+
+AnyEvent: TypeAlias = (
+    MatchStarted
+    | OpeningHandDrawn
+    | DeckRevealed
+    | Conceded
+    | MatchWon
+    | JudgeRulingIssued
+    | MatchForked
+    | TurnStarted
+    | PhaseStarted
+    | StepStarted
+    | PriorityPassed
+    | TurnEnded
+    | GoldProduced
+    | SupplyChosen
+    | SupplyTaken
+    | Unslid
+    | PropertyPlaced
+    | DeploymentFinished
+    | CostPaid
+    | CardSummoned
+    | SkillRegistered
+    | SkillTriggered
+    | ObjectResulted
+    | AttackersEnteredBattle
+    | AttackDeclared
+    | BlockersEnteredBattle
+    | BlocksAssigned
+    | FollowerDamageAssigned
+    | CombatDamageRegistered
+    | FollowersDestroyed
+    | TerritoriesDestroyed
+    | VictoryPointGained
+    | BecameReturnHome
+    | BecameStray
+    | HandLimitDiscarded
+    | TurnCleanedUp
+)
+"""Every event type (the plain union, for ``match`` statements and type hints)."""
+
+GameEvent = Annotated[AnyEvent, Field(discriminator="type")]
+"""Every event type, discriminated by its ``type`` tag."""
+
+GAME_EVENT: TypeAdapter[AnyEvent] = TypeAdapter(GameEvent)
+"""Validates and dumps any event."""
+
+EVENT_TYPES: dict[str, type[BaseEvent]] = {
+    cls.model_fields["type"].default: cls
+    for cls in AnyEvent.__args__  # type: ignore[attr-defined]  # a runtime union has __args__
+}
+"""Event class by type tag."""
+
+
+class EventRecord(BaseModel):
+    """The envelope of one event in a log or a store: sequence number, time, hash and the event."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    seq: int = Field(ge=1, le=10**12)
+    """Sequence number, strictly increasing from 1 within a match."""
+    at: str | None = Field(default=None, max_length=64)
+    """When the event happened (ISO 8601), if recorded."""
+    hash: str | None = Field(default=None, max_length=64)
+    """SHA-256 over the canonical JSON of this record (without ``hash``) and the previous hash."""
+    event: GameEvent
+    """The game fact."""
+
+    @property
+    def is_decision(self) -> bool:
+        """Whether the event is a player's decision."""
+        return self.event.DECISION
+
+
+RECORD: TypeAdapter[EventRecord] = TypeAdapter(EventRecord)
+"""Validates records from JSON bytes."""
+
+
+def event_type(event: BaseEvent) -> str:
+    """The ``type`` tag of an event."""
+    tag: Any = getattr(event, "type", type(event).__name__)
+    return str(tag)
+
+
+__all__ = [
+    "EVENT_TYPES",
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "GAME_EVENT",
+    "RECORD",
+    "Allocation",
+    "AnyEvent",
+    "Attack",
+    "AttackDeclared",
+    "AttackersEnteredBattle",
+    "BaseEvent",
+    "BecameReturnHome",
+    "BecameStray",
+    "Block",
+    "BlockersEnteredBattle",
+    "BlocksAssigned",
+    "CardInstance",
+    "CardMoved",
+    "CardSummoned",
+    "CardsDrawn",
+    "CombatDamageRegistered",
+    "Conceded",
+    "CostPaid",
+    "DamageDealt",
+    "DeckRevealed",
+    "DeploymentFinished",
+    "Effect",
+    "EventRecord",
+    "FollowerDamageAssigned",
+    "FollowersDestroyed",
+    "GameEvent",
+    "GoldChanged",
+    "GoldProduced",
+    "HandLimitDiscarded",
+    "HonorChanged",
+    "JudgeRulingIssued",
+    "LogHeader",
+    "MatchForked",
+    "MatchStarted",
+    "MatchWon",
+    "ObjectResulted",
+    "OpeningHandDrawn",
+    "PhaseStarted",
+    "PriorityPassed",
+    "PropertyPlaced",
+    "Seat",
+    "SkillRegistered",
+    "SkillTriggered",
+    "StatChanged",
+    "StatusChanged",
+    "StepStarted",
+    "SupplyChosen",
+    "SupplyTaken",
+    "TerritoriesDestroyed",
+    "TurnCleanedUp",
+    "TurnEnded",
+    "TurnStarted",
+    "Unslid",
+    "VictoryPointGained",
+    "event_type",
+]

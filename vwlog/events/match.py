@@ -1,0 +1,130 @@
+"""Match start and end: setup, concession, judge rulings, victory, forks."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from vwlog.cards import CardDef, Ruleset
+from vwlog.events.base import Consequence, Decision
+from vwlog.types import MatchFormat, RulingKind, Victory
+
+
+class CardInstance(BaseModel):
+    """One physical card in a match: its instance id and its definition id."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    id: str = Field(min_length=1, max_length=64)
+    """Instance id, unique within the match."""
+    card: str = Field(min_length=1, max_length=200)
+    """Id of its `CardDef` in the match's card pool."""
+
+
+class Seat(BaseModel):
+    """A player at the table (R-GEN-7)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    player: str = Field(min_length=1, max_length=64)
+    """Player id used by every event of the match."""
+    name: str = ""
+    """Display name."""
+    team: str | None = None
+    """Team, in team formats (Tag Team, 3 on 3)."""
+    deck: tuple[CardInstance, ...] = Field(max_length=10_000)
+    """The Fate Deck, top card first (the organiser's complete record)."""
+    subdeck: tuple[CardInstance, ...] = Field(default=(), max_length=10_000)
+    """The subdeck (R-ZONE-3)."""
+    deck_commitment: str | None = None
+    """SHA-256 of the deck order committed before the match; checked against `DeckRevealed`."""
+
+
+class MatchStarted(Consequence):
+    """The match began: seats in turn order, first player, ruleset, card pool and decks
+    (R-GEN-7, R-SET-1, OQ-1, OQ-2).
+
+    Recorded by the organiser; it is the first event of every log.
+    """
+
+    type: Literal["match_started"] = "match_started"
+    format: MatchFormat = MatchFormat.DUEL
+    """Duel, Tag Team, 3 on 3 or Battle Royal."""
+    seats: tuple[Seat, ...] = Field(min_length=2, max_length=6)
+    """Players in seat (turn) order."""
+    first_player: str
+    """Who takes the first turn (R-SET-1)."""
+    ruleset: Ruleset
+    """The interpretation of the open questions this match is judged under."""
+    cards: tuple[CardDef, ...] = Field(max_length=5_000)
+    """Definitions of every card used in the match."""
+
+
+class OpeningHandDrawn(Consequence):
+    """A player drew their opening hand from the top of their Fate Deck (OQ-1)."""
+
+    type: Literal["opening_hand_drawn"] = "opening_hand_drawn"
+    player: str
+    """The player."""
+    cards: tuple[str, ...]
+    """Instance ids drawn, in order."""
+
+
+class DeckRevealed(Decision):
+    """A player revealed the salt of their deck commitment (hidden information, DESIGN §4)."""
+
+    type: Literal["deck_revealed"] = "deck_revealed"
+    player: str
+    """The player whose commitment is opened."""
+    salt: str
+    """The salt hashed with the deck order."""
+
+
+class Conceded(Decision):
+    """A player conceded; always legal while the match runs."""
+
+    type: Literal["conceded"] = "conceded"
+    player: str
+    """The conceding player."""
+
+
+class MatchWon(Consequence):
+    """The match ended with a winner (R-VIC-1..4, R-VIC-6)."""
+
+    type: Literal["match_won"] = "match_won"
+    winner: str
+    """The winning player (in team formats, the member who met the condition)."""
+    team: str | None = None
+    """The winning team, in team formats."""
+    victory: Victory
+    """Military, political, absolute, concession or judge."""
+
+
+class JudgeRulingIssued(Decision):
+    """A judge recorded a ruling: a warning, a back-up to an earlier priority point, a partial fix
+    or a game loss. The events a back-up voids stay in the log, marked voided."""
+
+    type: Literal["judge_ruling_issued"] = "judge_ruling_issued"
+    judge: str
+    """Who ruled (name or id), the authority."""
+    kind: RulingKind
+    """Warning, back-up, partial fix or game loss."""
+    reason: str
+    """Why, in the judge's words."""
+    back_to: int | None = None
+    """For a back-up: the seq of the priority point the game returns to."""
+    loser: str | None = None
+    """For a game loss: the player who loses."""
+
+
+class MatchForked(Decision):
+    """A fork of another match left from this point, a priority point of the parent."""
+
+    type: Literal["match_forked"] = "match_forked"
+    parent: str
+    """Id of the parent match."""
+    at: int
+    """Seq of the parent's priority point the fork continues from."""
+    name: str | None = None
+    """A name for the fork ("what if I had blocked")."""
