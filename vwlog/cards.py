@@ -243,9 +243,9 @@ class Ruleset(_Frozen):
     """OQ-7: honor the destroying player gains per Territory destroyed (0: honor only by effects)."""
     requirements_continuous: bool = False
     """OQ-8: honor requirements are re-checked when a card's skill is registered."""
-    vp_for_self_destruction: bool = False
-    """OQ-9: a player scores a VP when their own effect destroys an opponent's last Territory only
-    if the opponent is not themselves (no VP for self-destruction by default)."""
+    vp_outside_combat: bool = True
+    """OQ-9: a skill effect outside combat that destroys an opponent's last Territory scores a VP
+    for the effect's controller (never for destroying one's own)."""
     produce_is_gain_gold: bool = False
     """OQ-10: the Produce step counts as gaining gold for triggers."""
     second_player_first_supply_reduced: bool = False
@@ -309,7 +309,7 @@ OPEN_QUESTION_FLAGS: dict[str, str] = {
     "OQ-6": "summon_needs_empty_register",
     "OQ-7": "honor_per_territory_destroyed",
     "OQ-8": "requirements_continuous",
-    "OQ-9": "vp_for_self_destruction",
+    "OQ-9": "vp_outside_combat",
     "OQ-10": "produce_is_gain_gold",
     "OQ-11": "second_player_first_supply_reduced",
     "OQ-12": "naval_aerial_need_skill",

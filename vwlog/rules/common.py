@@ -1,0 +1,155 @@
+"""Small shared helpers of the rules: building violations, card queries, eligibility.
+
+Pure functions over frozen state; no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vwlog.errors import Violation
+from vwlog.rules.catalog import RULES
+from vwlog.types import CardType, Keyword, RuleId, Stat, Terrain
+
+if TYPE_CHECKING:
+    from vwlog.cards import Ruleset
+    from vwlog.state import MatchState, Permanent
+
+
+def violation(
+    rule_id: str,
+    message: str,
+    *,
+    flag: str | None = None,
+    expected: str | None = None,
+    actual: str | None = None,
+) -> Violation:
+    """A violation citing ``rule_id``; for inferred or default rules the message says
+    "by default" and names the ruleset flag that decides it."""
+    rid = RuleId(rule_id)
+    rule = RULES[rid]  # an unknown id is a programming error: fail loudly
+    if rule.by_default or flag:
+        message += f" (by default{'; ruleset flag ' + flag if flag else ''})"
+    return Violation(rule=rid, message=message, expected=expected, actual=actual, flag=flag)
+
+
+def card_name(state: MatchState, instance: str) -> str:
+    """``"p1-07 Iron Guard"`` for messages; the bare id if unknown."""
+    try:
+        return f"{instance} {state.defn(instance).name}"
+    except KeyError:
+        return repr(instance)
+
+
+def is_follower(state: MatchState, instance: str) -> bool:
+    """Whether the instance is a Follower card."""
+    return state.defn(instance).type == CardType.FOLLOWER
+
+
+def uses_capacity(ruleset: Ruleset, state: MatchState, instance: str) -> bool:
+    """Whether a Property card counts against capacity (Relics/Runes by OQ-5)."""
+    t = state.defn(instance).type
+    return t == CardType.FOLLOWER or (ruleset.relics_use_capacity and t.is_property)
+
+
+def room(ruleset: Ruleset, state: MatchState, territory: str) -> int:
+    """Remaining capacity of a Territory (R-UNS-2, R-CARD-2)."""
+    used = sum(1 for g in state.guards(territory) if uses_capacity(ruleset, state, g.id))
+    return state.stat(territory, Stat.CAPACITY) - used
+
+
+def can_attack(state: MatchState, follower: str) -> bool:
+    """Whether an in-battle attacker may be declared: not Fatigued, unless Rush (R-CMB-3)."""
+    perm = state.permanents.get(follower)
+    if perm is None:
+        return False
+    return not perm.fatigued or state.has_keyword(follower, Keyword.RUSH)
+
+
+def attackable(ruleset: Ruleset, state: MatchState, follower: str) -> list[str]:
+    """Territories a Follower able to attack may target: opponents' Territories, Naval and
+    Aerial ones only with a permitting skill (R-CMB-10, OQ-12)."""
+    perm = state.permanents.get(follower)
+    if perm is None or not can_attack(state, follower):
+        return []
+    reach = state.has_keyword(follower, Keyword.NAVAL_AERIAL_ATTACK)
+    return [
+        t.id
+        for opp in state.opponents(perm.controller)
+        for t in state.territories(opp)
+        if reach or not ruleset.naval_aerial_need_skill or not needs_naval_aerial(state, t.id)
+    ]
+
+
+def needs_naval_aerial(state: MatchState, territory: str) -> bool:
+    """Whether attacking this Territory needs a permitting skill (R-CMB-10, OQ-12)."""
+    return state.defn(territory).terrain in (Terrain.NAVAL, Terrain.AERIAL)
+
+
+def attack_candidates(state: MatchState, player: str) -> list[str]:
+    """Followers that may enter battle as attackers: the player's unslid Followers guarding one
+    of their Territories (R-CMB-4, R-CMB-5)."""
+    return [
+        c.id
+        for c in state.permanents.values()
+        if c.controller == player and c.where == "GUARD" and not c.slid and is_follower(state, c.id)
+    ]
+
+
+def may_block_at(ruleset: Ruleset, state: MatchState, blocker: Permanent, territory: str) -> bool:
+    """Whether a Follower may block an attack on ``territory``: it guards that Territory, or it
+    has Cavalry (R-CMB-13, OQ-18)."""
+    if not ruleset.cavalry_only_blocks_elsewhere:
+        return True
+    return blocker.territory == territory or state.has_keyword(blocker.id, Keyword.CAVALRY)
+
+
+def block_candidates(ruleset: Ruleset, state: MatchState, player: str) -> list[str]:
+    """Followers of a defending player that may enter battle as blockers: unslid, guarding a
+    Territory, and able to block at some attacked Territory of theirs (R-CMB-11..13)."""
+    targets = {t for t in state.combat.attacks.values() if _controller(state, t) == player}
+    return [
+        c.id
+        for c in state.permanents.values()
+        if c.controller == player
+        and c.where == "GUARD"
+        and not c.slid
+        and is_follower(state, c.id)
+        and c.id not in state.combat.blockers
+        and any(may_block_at(ruleset, state, c, t) for t in targets)
+    ]
+
+
+def _controller(state: MatchState, instance: str) -> str | None:
+    perm = state.permanents.get(instance)
+    return perm.controller if perm else None
+
+
+def defenders(state: MatchState) -> list[str]:
+    """Defending players: controllers of attacked Territories, in turn order from the active
+    player (R-GEN-7: seat order, never "the other player")."""
+    if state.active is None:
+        return []
+    owners = set()
+    for target in state.combat.attacks.values():
+        perm = state.permanents.get(target)
+        if perm is not None:
+            owners.add(perm.controller)
+        elif target in state.owners:
+            owners.add(state.owners[target])
+    return [p for p in state.seat_order_from(state.active) if p in owners]
+
+
+def live_attackers(state: MatchState) -> list[str]:
+    """Declared attackers still in play, in declaration order."""
+    return [a for a in state.combat.attacks if a in state.permanents]
+
+
+def blockers_of(state: MatchState, attacker: str) -> list[str]:
+    """Blockers in play assigned to an attacker, in assignment order."""
+    return [b for b, a in state.combat.blocks.items() if a == attacker and b in state.permanents]
+
+
+def was_blocked(state: MatchState, attacker: str) -> bool:
+    """Whether any blocker was ever assigned to the attacker (R-CMB-38)."""
+    return attacker in state.combat.blocks.values()

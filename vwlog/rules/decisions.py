@@ -1,0 +1,332 @@
+"""The decisions open to a player now: ``legal_decisions(ruleset, state, player)``.
+
+Finite and exact for everything the rules define; where a choice is combinatorial (subsets of
+attackers or blockers, block assignments, damage distributions, discards) the enumeration is
+complete up to `SUBSET_LIMIT` members and otherwise a documented, representative bounded family
+(every single member, all, none, all but one). Every decision yielded passes `check` (a property
+test holds the two together).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, islice, product
+from typing import TYPE_CHECKING
+
+from vwlog.events import (
+    Allocation,
+    AnyEvent,
+    Attack,
+    AttackDeclared,
+    AttackersEnteredBattle,
+    Block,
+    BlockersEnteredBattle,
+    BlocksAssigned,
+    CardSummoned,
+    CostPaid,
+    DeploymentFinished,
+    FollowerDamageAssigned,
+    HandLimitDiscarded,
+    PriorityPassed,
+    PropertyPlaced,
+    SkillRegistered,
+    SupplyChosen,
+)
+from vwlog.rules.checks import check_against, is_first_supply, valid_targets
+from vwlog.rules.common import (
+    attack_candidates,
+    attackable,
+    block_candidates,
+    blockers_of,
+    live_attackers,
+    may_block_at,
+    room,
+    uses_capacity,
+)
+from vwlog.rules.flow import Expect, expect, has_raze
+from vwlog.types import PlacementReason, SkillKind, Stat, SupplyOption
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from vwlog.cards import Ruleset
+    from vwlog.state import MatchState
+
+SUBSET_LIMIT = 6
+"""Up to this many candidates, every subset is enumerated."""
+PRODUCT_LIMIT = 256
+"""Largest number of combined choices enumerated exactly (targets, blocks, damage)."""
+
+
+def legal_decisions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
+    """Yield the decisions ``player`` may make now (empty if another player or the rules act)."""
+    exp = expect(ruleset, state)
+    if exp.player != player or exp.kind is None:
+        return
+    for decision in _candidates(ruleset, state, exp, player):
+        if not check_against(ruleset, state, exp, decision):
+            yield decision
+
+
+def _candidates(
+    ruleset: Ruleset, state: MatchState, exp: Expect, player: str
+) -> Iterator[AnyEvent]:
+    kind = exp.kind
+    if kind == "supply":
+        options = (
+            (SupplyOption.FIRST_TURN_CARD_1, SupplyOption.FIRST_TURN_GOLD_1)
+            if is_first_supply(ruleset, state, player)
+            else (SupplyOption.CARDS_2, SupplyOption.GOLD_2, SupplyOption.CARD_1_GOLD_1)
+        )
+        for option in options:
+            yield SupplyChosen(player=player, option=option)
+        return
+    if kind in ("deploy", "stray"):
+        yield from _placements(ruleset, state, player, stray=kind == "stray")
+        if kind == "deploy":
+            yield DeploymentFinished(player=player)
+        return
+    if kind == "priority":
+        yield PriorityPassed(player=player)
+        yield from _costs(state, player)
+        return
+    if kind == "registration":
+        yield from _registrations(ruleset, state, player)
+        return
+    if kind == "attackers":
+        for subset in _subsets(attack_candidates(state, player)):
+            yield AttackersEnteredBattle(player=player, followers=subset)
+        return
+    if kind == "declare":
+        yield from _declarations(ruleset, state, player)
+        return
+    if kind == "blockers":
+        for subset in _subsets(block_candidates(ruleset, state, player)):
+            yield BlockersEnteredBattle(player=player, followers=subset)
+        return
+    if kind == "blocks":
+        yield from _block_assignments(ruleset, state, player)
+        return
+    if kind == "damage":
+        yield from _distributions(ruleset, state, player)
+        return
+    if kind == "discard":
+        hand = state.player(player).hand
+        need = len(hand) - ruleset.hand_limit
+        for cards in islice(combinations(hand, need), PRODUCT_LIMIT):
+            yield HandLimitDiscarded(player=player, cards=cards)
+
+
+def _subsets(items: Sequence[str]) -> Iterator[tuple[str, ...]]:
+    """Every subset up to `SUBSET_LIMIT` items; otherwise none, all, each one, all but one."""
+    items = tuple(items)
+    if len(items) <= SUBSET_LIMIT:
+        for r in range(len(items) + 1):
+            yield from combinations(items, r)
+        return
+    yield ()
+    yield items
+    for x in items:
+        yield (x,)
+    for x in items:
+        yield tuple(i for i in items if i != x)
+
+
+def _placements(
+    ruleset: Ruleset, state: MatchState, player: str, *, stray: bool
+) -> Iterator[AnyEvent]:
+    if stray:
+        territory = state.stray_territory
+        if territory is None:
+            return
+        for c in state.permanents.values():
+            if c.controller == player and c.where == "STRAY":
+                yield PropertyPlaced(
+                    player=player,
+                    card=c.id,
+                    territory=territory,
+                    reason=PlacementReason.NEW_TERRITORY_STRAY,
+                )
+        return
+    in_prep = state.step is not None and state.phase == "PREP"
+    reason = PlacementReason.UNSLIDE_STEP if in_prep else PlacementReason.DEPLOY_PHASE
+    movable = ("GUARD", "RETURN_HOME", "STRAY") if in_prep else ("GUARD",)
+    territories = state.territories(player)
+    for c in state.permanents.values():
+        if c.controller != player or c.where not in movable:
+            continue
+        for t in territories:
+            if t.id == c.territory:
+                continue
+            if uses_capacity(ruleset, state, c.id) and room(ruleset, state, t.id) <= 0:
+                continue
+            yield PropertyPlaced(player=player, card=c.id, territory=t.id, reason=reason)
+
+
+def _costs(state: MatchState, player: str) -> Iterator[AnyEvent]:
+    p = state.player(player)
+    for card in dict.fromkeys((*p.hand, *p.subdeck)):
+        d = state.defn(card)
+        if d.cost <= p.gold:
+            yield CostPaid(player=player, card=card, gold=d.cost)
+    for perm in state.permanents.values():
+        if perm.controller != player:
+            continue
+        for s in state.defn(perm.id).skills:
+            if s.kind != SkillKind.ACTIVE or s.cost_gold > p.gold:
+                continue
+            if s.cost_slide and perm.slid:
+                continue
+            yield CostPaid(
+                player=player,
+                card=perm.id,
+                skill=s.id,
+                gold=s.cost_gold,
+                slid=(perm.id,) if s.cost_slide else (),
+            )
+
+
+def _registrations(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
+    paid = state.pending_cost
+    if paid is None:
+        return
+    object_id = f"o{state.objects + 1}"
+    d = state.defn(paid.card)
+    if paid.skill is None:
+        if d.type.is_property:
+            for t in state.territories(player):
+                if not uses_capacity(ruleset, state, paid.card) or room(ruleset, state, t.id) > 0:
+                    yield CardSummoned(
+                        player=player, card=paid.card, object_id=object_id, territory=t.id
+                    )
+        else:
+            yield CardSummoned(player=player, card=paid.card, object_id=object_id)
+        return
+    skill = d.skill(paid.skill)
+    if skill is None:
+        return
+    wanted = skill.target
+    if wanted is None:
+        yield SkillRegistered(player=player, card=paid.card, skill=paid.skill, object_id=object_id)
+        return
+    for target in valid_targets(state, player, wanted):
+        yield SkillRegistered(
+            player=player, card=paid.card, skill=paid.skill, object_id=object_id, target=target
+        )
+
+
+def _declarations(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
+    reach = {a: attackable(ruleset, state, a) for a in state.combat.attackers}
+    attackers = [a for a, targets in reach.items() if targets]
+    if not attackers:
+        return
+    targets = list(dict.fromkeys(t for a in attackers for t in reach[a]))
+    seen: set[tuple[str, ...]] = set()
+    # everyone who can reach it at one target first (the common case) ...
+    for t in targets:
+        combo = tuple(t if t in reach[a] else reach[a][0] for a in attackers)
+        seen.add(combo)
+        yield _declaration(player, attackers, combo)
+    # ... then independent targets, when the ruleset allows one per attacker (OQ-17)
+    if ruleset.attack_target_mode == "PER_ATTACKER":
+        for combo in islice(product(*(reach[a] for a in attackers)), PRODUCT_LIMIT):
+            if combo not in seen:
+                yield _declaration(player, attackers, combo)
+
+
+def _declaration(player: str, attackers: list[str], targets: Sequence[str]) -> AttackDeclared:
+    return AttackDeclared(
+        player=player,
+        attacks=tuple(
+            Attack(follower=a, target=t) for a, t in zip(attackers, targets, strict=True)
+        ),
+    )
+
+
+def _block_assignments(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
+    mine = [
+        b
+        for b in state.combat.blockers
+        if b in state.permanents
+        and state.permanents[b].controller == player
+        and b not in state.combat.blocks
+    ]
+    options: list[list[str | None]] = []
+    for b in mine:
+        perm = state.permanents[b]
+        choices: list[str | None] = [
+            a
+            for a in live_attackers(state)
+            if (t := state.combat.attacks[a]) in state.permanents
+            and state.permanents[t].controller == player
+            and may_block_at(ruleset, state, perm, t)
+        ]
+        choices.append(None)
+        options.append(choices)
+    for combo in islice(product(*options), PRODUCT_LIMIT):
+        blocks = tuple(
+            Block(blocker=b, attacker=a) for b, a in zip(mine, combo, strict=True) if a is not None
+        )
+        yield BlocksAssigned(player=player, blocks=blocks)
+
+
+def _split(
+    atk: int, recipients: Sequence[tuple[str, int]], raze_to: str | None
+) -> list[list[tuple[str, int]]]:
+    """Representative distributions of ``atk`` among recipients ((id, remaining VIT) pairs):
+    lethal damage in order with the rest to the last (or the Territory with Raze), everything to
+    each single recipient, and an even split."""
+    out: list[list[tuple[str, int]]] = []
+    if not recipients:
+        return [[(raze_to, atk)]] if raze_to and atk else [[]]
+    left = atk
+    lethal: list[tuple[str, int]] = []
+    for rid, need in recipients:
+        give = min(left, need)
+        lethal.append((rid, give))
+        left -= give
+    if left:
+        if raze_to:
+            lethal.append((raze_to, left))
+        else:
+            rid, give = lethal[-1]
+            lethal[-1] = (rid, give + left)
+    out.append(lethal)
+    if not raze_to or len(recipients) == 0:
+        for rid, _ in recipients:
+            out.append([(rid, atk)])
+        n = len(recipients)
+        base, extra = divmod(atk, n)
+        out.append([(rid, base + (1 if i < extra else 0)) for i, (rid, _) in enumerate(recipients)])
+    unique: list[list[tuple[str, int]]] = []
+    for d in out:
+        cleaned = [(r, n) for r, n in d if n > 0]
+        if cleaned not in unique:
+            unique.append(cleaned)
+    return unique
+
+
+def _distributions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
+    if player == state.active:
+        per_source = []
+        for a in live_attackers(state):
+            blockers = blockers_of(state, a)
+            if not blockers:
+                continue
+            atk = state.stat(a, Stat.ATK)
+            recipients = [
+                (b, max(0, state.stat(b, Stat.VIT) - state.permanents[b].damage)) for b in blockers
+            ]
+            raze_to = state.combat.attacks[a] if has_raze(state, a) else None
+            per_source.append([(a, d) for d in _split(atk, recipients, raze_to)])
+    else:
+        per_source = []
+        for b, a in state.combat.blocks.items():
+            if b in state.permanents and a in state.permanents:
+                if state.permanents[b].controller == player:
+                    atk = state.stat(b, Stat.ATK)
+                    per_source.append([(b, [(a, atk)] if atk else [])])
+    for combo in islice(product(*per_source), PRODUCT_LIMIT):
+        allocations = tuple(
+            Allocation(source=src, recipient=r, amount=n) for src, dist in combo for r, n in dist
+        )
+        yield FollowerDamageAssigned(player=player, allocations=allocations)

@@ -1,0 +1,120 @@
+"""What a register object does when it results: effects derived from machine-readable skills
+and locked combat damage (R-REG-9, R-CMB-24, R-CMB-25, R-CMB-29, OQ-3, OQ-15)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vwlog.cards import EffectSpec, SkillDef, Target
+from vwlog.events import (
+    CardMoved,
+    CardsDrawn,
+    DamageDealt,
+    Effect,
+    GoldChanged,
+    HonorChanged,
+    StatChanged,
+    StatusChanged,
+)
+from vwlog.types import CardType, ObjectKind, Stat
+
+if TYPE_CHECKING:
+    from vwlog.cards import Ruleset
+    from vwlog.state import MatchState, RegisterObject
+
+
+def object_skill(state: MatchState, obj: RegisterObject) -> SkillDef | None:
+    """The skill an object carries out: the skill registered or triggered, or an Action's
+    ``play`` skill; ``None`` for summons of Territories/Property and combat damage."""
+    if obj.card is None or obj.kind not in (
+        ObjectKind.ACTIVE_SKILL,
+        ObjectKind.TRIGGER_SKILL,
+        ObjectKind.SUMMON,
+    ):
+        return None
+    d = state.defn(obj.card)
+    if obj.kind == ObjectKind.SUMMON:
+        return d.skill("play") if d.type == CardType.ACTION else None
+    return d.skill(obj.skill or "")
+
+
+def is_trusted(state: MatchState, obj: RegisterObject) -> bool:
+    """Whether the object's effects are known only from card text, so results are trusted."""
+    skill = object_skill(state, obj)
+    return skill is not None and skill.effects is None
+
+
+def derive_effects(ruleset: Ruleset, state: MatchState, obj: RegisterObject) -> tuple[Effect, ...]:
+    """The effects the object has when it results now.
+
+    Combat damage results exactly as locked (R-CMB-25), skipping recipients that left play;
+    skills with machine-readable effects read current state, except the target locked at
+    registration (OQ-15). Text-only skills derive nothing (their logged effects are trusted).
+    """
+    if obj.kind in (ObjectKind.COMBAT_DAMAGE_FOLLOWERS, ObjectKind.COMBAT_DAMAGE_TERRITORY):
+        out: list[Effect] = []
+        for a in obj.allocations:
+            if a.recipient not in state.permanents or a.amount <= 0:
+                continue
+            amount = a.amount
+            if ruleset.def_reduces_damage and state.defn(a.recipient).type == CardType.FOLLOWER:
+                amount = max(0, amount - state.stat(a.recipient, Stat.DEF))
+            out.append(DamageDealt(source=a.source, recipient=a.recipient, amount=amount))
+        return tuple(out)
+    skill = object_skill(state, obj)
+    if skill is None or skill.effects is None or obj.card is None:
+        return ()
+    if obj.target is not None and obj.target not in state.permanents:
+        if not ruleset.fizzle_when_target_gone:
+            return ()
+    out = []
+    drawn: dict[str, int] = {}
+    for spec in skill.effects:
+        out.extend(_effect(state, obj, spec, drawn))
+    return tuple(out)
+
+
+def _players(state: MatchState, obj: RegisterObject, target: Target) -> list[str]:
+    if target == Target.EACH_OPPONENT:
+        return state.opponents(obj.controller)
+    return [obj.controller]
+
+
+def _card(state: MatchState, obj: RegisterObject, target: Target) -> str | None:
+    card = obj.card if target == Target.SELF else obj.target
+    if card is None or card not in state.permanents:
+        return None
+    return card
+
+
+def _effect(
+    state: MatchState, obj: RegisterObject, spec: EffectSpec, drawn: dict[str, int]
+) -> list[Effect]:
+    kind = spec.kind
+    if kind == "gold":
+        return [GoldChanged(player=p, delta=spec.amount) for p in _players(state, obj, spec.target)]
+    if kind == "honor":
+        return [
+            HonorChanged(player=p, delta=spec.amount) for p in _players(state, obj, spec.target)
+        ]
+    if kind == "draw":
+        out: list[Effect] = []
+        for p in _players(state, obj, spec.target):
+            start = drawn.get(p, 0)
+            deck = state.player(p).deck
+            cards = deck[start : start + max(spec.amount, 0)]
+            drawn[p] = start + len(cards)
+            out.append(CardsDrawn(player=p, cards=cards))
+        return out
+    card = _card(state, obj, spec.target)
+    if card is None:
+        return []
+    if kind == "stat" and spec.stat is not None:
+        return [StatChanged(card=card, stat=spec.stat, delta=spec.amount, expires=spec.expires)]
+    if kind == "damage":
+        return [DamageDealt(source=obj.card or card, recipient=card, amount=max(spec.amount, 0))]
+    if kind == "move" and spec.to_zone is not None:
+        return [CardMoved(card=card, to_zone=spec.to_zone)]
+    if kind == "unslide":
+        return [StatusChanged(card=card, slid=False)]
+    return []

@@ -1,0 +1,455 @@
+"""What comes next: the consequences the rules demand now, or whose decision is awaited.
+
+The turn structure is data (`PHASE_ORDER`, `STEPS`, `PRIORITY_STEPS`); `expect` reads the state
+and answers with either the consequence events the rules demand as the next event, or the player
+whose decision is awaited and what kind of decision it is. `next_consequences`,
+`legal_decisions` and `check` all stand on it, so validation, play mode and the generator agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from vwlog.events import (
+    Allocation,
+    AnyEvent,
+    BecameReturnHome,
+    BecameStray,
+    CombatDamageRegistered,
+    FollowersDestroyed,
+    GoldProduced,
+    MatchWon,
+    ObjectResulted,
+    OpeningHandDrawn,
+    PhaseStarted,
+    SkillTriggered,
+    StepStarted,
+    SupplyTaken,
+    TerritoriesDestroyed,
+    TurnCleanedUp,
+    TurnEnded,
+    TurnStarted,
+    Unslid,
+    VictoryPointGained,
+)
+from vwlog.rules.common import (
+    attack_candidates,
+    attackable,
+    block_candidates,
+    blockers_of,
+    defenders,
+    live_attackers,
+    was_blocked,
+)
+from vwlog.rules.effects import derive_effects
+from vwlog.types import Keyword, ObjectKind, Phase, Stat, Step, SupplyOption, Victory
+
+if TYPE_CHECKING:
+    from vwlog.cards import Ruleset
+    from vwlog.state import MatchState
+
+PHASE_ORDER: tuple[Phase, ...] = (
+    Phase.PREP,
+    Phase.MAIN1,
+    Phase.COMBAT,
+    Phase.MAIN2,
+    Phase.DEPLOY,
+    Phase.END,
+)
+"""The phases of a turn in order (RULES.md §6, R-GEN-10)."""
+
+STEPS: dict[Phase, tuple[Step, ...]] = {
+    Phase.PREP: (Step.PRODUCE, Step.SUPPLY, Step.UNSLIDE),
+    Phase.COMBAT: (
+        Step.C1,
+        Step.C2,
+        Step.C3,
+        Step.C4,
+        Step.C5,
+        Step.C6,
+        Step.C7,
+        Step.C8,
+        Step.C9,
+        Step.C10,
+    ),
+    Phase.END: (Step.END_WINDOW, Step.END_DISCARD, Step.END_CLEANUP),
+}
+"""The steps of the phases that have steps, in order."""
+
+PRIORITY_STEPS = frozenset(
+    {Step.C1, Step.C2, Step.C3, Step.C4, Step.C5, Step.C6, Step.C7, Step.C8, Step.C9, Step.C10}
+    | {Step.END_WINDOW}
+)
+"""Steps with a priority window (R-CMB-0, R-REG-11); Preparation steps have none (R-PREP-2,
+R-REG-10), nor do the hand-limit discard and the cleanup (R-REG-2, R-END-6)."""
+
+_COMBAT_DAMAGE = (ObjectKind.COMBAT_DAMAGE_FOLLOWERS, ObjectKind.COMBAT_DAMAGE_TERRITORY)
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """What the rules expect next: consequences, or a decision by ``player`` of ``kind``."""
+
+    consequences: tuple[AnyEvent, ...] = ()
+    """Consequences demanded now; when several, any of them may come next (OQ-16)."""
+    player: str | None = None
+    """Whose decision is awaited."""
+    kind: str | None = None
+    """The kind of decision: setup, supply, deploy, stray, registration, attackers, declare,
+    blockers, blocks, damage, discard or priority."""
+    rule: str = "R-GEN-10"
+    """The rule that demands what is expected."""
+
+    @property
+    def is_priority(self) -> bool:
+        """Whether a player holds priority in an open window (a priority point)."""
+        return self.kind == "priority"
+
+
+NOTHING = Expect()
+
+
+def next_consequences(ruleset: Ruleset, state: MatchState) -> tuple[AnyEvent, ...]:
+    """The consequence events the rules demand as the next event, if any.
+
+    Usually one; several only when the rules leave their order to the players (simultaneous
+    triggers, OQ-16), in which case any of them may come next. Empty when a decision is awaited
+    or the match is over.
+    """
+    return expect(ruleset, state).consequences
+
+
+def awaiting(ruleset: Ruleset, state: MatchState) -> str | None:
+    """The player whose decision is awaited now, or ``None`` if a consequence is due."""
+    return expect(ruleset, state).player
+
+
+def is_priority_point(ruleset: Ruleset, state: MatchState) -> bool:
+    """Whether the next event is the decision of a player holding priority."""
+    return expect(ruleset, state).is_priority
+
+
+def _one(event: AnyEvent, rule: str) -> Expect:
+    return Expect(consequences=(event,), rule=rule)
+
+
+def _decide(player: str | None, kind: str, rule: str) -> Expect:
+    return Expect(player=player, kind=kind, rule=rule)
+
+
+def expect(ruleset: Ruleset, state: MatchState) -> Expect:
+    """What comes next in ``state`` under ``ruleset`` (see `Expect`)."""
+    if not state.started:
+        return _decide(None, "setup", "R-SET-1")
+    if state.over:
+        return NOTHING
+    if not state.opening_done:
+        for p in state.players:
+            if f"opening:{p.id}" not in state.done:
+                hand = p.deck[: ruleset.opening_hand]
+                return _one(OpeningHandDrawn(player=p.id, cards=hand), "R-SET-4")
+    if state.turn == 0:
+        return _one(TurnStarted(turn=1, player=state.first_player or ""), "R-SET-1")
+    # state-based consequences, in order: deaths, destruction, points, victory, triggers
+    if state.fatal:
+        return _one(FollowersDestroyed(cards=tuple(sorted(state.fatal))), "R-CMB-26")
+    if state.doomed and _territories_checked_now(ruleset, state):
+        return _one(TerritoriesDestroyed(cards=tuple(sorted(state.doomed))), "R-CMB-30")
+    if state.vp_due:
+        scorer, victim = state.vp_due[0]
+        return _one(VictoryPointGained(player=scorer, opponent=victim), "R-VP-1")
+    won = _victory(ruleset, state)
+    if won is not None:
+        return won
+    if state.phase != Phase.COMBAT:
+        orphans = _orphans(state)
+        if orphans:
+            return _one(BecameStray(cards=orphans), "R-CMB-35")
+    if state.triggers:
+        return Expect(consequences=_trigger_group(ruleset, state), rule="R-REG-4")
+    if state.pending_cost is not None:
+        return _decide(state.pending_cost.player, "registration", "R-REG-3")
+    if state.stray_territory is not None:
+        perm = state.permanents.get(state.stray_territory)
+        if perm is not None and _stray_to_place(ruleset, state, perm.controller):
+            return _decide(perm.controller, "stray", "R-MAIN-6")
+    return _turn_flow(ruleset, state)
+
+
+def _territories_checked_now(ruleset: Ruleset, state: MatchState) -> bool:
+    """Territory destruction happens in combat step 9 (R-CMB-30), or step 7 where the ruleset
+    says so (OQ-30); outside the Combat Phase it happens at once."""
+    if state.phase != Phase.COMBAT:
+        return True
+    if state.step == Step.C9:
+        return True
+    return state.step == Step.C7 and ruleset.raze_destroys_in_step7
+
+
+def _orphans(state: MatchState) -> tuple[str, ...]:
+    return tuple(sorted(c.id for c in state.permanents.values() if c.where == "ORPHAN"))
+
+
+def _stray_to_place(ruleset: Ruleset, state: MatchState, player: str) -> bool:
+    from vwlog.rules.common import room
+
+    territory = state.stray_territory
+    if territory is None or room(ruleset, state, territory) <= 0:
+        return False
+    return any(c.where == "STRAY" and c.controller == player for c in state.permanents.values())
+
+
+def _trigger_group(ruleset: Ruleset, state: MatchState) -> tuple[AnyEvent, ...]:
+    """Pending triggers of the first player in turn order from the active player who has any;
+    their order among themselves is that player's choice (OQ-16)."""
+    order = state.seat_order_from(state.active) if state.active else state.live_players()
+    if not ruleset.triggers_active_first:
+        order = list(reversed(order))
+    first = next((p for p in order if any(t.player == p for t in state.triggers)), None)
+    group = [t for t in state.triggers if t.player == first] if first else list(state.triggers)
+    next_id = f"o{state.objects + 1}"
+    return tuple(
+        SkillTriggered(player=t.player, card=t.card, skill=t.skill, object_id=next_id)
+        for t in group
+    )
+
+
+def _victory(ruleset: Ruleset, state: MatchState) -> Expect | None:
+    """A player meets a victory condition (R-VIC-1..4); ties go to the active player's team,
+    then in turn order (OQ-24)."""
+    start = state.active if state.active else state.live_players()[0]
+    order = state.seat_order_from(start)
+    if not ruleset.simultaneous_victory_active_first and state.first_player:
+        order = state.seat_order_from(state.first_player)
+    for pid in order:
+        p = state.player(pid)
+        victory: Victory | None = None
+        rule = ""
+        if p.vp >= ruleset.victory_vp:
+            victory, rule = Victory.MILITARY, "R-VIC-1"
+        elif p.honor >= ruleset.victory_honor:
+            victory, rule = Victory.POLITICAL, "R-VIC-2"
+        elif len(state.territories(pid)) >= ruleset.victory_territories:
+            victory, rule = Victory.ABSOLUTE, "R-VIC-3"
+        if victory is not None:
+            team = p.team if ruleset.team_wins_together else None
+            return _one(MatchWon(winner=pid, team=team, victory=victory), rule)
+    live = state.live_players()
+    if len(live) == 1 and len(state.players) > 1:
+        p = state.player(live[0])
+        return _one(MatchWon(winner=p.id, team=p.team, victory=Victory.CONCESSION), "R-VIC-4")
+    teams = {state.player(pid).team for pid in live}
+    if len(live) > 1 and len(teams) == 1 and None not in teams:
+        p = state.player(live[0])
+        return _one(MatchWon(winner=p.id, team=p.team, victory=Victory.CONCESSION), "R-VIC-6")
+    return None
+
+
+def _window(ruleset: Ruleset, state: MatchState, after: Expect) -> Expect:
+    """A priority window: the holder decides until all players pass in succession; then the top
+    object results (R-REG-8) or, with an empty register, the step ends (R-REG-7). In steps 6 and
+    8 the combat-damage object waits for the next step (R-CMB-23)."""
+    if state.passes < len(state.live_players()):
+        return _decide(state.priority, "priority", "R-REG-6")
+    reg = state.register
+    damage_waits = (
+        state.step in (Step.C6, Step.C8) and len(reg) == 1 and reg[0].kind in _COMBAT_DAMAGE
+    )
+    if reg and not damage_waits:
+        top = reg[-1]
+        return _one(
+            ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
+            "R-REG-8",
+        )
+    return after
+
+
+def _next_phase(state: MatchState) -> Expect:
+    assert state.phase is not None
+    i = PHASE_ORDER.index(state.phase)
+    return _one(PhaseStarted(phase=PHASE_ORDER[i + 1]), "R-GEN-10")
+
+
+def _next_step(state: MatchState) -> Expect:
+    assert state.phase is not None
+    steps = STEPS[state.phase]
+    if state.step is None:
+        return _one(StepStarted(step=steps[0]), "R-GEN-10")
+    i = steps.index(state.step)
+    if i + 1 < len(steps):
+        return _one(StepStarted(step=steps[i + 1]), "R-GEN-10")
+    return _next_phase(state)
+
+
+def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
+    active = state.active
+    assert active is not None
+    done = state.done
+    if "turn_ended" in done:
+        return _one(TurnStarted(turn=state.turn + 1, player=state.next_player(active)), "R-END-5")
+    if state.phase is None:
+        return _one(PhaseStarted(phase=Phase.PREP), "R-GEN-10")
+    phase, step = state.phase, state.step
+    me = state.player(active)
+    if phase == Phase.PREP:
+        if step is None:
+            return _next_step(state)
+        if step == Step.PRODUCE:
+            if "produced" not in done:
+                total = sum(state.stat(t.id, Stat.GOLD_PRODUCE) for t in state.territories(active))
+                return _one(GoldProduced(player=active, amount=total), "R-PRO-1")
+            return _next_step(state)
+        if step == Step.SUPPLY:
+            chosen = next((d for d in done if d.startswith("supply:")), None)
+            if chosen is None:
+                return _decide(active, "supply", "R-SUP-1")
+            if "supply_taken" not in done:
+                option = SupplyOption(chosen.split(":", 1)[1])
+                return _one(
+                    SupplyTaken(player=active, cards=me.deck[: option.cards], gold=option.gold),
+                    "R-SUP-2",
+                )
+            return _next_step(state)
+        # UNSLIDE
+        if "unslid" not in done:
+            slid = tuple(
+                sorted(c.id for c in state.permanents.values() if c.controller == active and c.slid)
+            )
+            return _one(Unslid(player=active, cards=slid), "R-UNS-1")
+        if "deployed" not in done:
+            return _decide(active, "deploy", "R-UNS-3")
+        return _next_phase(state)
+    if phase in (Phase.MAIN1, Phase.MAIN2):
+        return _window(ruleset, state, _next_phase(state))
+    if phase == Phase.DEPLOY:
+        if "deployed" not in done:
+            return _decide(active, "deploy", "R-DEP-1")
+        if not ruleset.deploy_phase_window:
+            return _next_phase(state)
+        return _window(ruleset, state, _next_phase(state))
+    if phase == Phase.END:
+        if step is None or step == Step.END_WINDOW:
+            if step is None:
+                return _next_step(state)
+            return _window(ruleset, state, _next_step(state))
+        if step == Step.END_DISCARD:
+            order = state.seat_order_from(active) if ruleset.hand_limit_all_players else [active]
+            for pid in order:
+                if (
+                    len(state.player(pid).hand) > ruleset.hand_limit
+                    and f"discarded:{pid}" not in done
+                ):
+                    return _decide(pid, "discard", "R-END-3")
+            return _next_step(state)
+        if "cleaned" not in done:
+            return _one(TurnCleanedUp(), "R-END-4")
+        return _one(TurnEnded(turn=state.turn), "R-END-6")
+    return _combat_flow(ruleset, state)
+
+
+def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
+    active = state.active
+    assert active is not None
+    step, done = state.step, state.done
+    action_open = "window" not in done
+    if step is None:
+        return _next_step(state)
+    after = _next_step(state)
+    if step == Step.C2 and action_open and "attackers" not in done:
+        if attack_candidates(state, active):
+            return _decide(active, "attackers", "R-CMB-2")
+    elif step == Step.C3 and action_open and "declared" not in done:
+        if any(attackable(ruleset, state, a) for a in state.combat.attackers):
+            return _decide(active, "declare", "R-CMB-8")
+    elif step == Step.C4 and action_open:
+        for d in defenders(state):
+            if f"blockers:{d}" not in done and block_candidates(ruleset, state, d):
+                return _decide(d, "blockers", "R-CMB-11")
+    elif step == Step.C5 and action_open:
+        for d in defenders(state):
+            mine = [
+                b
+                for b in state.combat.blockers
+                if b in state.permanents and state.permanents[b].controller == d
+            ]
+            if f"blocks:{d}" not in done and mine and live_attackers(state):
+                return _decide(d, "blocks", "R-CMB-16")
+    elif step == Step.C6 and action_open and "registered" not in done:
+        if f"damage:{active}" not in done and any(
+            blockers_of(state, a) for a in live_attackers(state)
+        ):
+            return _decide(active, "damage", "R-CMB-19")
+        for d in defenders(state):
+            blocking = [
+                b
+                for b, a in state.combat.blocks.items()
+                if b in state.permanents
+                and a in state.permanents
+                and state.permanents[b].controller == d
+            ]
+            if blocking and f"damage:{d}" not in done:
+                return _decide(d, "damage", "R-CMB-19")
+        if state.combat.allocations:
+            return _one(
+                CombatDamageRegistered(
+                    object_id=f"o{state.objects + 1}",
+                    kind=ObjectKind.COMBAT_DAMAGE_FOLLOWERS,
+                    allocations=tuple(
+                        Allocation(source=a.source, recipient=a.recipient, amount=a.amount)
+                        for a in state.combat.allocations
+                    ),
+                ),
+                "R-CMB-21",
+            )
+    elif step in (Step.C7, Step.C9) and action_open:
+        reg = state.register
+        if reg and reg[-1].kind in _COMBAT_DAMAGE and "resulted" not in done:
+            top = reg[-1]
+            return _one(
+                ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
+                "R-CMB-24" if step == Step.C7 else "R-CMB-29",
+            )
+    elif step == Step.C8 and action_open and "registered" not in done:
+        allocations = tuple(
+            Allocation(source=a, recipient=t, amount=state.stat(a, Stat.ATK))
+            for a, t in state.combat.attacks.items()
+            if a in state.permanents
+            and t in state.permanents
+            and not was_blocked(state, a)
+            and state.stat(a, Stat.ATK) > 0
+        )
+        if allocations:
+            return _one(
+                CombatDamageRegistered(
+                    object_id=f"o{state.objects + 1}",
+                    kind=ObjectKind.COMBAT_DAMAGE_TERRITORY,
+                    allocations=allocations,
+                ),
+                "R-CMB-28",
+            )
+    elif step == Step.C10 and action_open:
+        if "returned" not in done:
+            home = _returning(ruleset, state)
+            if home:
+                return _one(BecameReturnHome(cards=home), "R-CMB-34")
+        orphans = _orphans(state)
+        if orphans:
+            return _one(BecameStray(cards=orphans), "R-CMB-35")
+    return _window(ruleset, state, after)
+
+
+def _returning(ruleset: Ruleset, state: MatchState) -> tuple[str, ...]:
+    """Surviving attackers that become Return Home (R-CMB-34); Fatigued Followers that entered
+    battle but did not attack stay unless the ruleset says otherwise (OQ-29)."""
+    cards = set(live_attackers(state))
+    if ruleset.fatigued_attacker_returns_home:
+        cards |= {a for a in state.combat.attackers if a in state.permanents}
+    return tuple(
+        sorted(c for c in cards if state.permanents[c].where in ("GUARD", "ORPHAN", "STRAY"))
+    )
+
+
+def has_raze(state: MatchState, follower: str) -> bool:
+    """Whether a Follower has Raze now (R-CMB-20)."""
+    return state.has_keyword(follower, Keyword.RAZE)

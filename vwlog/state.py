@@ -1,0 +1,432 @@
+"""What the board *is* at one moment: frozen values, no rules and no events.
+
+States are immutable; `vwlog.projections.board.evolve` builds the next one with
+`dataclasses.replace`, sharing everything that did not change. Collections are tuples or
+mappings that are never mutated after construction (a changed mapping is a new dict).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from vwlog.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from vwlog.cards import CardDef, Condition, Ruleset
+
+
+Where = Literal["TERRITORY", "GUARD", "RETURN_HOME", "STRAY", "ORPHAN"]
+"""Where a card in play is: a Territory itself, guarding one, Return Home, Stray, or the guard
+of a Territory destroyed in this combat that becomes Stray in step 10 (R-CMB-35)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Permanent:
+    """A card in play: a Territory, or Property guarding one, Return Home or Stray."""
+
+    id: str
+    """Instance id."""
+    card: str
+    """Definition id."""
+    controller: str
+    """Controlling player."""
+    where: Where
+    """Position in play."""
+    territory: str | None = None
+    """For a guard: the Territory it guards."""
+    slid: bool = False
+    """Slid (tapped) or not."""
+    fatigued: bool = False
+    """Fatigued since entering play (OQ-28)."""
+    damage: int = 0
+    """Damage marked this turn (R-GEN-5)."""
+    entered_turn: int = 0
+    """The turn it entered play."""
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A stat change from a resulted effect, until it expires (R-SKL-11)."""
+
+    card: str
+    """The card changed."""
+    stat: Stat
+    """The stat."""
+    delta: int
+    """The change."""
+    expires: Expiry
+    """When it ends."""
+
+
+@dataclass(frozen=True, slots=True)
+class Allot:
+    """One locked combat-damage allocation inside a register object (R-CMB-25)."""
+
+    source: str
+    recipient: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterObject:
+    """An object waiting on the register (R-ZONE-6)."""
+
+    id: str
+    """Object id."""
+    kind: str
+    """An `ObjectKind` value."""
+    controller: str
+    """Who registered it (for combat damage: the active player)."""
+    card: str | None = None
+    """The source card (summoned card, or card with the skill)."""
+    skill: str | None = None
+    """The skill id, for skill objects (``"play"`` for an Action)."""
+    target: str | None = None
+    """The target chosen at registration, locked (OQ-15)."""
+    territory: str | None = None
+    """For a Property summon: the Territory it will guard."""
+    allocations: tuple[Allot, ...] = ()
+    """For combat damage: the locked allocations."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """One player's resources and hidden zones."""
+
+    id: str
+    seat: int
+    team: str | None
+    gold: int = 0
+    honor: int = 0
+    vp: int = 0
+    hand: tuple[str, ...] = ()
+    deck: tuple[str, ...] = ()
+    subdeck: tuple[str, ...] = ()
+    graveyard: tuple[str, ...] = ()
+    out: bool = False
+    """Lost (deck-out, game loss) and skipped in turn order."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingCost:
+    """A cost paid and not yet followed by its registration (R-REG-3)."""
+
+    player: str
+    card: str
+    skill: str | None
+    gold: int
+    slid: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """A triggered skill waiting to go onto the register (R-REG-4)."""
+
+    player: str
+    card: str
+    skill: str
+
+
+@dataclass(frozen=True, slots=True)
+class Combat:
+    """Battle membership and declarations of the current Combat Phase (R-ZONE-7)."""
+
+    attackers: tuple[str, ...] = ()
+    """Followers that entered battle as attackers (step 2)."""
+    attacks: Mapping[str, str] = field(default_factory=dict)
+    """Declared attacker → attacked Territory (step 3)."""
+    blockers: tuple[str, ...] = ()
+    """Followers that entered battle as blockers (step 4)."""
+    blocks: Mapping[str, str] = field(default_factory=dict)
+    """Blocker → the attacker it blocks (step 5)."""
+    allocations: tuple[Allot, ...] = ()
+    """Follower damage distributed so far in step 6, not yet registered."""
+    destroyed: tuple[str, ...] = ()
+    """Territories destroyed in this combat (for Stray, R-CMB-35)."""
+
+
+NO_COMBAT = Combat()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The whole board at one moment.
+
+    ``done`` lists what already happened in the current phase or step (``"produced"``,
+    ``"supply_chosen"``, ``"blockers:p2"``, …); the rules read it to know what comes next.
+    """
+
+    ruleset: Ruleset | None = None
+    """The ruleset named by `MatchStarted` (``None`` before it)."""
+    cards: Mapping[str, CardDef] = field(default_factory=dict)
+    """Card definitions by definition id."""
+    instances: Mapping[str, str] = field(default_factory=dict)
+    """Definition id by instance id, for every card of the match."""
+    owners: Mapping[str, str] = field(default_factory=dict)
+    """Owner by instance id."""
+    players: tuple[PlayerState, ...] = ()
+    """Players in seat order."""
+    first_player: str | None = None
+    started: bool = False
+    opening_done: bool = False
+    turn: int = 0
+    active: str | None = None
+    phase: Phase | None = None
+    step: Step | None = None
+    done: frozenset[str] = frozenset()
+    priority: str | None = None
+    """Who holds priority, when a window is open."""
+    passes: int = 0
+    """Consecutive passes since the last registration or result (R-REG-7)."""
+    permanents: Mapping[str, Permanent] = field(default_factory=dict)
+    """Cards in play, in order of entering play."""
+    modifiers: tuple[Modifier, ...] = ()
+    register: tuple[RegisterObject, ...] = ()
+    """The register, bottom first; the last is the top (R-REG-8)."""
+    objects: int = 0
+    """Objects registered so far (object ids are ``o<N>``)."""
+    pending_cost: PendingCost | None = None
+    triggers: tuple[Trigger, ...] = ()
+    """Triggered skills waiting to be registered (R-REG-4, OQ-16)."""
+    combat: Combat = NO_COMBAT
+    stray_territory: str | None = None
+    """A Territory that just entered play while its controller has Stray Property (R-MAIN-6)."""
+    fatal: tuple[str, ...] = ()
+    """Followers with fatal damage, waiting for their batch (R-CMB-26)."""
+    doomed: tuple[str, ...] = ()
+    """Territories with fatal damage, waiting for their batch (R-CMB-30)."""
+    destroyer: str | None = None
+    """Whose effect or combat marked the latest damage (R-VP-2, OQ-9)."""
+    vp_due: tuple[tuple[str, str], ...] = ()
+    """(scorer, opponent) Victory Points owed (R-VP-1)."""
+    honor_due: tuple[tuple[str, int], ...] = ()
+    """(player, amount) honor owed for destroyed Territories (OQ-7 parameter)."""
+    records: frozenset[tuple[str, str, str, str]] = frozenset()
+    """Restriction records (controller, key, skill id, scope) (R-SKL-6..10)."""
+    winner: str | None = None
+    victory: str | None = None
+    revealed: frozenset[str] = frozenset()
+    """Players whose deck commitment was opened."""
+    commitments: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Player → (commitment, deck order at match start)."""
+    voided_to: int | None = None
+    """Set by a judge's back-up ruling: the seq the game returned to."""
+
+    # -- lookups -----------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the match has a winner."""
+        return self.winner is not None
+
+    def player(self, player_id: str) -> PlayerState:
+        """The player with this id (raises ``KeyError`` if unknown)."""
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise KeyError(player_id)
+
+    def has_player(self, player_id: str) -> bool:
+        """Whether a player with this id sits at the table."""
+        return any(p.id == player_id for p in self.players)
+
+    def defn(self, instance: str) -> CardDef:
+        """The definition of a card instance (raises ``KeyError`` if unknown)."""
+        return self.cards[self.instances[instance]]
+
+    def territories(self, player_id: str) -> list[Permanent]:
+        """The Territories a player controls, in order of entering play."""
+        return [
+            c
+            for c in self.permanents.values()
+            if c.where == "TERRITORY" and c.controller == player_id
+        ]
+
+    def guards(self, territory: str) -> list[Permanent]:
+        """The Property guarding a Territory."""
+        return [c for c in self.permanents.values() if c.territory == territory]
+
+    def seat_order_from(self, player_id: str) -> list[str]:
+        """Players still in the match in turn order, starting with ``player_id``."""
+        ids = [p.id for p in self.players]
+        i = ids.index(player_id)
+        return [pid for pid in ids[i:] + ids[:i] if not self.player(pid).out]
+
+    def next_player(self, player_id: str) -> str:
+        """The next player in turn order after ``player_id`` (R-REG-6)."""
+        order = self.seat_order_from(player_id)
+        return order[1] if len(order) > 1 else order[0]
+
+    def live_players(self) -> list[str]:
+        """Players still in the match, in seat order."""
+        return [p.id for p in self.players if not p.out]
+
+    def opponents(self, player_id: str) -> list[str]:
+        """Players still in the match who are not on ``player_id``'s team."""
+        me = self.player(player_id)
+        return [
+            p.id
+            for p in self.players
+            if p.id != player_id and not p.out and (me.team is None or p.team != me.team)
+        ]
+
+    def stat(self, instance: str, stat: Stat) -> int:
+        """The current value of a card's stat: base, modifiers and auras (never below 0)."""
+        return current_stat(self, instance, stat)
+
+    def has_keyword(self, instance: str, keyword: Keyword) -> bool:
+        """Whether a card in play has a keyword now (printed, or granted by a static skill)."""
+        return has_keyword(self, instance, keyword)
+
+    def __str__(self) -> str:
+        return render(self)
+
+
+_BASE = {
+    Stat.ATK: "atk",
+    Stat.DEF: "def_",
+    Stat.VIT: "vit",
+    Stat.DEFENSE: "defense",
+    Stat.GOLD_PRODUCE: "produce",
+    Stat.CAPACITY: "capacity",
+}
+
+
+def condition_holds(state: MatchState, controller: str, condition: Condition | None) -> bool:
+    """Whether a skill's condition holds for its controller now (R-SKL-5)."""
+    if condition is None:
+        return True
+    if condition.controls_territory_faction:
+        factions = set(condition.controls_territory_faction)
+        if not any(state.defn(t.id).faction in factions for t in state.territories(controller)):
+            return False
+    return condition.min_honor is None or state.player(controller).honor >= condition.min_honor
+
+
+def has_keyword(state: MatchState, instance: str, keyword: Keyword) -> bool:
+    """Whether a card has a keyword now: printed, or granted by one of its static skills whose
+    condition holds (R-SKL-1, R-SKL-5). Force counts as Raze only where the ruleset says so
+    (OQ-26)."""
+    d = state.defn(instance)
+    if keyword in d.keywords:
+        return True
+    perm = state.permanents.get(instance)
+    controller = perm.controller if perm else state.owners.get(instance, "")
+    for s in d.skills:
+        if s.kind == SkillKind.STATIC and keyword in s.keywords:
+            if perm is None or condition_holds(state, controller, s.condition):
+                return True
+    if keyword == Keyword.RAZE and state.ruleset is not None and state.ruleset.force_is_raze:
+        return has_keyword(state, instance, Keyword.FORCE)
+    return False
+
+
+def _aura_bonus(state: MatchState, instance: str, stat: Stat) -> int:
+    """The sum of aura changes on a Follower from other cards in play (R-SKL-4)."""
+    me = state.permanents.get(instance)
+    if me is None:
+        return 0
+    total = 0
+    my_def = state.defn(instance)
+    for other in state.permanents.values():
+        if other.id == instance or other.where == "TERRITORY":
+            continue
+        for s in state.defn(other.id).skills:
+            aura = s.aura
+            if s.kind != SkillKind.AURA or aura is None or aura.stat != stat:
+                continue
+            if other.controller != me.controller:
+                continue
+            if aura.side is not None and my_def.side != aura.side:
+                continue
+            if not condition_holds(state, other.controller, s.condition):
+                continue
+            if aura.scope == "ATTACKING_TOGETHER":
+                attacks = state.combat.attacks
+                if instance not in attacks or other.id not in attacks:
+                    continue
+            elif aura.scope == "SAME_TERRITORY":
+                if me.territory is None or me.territory != other.territory:
+                    continue
+            total += aura.amount
+    return total
+
+
+def current_stat(state: MatchState, instance: str, stat: Stat) -> int:
+    """A card's stat now: printed value, plus resulted modifiers, plus auras; never below 0
+    (R-CARD-3, R-SKL-4, R-SKL-11)."""
+    value: int = getattr(state.defn(instance), _BASE[stat])
+    for m in state.modifiers:
+        if m.card == instance and m.stat == stat:
+            value += m.delta
+    if state.cards[state.instances[instance]].type == CardType.FOLLOWER:
+        value += _aura_bonus(state, instance, stat)
+    return max(value, 0)
+
+
+def render(state: MatchState) -> str:
+    """A compact text board: per player resources and zones, Territories with guards, the
+    register, and where the turn stands."""
+    if not state.started:
+        return "(no match started)"
+    lines: list[str] = []
+    pos = f"turn {state.turn}"
+    if state.active:
+        pos += f" · active {state.active}"
+    if state.phase:
+        pos += f" · {state.phase}" + (f"/{state.step}" if state.step else "")
+    if state.priority:
+        pos += f" · priority {state.priority} (passes {state.passes})"
+    if state.winner:
+        pos += f" · WON by {state.winner} ({state.victory})"
+    lines.append(pos)
+    for p in state.players:
+        mark = "*" if p.id == state.active else " "
+        lines.append(
+            f"{mark}{p.id}: gold {p.gold} honor {p.honor} VP {p.vp} · hand {len(p.hand)} "
+            f"deck {len(p.deck)} grave {len(p.graveyard)}" + (" · OUT" if p.out else "")
+        )
+        for t in state.territories(p.id):
+            d = state.defn(t.id)
+            cap = current_stat(state, t.id, Stat.CAPACITY)
+            guards = state.guards(t.id)
+            lines.append(
+                f"    [{t.id}] {d.name} def {current_stat(state, t.id, Stat.DEFENSE)}"
+                f" dmg {t.damage} cap {len(guards)}/{cap}"
+                f" gold {current_stat(state, t.id, Stat.GOLD_PRODUCE)}"
+            )
+            lines.extend(f"        {_card_text(state, g)}" for g in guards)
+        for c in state.permanents.values():
+            if c.controller == p.id and c.where in ("RETURN_HOME", "STRAY", "ORPHAN"):
+                lines.append(f"    {c.where.lower().replace('_', ' ')}: {_card_text(state, c)}")
+    if state.register:
+        lines.append("register (top last):")
+        for o in state.register:
+            what = state.defn(o.card).name if o.card else ""
+            lines.append(f"    {o.id} {o.kind} {o.controller} {what}".rstrip())
+    return "\n".join(lines)
+
+
+def _card_text(state: MatchState, c: Permanent) -> str:
+    d = state.defn(c.id)
+    text = f"{c.id} {d.name}"
+    if d.type == CardType.FOLLOWER:
+        text += (
+            f" {current_stat(state, c.id, Stat.ATK)}/{current_stat(state, c.id, Stat.DEF)}"
+            f"/{current_stat(state, c.id, Stat.VIT)}"
+        )
+    flags = [
+        name
+        for name, on in (
+            ("slid", c.slid),
+            ("fatigued", c.fatigued),
+            (f"dmg {c.damage}", c.damage > 0),
+            ("attacking", c.id in state.combat.attacks),
+            ("blocking", c.id in state.combat.blocks),
+        )
+        if on
+    ]
+    return text + (f" ({', '.join(flags)})" if flags else "")
