@@ -45,6 +45,8 @@ class Permanent:
     """Damage marked this turn (R-GEN-5)."""
     entered_turn: int = 0
     """The turn it entered play."""
+    entered_at: int = 0
+    """The register-object count when it entered play (orders entries within a turn)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,8 +206,9 @@ class MatchState:
     """(scorer, opponent) Victory Points owed (R-VP-1)."""
     honor_due: tuple[tuple[str, int], ...] = ()
     """(player, amount) honor owed for destroyed Territories (OQ-7 parameter)."""
-    records: frozenset[tuple[str, str, str, str]] = frozenset()
-    """Restriction records (controller, key, skill id, scope) (R-SKL-6..10)."""
+    records: Mapping[tuple[str, str, str, str], tuple[str, int]] = field(default_factory=dict)
+    """Restriction records (R-SKL-6..10): (controller, key, skill id, scope) → (the instance
+    that used it, the register-object count when it was used)."""
     winner: str | None = None
     victory: str | None = None
     revealed: frozenset[str] = frozenset()

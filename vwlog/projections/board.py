@@ -313,11 +313,11 @@ def _turn_started(state: MatchState, event: TurnStarted) -> MatchState:
     records = state.records
     if rs is not None:
         # a cycle runs from the start of the controller's turn (OQ-27)
-        records = frozenset(
-            r
-            for r in records
+        records = {
+            r: v
+            for r, v in records.items()
             if r[3] != "ONCE_PER_CYCLE" or (rs.cycle_is_controller_turn and r[0] != event.player)
-        )
+        }
     return replace(
         state,
         turn=event.turn,
@@ -358,9 +358,9 @@ def _turn_ended(state: MatchState) -> MatchState:
         for k, c in state.permanents.items()
     }
     mods = tuple(m for m in state.modifiers if m.expires == Expiry.PERMANENT)
-    records = frozenset(r for r in state.records if r[3] != "ONCE_PER_TURN")
+    records = {r: v for r, v in state.records.items() if r[3] != "ONCE_PER_TURN"}
     if state.ruleset is not None and not state.ruleset.cycle_is_controller_turn:
-        records = frozenset(r for r in records if r[3] != "ONCE_PER_CYCLE")
+        records = {r: v for r, v in records.items() if r[3] != "ONCE_PER_CYCLE"}
     return replace(
         state,
         permanents=perms,
@@ -453,7 +453,10 @@ def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
     skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
     if skill is not None and skill.restriction != "NONE":
         key = _record_key(state, event.player, event.card)
-        records = records | {(event.player, key, event.skill, str(skill.restriction))}
+        records = {
+            **records,
+            (event.player, key, event.skill, str(skill.restriction)): (event.card, state.objects),
+        }
     return replace(
         state,
         register=(*state.register, obj),
@@ -483,7 +486,10 @@ def _skill_triggered(state: MatchState, event: SkillTriggered) -> MatchState:
     skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
     if skill is not None and skill.restriction != "NONE":
         key = _record_key(state, event.player, event.card)
-        records = records | {(event.player, key, event.skill, str(skill.restriction))}
+        records = {
+            **records,
+            (event.player, key, event.skill, str(skill.restriction)): (event.card, state.objects),
+        }
     return _reset_priority(
         replace(
             state,
@@ -575,7 +581,14 @@ def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:
         return state
     perms = dict(state.permanents)
     if d.type == CardType.TERRITORY:
-        perms[card] = Permanent(card, d.id, obj.controller, "TERRITORY", entered_turn=state.turn)
+        perms[card] = Permanent(
+            card,
+            d.id,
+            obj.controller,
+            "TERRITORY",
+            entered_turn=state.turn,
+            entered_at=state.objects,
+        )
     else:
         target = obj.territory
         where = "GUARD" if target in state.permanents else "STRAY"
@@ -587,6 +600,7 @@ def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:
             territory=target if where == "GUARD" else None,
             fatigued=d.type == CardType.FOLLOWER,
             entered_turn=state.turn,
+            entered_at=state.objects,
         )
     st = replace(state, permanents=perms)
     if d.type == CardType.TERRITORY and any(
@@ -658,12 +672,12 @@ def _reassess(state: MatchState) -> MatchState:
 
 
 def _clear_records(
-    records: frozenset[tuple[str, str, str, str]], gone: Mapping[str, set[str]]
-) -> frozenset[tuple[str, str, str, str]]:
+    records: Mapping[tuple[str, str, str, str], tuple[str, int]], gone: Mapping[str, set[str]]
+) -> Mapping[tuple[str, str, str, str], tuple[str, int]]:
     """A card going from play to the Graveyard clears its restriction records (R-SKL-9)."""
     if not records:
         return records
-    return frozenset(r for r in records if r[1] not in gone.get(r[0], set()))
+    return {r: v for r, v in records.items() if r[1] not in gone.get(r[0], set())}
 
 
 def _to_graveyard(state: MatchState, cards: Iterable[str]) -> MatchState:

@@ -30,18 +30,22 @@ from vwlog.events import (
     Effect,
     FollowerDamageAssigned,
     GoldChanged,
+    GoldProduced,
     HandLimitDiscarded,
     HonorChanged,
     JudgeRulingIssued,
     MatchForked,
     MatchStarted,
+    MatchWon,
     ObjectResulted,
     PriorityPassed,
     PropertyPlaced,
     SkillRegistered,
+    SkillTriggered,
     StatChanged,
     StatusChanged,
     SupplyChosen,
+    VictoryPointGained,
     event_type,
 )
 from vwlog.rules.common import (
@@ -71,6 +75,7 @@ from vwlog.types import (
     SkillKind,
     Stat,
     Step,
+    TriggerWhen,
     Zone,
 )
 
@@ -120,9 +125,7 @@ def check(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violations:
     return check_against(ruleset, state, expect(ruleset, state), event)
 
 
-def check_against(
-    ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent
-) -> Violations:
+def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     """Like `check`, with the expectation already computed (the replay loop computes it once)."""
     if not state.started:
         if isinstance(event, MatchStarted):
@@ -192,6 +195,30 @@ def _consequence(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEve
                 actual=summary(event),
             ),
         )
+    if isinstance(event, SkillTriggered) and any(
+        t.player == event.player and t.card == event.card and t.skill == event.skill
+        for t in state.triggers
+    ):
+        return (
+            violation(
+                "R-REG-12",
+                f"{event.player}'s trigger goes on the register after "
+                f"{getattr(first, 'player', '?')}'s (active player first, then turn order)",
+                flag="triggers_active_first",
+                expected=summary(first),
+                actual=summary(event),
+            ),
+        )
+    if isinstance(event, GoldProduced) and isinstance(first, GoldProduced):
+        if event.player != first.player:
+            return (
+                violation(
+                    "R-GOLD-1",
+                    "only the active player produces gold",
+                    expected=summary(first),
+                    actual=summary(event),
+                ),
+            )
     if type(event) is type(first) or any(type(event) is type(c) for c in exp.consequences):
         return (
             violation(
@@ -233,21 +260,51 @@ _CONSEQUENCE_RULE: dict[str, str] = {
 }
 
 
+WINDOW_CLOSE_RULES: dict[str, str] = {
+    "MAIN1": "R-MAIN-2",
+    "MAIN2": "R-MAIN-9",
+    "DEPLOY": "R-DEP-2",
+    "END_WINDOW": "R-END-2",
+    "C7": "R-CMB-27",
+    "C9": "R-CMB-32",
+    "C10": "R-CMB-36",
+}
+"""The rule that ends each window only when all players pass with an empty register."""
+
+_VICTORY_RULES = {"MILITARY": "R-VIC-1", "POLITICAL": "R-HON-1", "ABSOLUTE": "R-VIC-3"}
+
+
+def window_rule(state: MatchState) -> str:
+    """The rule closing the current priority window (R-REG-7 and its per-step statements)."""
+    if state.passes > 0:
+        return "R-REG-7"
+    where = str(state.step) if state.step else str(state.phase)
+    return WINDOW_CLOSE_RULES.get(where, "R-CMB-0" if state.phase == Phase.COMBAT else "R-REG-7")
+
+
 def _extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     """A consequence the rules do not demand now."""
     tag = _t(event)
     rule = _CONSEQUENCE_RULE.get(tag, "R-GEN-10")
-    if exp.kind is not None and exp.player is not None and tag in ("phase_started", "step_started"):
-        # leaving a step while a decision is owed: cite the rule that demands the decision
-        rule = exp.rule
-        return (
-            violation(
-                rule,
-                f"{tag} while {exp.player} must still {WHAT.get(exp.kind, exp.kind)}",
-                actual=summary(event),
-            ),
-        )
-    if tag == "object_resulted":
+    if tag in ("phase_started", "step_started", "turn_ended", "turn_started"):
+        if exp.kind == "priority":
+            return (
+                violation(
+                    window_rule(state),
+                    f"{tag} before all players passed in succession with an empty register",
+                    actual=summary(event),
+                ),
+            )
+        if exp.kind is not None and exp.player is not None:
+            # leaving a step while a decision is owed: cite the rule that demands the decision
+            return (
+                violation(
+                    exp.rule,
+                    f"{tag} while {exp.player} must still {WHAT.get(exp.kind, exp.kind)}",
+                    actual=summary(event),
+                ),
+            )
+    if isinstance(event, ObjectResulted):
         return (
             violation(
                 rule,
@@ -255,6 +312,33 @@ def _extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
                 actual=summary(event),
             ),
         )
+    if isinstance(event, MatchWon):
+        rule = _VICTORY_RULES.get(str(event.victory), "R-VIC-4")
+        return (
+            violation(
+                rule,
+                f"{event.winner} does not meet the {event.victory} condition",
+                actual=summary(event),
+            ),
+        )
+    if isinstance(event, VictoryPointGained):
+        return (
+            violation(
+                "R-VP-2",
+                f"{event.opponent} was not left without Territories by {event.player}",
+                actual=summary(event),
+            ),
+        )
+    if isinstance(event, SkillTriggered) and state.phase == Phase.MAIN2:
+        skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
+        if skill is not None and skill.trigger == TriggerWhen.FIRST_MAIN_START:
+            return (
+                violation(
+                    "R-MAIN-9",
+                    "first-Main-Phase triggers do not fire in Main Phase II",
+                    actual=summary(event),
+                ),
+            )
     who = f"; {exp.player} must {WHAT.get(exp.kind or '', exp.kind)}" if exp.player else ""
     return (
         violation(rule, f"{tag} is not demanded by the rules here{who}", actual=summary(event)),
@@ -349,7 +433,11 @@ def _decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent)
     if not isinstance(event, ACCEPTS[kind]):
         return (_out_of_turn(state, exp, event),)
     if player != exp.player:
-        rule = "R-REG-6" if kind == "priority" else exp.rule
+        rule = exp.rule
+        if kind == "priority":
+            rule = _priority_rule(state)
+        elif kind == "deploy" and state.phase == Phase.PREP:
+            rule = "R-PREP-1"
         return (
             violation(
                 rule,
@@ -388,6 +476,18 @@ def _decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent)
     return ()
 
 
+def _priority_rule(state: MatchState) -> str:
+    """Who holds priority: the active player first (R-MAIN-5 in a Main Phase, R-CMB-0 in a
+    combat step, R-REG-5 after triggers and results), then in turn order (R-REG-6)."""
+    if state.passes > 0:
+        return "R-REG-6"
+    if state.phase in (Phase.MAIN1, Phase.MAIN2) and not state.register:
+        return "R-MAIN-5"
+    if state.phase == Phase.COMBAT and not state.register:
+        return "R-CMB-0"
+    return "R-REG-5"
+
+
 def _out_of_turn(state: MatchState, exp: Expect, event: AnyEvent) -> Violation:
     """A decision that does not answer what is awaited: cite the rule that forbids it here."""
     tag = _t(event)
@@ -421,6 +521,8 @@ def _out_of_turn(state: MatchState, exp: Expect, event: AnyEvent) -> Violation:
         return violation("R-SUP-1", f"a supply package is chosen once, in the Supply step ({owed})")
     if isinstance(event, HandLimitDiscarded):
         return violation("R-END-3", f"no hand-limit discard is due now ({owed})")
+    if isinstance(event, PriorityPassed) and state.phase == Phase.PREP:
+        return violation("R-REG-10", "there is no priority in the Preparation Phase")
     if isinstance(event, PriorityPassed) and exp.kind != "priority":
         return violation(exp.rule, f"{tag} while {owed}: no priority window is open")
     return violation(exp.rule, f"{tag} is not allowed now: {owed}")
@@ -442,6 +544,14 @@ def _supply(ruleset: Ruleset, state: MatchState, event: SupplyChosen) -> Violati
                 "R-SUP-3",
                 f"on the match's first turn the supply is 1 gold or 1 card, not {event.option}",
                 flag="second_player_first_supply_reduced" if state.turn > 1 else None,
+            ),
+        )
+    if not first and event.option.is_first_turn and state.turn <= len(state.players):
+        return (
+            violation(
+                "R-SET-2",
+                "only the player taking the match's first turn gets a reduced "
+                f"Supply; {event.player} takes a full package",
             ),
         )
     if not first and event.option.is_first_turn:
@@ -629,14 +739,22 @@ def _cost(ruleset: Ruleset, state: MatchState, event: CostPaid) -> Violations:
         out.append(violation("R-SKL-5", f"the condition of {d.name}'s skill does not hold"))
     if skill.restriction != Restriction.NONE:
         key = event.card if ruleset.restriction_key == "CARD" else d.name
-        if (event.player, key, skill.id, str(skill.restriction)) in state.records:
-            rule = "R-SKL-7" if skill.restriction == Restriction.ONCE_PER_MATCH else "R-SKL-6"
+        used = state.records.get((event.player, key, skill.id, str(skill.restriction)))
+        if used is not None:
+            user, serial = used
+            if user != event.card:
+                rule, why = "R-SKL-10", f"a {d.name} of {event.player} already used it"
+            elif perm.entered_at > serial:
+                rule, why = "R-SKL-8", "the record survived its return to hand or deck"
+            elif skill.restriction == Restriction.ONCE_PER_MATCH:
+                rule, why = "R-SKL-7", "the record stays while it is in play"
+            else:
+                rule, why = "R-SKL-6", "its allowance is used up"
             out.append(
                 violation(
                     rule,
-                    f"{d.name}'s skill is restricted {skill.restriction} and "
-                    f"{event.player} already used it",
-                    flag="restriction_key",
+                    f"{d.name}'s skill is restricted {skill.restriction}: {why}",
+                    flag="restriction_key" if rule == "R-SKL-10" else None,
                 )
             )
     if ruleset.requirements_continuous and p.honor < d.honor_req:
@@ -727,7 +845,8 @@ def _summon(ruleset: Ruleset, state: MatchState, event: CardSummoned) -> Violati
                 violation("R-CARD-2", f"{card_name(state, terr.id)} has no remaining capacity")
             )
     elif event.territory is not None:
-        out.append(violation("R-CARD-9", f"a {d.type.lower()} does not go into a Territory"))
+        rule = "R-CARD-8" if d.type == CardType.ACTION else "R-CARD-9"
+        out.append(violation(rule, f"a {d.type.lower()} does not go into a Territory"))
     return tuple(out)
 
 

@@ -43,7 +43,7 @@ from vwlog.rules.common import (
     was_blocked,
 )
 from vwlog.rules.effects import derive_effects
-from vwlog.types import Keyword, ObjectKind, Phase, Stat, Step, SupplyOption, Victory
+from vwlog.types import Keyword, ObjectKind, Phase, Stat, Step, SupplyOption, TriggerWhen, Victory
 
 if TYPE_CHECKING:
     from vwlog.cards import Ruleset
@@ -158,7 +158,8 @@ def expect(ruleset: Ruleset, state: MatchState) -> Expect:
         return _one(TerritoriesDestroyed(cards=tuple(sorted(state.doomed))), "R-CMB-30")
     if state.vp_due:
         scorer, victim = state.vp_due[0]
-        return _one(VictoryPointGained(player=scorer, opponent=victim), "R-VP-1")
+        rule = "R-CMB-31" if state.phase == Phase.COMBAT else "R-VP-1"
+        return _one(VictoryPointGained(player=scorer, opponent=victim), rule)
     won = _victory(ruleset, state)
     if won is not None:
         return won
@@ -167,7 +168,8 @@ def expect(ruleset: Ruleset, state: MatchState) -> Expect:
         if orphans:
             return _one(BecameStray(cards=orphans), "R-CMB-35")
     if state.triggers:
-        return Expect(consequences=_trigger_group(ruleset, state), rule="R-REG-4")
+        group = _trigger_group(ruleset, state)
+        return Expect(consequences=group, rule=_trigger_rule(state, group[0]))
     if state.pending_cost is not None:
         return _decide(state.pending_cost.player, "registration", "R-REG-3")
     if state.stray_territory is not None:
@@ -215,6 +217,26 @@ def _trigger_group(ruleset: Ruleset, state: MatchState) -> tuple[AnyEvent, ...]:
     )
 
 
+TRIGGER_RULES: dict[TriggerWhen, str] = {
+    TriggerWhen.FIRST_MAIN_START: "R-MAIN-3",
+    TriggerWhen.COMBAT_START: "R-CMB-1",
+    TriggerWhen.ATTACKS: "R-CMB-9",
+    TriggerWhen.BLOCKS: "R-CMB-17",
+    TriggerWhen.COMBAT_END: "R-CMB-33",
+    TriggerWhen.TURN_END: "R-END-1",
+    TriggerWhen.ENTERS_PLAY: "R-REG-4",
+}
+"""The rule that makes a skill trigger at each moment."""
+
+
+def _trigger_rule(state: MatchState, event: AnyEvent) -> str:
+    assert isinstance(event, SkillTriggered)
+    skill = state.defn(event.card).skill(event.skill)
+    if skill is None or skill.trigger is None:
+        return "R-REG-4"
+    return TRIGGER_RULES.get(skill.trigger, "R-REG-4")
+
+
 def _victory(ruleset: Ruleset, state: MatchState) -> Expect | None:
     """A player meets a victory condition (R-VIC-1..4); ties go to the active player's team,
     then in turn order (OQ-24)."""
@@ -258,23 +280,27 @@ def _window(ruleset: Ruleset, state: MatchState, after: Expect) -> Expect:
     )
     if reg and not damage_waits:
         top = reg[-1]
+        damage_below = state.step in (Step.C6, Step.C8) and reg[0].kind in _COMBAT_DAMAGE
         return _one(
             ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
-            "R-REG-8",
+            "R-CMB-23" if damage_below else "R-REG-8",
         )
     return after
 
 
 def _next_phase(state: MatchState) -> Expect:
-    assert state.phase is not None
-    i = PHASE_ORDER.index(state.phase)
+    i = PHASE_ORDER.index(state.phase) if state.phase in PHASE_ORDER else -1
+    if i + 1 >= len(PHASE_ORDER):
+        return _one(TurnEnded(turn=state.turn), "R-END-6")
     return _one(PhaseStarted(phase=PHASE_ORDER[i + 1]), "R-GEN-10")
 
 
 def _next_step(state: MatchState) -> Expect:
-    assert state.phase is not None
-    steps = STEPS[state.phase]
-    if state.step is None:
+    steps = STEPS.get(state.phase, ()) if state.phase is not None else ()
+    if not steps:
+        return _next_phase(state)
+    if state.step is None or state.step not in steps:
+        # a step recorded in the wrong phase (played as logged): the phase's steps start over
         return _one(StepStarted(step=steps[0]), "R-GEN-10")
     i = steps.index(state.step)
     if i + 1 < len(steps):
