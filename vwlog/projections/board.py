@@ -138,7 +138,7 @@ def evolve(state: MatchState, event: AnyEvent) -> MatchState:
         case PropertyPlaced():
             return _placed(state, event)
         case DeploymentFinished():
-            return _action_done(state, "deployed")
+            return _action_done(_unplaced(state, event.player), "deployed")
         case CostPaid():
             return _cost_paid(state, event)
         case CardSummoned():
@@ -387,6 +387,20 @@ def _placed(state: MatchState, event: PropertyPlaced) -> MatchState:
     if event.territory not in state.permanents:
         return st
     return st
+
+
+def _unplaced(state: MatchState, player: str) -> MatchState:
+    """At the end of the Unslide step, Return Home/Stray Followers that were not placed go to the
+    Graveyard where the ruleset says so (OQ-14); by default they stay."""
+    rs = state.ruleset
+    if rs is None or not rs.unplaceable_to_graveyard or state.phase != Phase.PREP:
+        return state
+    left = [
+        c.id
+        for c in state.permanents.values()
+        if c.controller == player and c.where in ("RETURN_HOME", "STRAY")
+    ]
+    return _to_graveyard(state, left) if left else state
 
 
 def _cost_paid(state: MatchState, event: CostPaid) -> MatchState:
@@ -754,6 +768,13 @@ def _territories_destroyed(state: MatchState, cards: tuple[str, ...]) -> MatchSt
     if in_combat:
         combat = replace(combat, destroyed=combat.destroyed + cards)
     scorer = state.active if in_combat else state.destroyer
+    if scorer is not None and rs is not None and rs.honor_per_territory_destroyed:
+        lost = sum(
+            1 for c in cards if c in state.permanents and state.permanents[c].controller != scorer
+        )
+        if lost:
+            honor = st.player(scorer).honor + lost * rs.honor_per_territory_destroyed
+            st = _player(st, scorer, honor=honor)
     vp_due = list(st.vp_due)
     if scorer is not None:
         for p in state.players:

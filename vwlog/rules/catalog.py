@@ -93,6 +93,107 @@ def render_catalog_module(rows: list[tuple[str, str, str]]) -> str:
     return "\n".join(out) + "\n"
 
 
+NOT_ENFORCED: dict[str, tuple[Status, str]] = {
+    "R-GEN-1": ("descriptive", "setting and theme: nothing a log can break"),
+    "R-GEN-2": ("descriptive", "setting and history: nothing a log can break"),
+    "R-GEN-3": (
+        "descriptive",
+        "sides and factions are card data; deck rules per faction are unknown (OQ-2)",
+    ),
+    "R-GEN-5": (
+        "descriptive",
+        "the fold removes all damage at the End Phase cleanup (R-END-4), "
+        "which is enforced; no event can keep damage",
+    ),
+    "R-GEN-9": ("descriptive", "warns against mixing in another game's rules"),
+    "R-CARD-1": ("descriptive", "what Territories represent"),
+    "R-CARD-3": (
+        "descriptive",
+        "defense modifications revert at turn change in the fold; no event can keep them",
+    ),
+    "R-CARD-4": ("descriptive", "defines ATK/DEF/VIT; breaking their use is R-CMB-19/26"),
+    "R-CARD-5": ("descriptive", "card tags and suffixes are card data"),
+    "R-CARD-6": ("descriptive", "lists Follower states; each is checked by its own rule"),
+    "R-CARD-7": ("descriptive", "what Relics and Runes are; placement is R-UNS-2/R-DEP-1"),
+    "R-ZONE-4": (
+        "descriptive",
+        "the Graveyard as a zone; moves into it are consequences "
+        "checked by R-CMB-26/30 and R-END-3",
+    ),
+    "R-ZONE-6": (
+        "descriptive",
+        "the register as a zone; what may enter it is R-REG-1, R-SKL-1 and R-SKL-4",
+    ),
+    "R-ZONE-8": (
+        "descriptive",
+        "per-player counters exist; their changes are checked by the rules that change them",
+    ),
+    "R-SET-3": (
+        "descriptive",
+        "an inference that starting resources must exist; they are ruleset parameters (OQ-1)",
+    ),
+    "R-GOLD-2": ("descriptive", "Supply gold is part of the package (R-SUP-1/2, enforced)"),
+    "R-GOLD-4": (
+        "descriptive",
+        "an example of card design; such skills are ordinary active skills",
+    ),
+    "R-HON-2": ("descriptive", "the same requirement as R-CARD-10, which is enforced"),
+    "R-HON-3": ("descriptive", "states that the sources do not describe honor gain (OQ-7)"),
+    "R-SUP-4": (
+        "pending",
+        "the card vocabulary has no 'when you draw' or 'when you gain gold' "
+        "trigger yet, so there is nothing Supply could wrongly trigger",
+    ),
+    "R-UNS-4": (
+        "descriptive",
+        "unplaceable Return Home/Stray cards stay where they are; no event is owed (OQ-14)",
+    ),
+    "R-MAIN-1": ("descriptive", "permission; the prohibition before it is R-PREP-2"),
+    "R-MAIN-7": ("descriptive", "strategy advice"),
+    "R-REG-2": (
+        "descriptive",
+        "lists actions that bypass the register; each has its own event and rule",
+    ),
+    "R-REG-11": (
+        "descriptive",
+        "the End Phase window is the step END_WINDOW; closing it early is R-END-2",
+    ),
+    "R-CMB-6": ("pending", "the card vocabulary has no 'when attackers enter battle' trigger"),
+    "R-CMB-14": ("pending", "the card vocabulary has no 'when blockers enter battle' trigger"),
+    "R-CMB-18": ("descriptive", "blocking slides nothing; no event slides blockers"),
+    "R-CMB-22": ("pending", "the card vocabulary has no 'on damage distribution' trigger"),
+    "R-CMB-37": ("descriptive", "a consequence of R-CMB-34 and R-CMB-12, both enforced"),
+    "R-SKL-9": ("descriptive", "a permission (the Graveyard resets the record); tested as legal"),
+    "R-SKL-11": (
+        "descriptive",
+        "effect durations are applied by the fold at cleanup and turn change",
+    ),
+    "R-VIC-5": (
+        "pending",
+        "deck-out is not described; the ruleset flag deck_out_loses is "
+        "recorded but a loss by deck-out is not yet applied",
+    ),
+}
+"""Rules the engine does not enforce, with the reason; every other rule is enforced, cited by
+the engine and broken by a test that asserts its id."""
+
+
+PENDING_FLAGS: dict[str, str] = {
+    "mulligan": "no mulligan procedure is defined anywhere; the flag is recorded only",
+    "produce_is_gain_gold": "the card vocabulary has no 'when you gain gold' trigger yet",
+    "fatigue_until_turn_change": "no Follower can enter play outside its controller's turn in "
+    "the current card vocabulary, so both readings give the same verdicts",
+    "deck_out_loses": "a loss by deck-out is not yet applied (R-VIC-5)",
+}
+"""Ruleset flags recorded in `Ruleset` whose alternative reading the engine does not apply yet;
+every other flag changes verdicts (a test shows both settings on one log)."""
+
+
+def status(rule_id: str) -> tuple[Status, str]:
+    """The enforcement status of a rule and, when not enforced, why."""
+    return NOT_ENFORCED.get(rule_id, ("enforced", ""))
+
+
 def rule(rule_id: str) -> Rule:
     """The rule with this id (raises ``KeyError`` for an unknown id)."""
     return RULES[RuleId(rule_id)]

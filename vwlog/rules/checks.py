@@ -1020,15 +1020,18 @@ def _blocks(ruleset: Ruleset, state: MatchState, event: BlocksAssigned) -> Viola
     per_attacker: Counter[str] = Counter()
     for b in event.blocks:
         perm = state.permanents.get(b.blocker)
-        if (
-            b.blocker not in state.combat.blockers
-            or perm is None
-            or perm.controller != event.player
-        ):
+        if perm is None or perm.controller != event.player:
             out.append(
                 violation(
-                    "R-CMB-16",
-                    f"{card_name(state, b.blocker)} is not {event.player}'s Follower in battle",
+                    "R-CMB-16", f"{card_name(state, b.blocker)} is not {event.player}'s Follower"
+                )
+            )
+            continue
+        if b.blocker not in state.combat.blockers:
+            out.append(
+                violation(
+                    "R-ZONE-7",
+                    f"{card_name(state, b.blocker)} did not enter battle as a blocker",
                 )
             )
             continue
