@@ -8,7 +8,6 @@ Warning:
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, assert_never
 
 from vwlog.events import (
@@ -69,6 +68,7 @@ from vwlog.state import (
     PlayerState,
     RegisterObject,
     Trigger,
+    replace,
 )
 from vwlog.types import (
     CardType,
@@ -111,11 +111,14 @@ def evolve(state: MatchState, event: AnyEvent) -> MatchState:
         case StepStarted():
             return _step_started(state, event.step)
         case PriorityPassed():
+            done = state.done
+            if _WINDOW_ACTIVITY not in done:
+                done = done | {_WINDOW_ACTIVITY}
             return replace(
                 state,
                 priority=state.next_player(event.player),
                 passes=state.passes + 1,
-                done=state.done | {_WINDOW_ACTIVITY},
+                done=done,
             )
         case TurnEnded():
             return _turn_ended(state)
@@ -239,11 +242,10 @@ def evolve(state: MatchState, event: AnyEvent) -> MatchState:
 
 
 def _player(state: MatchState, player_id: str, **changes: object) -> MatchState:
-    players = tuple(
-        replace(p, **changes) if p.id == player_id else p  # type: ignore[arg-type]
-        for p in state.players
-    )
-    return replace(state, players=players)
+    i = state.seats[player_id]
+    players = list(state.players)
+    players[i] = replace(players[i], **changes)
+    return replace(state, players=tuple(players))
 
 
 def _reset_priority(state: MatchState) -> MatchState:
@@ -302,6 +304,7 @@ def _match_started(event: MatchStarted) -> MatchState:
         instances=instances,
         owners=owners,
         players=tuple(players),
+        seats={p.id: i for i, p in enumerate(players)},
         first_player=event.first_player,
         started=True,
         commitments=commitments,
@@ -617,6 +620,10 @@ def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:
             entered_at=state.objects,
         )
     st = replace(state, permanents=perms)
+    if d.type == CardType.TERRITORY:
+        counts = dict(state.territory_counts)
+        counts[obj.controller] = counts.get(obj.controller, 0) + 1
+        st = replace(st, territory_counts=counts)
     if d.type == CardType.TERRITORY and any(
         c.where == "STRAY" and c.controller == obj.controller for c in st.permanents.values()
     ):
@@ -707,7 +714,10 @@ def _move_from_play(state: MatchState, card: str, zone: Zone) -> MatchState:
     if perm is None:
         return state
     perms = {k: c for k, c in state.permanents.items() if k != card}
+    counts = state.territory_counts
     if perm.where == "TERRITORY":
+        counts = dict(counts)
+        counts[perm.controller] = counts.get(perm.controller, 0) - 1
         # guards of a Territory that leaves play become Stray (R-CMB-35 analogue)
         perms = {
             k: (replace(c, where="STRAY", territory=None) if c.territory == card else c)
@@ -727,6 +737,7 @@ def _move_from_play(state: MatchState, card: str, zone: Zone) -> MatchState:
     st = replace(
         state,
         permanents=perms,
+        territory_counts=counts,
         modifiers=tuple(m for m in state.modifiers if m.card != card),
     )
     if zones:
@@ -742,7 +753,7 @@ def _territories_destroyed(state: MatchState, cards: tuple[str, ...]) -> MatchSt
     at step 10 (R-CMB-35, OQ-21, OQ-32); an opponent left without Territories gives the destroyer
     a Victory Point (R-VP-1, R-VP-2, OQ-9)."""
     rs = state.ruleset
-    before = {p.id: len(state.territories(p.id)) for p in state.players}
+    before = {p.id: state.territory_count(p.id) for p in state.players}
     gone = set(cards)
     perms: dict[str, Permanent] = {}
     to_grave: list[str] = []
@@ -778,7 +789,7 @@ def _territories_destroyed(state: MatchState, cards: tuple[str, ...]) -> MatchSt
     vp_due = list(st.vp_due)
     if scorer is not None:
         for p in state.players:
-            if before[p.id] >= 1 and not st.territories(p.id):
+            if before[p.id] >= 1 and not st.territory_count(p.id):
                 if p.id == scorer:
                     continue
                 if not in_combat and rs is not None and not rs.vp_outside_combat:

@@ -109,6 +109,10 @@ class Expect:
 
 NOTHING = Expect()
 
+_PHASE_STARTED = {p: PhaseStarted(phase=p) for p in Phase}
+_STEP_STARTED = {s: StepStarted(step=s) for s in Step}
+"""Immutable events reused on the hot path instead of being rebuilt for every expectation."""
+
 
 def next_consequences(ruleset: Ruleset, state: MatchState) -> tuple[AnyEvent, ...]:
     """The consequence events the rules demand as the next event, if any.
@@ -240,6 +244,13 @@ def _trigger_rule(state: MatchState, event: AnyEvent) -> str:
 def _victory(ruleset: Ruleset, state: MatchState) -> Expect | None:
     """A player meets a victory condition (R-VIC-1..4); ties go to the active player's team,
     then in turn order (OQ-24)."""
+    vp, honor, lands = ruleset.victory_vp, ruleset.victory_honor, ruleset.victory_territories
+    counts = state.territory_counts
+    players = state.players
+    if not any(
+        p.out or p.vp >= vp or p.honor >= honor or counts.get(p.id, 0) >= lands for p in players
+    ):
+        return None
     start = state.active if state.active else state.live_players()[0]
     order = state.seat_order_from(start)
     if not ruleset.simultaneous_victory_active_first and state.first_player:
@@ -248,17 +259,17 @@ def _victory(ruleset: Ruleset, state: MatchState) -> Expect | None:
         p = state.player(pid)
         victory: Victory | None = None
         rule = ""
-        if p.vp >= ruleset.victory_vp:
+        if p.vp >= vp:
             victory, rule = Victory.MILITARY, "R-VIC-1"
-        elif p.honor >= ruleset.victory_honor:
+        elif p.honor >= honor:
             victory, rule = Victory.POLITICAL, "R-VIC-2"
-        elif len(state.territories(pid)) >= ruleset.victory_territories:
+        elif counts.get(pid, 0) >= lands:
             victory, rule = Victory.ABSOLUTE, "R-VIC-3"
         if victory is not None:
             team = p.team if ruleset.team_wins_together else None
             return _one(MatchWon(winner=pid, team=team, victory=victory), rule)
     live = state.live_players()
-    if len(live) == 1 and len(state.players) > 1:
+    if len(live) == 1 and len(players) > 1:
         p = state.player(live[0])
         return _one(MatchWon(winner=p.id, team=p.team, victory=Victory.CONCESSION), "R-VIC-4")
     teams = {state.player(pid).team for pid in live}
@@ -292,7 +303,7 @@ def _next_phase(state: MatchState) -> Expect:
     i = PHASE_ORDER.index(state.phase) if state.phase in PHASE_ORDER else -1
     if i + 1 >= len(PHASE_ORDER):
         return _one(TurnEnded(turn=state.turn), "R-END-6")
-    return _one(PhaseStarted(phase=PHASE_ORDER[i + 1]), "R-GEN-10")
+    return _one(_PHASE_STARTED[PHASE_ORDER[i + 1]], "R-GEN-10")
 
 
 def _next_step(state: MatchState) -> Expect:
@@ -301,10 +312,10 @@ def _next_step(state: MatchState) -> Expect:
         return _next_phase(state)
     if state.step is None or state.step not in steps:
         # a step recorded in the wrong phase (played as logged): the phase's steps start over
-        return _one(StepStarted(step=steps[0]), "R-GEN-10")
+        return _one(_STEP_STARTED[steps[0]], "R-GEN-10")
     i = steps.index(state.step)
     if i + 1 < len(steps):
-        return _one(StepStarted(step=steps[i + 1]), "R-GEN-10")
+        return _one(_STEP_STARTED[steps[i + 1]], "R-GEN-10")
     return _next_phase(state)
 
 
@@ -315,7 +326,7 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
     if "turn_ended" in done:
         return _one(TurnStarted(turn=state.turn + 1, player=state.next_player(active)), "R-END-5")
     if state.phase is None:
-        return _one(PhaseStarted(phase=Phase.PREP), "R-GEN-10")
+        return _one(_PHASE_STARTED[Phase.PREP], "R-GEN-10")
     phase, step = state.phase, state.step
     me = state.player(active)
     if phase == Phase.PREP:
