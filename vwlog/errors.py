@@ -103,6 +103,18 @@ class UnsupportedVersionError(LogFormatError):
     """A log declares a format version that no upcaster can read."""
 
 
+class OutputError(VwlogError):
+    """A file that vwlog writes (a log, a schema) could not be written."""
+
+    def __init__(self, path: str, detail: str) -> None:
+        super().__init__(path, detail)
+        self.path = path
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return f"cannot write {self.path!r}: {self.detail}"
+
+
 class IllegalEventError(VwlogError, ValueError):
     """An event breaks rules; raised only in strict mode or by play mode."""
 
@@ -199,6 +211,7 @@ __all__ = [
     "IllegalEventError",
     "LogFormatError",
     "MatchNotFoundError",
+    "OutputError",
     "SequenceConflictError",
     "StoreConfigError",
     "StoreError",

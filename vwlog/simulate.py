@@ -192,9 +192,7 @@ class GreedyPolicy:
         self.rng = rng or random.Random(0)
         self._registrations: dict[tuple[int, str | None, str | None, int], int] = {}
 
-    def choose(
-        self, state: MatchState, player: str, options: Sequence[AnyEvent]
-    ) -> AnyEvent:
+    def choose(self, state: MatchState, player: str, options: Sequence[AnyEvent]) -> AnyEvent:
         """Choose by a fixed order of preferences."""
         first = options[0]
         if isinstance(first, SupplyChosen):

@@ -6,7 +6,7 @@ says which it is in ``DECISION``. Storage facts live in `EventRecord`, not in ev
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeAlias
+from typing import Annotated, Any, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -118,8 +118,7 @@ GAME_EVENT: TypeAdapter[AnyEvent] = TypeAdapter(GameEvent)
 """Validates and dumps any event."""
 
 EVENT_TYPES: dict[str, type[BaseEvent]] = {
-    cls.model_fields["type"].default: cls
-    for cls in AnyEvent.__args__  # type: ignore[attr-defined]  # a runtime union has __args__
+    cls.model_fields["type"].default: cls for cls in get_args(AnyEvent)
 }
 """Event class by type tag."""
 

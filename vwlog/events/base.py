@@ -6,11 +6,11 @@ An event is a game fact only; storage facts (sequence number, time, hash) live i
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-FORMAT_NAME = "vwlog"
+FORMAT_NAME: Final = "vwlog"
 """The ``format`` value of every log header."""
 FORMAT_VERSION = 1
 """The current log format version; older versions are upcast on read."""

@@ -82,7 +82,7 @@ class DeckRevealed(Decision):
 
 
 class Conceded(Decision):
-    """A player conceded; always legal while the match runs."""
+    """A player conceded; always legal while the match runs (RULES.md §13.7)."""
 
     type: Literal["conceded"] = "conceded"
     player: str
@@ -103,7 +103,7 @@ class MatchWon(Consequence):
 
 class JudgeRulingIssued(Decision):
     """A judge recorded a ruling: a warning, a back-up to an earlier priority point, a partial fix
-    or a game loss. The events a back-up voids stay in the log, marked voided."""
+    or a game loss (R-GEN-8). The events a back-up voids stay in the log, marked voided."""
 
     type: Literal["judge_ruling_issued"] = "judge_ruling_issued"
     judge: str
@@ -119,7 +119,7 @@ class JudgeRulingIssued(Decision):
 
 
 class MatchForked(Decision):
-    """A fork of another match left from this point, a priority point of the parent."""
+    """A fork of another match left from this point, a priority point of the parent (DESIGN §2)."""
 
     type: Literal["match_forked"] = "match_forked"
     parent: str

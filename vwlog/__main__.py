@@ -1,0 +1,6 @@
+"""``python -m vwlog``: the command line."""
+
+from vwlog.cli import main
+
+if __name__ == "__main__":
+    main(prog_name="vwlog")

@@ -1,0 +1,521 @@
+r"""JSON Lines log files: bytes to `EventRecord`s and back, with line-numbered errors.
+
+Line 1 of a log is a `LogHeader` naming the format and its version; every following line is one
+`EventRecord`, written as its canonical JSON (`vwlog.codec`) and a ``\n``. Sequence numbers run
+1, 2, 3, … without gaps.
+
+Reading streams the file line by line, so memory stays flat however long the log is. Reading is
+strict: every problem (malformed JSON, an unknown event type, a missing, unknown or mistyped
+field, a sequence number out of order, a truncated last line, …) is a one-line `LogFormatError`
+naming the file, the line and the field. Old format versions are upcast on read (`vwlog.upcast`).
+
+This module turns bytes into records and back; it knows nothing about the store, the rules or the
+board.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, get_args
+
+import orjson
+from pydantic import ValidationError
+
+from vwlog import codec
+from vwlog.errors import LogFormatError, OutputError, UnsupportedVersionError
+from vwlog.events import (
+    EVENT_TYPES,
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    RECORD,
+    EventRecord,
+    LogHeader,
+)
+from vwlog.events.effects import Effect
+from vwlog.upcast import OLDEST_VERSION, UpcastStep, legacy_version, upcast_chain
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from types import TracebackType
+    from typing import Self
+
+    from pydantic_core import ErrorDetails
+
+STDIO = "-"
+"""The path that means standard input (for reading) or standard output (for writing)."""
+DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
+"""Longest line accepted by default (16 MiB); a longer one is an error, not a memory spike."""
+
+_BOM = b"\xef\xbb\xbf"
+# The core validator of the record adapter, called directly on the hot path.
+_validate_record = RECORD.validator.validate_json
+_TRUNCATED = "truncated last line (no newline at end of file and the json is incomplete)"
+_JSON_POSITION = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
+_EXAMPLE_HEADER = '{"format": "vwlog", "version": 1, "match_id": ...}'
+
+
+class LogLine(NamedTuple):
+    """One record line of a log file."""
+
+    line_no: int
+    """1-based line number in the file (the header is line 1)."""
+    raw: bytes
+    """The line as it is in the file, without its newline (the old shape, if upcast)."""
+    record: EventRecord
+    """The validated record."""
+
+
+class LogReader:
+    """A log file opened for streaming: the header is read at once, records on iteration.
+
+    Iterating yields one `LogLine` per record, in file order, and raises `LogFormatError` at the
+    first bad line; the records before it have been yielded already. A reader is iterated once.
+
+    Use `open_log` to make one, preferably in a ``with`` block::
+
+        with open_log("match.jsonl") as reader:
+            for line in reader:
+                print(line.line_no, line.record.event.type)
+    """
+
+    header: LogHeader
+    """The header, as the current format version."""
+    header_raw: bytes
+    """The header line as it is in the file, without its newline."""
+    source_version: int
+    """The format version the file declares (older versions are upcast on read)."""
+
+    def __init__(self, path: str | Path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
+        """Open ``path`` (``"-"`` for standard input) and read its header.
+
+        Raises:
+            LogFormatError: The file cannot be opened or read, is empty, or its first line is
+                not a valid header.
+            UnsupportedVersionError: The header names a format version that cannot be read.
+        """
+        self.name = "<stdin>" if str(path) == STDIO else str(path)
+        """How errors name the file."""
+        self.max_line_bytes = max_line_bytes
+        """Longest line accepted, in bytes (without the newline)."""
+        self._line_no = 0
+        self._last_seq = 0
+        self._steps: tuple[UpcastStep, ...] = ()
+        if str(path) == STDIO:
+            self._file: BinaryIO = sys.stdin.buffer
+            self._owned = False
+        else:
+            try:
+                self._file = Path(path).open("rb")  # noqa: SIM115  # closed by close()
+            except OSError as err:
+                raise LogFormatError(self.name, None, f"cannot open: {_os_detail(err)}") from err
+            self._owned = True
+        try:
+            self.header_raw, self.header, self.source_version = self._read_header()
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def upcast(self) -> bool:
+        """Whether the file is an older format version, read through upcasters."""
+        return bool(self._steps)
+
+    def __iter__(self) -> Iterator[LogLine]:
+        """Yield the records line by line.
+
+        Raises:
+            LogFormatError: A line is blank, too long, not valid JSON, not a valid record, or
+                its seq is not the previous one plus 1.
+        """
+        while (line := self._next_line()) is not None:
+            raw, complete = line
+            record = self._parse_record(raw, complete=complete)
+            if record.seq != self._last_seq + 1:
+                problem = seq_problem(record.seq, self._last_seq)
+                raise LogFormatError(self.name, self._line_no, str(problem), "seq")
+            self._last_seq = record.seq
+            yield LogLine(self._line_no, raw, record)
+
+    def records(self) -> Iterator[EventRecord]:
+        """Yield only the records (see `__iter__` for what is raised)."""
+        for line in self:
+            yield line.record
+
+    def close(self) -> None:
+        """Close the file (standard input is left open)."""
+        if self._owned:
+            self._file.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- lines -------------------------------------------------------------------------------
+
+    def _error(self, detail: str, field: str | None = None) -> LogFormatError:
+        return LogFormatError(self.name, self._line_no, detail, field)
+
+    def _next_line(self) -> tuple[bytes, bool] | None:
+        """The next line without its newline, and whether it had one; ``None`` at the end."""
+        try:
+            # Reading at most one byte past the limit keeps a runaway line out of memory.
+            chunk = self._file.readline(self.max_line_bytes + 1)
+        except OSError as err:
+            raise LogFormatError(
+                self.name, self._line_no + 1, f"cannot read: {_os_detail(err)}"
+            ) from err
+        if not chunk:
+            return None
+        self._line_no += 1
+        if chunk.endswith(b"\n"):
+            return chunk[:-1], True
+        if len(chunk) > self.max_line_bytes:
+            raise self._error(f"line longer than the limit of {_size(self.max_line_bytes)}")
+        return chunk, False
+
+    def _read_header(self) -> tuple[bytes, LogHeader, int]:
+        line = self._next_line()
+        if line is None:
+            raise LogFormatError(
+                self.name, None, f"empty file: line 1 must be a header such as {_EXAMPLE_HEADER}"
+            )
+        raw, complete = line
+        if raw.startswith(_BOM):
+            raise self._error("the file starts with a utf-8 byte order mark; save it without one")
+        if not raw.strip():
+            raise self._error(f"blank line: line 1 must be a header such as {_EXAMPLE_HEADER}")
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError as err:
+            raise self._error(_json_problem(raw, err.msg, err.colno, complete=complete)) from err
+        if not isinstance(data, dict):
+            raise self._error(f"not a vwlog header: expected a json object, found {_kind(data)}")
+        version = self._declared_version(data)
+        steps = upcast_chain(version)
+        if steps is None:
+            readable = f"versions {OLDEST_VERSION} to {FORMAT_VERSION}"
+            if version > FORMAT_VERSION:
+                detail = f"format version {version} is newer than this vwlog reads ({readable})"
+                detail += "; upgrade vwlog"
+            else:
+                detail = f"unsupported format version {version} (this vwlog reads {readable})"
+            raise UnsupportedVersionError(self.name, self._line_no, detail, "version")
+        self._steps = steps
+        for step in steps:
+            data = step.header(data)
+        try:
+            header = LogHeader.model_validate(data, strict=True)
+        except ValidationError as err:
+            raise self._invalid(err) from err
+        return raw, header, version
+
+    def _declared_version(self, data: dict[str, Any]) -> int:
+        if "format" in data:
+            key = "version"
+            if data["format"] != FORMAT_NAME:
+                found = _show(data["format"])
+                detail = f"not a vwlog log: the format is {found}, not {_show(FORMAT_NAME)}"
+                raise self._error(detail, "format")
+            if key not in data:
+                raise self._error("missing required field", key)
+            version = data[key]
+        else:
+            key, version = legacy_version(data)
+            if version is None:
+                if "seq" in data or "event" in data:
+                    detail = "line 1 is an event record, not a header"
+                else:
+                    detail = "not a vwlog header: it has no 'format' field"
+                raise self._error(f"{detail}; a log starts with {_EXAMPLE_HEADER}")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise self._error(f"version must be an integer, found {_show(version)}", key)
+        return version
+
+    def _parse_record(self, raw: bytes, *, complete: bool) -> EventRecord:
+        if self._steps:
+            try:
+                data = orjson.loads(raw)
+            except orjson.JSONDecodeError as err:
+                detail = _json_problem(raw, err.msg, err.colno, complete=complete)
+                raise self._error(detail) from err
+            if isinstance(data, dict):
+                for step in self._steps:
+                    data = step.record(data)
+            raw = orjson.dumps(data)
+        try:
+            # Strict: a log says 1, not "1", 1.0 or true, where it means an integer.
+            record: EventRecord = _validate_record(raw, strict=True)
+        except ValidationError as err:
+            raise self._invalid(err, raw, complete=complete) from err
+        return record
+
+    def _invalid(
+        self, err: ValidationError, raw: bytes = b"", *, complete: bool = True
+    ) -> LogFormatError:
+        """Turn pydantic's errors into one line naming the first of them."""
+        errors = err.errors(include_url=False)
+        first = errors[0]
+        if first["type"] == "json_invalid":
+            match = _JSON_POSITION.match(str((first.get("ctx") or {}).get("error", "")))
+            message = match.group("message") if match else first["msg"]
+            column = int(match.group("column")) if match and match.group("column") else 1
+            return self._error(_json_problem(raw, message, column, complete=complete))
+        field, detail = describe_error(first)
+        if len(errors) > 1:
+            detail += f" (and {len(errors) - 1} more)"
+        if self._steps:
+            detail += f" (upcast from format version {self.source_version})"
+        return self._error(detail, field)
+
+
+def open_log(path: str | Path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> LogReader:
+    """Open a log file for streaming; ``"-"`` reads standard input.
+
+    Args:
+        path: The file, or ``"-"``.
+        max_line_bytes: Longest line accepted.
+
+    Returns:
+        A `LogReader` with the header read; iterate it for the records.
+
+    Raises:
+        LogFormatError: The file cannot be opened or read, is empty, or its first line is not a
+            valid header.
+        UnsupportedVersionError: The header names a format version that cannot be read.
+    """
+    return LogReader(path, max_line_bytes=max_line_bytes)
+
+
+def read_log(
+    path: str | Path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> tuple[LogHeader, list[EventRecord]]:
+    """Read a whole log file (``"-"`` for standard input) into memory.
+
+    Raises:
+        LogFormatError: The file cannot be read, or any line is malformed (see `LogReader`).
+        UnsupportedVersionError: The header names a format version that cannot be read.
+    """
+    with open_log(path, max_line_bytes=max_line_bytes) as reader:
+        return reader.header, list(reader.records())
+
+
+def write_log(
+    target: str | Path | BinaryIO, header: LogHeader, records: Iterable[EventRecord]
+) -> int:
+    r"""Write a log: the header, then one canonical line per record, each ending in ``\n``.
+
+    The exact inverse of `read_log` for the current format version. A path is written to a
+    temporary file beside it and then renamed, so an existing log is replaced whole or not at
+    all; ``"-"`` writes standard output; a binary file object is written and left open.
+
+    Args:
+        target: A path, ``"-"``, or a binary file open for writing.
+        header: The header; its version must be the current one.
+        records: The records, with seq 1, 2, 3, …; they are consumed once.
+
+    Returns:
+        The number of records written.
+
+    Raises:
+        LogFormatError: A record's seq is not the previous one plus 1 (nothing is written to a
+            path in that case).
+        UnsupportedVersionError: The header names another format version.
+        OutputError: The file cannot be written.
+    """
+    if isinstance(target, str | Path):
+        if str(target) == STDIO:
+            return _write_lines(sys.stdout.buffer, "<stdout>", header, records)
+        path = Path(target)
+        temporary = path.with_name(f".{path.name}.tmp")
+        try:
+            with temporary.open("wb") as out:
+                count = _write_lines(out, str(path), header, records)
+            temporary.replace(path)
+        except OSError as err:
+            raise OutputError(str(path), _os_detail(err)) from err
+        finally:
+            temporary.unlink(missing_ok=True)
+        return count
+    name = str(getattr(target, "name", "<stream>"))
+    return _write_lines(target, name, header, records)
+
+
+def _write_lines(
+    out: BinaryIO, name: str, header: LogHeader, records: Iterable[EventRecord]
+) -> int:
+    if header.version != FORMAT_VERSION:
+        detail = f"vwlog writes format version {FORMAT_VERSION} only, not {header.version}"
+        raise UnsupportedVersionError(name, 1, detail, "version")
+    out.write(codec.header_bytes(header) + b"\n")
+    last = 0
+    for line_no, record in enumerate(records, start=2):
+        problem = seq_problem(record.seq, last)
+        if problem:
+            raise LogFormatError(name, line_no, problem, "seq")
+        out.write(codec.record_bytes(record) + b"\n")
+        last = record.seq
+    return last  # seqs run 1 to n
+
+
+def seq_problem(seq: int, last: int) -> str | None:
+    """What is wrong with ``seq`` following ``last`` (0 before the first record), or ``None``.
+
+    >>> seq_problem(4, 3) is None
+    True
+    >>> seq_problem(3, 3)
+    'duplicate seq 3 (expected 4)'
+    >>> seq_problem(2, 5)
+    'seq 2 is out of order after seq 5 (expected 6)'
+    >>> seq_problem(9, 5)
+    'seq 9 leaves a gap after seq 5 (expected 6)'
+    >>> seq_problem(2, 0)
+    'the first record has seq 2 (expected 1)'
+    """
+    expected = last + 1
+    if seq == expected:
+        return None
+    if last == 0:
+        return f"the first record has seq {seq} (expected 1)"
+    if seq == last:
+        return f"duplicate seq {seq} (expected {expected})"
+    if seq < last:
+        return f"seq {seq} is out of order after seq {last} (expected {expected})"
+    return f"seq {seq} leaves a gap after seq {last} (expected {expected})"
+
+
+# -- error descriptions ------------------------------------------------------------------------
+
+_EVENT_TAGS = frozenset(EVENT_TYPES)
+_EFFECT_TAGS = frozenset(cls.model_fields["type"].default for cls in get_args(get_args(Effect)[0]))
+
+
+def _field_path(loc: tuple[int | str, ...]) -> tuple[str | None, str | None]:
+    """A dotted field path from a pydantic location, and the innermost union tag it passed.
+
+    pydantic puts the tag of a discriminated union into the location
+    (``("event", "priority_passed", "player")``); the path leaves it out (``event.player``).
+    """
+    path = ""
+    tag: str | None = None
+    for i, part in enumerate(loc):
+        if isinstance(part, int):
+            path += f"[{part}]"
+            continue
+        if i == 1 and loc[0] == "event" and part in _EVENT_TAGS:
+            tag = f"event type {part!r}"
+            continue
+        if (
+            i >= 2
+            and isinstance(loc[i - 1], int)
+            and loc[i - 2] == "effects"
+            and part in _EFFECT_TAGS
+        ):
+            tag = f"effect type {part!r}"
+            continue
+        path += f".{part}" if path else part
+    return path or None, tag
+
+
+def describe_error(error: ErrorDetails) -> tuple[str | None, str]:
+    """The field path and a one-line, lower-case description of one pydantic error."""
+    field, tag = _field_path(tuple(error["loc"]))
+    kind = error["type"]
+    ctx: dict[str, Any] = dict(error.get("ctx") or {})
+    of = f" of {tag}" if tag else ""
+    if kind == "missing":
+        return field, f"missing required field{of}"
+    if kind == "extra_forbidden":
+        return field, f"unknown field{of}"
+    if kind == "union_tag_not_found":
+        return f"{field}.type" if field else "type", "missing required field"
+    if kind == "union_tag_invalid":
+        found = str(ctx.get("tag", ""))
+        known = re.findall(r"'([^']*)'", str(ctx.get("expected_tags", "")))
+        what = "event type" if field == "event" else "effect type" if tag else "type"
+        detail = f"unknown {what} {found!r}"
+        close = difflib.get_close_matches(found, known, n=1)
+        detail += (
+            f" (did you mean {close[0]!r}?)" if close else f" (not one of the {len(known)} {what}s)"
+        )
+        return f"{field}.type" if field else "type", detail
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return field, f"expected a json object, found {_kind(error.get('input'))}"
+    message = error["msg"]
+    message = message[:1].lower() + message[1:]
+    return field, f"{message}, found {_show(error.get('input'))}"
+
+
+def _json_problem(raw: bytes, message: str, column: int, *, complete: bool) -> str:
+    """Describe a line that is not valid JSON.
+
+    A blank record line is told apart here, on the error path, so good lines pay for no check.
+    """
+    if not raw.strip():
+        return "blank line (a log has one record on every line after the header)"
+    if not complete:
+        return _TRUNCATED
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return f"invalid utf-8 byte 0x{raw[err.start]:02x} at column {err.start + 1}"
+    lowered = message.lower()
+    if "recursion" in lowered or "depth" in lowered:
+        return f"json nested too deeply at column {column} (a record nests only a few levels)"
+    return f"malformed json at column {column}: {lowered}"
+
+
+def _kind(value: object) -> str:
+    """The JSON kind of a parsed value, for messages."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    return {
+        str: "a string",
+        int: "a number",
+        float: "a number",
+        list: "an array",
+        tuple: "an array",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+def _show(value: object) -> str:
+    """A short JSON rendering of a value, for messages."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _size(n: int) -> str:
+    mib = 1024 * 1024
+    return f"{n // mib} MiB" if n % mib == 0 else f"{n} bytes"
+
+
+def _os_detail(err: OSError) -> str:
+    return (err.strerror or str(err)).lower()
+
+
+__all__ = [
+    "DEFAULT_MAX_LINE_BYTES",
+    "STDIO",
+    "LogLine",
+    "LogReader",
+    "describe_error",
+    "open_log",
+    "read_log",
+    "seq_problem",
+    "write_log",
+]

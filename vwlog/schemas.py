@@ -1,0 +1,177 @@
+"""JSON Schemas of the log format, generated from the models (``vwlog schema export``).
+
+The schemas describe what a current-version log line may hold: the header, the record envelope
+with the whole event union, each event on its own, the event union alone, and the card pool and
+ruleset models. Field docstrings become descriptions. Output is deterministic (sorted keys,
+2-space indent, a trailing newline), so the committed ``schemas/`` directory can be compared with
+a fresh export (``--check``) in CI.
+
+This module only builds and writes schemas; the models it reads live in `vwlog.events` and
+`vwlog.cards`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from pydantic.json_schema import GenerateJsonSchema
+
+from vwlog.cards import CardPool, Ruleset
+from vwlog.errors import OutputError
+from vwlog.events import EVENT_TYPES, FORMAT_VERSION, GAME_EVENT, EventRecord, LogHeader
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic_core import CoreSchema
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+"""The JSON Schema dialect of every generated schema (``$schema``)."""
+SUFFIX = ".schema.json"
+"""File name ending of every generated schema; other files in the directory are left alone."""
+
+
+class _Generator(GenerateJsonSchema):
+    """pydantic's generator without a title on every field (the field name says it already)."""
+
+    def field_title_should_be_set(self, schema: CoreSchema) -> bool:
+        return False
+
+
+def _finish(schema: dict[str, Any], *, title: str | None = None, description: str = "") -> Any:
+    """Add ``$schema`` and, where given, a title and description; require every tag."""
+    out: dict[str, Any] = {"$schema": DIALECT, **schema}
+    if title:
+        out["title"] = title
+    if description:
+        out["description"] = description
+    _require_constants(out)
+    return out
+
+
+def _require_constants(node: Any) -> None:
+    """Mark every property that has a ``const`` (the ``type`` tags, ``format``) as required.
+
+    The models give tags a default so that Python code need not repeat them, but a log line
+    must carry them: the reader needs them to tell events apart.
+    """
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            constants = [name for name, prop in properties.items() if "const" in prop]
+            required = node.setdefault("required", [])
+            for name in reversed(constants):
+                if name not in required:
+                    required.insert(0, name)
+        for value in node.values():
+            _require_constants(value)
+    elif isinstance(node, list):
+        for value in node:
+            _require_constants(value)
+
+
+def _model(model: type[BaseModel]) -> Any:
+    return _finish(model.model_json_schema(schema_generator=_Generator))
+
+
+def _header() -> Any:
+    schema = _model(LogHeader)
+    schema["properties"]["version"]["const"] = FORMAT_VERSION
+    _require_constants(schema)
+    return schema
+
+
+def build_schemas() -> dict[str, Any]:
+    """Every schema, by its path relative to the schema directory (``events/<type>...``)."""
+    schemas: dict[str, Any] = {
+        f"log-header{SUFFIX}": _header(),
+        f"event-record{SUFFIX}": _model(EventRecord),
+        f"game-event{SUFFIX}": _finish(
+            GAME_EVENT.json_schema(schema_generator=_Generator),
+            title="GameEvent",
+            description="Any game event, told apart by its type tag.",
+        ),
+        f"card-pool{SUFFIX}": _model(CardPool),
+        f"ruleset{SUFFIX}": _model(Ruleset),
+    }
+    for tag, cls in sorted(EVENT_TYPES.items()):
+        schemas[f"events/{tag}{SUFFIX}"] = _model(cls)
+    return schemas
+
+
+def render(schema: Any) -> bytes:
+    """The bytes of one schema file: sorted keys, 2-space indent, a trailing newline."""
+    return orjson.dumps(schema, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+
+
+def _rendered() -> dict[str, bytes]:
+    return {path: render(schema) for path, schema in build_schemas().items()}
+
+
+def _existing(out_dir: Path) -> set[str]:
+    if not out_dir.is_dir():
+        return set()
+    return {path.relative_to(out_dir).as_posix() for path in out_dir.rglob(f"*{SUFFIX}")}
+
+
+def _os_detail(err: OSError) -> str:
+    return (err.strerror or str(err)).lower()
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def export_schemas(out_dir: str | Path) -> list[Path]:
+    """Bring ``out_dir`` up to date: write every schema that is missing or different, and remove
+    schema files that are no longer made.
+
+    Returns:
+        The paths written or removed, sorted; exactly the files `stale_schemas` listed before.
+        Empty when the directory was current.
+
+    Raises:
+        OutputError: A file or directory cannot be written or removed.
+    """
+    out = Path(out_dir)
+    expected = _rendered()
+    changed: list[Path] = []
+    for relative, content in sorted(expected.items()):
+        target = out / relative
+        if _read(target) == content:
+            continue
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        except OSError as err:
+            raise OutputError(str(target), _os_detail(err)) from err
+        changed.append(target)
+    for relative in sorted(_existing(out) - expected.keys()):
+        target = out / relative
+        try:
+            target.unlink()
+        except OSError as err:
+            raise OutputError(str(target), _os_detail(err)) from err
+        changed.append(target)
+    return sorted(changed)
+
+
+def stale_schemas(out_dir: str | Path) -> list[str]:
+    """The schema files under ``out_dir`` that an export would write or remove.
+
+    Returns:
+        Paths relative to ``out_dir``, sorted: missing or different files, and schema files that
+        are no longer made. Empty when the directory is current.
+    """
+    out = Path(out_dir)
+    expected = _rendered()
+    stale = {relative for relative, content in expected.items() if _read(out / relative) != content}
+    stale |= _existing(out) - expected.keys()
+    return sorted(stale)
+
+
+__all__ = ["DIALECT", "SUFFIX", "build_schemas", "export_schemas", "render", "stale_schemas"]
