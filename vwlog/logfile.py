@@ -113,7 +113,7 @@ class LogReader:
                 raise LogFormatError(self.name, None, f"cannot open: {_os_detail(err)}") from err
             self._owned = True
         try:
-            self.header_raw, self.header, self.source_version = self._read_header()
+            self.header = self._read_header()
         except BaseException:
             self.close()
             raise
@@ -183,13 +183,15 @@ class LogReader:
             raise self._error(f"line longer than the limit of {_size(self.max_line_bytes)}")
         return chunk, False
 
-    def _read_header(self) -> tuple[bytes, LogHeader, int]:
+    def _read_header(self) -> LogHeader:
+        """Read line 1; set `header_raw`, `source_version` and the upcast steps."""
         line = self._next_line()
         if line is None:
             raise LogFormatError(
                 self.name, None, f"empty file: line 1 must be a header such as {_EXAMPLE_HEADER}"
             )
         raw, complete = line
+        self.header_raw = raw
         if raw.startswith(_BOM):
             raise self._error("the file starts with a utf-8 byte order mark; save it without one")
         if not raw.strip():
@@ -210,6 +212,7 @@ class LogReader:
             else:
                 detail = f"unsupported format version {version} (this vwlog reads {readable})"
             raise UnsupportedVersionError(self.name, self._line_no, detail, "version")
+        self.source_version = version
         self._steps = steps
         for step in steps:
             data = step.header(data)
@@ -217,7 +220,7 @@ class LogReader:
             header = LogHeader.model_validate(data, strict=True)
         except ValidationError as err:
             raise self._invalid(err) from err
-        return raw, header, version
+        return header
 
     def _declared_version(self, data: dict[str, Any]) -> int:
         if "format" in data:

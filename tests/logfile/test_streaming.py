@@ -140,3 +140,17 @@ def test_a_header_only_log_has_no_records(tmp_path: Path) -> None:
     path = tmp_path / "match.jsonl"
     write_log(path, HEADER, [])
     assert read_log(path) == (HEADER, [])
+
+
+def test_a_dash_writes_standard_output() -> None:
+    script = (
+        "from vwlog.events import EventRecord, LogHeader, PriorityPassed\n"
+        "from vwlog.logfile import write_log\n"
+        "write_log('-', LogHeader(match_id='m1'),"
+        " [EventRecord(seq=1, event=PriorityPassed(player='p1'))])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True)
+    assert done.stdout == (
+        b'{"format":"vwlog","match_id":"m1","version":1}\n'
+        b'{"event":{"player":"p1","type":"priority_passed"},"seq":1}\n'
+    )

@@ -101,6 +101,17 @@ def test_errors_in_a_version_0_log_say_it_was_upcast(tmp_path: Path) -> None:
     )
 
 
+def test_errors_in_a_version_0_header_say_it_was_upcast(tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl"
+    path.write_bytes(b'{"vwlog_version": 0, "match": "m"}\n')
+    with pytest.raises(LogFormatError) as caught:
+        read_log(path)
+    assert str(caught.value) == (
+        f"{path}, line 1, field 'match_id': missing required field (and 1 more) "
+        "(upcast from format version 0)"
+    )
+
+
 def test_malformed_json_in_a_version_0_log(tmp_path: Path) -> None:
     path = tmp_path / "old.jsonl"
     path.write_bytes(b'{"vwlog_version": 0, "match_id": "m"}\n{"seq": 1,,}\n')
