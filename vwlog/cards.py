@@ -240,7 +240,8 @@ class Ruleset(_Frozen):
     summon_needs_empty_register: bool = True
     """OQ-6: Territory and Property summons need an empty register (they use it, respondable)."""
     honor_per_territory_destroyed: int = 0
-    """OQ-7: honor the destroying player gains per Territory destroyed (0: honor only by effects)."""
+    """OQ-7: honor the destroying player gains per Territory destroyed (0: honor only by
+    effects)."""
     requirements_continuous: bool = False
     """OQ-8: honor requirements are re-checked when a card's skill is registered."""
     vp_outside_combat: bool = True

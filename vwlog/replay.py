@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from vwlog.errors import IllegalEventError, Violation
 from vwlog.events import (
@@ -140,10 +140,13 @@ def replay(
     memory: deque[tuple[int, MatchState]] = deque(maxlen=BACKUP_MEMORY)
     visitor.begin_match(header)
     for item in records:
-        line, record = item if isinstance(item, tuple) else (None, item)
+        if isinstance(item, EventRecord):
+            line, record = None, item
+        else:
+            line, record = item
         event = record.event
-        if isinstance(event, MatchStarted) and not state.started and ruleset is None:
-            rs = event.ruleset
+        if not state.started and isinstance(event, MatchStarted):
+            rs = ruleset or event.ruleset
         exp = expect(rs, state)
         if exp.is_priority:
             memory.append((record.seq - 1, state))
@@ -171,7 +174,10 @@ def replay(
                 after = restored[1]
         else:
             after = evolve(state, event)
-        located = tuple(_locate(v, record, line, before) for v in found)
+            if isinstance(event, MatchStarted) and ruleset is not None:
+                # judge under the given ruleset: the fold reads its flags from the state
+                after = replace(after, ruleset=ruleset)
+        located = tuple(_locate(v, record, line, before) for v in found) if found else ()
         if located and strict:
             raise IllegalEventError(record.seq, event_type(event), located)
         visitor.visit(Step(record, line, before, after, exp, located, voids))
@@ -294,7 +300,7 @@ class FinalState:
         return self.state
 
 
-class Collect(Generic[R]):
+class Collect:
     """A visitor that keeps every step (for small matches and tests)."""
 
     def __init__(self) -> None:
@@ -312,7 +318,7 @@ class Collect(Generic[R]):
         """Keep the final state."""
         self.final = final
 
-    def result(self) -> list[Step]:  # type: ignore[override]  # collects steps whatever R is
+    def result(self) -> list[Step]:
         """The steps."""
         return self.steps
 

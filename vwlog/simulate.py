@@ -217,10 +217,15 @@ class GreedyPolicy:
         return first
 
     def _supply(self, state: MatchState, player: str, options: Sequence[AnyEvent]) -> AnyEvent:
-        hand = len(state.player(player).hand)
+        me = state.player(player)
+        hand = len(me.hand)
+        no_land = not state.territory_count(player) and not any(
+            state.defn(c).type == CardType.TERRITORY for c in me.hand
+        )
+        cards = hand < 4 or no_land or me.gold >= 12
         prefer = (
             (SupplyOption.FIRST_TURN_CARD_1, SupplyOption.CARDS_2)
-            if hand < 4
+            if cards
             else (SupplyOption.FIRST_TURN_GOLD_1, SupplyOption.GOLD_2, SupplyOption.CARD_1_GOLD_1)
         )
         for want in prefer:

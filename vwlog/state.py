@@ -31,7 +31,6 @@ def replace(obj: _T, /, **changes: Any) -> _T:
     new = object.__new__(type(obj))
     d = new.__dict__
     d.update(obj.__dict__)
-    assert changes.keys() <= d.keys(), f"unknown fields {set(changes) - set(d)}"
     d.update(changes)
     return new
 
@@ -193,6 +192,8 @@ class MatchState:
     """Seat index by player id."""
     territory_counts: Mapping[str, int] = field(default_factory=dict)
     """Territories in play by controller (kept by the fold for the victory check)."""
+    victory_check: bool = False
+    """Whether the last event could have changed a victory condition (R-VIC-4)."""
     first_player: str | None = None
     started: bool = False
     opening_done: bool = False

@@ -68,6 +68,7 @@ from vwlog.state import (
     PlayerState,
     RegisterObject,
     Trigger,
+    Where,
     replace,
 )
 from vwlog.types import (
@@ -93,8 +94,28 @@ INITIAL = MatchState()
 _WINDOW_ACTIVITY = "window"
 
 
+_VICTORY_EVENTS = (
+    ObjectResulted,
+    VictoryPointGained,
+    TerritoriesDestroyed,
+    FollowersDestroyed,
+    Conceded,
+    JudgeRulingIssued,
+    MatchStarted,
+)
+"""Events after which a victory condition may newly hold (R-VIC-4: checked at once)."""
+
+
 def evolve(state: MatchState, event: AnyEvent) -> MatchState:
     """The board after ``event``. Exhaustive over the event union (``assert_never``)."""
+    after = _evolve(state, event)
+    check = isinstance(event, _VICTORY_EVENTS)
+    if after.victory_check != check:
+        after = replace(after, victory_check=check)
+    return after
+
+
+def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
     match event:
         case MatchStarted():
             return _match_started(event)
@@ -339,7 +360,14 @@ def _phase_started(state: MatchState, phase: Phase) -> MatchState:
     if phase == Phase.MAIN1:
         st = _collect_triggers(st, TriggerWhen.FIRST_MAIN_START, only=state.active)
     elif phase == Phase.MAIN2:
-        st = replace(st, combat=NO_COMBAT)
+        # a log that skipped step 10 leaves orphaned guards: they are Stray from here on
+        perms = state.permanents
+        if any(c.where == "ORPHAN" for c in perms.values()):
+            perms = {
+                k: (replace(c, where="STRAY") if c.where == "ORPHAN" else c)
+                for k, c in perms.items()
+            }
+        st = replace(st, combat=NO_COMBAT, permanents=perms)
     return st
 
 
@@ -608,7 +636,7 @@ def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:
         )
     else:
         target = obj.territory
-        where = "GUARD" if target in state.permanents else "STRAY"
+        where: Where = "GUARD" if target in state.permanents else "STRAY"
         perms[card] = Permanent(
             card,
             d.id,

@@ -167,10 +167,6 @@ def expect(ruleset: Ruleset, state: MatchState) -> Expect:
     won = _victory(ruleset, state)
     if won is not None:
         return won
-    if state.phase != Phase.COMBAT:
-        orphans = _orphans(state)
-        if orphans:
-            return _one(BecameStray(cards=orphans), "R-CMB-35")
     if state.triggers:
         group = _trigger_group(ruleset, state)
         return Expect(consequences=group, rule=_trigger_rule(state, group[0]))
@@ -244,6 +240,8 @@ def _trigger_rule(state: MatchState, event: AnyEvent) -> str:
 def _victory(ruleset: Ruleset, state: MatchState) -> Expect | None:
     """A player meets a victory condition (R-VIC-1..4); ties go to the active player's team,
     then in turn order (OQ-24)."""
+    if not state.victory_check:
+        return None
     vp, honor, lands = ruleset.victory_vp, ruleset.victory_honor, ruleset.victory_territories
     counts = state.territory_counts
     players = state.players
