@@ -188,9 +188,19 @@ class GreedyPolicy:
     """A simple deterministic heuristic that develops, attacks, blocks and pursues honor, so
     matches end in every victory type rather than stalling."""
 
+    PLANS = ("military", "political", "expansion")
+    """Each player follows one plan, drawn from the seed: attack, pursue honor, or expand."""
+
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random(0)
         self._registrations: dict[tuple[int, str | None, str | None, int], int] = {}
+        self.plans: dict[str, str] = {}
+
+    def plan(self, player: str) -> str:
+        """The plan a player follows (drawn once, from the seed)."""
+        if player not in self.plans:
+            self.plans[player] = self.rng.choices(self.PLANS, weights=(4, 3, 2))[0]
+        return self.plans[player]
 
     def choose(self, state: MatchState, player: str, options: Sequence[AnyEvent]) -> AnyEvent:
         """Choose by a fixed order of preferences."""
@@ -200,6 +210,8 @@ class GreedyPolicy:
         if isinstance(first, AttackersEnteredBattle):
             return max(options, key=lambda o: _attack_value(state, o))
         if isinstance(first, AttackDeclared):
+            if self.plan(player) == "military":
+                return min(options, key=lambda o: _military_target(state, o))
             return min(options, key=lambda o: _target_score(state, o))
         if isinstance(first, BlockersEnteredBattle):
             return max(options, key=lambda o: len(o.followers))  # type: ignore[union-attr]
@@ -245,7 +257,7 @@ class GreedyPolicy:
         best: tuple[float, AnyEvent] | None = None
         for o in costs:
             assert isinstance(o, CostPaid)
-            score = _cost_score(state, player, o)
+            score = _cost_score(state, player, o, self.plan(player))
             if score > 0 and (best is None or score > best[0]):
                 best = (score, o)
         del window
@@ -275,6 +287,14 @@ def _target_score(state: MatchState, option: AnyEvent) -> float:
     return score + len({a.target for a in option.attacks}) * 3
 
 
+def _military_target(state: MatchState, option: AnyEvent) -> tuple[int, float]:
+    """Concentrate on one Territory of the opponent closest to losing their last one."""
+    assert isinstance(option, AttackDeclared)
+    targets = {a.target for a in option.attacks}
+    left = min(state.territory_count(state.permanents[t].controller) for t in targets)
+    return (len(targets), left * 10 + _target_score(state, option))
+
+
 def _block_score(state: MatchState, option: AnyEvent) -> float:
     assert isinstance(option, BlocksAssigned)
     score = 0.0
@@ -299,14 +319,31 @@ def _card_value(defn: CardDef) -> float:
     return value
 
 
-def _cost_score(state: MatchState, player: str, option: CostPaid) -> float:
+def _honor_of(defn: CardDef) -> int:
+    return sum(
+        e.amount
+        for s in defn.skills
+        for e in s.effects or ()
+        if e.kind == "honor" and e.target == Target.CONTROLLER
+    )
+
+
+def _cost_score(state: MatchState, player: str, option: CostPaid, plan: str) -> float:  # noqa: PLR0911
     d = state.defn(option.card)
     me = state.player(player)
     if option.skill is None:
-        mine = len(state.territories(player))
+        mine = state.territory_count(player)
         if d.type == CardType.TERRITORY:
-            return 20.0 + d.produce * 2 + d.capacity - mine
+            if plan == "expansion" or mine < 2:  # noqa: PLR2004
+                return 20.0 + d.produce * 2 + d.capacity - mine
+            if plan == "political":
+                return 4.0 + 6 * _honor_of(d) if mine < 3 else 0.0  # noqa: PLR2004
+            return 3.0 if mine < 3 else 0.0  # noqa: PLR2004
         if d.type.is_property:
+            if plan == "military":
+                return 8.0 + _card_value(d) + 2 * d.atk
+            if plan == "political":
+                return 5.0 + _card_value(d) + 6 * _honor_of(d)
             return 5.0 + _card_value(d)
         # Actions: only when they do something measurable for us
         return 3.0 + _card_value(d) if state.phase in (Phase.MAIN1, Phase.MAIN2) else 0.0
@@ -318,7 +355,7 @@ def _cost_score(state: MatchState, player: str, option: CostPaid) -> float:
     value = 0.0
     for e in skill.effects:
         if e.kind == "honor" and e.target == Target.CONTROLLER:
-            value += 3.0 * e.amount
+            value += (6.0 if plan == "political" else 2.0) * e.amount
         elif e.kind == "gold" and e.target == Target.CONTROLLER:
             value += e.amount
         elif e.kind in ("damage", "move") and e.target in (

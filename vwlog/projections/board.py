@@ -788,6 +788,7 @@ def _territories_destroyed(state: MatchState, cards: tuple[str, ...]) -> MatchSt
     in_combat = state.phase == Phase.COMBAT
     for k, c in state.permanents.items():
         if k in gone:
+            perms[k] = c  # leaves play below, through the Graveyard move
             continue
         if c.territory in gone:
             is_follower = state.defn(k).type == CardType.FOLLOWER

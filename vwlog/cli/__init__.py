@@ -1,0 +1,21 @@
+"""The ``vwlog`` command line: parse arguments, call the library, render, pick the exit code.
+
+Exit codes: 0 success; 1 findings (rule violations, a broken hash chain, diverging logs, stale
+schemas); 2 usage or input errors. Every `VwlogError` becomes a one-line ``Error: …`` on stderr
+with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr.
+"""
+
+from __future__ import annotations
+
+from vwlog.cli import schema, validate
+from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
+
+__all__ = [
+    "CliContext",
+    "InputError",
+    "VwlogGroup",
+    "main",
+    "pass_cli_context",
+    "schema",
+    "validate",
+]

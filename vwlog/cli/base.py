@@ -1,0 +1,76 @@
+"""The ``vwlog`` command group: parse arguments, call the library, render, pick the exit code.
+
+Exit codes: 0 success; 1 findings (rule violations, a broken hash chain, diverging logs, stale
+schemas); 2 usage or input errors. Every `VwlogError` becomes a one-line ``Error: …`` on stderr
+with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr.
+
+Commands stay thin: no game logic here. Shared options live in `vwlog.cli.options`; each
+command family has its own module, registered on `main`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import click
+from typing_extensions import override
+
+from vwlog import __version__
+from vwlog.cli import options
+from vwlog.errors import VwlogError
+
+
+class InputError(click.ClickException):
+    """A `VwlogError` shown as ``Error: <message>`` on stderr, with exit code 2."""
+
+    exit_code = 2
+
+
+class VwlogGroup(click.Group):
+    """A group that turns every `VwlogError` into a clean message and exit code 2."""
+
+    group_class = type
+    """Subgroups made with ``@group.group()`` are `VwlogGroup`s too."""
+
+    @override
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except VwlogError as error:
+            raise InputError(str(error)) from error
+
+
+@dataclass(frozen=True, slots=True)
+class CliContext:
+    """What the top-level options chose, for every command (``ctx.obj``)."""
+
+    store: str
+    """The ``--store`` URL or path, as given (``VWLOG_STORE``, default ``vwlog.db``)."""
+
+
+pass_cli_context = click.make_pass_decorator(CliContext)
+"""Decorator that passes the `CliContext` to a command as its first argument."""
+
+
+@click.group(
+    "vwlog",
+    cls=VwlogGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(__version__, "--version", prog_name="vwlog", message="%(prog)s %(version)s")
+@options.store
+@click.pass_context
+def main(ctx: click.Context, store: str) -> None:
+    """Validate, replay, fork and measure Vandaria Wars match logs.
+
+    Exit status: 0 success, 1 findings (violations, a broken chain, stale
+    schemas), 2 usage or input error.
+
+    Example:
+
+    \b
+        vwlog --version
+        vwlog schema export --check
+    """
+    ctx.obj = CliContext(store=store)

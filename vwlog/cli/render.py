@@ -1,0 +1,44 @@
+"""Rendering helpers shared by the commands: progress bars and rule titles."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Protocol
+
+import click
+
+from vwlog.rules.catalog import RULES
+
+from vwlog.types import RuleId
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+
+class Bar(Protocol):
+    """What a command needs of a progress bar."""
+
+    def update(self, n_steps: int) -> None:
+        """Advance by ``n_steps``."""
+
+
+class _NoBar:
+    def update(self, n_steps: int) -> None:
+        """Do nothing."""
+
+
+@contextmanager
+def progress(total: int, label: str, *, enabled: bool = True) -> Iterator[Bar]:
+    """A progress bar on stderr for long runs on a terminal; silent otherwise."""
+    if not enabled or not sys.stderr.isatty():
+        yield _NoBar()
+        return
+    with click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) as bar:
+        yield bar
+
+
+def rule_title(rule_id: RuleId | str) -> str:
+    """The short title of a rule id (empty if unknown)."""
+    rule = RULES.get(RuleId(rule_id))
+    return rule.title if rule is not None else ""
