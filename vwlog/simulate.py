@@ -328,17 +328,17 @@ def _honor_of(defn: CardDef) -> int:
     )
 
 
-def _cost_score(state: MatchState, player: str, option: CostPaid, plan: str) -> float:  # noqa: PLR0911
+def _cost_score(state: MatchState, player: str, option: CostPaid, plan: str) -> float:
     d = state.defn(option.card)
     me = state.player(player)
     if option.skill is None:
         mine = state.territory_count(player)
         if d.type == CardType.TERRITORY:
-            if plan == "expansion" or mine < 2:  # noqa: PLR2004
+            if plan == "expansion" or mine < 2:
                 return 20.0 + d.produce * 2 + d.capacity - mine
             if plan == "political":
-                return 4.0 + 6 * _honor_of(d) if mine < 3 else 0.0  # noqa: PLR2004
-            return 3.0 if mine < 3 else 0.0  # noqa: PLR2004
+                return 4.0 + 6 * _honor_of(d) if mine < 3 else 0.0
+            return 3.0 if mine < 3 else 0.0
         if d.type.is_property:
             if plan == "military":
                 return 8.0 + _card_value(d) + 2 * d.atk

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Protocol
 import click
 
 from vwlog.rules.catalog import RULES
-
 from vwlog.types import RuleId
 
 if TYPE_CHECKING:
