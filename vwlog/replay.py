@@ -43,9 +43,10 @@ BACKUP_MEMORY = 4096
 """Priority points remembered for judges' back-up rulings."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
-    """One event of a replay, with the board before and after it."""
+    """One event of a replay, with the board before and after it (treat as read-only; not
+    frozen because it is built for every event on the hot path)."""
 
     record: EventRecord
     line: int | None
@@ -148,7 +149,7 @@ def replay(
         if not state.started and isinstance(event, MatchStarted):
             rs = ruleset or event.ruleset
         exp = expect(rs, state)
-        if exp.is_priority:
+        if exp.kind == "priority":
             memory.append((record.seq - 1, state))
         found = check_against(rs, state, exp, event)
         before = state
@@ -174,7 +175,7 @@ def replay(
                 after = restored[1]
         else:
             after = evolve(state, event)
-            if isinstance(event, MatchStarted) and ruleset is not None:
+            if ruleset is not None and isinstance(event, MatchStarted):
                 # judge under the given ruleset: the fold reads its flags from the state
                 after = replace(after, ruleset=ruleset)
         located = tuple(_locate(v, record, line, before) for v in found) if found else ()

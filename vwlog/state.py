@@ -190,6 +190,8 @@ class MatchState:
     """Players in seat order."""
     seats: Mapping[str, int] = field(default_factory=dict)
     """Seat index by player id."""
+    live: int = 0
+    """How many players are still in the match."""
     territory_counts: Mapping[str, int] = field(default_factory=dict)
     """Territories in play by controller (kept by the fold for the victory check)."""
     victory_check: bool = False

@@ -117,20 +117,6 @@ def evolve(state: MatchState, event: AnyEvent) -> MatchState:
 
 def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
     match event:
-        case MatchStarted():
-            return _match_started(event)
-        case OpeningHandDrawn():
-            st = _draw(state, event.player, event.cards)
-            done = state.done | {f"opening:{event.player}"}
-            if all(f"opening:{p.id}" in done for p in state.players):
-                return replace(st, done=frozenset(), opening_done=True)
-            return replace(st, done=done)
-        case TurnStarted():
-            return _turn_started(state, event)
-        case PhaseStarted():
-            return _phase_started(state, event.phase)
-        case StepStarted():
-            return _step_started(state, event.step)
         case PriorityPassed():
             done = state.done
             if _WINDOW_ACTIVITY not in done:
@@ -141,6 +127,20 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
                 passes=state.passes + 1,
                 done=done,
             )
+        case StepStarted():
+            return _step_started(state, event.step)
+        case PhaseStarted():
+            return _phase_started(state, event.phase)
+        case MatchStarted():
+            return _match_started(event)
+        case OpeningHandDrawn():
+            st = _draw(state, event.player, event.cards)
+            done = state.done | {f"opening:{event.player}"}
+            if all(f"opening:{p.id}" in done for p in state.players):
+                return replace(st, done=frozenset(), opening_done=True)
+            return replace(st, done=done)
+        case TurnStarted():
+            return _turn_started(state, event)
         case TurnEnded():
             return _turn_ended(state)
         case GoldProduced():
@@ -266,6 +266,9 @@ def _player(state: MatchState, player_id: str, **changes: object) -> MatchState:
     i = state.seats[player_id]
     players = list(state.players)
     players[i] = replace(players[i], **changes)
+    if "out" in changes:
+        live = sum(1 for p in players if not p.out)
+        return replace(state, players=tuple(players), live=live)
     return replace(state, players=tuple(players))
 
 
@@ -326,6 +329,7 @@ def _match_started(event: MatchStarted) -> MatchState:
         owners=owners,
         players=tuple(players),
         seats={p.id: i for i, p in enumerate(players)},
+        live=len(players),
         first_player=event.first_player,
         started=True,
         commitments=commitments,

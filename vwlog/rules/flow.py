@@ -46,6 +46,8 @@ from vwlog.rules.effects import derive_effects
 from vwlog.types import Keyword, ObjectKind, Phase, Stat, Step, SupplyOption, TriggerWhen, Victory
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from vwlog.cards import Ruleset
     from vwlog.state import MatchState
 
@@ -277,12 +279,23 @@ def _victory(ruleset: Ruleset, state: MatchState) -> Expect | None:
     return None
 
 
-def _window(ruleset: Ruleset, state: MatchState, after: Expect) -> Expect:
+_PRIORITY: dict[str | None, Expect] = {}
+
+
+def _priority(player: str | None) -> Expect:
+    """The (shared, immutable) expectation that ``player`` decides with priority."""
+    exp = _PRIORITY.get(player)
+    if exp is None:
+        exp = _PRIORITY[player] = Expect(player=player, kind="priority", rule="R-REG-6")
+    return exp
+
+
+def _window(ruleset: Ruleset, state: MatchState, after: Callable[[MatchState], Expect]) -> Expect:
     """A priority window: the holder decides until all players pass in succession; then the top
     object results (R-REG-8) or, with an empty register, the step ends (R-REG-7). In steps 6 and
     8 the combat-damage object waits for the next step (R-CMB-23)."""
-    if state.passes < len(state.live_players()):
-        return _decide(state.priority, "priority", "R-REG-6")
+    if state.passes < state.live:
+        return _priority(state.priority)
     reg = state.register
     damage_waits = (
         state.step in (Step.C6, Step.C8) and len(reg) == 1 and reg[0].kind in _COMBAT_DAMAGE
@@ -294,7 +307,7 @@ def _window(ruleset: Ruleset, state: MatchState, after: Expect) -> Expect:
             ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
             "R-CMB-23" if damage_below else "R-REG-8",
         )
-    return after
+    return after(state)
 
 
 def _next_phase(state: MatchState) -> Expect:
@@ -326,7 +339,10 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
     if state.phase is None:
         return _one(_PHASE_STARTED[Phase.PREP], "R-GEN-10")
     phase, step = state.phase, state.step
-    me = state.player(active)
+    if phase in (Phase.MAIN1, Phase.MAIN2):
+        return _window(ruleset, state, _next_phase)
+    if phase == Phase.COMBAT:
+        return _combat_flow(ruleset, state)
     if phase == Phase.PREP:
         if step is None:
             return _next_step(state)
@@ -341,8 +357,9 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
                 return _decide(active, "supply", "R-SUP-1")
             if "supply_taken" not in done:
                 option = SupplyOption(chosen.split(":", 1)[1])
+                deck = state.player(active).deck
                 return _one(
-                    SupplyTaken(player=active, cards=me.deck[: option.cards], gold=option.gold),
+                    SupplyTaken(player=active, cards=deck[: option.cards], gold=option.gold),
                     "R-SUP-2",
                 )
             return _next_step(state)
@@ -355,19 +372,17 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
         if "deployed" not in done:
             return _decide(active, "deploy", "R-UNS-3")
         return _next_phase(state)
-    if phase in (Phase.MAIN1, Phase.MAIN2):
-        return _window(ruleset, state, _next_phase(state))
     if phase == Phase.DEPLOY:
         if "deployed" not in done:
             return _decide(active, "deploy", "R-DEP-1")
         if not ruleset.deploy_phase_window:
             return _next_phase(state)
-        return _window(ruleset, state, _next_phase(state))
+        return _window(ruleset, state, _next_phase)
     if phase == Phase.END:
         if step is None or step == Step.END_WINDOW:
             if step is None:
                 return _next_step(state)
-            return _window(ruleset, state, _next_step(state))
+            return _window(ruleset, state, _next_step)
         if step == Step.END_DISCARD:
             order = state.seat_order_from(active) if ruleset.hand_limit_all_players else [active]
             for pid in order:
@@ -390,7 +405,6 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
     action_open = "window" not in done
     if step is None:
         return _next_step(state)
-    after = _next_step(state)
     if step == Step.C2 and action_open and "attackers" not in done:
         if attack_candidates(state, active):
             return _decide(active, "attackers", "R-CMB-2")
@@ -471,7 +485,7 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
         orphans = _orphans(state)
         if orphans:
             return _one(BecameStray(cards=orphans), "R-CMB-35")
-    return _window(ruleset, state, after)
+    return _window(ruleset, state, _next_step)
 
 
 def _returning(ruleset: Ruleset, state: MatchState) -> tuple[str, ...]:

@@ -1,0 +1,340 @@
+"""vwlog benchmarks: every figure beside a reference measured in the same run.
+
+Machines are shared and noisy, so each figure is the median of several repeats and is reported
+with its reference and the ratio between them; never a single timing. Run ``bash bench/run``
+(or ``python bench/bench.py --help``). Results go to stdout as one table and to
+``bench/results.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent
+OUT = ROOT / "out"
+
+
+@dataclass
+class Figure:
+    """One measured figure beside its reference."""
+
+    name: str
+    value: float
+    unit: str
+    reference_name: str
+    reference: float
+    target: str
+    note: str = ""
+
+    @property
+    def ratio(self) -> float:
+        """value / reference."""
+        return self.value / self.reference if self.reference else float("nan")
+
+
+def median_time(fn: Callable[[], object], repeats: int) -> float:
+    """Median wall time of ``fn`` over ``repeats`` runs (after one warm-up)."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def vwlog(*args: str) -> None:
+    """Run the vwlog CLI in a subprocess (quietly)."""
+    subprocess.run(
+        [sys.executable, "-m", "vwlog", *args],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def corpus(name: str, *args: str) -> Path:
+    """A generated corpus, cached under bench/out/ (deterministic from its arguments)."""
+    path = OUT / name
+    if not path.exists():
+        tmp = OUT / f".{name}.tmp"
+        vwlog("simulate", *args, "-o", str(tmp))
+        tmp.rename(path)
+    return path
+
+
+def files_of(path: Path) -> list[Path]:
+    """The log files of a corpus (a directory or one file)."""
+    return sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+
+
+def count_events(paths: list[Path]) -> int:
+    """Records in the logs (lines minus headers)."""
+    return sum(sum(1 for _ in p.open("rb")) - 1 for p in paths)
+
+
+# -- 1. validation throughput ----------------------------------------------------------------
+
+
+def chess_pgn(plies: int, seed: int = 1) -> str:
+    """Random legal chess games made with python-chess, about ``plies`` half-moves in all."""
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed)
+    games, total = [], 0
+    while total < plies:
+        board, game = chess.Board(), chess.pgn.Game()
+        node = game
+        for _ in range(160):
+            moves = list(board.legal_moves)
+            if not moves or board.is_game_over():
+                break
+            move = rng.choice(moves)
+            node = node.add_variation(move)
+            board.push(move)
+            total += 1
+        games.append(str(game))
+    return "\n\n".join(games) + "\n"
+
+
+def read_pgn(text: str) -> int:
+    """Parse and validate every game of a PGN text with python-chess; return the plies."""
+    import chess.pgn
+
+    stream = io.StringIO(text)
+    plies = 0
+    while (game := chess.pgn.read_game(stream)) is not None:
+        if game.errors:
+            raise AssertionError(game.errors)
+        plies += sum(1 for _ in game.mainline_moves())
+    return plies
+
+
+def bench_validation(repeats: int, quick: bool) -> list[Figure]:
+    from vwlog.services import validate_log
+
+    path = corpus(
+        "corpus-validate" if not quick else "corpus-validate-q",
+        "--seed",
+        "11",
+        "--matches",
+        "6" if quick else "24",
+    )
+    paths = files_of(path)
+    events = count_events(paths)
+    lines = [line for p in paths for line in p.read_bytes().splitlines()[1:]]
+
+    def run_vwlog() -> None:
+        for p in paths:
+            report = validate_log(p)
+            if not report.ok:
+                raise AssertionError(f"{p} is not legal")
+
+    def run_orjson() -> None:
+        for line in lines:
+            orjson.loads(line)
+
+    t_vw = median_time(run_vwlog, repeats)
+    t_oj = median_time(run_orjson, repeats)
+    pgn = chess_pgn(events)
+    plies = read_pgn(pgn)
+    t_ch = median_time(lambda: read_pgn(pgn), repeats)
+    rate = events / t_vw
+    return [
+        Figure(
+            "validation throughput",
+            rate,
+            "events/s",
+            "python-chess PGN read+validate",
+            plies / t_ch,
+            ">= 100,000 events/s and >= 2x python-chess",
+            f"{events:,} events in {len(paths)} logs; {plies:,} plies",
+        ),
+        Figure(
+            "validation vs parsing ceiling",
+            rate,
+            "events/s",
+            "orjson.loads same lines",
+            events / t_oj,
+            "report the fraction",
+        ),
+    ]
+
+
+# -- 2. memory -------------------------------------------------------------------------------
+
+_PEAK = """
+import resource, sys
+from vwlog.services import validate_log
+r = validate_log(sys.argv[1])
+print(r.events, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_rss(path: Path) -> tuple[int, int]:
+    """(events, peak RSS in KiB) of validating ``path`` in a fresh process."""
+    out = subprocess.run(
+        [sys.executable, "-c", _PEAK, str(path)], check=True, capture_output=True, text=True
+    ).stdout.split()
+    return int(out[0]), int(out[1])
+
+
+LONG_MATCH = (
+    "--set",
+    "victory_vp=1000",
+    "--set",
+    "victory_honor=1000000",
+    "--set",
+    "victory_territories=1000",
+    "--policy",
+    "random",
+)
+
+
+def bench_memory(quick: bool) -> list[Figure]:
+    small = corpus("long-10k.jsonl", "--seed", "5", "--max-turns", "160", *LONG_MATCH)
+    big_turns = "1600" if quick else "16000"
+    big = corpus(f"long-{big_turns}t.jsonl", "--seed", "5", "--max-turns", big_turns, *LONG_MATCH)
+    n_small, rss_small = peak_rss(small)
+    n_big, rss_big = peak_rss(big)
+    return [
+        Figure(
+            "peak RSS validating a long match",
+            rss_big / 1024,
+            "MiB",
+            "same, short match",
+            rss_small / 1024,
+            "flat (ratio ~1)",
+            f"{n_big:,} vs {n_small:,} events",
+        ),
+    ]
+
+
+# -- 6. scaling ------------------------------------------------------------------------------
+
+
+def bench_scaling(repeats: int, quick: bool) -> list[Figure]:
+    path = corpus(
+        "corpus-validate" if not quick else "corpus-validate-q",
+        "--seed",
+        "11",
+        "--matches",
+        "6" if quick else "24",
+    )
+    paths = [str(p) for p in files_of(path)]
+    events = count_events([Path(p) for p in paths])
+
+    def jobs(n: int) -> Callable[[], None]:
+        return lambda: vwlog("validate", "-q", "-j", str(n), *paths)
+
+    t1 = median_time(jobs(1), max(1, repeats // 2))
+    t2 = median_time(jobs(2), max(1, repeats // 2))
+    return [
+        Figure(
+            "validate --jobs 2 (whole command)",
+            events / t2,
+            "events/s",
+            "validate --jobs 1",
+            events / t1,
+            "close to 2x on 2 cores",
+            "includes interpreter start-up",
+        ),
+    ]
+
+
+# -- driver ----------------------------------------------------------------------------------
+
+SECTIONS: dict[str, Callable[[int, bool], list[Figure]]] = {
+    "validation": bench_validation,
+    "memory": lambda _r, q: bench_memory(q),
+    "scaling": bench_scaling,
+}
+
+
+def machine() -> dict[str, object]:
+    """What the figures were measured on."""
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "processor": platform.processor() or platform.machine(),
+        "date": time.strftime("%Y-%m-%d"),
+    }
+
+
+def table(figures: list[Figure]) -> str:
+    """The figures as an aligned text table."""
+    rows = [("figure", "value", "reference", "ref. value", "ratio", "target")]
+    for f in figures:
+        rows.append(
+            (
+                f.name,
+                f"{f.value:,.1f} {f.unit}",
+                f.reference_name,
+                f"{f.reference:,.1f}",
+                f"{f.ratio:.2f}",
+                f.target,
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "sections",
+        nargs="*",
+        metavar="SECTION",
+        help=f"which sections (default all): {', '.join(SECTIONS)}",
+    )
+    parser.add_argument("--repeats", type=int, default=5, help="repeats per figure (median)")
+    parser.add_argument("--quick", action="store_true", help="small inputs, for a smoke run")
+    parser.add_argument("--json", type=Path, default=ROOT / "results.json")
+    args = parser.parse_args(argv)
+    unknown = [s for s in args.sections if s not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
+    OUT.mkdir(exist_ok=True)
+    figures: list[Figure] = []
+    for name in args.sections or list(SECTIONS):
+        print(f"== {name}", file=sys.stderr, flush=True)
+        figures.extend(SECTIONS[name](args.repeats, args.quick))
+    print(table(figures))
+    args.json.write_text(
+        json.dumps(
+            {
+                "machine": machine(),
+                "repeats": args.repeats,
+                "quick": args.quick,
+                "figures": [asdict(f) | {"ratio": f.ratio} for f in figures],
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+    print(f"wrote {args.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
