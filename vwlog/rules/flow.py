@@ -395,7 +395,7 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
         if "cleaned" not in done:
             return _one(TurnCleanedUp(), "R-END-4")
         return _one(TurnEnded(turn=state.turn), "R-END-6")
-    return _combat_flow(ruleset, state)
+    raise AssertionError(f"unknown phase {phase!r}")  # pragma: no cover
 
 
 def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
