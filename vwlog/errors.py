@@ -159,6 +159,25 @@ class SequenceConflictError(VwlogError):
         )
 
 
+class MatchExistsError(VwlogError):
+    """A different match with this id is already stored: its head hash differs."""
+
+    def __init__(self, match_id: str, stored_head: str | None, new_head: str | None) -> None:
+        super().__init__(match_id, stored_head, new_head)
+        self.match_id = match_id
+        self.stored_head = stored_head
+        self.new_head = new_head
+
+    def __str__(self) -> str:
+        stored = (self.stored_head or "none")[:12]
+        new = (self.new_head or "none")[:12]
+        return (
+            f"match {self.match_id!r} is already stored with different contents (stored head "
+            f"{stored}, this one {new}): nothing was written; export the stored match and "
+            "compare the two with 'vwlog diff', or import this one under another id"
+        )
+
+
 class StoreError(VwlogError):
     """The match store failed (database error, corrupt record)."""
 
@@ -210,6 +229,7 @@ __all__ = [
     "CardPoolError",
     "IllegalEventError",
     "LogFormatError",
+    "MatchExistsError",
     "MatchNotFoundError",
     "OutputError",
     "SequenceConflictError",

@@ -1,0 +1,662 @@
+"""The match store: match logs kept as eventsourcing streams, one stream per match.
+
+What is stored where (all in eventsourcing's own tables, so the three backends behave alike):
+
+- **records** — stream ``match_uuid(match_id)`` in the application's events table, version =
+  seq, topic ``vwlog:<tag>:v<N>``, state = the record's canonical line, byte for byte;
+- **catalog** — stream ``catalog_uuid(match_id)`` in the same table: version 1 holds the header
+  and the first `MatchMeta` (topic ``vwlog-store:match_registered:v1``), each later version a
+  replacement `MatchMeta` (``vwlog-store:meta_updated:v1``). Being in the same table, the
+  registration is written in the same transaction as the records, so a match is either listed
+  and whole or absent. Listing reads the catalog topics from the notification log;
+- **snapshots** — eventsourcing's snapshot table, stream ``match_uuid(match_id)``, version = the
+  seq the snapshot was taken after, state = the caller's bytes. The nearest snapshot at or
+  before a seq is one primary-key range lookup (``version <= seq ORDER BY version DESC LIMIT
+  1``), however many snapshots a match has.
+
+Table names: SQLite ``stored_events`` and ``stored_snapshots``; PostgreSQL ``vwlog_events`` and
+``vwlog_snapshots`` in the URL's ``schema`` (``public`` by default).
+
+The store knows nothing of rules or game state; it keeps what the services layer gives it.
+eventsourcing stays behind this module: its exceptions are translated into `vwlog.errors`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, ClassVar, Self
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.domain import EventSourcingError
+from eventsourcing.persistence import (
+    AggregateRecorder,
+    ApplicationRecorder,
+    InfrastructureFactoryError,
+    IntegrityError,
+    StoredEvent,
+)
+from eventsourcing.utils import Environment
+from typing_extensions import override
+
+from vwlog.errors import (
+    MatchExistsError,
+    MatchNotFoundError,
+    SequenceConflictError,
+    StoreConfigError,
+    StoreError,
+    UsageError,
+)
+from vwlog.store.catalog import Head, ImportOutcome, MatchMeta
+from vwlog.store.mapping import (
+    CATALOG_TOPICS,
+    REGISTERED_TOPIC,
+    OrjsonTranscoder,
+    RecordMapper,
+    catalog_uuid,
+    match_uuid,
+)
+from vwlog.store.settings import redact, settings_from_url
+from vwlog.types import MatchId
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from eventsourcing.persistence import Mapper
+
+    from vwlog.events import EventRecord, LogHeader
+
+PAGE_SIZE = 1000
+"""Stored events read per query when streaming a match or the catalog."""
+_PROBE_TIMEOUT = 5
+"""Seconds to wait for a first PostgreSQL connection when opening a store."""
+_LOCKED_PAUSE = 0.02
+"""Seconds between attempts to put a new SQLite file in WAL mode while another process is."""
+_WRITE_ATTEMPTS = 5
+"""How often a write is retried when only the catalog (metadata) moved underneath it."""
+
+
+class _VwlogApplication(Application[UUID]):
+    """The eventsourcing application behind `MatchStore`; nothing outside this module sees it."""
+
+    name = "vwlog"
+    env: ClassVar[dict[str, str]] = {"IS_SNAPSHOTTING_ENABLED": "y"}
+    log_section_size = PAGE_SIZE
+
+    @override
+    def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
+        # Hermetic: the class settings and the store URL's, never os.environ (eventsourcing
+        # would read VWLOG_*/POSTGRES_* variables and let them override the URL).
+        return Environment(name, {**type(self).env, **(env or {})})
+
+    @override
+    def construct_mapper(self) -> Mapper[UUID]:
+        return RecordMapper(
+            transcoder=OrjsonTranscoder(),
+            compressor=self.factory.compressor(),
+            cipher=self.factory.cipher(),
+        )
+
+    @property
+    def record_mapper(self) -> RecordMapper:
+        assert isinstance(self.mapper, RecordMapper)
+        return self.mapper
+
+    @property
+    def snapshot_recorder(self) -> AggregateRecorder:
+        assert self.snapshots is not None, "IS_SNAPSHOTTING_ENABLED is set in env"
+        return self.snapshots.recorder
+
+
+class MatchStore:
+    """Stored matches: records byte for byte, a catalog of metadata, and snapshots.
+
+    Open one with `MatchStore.open` and close it (``with`` does) when done; a PostgreSQL store
+    holds a connection pool. A store may be shared by threads; several processes may use one
+    SQLite file or PostgreSQL database at once (writers wait for each other).
+
+    Example:
+        >>> with MatchStore.open("memory:") as store:
+        ...     store.match_ids()
+        []
+    """
+
+    def __init__(self, env: Mapping[str, str], *, url: str = "") -> None:
+        """Open a store from an eventsourcing environment (see `settings_from_url`).
+
+        Raises:
+            StoreConfigError: The environment does not describe a usable backend.
+            StoreError: The database cannot be reached or its tables cannot be created.
+        """
+        self.url = redact(url)
+        """The store's URL, with any password hidden."""
+        self._closed = False
+        _prepare_sqlite(env, self.url)
+        _prepare_postgres(env, self.url)
+        try:
+            self._app = _VwlogApplication(env=dict(env))
+        except (OSError, InfrastructureFactoryError) as err:
+            raise StoreConfigError(self.url, str(err)) from err
+        except (EventSourcingError, sqlite3.Error) as err:
+            # eventsourcing lets sqlite3's errors through while it sets the journal mode.
+            raise StoreError(f"cannot open store {self.url!r}: {_reason(err)}") from err
+        self._mapper = self._app.record_mapper
+        self._recorder: ApplicationRecorder = self._app.recorder
+        self._snapshots = self._app.snapshot_recorder
+
+    @classmethod
+    def open(cls, url: str) -> Self:
+        """Open the store at a URL: a file path, ``sqlite:///…``, ``postgresql://…`` or
+        ``memory:``.
+
+        Raises:
+            StoreConfigError: The URL is malformed or needs the ``postgres`` extra.
+            StoreError: The database cannot be reached or its tables cannot be created.
+        """
+        return cls(settings_from_url(url), url=url)
+
+    def close(self) -> None:
+        """Close the store and its connections; a closed store raises `StoreError`."""
+        self._closed = True
+        self._app.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"MatchStore({self.url!r})"
+
+    # Writing
+
+    def import_match(
+        self,
+        header: LogHeader,
+        lines: Sequence[tuple[bytes, EventRecord]],
+        meta: MatchMeta,
+    ) -> ImportOutcome:
+        """Store a whole match in one transaction: all of it, or nothing.
+
+        Importing a match that is already stored (same id, same head hash) writes nothing and
+        returns `ImportOutcome.UNCHANGED`, so imports can be repeated safely.
+
+        Args:
+            header: The log's header, sealed (its ``hash`` is the root of the chain).
+            lines: Every record with its canonical line, seq 1, 2, 3, … in order, each with its
+                chain hash. The lines are stored as given.
+            meta: What the services layer computed about the match; its ``events`` and
+                ``head_hash`` must describe ``lines``.
+
+        Warning:
+            The store does not re-serialise or re-hash: it trusts that each line is the
+            canonical form of its record and that the hashes chain (``vwlog verify`` checks).
+
+        Raises:
+            UsageError: The records are not numbered 1, 2, 3, …, lack hashes, or ``meta`` does
+                not describe them.
+            MatchExistsError: A match with this id but a different head hash is stored.
+            SequenceConflictError: The match's stream already holds records that the catalog
+                does not know (a damaged store); nothing was written.
+            StoreError: The database failed; nothing was written.
+        """
+        match_id = MatchId(header.match_id)
+        head_hash = _check_lines(match_id, lines, after=0, root=header.hash)
+        _check_meta(meta, match_id, events=len(lines), head_hash=head_hash)
+        stored = self._stored_head(match_id)
+        if stored is not None:
+            return _compare(match_id, stored, head_hash)
+        oid = match_uuid(match_id)
+        mapper = self._mapper
+        events = [mapper.stored_registration(match_id, header, meta)]
+        events.extend(mapper.stored_record(oid, line, record) for line, record in lines)
+        try:
+            self._insert(events)
+        except IntegrityError as err:
+            # Another importer got there first (or the stream is damaged): look again.
+            stored = self._stored_head(match_id)
+            if stored is None:
+                first = self._select(oid, limit=1)
+                raise SequenceConflictError(match_id, _first_seq(first)) from err
+            if stored.hash != head_hash:
+                raise MatchExistsError(match_id, stored.hash, head_hash) from err
+            return ImportOutcome.UNCHANGED
+        return ImportOutcome.STORED
+
+    def append(
+        self,
+        match_id: str,
+        lines: Sequence[tuple[bytes, EventRecord]],
+        *,
+        expected_seq: int,
+        meta: MatchMeta | None = None,
+    ) -> Head:
+        """Append records to a stored match, optimistically: only if it still ends at
+        ``expected_seq``.
+
+        Of two writers appending at the same position, one wins and the other gets
+        `SequenceConflictError`; nothing of the loser is written. With ``meta``, the match's
+        metadata is replaced in the same transaction.
+
+        Returns:
+            The new head of the match.
+
+        Warning:
+            As with `import_match`, the lines are stored as given; the store does not check
+            that the first one chains from the current head.
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            SequenceConflictError: The match no longer ends at ``expected_seq``: another writer
+                appended first. Nothing was written; reload and try again.
+            UsageError: ``lines`` is empty, is not numbered ``expected_seq + 1``, …, lacks
+                hashes, ``meta`` does not describe the match after the append, or the match
+                ends before ``expected_seq``.
+            StoreError: The database failed; nothing was written.
+        """
+        match_id = MatchId(match_id)
+        if not lines:
+            raise UsageError(f"nothing to append to match {match_id!r}")
+        head_hash = _check_lines(match_id, lines, after=expected_seq, root=None)
+        new_head = Head(expected_seq + len(lines), head_hash)
+        if meta is not None:
+            _check_meta(meta, match_id, events=new_head.seq, head_hash=head_hash)
+        oid = match_uuid(match_id)
+        records = [self._mapper.stored_record(oid, line, record) for line, record in lines]
+        for _ in range(_WRITE_ATTEMPTS):
+            catalog_version, _meta = self._catalog_head(match_id)
+            head_seq = self._head_seq(oid)
+            if head_seq > expected_seq:
+                raise SequenceConflictError(match_id, expected_seq + 1)
+            if head_seq < expected_seq:
+                raise UsageError(
+                    f"match {match_id!r} ends at seq {head_seq}: cannot append after seq "
+                    f"{expected_seq}"
+                )
+            events = list(records)
+            if meta is not None:
+                events.append(self._mapper.stored_meta(match_id, catalog_version + 1, meta))
+            try:
+                self._insert(events)
+            except IntegrityError as err:
+                if self._head_seq(oid) != expected_seq:
+                    raise SequenceConflictError(match_id, expected_seq + 1) from err
+                continue  # only the metadata moved (update_meta meanwhile): try again
+            return new_head
+        raise StoreError(f"the metadata of match {match_id!r} keeps changing: try again later")
+
+    def update_meta(self, meta: MatchMeta) -> None:
+        """Replace the stored metadata of ``meta.match_id`` (for example after re-validation).
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            SequenceConflictError: ``meta`` does not describe the stored match as it is now
+                (its ``events`` or ``head_hash`` differ from the stored head): another writer
+                appended; recompute it.
+            StoreError: The database failed.
+        """
+        match_id = MatchId(meta.match_id)
+        oid = match_uuid(match_id)
+        for _ in range(_WRITE_ATTEMPTS):
+            catalog_version, _meta = self._catalog_head(match_id)
+            head = self._head(match_id, oid)
+            if (meta.events, meta.head_hash) != (head.seq, head.hash):
+                raise SequenceConflictError(match_id, head.seq)
+            try:
+                self._insert([self._mapper.stored_meta(match_id, catalog_version + 1, meta)])
+            except IntegrityError:
+                continue  # another update won the race: check against its state and retry
+            return
+        raise StoreError(f"the metadata of match {match_id!r} keeps changing: try again later")
+
+    def save_snapshot(self, match_id: str, seq: int, data: bytes) -> bool:
+        """Keep a snapshot (opaque bytes) of what the caller derived from records 1..``seq``.
+
+        Snapshots are written outside the records' transactions: they are a cache. One seq
+        holds one snapshot, never replaced; put a format version inside ``data`` if its
+        meaning may change.
+
+        Returns:
+            Whether it was stored (``False``: a snapshot at this seq already exists).
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            UsageError: ``seq`` is not a position of the match (1 to its head).
+            StoreError: The database failed.
+        """
+        match_id = MatchId(match_id)
+        head = self.head(match_id)
+        if not 1 <= seq <= head.seq:
+            raise UsageError(
+                f"match {match_id!r} has records 1 to {head.seq}: no snapshot after seq {seq}"
+            )
+        try:
+            with self._translated():
+                self._snapshots.insert_events([self._mapper.stored_snapshot(match_id, seq, data)])
+        except IntegrityError:
+            return False
+        return True
+
+    # Reading
+
+    def __contains__(self, match_id: object) -> bool:
+        return isinstance(match_id, str) and self._catalog_first(match_id) is not None
+
+    def header(self, match_id: str) -> LogHeader:
+        """The header the match was imported with.
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoreError: The database failed or the catalog entry is unreadable.
+        """
+        return self._mapper.registration(self._require(match_id))[0]
+
+    def meta(self, match_id: str) -> MatchMeta:
+        """The match's current metadata.
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoreError: The database failed or the catalog entry is unreadable.
+        """
+        return self._catalog_head(MatchId(match_id))[1]
+
+    def head(self, match_id: str) -> Head:
+        """The last seq of the match and its hash (``(0, header hash)`` without records).
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoreError: The database failed or the last record is unreadable.
+        """
+        return self._head(MatchId(match_id), match_uuid(match_id))
+
+    def raw_lines(self, match_id: str, *, gt: int = 0, lte: int | None = None) -> Iterator[bytes]:
+        """The stored lines of records ``gt`` < seq <= ``lte``, byte for byte as imported.
+
+        Raises:
+            MatchNotFoundError: No match has this id (raised at once, not when iterating).
+            StoreError: The database failed.
+        """
+        line = self._mapper.line
+        return (line(stored) for stored in self._rows(match_id, gt, lte))
+
+    def records(
+        self, match_id: str, *, gt: int = 0, lte: int | None = None
+    ) -> Iterator[EventRecord]:
+        """The records ``gt`` < seq <= ``lte``, upcast to the current event versions.
+
+        Raises:
+            MatchNotFoundError: No match has this id (raised at once, not when iterating).
+            StoreError: The database failed or a stored record is unreadable.
+        """
+        record = self._mapper.record
+        return (record(stored) for stored in self._rows(match_id, gt, lte))
+
+    def lines(
+        self, match_id: str, *, gt: int = 0, lte: int | None = None
+    ) -> Iterator[tuple[bytes, EventRecord]]:
+        """The stored lines with their parsed records (the shape `import_match` takes).
+
+        Raises:
+            MatchNotFoundError: No match has this id (raised at once, not when iterating).
+            StoreError: The database failed or a stored record is unreadable.
+        """
+        mapper = self._mapper
+        return ((mapper.line(s), mapper.record(s)) for s in self._rows(match_id, gt, lte))
+
+    def nearest_snapshot(self, match_id: str, seq: int) -> tuple[int, bytes] | None:
+        """The newest snapshot taken at or before ``seq``, as ``(its seq, its bytes)``.
+
+        One indexed lookup, however long the match and however many snapshots it has.
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoreError: The database failed.
+        """
+        with self._translated():
+            found = self._snapshots.select_events(match_uuid(match_id), lte=seq, desc=True, limit=1)
+        if found:
+            return found[0].originator_version, self._mapper.snapshot(found[0])
+        self._require(match_id)
+        return None
+
+    def match_ids(self) -> list[MatchId]:
+        """Ids of every stored match, in the order they were first stored.
+
+        Raises:
+            StoreError: The database failed.
+        """
+        registrations = self._notifications((REGISTERED_TOPIC,))
+        return [MatchId(self._mapper.meta(n).match_id) for n in registrations]
+
+    def list_matches(self) -> list[MatchMeta]:
+        """The current metadata of every stored match, in the order they were first stored.
+
+        One pass over the catalog entries of the notification log.
+
+        Raises:
+            StoreError: The database failed or a catalog entry is unreadable.
+        """
+        latest: dict[str, MatchMeta] = {}
+        for notification in self._notifications(CATALOG_TOPICS):
+            meta = self._mapper.meta(notification)
+            latest[meta.match_id] = meta
+        return list(latest.values())
+
+    # Internals
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        """Turn eventsourcing's errors into `StoreError`; `IntegrityError` passes through
+        for the caller to interpret."""
+        if self._closed:
+            raise StoreError(f"{self.url}: the store is closed")
+        try:
+            yield
+        except IntegrityError:
+            raise
+        except EventSourcingError as err:
+            raise StoreError(f"{self.url}: {_reason(err)}") from err
+
+    def _insert(self, events: list[StoredEvent]) -> None:
+        # One insert_events call is one transaction on every backend (SQLite: BEGIN …
+        # COMMIT around all rows; PostgreSQL: one transaction, table locked; POPO: one lock,
+        # uniqueness checked before any row is added).
+        with self._translated():
+            self._recorder.insert_events(events)
+
+    def _select(
+        self,
+        oid: UUID,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        with self._translated():
+            return self._recorder.select_events(oid, gt=gt, lte=lte, desc=desc, limit=limit)
+
+    def _catalog_first(self, match_id: str) -> StoredEvent | None:
+        found = self._select(catalog_uuid(match_id), limit=1)
+        return found[0] if found else None
+
+    def _require(self, match_id: str) -> StoredEvent:
+        """The match's registration, or `MatchNotFoundError`."""
+        found = self._catalog_first(match_id)
+        if found is None:
+            raise MatchNotFoundError(match_id)
+        return found
+
+    def _catalog_head(self, match_id: MatchId) -> tuple[int, MatchMeta]:
+        """The version of the match's latest catalog entry and the metadata it holds."""
+        found = self._select(catalog_uuid(match_id), desc=True, limit=1)
+        if not found:
+            raise MatchNotFoundError(match_id)
+        return found[0].originator_version, self._mapper.meta(found[0])
+
+    def _head_seq(self, oid: UUID) -> int:
+        found = self._select(oid, desc=True, limit=1)
+        return found[0].originator_version if found else 0
+
+    def _head(self, match_id: MatchId, oid: UUID) -> Head:
+        found = self._select(oid, desc=True, limit=1)
+        if found:
+            return Head(found[0].originator_version, self._mapper.record_hash(found[0]))
+        header = self.header(match_id)
+        return Head(0, header.hash or "")
+
+    def _stored_head(self, match_id: MatchId) -> Head | None:
+        """The head of a stored match, or ``None`` if it is not stored."""
+        if self._catalog_first(match_id) is None:
+            return None
+        return self._head(match_id, match_uuid(match_id))
+
+    def _rows(self, match_id: str, gt: int, lte: int | None) -> Iterator[StoredEvent]:
+        """The match's stored records in pages: checks the match exists before iterating."""
+        oid = match_uuid(match_id)
+        first = self._select(oid, gt=gt, lte=lte, limit=PAGE_SIZE)
+        if not first:
+            self._require(match_id)
+        return self._pages(oid, first, lte)
+
+    def _pages(
+        self, oid: UUID, page: Sequence[StoredEvent], lte: int | None
+    ) -> Iterator[StoredEvent]:
+        while True:
+            yield from page
+            if len(page) < PAGE_SIZE:
+                return
+            page = self._select(oid, gt=page[-1].originator_version, lte=lte, limit=PAGE_SIZE)
+
+    def _notifications(self, topics: Sequence[str]) -> Iterator[StoredEvent]:
+        log = self._app.notification_log
+        start = 0
+        while True:
+            with self._translated():
+                page = log.select(start, PAGE_SIZE, topics=topics, inclusive_of_start=False)
+            yield from page
+            if len(page) < PAGE_SIZE:
+                return
+            start = page[-1].id
+
+
+def _prepare_sqlite(env: Mapping[str, str], url: str) -> None:
+    """Put a new SQLite file in WAL mode before eventsourcing opens it, waiting for others.
+
+    eventsourcing switches a file to WAL on its first connection, and SQLite answers "database
+    is locked" at once, without waiting, when another process is creating or switching the
+    same file: two importers starting on a new file would make one of them fail. Switching
+    here, retried until the lock timeout, lets them queue instead; WAL mode stays with the
+    file, so eventsourcing then finds it set.
+    """
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.sqlite":
+        return
+    path = env.get("SQLITE_DBNAME", "")
+    timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or 5)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with contextlib.closing(sqlite3.connect(path, timeout=timeout)) as conn:
+                if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                    conn.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as err:
+            if "locked" in str(err) and time.monotonic() < deadline:
+                time.sleep(_LOCKED_PAUSE)
+                continue
+            raise StoreError(f"cannot open store {url!r}: {_reason(err)}") from err
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot open store {url!r}: {_reason(err)}") from err
+        return
+
+
+def _prepare_postgres(env: Mapping[str, str], url: str) -> None:
+    """Fail fast, and say why, when a PostgreSQL server cannot be used; create the schema.
+
+    eventsourcing's connection pool retries for ``POSTGRES_CONNECT_TIMEOUT`` seconds and then
+    reports only that it got no connection; one direct attempt names the cause (refused,
+    authentication failed, no such database) at once. eventsourcing creates its tables but not
+    the schema they go in, so a ``?schema=`` of the URL is created here if it is missing.
+    """
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        return
+    import psycopg  # the postgres extra, which settings_from_url found installed
+    from psycopg import sql
+
+    schema = env.get("POSTGRES_SCHEMA")
+    try:
+        with psycopg.connect(
+            dbname=env.get("POSTGRES_DBNAME", ""),
+            host=env.get("POSTGRES_HOST", ""),
+            port=env.get("POSTGRES_PORT", ""),
+            user=env.get("POSTGRES_USER", ""),
+            password=env.get("POSTGRES_PASSWORD", ""),
+            connect_timeout=_PROBE_TIMEOUT,
+            autocommit=True,
+        ) as conn:
+            if schema:
+                create = sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
+                # Two processes creating it at once: one of them loses on the catalog's index.
+                with contextlib.suppress(psycopg.errors.UniqueViolation):
+                    conn.execute(create)
+    except psycopg.Error as err:
+        reason = " ".join(str(err).split()) or type(err).__name__
+        raise StoreError(f"cannot open store {url!r}: {reason}") from err
+
+
+def _check_lines(
+    match_id: str, lines: Sequence[tuple[bytes, EventRecord]], *, after: int, root: str | None
+) -> str:
+    """Check records are numbered ``after + 1``, … and carry hashes; return the head hash."""
+    head = root
+    for index, (_line, record) in enumerate(lines, start=after + 1):
+        if record.seq != index:
+            raise UsageError(
+                f"record {index - after} for match {match_id!r} has seq {record.seq}, expected "
+                f"{index}: records are stored in order, numbered without gaps"
+            )
+        head = record.hash
+        if head is None:
+            raise UsageError(
+                f"record {record.seq} for match {match_id!r} has no hash: seal the records "
+                "(vwlog.codec.seal) before storing them"
+            )
+    if head is None:
+        raise UsageError(f"the header of match {match_id!r} has no hash: seal it first")
+    return head
+
+
+def _check_meta(meta: MatchMeta, match_id: str, *, events: int, head_hash: str) -> None:
+    if meta.match_id != match_id:
+        raise UsageError(f"metadata of match {meta.match_id!r} given for match {match_id!r}")
+    if (meta.events, meta.head_hash) != (events, head_hash):
+        raise UsageError(
+            f"metadata of match {match_id!r} says {meta.events} events ending in "
+            f"{meta.head_hash[:12]}, the records say {events} ending in {head_hash[:12]}"
+        )
+
+
+def _compare(match_id: MatchId, stored: Head, head_hash: str) -> ImportOutcome:
+    if stored.hash != head_hash:
+        raise MatchExistsError(match_id, stored.hash, head_hash)
+    return ImportOutcome.UNCHANGED
+
+
+def _first_seq(found: Sequence[StoredEvent]) -> int:
+    return found[0].originator_version if found else 1
+
+
+def _reason(err: BaseException) -> str:
+    return str(err).strip() or type(err).__name__
+
+
+__all__ = ["PAGE_SIZE", "MatchStore"]

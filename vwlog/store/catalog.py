@@ -1,0 +1,66 @@
+"""What the store keeps about each match besides its records, and the values its API returns.
+
+The services layer computes a `MatchMeta` (it knows the rules and the projections); the store
+only keeps it beside the match, replaces it on request, and lists it.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class MatchMeta(BaseModel):
+    """A stored match at a glance: who played, how it ended, how clean, where it came from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    match_id: str = Field(min_length=1, max_length=200)
+    """Id of the match (its header's ``match_id``)."""
+    players: list[str] = Field(max_length=6)
+    """Player ids in seat order."""
+    created: str | None = None
+    """When the match was played or generated (ISO 8601), if known."""
+    turns: int | None = Field(default=None, ge=0)
+    """Number of turns played, if known."""
+    winner: str | None = None
+    """The winning player, if the match ended with a winner."""
+    victory: str | None = None
+    """How it was won (a `vwlog.types.Victory` value), if it was."""
+    violations: int = Field(default=0, ge=0)
+    """How many rule violations validation found."""
+    violation_summary: list[str] = Field(default_factory=list)
+    """The violations as ``"R-XXX-n@seq"``, in log order."""
+    head_hash: str = Field(min_length=1, max_length=64)
+    """Hash of the last record (the header's hash for a match without records)."""
+    events: int = Field(ge=0)
+    """Number of records; also the sequence number of the last one."""
+    parent: str | None = None
+    """For a fork: the match it left from."""
+    fork_at: int | None = Field(default=None, ge=0)
+    """For a fork: the parent's priority point it continues from."""
+    flagged: bool = False
+    """Whether the match was stored despite breaking rules, for a judge to look at."""
+
+
+class ImportOutcome(StrEnum):
+    """What `MatchStore.import_match` did."""
+
+    STORED = "stored"
+    """The match was new and is now stored, whole."""
+    UNCHANGED = "unchanged"
+    """The same match (same id, same head hash) was already stored; nothing was written."""
+
+
+class Head(NamedTuple):
+    """The last position of a stored match."""
+
+    seq: int
+    """Sequence number of the last record (0 for a match without records)."""
+    hash: str
+    """Its chain hash (the header's hash for a match without records)."""
+
+
+__all__ = ["Head", "ImportOutcome", "MatchMeta"]

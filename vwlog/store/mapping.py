@@ -1,0 +1,353 @@
+"""vwlog records and catalog entries as eventsourcing stored events, and back.
+
+A record is stored as the line the log file had: topic ``vwlog:<event type>:v<VERSION>``,
+``state`` the canonical JSON bytes of the record, ``originator_id`` a UUID derived from the match
+id, ``originator_version`` its sequence number. Nothing is re-serialised on the way in, so the
+stored bytes are exactly what the hash chain covers; on the way out old versions are upcast and
+parsed with `vwlog.codec.parse_record`. The store's own entries (catalog, snapshots) have topics
+in a ``vwlog-store:`` namespace that no event type can take.
+
+eventsourcing's mapper API is loosely typed; ``Any`` stays in this module, and `RecordMapper`
+offers typed methods for `vwlog.store.application`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+from uuid import UUID, uuid5
+
+import orjson
+import pydantic
+from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
+from typing_extensions import override
+
+from vwlog import codec
+from vwlog.errors import StoreError
+from vwlog.events import EVENT_TYPES, BaseEvent, EventRecord, LogHeader, event_type
+from vwlog.store.catalog import MatchMeta
+
+MATCH_NAMESPACE = UUID("c71bbc9a-e813-4b81-81b5-56a4d77c80a7")
+"""Namespace of the uuid5 that names a match's record stream (and its snapshots)."""
+CATALOG_NAMESPACE = UUID("4b346081-19b0-4dcd-b8d8-7e94005a6212")
+"""Namespace of the uuid5 that names a match's catalog stream (header, then metadata)."""
+
+REGISTERED_TOPIC = "vwlog-store:match_registered:v1"
+"""Version 1 of a catalog stream: the header and the first metadata of a match."""
+META_TOPIC = "vwlog-store:meta_updated:v1"
+"""Later versions of a catalog stream: the metadata replaced."""
+SNAPSHOT_TOPIC = "vwlog-store:snapshot:v1"
+"""A snapshot: opaque bytes from the caller, at version = the seq it was taken after."""
+CATALOG_TOPICS = (REGISTERED_TOPIC, META_TOPIC)
+"""Topics of catalog entries, for reading the catalog from the notification log."""
+
+_RECORD_TOPIC = re.compile(r"vwlog:([a-z0-9_]+):v([0-9]+)\Z")
+
+JsonObject: TypeAlias = dict[str, Any]
+Upcaster: TypeAlias = Callable[[JsonObject], JsonObject]
+"""Turns the JSON object of an event at version N into the same event at version N+1."""
+
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+"""Upcasters of stored events by (event type tag, version they read)."""
+
+
+def register_upcaster(tag: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Register an upcaster from version ``from_version`` of event ``tag`` to the next.
+
+    Stored records keep the bytes they were written with; the upcasters run on every read of
+    an old record, in order, until the event has the version its class declares.
+    """
+
+    def register(upcaster: Upcaster) -> Upcaster:
+        UPCASTERS[(tag, from_version)] = upcaster
+        return upcaster
+
+    return register
+
+
+def match_uuid(match_id: str) -> UUID:
+    """The stream id of a match's records (and snapshots)."""
+    return uuid5(MATCH_NAMESPACE, match_id)
+
+
+def catalog_uuid(match_id: str) -> UUID:
+    """The stream id of a match's catalog entries."""
+    return uuid5(CATALOG_NAMESPACE, match_id)
+
+
+_TOPICS: dict[type[BaseEvent], tuple[int, str]] = {}
+
+
+def record_topic(event: BaseEvent) -> str:
+    """The stored topic of an event: ``vwlog:<type tag>:v<VERSION>``."""
+    cls = type(event)
+    cached = _TOPICS.get(cls)
+    if cached is None or cached[0] != cls.VERSION:  # a VERSION can be patched in tests
+        cached = _TOPICS[cls] = (cls.VERSION, f"vwlog:{event_type(event)}:v{cls.VERSION}")
+    return cached[1]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordStored:
+    """A record as an eventsourcing domain event: its line and what it parses to."""
+
+    originator_id: UUID
+    originator_version: int
+    record: EventRecord
+    line: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRegistered:
+    """First entry of a catalog stream: the match's header and metadata."""
+
+    originator_id: UUID
+    originator_version: int
+    header: LogHeader
+    meta: MatchMeta
+
+
+@dataclass(frozen=True, slots=True)
+class MetaUpdated:
+    """A later catalog entry: the match's metadata, replaced."""
+
+    originator_id: UUID
+    originator_version: int
+    meta: MatchMeta
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotTaken:
+    """A snapshot of something the caller derives from a match, after record ``version``."""
+
+    originator_id: UUID
+    originator_version: int
+    data: bytes
+
+
+StoreEvent: TypeAlias = RecordStored | MatchRegistered | MetaUpdated | SnapshotTaken
+"""Everything the store keeps, as eventsourcing domain events."""
+
+
+class OrjsonTranscoder(Transcoder):
+    """JSON with orjson (sorted keys) for the store's own entries; records never pass here."""
+
+    @override
+    def encode(self, obj: Any) -> bytes:
+        return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+
+    @override
+    def decode(self, data: bytes) -> Any:
+        return orjson.loads(data)
+
+
+class RecordMapper(Mapper[UUID]):
+    """Maps records and catalog entries to stored events and back.
+
+    A configured compressor or cipher (eventsourcing's ``COMPRESSOR_TOPIC``, ``CIPHER_KEY``)
+    applies to every ``state``; without one, as by default, a record's ``state`` is its line.
+    """
+
+    # Writing
+
+    def stored_record(self, originator_id: UUID, line: bytes, record: EventRecord) -> StoredEvent:
+        """A record's line as a stored event, without re-serialising it."""
+        return StoredEvent(
+            originator_id=originator_id,
+            originator_version=record.seq,
+            topic=record_topic(record.event),
+            state=self._protect(line) if self.compressor or self.cipher else line,
+        )
+
+    def stored_registration(self, match_id: str, header: LogHeader, meta: MatchMeta) -> StoredEvent:
+        """The first catalog entry of a match."""
+        return self.to_stored_event(MatchRegistered(catalog_uuid(match_id), 1, header, meta))
+
+    def stored_meta(self, match_id: str, version: int, meta: MatchMeta) -> StoredEvent:
+        """A catalog entry replacing a match's metadata, at catalog version ``version``."""
+        return self.to_stored_event(MetaUpdated(catalog_uuid(match_id), version, meta))
+
+    def stored_snapshot(self, match_id: str, seq: int, data: bytes) -> StoredEvent:
+        """A snapshot taken after record ``seq``."""
+        return self.to_stored_event(SnapshotTaken(match_uuid(match_id), seq, data))
+
+    @override
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        event: StoreEvent = domain_event
+        match event:
+            case RecordStored(originator_id=oid, line=line, record=record):
+                return self.stored_record(oid, line, record)
+            case MatchRegistered(header=header, meta=meta):
+                topic = REGISTERED_TOPIC
+                state = self.transcoder.encode(
+                    {
+                        "header": header.model_dump(mode="json", exclude_none=True),
+                        "meta": meta.model_dump(mode="json"),
+                    }
+                )
+            case MetaUpdated(meta=meta):
+                topic = META_TOPIC
+                state = self.transcoder.encode(meta.model_dump(mode="json"))
+            case SnapshotTaken(data=data):
+                topic = SNAPSHOT_TOPIC
+                state = data
+        return StoredEvent(
+            originator_id=event.originator_id,
+            originator_version=event.originator_version,
+            topic=topic,
+            state=self._protect(state),
+        )
+
+    # Reading
+
+    def line(self, stored: StoredEvent) -> bytes:
+        """The line a record was stored with, byte for byte."""
+        return self._unprotect(stored) if self.compressor or self.cipher else stored.state
+
+    def record(self, stored: StoredEvent) -> EventRecord:
+        """A stored record, upcast to the current version of its event and parsed.
+
+        Raises:
+            StoreError: The topic names no known event type or a version newer than this
+                vwlog reads, an upcaster is missing, or the stored bytes do not parse.
+        """
+        line = self.line(stored)
+        found = _RECORD_TOPIC.match(stored.topic)
+        if found is None:
+            raise _unreadable(stored, "not a record topic")
+        tag, version = found[1], int(found[2])
+        cls = EVENT_TYPES.get(tag)
+        if cls is None:
+            raise _unreadable(stored, f"unknown event type {tag!r} (stored by a newer vwlog?)")
+        try:
+            if version == cls.VERSION:
+                return codec.parse_record(line)
+            if version > cls.VERSION:
+                detail = f"written as v{version}, this vwlog reads {tag} up to v{cls.VERSION}"
+                raise _unreadable(stored, detail)
+            upcast = _upcast(stored, tag, version, cls.VERSION, line)
+            return codec.parse_record(orjson.dumps(upcast))
+        except (orjson.JSONDecodeError, pydantic.ValidationError, KeyError, TypeError) as err:
+            raise _unreadable(stored, str(err).splitlines()[0]) from err
+
+    def record_hash(self, stored: StoredEvent) -> str:
+        """The chain hash of a stored record, without parsing the whole record.
+
+        Raises:
+            StoreError: The stored bytes are not a record with a hash.
+        """
+        try:
+            digest = orjson.loads(self.line(stored)).get("hash")
+        except (orjson.JSONDecodeError, AttributeError) as err:
+            raise _unreadable(stored, "not a JSON object") from err
+        if not isinstance(digest, str):
+            raise _unreadable(stored, "the record has no hash")
+        return digest
+
+    def registration(self, stored: StoredEvent) -> tuple[LogHeader, MatchMeta]:
+        """The header and first metadata of a match from its first catalog entry.
+
+        Raises:
+            StoreError: The entry is not a registration or does not parse.
+        """
+        if stored.topic != REGISTERED_TOPIC:
+            raise _unreadable(stored, f"expected {REGISTERED_TOPIC}")
+        try:
+            data = self.transcoder.decode(self._unprotect(stored))
+            return LogHeader.model_validate(data["header"]), MatchMeta.model_validate(data["meta"])
+        except (orjson.JSONDecodeError, pydantic.ValidationError, KeyError, TypeError) as err:
+            raise _unreadable(stored, str(err).splitlines()[0]) from err
+
+    def meta(self, stored: StoredEvent) -> MatchMeta:
+        """The metadata in a catalog entry (a registration or an update).
+
+        Raises:
+            StoreError: The entry is not a catalog entry or does not parse.
+        """
+        if stored.topic == REGISTERED_TOPIC:
+            return self.registration(stored)[1]
+        if stored.topic != META_TOPIC:
+            raise _unreadable(stored, f"expected {META_TOPIC}")
+        try:
+            return MatchMeta.model_validate(self.transcoder.decode(self._unprotect(stored)))
+        except (orjson.JSONDecodeError, pydantic.ValidationError) as err:
+            raise _unreadable(stored, str(err).splitlines()[0]) from err
+
+    def snapshot(self, stored: StoredEvent) -> bytes:
+        """The caller's bytes of a stored snapshot."""
+        return self._unprotect(stored)
+
+    @override
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        oid = stored_event.originator_id
+        if not isinstance(oid, UUID):
+            oid = UUID(oid)
+        version = stored_event.originator_version
+        event: StoreEvent
+        if stored_event.topic == REGISTERED_TOPIC:
+            header, meta = self.registration(stored_event)
+            event = MatchRegistered(oid, version, header, meta)
+        elif stored_event.topic == META_TOPIC:
+            event = MetaUpdated(oid, version, self.meta(stored_event))
+        elif stored_event.topic == SNAPSHOT_TOPIC:
+            event = SnapshotTaken(oid, version, self.snapshot(stored_event))
+        else:
+            event = RecordStored(oid, version, self.record(stored_event), self.line(stored_event))
+        return event
+
+    def _protect(self, state: bytes) -> bytes:
+        if self.compressor:
+            state = self.compressor.compress(state)
+        if self.cipher:
+            state = self.cipher.encrypt(state)
+        return state
+
+    def _unprotect(self, stored: StoredEvent) -> bytes:
+        state = stored.state
+        if self.cipher:
+            state = self.cipher.decrypt(state)
+        if self.compressor:
+            state = self.compressor.decompress(state)
+        return state
+
+
+def _upcast(stored: StoredEvent, tag: str, version: int, target: int, line: bytes) -> JsonObject:
+    data: JsonObject = orjson.loads(line)
+    event: JsonObject = data["event"]
+    for step in range(version, target):
+        upcaster = UPCASTERS.get((tag, step))
+        if upcaster is None:
+            raise _unreadable(stored, f"no upcaster for {tag} from v{step} to v{step + 1}")
+        event = upcaster(event)
+    data["event"] = event
+    return data
+
+
+def _unreadable(stored: StoredEvent, detail: str) -> StoreError:
+    return StoreError(
+        f"stored event {stored.originator_version} of stream {stored.originator_id} "
+        f"({stored.topic}) cannot be read: {detail}"
+    )
+
+
+__all__ = [
+    "CATALOG_TOPICS",
+    "META_TOPIC",
+    "REGISTERED_TOPIC",
+    "SNAPSHOT_TOPIC",
+    "UPCASTERS",
+    "MatchRegistered",
+    "MetaUpdated",
+    "OrjsonTranscoder",
+    "RecordMapper",
+    "RecordStored",
+    "SnapshotTaken",
+    "StoreEvent",
+    "Upcaster",
+    "catalog_uuid",
+    "match_uuid",
+    "record_topic",
+    "register_upcaster",
+]
