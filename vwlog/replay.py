@@ -20,6 +20,7 @@ from vwlog.events import (
     EventRecord,
     JudgeRulingIssued,
     LogHeader,
+    MatchForked,
     MatchStarted,
     ObjectResulted,
     event_type,
@@ -223,6 +224,10 @@ class ValidationReport:
     victory: str | None = None
     players: tuple[str, ...] = ()
     ruleset: str | None = None
+    fork_parent: str | None = None
+    """For a fork: the parent match."""
+    fork_at: int | None = None
+    """For a fork: the parent's seq it left from."""
     complete: bool = False
     """Whether the match reached a winner."""
 
@@ -264,6 +269,8 @@ class Validator:
                 r.effects_verified += len(event.effects)
         if isinstance(event, JudgeRulingIssued):
             r.rulings += 1
+        if isinstance(event, MatchForked):
+            r.fork_parent, r.fork_at = event.parent, event.at
         if step.voids is not None:
             r.voided.append(step.voids)
         r.violations.extend(step.violations)

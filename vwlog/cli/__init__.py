@@ -7,7 +7,7 @@ with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr.
 
 from __future__ import annotations
 
-from vwlog.cli import schema, validate
+from vwlog.cli import matches, schema, validate
 from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "InputError",
     "VwlogGroup",
     "main",
+    "matches",
     "pass_cli_context",
     "schema",
     "validate",

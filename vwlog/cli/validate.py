@@ -10,7 +10,7 @@ import click
 import orjson
 
 from vwlog.cards import OPEN_QUESTION_FLAGS, Ruleset
-from vwlog.cli.base import main
+from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import progress, rule_title
 from vwlog.errors import UsageError
 from vwlog.logfile import write_log
@@ -316,12 +316,7 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
 
 
 @main.command()
-@click.argument(
-    "logs",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-)
+@click.argument("logs", nargs=-1, required=True, metavar="MATCH_OR_LOG...")
 @click.option(
     "--format",
     "output_format",
@@ -330,9 +325,10 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
     show_default=True,
     help="Output for people (text) or machines (json).",
 )
+@pass_cli_context
 @click.pass_context
-def verify(ctx: click.Context, logs: tuple[Path, ...], output_format: str) -> None:
-    """Check the hash chain and deck commitments of log files.
+def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_format: str) -> None:
+    """Check the hash chain and deck commitments of log files or stored matches.
 
     Every record carries SHA-256 over its canonical JSON and the previous
     hash; the first broken link is named with its seq and line, expected vs
@@ -347,11 +343,19 @@ def verify(ctx: click.Context, logs: tuple[Path, ...], output_format: str) -> No
     \b
         vwlog verify match.jsonl
         vwlog verify --format json exported/*.jsonl
+        vwlog verify sim-7-00001
     """
     bad = 0
     out = []
     for path in logs:
-        report = verify_log(path)
+        if Path(path).exists() or path == "-":
+            report = verify_log(path)
+        else:
+            from vwlog.cli.matches import open_store
+            from vwlog.services.matches import verify_match
+
+            with open_store(cli) as store:
+                report = verify_match(store, path)
         bad += not report.ok
         if output_format == "json":
             out.append(

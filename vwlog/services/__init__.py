@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from vwlog import codec
 from vwlog.cards import CardPool, Ruleset
 from vwlog.errors import LogFormatError, UsageError
-from vwlog.events import EventRecord, LogHeader, MatchStarted
+from vwlog.events import DeckRevealed, EventRecord, LogHeader, MatchStarted
 from vwlog.logfile import open_log, write_log
 from vwlog.replay import ValidationReport, Validator, replay
 from vwlog.rules.catalog import RULES, status
@@ -331,8 +331,21 @@ def verify_log(path: str | Path) -> VerifyReport:
     with open_log(path) as reader:
         header = reader.header
         name = reader.name
+    with Path(path).open("rb") as raw_file:
+        lines = (
+            (line_no, raw_line.rstrip(b"\n"))
+            for line_no, raw_line in enumerate(raw_file, start=1)
+            if line_no > 1
+        )
+        return verify_lines(name, header, lines)
+
+
+def verify_lines(
+    source: str, header: LogHeader, lines: Iterable[tuple[int, bytes]]
+) -> VerifyReport:
+    """Check the chain of raw record lines ``(line number, bytes)`` under ``header``."""
     if header.hash is None:
-        return VerifyReport(name, header.match_id, 0, None, None, sealed=False)
+        return VerifyReport(source, header.match_id, 0, None, None, sealed=False)
     broken: BrokenLink | None = None
     root = codec.header_hash(header)
     if root != header.hash:
@@ -341,38 +354,29 @@ def verify_log(path: str | Path) -> VerifyReport:
     count = 0
     starts: dict[str, tuple[str | None, tuple[str, ...]]] = {}
     reveals: dict[str, str] = {}
-    with Path(path).open("rb") as raw_file:
-        for line_no, raw_line in enumerate(raw_file, start=1):
-            if line_no == 1:
-                continue
-            raw = raw_line.rstrip(b"\n")
-            count += 1
-            try:
-                record = codec.parse_record(raw)
-            except ValidationError:
-                if broken is None:
-                    broken = BrokenLink(None, line_no, "line altered: no longer a valid record")
-                break
-            expected = codec.chain_hash(previous, codec.record_body(record))
+    for line_no, raw in lines:
+        count += 1
+        try:
+            record = codec.parse_record(raw)
+        except ValidationError:
             if broken is None:
-                if record.hash != expected:
-                    broken = BrokenLink(
-                        record.seq, line_no, "hash does not match the chain", expected, record.hash
-                    )
-                elif raw != codec.record_bytes(record):
-                    broken = BrokenLink(
-                        record.seq, line_no, "line altered: not in canonical form", None, None
-                    )
-            previous = record.hash or expected
-            event = record.event
-            if isinstance(event, MatchStarted):
-                for seat in event.seats:
-                    starts[seat.player] = (
-                        seat.deck_commitment,
-                        tuple(c.id for c in seat.deck),
-                    )
-            elif event.type == "deck_revealed":
-                reveals[event.player] = event.salt
+                broken = BrokenLink(None, line_no, "line altered: no longer a valid record")
+            break
+        expected = codec.chain_hash(previous, codec.record_body(record))
+        if broken is None:
+            if record.hash != expected:
+                broken = BrokenLink(
+                    record.seq, line_no, "hash does not match the chain", expected, record.hash
+                )
+            elif raw != codec.record_bytes(record):
+                broken = BrokenLink(record.seq, line_no, "line altered: not in canonical form")
+        previous = record.hash or expected
+        event = record.event
+        if isinstance(event, MatchStarted):
+            for seat in event.seats:
+                starts[seat.player] = (seat.deck_commitment, tuple(c.id for c in seat.deck))
+        elif isinstance(event, DeckRevealed):
+            reveals[event.player] = event.salt
     commitments = []
     for player, (commitment, deck) in starts.items():
         if commitment is None:
@@ -385,5 +389,5 @@ def verify_log(path: str | Path) -> VerifyReport:
         else:
             commitments.append(Commitment(player, "mismatch"))
     return VerifyReport(
-        name, header.match_id, count, previous, broken, commitments=tuple(commitments)
+        source, header.match_id, count, previous, broken, commitments=tuple(commitments)
     )

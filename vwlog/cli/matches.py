@@ -1,0 +1,348 @@
+"""``vwlog import``, ``export``, ``list``, ``fork``, ``play`` and ``lineage``: the match store."""
+
+from __future__ import annotations
+
+from collections import Counter
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+import orjson
+
+from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.cli.render import progress
+from vwlog.services.matches import (
+    DECISION_SYNTAX,
+    SNAPSHOT_EVERY,
+    ImportResult,
+    LineageNode,
+    export_match,
+    fork_match,
+    import_logs,
+    lineage,
+    list_matches,
+    play_decisions,
+)
+from vwlog.store import MatchStore
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from vwlog.store import MatchMeta
+
+
+@contextmanager
+def open_store(cli: CliContext) -> Iterator[MatchStore]:
+    """The store named by ``--store`` / ``VWLOG_STORE``, closed afterwards.
+
+    Raises:
+        StoreConfigError: the URL is malformed or needs an extra that is not installed.
+        StoreError: the database cannot be opened.
+    """
+    store = MatchStore.open(cli.store)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _json(data: Any) -> str:
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
+
+
+def _meta_dict(m: MatchMeta) -> dict[str, Any]:
+    return {
+        "match_id": m.match_id,
+        "players": list(m.players),
+        "created": m.created,
+        "turns": m.turns,
+        "winner": m.winner,
+        "victory": m.victory,
+        "violations": m.violations,
+        "violation_summary": list(m.violation_summary),
+        "head_hash": m.head_hash,
+        "events": m.events,
+        "parent": m.parent,
+        "fork_at": m.fork_at,
+        "flagged": m.flagged,
+    }
+
+
+@main.command(name="import")
+@click.argument(
+    "logs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option("--reject-illegal", is_flag=True, help="Refuse logs with violations.")
+@click.option(
+    "--snapshot-every",
+    type=click.IntRange(10, 100_000),
+    default=SNAPSHOT_EVERY,
+    show_default=True,
+    help="Keep a state snapshot every N events (seeks replay at most N).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Only the summary.")
+@pass_cli_context
+@click.pass_context
+def import_(
+    ctx: click.Context,
+    cli: CliContext,
+    logs: tuple[Path, ...],
+    *,
+    reject_illegal: bool,
+    snapshot_every: int,
+    quiet: bool,
+) -> None:
+    """Validate match logs and store them, each in one transaction.
+
+    Importing the same log again stores nothing ("unchanged"). A log that
+    breaks rules is stored flagged with its violations, never dropped, unless
+    --reject-illegal refuses it. A log whose hash chain is broken is refused.
+    Logs without hashes are sealed on import.
+
+    Exit status: 0 all stored or unchanged, 1 some refused as illegal, 2 some
+    unreadable, broken or conflicting with a stored match.
+
+    Example:
+
+    \b
+        vwlog import samples/*.jsonl
+        vwlog --store postgresql://postgres@127.0.0.1:5432/test import corpus/*.jsonl
+        vwlog import --reject-illegal disputed.jsonl
+    """
+    counts: Counter[str] = Counter()
+    with open_store(cli) as store, progress(len(logs), "importing", enabled=len(logs) > 1) as bar:
+
+        def seen(result: ImportResult) -> None:
+            counts[result.outcome] += 1
+            bar.update(1)
+            if result.outcome == "error":
+                click.echo(f"Error: {result.detail}", err=True)
+            elif not quiet:
+                flag = f" · FLAGGED, {result.violations} violations" if result.violations else ""
+                detail = f" · {result.detail}" if result.outcome == "rejected" else ""
+                click.echo(
+                    f"{result.outcome:9} {result.match_id}  ({result.events:,} events){flag}"
+                    f"{detail}  {result.path}"
+                )
+
+        import_logs(
+            store,
+            list(logs),
+            reject_illegal=reject_illegal,
+            snapshot_every=snapshot_every,
+            on_result=seen,
+        )
+    click.echo(
+        f"{len(logs)} log{'s' if len(logs) != 1 else ''}: {counts['stored']} stored, "
+        f"{counts['unchanged']} unchanged, {counts['rejected']} rejected, "
+        f"{counts['error']} failed",
+        err=True,
+    )
+    if counts["error"]:
+        ctx.exit(2)
+    if counts["rejected"]:
+        ctx.exit(1)
+
+
+@main.command()
+@click.argument("match_id")
+@click.option(
+    "-o", "--out", default="-", show_default=True, help="Output file ('-' for standard output)."
+)
+@pass_cli_context
+def export(cli: CliContext, match_id: str, out: str) -> None:
+    """Write a stored match (or fork) as a self-contained, hash-chained log.
+
+    The lines are the stored ones, byte for byte: a log imported and exported
+    again is identical, and 'vwlog verify' can check it without the store. A
+    fork's export holds its parent's prefix and validates on its own.
+
+    Example:
+
+    \b
+        vwlog export sim-7-00001 -o match.jsonl
+        vwlog export 'sim-7-00001~block' > what-if.jsonl
+    """
+    with open_store(cli) as store:
+        n = export_match(store, match_id, out)
+    if out != "-":
+        click.echo(f"wrote {n:,} records of {match_id} to {out}", err=True)
+
+
+@main.command(name="list")
+@click.option("--player", help="Only matches with this player.")
+@click.option("--winner", help="Only matches won by this player.")
+@click.option(
+    "--victory",
+    type=click.Choice(
+        ["MILITARY", "POLITICAL", "ABSOLUTE", "CONCESSION", "JUDGE"], case_sensitive=False
+    ),
+    help="Only matches won this way.",
+)
+@click.option("--flagged/--legal", default=None, help="Only matches with / without violations.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Table, or a JSON list of objects.",
+)
+@pass_cli_context
+def list_(
+    cli: CliContext,
+    player: str | None,
+    winner: str | None,
+    victory: str | None,
+    flagged: bool | None,
+    output_format: str,
+) -> None:
+    """List stored matches: players, turns, winner, victory, violations, head hash.
+
+    Example:
+
+    \b
+        vwlog list
+        vwlog list --flagged --format json
+        vwlog list --player p2 --victory MILITARY
+    """
+    with open_store(cli) as store:
+        metas = list_matches(store, player=player, winner=winner, victory=victory, flagged=flagged)
+    if output_format == "json":
+        click.echo(_json([_meta_dict(m) for m in metas]))
+        return
+    header = (
+        f"{'match':28} {'players':12} {'turns':>5} {'winner':7} {'victory':10} {'viol':>4}  head"
+    )
+    click.echo(header)
+    for m in metas:
+        fork = f"  (fork of {m.parent} @{m.fork_at})" if m.parent else ""
+        click.echo(
+            f"{m.match_id:28} {','.join(m.players):12} {m.turns or 0:5} {m.winner or '-':7} "
+            f"{(m.victory or '-').lower():10} {m.violations:4}  {m.head_hash[:12]}{fork}"
+        )
+    click.echo(f"{len(metas)} match{'es' if len(metas) != 1 else ''}", err=True)
+
+
+@main.command()
+@click.argument("match_id")
+@click.option("--at", "at", type=click.IntRange(1), required=True, help="Priority point (seq).")
+@click.option("--name", help="A name for the fork (its id becomes MATCH~NAME).")
+@pass_cli_context
+def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
+    """Start a fork of a stored match at a priority point ("what if I had blocked?").
+
+    The fork is a new stored match that records its parent and fork point;
+    continue it with 'vwlog play'. A seq that is not a priority point is
+    refused, naming the nearest ones ('vwlog replay --priority-points' lists
+    them all).
+
+    Example:
+
+    \b
+        vwlog fork sim-7-00001 --at 412 --name block
+        vwlog play 'sim-7-00001~block' 'blockers p2-007'
+    """
+    with open_store(cli) as store:
+        fork_id = fork_match(store, match_id, at, name=name)
+    click.echo(fork_id)
+
+
+@main.command(epilog=DECISION_SYNTAX)
+@click.argument("match_id")
+@click.argument("decisions", nargs=-1)
+@click.option(
+    "--from-file",
+    type=click.File("r"),
+    help="Read decisions from a file, one per line ('-' for standard input).",
+)
+@click.option(
+    "--auto",
+    type=click.IntRange(0, 1_000_000),
+    default=0,
+    help="Then let the generator make N more decisions.",
+)
+@click.option(
+    "--policy", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for --auto.")
+@pass_cli_context
+def play(
+    cli: CliContext,
+    match_id: str,
+    decisions: tuple[str, ...],
+    from_file: Any,
+    auto: int,
+    policy: str,
+    seed: int,
+) -> None:
+    """Append decisions to a stored match (usually a fork), in play mode.
+
+    Each decision is checked against the rules and rejected with its rule ids
+    if illegal (then nothing at all is stored); every consequence the rules
+    demand is inserted after it. All appended events go in one transaction,
+    chained to the match's head hash.
+
+    Example:
+
+    \b
+        vwlog play 'sim-7-00001~block' pass
+        vwlog play 'sim-7-00001~block' 'blockers p2-007' 'blocks p2-007:p1-014'
+        vwlog play 'sim-7-00001~block' --auto 500 --policy greedy
+    """
+    items = list(decisions)
+    if from_file is not None:
+        items.extend(
+            line.strip() for line in from_file if line.strip() and not line.startswith("#")
+        )
+    with open_store(cli) as store:
+        result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed)
+    ending = f" · won by {result.winner} ({result.victory})" if result.winner else ""
+    click.echo(
+        f"{match_id}: {result.decisions} decisions, {result.appended} events appended; "
+        f"head seq {result.head_seq}{ending}"
+    )
+
+
+def _tree(node: LineageNode, prefix: str = "", last: bool = True, root: bool = True) -> list[str]:
+    m = node.meta
+    at = f" @ seq {m.fork_at}" if m.fork_at is not None else ""
+    ending = f"won by {m.winner} ({(m.victory or '').lower()})" if m.winner else "running"
+    line = f"{m.match_id}{at} · {m.events:,} events · {ending}"
+    out = [line if root else f"{prefix}{'└── ' if last else '├── '}{line}"]
+    child_prefix = "" if root else prefix + ("    " if last else "│   ")
+    for i, child in enumerate(node.children):
+        out.extend(_tree(child, child_prefix, i == len(node.children) - 1, root=False))
+    return out
+
+
+@main.command(name="lineage")
+@click.argument("match_id")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+@pass_cli_context
+def lineage_(cli: CliContext, match_id: str, output_format: str) -> None:
+    """Show the tree of forks a stored match belongs to, from its root.
+
+    Example:
+
+    \b
+        vwlog lineage sim-7-00001
+        vwlog lineage 'sim-7-00001~block' --format json
+    """
+    with open_store(cli) as store:
+        root = lineage(store, match_id)
+    if output_format == "json":
+
+        def as_dict(node: LineageNode) -> dict[str, Any]:
+            return {**_meta_dict(node.meta), "forks": [as_dict(c) for c in node.children]}
+
+        click.echo(_json(as_dict(root)))
+        return
+    click.echo("\n".join(_tree(root)))
