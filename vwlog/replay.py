@@ -140,6 +140,8 @@ def replay(
     state = initial
     rs = ruleset or state.ruleset or DEFAULT_RULESET
     memory: deque[tuple[int, MatchState]] = deque(maxlen=BACKUP_MEMORY)
+    remember = memory.append
+    visit = visitor.visit
     visitor.begin_match(header)
     for item in records:
         if isinstance(item, EventRecord):
@@ -151,7 +153,7 @@ def replay(
             rs = ruleset or event.ruleset
         exp = expect(rs, state)
         if exp.kind == "priority":
-            memory.append((record.seq - 1, state))
+            remember((record.seq - 1, state))
         found = check_against(rs, state, exp, event)
         before = state
         if found and exp.consequences and event not in exp.consequences:
@@ -182,7 +184,7 @@ def replay(
         located = tuple(_locate(v, record, line, before) for v in found) if found else ()
         if located and strict:
             raise IllegalEventError(record.seq, event_type(event), located)
-        visitor.visit(Step(record, line, before, after, exp, located, voids))
+        visit(Step(record, line, before, after, exp, located, voids))
         state = after
     visitor.end_match(state)
     return visitor.result()
@@ -237,6 +239,10 @@ class ValidationReport:
         return not self.violations
 
 
+_NOTED = frozenset({MatchStarted, ObjectResulted, JudgeRulingIssued, MatchForked})
+"""Event types the validation report looks into (the rest are only counted)."""
+
+
 class Validator:
     """A visitor that builds a `ValidationReport`."""
 
@@ -257,6 +263,10 @@ class Validator:
             r.decisions += 1
         else:
             r.consequences += 1
+        if step.violations:
+            r.violations.extend(step.violations)
+        if type(event) not in _NOTED:
+            return
         if isinstance(event, MatchStarted):
             r.players = tuple(s.player for s in event.seats)
             r.ruleset = f"{event.ruleset.id}@{event.ruleset.version}"
@@ -273,7 +283,6 @@ class Validator:
             r.fork_parent, r.fork_at = event.parent, event.at
         if step.voids is not None:
             r.voided.append(step.voids)
-        r.violations.extend(step.violations)
 
     def end_match(self, final: MatchState) -> None:
         """Record how the match ended."""

@@ -133,7 +133,7 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
         return (violation("R-SET-1", f"the first event must be match_started, not {_t(event)}"),)
     if isinstance(event, MatchStarted):
         return (violation("R-SET-1", "the match has already started"),)
-    if state.over and not isinstance(event, (DeckRevealed, JudgeRulingIssued)):
+    if state.winner is not None and not isinstance(event, (DeckRevealed, JudgeRulingIssued)):
         return (
             violation(
                 "R-VIC-4",

@@ -148,7 +148,7 @@ def expect(ruleset: Ruleset, state: MatchState) -> Expect:
     """What comes next in ``state`` under ``ruleset`` (see `Expect`)."""
     if not state.started:
         return _decide(None, "setup", "R-SET-1")
-    if state.over:
+    if state.winner is not None:
         return NOTHING
     if not state.opening_done:
         for p in state.players:
