@@ -376,13 +376,16 @@ def _phase_started(state: MatchState, phase: Phase) -> MatchState:
 
 
 def _step_started(state: MatchState, step: Step) -> MatchState:
+    """A step begins; "at the beginning of combat", "at the end of combat" and "at the end of
+    the turn" triggers of every player's cards go on the register (R-CMB-1, R-CMB-33, R-END-1:
+    unlike R-MAIN-3's "your first Main Phase", they are not limited to the active player)."""
     st = replace(state, step=step, done=frozenset(), priority=state.active, passes=0)
     if step == Step.C1:
-        st = _collect_triggers(st, TriggerWhen.COMBAT_START, only=state.active)
+        st = _collect_triggers(st, TriggerWhen.COMBAT_START)
     elif step == Step.C10:
-        st = _collect_triggers(st, TriggerWhen.COMBAT_END, only=state.active)
+        st = _collect_triggers(st, TriggerWhen.COMBAT_END)
     elif step == Step.END_WINDOW:
-        st = _collect_triggers(st, TriggerWhen.TURN_END, only=state.active)
+        st = _collect_triggers(st, TriggerWhen.TURN_END)
     return st
 
 

@@ -671,7 +671,6 @@ def _cost(ruleset: Ruleset, state: MatchState, event: CostPaid) -> Violations:
                 violation(
                     "R-CARD-10",
                     f"{d.name} needs {d.honor_req} honor, {event.player} has {p.honor}",
-                    flag="requirements_continuous",
                 )
             )
         out.extend(_summon_timing(ruleset, state, event.player, d.type, d.keywords))
