@@ -252,9 +252,28 @@ CARDS: tuple[CardDef, ...] = (
         ),
     ),
     follower("armored", atk=2, vit=2, **{"def": 2}),
+    follower("fiend", atk=4, vit=3, cost=2, keywords=(Keyword.FORCE,)),
+    follower(
+        "zealot",
+        skills=(active([damage(2, Target.OPPOSING_FOLLOWER), honor(1)], gold=1),),
+    ),
     # Relic, Rune, Action
     CardDef(id="banner", name="Banner", type=CardType.RELIC, cost=1),
     CardDef(id="rune", name="Rune", type=CardType.RUNE, cost=1),
+    CardDef(
+        id="pact",
+        name="Pact",
+        type=CardType.ACTION,
+        cost=1,
+        skills=(
+            SkillDef(
+                id="play",
+                kind=SkillKind.ACTIVE,
+                text="You and each opponent gain 5 honor.",
+                effects=(honor(5), honor(5, Target.EACH_OPPONENT)),
+            ),
+        ),
+    ),
     CardDef(
         id="tax",
         name="Tax",
