@@ -9,8 +9,6 @@ test at the end fails when an enforced id has no test here.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from harness import (
     BROKEN,
@@ -74,7 +72,6 @@ from vwlog.events import (
 from vwlog.projections import INITIAL
 from vwlog.rules import check
 from vwlog.rules.catalog import RULES, status
-from vwlog.state import Trigger
 from vwlog.types import (
     ObjectKind,
     Phase,
@@ -109,6 +106,12 @@ def altered(sc: Scenario, index: int, new: AnyEvent) -> set[str]:
 def added(sc: Scenario, event: AnyEvent) -> set[str]:
     """Rule ids the validator reports when ``event`` is appended to the log so far."""
     return rule_ids(sc.validate_with([*sc.events, event]))
+
+
+def in_turn(sc: Scenario, event_type: type, turn: int = 3, **fields: object) -> int:  # type: ignore[type-arg]
+    """Index of the first event of ``kind`` in ``turn`` whose fields match."""
+    start = sc.find(TurnStarted, lambda e: e.turn == turn)
+    return sc.find(event_type, lambda e: all(getattr(e, k) == v for k, v in fields.items()), start)
 
 
 def main1(turn: int = 1, **kwargs: object) -> Scenario:
@@ -721,15 +724,19 @@ def test_there_is_no_priority_in_preparation() -> None:
 
 @breaks("R-REG-12")
 def test_the_active_players_triggers_go_first() -> None:
-    # No moment of the current card vocabulary makes two players' skills trigger together, so
-    # the position is built by hand: both players' end-of-turn skills are waiting.
     sc = board(p1=(("keep", ("chronicler",)),), p2=(("keep", ("chronicler",)),))
-    c1, c2 = sc.inst(P1, "chronicler"), sc.inst(P2, "chronicler")
-    both = replace(sc.state, triggers=(Trigger(P1, c1, "s1"), Trigger(P2, c2, "s1")))
-    theirs = SkillTriggered(player=P2, card=c2, skill="s1", object_id=sc.next_object())
-    assert_breaks("R-REG-12", {v.rule for v in check(sc.rs, both, theirs)})
-    mine = theirs.model_copy(update={"player": P1, "card": c1})
-    assert not check(sc.rs, both, mine)
+    sc.to(Phase.END, Step.END_WINDOW)
+    i = in_turn(sc, SkillTriggered)
+    mine, theirs = sc.events[i], sc.events[i + 1]
+    assert isinstance(mine, SkillTriggered)
+    assert mine.player == P1
+    assert isinstance(theirs, SkillTriggered)
+    assert theirs.player == P2
+    swapped = theirs.model_copy(update={"object_id": mine.object_id})
+    assert_breaks("R-REG-12", sc.check_at(i, swapped))
+    second = mine.model_copy(update={"object_id": theirs.object_id})
+    log = [*sc.events[:i], swapped, second, *sc.events[i + 2 :]]
+    assert_breaks("R-REG-12", rule_ids(sc.validate_with(log)), only=False)
 
 
 # -- §8 combat -------------------------------------------------------------------------------
@@ -746,12 +753,6 @@ def battle(stop: tuple[Phase, Step | None] = (Phase.MAIN2, None), **kwargs: obje
     fight(sc, {b0: keep2, b1: keep2}, {sc.inst(P2, "soldier"): b0})
     phase, step = stop
     return sc.to(phase, step, turn=3)
-
-
-def in_turn(sc: Scenario, event_type: type, turn: int = 3, **fields: object) -> int:  # type: ignore[type-arg]
-    """Index of the first event of ``kind`` in ``turn`` whose fields match."""
-    start = sc.find(TurnStarted, lambda e: e.turn == turn)
-    return sc.find(event_type, lambda e: all(getattr(e, k) == v for k, v in fields.items()), start)
 
 
 @breaks("R-CMB-0")

@@ -9,7 +9,7 @@ setting that does nothing; the coverage test at the end fails when a flag has no
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import pytest
 from harness import (
@@ -35,12 +35,12 @@ from vwlog.events import (
     PropertyPlaced,
     SkillRegistered,
     SkillTriggered,
+    TurnStarted,
 )
 from vwlog.projections import INITIAL
-from vwlog.replay import Validator, replay
+from vwlog.replay import validate_records
 from vwlog.rules import check
 from vwlog.rules.catalog import PENDING_FLAGS
-from vwlog.state import MatchState, Trigger
 from vwlog.types import Phase, PlacementReason, Step
 
 P1, P2 = "p1", "p2"
@@ -59,13 +59,10 @@ class FlagCase:
     other: Ruleset
     rule: str
     """The rule id the other reading reports."""
-    initial: MatchState = INITIAL
 
 
 def validate(case: FlagCase, ruleset: Ruleset) -> list[Violation]:
-    return replay(
-        records(case.events), Validator(), ruleset=ruleset, initial=case.initial
-    ).violations
+    return validate_records(records(case.events), ruleset=ruleset).violations
 
 
 def played(sc: Scenario, other: Ruleset, rule: str) -> FlagCase:
@@ -190,17 +187,17 @@ def fizzle_when_target_gone() -> FlagCase:  # OQ-15
 
 
 def triggers_active_first() -> FlagCase:  # OQ-16
-    # No moment of the card vocabulary makes two players' skills trigger together (phase
-    # triggers are the active player's; attack and block triggers follow one player's event), so
-    # the waiting triggers are set by hand on a board reached by play.
-    sc = board(p1=(("keep", ("chronicler",)),), p2=(("keep", ("chronicler",)),))
-    c1, c2 = sc.inst(P1, "chronicler"), sc.inst(P2, "chronicler")
-    both = replace(sc.state, triggers=(Trigger(P2, c2, "s1"), Trigger(P1, c1, "s1")))
-    events: list[AnyEvent] = [
-        SkillTriggered(player=P2, card=c2, skill="s1", object_id=f"o{both.objects + 1}"),
-        SkillTriggered(player=P1, card=c1, skill="s1", object_id=f"o{both.objects + 2}"),
-    ]
-    return FlagCase(events, rs(triggers_active_first=False), RULESET, "R-REG-12", initial=both)
+    sc = board(
+        p1=(("keep", ("chronicler",)),),
+        p2=(("keep", ("chronicler",)),),
+        ruleset=rs(triggers_active_first=False),
+    )
+    sc.to(Phase.END, Step.END_WINDOW).to(Phase.MAIN1, turn=4)
+    turn3 = sc.find(TurnStarted, lambda e: e.turn == 3)
+    first = sc.events[sc.find(SkillTriggered, start=turn3)]
+    assert isinstance(first, SkillTriggered)
+    assert first.player == P2  # the other players' triggers first, under this reading
+    return played(sc, RULESET, "R-REG-12")
 
 
 def attack_target_mode() -> FlagCase:  # OQ-17
@@ -427,7 +424,7 @@ def test_starting_gold_of_the_judging_ruleset_applies() -> None:
     sc.to(Phase.MAIN1).summon(sc.inst(P1, "keep")).to(Phase.COMBAT)
     poor = rs(starting_gold=0)
     found = rule_ids(
-        replay(records(sc.events), Validator(), ruleset=poor).violations  # 1 gold, cost 3
+        validate_records(records(sc.events), ruleset=poor).violations  # 1 gold, cost 3
     )
     assert "R-GOLD-3" in found
 
