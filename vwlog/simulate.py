@@ -234,7 +234,7 @@ class GreedyPolicy:
         no_land = not state.territory_count(player) and not any(
             state.defn(c).type == CardType.TERRITORY for c in me.hand
         )
-        cards = hand < 4 or no_land or me.gold >= 12
+        cards = bool(me.deck) and (hand < 4 or no_land or me.gold >= 12)
         prefer = (
             (SupplyOption.FIRST_TURN_CARD_1, SupplyOption.CARDS_2)
             if cards
@@ -338,7 +338,8 @@ def _cost_score(state: MatchState, player: str, option: CostPaid, plan: str) -> 
                 return 20.0 + d.produce * 2 + d.capacity - mine
             if plan == "political":
                 return 4.0 + 6 * _honor_of(d) if mine < 3 else 0.0
-            return 3.0 if mine < 3 else 0.0
+            stalled = not any(state.territory_count(o) for o in state.opponents(player))
+            return 3.0 if mine < 3 or stalled else 0.0
         if d.type.is_property:
             if plan == "military":
                 return 8.0 + _card_value(d) + 2 * d.atk

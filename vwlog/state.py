@@ -192,6 +192,8 @@ class MatchState:
     """Seat index by player id."""
     live: int = 0
     """How many players are still in the match."""
+    out_by: str | None = None
+    """How the last player to leave the match left it: ``CONCESSION`` or ``JUDGE``."""
     territory_counts: Mapping[str, int] = field(default_factory=dict)
     """Territories in play by controller (kept by the fold for the victory check)."""
     victory_check: bool = False

@@ -243,15 +243,14 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
             st = replace(state, permanents=perms, modifiers=mods, fatal=(), doomed=())
             return _action_done(st, "cleaned")
         case Conceded():
-            st = _player(state, event.player, out=True)
-            return st
+            return replace(_player(state, event.player, out=True), out_by="CONCESSION")
         case MatchWon():
             return replace(state, winner=event.winner, victory=str(event.victory), priority=None)
         case DeckRevealed():
             return replace(state, revealed=state.revealed | {event.player})
         case JudgeRulingIssued():
             if event.kind == RulingKind.GAME_LOSS and event.loser and state.has_player(event.loser):
-                return _player(state, event.loser, out=True)
+                return replace(_player(state, event.loser, out=True), out_by="JUDGE")
             return state
         case MatchForked():
             return state

@@ -269,13 +269,14 @@ def _victory(ruleset: Ruleset, state: MatchState) -> Expect | None:
             team = p.team if ruleset.team_wins_together else None
             return _one(MatchWon(winner=pid, team=team, victory=victory), rule)
     live = state.live_players()
+    how = Victory.JUDGE if state.out_by == "JUDGE" else Victory.CONCESSION
     if len(live) == 1 and len(players) > 1:
         p = state.player(live[0])
-        return _one(MatchWon(winner=p.id, team=p.team, victory=Victory.CONCESSION), "R-VIC-4")
+        return _one(MatchWon(winner=p.id, team=p.team, victory=how), "R-VIC-4")
     teams = {state.player(pid).team for pid in live}
     if len(live) > 1 and len(teams) == 1 and None not in teams:
         p = state.player(live[0])
-        return _one(MatchWon(winner=p.id, team=p.team, victory=Victory.CONCESSION), "R-VIC-6")
+        return _one(MatchWon(winner=p.id, team=p.team, victory=how), "R-VIC-6")
     return None
 
 
