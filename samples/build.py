@@ -833,7 +833,7 @@ class Generated:
 
 
 GENERATED = (
-    Generated("generated-military.jsonl", "MILITARY", seed=1),
+    Generated("generated-military.jsonl", "MILITARY", seed=3),
     Generated("generated-political.jsonl", "POLITICAL", seed=21),
     Generated("generated-absolute.jsonl", "ABSOLUTE", seed=13),
     Generated("generated-tag-team-4.jsonl", "ABSOLUTE", seed=25, players=4, teams=2),
