@@ -1,0 +1,748 @@
+"""Events and boards for people and programs: one-line descriptions and the board as JSON.
+
+`describe` turns an event into one line of English, naming cards by name and instance id
+("p2 blocks Dragon Knight (p1-014) with Iron Guard (p2-007)"); it reads the board *before* the
+event for names and for what the event completes (the gold a summon cost, the object that
+results). `board_view` / `state_json` give the board as a stable JSON document (`BoardView`),
+optionally as one player could know it at that moment: their own hand, the public zones, and the
+other players' hands and decks as counts only.
+
+Both are pure functions of events and states; they read no files and print nothing. The text
+board itself is ``str(state)`` (`vwlog.state.render`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, assert_never
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from vwlog.errors import UsageError
+from vwlog.events import (
+    AnyEvent,
+    AttackDeclared,
+    AttackersEnteredBattle,
+    BecameReturnHome,
+    BecameStray,
+    BlockersEnteredBattle,
+    BlocksAssigned,
+    CardMoved,
+    CardsDrawn,
+    CardSummoned,
+    CombatDamageRegistered,
+    Conceded,
+    CostPaid,
+    DamageDealt,
+    DeckRevealed,
+    DeploymentFinished,
+    Effect,
+    FollowerDamageAssigned,
+    FollowersDestroyed,
+    GoldChanged,
+    GoldProduced,
+    HandLimitDiscarded,
+    HonorChanged,
+    JudgeRulingIssued,
+    MatchForked,
+    MatchStarted,
+    MatchWon,
+    ObjectResulted,
+    OpeningHandDrawn,
+    PhaseStarted,
+    PriorityPassed,
+    PropertyPlaced,
+    SkillRegistered,
+    SkillTriggered,
+    StatChanged,
+    StatusChanged,
+    StepStarted,
+    SupplyChosen,
+    SupplyTaken,
+    TerritoriesDestroyed,
+    TurnCleanedUp,
+    TurnEnded,
+    TurnStarted,
+    Unslid,
+    VictoryPointGained,
+)
+from vwlog.projections.board import capacity_used
+from vwlog.types import (
+    CardType,
+    Expiry,
+    ObjectKind,
+    Phase,
+    PlacementReason,
+    RulingKind,
+    Stat,
+    Step,
+    SupplyOption,
+    Zone,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from vwlog.state import MatchState, Permanent, RegisterObject
+
+# -- names -----------------------------------------------------------------------------------
+
+PHASE_NAMES: dict[Phase, str] = {
+    Phase.PREP: "Preparation Phase",
+    Phase.MAIN1: "Main Phase 1",
+    Phase.COMBAT: "Combat Phase",
+    Phase.MAIN2: "Main Phase 2",
+    Phase.DEPLOY: "Deploy Phase",
+    Phase.END: "End Phase",
+}
+"""How descriptions name each phase."""
+
+STEP_NAMES: dict[Step, str] = {
+    Step.PRODUCE: "Produce step",
+    Step.SUPPLY: "Supply step",
+    Step.UNSLIDE: "Unslide step",
+    **{s: f"Combat step {s.value[1:]}" for s in Step if s.value.startswith("C")},
+    Step.END_WINDOW: "End step",
+    Step.END_DISCARD: "Hand-limit step",
+    Step.END_CLEANUP: "Cleanup step",
+}
+"""How descriptions name each step."""
+
+SUPPLY_NAMES: dict[SupplyOption, str] = {
+    SupplyOption.CARDS_2: "2 cards",
+    SupplyOption.GOLD_2: "2 gold",
+    SupplyOption.CARD_1_GOLD_1: "1 card and 1 gold",
+    SupplyOption.FIRST_TURN_CARD_1: "1 card (first turn)",
+    SupplyOption.FIRST_TURN_GOLD_1: "1 gold (first turn)",
+}
+"""How descriptions name each supply package."""
+
+_EXPIRY = {
+    Expiry.END_OF_TURN: "until end of turn",
+    Expiry.TURN_CHANGE: "until the turn changes",
+    Expiry.PERMANENT: "permanently",
+}
+_ZONE = {
+    Zone.HAND: "to its owner's hand",
+    Zone.FATE_DECK: "to its owner's Fate Deck",
+    Zone.SUBDECK: "to its owner's subdeck",
+    Zone.GRAVEYARD: "to the Graveyard",
+    Zone.PLAY: "into play",
+    Zone.REGISTER: "onto the register",
+}
+_PLACEMENT = {
+    PlacementReason.UNSLIDE_STEP: "in the Unslide step",
+    PlacementReason.DEPLOY_PHASE: "in the Deploy Phase",
+    PlacementReason.NEW_TERRITORY_STRAY: "from Stray",
+}
+
+
+def card_name(state: MatchState, instance: str) -> str:
+    """A card instance as ``Name (id)``; the bare id when the match does not know it.
+
+    >>> from vwlog.state import MatchState
+    >>> card_name(MatchState(), "p1-014")
+    'p1-014'
+    """
+    defn = state.cards.get(state.instances.get(instance, ""))
+    return f"{defn.name} ({instance})" if defn is not None else instance
+
+
+def _cards(state: MatchState, instances: Iterable[str]) -> str:
+    return ", ".join(card_name(state, c) for c in instances)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _sees(viewer: str | None, player: str) -> bool:
+    """Whether ``viewer`` may see the cards that go into ``player``'s hand."""
+    return viewer is None or viewer == player
+
+
+def _drawn(state: MatchState, player: str, cards: tuple[str, ...], viewer: str | None) -> str:
+    text = _plural(len(cards), "card")
+    if cards and _sees(viewer, player):
+        text += f": {_cards(state, cards)}"
+    return text
+
+
+# -- events ----------------------------------------------------------------------------------
+
+
+def describe(event: AnyEvent, before: MatchState, *, viewer: str | None = None) -> str:
+    """One line of English for ``event``, read against the board ``before`` it.
+
+    Cards are named ``Name (instance id)``. With ``viewer``, cards going into another player's
+    hand (opening hands, supply, draws) are counted, not named, so a description never tells a
+    player more than they could know.
+
+    >>> from vwlog.projections import INITIAL
+    >>> describe(PriorityPassed(player="p1"), INITIAL)
+    'p1 passes priority'
+    """
+    s = before
+    match event:
+        case MatchStarted():
+            seats = ", ".join(
+                seat.player
+                + (f" ({seat.name})" if seat.name else "")
+                + (f" [team {seat.team}]" if seat.team else "")
+                for seat in event.seats
+            )
+            return (
+                f"Match starts ({event.format.value.lower().replace('_', ' ')}): {seats}; "
+                f"{event.first_player} goes first; ruleset {event.ruleset.id}@"
+                f"{event.ruleset.version}; {_plural(len(event.cards), 'card definition')}"
+            )
+        case OpeningHandDrawn():
+            return (
+                f"{event.player} draws an opening hand of "
+                f"{_drawn(s, event.player, event.cards, viewer)}"
+            )
+        case DeckRevealed():
+            return f"{event.player} reveals the salt of their deck commitment"
+        case Conceded():
+            return f"{event.player} concedes"
+        case MatchWon():
+            team = f" (team {event.team})" if event.team else ""
+            return f"{event.winner}{team} wins the match: {event.victory.value.lower()} victory"
+        case JudgeRulingIssued():
+            return _ruling(event)
+        case MatchForked():
+            name = f" ({event.name})" if event.name else ""
+            return f"Forked from match {event.parent} at seq {event.at}{name}"
+        case TurnStarted():
+            return f"Turn {event.turn} begins: {event.player} is the active player"
+        case PhaseStarted():
+            return f"{PHASE_NAMES[event.phase]} begins"
+        case StepStarted():
+            return f"{STEP_NAMES[event.step]} begins"
+        case PriorityPassed():
+            return f"{event.player} passes priority"
+        case TurnEnded():
+            return f"Turn {event.turn} ends"
+        case GoldProduced():
+            return f"{event.player} produces {event.amount} gold"
+        case SupplyChosen():
+            return f"{event.player} chooses the supply of {SUPPLY_NAMES[event.option]}"
+        case SupplyTaken():
+            return _supply_taken(s, event, viewer)
+        case Unslid():
+            if not event.cards:
+                return f"{event.player} has nothing to unslide"
+            return f"{event.player} unslides {_cards(s, event.cards)}"
+        case PropertyPlaced():
+            return (
+                f"{event.player} places {card_name(s, event.card)} in "
+                f"{card_name(s, event.territory)} {_PLACEMENT[event.reason]}"
+            )
+        case DeploymentFinished():
+            return f"{event.player} finishes deploying"
+        case CostPaid():
+            return _cost_paid(s, event)
+        case CardSummoned():
+            return _summoned(s, event)
+        case SkillRegistered():
+            target = f", targeting {card_name(s, event.target)}" if event.target else ""
+            return (
+                f"{event.player} registers skill {event.skill} of {card_name(s, event.card)} "
+                f"as {event.object_id}{target}"
+            )
+        case SkillTriggered():
+            return (
+                f"Skill {event.skill} of {card_name(s, event.card)} triggers for {event.player} "
+                f"as {event.object_id}"
+            )
+        case ObjectResulted():
+            return _resulted(s, event, viewer)
+        case AttackersEnteredBattle():
+            if not event.followers:
+                return f"{event.player} enters no attackers into battle"
+            return f"{event.player} enters battle with {_cards(s, event.followers)}"
+        case AttackDeclared():
+            if not event.attacks:
+                return f"{event.player} declares no attack"
+            attacks = "; ".join(
+                f"{card_name(s, a.follower)} attacks {card_name(s, a.target)}"
+                for a in event.attacks
+            )
+            return f"{event.player} declares: {attacks}"
+        case BlockersEnteredBattle():
+            if not event.followers:
+                return f"{event.player} enters no blockers into battle"
+            return f"{event.player} enters battle to block with {_cards(s, event.followers)}"
+        case BlocksAssigned():
+            return _blocks(s, event)
+        case FollowerDamageAssigned():
+            if not event.allocations:
+                return f"{event.player} assigns no damage"
+            return f"{event.player} assigns damage: {_allocations(s, event.allocations)}"
+        case CombatDamageRegistered():
+            what = "Territory" if event.kind == ObjectKind.COMBAT_DAMAGE_TERRITORY else "Follower"
+            return (
+                f"{what} combat damage goes on the register as {event.object_id}: "
+                f"{_allocations(s, event.allocations)}"
+            )
+        case FollowersDestroyed():
+            return f"Followers destroyed: {_cards(s, event.cards)}"
+        case TerritoriesDestroyed():
+            return f"Territories destroyed: {_cards(s, event.cards)}"
+        case VictoryPointGained():
+            vp = s.player(event.player).vp + 1 if s.has_player(event.player) else None
+            now = f" (now {vp})" if vp is not None else ""
+            return (
+                f"{event.player} gains a Victory Point{now}: {event.opponent} has no Territory left"
+            )
+        case BecameReturnHome():
+            return f"Return Home (slid): {_cards(s, event.cards)}"
+        case BecameStray():
+            return f"Stray: {_cards(s, event.cards)}"
+        case HandLimitDiscarded():
+            return f"{event.player} discards to the hand limit: {_cards(s, event.cards)}"
+        case TurnCleanedUp():
+            return "Cleanup: all damage is removed and end-of-turn effects end"
+        case _:
+            assert_never(event)
+
+
+def _ruling(event: JudgeRulingIssued) -> str:
+    match event.kind:
+        case RulingKind.WARNING:
+            what = "warning"
+        case RulingKind.BACK_UP:
+            what = f"back up to seq {event.back_to}"
+        case RulingKind.PARTIAL_FIX:
+            what = "partial fix"
+        case RulingKind.GAME_LOSS:
+            what = f"game loss for {event.loser}"
+        case _:
+            assert_never(event.kind)
+    return f"Ruling by {event.judge}: {what}: {event.reason}"
+
+
+def _supply_taken(s: MatchState, event: SupplyTaken, viewer: str | None) -> str:
+    parts = []
+    if event.cards:
+        parts.append(_drawn(s, event.player, event.cards, viewer))
+    if event.gold:
+        parts.append(f"{event.gold} gold")
+    if not parts:
+        return f"{event.player} takes nothing from the supply"
+    return f"{event.player} takes {' and '.join(parts)}"
+
+
+def _cost_paid(s: MatchState, event: CostPaid) -> str:
+    costs = []
+    if event.gold:
+        costs.append(f"{event.gold} gold")
+    if event.slid:
+        costs.append(f"slides {_cards(s, event.slid)}")
+    paid = " and ".join(costs) if costs else "nothing"
+    what = card_name(s, event.card)
+    if event.skill is not None:
+        what = f"skill {event.skill} of {what}"
+    return f"{event.player} pays {paid} for {what}"
+
+
+def _summoned(s: MatchState, event: CardSummoned) -> str:
+    text = f"{event.player} summons {card_name(s, event.card)}"
+    cost = s.pending_cost
+    if cost is not None and cost.card == event.card and cost.skill is None:
+        text += f" for {cost.gold} gold"
+    if event.territory is not None:
+        text += f" into {card_name(s, event.territory)}"
+    return f"{text} as {event.object_id}"
+
+
+def _blocks(s: MatchState, event: BlocksAssigned) -> str:
+    if not event.blocks:
+        return f"{event.player} assigns no blocks"
+    by_attacker: dict[str, list[str]] = {}
+    for b in event.blocks:
+        by_attacker.setdefault(b.attacker, []).append(b.blocker)
+    blocks = "; ".join(
+        f"{card_name(s, attacker)} with {' and '.join(card_name(s, b) for b in blockers)}"
+        for attacker, blockers in by_attacker.items()
+    )
+    return f"{event.player} blocks {blocks}"
+
+
+def _allocations(s: MatchState, allocations: Iterable[Any]) -> str:
+    return "; ".join(
+        f"{card_name(s, a.source)} {a.amount} to {card_name(s, a.recipient)}" for a in allocations
+    )
+
+
+def _object(s: MatchState, obj: RegisterObject) -> str:
+    """What a register object is, for the line that says it results."""
+    card = card_name(s, obj.card) if obj.card else None
+    if obj.kind in (ObjectKind.SUMMON, ObjectKind.ACTION) and card is not None:
+        return f"summon of {card}"
+    if obj.skill is not None and card is not None:
+        return f"skill {obj.skill} of {card}"
+    if obj.kind == ObjectKind.COMBAT_DAMAGE_FOLLOWERS:
+        return "Follower combat damage"
+    if obj.kind == ObjectKind.COMBAT_DAMAGE_TERRITORY:
+        return "Territory combat damage"
+    return obj.kind.lower()
+
+
+def _resulted(s: MatchState, event: ObjectResulted, viewer: str | None) -> str:
+    obj = next((o for o in reversed(s.register) if o.id == event.object_id), None)
+    parts: list[str] = []
+    if obj is not None and obj.kind == ObjectKind.SUMMON and obj.card is not None:
+        defn = s.cards.get(s.instances.get(obj.card, ""))
+        name = card_name(s, obj.card)
+        if defn is not None and defn.type == CardType.TERRITORY:
+            parts.append(f"{name} enters play for {obj.controller}")
+        elif defn is not None and defn.type == CardType.ACTION:
+            parts.append(f"{name} takes effect")
+        elif obj.territory is not None and obj.territory in s.permanents:
+            parts.append(f"{name} enters play guarding {card_name(s, obj.territory)}")
+        else:
+            parts.append(f"{name} enters play as Stray")
+    parts.extend(describe_effect(e, s, viewer=viewer) for e in event.effects)
+    text = f"{event.object_id} results: {'; '.join(parts) if parts else 'no effect'}"
+    if obj is not None and obj.kind != ObjectKind.SUMMON:
+        text += f" [{_object(s, obj)}]"
+    return text
+
+
+def describe_effect(effect: Effect, before: MatchState, *, viewer: str | None = None) -> str:
+    """One clause of English for an effect inside `ObjectResulted` (see `describe`)."""
+    s = before
+    match effect:
+        case StatChanged():
+            sign = "+" if effect.delta >= 0 else ""
+            return (
+                f"{card_name(s, effect.card)} gets {effect.stat.value} {sign}{effect.delta} "
+                f"{_EXPIRY[effect.expires]}"
+            )
+        case GoldChanged():
+            verb = "gains" if effect.delta >= 0 else "loses"
+            return f"{effect.player} {verb} {abs(effect.delta)} gold"
+        case HonorChanged():
+            verb = "gains" if effect.delta >= 0 else "loses"
+            return f"{effect.player} {verb} {abs(effect.delta)} honor"
+        case CardsDrawn():
+            return f"{effect.player} draws {_drawn(s, effect.player, effect.cards, viewer)}"
+        case CardMoved():
+            return f"{card_name(s, effect.card)} moves {_ZONE[effect.to_zone]}"
+        case DamageDealt():
+            return (
+                f"{card_name(s, effect.source)} deals {effect.amount} damage to "
+                f"{card_name(s, effect.recipient)}"
+            )
+        case StatusChanged():
+            return f"{card_name(s, effect.card)} is {'slid' if effect.slid else 'unslid'}"
+        case _:
+            assert_never(effect)
+
+
+# -- the board as JSON -----------------------------------------------------------------------
+
+
+class _View(BaseModel):
+    # populate_by_name: Python builds views with field names (``def_``, ``register_``); JSON
+    # and the schema use the aliases (``def``, ``register``)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", use_attribute_docstrings=True, populate_by_name=True
+    )
+
+
+class CardView(_View):
+    """A card named by instance and definition."""
+
+    id: str
+    """Instance id, unique within the match."""
+    card: str
+    """Definition id in the match's card pool."""
+    name: str
+    """Printed name."""
+
+
+class PropertyView(CardView):
+    """A Follower, Relic or Rune in play: guarding a Territory, Return Home, or Stray."""
+
+    type: CardType
+    """Card type."""
+    where: Literal["GUARD", "RETURN_HOME", "STRAY", "ORPHAN"]
+    """Guarding a Territory, Return Home, Stray, or guarding a Territory destroyed in this
+    combat (it becomes Stray in combat step 10)."""
+    slid: bool
+    """Slid (tapped)."""
+    fatigued: bool
+    """Fatigued since entering play."""
+    damage: int
+    """Damage marked this turn."""
+    atk: int | None
+    """Current ATK (Followers only)."""
+    def_: int | None = Field(alias="def")
+    """Current DEF (Followers only)."""
+    vit: int | None
+    """Current VIT (Followers only)."""
+    attacking: str | None
+    """The Territory it attacks in this combat, if any."""
+    blocking: str | None
+    """The attacker it blocks in this combat, if any."""
+
+
+class TerritoryView(CardView):
+    """A Territory in play with its guards and current stats."""
+
+    slid: bool
+    """Slid (tapped)."""
+    damage: int
+    """Damage marked this turn."""
+    defense: int
+    """Current defense."""
+    capacity: int
+    """Current capacity."""
+    capacity_used: int
+    """Guards counting against the capacity."""
+    gold_produce: int
+    """Current gold produce."""
+    guards: list[PropertyView]
+    """Property guarding it, in order of entering play."""
+
+
+class PlayerView(_View):
+    """One player: resources, zones, and what they control in play."""
+
+    id: str
+    """Player id."""
+    seat: int
+    """Seat index, 0-based, in turn order."""
+    team: str | None
+    """Team, in team formats."""
+    active: bool
+    """Whether it is this player's turn."""
+    out: bool
+    """Lost (deck-out, concession, game loss) and skipped in turn order."""
+    gold: int
+    """Gold."""
+    honor: int
+    """Honor."""
+    vp: int
+    """Victory Points."""
+    hand_size: int
+    """Cards in hand."""
+    hand: list[CardView] | None
+    """The hand, or ``null`` where the viewer may not see it."""
+    deck_size: int
+    """Cards in the Fate Deck."""
+    subdeck_size: int
+    """Cards in the subdeck."""
+    graveyard: list[CardView]
+    """The Graveyard, oldest first (public)."""
+    territories: list[TerritoryView]
+    """Territories controlled, in order of entering play."""
+    return_home: list[PropertyView]
+    """Return Home Followers."""
+    stray: list[PropertyView]
+    """Stray Property, and guards of Territories destroyed in this combat (``ORPHAN``)."""
+
+
+class RegisterObjectView(_View):
+    """An object waiting on the register."""
+
+    id: str
+    """Object id (``o<N>``)."""
+    kind: str
+    """An ``ObjectKind``: summon, action, active or trigger skill, combat damage."""
+    controller: str
+    """Who registered it (combat damage: the active player)."""
+    card: CardView | None
+    """The source card, if any."""
+    skill: str | None
+    """The skill id, for skill objects."""
+    target: str | None
+    """The locked target, if any."""
+    territory: str | None
+    """For a Property summon: the Territory it will guard."""
+
+
+class BoardView(_View):
+    """The board at one position of a match, as `state_json` writes it (view version 1).
+
+    Fields are added, never renamed or retyped, within a view version. With a ``viewer`` the
+    other players' hands are ``null`` (their sizes stay); decks are always counts only.
+    """
+
+    view_version: Literal[1] = 1
+    """Version of this document's shape."""
+    seq: int | None = None
+    """The event after which this is the board, when known."""
+    viewer: str | None
+    """Whose knowledge the view is limited to; ``null`` for the full record."""
+    started: bool
+    """Whether the match has started."""
+    turn: int
+    """Turn number (0 before the first turn)."""
+    active: str | None
+    """The active player."""
+    phase: str | None
+    """The current phase."""
+    step: str | None
+    """The current step, in phases that have steps."""
+    priority: str | None
+    """Who holds priority, when a window is open."""
+    passes: int
+    """Consecutive passes in the open window."""
+    register_: list[RegisterObjectView] = Field(alias="register")
+    """The register, bottom first (the last object results first)."""
+    players: list[PlayerView]
+    """Players in seat order."""
+    winner: str | None
+    """The winner, once the match is won."""
+    victory: str | None
+    """How it was won."""
+
+
+def _card_view(s: MatchState, instance: str) -> CardView:
+    defn = s.cards.get(s.instances.get(instance, ""))
+    if defn is None:
+        return CardView(id=instance, card="", name="")
+    return CardView(id=instance, card=defn.id, name=defn.name)
+
+
+def _property_view(s: MatchState, c: Permanent) -> PropertyView:
+    defn = s.defn(c.id)
+    follower = defn.type == CardType.FOLLOWER
+    assert c.where != "TERRITORY"
+    return PropertyView(
+        id=c.id,
+        card=defn.id,
+        name=defn.name,
+        type=defn.type,
+        where=c.where,
+        slid=c.slid,
+        fatigued=c.fatigued,
+        damage=c.damage,
+        atk=s.stat(c.id, Stat.ATK) if follower else None,
+        def_=s.stat(c.id, Stat.DEF) if follower else None,
+        vit=s.stat(c.id, Stat.VIT) if follower else None,
+        attacking=s.combat.attacks.get(c.id),
+        blocking=s.combat.blocks.get(c.id),
+    )
+
+
+def _territory_view(s: MatchState, t: Permanent) -> TerritoryView:
+    defn = s.defn(t.id)
+    return TerritoryView(
+        id=t.id,
+        card=defn.id,
+        name=defn.name,
+        slid=t.slid,
+        damage=t.damage,
+        defense=s.stat(t.id, Stat.DEFENSE),
+        capacity=s.stat(t.id, Stat.CAPACITY),
+        capacity_used=capacity_used(s, t.id),
+        gold_produce=s.stat(t.id, Stat.GOLD_PRODUCE),
+        guards=[_property_view(s, g) for g in s.guards(t.id)],
+    )
+
+
+def board_view(
+    state: MatchState, *, player: str | None = None, seq: int | None = None
+) -> BoardView:
+    """The board as a `BoardView`, optionally as ``player`` could know it.
+
+    Args:
+        state: the board.
+        player: limit the view to what this player could know: their own hand, the public
+            zones, the other players' hands as counts. ``None`` shows every hand.
+        seq: the event after which this is the board, recorded in the view.
+
+    Raises:
+        UsageError: ``player`` does not sit at this match's table.
+    """
+    s = state
+    if player is not None and not s.has_player(player):
+        seated = ", ".join(p.id for p in s.players) or "none, the match has not started"
+        raise UsageError(f"no player {player!r} in this match (players: {seated})")
+    unplaced: dict[str, dict[str, list[PropertyView]]] = {
+        p.id: {"RETURN_HOME": [], "STRAY": []} for p in s.players
+    }
+    for c in s.permanents.values():
+        if c.where in ("RETURN_HOME", "STRAY", "ORPHAN") and c.controller in unplaced:
+            key = "RETURN_HOME" if c.where == "RETURN_HOME" else "STRAY"
+            unplaced[c.controller][key].append(_property_view(s, c))
+    players = [
+        PlayerView(
+            id=p.id,
+            seat=p.seat,
+            team=p.team,
+            active=p.id == s.active,
+            out=p.out,
+            gold=p.gold,
+            honor=p.honor,
+            vp=p.vp,
+            hand_size=len(p.hand),
+            hand=[_card_view(s, c) for c in p.hand] if _sees(player, p.id) else None,
+            deck_size=len(p.deck),
+            subdeck_size=len(p.subdeck),
+            graveyard=[_card_view(s, c) for c in p.graveyard],
+            territories=[_territory_view(s, t) for t in s.territories(p.id)],
+            return_home=unplaced[p.id]["RETURN_HOME"],
+            stray=unplaced[p.id]["STRAY"],
+        )
+        for p in s.players
+    ]
+    register = [
+        RegisterObjectView(
+            id=o.id,
+            kind=o.kind,
+            controller=o.controller,
+            card=_card_view(s, o.card) if o.card else None,
+            skill=o.skill,
+            target=o.target,
+            territory=o.territory,
+        )
+        for o in s.register
+    ]
+    return BoardView(
+        seq=seq,
+        viewer=player,
+        started=s.started,
+        turn=s.turn,
+        active=s.active,
+        phase=str(s.phase) if s.phase else None,
+        step=str(s.step) if s.step else None,
+        priority=s.priority,
+        passes=s.passes,
+        register_=register,
+        players=players,
+        winner=s.winner,
+        victory=s.victory,
+    )
+
+
+def state_json(
+    state: MatchState, *, player: str | None = None, seq: int | None = None
+) -> dict[str, Any]:
+    """The board as JSON-ready data in the shape of `BoardView` (see `board_view`).
+
+    Raises:
+        UsageError: ``player`` does not sit at this match's table.
+    """
+    return board_view(state, player=player, seq=seq).model_dump(mode="json", by_alias=True)
+
+
+__all__ = [
+    "PHASE_NAMES",
+    "STEP_NAMES",
+    "SUPPLY_NAMES",
+    "BoardView",
+    "CardView",
+    "PlayerView",
+    "PropertyView",
+    "RegisterObjectView",
+    "TerritoryView",
+    "board_view",
+    "card_name",
+    "describe",
+    "describe_effect",
+    "state_json",
+]
