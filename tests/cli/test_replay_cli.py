@@ -1,0 +1,526 @@
+"""``vwlog replay`` and ``vwlog show``: traces, filters, JSON, hidden hands, errors, and the
+interactive stepper (its logic directly, its screen through tmux)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.replay.matches import backed_up_copy, illegal_copy, simulate_log
+from vwlog.cli import main
+from vwlog.cli.stepper import Descriptions, Stepper
+from vwlog.describe import describe
+from vwlog.logfile import read_log
+from vwlog.replay import Collect, Step, replay
+from vwlog.seek import Timeline, priority_points, state_at
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from click.testing import CliRunner, Result
+
+    from vwlog.events import EventRecord
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated two-player match."""
+    return simulate_log(tmp_path_factory.mktemp("replay") / "match.jsonl", 7)
+
+
+@pytest.fixture(scope="module")
+def records(log: Path) -> list[EventRecord]:
+    """Its records."""
+    return read_log(log)[1]
+
+
+@pytest.fixture(scope="module")
+def steps(records: list[EventRecord]) -> list[Step]:
+    """Every step of its full replay."""
+    return replay(records, Collect())
+
+
+def run(runner: CliRunner, *args: str | Path) -> Result:
+    """Invoke ``vwlog`` with ``args``."""
+    return runner.invoke(main, [str(a) for a in args])
+
+
+# -- the text trace --------------------------------------------------------------------------
+
+
+def test_replay_prints_one_line_per_event(runner: CliRunner, log: Path, steps: list[Step]) -> None:
+    result = run(runner, "replay", log)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(steps)
+    for line, step in zip(lines[:200], steps, strict=False):
+        assert line == f"{step.record.seq:>5}  {describe(step.record.event, step.before)}"
+    assert result.stderr == ""
+
+
+def test_replay_board_shows_the_board_after_each_event(
+    runner: CliRunner, log: Path, steps: list[Step]
+) -> None:
+    result = run(runner, "replay", log, "--board", "--from", "74", "--to", "76")
+    assert result.exit_code == 0
+    blocks = result.stdout.split("\n\n")
+    assert blocks[-1] == ""
+    assert len(blocks) == 4
+    for block, step in zip(blocks, steps[73:76], strict=False):
+        head, *board = block.splitlines()
+        assert head.startswith(f"{step.record.seq:>5}  ")
+        assert "\n".join(line[7:] for line in board) == str(step.after)
+
+
+def test_the_trace_is_the_same_bytes_every_time(runner: CliRunner, log: Path) -> None:
+    first = run(runner, "replay", log, "--board", "--to", "300").stdout
+    assert first == run(runner, "replay", log, "--board", "--to", "300").stdout
+
+
+def test_violations_are_shown_inline_and_exit_1(
+    runner: CliRunner, log: Path, tmp_path: Path
+) -> None:
+    bad, seq = illegal_copy(log, tmp_path / "bad.jsonl")
+    result = run(runner, "replay", bad, "--from", str(seq), "--to", str(seq + 2))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{seq:>5}  ")
+    assert lines[1].startswith("       !! R-")
+    assert "violation" in result.stderr
+    assert "vwlog validate" in result.stderr
+
+
+def test_violations_outside_the_events_shown_do_not_count(
+    runner: CliRunner, log: Path, tmp_path: Path
+) -> None:
+    bad, seq = illegal_copy(log, tmp_path / "bad.jsonl")
+    result = run(runner, "replay", bad, "--to", str(seq - 1))
+    assert result.exit_code == 0
+    assert "!!" not in result.stdout
+
+
+def test_a_judges_back_up_shows_what_it_voided(
+    runner: CliRunner, log: Path, records: list[EventRecord], tmp_path: Path
+) -> None:
+    point = next(p.seq for p in priority_points(records) if p.seq > 300)
+    path = backed_up_copy(log, tmp_path / "backup.jsonl", point=point, at=point + 10)
+    seq = point + 11
+    result = run(runner, "replay", path, "--from", str(seq), "--to", str(seq))
+    assert result.stdout.splitlines() == [
+        f"{seq:>5}  Ruling by Ana: back up to seq {point}: missed trigger",
+        f"       -- voids seq {point + 1}..{point + 10}",
+    ]
+    rows = json.loads(
+        run(runner, "replay", path, "--from", str(seq), "--to", str(seq), "--format", "json").stdout
+    )
+    assert rows[0]["voids"] == [point + 1, point + 10]
+
+
+# -- filters ---------------------------------------------------------------------------------
+
+
+def _seqs(result: Result) -> list[int]:
+    return [int(line.split()[0]) for line in result.stdout.splitlines()]
+
+
+def test_from_and_to_choose_a_range(runner: CliRunner, log: Path) -> None:
+    assert _seqs(run(runner, "replay", log, "--from", "10", "--to", "14")) == [10, 11, 12, 13, 14]
+
+
+def test_to_stops_reading_the_log(runner: CliRunner, log: Path, tmp_path: Path) -> None:
+    lines = log.read_bytes().splitlines(keepends=True)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b"".join(lines[:60]) + b"{not json\n")
+    assert run(runner, "replay", broken, "--to", "59").exit_code == 0  # line 60
+    assert run(runner, "show", broken, "--at", "59").exit_code == 0
+    result = run(runner, "replay", broken)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: ")
+    assert "line 61" in result.stderr
+
+
+def test_turn_shows_the_events_of_one_turn(runner: CliRunner, log: Path, steps: list[Step]) -> None:
+    result = run(runner, "replay", log, "--turn", "3")
+    expected = [s.record.seq for s in steps if s.after.turn == 3]
+    assert _seqs(result) == expected
+    assert "Turn 3 begins" in result.stdout.splitlines()[0]
+
+
+def test_phase_shows_the_events_of_one_phase(
+    runner: CliRunner, log: Path, steps: list[Step]
+) -> None:
+    result = run(runner, "replay", log, "--phase", "combat", "--turn", "2")
+    expected = [s.record.seq for s in steps if s.after.turn == 2 and s.after.phase == "COMBAT"]
+    assert _seqs(result) == expected
+    assert expected
+
+
+def test_only_decisions(runner: CliRunner, log: Path) -> None:
+    result = run(runner, "replay", log, "--only", "decisions", "--format", "jsonl")
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert rows
+    assert all(row["decision"] for row in rows)
+
+
+def test_only_consequences(runner: CliRunner, log: Path) -> None:
+    result = run(runner, "replay", log, "--only", "consequences", "--format", "json")
+    rows = json.loads(result.stdout)
+    assert rows
+    assert not any(row["decision"] for row in rows)
+
+
+# -- JSON ------------------------------------------------------------------------------------
+
+EVENT_KEYS = {
+    "seq",
+    "type",
+    "decision",
+    "description",
+    "turn",
+    "phase",
+    "step",
+    "priority",
+    "violations",
+    "voids",
+}
+
+
+def test_json_is_a_list_of_events(runner: CliRunner, log: Path, steps: list[Step]) -> None:
+    result = run(runner, "replay", log, "--format", "json", "--to", "40")
+    rows: list[dict[str, Any]] = json.loads(result.stdout)
+    assert [row["seq"] for row in rows] == list(range(1, 41))
+    for row, step in zip(rows, steps, strict=False):
+        assert set(row) == EVENT_KEYS
+        assert row["type"] == step.record.event.type
+        assert row["description"] == describe(step.record.event, step.before)
+        assert row["turn"] == step.after.turn
+        assert row["priority"] == step.after.priority
+
+
+def test_jsonl_is_one_event_per_line_with_the_board(runner: CliRunner, log: Path) -> None:
+    result = run(
+        runner, "replay", log, "--format", "jsonl", "--board", "--from", "100", "--to", "104"
+    )
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["seq"] for row in rows] == [100, 101, 102, 103, 104]
+    for row in rows:
+        assert set(row) == {*EVENT_KEYS, "board"}
+        assert row["board"]["seq"] == row["seq"]
+        assert all(p["hand"] is not None for p in row["board"]["players"])
+
+
+def test_jsonl_for_a_player_hides_the_other_hands(runner: CliRunner, log: Path) -> None:
+    result = run(
+        runner, "replay", log, "--format", "jsonl", "--board", "--player", "p1", "--to", "3"
+    )
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    board = rows[-1]["board"]
+    hands = {p["id"]: p["hand"] for p in board["players"]}
+    assert hands["p1"] is not None
+    assert hands["p2"] is None
+    assert "Player 1" in rows[0]["description"]
+    assert rows[2]["description"] == "p2 draws an opening hand of 5 cards"
+
+
+# -- priority points -------------------------------------------------------------------------
+
+
+def test_priority_points_as_json(runner: CliRunner, log: Path, records: list[EventRecord]) -> None:
+    result = run(runner, "replay", log, "--priority-points", "--format", "json")
+    assert result.exit_code == 0
+    rows = json.loads(result.stdout)
+    points = priority_points(records)
+    assert [row["seq"] for row in rows] == [p.seq for p in points]
+    for row, point in zip(rows, points, strict=True):
+        assert row == {
+            "seq": point.seq,
+            "player": point.player,
+            "turn": point.turn,
+            "phase": point.phase,
+            "step": point.step,
+            "register_depth": point.register_depth,
+        }
+
+
+def test_priority_points_as_a_table_with_filters(
+    runner: CliRunner, log: Path, records: list[EventRecord]
+) -> None:
+    result = run(runner, "replay", log, "--priority-points", "--turn", "2", "--phase", "MAIN1")
+    head, *rows = result.stdout.splitlines()
+    assert head.split() == ["seq", "player", "turn", "phase", "step", "register"]
+    expected = [p for p in priority_points(records) if p.turn == 2 and p.phase == "MAIN1"]
+    assert [int(r.split()[0]) for r in rows] == [p.seq for p in expected]
+    assert rows[0].split()[1:4] == [expected[0].player, "2", "MAIN1"]
+
+
+def test_priority_points_do_not_take_board(runner: CliRunner, log: Path) -> None:
+    result = run(runner, "replay", log, "--priority-points", "--board")
+    assert result.exit_code == 2
+    assert result.stderr == "Error: --board does not apply to --priority-points\n"
+
+
+# -- show ------------------------------------------------------------------------------------
+
+
+def test_show_prints_the_text_board_after_a_seq(
+    runner: CliRunner, log: Path, records: list[EventRecord]
+) -> None:
+    result = run(runner, "show", log, "--at", "900")
+    assert result.exit_code == 0
+    assert result.stdout == f"after seq 900\n{state_at(records, 900)}\n"
+
+
+def test_show_without_at_shows_the_final_board(
+    runner: CliRunner, log: Path, steps: list[Step]
+) -> None:
+    result = run(runner, "show", log)
+    assert result.stdout == f"after seq {len(steps)}\n{steps[-1].after}\n"
+
+
+def test_show_json_is_the_board_view(
+    runner: CliRunner, log: Path, records: list[EventRecord]
+) -> None:
+    result = run(runner, "show", log, "--at", "900", "--format", "json")
+    data = json.loads(result.stdout)
+    state = state_at(records, 900)
+    assert data["seq"] == 900
+    assert data["turn"] == state.turn
+    assert [p["gold"] for p in data["players"]] == [p.gold for p in state.players]
+    assert all(p["hand"] is not None for p in data["players"])
+
+
+def test_show_for_a_player_hides_the_opponents_hand(
+    runner: CliRunner, log: Path, records: list[EventRecord]
+) -> None:
+    state = state_at(records, 900)
+    result = run(runner, "show", log, "--at", "900", "--player", "p2", "--format", "json")
+    players = {p["id"]: p for p in json.loads(result.stdout)["players"]}
+    assert players["p1"]["hand"] is None
+    assert players["p1"]["hand_size"] == len(state.player("p1").hand)
+    assert [c["id"] for c in players["p2"]["hand"]] == list(state.player("p2").hand)
+    text = run(runner, "show", log, "--at", "900", "--player", "p2").stdout
+    last = text.splitlines()[-1]
+    assert last.startswith("p2 hand: ")
+    assert state.player("p2").hand[0] in last
+    for card in state.player("p1").hand:
+        assert card not in text
+
+
+def test_show_a_seq_past_the_end_is_a_one_line_error(
+    runner: CliRunner, log: Path, records: list[EventRecord]
+) -> None:
+    result = run(runner, "show", log, "--at", "99999")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: no event with seq 99999 in {str(log)!r} (its seqs run 1..{len(records)})\n"
+    )
+
+
+def test_show_an_unknown_player_is_a_one_line_error(runner: CliRunner, log: Path) -> None:
+    result = run(runner, "show", log, "--at", "10", "--player", "p7")
+    assert result.exit_code == 2
+    assert result.stderr == "Error: no player 'p7' in this match (players: p1, p2)\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--at", "0"], "Invalid value for '--at'"),
+        (["--at", "x"], "Invalid value for '--at'"),
+    ],
+)
+def test_show_rejects_a_bad_seq(
+    runner: CliRunner, log: Path, args: list[str], message: str
+) -> None:
+    result = run(runner, "show", log, *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--from", "20", "--to", "10"], "Error: --from 20 is after --to 10\n"),
+        (["--from", "99999"], "is past the end of"),
+        (["--player", "p7"], "Error: no player 'p7' in this match (players: p1, p2)\n"),
+        (["--interactive", "--board"], "Error: --board cannot be combined with --interactive\n"),
+    ],
+)
+def test_replay_usage_errors_are_one_line(
+    runner: CliRunner, log: Path, args: list[str], message: str
+) -> None:
+    result = run(runner, "replay", log, *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_missing_log_is_a_one_line_error(runner: CliRunner, tmp_path: Path) -> None:
+    for command in ("replay", "show"):
+        result = run(runner, command, tmp_path / "nope.jsonl")
+        assert result.exit_code == 2
+        assert result.stderr.startswith("Error: ")
+        assert "nope.jsonl" in result.stderr
+        assert len(result.stderr.splitlines()) == 1
+
+
+def test_interactive_needs_a_terminal(runner: CliRunner, log: Path) -> None:
+    result = run(runner, "replay", log, "--interactive")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: --interactive needs a terminal")
+
+
+# -- the stepper, without a terminal ---------------------------------------------------------
+
+
+@pytest.fixture
+def stepper(records: list[EventRecord]) -> Stepper:
+    """A stepper over the match, at the first event."""
+    described = Descriptions()
+    return Stepper(Timeline(records, visitor=described), described.result(), title="m")
+
+
+def test_the_stepper_moves_one_event_at_a_time(stepper: Stepper) -> None:
+    assert stepper.index == 0
+    assert not stepper.previous()
+    assert stepper.message == "at the first event"
+    assert stepper.next()
+    assert stepper.next()
+    assert stepper.index == 2
+    assert stepper.previous()
+    assert stepper.index == 1
+
+
+def test_the_stepper_jumps_to_decisions_turns_results_and_combat_steps(stepper: Stepper) -> None:
+    marks = stepper.timeline.marks
+    assert stepper.next_decision()
+    assert marks[stepper.index].decision
+    assert stepper.next_turn()
+    assert marks[stepper.index].type == "turn_started"
+    assert stepper.next_turn()
+    turn = marks[stepper.index].turn
+    assert stepper.previous_turn()
+    assert marks[stepper.index].turn == turn - 1
+    assert stepper.next_result()
+    assert marks[stepper.index].type == "object_resulted"
+    assert stepper.next_combat_step()
+    assert (marks[stepper.index].step or "").startswith("C")
+    here = stepper.index
+    assert stepper.previous_decision()
+    assert stepper.index < here
+    assert marks[stepper.index].decision
+
+
+def test_the_stepper_goes_to_a_seq(stepper: Stepper, steps: list[Step]) -> None:
+    assert stepper.go_to("1234")
+    assert stepper.timeline.marks[stepper.index].seq == 1234
+    lines = stepper.lines()
+    assert "seq 1234/" in lines[0]
+    assert str(steps[1233].after) in "\n".join(lines)
+    assert not stepper.go_to("abc")
+    assert stepper.message == "not a seq: 'abc'"
+    assert not stepper.go_to("999999")
+    assert "no event with seq 999999" in stepper.message
+
+
+def test_the_stepper_searches_card_names(stepper: Stepper) -> None:
+    name = stepper.descriptions[1].split(": ", 1)[1].split(" (")[0]
+    assert stepper.search(name.lower())
+    assert name in stepper.descriptions[stepper.index]
+    first = stepper.index
+    assert stepper.search("")  # repeats the search
+    assert stepper.index > first
+    assert not stepper.search("no card is called this")
+    assert "no event mentions" in stepper.message
+
+
+def test_the_stepper_shows_and_hides_violations(log: Path, tmp_path: Path) -> None:
+    bad, seq = illegal_copy(log, tmp_path / "bad.jsonl")
+    described = Descriptions()
+    stepper = Stepper(Timeline(read_log(bad)[1], visitor=described), described.result())
+    assert stepper.go_to(str(seq))
+    assert any("!! R-" in line for line in stepper.lines())
+    assert "1 violation" in stepper.lines()[0] or "violations" in stepper.lines()[0]
+    stepper.toggle_violations()
+    assert not any("!! R-" in line for line in stepper.lines())
+    stepper.toggle_violations()
+    assert any("!! R-" in line for line in stepper.lines())
+
+
+# -- the stepper on a terminal (tmux) --------------------------------------------------------
+
+
+class Tmux:
+    """A detached tmux server of our own, running one command in a fixed-size window."""
+
+    def __init__(self, socket: str, command: list[str], env: dict[str, str]) -> None:
+        self.base = ["tmux", "-L", socket]
+        size = ["-x", "120", "-y", "50"]
+        start = [*self.base, "-f", os.devnull, "new-session", "-d", *size, "-s", "t"]
+        subprocess.run([*start, shlex.join(command)], check=True, env=env)
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run([*self.base, "send-keys", "-t", "t", *keys], check=True)
+
+    def screen(self) -> str:
+        out = subprocess.run(
+            [*self.base, "capture-pane", "-p", "-t", "t"], check=False, capture_output=True
+        )
+        return out.stdout.decode()
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.05)
+        pytest.fail(f"{text!r} did not appear on the screen:\n{self.screen()}")
+
+    def alive(self) -> bool:
+        out = subprocess.run(
+            [*self.base, "has-session", "-t", "t"], check=False, capture_output=True
+        )
+        return out.returncode == 0
+
+    def kill(self) -> None:
+        subprocess.run([*self.base, "kill-server"], check=False, capture_output=True)
+
+
+@pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)"
+)
+def test_the_interactive_stepper_on_a_terminal(log: Path, steps: list[Step]) -> None:
+    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm"}
+    command = [sys.executable, "-m", "vwlog", "replay", str(log), "--interactive"]
+    tmux = Tmux(f"vwlog-test-{os.getpid()}", command, env)
+    try:
+        tmux.wait_for(f"seq 1/{len(steps)}")
+        tmux.keys("n")
+        tmux.wait_for(f"seq 2/{len(steps)}")
+        tmux.keys("n")
+        screen = tmux.wait_for(f"seq 3/{len(steps)}")
+        assert f">     3  {describe(steps[2].record.event, steps[2].before)}"[:100] in screen
+        tmux.keys("g")
+        tmux.wait_for("go to seq:")
+        tmux.keys("900", "Enter")
+        screen = tmux.wait_for(f"seq 900/{len(steps)}")
+        board = str(steps[899].after).splitlines()
+        for line in board[:6]:
+            assert line in screen
+        tmux.keys("q")
+        deadline = time.monotonic() + 10
+        while tmux.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not tmux.alive()
+    finally:
+        tmux.kill()

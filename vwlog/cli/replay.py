@@ -1,0 +1,501 @@
+"""``vwlog replay`` and ``vwlog show``: step through a match, or look at one position of it.
+
+Both read a match through `load_records`, the one place that turns a ``MATCH_OR_LOG`` argument
+into records, and walk it with the one replay loop (`vwlog.replay.replay`), so the board shown is
+the board validation judges and violations appear inline, where they happen.
+
+The text trace (``vwlog replay LOG --board``) is deterministic: no times, no terminal widths, the
+same bytes for the same log, so it can serve as a golden file.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import click
+import orjson
+
+from vwlog.cli.base import main
+from vwlog.describe import card_name, describe, state_json
+from vwlog.errors import UsageError
+from vwlog.logfile import STDIO, open_log
+from vwlog.replay import FinalState, replay
+from vwlog.seek import priority_points, state_at
+from vwlog.types import Phase
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+    from vwlog.errors import Violation
+    from vwlog.events import EventRecord, LogHeader
+    from vwlog.replay import Step
+    from vwlog.seek import PriorityPoint
+    from vwlog.state import MatchState
+
+BOARD_INDENT = " " * 7
+"""Indent of the board and violation lines under an event line of the text trace."""
+
+
+# -- reading a match -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LoadedMatch:
+    """A match to replay: how to name it, its header, and its records (read once, in order)."""
+
+    source: str
+    """How messages name the match (the file name, or the match id)."""
+    header: LogHeader | None
+    """The log header, when the match comes from a file."""
+    items: Iterable[tuple[int, EventRecord]]
+    """``(line, record)`` pairs, streamed: iterate once."""
+
+
+def load_records(ctx: click.Context, match_or_log: str) -> LoadedMatch:
+    """The match a ``MATCH_OR_LOG`` argument names, ready to stream.
+
+    Today the argument is a log file (``-`` for standard input); the file is closed when the
+    command ends. This is the one function to extend when stored match ids are accepted: look
+    the argument up in ``ctx.obj.store`` when it is not an existing file.
+
+    Raises:
+        LogFormatError: the file cannot be opened, or its header is malformed (a malformed
+            record is raised while the items are iterated).
+    """
+    reader = ctx.with_resource(open_log(match_or_log))
+    return LoadedMatch(
+        source=repr(reader.name),
+        header=reader.header,
+        items=((line.line_no, line.record) for line in reader),
+    )
+
+
+def _upto(
+    items: Iterable[tuple[int, EventRecord]], to_seq: int | None
+) -> Iterator[tuple[int, EventRecord]]:
+    """The items up to ``to_seq``, reading not one line further (seqs only grow)."""
+    for item in items:
+        seq = item[1].seq
+        if to_seq is not None and seq > to_seq:
+            return
+        yield item
+        if seq == to_seq:
+            return
+
+
+# -- filters and rendering -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Which events a replay shows."""
+
+    from_seq: int | None = None
+    to_seq: int | None = None
+    turn: int | None = None
+    phase: str | None = None
+    only: str | None = None
+
+    def position(self, seq: int, turn: int, phase: str | None) -> bool:
+        """Whether the position after ``seq`` passes the seq, turn and phase filters."""
+        if self.from_seq is not None and seq < self.from_seq:
+            return False
+        if self.to_seq is not None and seq > self.to_seq:
+            return False
+        if self.turn is not None and turn != self.turn:
+            return False
+        return self.phase is None or phase == self.phase
+
+    def shows(self, step: Step) -> bool:
+        """Whether the replay shows this event."""
+        after = step.after
+        if not self.position(step.record.seq, after.turn, after.phase):
+            return False
+        if self.only == "decisions":
+            return step.record.event.DECISION
+        if self.only == "consequences":
+            return not step.record.event.DECISION
+        return True
+
+
+def violation_line(v: Violation) -> str:
+    """A violation as the trace shows it inline: ``!! R-REG-6 message``."""
+    return f"!! {v.rule} {v.message}"
+
+
+def _violation_json(v: Violation) -> dict[str, Any]:
+    return {"rule": v.rule, "message": v.message, "expected": v.expected, "actual": v.actual}
+
+
+def event_json(
+    step: Step, description: str, *, board: bool = False, player: str | None = None
+) -> dict[str, Any]:
+    """One event of a replay as JSON: where it happened, what it did, the board after it.
+
+    ``turn``, ``phase``, ``step`` and ``priority`` are the position *after* the event, like the
+    board; ``voids`` is the range of seqs a judge's back-up voided, or ``null``.
+    """
+    record, after = step.record, step.after
+    data: dict[str, Any] = {
+        "seq": record.seq,
+        "type": record.event.type,
+        "decision": record.event.DECISION,
+        "description": description,
+        "turn": after.turn,
+        "phase": str(after.phase) if after.phase else None,
+        "step": str(after.step) if after.step else None,
+        "priority": after.priority,
+        "violations": [_violation_json(v) for v in step.violations],
+        "voids": list(step.voids) if step.voids is not None else None,
+    }
+    if board:
+        data["board"] = state_json(after, player=player, seq=record.seq)
+    return data
+
+
+def _indent(text: str) -> str:
+    return "\n".join(BOARD_INDENT + line for line in text.splitlines())
+
+
+def _check_player(state: MatchState, player: str | None) -> None:
+    if player is not None and state.started and not state.has_player(player):
+        seated = ", ".join(p.id for p in state.players)
+        raise UsageError(f"no player {player!r} in this match (players: {seated})")
+
+
+class _Trace:
+    """A replay visitor that writes the shown events to stdout as they are replayed."""
+
+    def __init__(
+        self, filters: Filters, output_format: str, *, board: bool, player: str | None
+    ) -> None:
+        self.filters = filters
+        self.output_format = output_format
+        self.board = board
+        self.player = player
+        self.collected: list[dict[str, Any]] = []
+        self.shown = 0
+        self.violations = 0
+        self.last_seq = 0
+        self._player_checked = player is None
+
+    def begin_match(self, header: LogHeader | None) -> None:
+        """Nothing to do."""
+
+    def visit(self, step: Step) -> None:
+        """Write the event if the filters show it."""
+        self.last_seq = step.record.seq
+        if not self._player_checked and step.after.started:
+            _check_player(step.after, self.player)
+            self._player_checked = True
+        if not self.filters.shows(step):
+            return
+        self.shown += 1
+        self.violations += len(step.violations)
+        text = describe(step.record.event, step.before, viewer=self.player)
+        if self.output_format == "text":
+            lines = [f"{step.record.seq:>5}  {text}"]
+            lines.extend(BOARD_INDENT + violation_line(v) for v in step.violations)
+            if step.voids is not None:
+                lines.append(f"{BOARD_INDENT}-- voids seq {step.voids[0]}..{step.voids[1]}")
+            if self.board:
+                lines.append(_indent(str(step.after)))
+                lines.append("")
+            click.echo("\n".join(lines))
+            return
+        data = event_json(step, text, board=self.board, player=self.player)
+        if self.output_format == "jsonl":
+            click.echo(orjson.dumps(data).decode())
+        else:
+            self.collected.append(data)
+
+    def end_match(self, final: MatchState) -> None:
+        """Nothing to do."""
+
+    def result(self) -> _Trace:
+        """The visitor itself, with its counts."""
+        return self
+
+
+def _points_text(points: list[PriorityPoint]) -> str:
+    rows = [f"{'seq':>6}  {'player':8} {'turn':>4}  {'phase':7} {'step':11} {'register':>8}"]
+    rows.extend(
+        f"{p.seq:>6}  {p.player:8} {p.turn:>4}  {p.phase or '-':7} {p.step or '-':11} "
+        f"{p.register_depth:>8}"
+        for p in points
+    )
+    return "\n".join(rows)
+
+
+def _point_json(p: PriorityPoint) -> dict[str, Any]:
+    return {
+        "seq": p.seq,
+        "player": p.player,
+        "turn": p.turn,
+        "phase": p.phase,
+        "step": p.step,
+        "register_depth": p.register_depth,
+    }
+
+
+def _json(data: Any) -> str:
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
+
+
+# -- commands --------------------------------------------------------------------------------
+
+match_or_log_argument = click.argument("match_or_log", metavar="MATCH_OR_LOG")
+player_option = click.option(
+    "--player",
+    metavar="PLAYER",
+    help="Show only what PLAYER could know: their own hand; other hands as counts.",
+)
+
+
+@main.command("replay")
+@match_or_log_argument
+@click.option("--from", "from_seq", type=click.IntRange(min=1), metavar="SEQ", help="Start at SEQ.")
+@click.option(
+    "--to",
+    "to_seq",
+    type=click.IntRange(min=1),
+    metavar="SEQ",
+    help="Stop after SEQ (the rest of the log is not read).",
+)
+@click.option("--turn", type=click.IntRange(min=0), help="Only events of turn N (0: the setup).")
+@click.option(
+    "--phase",
+    type=click.Choice([p.value for p in Phase], case_sensitive=False),
+    help="Only events in this phase.",
+)
+@click.option(
+    "--only",
+    type=click.Choice(["decisions", "consequences"]),
+    help="Only players' decisions, or only the consequences the rules demand.",
+)
+@click.option("--board", is_flag=True, help="Show the board after each event.")
+@player_option
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "jsonl"]),
+    default="text",
+    show_default=True,
+    help="A text trace, a JSON list, or one JSON object per line.",
+)
+@click.option(
+    "--priority-points",
+    "points",
+    is_flag=True,
+    help="List the priority points (where a fork may start) instead of the events.",
+)
+@click.option(
+    "--interactive",
+    "-i",
+    is_flag=True,
+    help="Step through the match on the terminal (keys: n p N P t T r c g / v q).",
+)
+@click.pass_context
+def replay_command(
+    ctx: click.Context,
+    match_or_log: str,
+    from_seq: int | None,
+    to_seq: int | None,
+    turn: int | None,
+    phase: str | None,
+    only: str | None,
+    player: str | None,
+    output_format: str,
+    *,
+    board: bool,
+    points: bool,
+    interactive: bool,
+) -> None:
+    """Replay a match event by event, with the board after each one.
+
+    Prints one line per event, 'SEQ  description', naming cards and
+    players; --board adds the board after the event. Rule violations are
+    shown inline under the event that breaks the rule, as
+    '!! RULE-ID message'. --from/--to, --turn, --phase and --only choose
+    the events shown; turn, phase and step are the position after the event.
+
+    --priority-points lists the positions after which a player holds
+    priority, the places a fork may start from: seq, player, turn, phase,
+    step and the depth of the register.
+
+    --interactive opens a full-screen stepper on the terminal, starting at
+    --from: n/→ next event, p/← previous, N/P next/previous decision, t/T
+    next/previous turn, r next register result, c next combat step, g go to
+    a seq, / search for a card name, v show/hide violations, q quit.
+
+    MATCH_OR_LOG is a log file (- reads standard input).
+
+    Exit status: 0 shown, 1 a shown event breaks a rule, 2 usage or input
+    error.
+
+    Example:
+
+    \b
+        vwlog replay match.jsonl
+        vwlog replay match.jsonl --board --from 120 --to 140
+        vwlog replay match.jsonl --turn 3 --only decisions
+        vwlog replay match.jsonl --format jsonl --board --player p2
+        vwlog replay match.jsonl --priority-points --format json
+        vwlog replay match.jsonl --interactive
+    """
+    filters = Filters(from_seq, to_seq, turn, phase.upper() if phase else None, only)
+    if from_seq is not None and to_seq is not None and from_seq > to_seq:
+        raise UsageError(f"--from {from_seq} is after --to {to_seq}")
+    if interactive:
+        _interactive(ctx, match_or_log, filters, output_format, player, board=board, points=points)
+        return
+    if points and (board or only):
+        flag = "--board" if board else "--only"
+        raise UsageError(f"{flag} does not apply to --priority-points")
+    match = load_records(ctx, match_or_log)
+    items = _upto(match.items, to_seq)
+    if points:
+        _print_points(items, filters, output_format)
+        return
+    trace = replay(
+        items, _Trace(filters, output_format, board=board, player=player), header=match.header
+    )
+    if from_seq is not None and trace.last_seq < from_seq:
+        raise UsageError(
+            f"--from {from_seq} is past the end of {match.source} (last seq {trace.last_seq})"
+        )
+    if output_format == "json":
+        click.echo(_json(trace.collected))
+    if trace.violations:
+        n = trace.violations
+        click.echo(
+            f"{n} violation{'s' if n != 1 else ''} in the events shown; "
+            f"'vwlog validate' gives the full report",
+            err=True,
+        )
+        ctx.exit(1)
+
+
+def _print_points(
+    items: Iterable[tuple[int, EventRecord]], filters: Filters, output_format: str
+) -> None:
+    points = [p for p in priority_points(items) if filters.position(p.seq, p.turn, p.phase)]
+    if output_format == "text":
+        click.echo(_points_text(points))
+    elif output_format == "jsonl":
+        for p in points:
+            click.echo(orjson.dumps(_point_json(p)).decode())
+    else:
+        click.echo(_json([_point_json(p) for p in points]))
+
+
+def _interactive(
+    ctx: click.Context,
+    match_or_log: str,
+    filters: Filters,
+    output_format: str,
+    player: str | None,
+    *,
+    board: bool,
+    points: bool,
+) -> None:
+    given = [
+        flag
+        for flag, on in (
+            ("--to", filters.to_seq is not None),
+            ("--turn", filters.turn is not None),
+            ("--phase", filters.phase is not None),
+            ("--only", filters.only is not None),
+            ("--board", board),
+            ("--priority-points", points),
+            ("--format", output_format != "text"),
+        )
+        if on
+    ]
+    if given:
+        raise UsageError(f"{', '.join(given)} cannot be combined with --interactive")
+    if match_or_log == STDIO:
+        raise UsageError("--interactive reads keys from the terminal: give a log file, not -")
+    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+        raise UsageError(
+            "--interactive needs a terminal, and standard output is not one; "
+            "leave out --interactive to print the trace"
+        )
+    from vwlog.cli.stepper import run_stepper  # curses is loaded only for the stepper
+
+    match = load_records(ctx, match_or_log)
+    run_stepper(match, start_seq=filters.from_seq, player=player)
+
+
+@main.command("show")
+@match_or_log_argument
+@click.option(
+    "--at",
+    "at_seq",
+    type=click.IntRange(min=1),
+    metavar="SEQ",
+    help="The position: the board after event SEQ (default: after the last event).",
+)
+@player_option
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="The text board, or the board as JSON (a BoardView document).",
+)
+@click.pass_context
+def show(
+    ctx: click.Context,
+    match_or_log: str,
+    at_seq: int | None,
+    player: str | None,
+    output_format: str,
+) -> None:
+    """Show the board at one position of a match.
+
+    The board after event SEQ: each player's gold, honor, Victory Points,
+    hand, Fate Deck and Graveyard; the Territories with their guards,
+    damage and current stats; Return Home and Stray cards; the register;
+    and the turn, phase, step and priority holder. --player limits it to
+    what that player could know then: their own hand is listed, the other
+    hands are counts. JSON is a BoardView document (vwlog.describe).
+
+    MATCH_OR_LOG is a log file (- reads standard input).
+
+    Example:
+
+    \b
+        vwlog show match.jsonl --at 57
+        vwlog show match.jsonl --at 57 --player p2
+        vwlog show match.jsonl --at 57 --format json
+    """
+    match = load_records(ctx, match_or_log)
+    if at_seq is None:
+        seq, state = _final(match.items)
+    else:
+        seq, state = at_seq, state_at(match.items, at_seq, source=match.source)
+    _check_player(state, player)
+    if output_format == "json":
+        click.echo(_json(state_json(state, player=player, seq=seq)))
+        return
+    click.echo(f"after seq {seq}")
+    click.echo(str(state))
+    if player is not None:
+        hand = ", ".join(card_name(state, c) for c in state.player(player).hand)
+        click.echo(f"{player} hand: {hand or 'empty'}")
+
+
+def _final(items: Iterable[tuple[int, EventRecord]]) -> tuple[int, MatchState]:
+    last = [0]
+
+    def counted() -> Iterator[tuple[int, EventRecord]]:
+        for item in items:
+            last[0] = item[1].seq
+            yield item
+
+    state = replay(counted(), FinalState())
+    return last[0], state
