@@ -462,6 +462,18 @@ def test_unslide_placements_respect_capacity() -> None:
     assert_breaks("R-UNS-2", sc.violations_of(back))  # the tower is full too
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: rules/checks.py _decision() accepts DeploymentFinished in the Unslide step "
+    "unconditionally, so Return Home/Stray Followers may be left out although a Territory has "
+    "room (R-UNS-2 puts them in; only unplaceable ones stay, R-UNS-4/OQ-14)",
+)
+def test_return_home_followers_are_put_back_while_there_is_room() -> None:
+    sc = battle().to(Phase.PREP, Step.UNSLIDE, turn=5)
+    assert {c.where for c in sc.state.permanents.values() if c.controller == P1} >= {"RETURN_HOME"}
+    assert "R-UNS-2" in sc.violations_of(DeploymentFinished(player=P1))
+
+
 @breaks("R-UNS-3")
 def test_unslide_placements_are_marked_and_owed() -> None:
     sc = board(p1=(("keep", ("soldier",)), ("tower", ())), phase=Phase.PREP)
@@ -1412,6 +1424,21 @@ def test_a_consequence_in_its_place_is_clean() -> None:
 
 
 # -- the registry ----------------------------------------------------------------------------
+
+
+def test_a_declared_rule_must_be_asserted() -> None:
+    @breaks("R-GEN-4")
+    def silent() -> None:
+        pass
+
+    @breaks("R-GEN-4")
+    def another() -> None:
+        assert_breaks("R-GEN-7", {"R-GEN-7"})
+
+    with pytest.raises(AssertionError, match="asserted none"):
+        silent()
+    with pytest.raises(AssertionError, match="undeclared"):
+        another()
 
 
 def test_every_enforced_rule_is_broken_by_a_test() -> None:
