@@ -171,16 +171,15 @@ def mutate(log: Original, kind: str, rng: random.Random) -> Mutation | None:
             fields = _players(ev[i])
             if not fields:
                 return None
-            path, value = rng.choice(fields)
-            others = [p for p in log.players if p != value]
-            new_value = rng.choice(others)
-            new = _with_value(ev[i], path, new_value)
+            at, who = rng.choice(fields)
+            someone = rng.choice([p for p in log.players if p != who])
+            new = _with_value(ev[i], at, someone)
             if new is None:
                 return None
-            where = ".".join(map(str, path))
+            where = ".".join(map(str, at))
             return Mutation(
                 kind,
-                f"#{i} {_t(ev[i])}.{where} {value}->{new_value}",
+                f"#{i} {_t(ev[i])}.{where} {who}->{someone}",
                 i,
                 (new, *ev[i + 1 :]),
                 i + 1,

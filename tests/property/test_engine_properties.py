@@ -14,6 +14,7 @@ import os
 import random
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -115,7 +116,9 @@ def test_every_legal_decision_passes_check_and_play_accepts_it(data: st.DataObje
         for n in sorted({0, len(options) // 2, len(options) - 1}):
             play(rs, state, options[n])  # raises IllegalEventError if play mode disagrees
         quiet = [o for o in options if isinstance(o, (PriorityPassed, DeploymentFinished))]
-        if quiet and data.draw(st.booleans(), label="quiet"):
+        take_quiet = data.draw(st.booleans(), label="quiet")
+        choice: AnyEvent
+        if quiet and take_quiet:
             choice = quiet[0]
         else:
             choice = options[data.draw(st.integers(0, len(options) - 1), label="choice")]
@@ -309,7 +312,7 @@ HANDLED = [("supply_chosen", "player"), ("attackers_entered_battle", "player")]
 """Events whose unknown player is reported like any other wrong player."""
 
 
-def unknown_name_cases() -> list[object]:
+def unknown_name_cases() -> list[Any]:
     return [
         pytest.param(
             t,

@@ -60,7 +60,6 @@ from vwlog.rules import Expect, check, expect, legal_decisions
 from vwlog.state import MatchState
 from vwlog.types import (
     CardType,
-    Expiry,
     Faction,
     Keyword,
     MatchFormat,
@@ -125,11 +124,10 @@ def active(
     slide: bool = False,
     restriction: Restriction = Restriction.NONE,
     condition: Condition | None = None,
-    skill_id: str = "s1",
 ) -> SkillDef:
     """An active skill (``cost : effect``)."""
     return SkillDef(
-        id=skill_id,
+        id="s1",
         kind=SkillKind.ACTIVE,
         text="active",
         cost_gold=gold,
@@ -234,32 +232,14 @@ CARDS: tuple[CardDef, ...] = (
     ),
     follower("scribe", skills=(active(None, gold=1),)),
     follower("noble", honor_req=5, skills=(active([honor(-3)]),)),
-    follower(
-        "booster",
-        skills=(
-            active(
-                [
-                    EffectSpec(
-                        kind="stat",
-                        target=Target.OWN_FOLLOWER,
-                        stat=Stat.VIT,
-                        amount=2,
-                        expires=Expiry.END_OF_TURN,
-                    )
-                ],
-                gold=1,
-            ),
-        ),
-    ),
     follower("armored", atk=2, vit=2, **{"def": 2}),
     follower("fiend", atk=4, vit=3, cost=2, keywords=(Keyword.FORCE,)),
     follower(
         "zealot",
         skills=(active([damage(2, Target.OPPOSING_FOLLOWER), honor(1)], gold=1),),
     ),
-    # Relic, Rune, Action
+    # Relic and Actions
     CardDef(id="banner", name="Banner", type=CardType.RELIC, cost=1),
-    CardDef(id="rune", name="Rune", type=CardType.RUNE, cost=1),
     CardDef(
         id="pact",
         name="Pact",

@@ -108,8 +108,8 @@ def added(sc: Scenario, event: AnyEvent) -> set[str]:
     return rule_ids(sc.validate_with([*sc.events, event]))
 
 
-def in_turn(sc: Scenario, event_type: type, turn: int = 3, **fields: object) -> int:  # type: ignore[type-arg]
-    """Index of the first event of ``kind`` in ``turn`` whose fields match."""
+def in_turn(sc: Scenario, event_type: type[AnyEvent], turn: int = 3, **fields: object) -> int:
+    """Index of the first event of ``event_type`` in ``turn`` whose fields match."""
     start = sc.find(TurnStarted, lambda e: e.turn == turn)
     return sc.find(event_type, lambda e: all(getattr(e, k) == v for k, v in fields.items()), start)
 
@@ -1413,6 +1413,13 @@ def test_an_action_is_summoned_during_combat() -> None:
     before = sc.state.player(P1).gold
     sc.summon(sc.inst(P1, "tax"))
     assert sc.state.player(P1).gold == before - 1 + 2
+    assert not sc.validate_with()
+
+
+def test_a_follower_with_the_naval_skill_attacks_a_harbor() -> None:
+    sc = board(p1=(("keep", ("flyer",)),), p2=(("harbor", ("giant",)),))
+    fight(sc, {sc.inst(P1, "flyer"): sc.inst(P2, "harbor")}).to(Phase.MAIN2)
+    assert sc.find(CombatDamageRegistered)
     assert not sc.validate_with()
 
 
