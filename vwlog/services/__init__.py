@@ -364,12 +364,15 @@ def verify_lines(
             break
         expected = codec.chain_hash(previous, codec.record_body(record))
         if broken is None:
+            # name the link by its position in the chain, whatever seq the line claims
             if record.hash != expected:
                 broken = BrokenLink(
-                    record.seq, line_no, "hash does not match the chain", expected, record.hash
+                    count, line_no, "hash does not match the chain", expected, record.hash
                 )
+            elif record.seq != count:
+                broken = BrokenLink(count, line_no, f"seq altered (the line says {record.seq})")
             elif raw != codec.record_bytes(record):
-                broken = BrokenLink(record.seq, line_no, "line altered: not in canonical form")
+                broken = BrokenLink(count, line_no, "line altered: not in canonical form")
         previous = record.hash or expected
         event = record.event
         if isinstance(event, MatchStarted):

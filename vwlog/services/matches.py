@@ -7,8 +7,11 @@ through the one replay loop (`vwlog.replay.replay`).
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import pickle
 import random
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -30,7 +33,7 @@ from vwlog.play import play
 from vwlog.projections import INITIAL, evolve
 from vwlog.replay import Step, ValidationReport, Validator, replay
 from vwlog.rules import expect, legal_decisions
-from vwlog.services import VerifyReport, verify_lines
+from vwlog.services import BrokenLink, VerifyReport, verify_lines
 from vwlog.simulate import make_policy
 from vwlog.state import replace as replace_state
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
@@ -54,25 +57,40 @@ snapshot."""
 # -- snapshots -------------------------------------------------------------------------------
 
 
-def encode_snapshot(state: MatchState) -> bytes:
+def encode_snapshot(state: MatchState, record_hash: str | None) -> bytes:
     """The dynamic part of a state as bytes (the static part comes from `MatchStarted`).
 
-    Snapshots are derived data the store itself wrote; they are versioned by a magic prefix and
-    can always be rebuilt from the records.
+    Layout: a magic line, the hash of the record the state follows, the SHA-256 of the payload,
+    then the payload. A snapshot is used only if both hashes check out, so a corrupt or stale
+    snapshot is rebuilt from the records instead of being trusted.
     """
     dynamic = {k: v for k, v in state.__dict__.items() if k not in _STATIC}
-    return _SNAPSHOT_MAGIC + pickle.dumps(dynamic, protocol=pickle.HIGHEST_PROTOCOL)
+    payload = pickle.dumps(dynamic, protocol=pickle.HIGHEST_PROTOCOL)
+    digest = hashlib.sha256(payload).hexdigest()
+    head = f"{record_hash or ''}\n{digest}\n".encode()
+    return _SNAPSHOT_MAGIC + head + payload
 
 
-def decode_snapshot(static: MatchState, data: bytes) -> MatchState | None:
-    """A state from snapshot bytes and the match's static state; ``None`` if unreadable."""
+def decode_snapshot(static: MatchState, data: bytes, record_hash: str | None) -> MatchState | None:
+    """A state from snapshot bytes; ``None`` unless it belongs to ``record_hash`` and its
+    payload is intact."""
     if not data.startswith(_SNAPSHOT_MAGIC):
         return None
-    try:
-        dynamic = pickle.loads(data[len(_SNAPSHOT_MAGIC) :])
-    except Exception:
+    parts = data[len(_SNAPSHOT_MAGIC) :].split(b"\n", 2)
+    if len(parts) != 3:
         return None
-    return replace_state(static, **dynamic)
+    for_record, digest, payload = parts
+    if for_record.decode(errors="replace") != (record_hash or ""):
+        return None
+    if hashlib.sha256(payload).hexdigest().encode() != digest:
+        return None
+    try:
+        dynamic = pickle.loads(payload)
+        state = replace_state(static, **dynamic)
+    except Exception:
+        # anything unreadable is rebuilt from the records
+        return None
+    return state
 
 
 class _Snapshots:
@@ -230,7 +248,8 @@ def import_log(
     outcome = store.import_match(header, lines, meta)
     if outcome == ImportOutcome.STORED:
         for seq, state in snapshots.result():
-            store.save_snapshot(header.match_id, seq, encode_snapshot(state))
+            snap = encode_snapshot(state, lines[seq - 1][1].hash)
+            store.save_snapshot(header.match_id, seq, snap)
     return ImportResult(
         str(path), header.match_id, str(outcome), len(lines), len(report.violations)
     )
@@ -298,14 +317,29 @@ def export_match(store: MatchStore, match_id: str, target: str | Path) -> int:
 
 
 def verify_match(store: MatchStore, match_id: str) -> VerifyReport:
-    """Recompute the hash chain of a stored match from its stored lines.
+    """Recompute the hash chain of a stored match from its stored lines, and check that it ends
+    at the head the catalog recorded (so records deleted from the end are found too).
 
     Raises:
         MatchNotFoundError: no such match.
     """
     header = store.header(match_id)
+    meta = store.meta(match_id)
     lines = ((i + 2, raw) for i, raw in enumerate(store.raw_lines(match_id)))
-    return verify_lines(f"store:{match_id}", header, lines)
+    report = verify_lines(f"store:{match_id}", header, lines)
+    if report.broken is None and (
+        report.records != meta.events or report.head_hash != meta.head_hash
+    ):
+        broken = BrokenLink(
+            report.records + 1 if report.records < meta.events else None,
+            report.records + 2,
+            f"the chain ends at seq {report.records} but the catalog recorded {meta.events} "
+            "events: records are missing or were added",
+            meta.head_hash,
+            report.head_hash,
+        )
+        return dataclasses.replace(report, broken=broken)
+    return report
 
 
 def list_matches(
@@ -334,17 +368,20 @@ def list_matches(
 # -- seek ------------------------------------------------------------------------------------
 
 
-_STATIC_CACHE: dict[tuple[str, str], MatchState] = {}
+_STATIC_CACHE: weakref.WeakKeyDictionary[MatchStore, dict[str, MatchState]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The state after each match's `MatchStarted`, per open store."""
 
 
 def _static_state(store: MatchStore, match_id: str) -> MatchState:
-    key = (store.url, match_id)
-    cached = _STATIC_CACHE.get(key)
+    per_store = _STATIC_CACHE.setdefault(store, {})
+    cached = per_store.get(match_id)
     if cached is None:
         first = next(store.records(match_id, lte=1), None)
         if first is None or not isinstance(first.event, MatchStarted):
             raise UsageError(f"match {match_id!r} does not start with match_started")
-        cached = _STATIC_CACHE[key] = evolve(INITIAL, first.event)
+        cached = per_store[match_id] = evolve(INITIAL, first.event)
     return cached
 
 
@@ -366,7 +403,8 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
     start = 0
     snap = store.nearest_snapshot(match_id, target)
     if snap is not None:
-        state = decode_snapshot(_static_state(store, match_id), snap[1])
+        at = next(store.records(match_id, gt=snap[0] - 1, lte=snap[0]), None)
+        state = decode_snapshot(_static_state(store, match_id), snap[1], at.hash if at else None)
         if state is not None:
             start = snap[0]
     if state is None:
@@ -531,7 +569,7 @@ def play_decisions(
     for record in sealed:
         if record.seq % SNAPSHOT_EVERY == 0:
             snap_state = state_at_records(store, match_id, record.seq, sealed)
-            store.save_snapshot(match_id, record.seq, encode_snapshot(snap_state))
+            store.save_snapshot(match_id, record.seq, encode_snapshot(snap_state, record.hash))
     return PlayResult(
         match_id, len(applied), n_decisions, new_head.seq, state.winner, state.victory, applied
     )
