@@ -1,0 +1,1 @@
+"""Statistics: per-match metrics, corpus aggregates, reports and the stats command."""
