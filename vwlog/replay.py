@@ -176,11 +176,11 @@ def replay(
             else:
                 voids = (restored[0] + 1, record.seq - 1)
                 after = restored[1]
+        elif ruleset is not None and isinstance(event, MatchStarted):
+            # judge under the given ruleset: the fold reads its setup and flags from the state
+            after = evolve(state, event.model_copy(update={"ruleset": ruleset}))
         else:
             after = evolve(state, event)
-            if ruleset is not None and isinstance(event, MatchStarted):
-                # judge under the given ruleset: the fold reads its flags from the state
-                after = replace(after, ruleset=ruleset)
         located = tuple(_locate(v, record, line, before) for v in found) if found else ()
         if located and strict:
             raise IllegalEventError(record.seq, event_type(event), located)

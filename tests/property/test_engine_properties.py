@@ -304,27 +304,18 @@ UNKNOWN_NAME_CRASHES: list[tuple[str, str, str]] = [
     ("skill_registered", "card", "rules/effects.py object_skill() -> MatchState.defn()"),
     ("conceded", "player", f"{BOARD} _evolve() -> _player()"),
 ]
-"""Events whose unknown player or card id makes the validator raise ``KeyError`` instead of
-reporting a violation: `check` flags the event, then the fold (or the next expectation, for a
-register object of an unknown card) looks the name up."""
+"""Events whose unknown player or card id once made the validator raise ``KeyError`` instead of
+reporting a violation (`check` flagged the event, then the fold or the next expectation looked
+the name up); kept as regression cases."""
 
 HANDLED = [("supply_chosen", "player"), ("attackers_entered_battle", "player")]
 """Events whose unknown player is reported like any other wrong player."""
 
 
 def unknown_name_cases() -> list[Any]:
-    return [
-        pytest.param(
-            t,
-            f,
-            marks=pytest.mark.xfail(
-                strict=True,
-                raises=KeyError,
-                reason=f"engine bug: an unknown name crashes the validator in {where}",
-            ),
-        )
-        for t, f, where in UNKNOWN_NAME_CRASHES
-    ] + [pytest.param(t, f) for t, f in HANDLED]
+    return [pytest.param(t, f) for t, f, _where in UNKNOWN_NAME_CRASHES] + [
+        pytest.param(t, f) for t, f in HANDLED
+    ]
 
 
 def first_event(event_type: str) -> tuple[list[AnyEvent], int]:

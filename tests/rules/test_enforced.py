@@ -462,12 +462,6 @@ def test_unslide_placements_respect_capacity() -> None:
     assert_breaks("R-UNS-2", sc.violations_of(back))  # the tower is full too
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: rules/checks.py _decision() accepts DeploymentFinished in the Unslide step "
-    "unconditionally, so Return Home/Stray Followers may be left out although a Territory has "
-    "room (R-UNS-2 puts them in; only unplaceable ones stay, R-UNS-4/OQ-14)",
-)
 def test_return_home_followers_are_put_back_while_there_is_room() -> None:
     sc = battle().to(Phase.PREP, Step.UNSLIDE, turn=5)
     assert {c.where for c in sc.state.permanents.values() if c.controller == P1} >= {"RETURN_HOME"}
@@ -558,9 +552,10 @@ def test_stray_property_must_go_into_the_new_territory() -> None:
 
 def stray_board(**kwargs: object) -> Scenario:
     """Turn 3, p1's Main Phase I: p2's skill destroyed p1's tower in turn 2, so its rider is
-    Stray; p1 still has a keep guarded by a soldier."""
+    Stray; p1 still has a keep, full (a soldier and a brute), so the rider stays Stray through
+    the Unslide step (R-UNS-2 would otherwise put it there)."""
     sc = board(
-        p1=(("keep", ("soldier",)), ("tower", ("rider",))),
+        p1=(("keep", ("soldier", "brute")), ("tower", ("rider",))),
         p2=(("keep", ("sapper",)),),
         turn=2,
         **kwargs,  # type: ignore[arg-type]
@@ -685,11 +680,6 @@ def test_priority_passes_in_turn_order() -> None:
     assert not sc.violations_of(PriorityPassed(player=P2))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: projections/board.py evolve() on Conceded only marks the player out; "
-    "state.priority stays with them, so flow._window keeps awaiting the conceded player's pass",
-)
 def test_a_player_who_concedes_holding_priority_passes_it_on() -> None:
     sc = main1(players=3)
     sc.do(PriorityPassed(player=P1), Conceded(player=P2))
@@ -810,15 +800,6 @@ def test_a_fatigued_follower_may_enter_battle_but_not_attack() -> None:
     )
 
 
-CITES_PRIORITY = pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: when no attacker can attack, flow._combat_flow awaits no declaration, "
-    "and checks._out_of_turn() falls back to the priority rule (R-REG-6) for an AttackDeclared "
-    "instead of judging it with _declare() (R-CMB-3 Fatigue, R-CMB-10 target)",
-)
-
-
-@CITES_PRIORITY
 def test_declaring_only_a_fatigued_attacker_cites_fatigue() -> None:
     sc = board(p1=(("keep", ()),), hand1=("soldier",))
     new = sc.inst(P1, "soldier")
@@ -828,7 +809,6 @@ def test_declaring_only_a_fatigued_attacker_cites_fatigue() -> None:
     assert "R-CMB-3" in sc.violations_of(attack)
 
 
-@CITES_PRIORITY
 def test_attacking_an_unreachable_naval_territory_cites_the_terrain() -> None:
     sc = board(p2=(("harbor", ("giant",)),)).to(Phase.COMBAT, Step.C2)
     soldier = sc.inst(P1, "soldier")
@@ -1296,13 +1276,6 @@ def test_a_political_victory_is_declared_for_the_right_player() -> None:
     assert_breaks("R-VIC-2", altered(sc, i, MatchWon(winner=P2, victory=Victory.POLITICAL)))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: projections/board.py evolve() sets MatchState.victory_check only after "
-    "_VICTORY_EVENTS; the OpeningHandDrawn events after MatchStarted clear it, so flow._victory "
-    "never sees starting honor/VP (OQ-1) and the win surfaces at the first unrelated "
-    "ObjectResulted instead",
-)
 def test_starting_at_the_victory_threshold_wins_at_once() -> None:
     sc = Scenario.start(ruleset=rs(starting_honor=100))
     assert sc.find(MatchWon) == sc.find(TurnStarted) + 1

@@ -102,13 +102,23 @@ _VICTORY_EVENTS = (
     Conceded,
     JudgeRulingIssued,
     MatchStarted,
+    TurnStarted,
 )
-"""Events after which a victory condition may newly hold (R-VIC-4: checked at once)."""
+"""Events after which a victory condition may newly hold (R-VIC-4: checked at once; at the
+start of each turn too, so starting resources that already meet a condition win at once)."""
 
 
 def evolve(state: MatchState, event: AnyEvent) -> MatchState:
-    """The board after ``event``. Exhaustive over the event union (``assert_never``)."""
-    after = _evolve(state, event)
+    """The board after ``event``. Exhaustive over the event union (``assert_never``).
+
+    An event that names a player or card the match does not have (already reported by
+    `check`) leaves the board as it was: the fold records as played what it can and never
+    raises on a well-formed event.
+    """
+    try:
+        after = _evolve(state, event)
+    except KeyError:
+        after = state
     check = isinstance(event, _VICTORY_EVENTS)
     if after.victory_check != check:
         after = replace(after, victory_check=check)
@@ -243,7 +253,10 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
             st = replace(state, permanents=perms, modifiers=mods, fatal=(), doomed=())
             return _action_done(st, "cleaned")
         case Conceded():
-            return replace(_player(state, event.player, out=True), out_by="CONCESSION")
+            st = replace(_player(state, event.player, out=True), out_by="CONCESSION")
+            if state.priority == event.player:
+                st = replace(st, priority=st.next_player(event.player), passes=0)
+            return st
         case MatchWon():
             return replace(state, winner=event.winner, victory=str(event.victory), priority=None)
         case DeckRevealed():
@@ -336,6 +349,11 @@ def _match_started(event: MatchStarted) -> MatchState:
 
 
 def _turn_started(state: MatchState, event: TurnStarted) -> MatchState:
+    player = event.player
+    if player not in state.seats:
+        # an unknown player (reported by check): the turn goes to whom it should
+        fallback = state.next_player(state.active) if state.active else state.first_player
+        event = event.model_copy(update={"player": fallback or next(iter(state.seats), "")})
     rs = state.ruleset
     records = state.records
     if rs is not None:

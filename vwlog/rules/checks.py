@@ -129,7 +129,7 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
     """Like `check`, with the expectation already computed (the replay loop computes it once)."""
     if not state.started:
         if isinstance(event, MatchStarted):
-            return _match_started(event)
+            return _match_started(ruleset, event)
         return (violation("R-SET-1", f"the first event must be match_started, not {_t(event)}"),)
     if isinstance(event, MatchStarted):
         return (violation("R-SET-1", "the match has already started"),)
@@ -374,7 +374,7 @@ def _trusted_effects(state: MatchState, effects: tuple[Effect, ...]) -> Violatio
     return tuple(out)
 
 
-def _match_started(event: MatchStarted) -> Violations:
+def _match_started(ruleset: Ruleset, event: MatchStarted) -> Violations:
     out: list[Violation] = []
     ids = [s.player for s in event.seats]
     if len(set(ids)) != len(ids):
@@ -390,7 +390,7 @@ def _match_started(event: MatchStarted) -> Violations:
             seen.add(inst.id)
             if inst.card not in defs:
                 out.append(violation("R-SET-4", f"card {inst.card!r} is not in the card pool"))
-    rs = event.ruleset
+    rs = ruleset
     for s in event.seats:
         if rs.min_deck_size is not None and len(s.deck) < rs.min_deck_size:
             out.append(
@@ -431,7 +431,7 @@ def _decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent)
     if kind is None:
         return (violation("R-VIC-4", f"{_t(event)}: nothing may happen now"),)
     if not isinstance(event, ACCEPTS[kind]):
-        return (_out_of_turn(state, exp, event),)
+        return (_out_of_turn(ruleset, state, exp, event),)
     if player != exp.player:
         rule = exp.rule
         if kind == "priority":
@@ -456,7 +456,7 @@ def _decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent)
         case PropertyPlaced():
             return _placement(ruleset, state, exp, event)
         case DeploymentFinished():
-            return ()
+            return _deployment_finished(ruleset, state, event)
         case CardSummoned():
             return _summon(ruleset, state, event)
         case SkillRegistered():
@@ -488,7 +488,7 @@ def _priority_rule(state: MatchState) -> str:
     return "R-REG-5"
 
 
-def _out_of_turn(state: MatchState, exp: Expect, event: AnyEvent) -> Violation:
+def _out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violation:
     """A decision that does not answer what is awaited: cite the rule that forbids it here."""
     tag = _t(event)
     kind = exp.kind or ""
@@ -507,6 +507,11 @@ def _out_of_turn(state: MatchState, exp: Expect, event: AnyEvent) -> Violation:
             "R-DEP-1",
             f"Property may be moved only in the Unslide step and the Deploy Phase ({owed})",
         )
+    if isinstance(event, AttackDeclared) and state.step == Step.C3:
+        # no attacker here may attack: say why, by the rule the declaration breaks
+        found = _declare(ruleset, state, event)
+        if found:
+            return found[0]
     if isinstance(event, AttackersEnteredBattle) and state.step not in (None, Step.C1, Step.C2):
         return violation("R-CMB-7", "attackers may enter battle only up to step 2")
     if isinstance(event, BlockersEnteredBattle) and state.step not in (
@@ -534,6 +539,28 @@ def is_first_supply(ruleset: Ruleset, state: MatchState, player: str) -> bool:
     if state.turn == 1:
         return True
     return ruleset.second_player_first_supply_reduced and state.turn <= len(state.players)
+
+
+def _deployment_finished(
+    ruleset: Ruleset, state: MatchState, event: DeploymentFinished
+) -> Violations:
+    """In the Unslide step, Return Home and Stray cards are put into Territories with remaining
+    capacity before deploying ends; only those that cannot be placed stay (R-UNS-2, R-UNS-4)."""
+    if state.phase != Phase.PREP:
+        return ()
+    rooms = {t.id: room(ruleset, state, t.id) for t in state.territories(event.player)}
+    for c in state.permanents.values():
+        if c.controller != event.player or c.where not in ("RETURN_HOME", "STRAY"):
+            continue
+        if not uses_capacity(ruleset, state, c.id) or any(n > 0 for n in rooms.values()):
+            return (
+                violation(
+                    "R-UNS-2",
+                    f"{card_name(state, c.id)} ({c.where.lower().replace('_', ' ')}) must be put "
+                    "into a Territory with remaining capacity before deploying ends",
+                ),
+            )
+    return ()
 
 
 def _supply(ruleset: Ruleset, state: MatchState, event: SupplyChosen) -> Violations:
