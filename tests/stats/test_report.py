@@ -1,0 +1,210 @@
+"""Rendering: text table, JSON, CSV and the self-contained HTML page."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+from typing import TYPE_CHECKING
+
+import pytest
+
+from vwlog.errors import UsageError
+from vwlog.projections.stats import CorpusStats
+from vwlog.statsreport import (
+    CSV_COLUMNS,
+    MATCH_COLUMNS,
+    PLAYER_COLUMNS,
+    render_csv,
+    render_html,
+    render_json,
+    render_matches_csv,
+    render_matches_json,
+    render_matches_table,
+    render_table,
+    report,
+    table,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from tests.stats.conftest import Match
+
+
+@pytest.fixture(scope="module")
+def stats(corpus: list[Match]) -> CorpusStats:
+    return CorpusStats.build(m.metrics for m in corpus).canonical()
+
+
+@pytest.fixture(scope="module")
+def page(stats: CorpusStats) -> str:
+    pytest.importorskip("matplotlib", reason="the HTML page needs the 'stats' extra")
+    return render_html(stats, min_n=3)
+
+
+def test_table_shows_every_section_and_every_rate_with_n_and_interval(stats: CorpusStats) -> None:
+    text = render_table(stats, min_n=3)
+    for heading in (
+        "Victory types",
+        "Match length (finished matches)",
+        "Win rate by seat",
+        "Win rate by turn order",
+        "Win rate by faction",
+        "Top cards by win rate when played (n ≥ 3",
+        "Tempo: mean at the end of each turn",
+    ):
+        assert heading in text
+    assert text.startswith(f"{stats.matches} matches ({stats.finished} finished")
+    seat_block = text.split("Win rate by seat")[1].split("\n\n")[0]
+    assert "n  wins  win rate  95% CI" in seat_block
+    for line in seat_block.splitlines()[2:]:
+        assert "%–" in line, line  # an interval on every row
+
+
+def test_table_aligns_columns() -> None:
+    assert table(("name", "n"), [("a", 1), ("long name", 100)]).splitlines() == [
+        "name         n",
+        "a            1",
+        "long name  100",
+    ]
+
+
+def test_json_has_stable_keys_and_round_trips(stats: CorpusStats) -> None:
+    text = render_json(stats, min_n=3)
+    data = json.loads(text)
+    assert data == json.loads(json.dumps(report(stats, min_n=3)))
+    assert list(data) == sorted(data)
+    assert render_json(CorpusStats.model_validate_json(stats.model_dump_json()), min_n=3) == text
+    seat = data["win_rate"]["by_seat"][0]
+    assert set(seat) == {"seat", "n", "wins", "rate", "ci95_low", "ci95_high"}
+    assert seat["ci95_low"] <= seat["rate"] <= seat["ci95_high"]
+    card = data["cards"][0]
+    assert set(card["played"]) == {"n", "wins", "rate", "ci95_low", "ci95_high"}
+    assert sum(v["matches"] for v in data["victory_types"]) == data["corpus"]["matches"]
+
+
+def test_csv_parses_one_row_per_metric(stats: CorpusStats) -> None:
+    text = render_csv(stats, min_n=3)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    sections = {r["section"] for r in rows}
+    assert {"corpus", "victory_type", "win_rate_by_seat", "tempo"} <= sections
+    keys = [(r["section"], r["group"], r["metric"]) for r in rows]
+    assert len(keys) == len(set(keys)), "one row per metric of one group"
+    for r in rows:
+        if r["metric"] == "win_rate" and r["n"] != "0":
+            assert float(r["ci95_low"]) <= float(r["value"]) <= float(r["ci95_high"])
+            assert int(r["wins"]) <= int(r["n"])
+    matches = next(r for r in rows if r["section"] == "corpus" and r["metric"] == "matches")
+    assert int(matches["value"]) == stats.matches
+
+
+def test_csv_loads_in_pandas(stats: CorpusStats) -> None:
+    pd = pytest.importorskip("pandas", reason="pandas is not installed")
+    frame = pd.read_csv(io.StringIO(render_csv(stats)))
+    assert list(frame.columns) == list(CSV_COLUMNS)
+    assert frame["value"].dtype.kind == "f"
+
+
+def test_per_match_outputs(corpus: list[Match]) -> None:
+    metrics = [m.metrics for m in corpus[:3]]
+    rows = list(csv.DictReader(io.StringIO(render_matches_csv(metrics))))
+    assert tuple(rows[0]) == (*MATCH_COLUMNS, *PLAYER_COLUMNS)
+    assert len(rows) == 6
+    assert rows[0]["match_id"] == metrics[0].match_id
+    assert int(rows[0]["gold_produced"]) == metrics[0].players[0].gold_produced
+    data = json.loads(render_matches_json(metrics))
+    assert [type(metrics[0]).model_validate(d) for d in data] == metrics
+    text = render_matches_table(metrics)
+    assert text.count("\n\n") == 2
+    assert metrics[0].match_id in text
+
+
+def test_html_page_is_self_contained(page: str) -> None:
+    assert page.startswith("<!DOCTYPE html>")
+    assert "http://" not in page
+    assert "https://" not in page
+    assert "<script" not in page
+    assert "<link" not in page
+    assert page.count("<svg") >= 6
+    assert "xmlns" not in page
+    assert "Win rate by seat" in page
+
+
+def test_html_is_reproducible(stats: CorpusStats, page: str) -> None:
+    assert render_html(stats, min_n=3) == page
+
+
+def test_html_without_matplotlib_names_the_extra(
+    stats: CorpusStats, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(UsageError, match=r"pip install 'vwlog\[stats\]'") as info:
+        render_html(stats)
+    assert "\n" not in str(info.value)
+
+
+def png_variance(png: bytes) -> float:
+    """Variance of the bytes of a PNG's decoded scanlines (0 for a blank page)."""
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    pos, data = 8, b""
+    while pos < len(png):
+        (length,) = struct.unpack(">I", png[pos : pos + 4])
+        kind = png[pos + 4 : pos + 8]
+        if kind == b"IDAT":
+            data += png[pos + 8 : pos + 8 + length]
+        pos += 12 + length
+    pixels = zlib.decompress(data)
+    sample = pixels[:: max(1, len(pixels) // 200_000)]
+    mean = sum(sample) / len(sample)
+    return sum((b - mean) ** 2 for b in sample) / len(sample)
+
+
+def test_html_opens_in_headless_chromium_without_errors(page: str, tmp_path: Path) -> None:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    path = tmp_path / "report.html"
+    path.write_text(page, encoding="utf-8")
+    shot = tmp_path / "out.png"
+    profile = tmp_path / "profile"
+    args = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--enable-logging=stderr",
+        "--v=0",
+        f"--screenshot={shot}",
+        "--window-size=1200,2000",
+        path.as_uri(),
+    ]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Uncaught" not in done.stderr
+    assert "ERROR:CONSOLE" not in done.stderr
+    assert shot.exists()
+    png = shot.read_bytes()
+    assert len(png) > 20_000
+    assert png_variance(png) > 100
+
+
+def test_an_empty_corpus_renders_everywhere() -> None:
+    empty = CorpusStats()
+    assert render_table(empty).startswith("0 matches (0 finished, 0 unfinished)")
+    assert json.loads(render_json(empty))["corpus"]["matches"] == 0
+    assert render_csv(empty).startswith(",".join(CSV_COLUMNS))
+    pytest.importorskip("matplotlib", reason="the HTML page needs the 'stats' extra")
+    assert "<svg" in render_html(empty)

@@ -1,0 +1,227 @@
+"""``vwlog stats``: per-match and corpus statistics over log files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from vwlog.cli.base import main
+from vwlog.cli.render import progress
+from vwlog.errors import LogFormatError, OutputError, UsageError
+from vwlog.logfile import STDIO, open_log
+from vwlog.projections.stats import (
+    NEUTRAL,
+    CorpusStats,
+    MatchMetrics,
+    MatchMetricsVisitor,
+    StatsFilter,
+)
+from vwlog.replay import replay
+from vwlog.statsreport import (
+    DEFAULT_MIN_N,
+    DEFAULT_TOP,
+    render_csv,
+    render_html,
+    render_json,
+    render_matches_csv,
+    render_matches_json,
+    render_matches_table,
+    render_table,
+)
+from vwlog.types import Faction
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+    from datetime import datetime
+
+
+def match_metrics(path: str | Path) -> MatchMetrics:
+    """Stream one log file once through the replay loop and fold its metrics.
+
+    Raises:
+        LogFormatError: the file is unreadable or malformed, or holds no match.
+    """
+    with open_log(path) as reader:
+        try:
+            return replay(
+                ((line.line_no, line.record) for line in reader),
+                MatchMetricsVisitor(),
+                header=reader.header,
+            )
+        except ValueError as err:
+            if isinstance(err, LogFormatError):
+                raise
+            raise LogFormatError(reader.name, None, str(err)) from err
+
+
+def _measure(path: str) -> MatchMetrics | str:
+    """`match_metrics`, with an unreadable file reported as its error message (for workers)."""
+    try:
+        return match_metrics(path)
+    except LogFormatError as err:
+        return str(err)
+
+
+def _measure_all(paths: Sequence[str], jobs: int) -> Iterator[MatchMetrics | str]:
+    if jobs <= 1 or len(paths) <= 1:
+        for path in paths:
+            yield _measure(path)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(_measure, paths, chunksize=max(1, len(paths) // (jobs * 8)))
+
+
+def _expand(logs: Sequence[Path]) -> list[str]:
+    """Files as given; a directory stands for the ``*.jsonl`` files directly in it."""
+    out: list[str] = []
+    for path in logs:
+        if str(path) != STDIO and path.is_dir():
+            found = sorted(str(p) for p in path.glob("*.jsonl"))
+            if not found:
+                raise UsageError(f"{path}: directory holds no *.jsonl logs")
+            out.extend(found)
+        else:
+            out.append(str(path))
+    return out
+
+
+@main.command()
+@click.argument(
+    "logs",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, allow_dash=True, path_type=Path),
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json", "csv"]),
+    default="table",
+    show_default=True,
+    help="Aligned text, JSON (stable keys), or CSV (one row per metric and group).",
+)
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Also write a self-contained HTML page with charts (needs the 'stats' extra).",
+)
+@click.option("--player", metavar="P", help="Only matches of player P, counted from P's side.")
+@click.option(
+    "--faction",
+    type=click.Choice([f.value for f in Faction] + [NEUTRAL], case_sensitive=False),
+    help="Only players whose deck is mostly of this faction.",
+)
+@click.option("--ruleset", "ruleset_id", metavar="ID", help="Only matches under ruleset ID.")
+@click.option(
+    "--since",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    metavar="YYYY-MM-DD",
+    help="Only matches created on or after this date (YYYY-MM-DD); undated logs are skipped.",
+)
+@click.option("--per-match", is_flag=True, help="Print each match's metrics instead of the corpus.")
+@click.option(
+    "--min-n",
+    type=click.IntRange(1),
+    default=DEFAULT_MIN_N,
+    show_default=True,
+    help="Fewest finished player-matches for a card or deck to be ranked.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(1),
+    default=DEFAULT_TOP,
+    show_default=True,
+    help="How many cards and decks to rank in the table and the page.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes (one log per worker at a time).",
+)
+@click.pass_context
+def stats(
+    ctx: click.Context,
+    logs: tuple[Path, ...],
+    output_format: str,
+    html_file: Path | None,
+    player: str | None,
+    faction: str | None,
+    ruleset_id: str | None,
+    since: datetime | None,
+    *,
+    per_match: bool,
+    min_n: int,
+    top: int,
+    jobs: int,
+) -> None:
+    """Measure matches: per-match metrics and corpus statistics from log files.
+
+    Each log (or every *.jsonl in a directory) is streamed once through the
+    replay loop. The corpus report gives victory types, match length, win
+    rates by seat, turn order, faction and deck, card win rates and tempo
+    curves. Every win rate comes with its sample size n and a Wilson 95%
+    confidence interval. Win rates and lengths count finished matches.
+
+    Exit status: 0 success, 2 a log cannot be read (the others are still
+    counted) or bad usage.
+
+    Example:
+
+    \b
+        vwlog stats corpus/
+        vwlog stats corpus/*.jsonl --format csv > stats.csv
+        vwlog stats corpus/ --html report.html --min-n 20
+        vwlog stats corpus/ --player p1 --format json
+        vwlog stats match.jsonl --per-match
+    """
+    filters = StatsFilter(
+        player=player,
+        faction=faction.upper() if faction else None,
+        ruleset=ruleset_id,
+        since=since.date() if since else None,
+    )
+    paths = _expand(logs)
+    corpus = CorpusStats(filters=filters)
+    kept: list[MatchMetrics] = []
+    unreadable = 0
+    with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
+        for outcome in _measure_all(paths, jobs):
+            bar.update(1)
+            if isinstance(outcome, str):
+                unreadable += 1
+                click.echo(f"Error: {outcome}", err=True)
+                continue
+            if corpus.add(outcome) and per_match:
+                kept.append(outcome)
+    corpus.canonical()
+    if per_match:
+        renderers = {
+            "table": render_matches_table,
+            "json": render_matches_json,
+            "csv": render_matches_csv,
+        }
+        text = renderers[output_format](kept)
+    elif output_format == "json":
+        text = render_json(corpus, min_n=min_n)
+    elif output_format == "csv":
+        text = render_csv(corpus, min_n=min_n)
+    else:
+        text = render_table(corpus, min_n=min_n, top=top)
+    page = render_html(corpus, min_n=min_n, top=top) if html_file is not None else None
+    click.echo(text, nl=not text.endswith("\n"))
+    if html_file is not None and page is not None:
+        try:
+            html_file.write_text(page, encoding="utf-8")
+        except OSError as err:
+            raise OutputError(str(html_file), err.strerror or str(err)) from err
+        click.echo(f"wrote {html_file}", err=True)
+    if unreadable:
+        ctx.exit(2)
