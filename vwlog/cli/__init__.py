@@ -7,7 +7,7 @@ with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr.
 
 from __future__ import annotations
 
-from vwlog.cli import matches, replay, schema, validate
+from vwlog.cli import matches, replay, schema, stats, validate
 from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
 
 __all__ = [
@@ -19,5 +19,6 @@ __all__ = [
     "pass_cli_context",
     "replay",
     "schema",
+    "stats",
     "validate",
 ]
