@@ -73,7 +73,7 @@ def corpus(name: str, *args: str) -> Path:
     """A generated corpus, cached under bench/out/ (deterministic from its arguments)."""
     path = OUT / name
     if not path.exists():
-        tmp = OUT / f".{name}.tmp"
+        tmp = OUT / f".tmp-{name}"  # keeps a .jsonl suffix: one file, not a directory
         vwlog("simulate", *args, "-o", str(tmp))
         tmp.rename(path)
     return path
@@ -227,6 +227,216 @@ def bench_memory(quick: bool) -> list[Figure]:
     ]
 
 
+# -- 3. import -------------------------------------------------------------------------------
+
+PG_URL = os.environ.get("VWLOG_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _raw_sqlite(rows: list[tuple[bytes, int, str, bytes]], path: Path) -> None:
+    import sqlite3
+
+    path.unlink(missing_ok=True)
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "CREATE TABLE stored_events (application_name TEXT, originator_id TEXT, "
+        "originator_version INTEGER, topic TEXT, state BLOB, "
+        "PRIMARY KEY (originator_id, originator_version))"
+    )
+    with conn:
+        conn.executemany(
+            "INSERT INTO stored_events VALUES ('bench', ?, ?, ?, ?)",
+            [(oid.hex(), v, t, st) for oid, v, t, st in rows],
+        )
+    conn.close()
+
+
+def _raw_postgres(rows: list[tuple[bytes, int, str, bytes]], schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG_URL.replace("postgresql://", "postgresql://", 1)) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        conn.execute(f"CREATE SCHEMA {schema}")
+        conn.execute(
+            f"CREATE TABLE {schema}.events (originator_id uuid, originator_version bigint, "
+            "topic text, state bytea, PRIMARY KEY (originator_id, originator_version))"
+        )
+        with conn.cursor() as cur:
+            cur.executemany(
+                f"INSERT INTO {schema}.events VALUES (%s, %s, %s, %s)",
+                [(oid.hex(), v, t, st) for oid, v, t, st in rows],
+            )
+        conn.commit()
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+        conn.commit()
+
+
+def _postgres_up() -> bool:
+    try:
+        import psycopg
+
+        psycopg.connect(PG_URL, connect_timeout=3).close()
+    except Exception:
+        return False
+    return True
+
+
+def bench_import(repeats: int, quick: bool) -> list[Figure]:
+    import uuid
+
+    from vwlog.services.matches import import_log
+    from vwlog.store import MatchStore
+
+    path = corpus(
+        "import-q.jsonl" if quick else "import-10k.jsonl",
+        "--seed",
+        "5",
+        "--max-turns",
+        "40" if quick else "160",
+        *LONG_MATCH,
+    )
+    lines = path.read_bytes().splitlines()[1:]
+    n = len(lines)
+    oid = uuid.uuid5(uuid.NAMESPACE_URL, "bench").bytes
+    rows = [(oid, i + 1, "vwlog:x:v1", line) for i, line in enumerate(lines)]
+    work = OUT / "import-work"
+    work.mkdir(exist_ok=True)
+    figures = []
+
+    def vw_sqlite() -> None:
+        db = work / "store.db"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        with MatchStore.open(str(db)) as store:
+            import_log(store, path)
+
+    t_vw = median_time(vw_sqlite, repeats)
+    t_raw = median_time(lambda: _raw_sqlite(rows, work / "raw.db"), repeats)
+    figures.append(
+        Figure(
+            "import into SQLite (validate+store)",
+            n / t_vw,
+            "events/s",
+            "raw sqlite3 executemany, same rows",
+            n / t_raw,
+            ">= 1/3 of the raw rate",
+            f"{n:,}-event match",
+        )
+    )
+    if _postgres_up():
+        counter = iter(range(10**6))
+
+        def vw_pg() -> None:
+            schema = f"vwlog_bench_{os.getpid()}_{next(counter)}"
+            with MatchStore.open(f"{PG_URL}?schema={schema}") as store:
+                import_log(store, path)
+            import psycopg
+
+            with psycopg.connect(PG_URL) as conn:
+                conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+        t_pg = median_time(vw_pg, max(1, repeats // 2))
+        t_pg_raw = median_time(
+            lambda: _raw_postgres(rows, f"raw_{os.getpid()}"), max(1, repeats // 2)
+        )
+        figures.append(
+            Figure(
+                "import into PostgreSQL (validate+store)",
+                n / t_pg,
+                "events/s",
+                "raw psycopg executemany, same rows",
+                n / t_pg_raw,
+                ">= 1/3 of the raw rate",
+                f"{n:,}-event match",
+            )
+        )
+    return figures
+
+
+# -- 4. seek ---------------------------------------------------------------------------------
+
+
+def bench_seek(repeats: int, quick: bool) -> list[Figure]:
+    from vwlog.services.matches import import_log, state_at
+    from vwlog.store import MatchStore
+
+    short = corpus("seek-1k.jsonl", "--seed", "6", "--max-turns", "16", *LONG_MATCH)
+    long = corpus(
+        "import-q.jsonl" if quick else "import-10k.jsonl",
+        "--seed",
+        "5",
+        "--max-turns",
+        "40" if quick else "160",
+        *LONG_MATCH,
+    )
+    db = OUT / "seek.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    figures = []
+    with MatchStore.open(str(db)) as store:
+        ids = {}
+        for p in (short, long):
+            ids[p] = import_log(store, p).match_id
+        rng = random.Random(3)
+        for_len = {}
+        for p in (short, long):
+            n = count_events([p])
+            mid = ids[p]
+            near_end = [n - rng.randrange(0, 60) for _ in range(25)]
+            near_start = [1 + rng.randrange(0, 60) for _ in range(25)]
+
+            def seek(seqs: list[int], mid: str = mid) -> None:
+                for q in seqs:
+                    state_at(store, mid, q)
+
+            for_len[p] = (
+                n,
+                median_time(lambda s=near_end: seek(s), repeats) / 25,
+                median_time(lambda s=near_start: seek(s), repeats) / 25,
+            )
+        n_long, end_long, start_long = for_len[long]
+        n_short, end_short, _ = for_len[short]
+        full = median_time(lambda: _replay_all(long), max(1, repeats // 2))
+    figures.append(
+        Figure(
+            f"seek near the end, {n_long:,}-event stored match",
+            end_long * 1000,
+            "ms",
+            "seek near the start, same match",
+            start_long * 1000,
+            "a few ms; ratio ~1",
+        )
+    )
+    figures.append(
+        Figure(
+            f"seek near the end, {n_long:,} events",
+            end_long * 1000,
+            "ms",
+            f"seek near the end, {n_short:,} events",
+            end_short * 1000,
+            "ratio <= 1.5 (flat in length)",
+        )
+    )
+    figures.append(
+        Figure(
+            "seek near the end (snapshots)",
+            end_long * 1000,
+            "ms",
+            "replay from the start (no snapshots)",
+            full * 1000,
+            "far below 1",
+        )
+    )
+    return figures
+
+
+def _replay_all(path: Path) -> None:
+    from vwlog.logfile import read_log
+    from vwlog.replay import FinalState, replay
+
+    _, records = read_log(path)
+    replay(records, FinalState())
+
+
 # -- 6. scaling ------------------------------------------------------------------------------
 
 
@@ -264,6 +474,8 @@ def bench_scaling(repeats: int, quick: bool) -> list[Figure]:
 SECTIONS: dict[str, Callable[[int, bool], list[Figure]]] = {
     "validation": bench_validation,
     "memory": lambda _r, q: bench_memory(q),
+    "import": bench_import,
+    "seek": bench_seek,
     "scaling": bench_scaling,
 }
 
