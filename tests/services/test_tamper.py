@@ -1,0 +1,269 @@
+"""Tamper detection: any altered byte of an exported log, any altered row of a stored match.
+
+An exported log is checked by ``vwlog verify FILE``, a stored match by ``vwlog verify MATCH``;
+both must exit 1 and name the first broken link by its seq and line.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from typing import TYPE_CHECKING
+
+import orjson
+import pytest
+
+from vwlog.cli import main
+from vwlog.services import verify_log
+from vwlog.services.matches import export_match, import_log, verify_match
+from vwlog.store import MatchStore
+from vwlog.store.mapping import match_uuid
+
+from .support import generated_log, lines_of, records_of, write_lines
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+SEED = 13
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated match, imported into a store and exported again."""
+    directory = tmp_path_factory.mktemp("tamper")
+    path = generated_log(directory, SEED, 2)
+    out = directory / "exported.jsonl"
+    with MatchStore.open("memory:") as store:
+        import_log(store, path)
+        export_match(store, records_of(path)[0].match_id, out)
+    assert out.read_bytes() == path.read_bytes()
+    return out
+
+
+def other_byte(byte: int) -> int:
+    """A different byte of the same kind where there is one (digit, letter), else ``x``."""
+    char = chr(byte)
+    for first, size in (("0", 10), ("a", 26), ("A", 26)):
+        if first <= char < chr(ord(first) + size):
+            return ord(first) + (ord(char) - ord(first) + 1) % size
+    return ord("x")
+
+
+def altered(path: Path, out: Path, line: int, marker: bytes) -> Path:
+    """Copy ``path`` with the byte just after ``marker`` on 0-based line ``line`` changed."""
+    lines = lines_of(path)
+    text = bytearray(lines[line])
+    at = text.index(marker) + len(marker)
+    text[at] = other_byte(text[at])
+    lines[line] = bytes(text)
+    return write_lines(out, lines)
+
+
+def _first_pass_after_middle(path: Path) -> int:
+    _, records = records_of(path)
+    middle = len(records) // 2
+    return next(r.seq for r in records[middle:] if r.event.type == "priority_passed")
+
+
+def _last(path: Path) -> int:
+    return len(records_of(path)[1])
+
+
+def _last_gold(path: Path) -> int:
+    return [r.seq for r in records_of(path)[1] if r.event.type == "gold_produced"][-1]
+
+
+RECORD_BYTES: list[tuple[str, Callable[[Path], int], bytes]] = [
+    ("event-of-match-started", lambda _: 1, b'"first_player":"p'),
+    ("event-of-a-decision", _first_pass_after_middle, b'"player":"p'),
+    ("event-of-a-consequence", _last_gold, b'"amount":'),
+    ("hash-of-the-first-record", lambda _: 1, b'"hash":"'),
+    ("hash-of-a-middle-record", _first_pass_after_middle, b'"hash":"'),
+    ("hash-of-the-last-record", _last, b'"hash":"'),
+]
+
+
+@pytest.mark.parametrize(
+    ("seq_of", "marker"),
+    [pytest.param(seq_of, marker, id=name) for name, seq_of, marker in RECORD_BYTES],
+)
+def test_an_altered_byte_of_a_record_is_found_at_its_seq_and_line(
+    runner: CliRunner,
+    exported: Path,
+    tmp_path: Path,
+    seq_of: Callable[[Path], int],
+    marker: bytes,
+) -> None:
+    seq = seq_of(exported)
+    path = altered(exported, tmp_path / "altered.jsonl", seq, marker)
+
+    result = runner.invoke(main, ["verify", str(path)])
+
+    assert result.exit_code == 1, result.output
+    assert f"BROKEN at seq {seq}, line {seq + 1}: hash does not match the chain" in result.stdout
+    json_result = runner.invoke(main, ["verify", "--format", "json", str(path)])
+    assert json_result.exit_code == 1
+    [report] = orjson.loads(json_result.stdout)
+    assert not report["ok"]
+    assert (report["broken"]["seq"], report["broken"]["line"]) == (seq, seq + 1)
+
+
+def test_an_altered_seq_is_reported_at_the_position_of_the_record(
+    runner: CliRunner, exported: Path, tmp_path: Path
+) -> None:
+    seq = _first_pass_after_middle(exported)
+    path = altered(exported, tmp_path / "altered.jsonl", seq, b'"seq":')
+    assert records_of(exported)[1][seq - 1].seq == seq
+
+    result = runner.invoke(main, ["verify", str(path)])
+
+    assert result.exit_code == 1
+    assert f"BROKEN at seq {seq}, line {seq + 1}: " in result.stdout
+
+
+@pytest.mark.parametrize(
+    "marker",
+    [b'"match_id":"s', b'"generator":"v', b'"hash":"'],
+    ids=["match-id", "generator", "hash"],
+)
+def test_an_altered_byte_of_the_header_is_found_at_line_1(
+    runner: CliRunner, exported: Path, tmp_path: Path, marker: bytes
+) -> None:
+    path = altered(exported, tmp_path / "altered.jsonl", 0, marker)
+
+    result = runner.invoke(main, ["verify", str(path)])
+
+    assert result.exit_code == 1, result.output
+    assert "BROKEN at line 1: header altered" in result.stdout
+
+
+def test_a_header_that_no_longer_parses_is_an_input_error_naming_line_1(
+    runner: CliRunner, exported: Path, tmp_path: Path
+) -> None:
+    path = altered(exported, tmp_path / "altered.jsonl", 0, b'"format"')  # the colon
+
+    result = runner.invoke(main, ["verify", str(path)])
+
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: {path}, line 1")
+    assert result.stderr.count("\n") == 1
+
+
+def test_every_sampled_single_byte_change_is_found_on_its_line(exported: Path) -> None:
+    data = exported.read_bytes()
+    header_end = data.index(b"\n") + 1
+    line_starts = [header_end]
+    line_starts += [i + 1 for i in range(header_end, len(data) - 1) if data[i] == 10]
+    positions = sorted(random.Random(SEED).sample(range(header_end, len(data)), 200))
+    original = records_of(exported)[1]
+    target = exported.with_name("sampled.jsonl")
+    for position in positions:
+        text = bytearray(data)
+        text[position] = other_byte(text[position])
+        target.write_bytes(bytes(text))
+        line = sum(1 for start in line_starts if start <= position) + 1
+
+        report = verify_log(target)
+
+        where = f"byte {position} ({chr(data[position])!r}) on line {line}"
+        assert not report.ok, where
+        assert report.broken is not None, where
+        assert report.broken.line == line, where
+        if report.broken.seq is not None:  # named by position, whatever seq the line says
+            assert report.broken.seq == original[line - 2].seq, where
+
+
+# -- a stored match altered in the database --------------------------------------------------
+
+
+def _update_sqlite(url: str, match_id: str, seq: int, state: bytes | None) -> None:
+    with sqlite3.connect(url.removeprefix("sqlite:///")) as conn:
+        where = "originator_id = ? AND originator_version"
+        oid = match_uuid(match_id).hex
+        if state is None:
+            conn.execute(f"DELETE FROM stored_events WHERE {where} >= ?", (oid, seq))
+        else:
+            conn.execute(f"UPDATE stored_events SET state = ? WHERE {where} = ?", (state, oid, seq))
+
+
+def _update_postgres(url: str, match_id: str, seq: int, state: bytes | None) -> None:
+    import psycopg
+    from psycopg import sql
+
+    dsn, _, schema = url.partition("?schema=")
+    table = sql.Identifier(schema, "vwlog_events")
+    where = sql.SQL("originator_id = %s AND originator_version")
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        if state is None:
+            query = sql.SQL("DELETE FROM {} WHERE {} >= %s").format(table, where)
+            conn.execute(query, (match_uuid(match_id), seq))
+        else:
+            query = sql.SQL("UPDATE {} SET state = %s WHERE {} = %s").format(table, where)
+            conn.execute(query, (state, match_uuid(match_id), seq))
+
+
+def tamper(url: str, match_id: str, seq: int, state: bytes | None) -> None:
+    """Replace the stored line of record ``seq`` (``None``: delete it and all after it)."""
+    if url.startswith("sqlite:"):
+        _update_sqlite(url, match_id, seq, state)
+    else:
+        _update_postgres(url, match_id, seq, state)
+
+
+def _altered_line(line: bytes, marker: bytes) -> bytes:
+    text = bytearray(line)
+    at = text.index(marker) + len(marker)
+    text[at] = other_byte(text[at])
+    return bytes(text)
+
+
+@pytest.mark.parametrize(
+    ("marker", "reason"),
+    [
+        (b'"player":"p', "hash does not match the chain"),
+        (b'"hash":"', "hash does not match the chain"),
+        (b'"event"', "line altered: no longer a valid record"),
+    ],
+    ids=["event", "hash", "no-longer-json"],
+)
+def test_a_record_altered_in_the_database_is_found_at_its_seq(
+    runner: CliRunner, shared_url: str, tmp_path: Path, marker: bytes, reason: str
+) -> None:
+    path = generated_log(tmp_path, SEED, 2)
+    match_id = records_of(path)[0].match_id
+    seq = _first_pass_after_middle(path)
+    with MatchStore.open(shared_url) as store:
+        import_log(store, path)
+        tamper(shared_url, match_id, seq, _altered_line(lines_of(path)[seq], marker))
+        report = verify_match(store, match_id)
+
+    assert report.broken is not None
+    assert (report.broken.line, report.broken.reason) == (seq + 1, reason)
+    result = runner.invoke(main, ["--store", shared_url, "verify", match_id])
+    assert result.exit_code == 1, result.output
+    if reason.startswith("hash"):
+        assert report.broken.seq == seq
+        assert f"store:{match_id}: BROKEN at seq {seq}, line {seq + 1}: {reason}" in result.stdout
+    else:
+        assert f"store:{match_id}: BROKEN at line {seq + 1}: {reason}" in result.stdout
+    untouched = runner.invoke(main, ["verify", str(path)])
+    assert untouched.exit_code == 0
+
+
+def test_records_deleted_from_the_end_of_a_stored_match_are_found(
+    runner: CliRunner, shared_url: str, tmp_path: Path
+) -> None:
+    path = generated_log(tmp_path, SEED, 2)
+    header, records = records_of(path)
+    with MatchStore.open(shared_url) as store:
+        import_log(store, path)
+    tamper(shared_url, header.match_id, len(records) - 4, None)
+
+    result = runner.invoke(main, ["--store", shared_url, "verify", header.match_id])
+
+    assert result.exit_code == 1, result.output
+    assert f"BROKEN at seq {len(records) - 4}, line {len(records) - 3}: " in result.stdout
+    assert f"catalog recorded {len(records)} events" in result.stdout
