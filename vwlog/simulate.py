@@ -141,7 +141,7 @@ def generate(
     policy: Policy,
     *,
     match_id: str,
-    max_turns: int = 60,
+    max_turns: int = 200,
     generator: str | None = None,
 ) -> GeneratedMatch:
     """Play a match from ``start`` until it is won or ``max_turns`` turns have been played."""
@@ -406,7 +406,7 @@ def simulate(
     teams: int | None = None,
     decks: Sequence[Sequence[str]] | None = None,
     policy: PolicyName = "greedy",
-    max_turns: int = 60,
+    max_turns: int = 200,
     ruleset: Ruleset = DEFAULT_RULESET,
     on_progress: Callable[[int], None] | None = None,
 ) -> GeneratedMatch:

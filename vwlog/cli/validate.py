@@ -427,7 +427,7 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
 @click.option(
     "--policy", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True
 )
-@click.option("--max-turns", type=click.IntRange(1, 100_000), default=60, show_default=True)
+@click.option("--max-turns", type=click.IntRange(1, 100_000), default=200, show_default=True)
 @click.option(
     "-o",
     "--out",

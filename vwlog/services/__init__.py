@@ -183,7 +183,7 @@ class SimulationSpec:
     teams: int | None = None
     decks: tuple[tuple[str, ...], ...] | None = None
     policy: PolicyName = "greedy"
-    max_turns: int = 60
+    max_turns: int = 200
     ruleset: Ruleset | None = None
 
 
