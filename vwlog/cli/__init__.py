@@ -7,13 +7,14 @@ with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr.
 
 from __future__ import annotations
 
-from vwlog.cli import matches, replay, schema, stats, validate
+from vwlog.cli import dispute, matches, replay, schema, stats, validate
 from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
 
 __all__ = [
     "CliContext",
     "InputError",
     "VwlogGroup",
+    "dispute",
     "main",
     "matches",
     "pass_cli_context",
