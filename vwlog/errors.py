@@ -128,9 +128,8 @@ class IllegalEventError(VwlogError, ValueError):
         where = f"event {self.seq} ({self.event_type})" if self.seq else f"{self.event_type}"
         n = len(self.violations)
         head = f"{where} breaks {n} rule{'s' if n != 1 else ''}"
-        if n == 1:
-            return f"{head}: {self.violations[0].rule} {self.violations[0].message}"
-        return head + ":\n" + "\n".join(f"  {v.rule}  {v.message}" for v in self.violations)
+        # one line, whatever the count (errors are shown as one ``Error: …`` line)
+        return f"{head}: " + "; ".join(f"{v.rule} {v.message}" for v in self.violations)
 
 
 class MatchNotFoundError(VwlogError, LookupError):

@@ -314,11 +314,6 @@ def test_an_illegal_decision_exits_2_citing_its_rules_and_stores_nothing(
         assert rule in result.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: errors.IllegalEventError.__str__ spans several lines when a decision breaks "
-    "more than one rule, so 'vwlog play' prints a multi-line Error (DESIGN §5: one line)",
-)
 def test_an_illegal_decision_breaking_two_rules_is_still_one_error_line(
     runner: CliRunner, db: str, logs: list[Path]
 ) -> None:
@@ -328,11 +323,6 @@ def test_an_illegal_decision_breaking_two_rules_is_still_one_error_line(
     assert all(rule in line for rule in rules)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: services.matches.parse_decision lets KeyError escape for 'skill' with an "
-    "unknown card, so 'vwlog play' ends in a traceback instead of Error:, exit 2",
-)
 def test_a_skill_of_an_unknown_card_is_one_error_line_and_exit_2(
     runner: CliRunner, db: str, logs: list[Path]
 ) -> None:

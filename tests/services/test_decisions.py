@@ -154,20 +154,10 @@ def test_concede_and_json_give_the_awaited_players_decision(
         pytest.param(
             "skill no-such-card s1",
             "unknown card 'no-such-card'",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="bug: services.matches.parse_decision calls state.defn(card) for 'skill' "
-                "outside card_cost, so an unknown card escapes as KeyError (a traceback)",
-            ),
         ),
         pytest.param(
             "damage",
             "no damage distribution is open now",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="bug: services.matches.parse_decision 'damage' returns the first legal "
-                "decision of any kind (here a priority pass) when no damage is awaited",
-            ),
         ),
     ],
 )

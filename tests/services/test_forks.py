@@ -182,11 +182,6 @@ def test_fork_ids_stay_unique_when_a_name_or_point_is_reused(
     assert len(set(store.match_ids())) == len(store.match_ids()) == 6
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: services.matches.fork_match picks the id from a listing taken before the "
-    "import, and two identical forks import as 'unchanged', so two writers share one fork",
-)
 def test_two_writers_forking_with_one_name_at_once_get_two_forks(
     shared_url: str, small: tuple[Path, list[EventRecord]]
 ) -> None:

@@ -1,17 +1,17 @@
 """Seek: the state at any seq of a stored match is the fold of its first seq records.
 
 Whatever snapshots exist (every N events, none, or corrupt ones: garbage, truncated, a flipped
-bit that still unpickles, one taken at another seq), `state_at` must give exactly what folding
+bit that still parses, one taken at another seq), `state_at` must give exactly what folding
 the records with `evolve` gives.
 """
 
 from __future__ import annotations
 
-import pickle
 import random
 import sqlite3
 from typing import TYPE_CHECKING
 
+import orjson
 import pytest
 
 from vwlog.errors import MatchNotFoundError, UsageError
@@ -105,21 +105,30 @@ def snapshots(match: tuple[Path, list[EventRecord]]) -> dict[int, bytes]:
     return dict(filter(None, found))
 
 
+def _payload_start(good: bytes) -> int:
+    """Where the JSON payload begins: after the magic line, the record hash and the digest."""
+    at = good.index(b"\n")
+    at = good.index(b"\n", at + 1)
+    return good.index(b"\n", at + 1) + 1
+
+
 def _flipped(good: bytes, *, value: bool) -> bytes:
-    """``good`` with one bit of its pickled payload flipped, so that the payload still
-    unpickles: to different values (``value``), or to something that is not a mapping."""
-    start = good.index(b"\x80")  # the pickle's PROTO opcode; what precedes it is text
-    original = pickle.loads(good[start:])
-    for at in range(len(good) - 1, start + 1, -1):
+    """``good`` with one bit of its JSON payload flipped so that the payload still parses: to
+    other values (``value``: a digit changed), or to something the decoder refuses (a tag
+    renamed)."""
+    start = _payload_start(good)
+    original = orjson.loads(good[start:])
+    for at in range(len(good) - 1, start, -1):
         data = bytearray(good)
         data[at] ^= 1
         try:
-            loaded = pickle.loads(bytes(data[start:]))
-            if value and isinstance(loaded, dict) and loaded != original:
-                return bytes(data)
-        except Exception:
+            loaded = orjson.loads(bytes(data[start:]))
+        except orjson.JSONDecodeError:
             continue
-        if not value and not isinstance(loaded, dict):
+        if loaded == original:
+            continue
+        digit = chr(good[at]).isdigit() and chr(data[at]).isdigit()
+        if value == digit:
             return bytes(data)
     raise AssertionError("no such bit")
 
@@ -128,10 +137,10 @@ CORRUPTIONS: dict[str, Callable[[dict[int, bytes]], bytes]] = {
     "garbage": lambda snaps: b"\x00\xffnot a snapshot at all",
     "empty": lambda snaps: b"",
     "magic-only": lambda snaps: snaps[50][: snaps[50].index(b"\n") + 1],
-    "not-a-pickle": lambda snaps: snaps[50][: snaps[50].index(b"\x80")] + b"not a pickle",
+    "not-json": lambda snaps: snaps[50][: _payload_start(snaps[50])] + b"not json",
     "truncated": lambda snaps: snaps[50][: len(snaps[50]) // 2],
     "one-bit-flipped-to-other-values": lambda snaps: _flipped(snaps[50], value=True),
-    "one-bit-flipped-to-no-mapping": lambda snaps: _flipped(snaps[50], value=False),
+    "one-bit-flipped-elsewhere": lambda snaps: _flipped(snaps[50], value=False),
     "taken-at-another-seq": lambda snaps: snaps[100],
 }
 

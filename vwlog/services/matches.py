@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import pickle
 import random
 import weakref
 from dataclasses import dataclass, field
@@ -34,8 +33,8 @@ from vwlog.projections import INITIAL, evolve
 from vwlog.replay import Step, ValidationReport, Validator, replay
 from vwlog.rules import expect, legal_decisions
 from vwlog.services import BrokenLink, VerifyReport, verify_lines
+from vwlog.services.snapshots import SnapshotFormatError, decode_state, encode_state
 from vwlog.simulate import make_policy
-from vwlog.state import replace as replace_state
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
@@ -48,10 +47,7 @@ if TYPE_CHECKING:
 
 SNAPSHOT_EVERY = 100
 """Default interval between state snapshots (events); a seek replays at most this many."""
-_SNAPSHOT_MAGIC = b"vwlog-snapshot-1\n"
-_STATIC = ("ruleset", "cards", "instances", "owners", "first_player", "commitments", "seats")
-"""State fields fixed by `MatchStarted`: rebuilt from the first record, not stored per
-snapshot."""
+_SNAPSHOT_MAGIC = b"vwlog-snapshot-2\n"
 
 
 # -- snapshots -------------------------------------------------------------------------------
@@ -61,11 +57,11 @@ def encode_snapshot(state: MatchState, record_hash: str | None) -> bytes:
     """The dynamic part of a state as bytes (the static part comes from `MatchStarted`).
 
     Layout: a magic line, the hash of the record the state follows, the SHA-256 of the payload,
-    then the payload. A snapshot is used only if both hashes check out, so a corrupt or stale
-    snapshot is rebuilt from the records instead of being trusted.
+    then the payload (plain JSON, see `vwlog.services.snapshots`). A snapshot is used only if
+    both hashes check out, so a corrupt or stale snapshot is rebuilt from the records instead
+    of being trusted; decoding builds only whitelisted value classes, never runs code.
     """
-    dynamic = {k: v for k, v in state.__dict__.items() if k not in _STATIC}
-    payload = pickle.dumps(dynamic, protocol=pickle.HIGHEST_PROTOCOL)
+    payload = encode_state(state)
     digest = hashlib.sha256(payload).hexdigest()
     head = f"{record_hash or ''}\n{digest}\n".encode()
     return _SNAPSHOT_MAGIC + head + payload
@@ -85,12 +81,9 @@ def decode_snapshot(static: MatchState, data: bytes, record_hash: str | None) ->
     if hashlib.sha256(payload).hexdigest().encode() != digest:
         return None
     try:
-        dynamic = pickle.loads(payload)
-        state = replace_state(static, **dynamic)
-    except Exception:
-        # anything unreadable is rebuilt from the records
-        return None
-    return state
+        return decode_state(static, payload)
+    except (SnapshotFormatError, TypeError, ValueError):
+        return None  # rebuilt from the records instead
 
 
 class _Snapshots:
@@ -186,11 +179,22 @@ def _read_for_import(path: str | Path) -> tuple[LogHeader, list[tuple[bytes, Eve
         upcast = reader.upcast
         lines = [(line.raw, line.record) for line in reader]
     records = [r for _, r in lines]
-    if header.hash is None or any(r.hash is None for r in records):
+    if header.hash is None and all(r.hash is None for r in records):
+        # an unsealed log (no hash anywhere): seal it
         head = codec.seal_header(header.model_copy(update={"hash": None}))
         assert head.hash is not None
         sealed = list(codec.seal(head.hash, (r.model_copy(update={"hash": None}) for r in records)))
         return head, [(codec.record_bytes(r), r) for r in sealed]
+    missing = next((r.seq for r in records if r.hash is None), None)
+    if header.hash is None or missing is not None:
+        where = "the header" if header.hash is None else f"seq {missing}"
+        raise LogFormatError(
+            str(path),
+            1 if header.hash is None else (missing or 0) + 1,
+            f"the log is sealed but {where} has no hash (removed after sealing?); "
+            "not imported: check it with 'vwlog verify'",
+            "hash",
+        )
     report = verify_lines(
         str(path),
         header,
@@ -466,27 +470,40 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
         )
     existing = {m.match_id for m in store.list_matches()}
     base = f"{match_id}~{name}" if name else f"{match_id}~{at}"
-    fork_id, n = base, 1
-    while fork_id in existing:
-        n += 1
-        fork_id = f"{base}.{n}"
     parent_header = store.header(match_id)
-    header = codec.seal_header(
-        LogHeader(
-            match_id=fork_id,
-            created=parent_header.created,
-            generator=f"vwlog fork {match_id} --at {at}",
-        )
-    )
-    assert header.hash is not None
     prefix = [r.model_copy(update={"hash": None}) for r in store.records(match_id, lte=at)]
     marker = EventRecord(seq=at + 1, event=MatchForked(parent=match_id, at=at, name=name))
-    records = list(codec.seal(header.hash, [*prefix, marker]))
-    lines = [(codec.record_bytes(r), r) for r in records]
-    report = replay(((i + 2, r) for i, r in enumerate(records)), Validator(), header=header)
-    meta = meta_from(header, report, records[-1].hash or "", events=len(records))
-    store.import_match(header, lines, meta)
-    return fork_id
+    for n in range(1, 10_000):
+        fork_id = base if n == 1 else f"{base}.{n}"
+        if fork_id in existing:
+            continue
+        header = codec.seal_header(
+            LogHeader(
+                match_id=fork_id,
+                created=parent_header.created,
+                generator=f"vwlog fork {match_id} --at {at}",
+            )
+        )
+        assert header.hash is not None
+        records = list(codec.seal(header.hash, [*prefix, marker]))
+        lines = [(codec.record_bytes(r), r) for r in records]
+        snapshots = _Snapshots(SNAPSHOT_EVERY)
+        report = replay(
+            ((i + 2, r) for i, r in enumerate(records)),
+            _Both(Validator(), snapshots),
+            header=header,
+        )
+        meta = meta_from(header, report, records[-1].hash or "", events=len(records))
+        try:
+            outcome = store.import_match(header, lines, meta)
+        except MatchExistsError:
+            continue  # another writer took this id a moment ago: try the next one
+        if outcome != ImportOutcome.STORED:
+            continue  # an identical fork was stored by someone else: never share one
+        for seq, snap_state in snapshots.result():
+            store.save_snapshot(fork_id, seq, encode_snapshot(snap_state, records[seq - 1].hash))
+        return fork_id
+    raise UsageError(f"too many forks named {base!r}; choose another --name")
 
 
 @dataclass
@@ -710,6 +727,8 @@ def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEv
             ]
         if verb == "skill":
             card, skill_id = args[0], args[1]
+            if card not in state.instances:
+                raise UsageError(f"unknown card {card!r}")
             skill = state.defn(card).skill(skill_id)
             if skill is None:
                 raise UsageError(f"{card} has no skill {skill_id!r}")
@@ -751,6 +770,10 @@ def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEv
             blocks = tuple(Block(blocker=a.split(":")[0], attacker=a.split(":")[1]) for a in args)
             return [BlocksAssigned(player=player, blocks=blocks)]
         if verb == "damage":
+            if exp.kind != "damage":
+                raise UsageError(
+                    f"no damage distribution is open now ({player} must decide: {exp.kind})"
+                )
             options = list(legal_decisions(ruleset, state, player))
             if not options:
                 raise UsageError("no damage distribution is open now")

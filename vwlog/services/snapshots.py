@@ -1,0 +1,114 @@
+"""State snapshots as plain JSON: only whitelisted value classes are ever rebuilt.
+
+A snapshot holds the *dynamic* part of a `MatchState` (the static part — ruleset, card
+definitions, seats — is rebuilt from the match's first record). Values are encoded with tags:
+``{"t": [...]}`` a tuple, ``{"f": [...]}`` a frozenset, ``{"m": [[k, v], ...]}`` a mapping,
+``{"c": "Permanent", "v": {...}}`` a value class. Decoding builds nothing but these, so a
+snapshot read from a shared database cannot run code (unlike pickle).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import orjson
+
+from vwlog.state import (
+    Allot,
+    Combat,
+    MatchState,
+    Modifier,
+    PendingCost,
+    Permanent,
+    PlayerState,
+    RegisterObject,
+    Trigger,
+    replace,
+)
+from vwlog.types import Expiry, Phase, Stat, Step
+
+_CLASSES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (
+        Allot,
+        Combat,
+        Modifier,
+        PendingCost,
+        Permanent,
+        PlayerState,
+        RegisterObject,
+        Trigger,
+    )
+}
+_ENUM_FIELDS: dict[str, Any] = {"phase": Phase, "step": Step, "stat": Stat, "expires": Expiry}
+STATIC_FIELDS = ("ruleset", "cards", "instances", "owners", "first_player", "commitments", "seats")
+"""Fields fixed by `MatchStarted`, not stored in snapshots."""
+
+
+class SnapshotFormatError(ValueError):
+    """Snapshot data that is not a valid encoding."""
+
+
+def _encode(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, tuple):
+        return {"t": [_encode(v) for v in value]}
+    if isinstance(value, frozenset):
+        return {"f": sorted((_encode(v) for v in value), key=orjson.dumps)}
+    if isinstance(value, dict):
+        return {"m": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    name = type(value).__name__
+    if _CLASSES.get(name) is type(value):
+        fields = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {"c": name, "v": fields}
+    raise SnapshotFormatError(f"cannot encode a {name}")
+
+
+def _decode(data: Any, field: str | None = None) -> Any:
+    if data is None or isinstance(data, (bool, int)):
+        return data
+    if isinstance(data, str):
+        enum = _ENUM_FIELDS.get(field or "")
+        return enum(data) if enum is not None else data
+    if not isinstance(data, dict) or len(data) not in (1, 2):
+        raise SnapshotFormatError("malformed value")
+    if "t" in data:
+        return tuple(_decode(v) for v in data["t"])
+    if "f" in data:
+        return frozenset(_decode(v) for v in data["f"])
+    if "m" in data:
+        return {_decode(k): _decode(v) for k, v in data["m"]}
+    cls = _CLASSES.get(data.get("c", ""))
+    fields = data.get("v")
+    if cls is None or not isinstance(fields, dict):
+        raise SnapshotFormatError(f"unknown value class {data.get('c')!r}")
+    known = {f.name for f in dataclasses.fields(cls)}
+    if not set(fields) <= known:
+        raise SnapshotFormatError(f"unknown fields of {cls.__name__}")
+    return cls(**{k: _decode(v, k) for k, v in fields.items()})
+
+
+def encode_state(state: MatchState) -> bytes:
+    """The dynamic fields of a state as canonical JSON bytes."""
+    dynamic = {k: _encode(v) for k, v in state.__dict__.items() if k not in STATIC_FIELDS}
+    return orjson.dumps(dynamic, option=orjson.OPT_SORT_KEYS)
+
+
+def decode_state(static: MatchState, data: bytes) -> MatchState:
+    """A state from its static part and snapshot JSON.
+
+    Raises:
+        SnapshotFormatError: the data is not a snapshot of this vwlog version.
+    """
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as err:
+        raise SnapshotFormatError("not JSON") from err
+    if not isinstance(raw, dict):
+        raise SnapshotFormatError("not an object")
+    known = set(static.__dict__) - set(STATIC_FIELDS)
+    if set(raw) != known:
+        raise SnapshotFormatError("fields differ from this version's state")
+    return replace(static, **{k: _decode(v, k) for k, v in raw.items()})
