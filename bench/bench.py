@@ -522,6 +522,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="repeats per figure (median)")
     parser.add_argument("--quick", action="store_true", help="small inputs, for a smoke run")
     parser.add_argument("--json", type=Path, default=ROOT / "results.json")
+    parser.add_argument(
+        "--merge",
+        action="store_true",
+        help="keep the figures of other sections already in the JSON file",
+    )
     args = parser.parse_args(argv)
     unknown = [s for s in args.sections if s not in SECTIONS]
     if unknown:
@@ -531,15 +536,15 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.sections or list(SECTIONS):
         print(f"== {name}", file=sys.stderr, flush=True)
         figures.extend(SECTIONS[name](args.repeats, args.quick))
-    print(table(figures))
+    rows = [asdict(f) | {"ratio": f.ratio} for f in figures]
+    if args.merge and args.json.exists():
+        names = {r["name"] for r in rows}
+        kept = [r for r in json.loads(args.json.read_text())["figures"] if r["name"] not in names]
+        rows = kept + rows
+    print(table([Figure(**{k: v for k, v in r.items() if k != "ratio"}) for r in rows]))
     args.json.write_text(
         json.dumps(
-            {
-                "machine": machine(),
-                "repeats": args.repeats,
-                "quick": args.quick,
-                "figures": [asdict(f) | {"ratio": f.ratio} for f in figures],
-            },
+            {"machine": machine(), "repeats": args.repeats, "quick": args.quick, "figures": rows},
             indent=2,
         )
         + "\n"
