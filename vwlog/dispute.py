@@ -695,7 +695,7 @@ def diff_matches(a: MatchSource, b: MatchSource, *, window: int = DIFF_WINDOW) -
     if not rest_a or not rest_b:
         longer, rest = (b, rest_b) if not rest_a else (a, rest_a)
         folded = _fold(longer, rest, state)
-        folded = folded[: _window_end(folded, origin) + 1]
+        folded = folded[: max(_window_end(folded, origin), CONTEXT - 1) + 1]
         then = [_judged(folded[0])] + [_described(f.record, f.line, f.before) for f in folded[1:]]
         return DiffReport(side_a, side_b, common, "prefix", continuation=tuple(then))
     fold_a = _fold(a, rest_a, state)
