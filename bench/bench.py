@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -477,7 +478,23 @@ SECTIONS: dict[str, Callable[[int, bool], list[Figure]]] = {
     "import": bench_import,
     "seek": bench_seek,
     "scaling": bench_scaling,
+    "diff": lambda r, q: _load("diff_bench").bench_diff(r, q),
+    "stats": lambda r, q: _load("stats_bench").bench_stats(r, q),
 }
+
+
+def _load(name: str) -> Any:
+    """A sibling benchmark module (bench/ is not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # the sibling modules import this one as `bench` (bench/ is first on sys.path)
+    sys.modules.setdefault("bench", sys.modules[__name__])
+    spec.loader.exec_module(module)
+    return module
 
 
 def machine() -> dict[str, object]:

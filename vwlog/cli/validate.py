@@ -12,6 +12,7 @@ import orjson
 from vwlog.cards import OPEN_QUESTION_FLAGS, Ruleset
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import progress, rule_title
+from vwlog.dispute import voided_markdown
 from vwlog.errors import UsageError
 from vwlog.logfile import write_log
 from vwlog.pools import load_deck, load_pool
@@ -134,6 +135,9 @@ def _markdown(r: ValidationReport) -> str:
                 f"{v.priority or ''} | {msg} |"
             )
         lines.append("")
+    voided = voided_markdown(r)
+    if voided:
+        lines += [voided, ""]
     return "\n".join(lines)
 
 

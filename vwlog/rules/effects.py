@@ -26,10 +26,15 @@ if TYPE_CHECKING:
 def object_skill(state: MatchState, obj: RegisterObject) -> SkillDef | None:
     """The skill an object carries out: the skill registered or triggered, or an Action's
     ``play`` skill; ``None`` for summons of Territories/Property and combat damage."""
-    if obj.card is None or obj.card not in state.instances or obj.kind not in (
-        ObjectKind.ACTIVE_SKILL,
-        ObjectKind.TRIGGER_SKILL,
-        ObjectKind.SUMMON,
+    if (
+        obj.card is None
+        or obj.card not in state.instances
+        or obj.kind
+        not in (
+            ObjectKind.ACTIVE_SKILL,
+            ObjectKind.TRIGGER_SKILL,
+            ObjectKind.SUMMON,
+        )
     ):
         return None
     d = state.defn(obj.card)
