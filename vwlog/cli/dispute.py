@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import orjson
 
+from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.dispute import (
     DIFF_WINDOW,
@@ -85,14 +86,7 @@ def _integrity(stack: ExitStack, cli: CliContext, match_or_log: str) -> Integrit
 @main.command()
 @click.argument("log_a", metavar="LOG_A")
 @click.argument("log_b", metavar="LOG_B")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output for people (text) or machines (json).",
-)
+@options.output_format(["text", "json"], "Output for people (text) or machines (json).")
 @click.option(
     "--window",
     type=click.IntRange(1, 10_000),
@@ -149,13 +143,10 @@ def diff(
     type=click.IntRange(1, None),
     help="Show this seq in detail: the board, the events around it, what each player knew.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["markdown", "html"]),
+@options.output_format(
+    ["markdown", "html"],
+    "Markdown (text boards) or a self-contained HTML page (drawn boards).",
     default="markdown",
-    show_default=True,
-    help="Markdown (text boards) or a self-contained HTML page (drawn boards).",
 )
 @click.option(
     "-o",

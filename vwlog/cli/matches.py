@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-import orjson
 
+from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
-from vwlog.cli.render import progress
+from vwlog.cli.render import progress, to_json
 from vwlog.services.matches import (
     DECISION_SYNTAX,
     SNAPSHOT_EVERY,
@@ -45,10 +45,6 @@ def open_store(cli: CliContext) -> Iterator[MatchStore]:
         yield store
     finally:
         store.close()
-
-
-def _json(data: Any) -> str:
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
 
 
 def _meta_dict(m: MatchMeta) -> dict[str, Any]:
@@ -181,14 +177,7 @@ def export(cli: CliContext, match_id: str, out: str) -> None:
     help="Only matches won this way.",
 )
 @click.option("--flagged/--legal", default=None, help="Only matches with / without violations.")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Table, or a JSON list of objects.",
-)
+@options.output_format(["text", "json"], "Table, or a JSON list of objects.")
 @pass_cli_context
 def list_(
     cli: CliContext,
@@ -210,7 +199,7 @@ def list_(
     with open_store(cli) as store:
         metas = list_matches(store, player=player, winner=winner, victory=victory, flagged=flagged)
     if output_format == "json":
-        click.echo(_json([_meta_dict(m) for m in metas]))
+        click.echo(to_json([_meta_dict(m) for m in metas]))
         return
     header = (
         f"{'match':28} {'players':12} {'turns':>5} {'winner':7} {'victory':10} {'viol':>4}  head"
@@ -343,6 +332,6 @@ def lineage_(cli: CliContext, match_id: str, output_format: str) -> None:
         def as_dict(node: LineageNode) -> dict[str, Any]:
             return {**_meta_dict(node.meta), "forks": [as_dict(c) for c in node.children]}
 
-        click.echo(_json(as_dict(root)))
+        click.echo(to_json(as_dict(root)))
         return
     click.echo("\n".join(_tree(root)))

@@ -6,9 +6,14 @@ same thing, with the same help, everywhere (pip-tools' ``scripts/options.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+"""What a click option decorator is."""
 
 store = click.option(
     "--store",
@@ -21,15 +26,18 @@ store = click.option(
 )
 """``--store``: where matches are stored; kept in the context object for every command."""
 
-output_format = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output for people (text) or machines (json).",
-)
-"""``--format``: text for people, JSON for machines."""
+
+def output_format(choices: Sequence[str], help_text: str, default: str = "text") -> Decorator:
+    """``--format``: one of ``choices`` (default ``text``), stored as ``output_format``."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(list(choices)),
+        default=default,
+        show_default=True,
+        help=help_text,
+    )
+
 
 log_paths = click.argument(
     "logs",

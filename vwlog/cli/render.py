@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import click
+import orjson
 
 from vwlog.rules.catalog import RULES
 from vwlog.types import RuleId
@@ -41,3 +42,8 @@ def rule_title(rule_id: RuleId | str) -> str:
     """The short title of a rule id (empty if unknown)."""
     rule = RULES.get(RuleId(rule_id))
     return rule.title if rule is not None else ""
+
+
+def to_json(data: Any) -> str:
+    """Stable, indented JSON for ``--format json`` output (sorted keys)."""
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import orjson
 
+from vwlog.cli import options
 from vwlog.cli.base import main
 from vwlog.describe import card_name, describe, state_json
 from vwlog.errors import UsageError
@@ -277,13 +278,8 @@ player_option = click.option(
 )
 @click.option("--board", is_flag=True, help="Show the board after each event.")
 @player_option
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json", "jsonl"]),
-    default="text",
-    show_default=True,
-    help="A text trace, a JSON list, or one JSON object per line.",
+@options.output_format(
+    ["text", "json", "jsonl"], "A text trace, a JSON list, or one JSON object per line."
 )
 @click.option(
     "--priority-points",
@@ -439,13 +435,8 @@ def _interactive(
     help="The position: the board after event SEQ (default: after the last event).",
 )
 @player_option
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="The text board, or the board as JSON (a BoardView document).",
+@options.output_format(
+    ["text", "json"], "The text board, or the board as JSON (a BoardView document)."
 )
 @click.pass_context
 def show(

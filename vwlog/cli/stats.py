@@ -1,4 +1,5 @@
-"""``vwlog stats``: per-match and corpus statistics over log files."""
+"""``vwlog stats``: per-match and corpus statistics over log files, or over the match store
+through its statistics read model."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from vwlog.cli.base import main
+from vwlog.cli import options
+from vwlog.cli.base import CliContext, main
 from vwlog.cli.render import progress
 from vwlog.errors import LogFormatError, OutputError, UsageError
 from vwlog.logfile import STDIO, open_log
@@ -19,6 +21,7 @@ from vwlog.projections.stats import (
     StatsFilter,
 )
 from vwlog.replay import replay
+from vwlog.services.stats import catch_up, measured, rebuild
 from vwlog.statsreport import (
     DEFAULT_MIN_N,
     DEFAULT_TOP,
@@ -30,6 +33,7 @@ from vwlog.statsreport import (
     render_matches_table,
     render_table,
 )
+from vwlog.store import MatchStore
 from vwlog.types import Faction
 
 if TYPE_CHECKING:
@@ -89,20 +93,56 @@ def _expand(logs: Sequence[Path]) -> list[str]:
     return out
 
 
+def _from_store(
+    cli: CliContext, filters: StatsFilter, *, per_match: bool, again: bool
+) -> tuple[CorpusStats, list[MatchMetrics]]:
+    """The statistics of the stored matches: the read model, caught up (or rebuilt); with
+    filters or ``--per-match``, built from every stored match's kept metrics instead."""
+    with MatchStore.open(cli.store) as store:
+        if again:
+            total = len(store.match_ids())
+            with progress(total, "replaying", enabled=total > 1) as bar:
+                done = rebuild(store, on_match=lambda _metrics: bar.update(1))
+            click.echo(f"rebuilt the statistics of {done.added} stored matches", err=True)
+            view = done.stats
+        elif not (filters.active or per_match):
+            caught = catch_up(store)
+            if caught.restarted is not None:
+                click.echo(f"statistics view started again: {caught.restarted}", err=True)
+            view = caught.stats
+        if filters.active or per_match:
+            view = CorpusStats(filters=filters)
+            kept: list[MatchMetrics] = []
+            for metrics in measured(store):
+                if view.add(metrics) and per_match:
+                    kept.append(metrics)
+            return view.canonical(), kept
+        if view.matches == 0 and not view.skipped:
+            click.echo(
+                f"no matches stored in {store.url}: import logs with 'vwlog import', "
+                "or give LOG files",
+                err=True,
+            )
+        return view, []
+
+
 @main.command()
 @click.argument(
     "logs",
     nargs=-1,
-    required=True,
     type=click.Path(exists=True, allow_dash=True, path_type=Path),
 )
 @click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["table", "json", "csv"]),
+    "--rebuild",
+    "again",
+    is_flag=True,
+    help="Without LOG: recompute the store's statistics from scratch by replaying every "
+    "stored match (slow), and keep them as the new read model.",
+)
+@options.output_format(
+    ["table", "json", "csv"],
+    "Aligned text, JSON (stable keys), or CSV (one row per metric and group).",
     default="table",
-    show_default=True,
-    help="Aligned text, JSON (stable keys), or CSV (one row per metric and group).",
 )
 @click.option(
     "--html",
@@ -144,7 +184,7 @@ def _expand(logs: Sequence[Path]) -> list[str]:
     type=click.IntRange(1, 64),
     default=1,
     show_default=True,
-    help="Worker processes (one log per worker at a time).",
+    help="Worker processes (one log per worker at a time; LOG files only).",
 )
 @click.pass_context
 def stats(
@@ -161,14 +201,24 @@ def stats(
     min_n: int,
     top: int,
     jobs: int,
+    again: bool,
 ) -> None:
-    """Measure matches: per-match metrics and corpus statistics from log files.
+    """Measure matches: per-match metrics and corpus statistics.
 
-    Each log (or every *.jsonl in a directory) is streamed once through the
-    replay loop. The corpus report gives victory types, match length, win
-    rates by seat, turn order, faction and deck, card win rates and tempo
-    curves. Every win rate comes with its sample size n and a Wilson 95%
-    confidence interval. Win rates and lengths count finished matches.
+    With LOG arguments, each log (or every *.jsonl in a directory) is streamed
+    once through the replay loop; no store is used. Without them, the matches
+    in the store (--store) are measured through its statistics read model:
+    it is first brought up to date with the matches stored since it last
+    was, each counted from the metrics kept at import, so a query costs
+    about the same however many matches are stored. --rebuild recomputes it
+    from scratch by replaying every stored match (slow; the authoritative
+    answer). With --player, --faction, --ruleset, --since or --per-match the
+    store's figures are built from every stored match's kept metrics instead.
+
+    The corpus report gives victory types, match length, win rates by seat,
+    turn order, faction and deck, card win rates and tempo curves. Every win
+    rate comes with its sample size n and a Wilson 95% confidence interval.
+    Win rates and lengths count finished matches.
 
     Exit status: 0 success, 2 a log cannot be read (the others are still
     counted) or bad usage.
@@ -181,6 +231,9 @@ def stats(
         vwlog stats corpus/ --html report.html --min-n 20
         vwlog stats corpus/ --player p1 --format json
         vwlog stats match.jsonl --per-match
+        vwlog stats
+        vwlog --store club.db stats --format json
+        vwlog stats --rebuild
     """
     filters = StatsFilter(
         player=player,
@@ -188,20 +241,28 @@ def stats(
         ruleset=ruleset_id,
         since=since.date() if since else None,
     )
-    paths = _expand(logs)
-    corpus = CorpusStats(filters=filters)
-    kept: list[MatchMetrics] = []
     unreadable = 0
-    with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
-        for outcome in _measure_all(paths, jobs):
-            bar.update(1)
-            if isinstance(outcome, str):
-                unreadable += 1
-                click.echo(f"Error: {outcome}", err=True)
-                continue
-            if corpus.add(outcome) and per_match:
-                kept.append(outcome)
-    corpus.canonical()
+    if not logs:
+        cli = ctx.find_object(CliContext)
+        if cli is None:
+            raise UsageError("give LOG files, or run 'vwlog stats' from the vwlog command")
+        corpus, kept = _from_store(cli, filters, per_match=per_match, again=again)
+    else:
+        if again:
+            raise UsageError("--rebuild recomputes the store's statistics: give no LOG files")
+        paths = _expand(logs)
+        corpus = CorpusStats(filters=filters)
+        kept = []
+        with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
+            for outcome in _measure_all(paths, jobs):
+                bar.update(1)
+                if isinstance(outcome, str):
+                    unreadable += 1
+                    click.echo(f"Error: {outcome}", err=True)
+                    continue
+                if corpus.add(outcome) and per_match:
+                    kept.append(outcome)
+        corpus.canonical()
     if per_match:
         renderers = {
             "table": render_matches_table,

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-import orjson
 
 from vwlog.cards import OPEN_QUESTION_FLAGS, Ruleset
+from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
-from vwlog.cli.render import progress, rule_title
+from vwlog.cli.render import progress, rule_title, to_json
 from vwlog.dispute import voided_markdown
 from vwlog.errors import UsageError
 from vwlog.logfile import write_log
@@ -35,10 +35,6 @@ from vwlog.services import (
 if TYPE_CHECKING:
     from vwlog.errors import Violation
     from vwlog.simulate import GeneratedMatch
-
-
-def _json(data: Any) -> str:
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
 
 
 def _violation_dict(v: Violation) -> dict[str, Any]:
@@ -169,13 +165,9 @@ set_option = click.option(
     required=True,
     type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path),
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json", "markdown"]),
-    default="text",
-    show_default=True,
-    help="Text for a judge, JSON for machines (one object per log), Markdown for a report.",
+@options.output_format(
+    ["text", "json", "markdown"],
+    "Text for a judge, JSON for machines (one object per log), Markdown for a report.",
 )
 @click.option("--strict", is_flag=True, help="Stop at the first violation.")
 @click.option(
@@ -244,7 +236,7 @@ def validate(
             elif not quiet or not outcome.ok:
                 click.echo(_text(outcome))
     if output_format == "json":
-        click.echo(_json(reports))
+        click.echo(to_json(reports))
     else:
         legal = total - illegal - unreadable
         click.echo(
@@ -259,13 +251,8 @@ def validate(
 
 
 @main.command()
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Text table, or a JSON list of {id, title, status, reason}.",
+@options.output_format(
+    ["text", "json"], "Text table, or a JSON list of {id, title, status, reason}."
 )
 @click.option(
     "--status",
@@ -298,7 +285,7 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
             note = "recorded only: " + PENDING_FLAGS[name] if name in PENDING_FLAGS else ""
             rows.append({"question": oq, "flag": name, "default": value, "note": note})
         if output_format == "json":
-            click.echo(_json(rows))
+            click.echo(to_json(rows))
             return
         for row in rows:
             line = f"{row['question']:6} {row['flag']:38} {row['default']!s:14}"
@@ -306,7 +293,9 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
         return
     catalog = [r for r in rules_catalog() if only is None or r["status"] == only]
     if output_format == "json":
-        click.echo(_json([{k: r[k] for k in ("id", "title", "status", "reason")} for r in catalog]))
+        click.echo(
+            to_json([{k: r[k] for k in ("id", "title", "status", "reason")} for r in catalog])
+        )
         return
     for r in catalog:
         tail = f"  ({r['reason']})" if r["reason"] else ""
@@ -321,14 +310,7 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
 
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="MATCH_OR_LOG...")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output for people (text) or machines (json).",
-)
+@options.output_format(["text", "json"], "Output for people (text) or machines (json).")
 @pass_cli_context
 @click.pass_context
 def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_format: str) -> None:
@@ -402,7 +384,7 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
         for c in report.commitments:
             click.echo(f"    deck commitment of {c.player}: {c.status}")
     if output_format == "json":
-        click.echo(_json(out))
+        click.echo(to_json(out))
     if bad:
         ctx.exit(1)
 
