@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 import orjson
 
 from vwlog.cli import options
-from vwlog.cli.base import main
+from vwlog.cli.base import CliContext, main
 from vwlog.describe import card_name, describe, state_json
 from vwlog.errors import UsageError
 from vwlog.logfile import STDIO, open_log
@@ -57,14 +58,25 @@ class LoadedMatch:
 def load_records(ctx: click.Context, match_or_log: str) -> LoadedMatch:
     """The match a ``MATCH_OR_LOG`` argument names, ready to stream.
 
-    Today the argument is a log file (``-`` for standard input); the file is closed when the
-    command ends. This is the one function to extend when stored match ids are accepted: look
-    the argument up in ``ctx.obj.store`` when it is not an existing file.
+    A log file (``-`` for standard input), or, when no such file exists, the id of a match in
+    the store named by ``--store``; the file or store is closed when the command ends. Stored
+    records carry their position in the chain as their line (seq + 1, as in an exported log).
 
     Raises:
         LogFormatError: the file cannot be opened, or its header is malformed (a malformed
             record is raised while the items are iterated).
+        MatchNotFoundError: neither a file nor a stored match has this name.
     """
+    if match_or_log != "-" and not Path(match_or_log).exists():
+        from vwlog.cli.matches import open_store
+
+        store = ctx.with_resource(open_store(ctx.find_object(CliContext) or CliContext("vwlog.db")))
+        header = store.header(match_or_log)
+        return LoadedMatch(
+            source=f"store:{match_or_log}",
+            header=header,
+            items=((r.seq + 1, r) for r in store.records(match_or_log)),
+        )
     reader = ctx.with_resource(open_log(match_or_log))
     return LoadedMatch(
         source=repr(reader.name),
