@@ -28,3 +28,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 def runner() -> CliRunner:
     """A click test runner that lets unexpected exceptions through (stdout and stderr apart)."""
     return CliRunner(catch_exceptions=False)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--update-goldens`` rewrites golden files instead of comparing with them."""
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        default=False,
+        help="write golden files (tests/golden/traces) instead of comparing; review the diff",
+    )
