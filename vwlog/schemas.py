@@ -19,6 +19,7 @@ import orjson
 from pydantic.json_schema import GenerateJsonSchema
 
 from vwlog.cards import CardPool, Ruleset
+from vwlog.describe import BoardView
 from vwlog.errors import OutputError
 from vwlog.events import EVENT_TYPES, FORMAT_VERSION, GAME_EVENT, EventRecord, LogHeader
 
@@ -94,6 +95,7 @@ def build_schemas() -> dict[str, Any]:
         ),
         f"card-pool{SUFFIX}": _model(CardPool),
         f"ruleset{SUFFIX}": _model(Ruleset),
+        f"board-view{SUFFIX}": _model(BoardView),
     }
     for tag, cls in sorted(EVENT_TYPES.items()):
         schemas[f"events/{tag}{SUFFIX}"] = _model(cls)

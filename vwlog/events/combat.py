@@ -11,7 +11,9 @@ from vwlog.types import ObjectKind
 
 
 class AttackersEnteredBattle(Decision):
-    """The active player chose which Followers enter battle as attackers (R-CMB-2..5)."""
+    """The active player chose which Followers enter battle as attackers (R-CMB-2..5).
+
+    A player's decision."""
 
     type: Literal["attackers_entered_battle"] = "attackers_entered_battle"
     player: str
@@ -22,7 +24,9 @@ class AttackersEnteredBattle(Decision):
 
 class AttackDeclared(Decision):
     """The active player slid the attacking Followers and declared their targets (R-CMB-8,
-    R-CMB-10, OQ-17)."""
+    R-CMB-10, OQ-17).
+
+    A player's decision."""
 
     type: Literal["attack_declared"] = "attack_declared"
     player: str
@@ -32,7 +36,9 @@ class AttackDeclared(Decision):
 
 
 class BlockersEnteredBattle(Decision):
-    """A defending player chose which Followers enter battle as blockers (R-CMB-11..13)."""
+    """A defending player chose which Followers enter battle as blockers (R-CMB-11..13).
+
+    A player's decision."""
 
     type: Literal["blockers_entered_battle"] = "blockers_entered_battle"
     player: str
@@ -42,7 +48,9 @@ class BlockersEnteredBattle(Decision):
 
 
 class BlocksAssigned(Decision):
-    """A defending player assigned their in-battle Followers to attackers (R-CMB-16, OQ-19)."""
+    """A defending player assigned their in-battle Followers to attackers (R-CMB-16, OQ-19).
+
+    A player's decision."""
 
     type: Literal["blocks_assigned"] = "blocks_assigned"
     player: str
@@ -53,7 +61,9 @@ class BlocksAssigned(Decision):
 
 class FollowerDamageAssigned(Decision):
     """A player distributed the ATK damage of their Followers in battle: the active player first,
-    then each defending player (R-CMB-19, R-CMB-20, R-CMB-39, OQ-20)."""
+    then each defending player (R-CMB-19, R-CMB-20, R-CMB-39, OQ-20).
+
+    A player's decision."""
 
     type: Literal["follower_damage_assigned"] = "follower_damage_assigned"
     player: str
@@ -64,7 +74,9 @@ class FollowerDamageAssigned(Decision):
 
 class CombatDamageRegistered(Consequence):
     """All distributed combat damage was put on the register as one object (R-CMB-21, R-CMB-28),
-    its values locked (R-CMB-25)."""
+    its values locked (R-CMB-25).
+
+    A consequence the rules demand."""
 
     type: Literal["combat_damage_registered"] = "combat_damage_registered"
     object_id: str
@@ -76,7 +88,9 @@ class CombatDamageRegistered(Consequence):
 
 
 class FollowersDestroyed(Consequence):
-    """Every Follower with fatal damage went to the Graveyard, all at once (R-CMB-26)."""
+    """Every Follower with fatal damage went to the Graveyard, all at once (R-CMB-26).
+
+    A consequence the rules demand."""
 
     type: Literal["followers_destroyed"] = "followers_destroyed"
     cards: tuple[str, ...]
@@ -84,7 +98,9 @@ class FollowersDestroyed(Consequence):
 
 
 class TerritoriesDestroyed(Consequence):
-    """Every Territory with fatal damage went to the Graveyard, all at once (R-CMB-30)."""
+    """Every Territory with fatal damage went to the Graveyard, all at once (R-CMB-30).
+
+    A consequence the rules demand."""
 
     type: Literal["territories_destroyed"] = "territories_destroyed"
     cards: tuple[str, ...]
@@ -93,7 +109,9 @@ class TerritoriesDestroyed(Consequence):
 
 class VictoryPointGained(Consequence):
     """A player scored a Victory Point by destroying an opponent's last Territory (R-VP-1,
-    R-VP-2, R-CMB-31, OQ-9)."""
+    R-VP-2, R-CMB-31, OQ-9).
+
+    A consequence the rules demand."""
 
     type: Literal["victory_point_gained"] = "victory_point_gained"
     player: str
@@ -103,7 +121,9 @@ class VictoryPointGained(Consequence):
 
 
 class BecameReturnHome(Consequence):
-    """Surviving attackers became Return Home Followers, slid (R-CMB-34)."""
+    """Surviving attackers became Return Home Followers, slid (R-CMB-34).
+
+    A consequence the rules demand."""
 
     type: Literal["became_return_home"] = "became_return_home"
     cards: tuple[str, ...]
@@ -111,7 +131,9 @@ class BecameReturnHome(Consequence):
 
 
 class BecameStray(Consequence):
-    """Surviving Property of destroyed Territories became Stray (R-CMB-35, OQ-21)."""
+    """Surviving Property of destroyed Territories became Stray (R-CMB-35, OQ-21).
+
+    A consequence the rules demand."""
 
     type: Literal["became_stray"] = "became_stray"
     cards: tuple[str, ...]

@@ -8,7 +8,9 @@ from vwlog.events.base import Consequence, Decision
 
 
 class HandLimitDiscarded(Decision):
-    """The active player discarded down to the hand limit (R-END-3, OQ-31)."""
+    """The active player discarded down to the hand limit (R-END-3, OQ-31).
+
+    A player's decision."""
 
     type: Literal["hand_limit_discarded"] = "hand_limit_discarded"
     player: str
@@ -18,6 +20,8 @@ class HandLimitDiscarded(Decision):
 
 
 class TurnCleanedUp(Consequence):
-    """All damage was removed and end-of-turn effects ended, at once (R-END-4)."""
+    """All damage was removed and end-of-turn effects ended, at once (R-END-4).
+
+    A consequence the rules demand."""
 
     type: Literal["turn_cleaned_up"] = "turn_cleaned_up"

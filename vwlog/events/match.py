@@ -46,6 +46,8 @@ class MatchStarted(Consequence):
     (R-GEN-7, R-SET-1, OQ-1, OQ-2).
 
     Recorded by the organiser; it is the first event of every log.
+
+    A consequence the rules demand.
     """
 
     type: Literal["match_started"] = "match_started"
@@ -62,7 +64,9 @@ class MatchStarted(Consequence):
 
 
 class OpeningHandDrawn(Consequence):
-    """A player drew their opening hand from the top of their Fate Deck (OQ-1)."""
+    """A player drew their opening hand from the top of their Fate Deck (OQ-1).
+
+    A consequence the rules demand."""
 
     type: Literal["opening_hand_drawn"] = "opening_hand_drawn"
     player: str
@@ -72,7 +76,9 @@ class OpeningHandDrawn(Consequence):
 
 
 class DeckRevealed(Decision):
-    """A player revealed the salt of their deck commitment (hidden information, DESIGN §4)."""
+    """A player revealed the salt of their deck commitment (hidden information, DESIGN §4).
+
+    A player's decision."""
 
     type: Literal["deck_revealed"] = "deck_revealed"
     player: str
@@ -82,7 +88,9 @@ class DeckRevealed(Decision):
 
 
 class Conceded(Decision):
-    """A player conceded; always legal while the match runs (RULES.md §13.7)."""
+    """A player conceded; always legal while the match runs (RULES.md §13.7).
+
+    A player's decision."""
 
     type: Literal["conceded"] = "conceded"
     player: str
@@ -90,7 +98,9 @@ class Conceded(Decision):
 
 
 class MatchWon(Consequence):
-    """The match ended with a winner (R-VIC-1..4, R-VIC-6)."""
+    """The match ended with a winner (R-VIC-1..4, R-VIC-6).
+
+    A consequence the rules demand."""
 
     type: Literal["match_won"] = "match_won"
     winner: str
@@ -103,7 +113,9 @@ class MatchWon(Consequence):
 
 class JudgeRulingIssued(Decision):
     """A judge recorded a ruling: a warning, a back-up to an earlier priority point, a partial fix
-    or a game loss (R-GEN-8). The events a back-up voids stay in the log, marked voided."""
+    or a game loss (R-GEN-8). The events a back-up voids stay in the log, marked voided.
+
+    A player's decision."""
 
     type: Literal["judge_ruling_issued"] = "judge_ruling_issued"
     judge: str
@@ -119,7 +131,9 @@ class JudgeRulingIssued(Decision):
 
 
 class MatchForked(Decision):
-    """A fork of another match left from this point, a priority point of the parent (DESIGN §2)."""
+    """A fork of another match left from this point, a priority point of the parent (DESIGN §2).
+
+    A player's decision."""
 
     type: Literal["match_forked"] = "match_forked"
     parent: str

@@ -11,7 +11,9 @@ from vwlog.types import PlacementReason, SupplyOption
 
 
 class GoldProduced(Consequence):
-    """The active player gained the gold produce of their Territories (R-PRO-1, R-GOLD-1)."""
+    """The active player gained the gold produce of their Territories (R-PRO-1, R-GOLD-1).
+
+    A consequence the rules demand."""
 
     type: Literal["gold_produced"] = "gold_produced"
     player: str
@@ -21,7 +23,9 @@ class GoldProduced(Consequence):
 
 
 class SupplyChosen(Decision):
-    """The active player declared their supply package before taking it (R-SUP-1..3)."""
+    """The active player declared their supply package before taking it (R-SUP-1..3).
+
+    A player's decision."""
 
     type: Literal["supply_chosen"] = "supply_chosen"
     player: str
@@ -31,7 +35,9 @@ class SupplyChosen(Decision):
 
 
 class SupplyTaken(Consequence):
-    """The declared package was taken; not a draw or gain-gold effect (R-SUP-4)."""
+    """The declared package was taken; not a draw or gain-gold effect (R-SUP-4).
+
+    A consequence the rules demand."""
 
     type: Literal["supply_taken"] = "supply_taken"
     player: str
@@ -43,7 +49,9 @@ class SupplyTaken(Consequence):
 
 
 class Unslid(Consequence):
-    """All of the active player's slid cards were unslid (R-UNS-1)."""
+    """All of the active player's slid cards were unslid (R-UNS-1).
+
+    A consequence the rules demand."""
 
     type: Literal["unslid"] = "unslid"
     player: str
@@ -54,7 +62,9 @@ class Unslid(Consequence):
 
 class PropertyPlaced(Decision):
     """A player put Property into one of their Territories: a Return Home or Stray card, or a
-    redeploy between Territories (R-UNS-2, R-UNS-3, R-MAIN-6, R-DEP-1, R-DEP-2)."""
+    redeploy between Territories (R-UNS-2, R-UNS-3, R-MAIN-6, R-DEP-1, R-DEP-2).
+
+    A player's decision."""
 
     type: Literal["property_placed"] = "property_placed"
     player: str
@@ -69,7 +79,9 @@ class PropertyPlaced(Decision):
 
 class DeploymentFinished(Decision):
     """The active player finished placing Property in the Unslide step or the Deploy Phase
-    (R-UNS-3, R-DEP-1)."""
+    (R-UNS-3, R-DEP-1).
+
+    A player's decision."""
 
     type: Literal["deployment_finished"] = "deployment_finished"
     player: str

@@ -11,7 +11,9 @@ from vwlog.events.effects import Effect
 
 
 class CostPaid(Decision):
-    """A player paid every cost of a summon or an active skill before registering it (R-REG-3)."""
+    """A player paid every cost of a summon or an active skill before registering it (R-REG-3).
+
+    A player's decision."""
 
     type: Literal["cost_paid"] = "cost_paid"
     player: str
@@ -28,7 +30,9 @@ class CostPaid(Decision):
 
 class CardSummoned(Decision):
     """A player summoned a card from hand onto the register, its cost already paid (OQ-6,
-    R-MAIN-4, R-CARD-8, R-CARD-10)."""
+    R-MAIN-4, R-CARD-8, R-CARD-10).
+
+    A player's decision."""
 
     type: Literal["card_summoned"] = "card_summoned"
     player: str
@@ -42,7 +46,9 @@ class CardSummoned(Decision):
 
 
 class SkillRegistered(Decision):
-    """A player registered an active skill, its costs already paid (R-SKL-2, R-REG-1, R-REG-3)."""
+    """A player registered an active skill, its costs already paid (R-SKL-2, R-REG-1, R-REG-3).
+
+    A player's decision."""
 
     type: Literal["skill_registered"] = "skill_registered"
     player: str
@@ -58,7 +64,9 @@ class SkillRegistered(Decision):
 
 
 class SkillTriggered(Consequence):
-    """A triggered skill met its condition and went onto the register (R-SKL-3, R-REG-4)."""
+    """A triggered skill met its condition and went onto the register (R-SKL-3, R-REG-4).
+
+    A consequence the rules demand."""
 
     type: Literal["skill_triggered"] = "skill_triggered"
     player: str
@@ -73,7 +81,9 @@ class SkillTriggered(Consequence):
 
 class ObjectResulted(Consequence):
     """The top object of the register resulted after all players passed in succession (R-REG-8),
-    with its effects (R-REG-9, R-CMB-24, R-CMB-29)."""
+    with its effects (R-REG-9, R-CMB-24, R-CMB-29).
+
+    A consequence the rules demand."""
 
     type: Literal["object_resulted"] = "object_resulted"
     object_id: str

@@ -9,7 +9,9 @@ from vwlog.types import Phase, Step
 
 
 class TurnStarted(Consequence):
-    """A turn began for the next player in seat order (R-GEN-10, RULES.md §6)."""
+    """A turn began for the next player in seat order (R-GEN-10, RULES.md §6).
+
+    A consequence the rules demand."""
 
     type: Literal["turn_started"] = "turn_started"
     turn: int
@@ -19,7 +21,9 @@ class TurnStarted(Consequence):
 
 
 class PhaseStarted(Consequence):
-    """A phase began; no phase may be skipped (R-GEN-10)."""
+    """A phase began; no phase may be skipped (R-GEN-10).
+
+    A consequence the rules demand."""
 
     type: Literal["phase_started"] = "phase_started"
     phase: Phase
@@ -27,7 +31,9 @@ class PhaseStarted(Consequence):
 
 
 class StepStarted(Consequence):
-    """A step of the Preparation, Combat or End Phase began (R-GEN-10, R-CMB-*)."""
+    """A step of the Preparation, Combat or End Phase began (R-GEN-10, R-CMB-*).
+
+    A consequence the rules demand."""
 
     type: Literal["step_started"] = "step_started"
     step: Step
@@ -35,7 +41,9 @@ class StepStarted(Consequence):
 
 
 class PriorityPassed(Decision):
-    """The player holding priority passed it to the next player in turn order (R-REG-6)."""
+    """The player holding priority passed it to the next player in turn order (R-REG-6).
+
+    A player's decision."""
 
     type: Literal["priority_passed"] = "priority_passed"
     player: str
@@ -44,7 +52,9 @@ class PriorityPassed(Decision):
 
 class TurnEnded(Consequence):
     """The turn ended: stats return to their base values and turn-change effects and Fatigue end
-    (R-END-5, R-END-6)."""
+    (R-END-5, R-END-6).
+
+    A consequence the rules demand."""
 
     type: Literal["turn_ended"] = "turn_ended"
     turn: int
