@@ -34,6 +34,7 @@ from vwlog.events import (
 from vwlog.play import advance, play
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import expect, legal_decisions
+from vwlog.rules.common import can_attack
 from vwlog.types import CardType, MatchFormat, Phase, Stat, SupplyOption
 
 if TYPE_CHECKING:
@@ -269,10 +270,10 @@ class GreedyPolicy:
 
 def _attack_value(state: MatchState, option: AnyEvent) -> float:
     assert isinstance(option, AttackersEnteredBattle)
-    # enter with every Follower able to attack; Fatigued ones stay home to block
-    return sum(
-        1 if not state.permanents[f].fatigued else -1 for f in option.followers
-    ) + 0.001 * len(option.followers)
+    # enter with every Follower able to attack (Rush overcomes Fatigue); the others stay home
+    return sum(1 if can_attack(state, f) else -1 for f in option.followers) + 0.001 * len(
+        option.followers
+    )
 
 
 def _target_score(state: MatchState, option: AnyEvent) -> float:
