@@ -17,6 +17,10 @@ What is stored where (all in eventsourcing's own tables, so the three backends b
 Table names: SQLite ``stored_events`` and ``stored_snapshots``; PostgreSQL ``vwlog_events`` and
 ``vwlog_snapshots`` in the URL's ``schema`` (``public`` by default).
 
+Followers (read models) read the catalog entries of the notification log from a position on
+(`MatchStore.position`, `MatchStore.catalog_changes`); the statistics read model keeps its
+own state apart, in `vwlog.store.statsview` (`MatchStore.stats_view`).
+
 The store knows nothing of rules or game state; it keeps what the services layer gives it.
 eventsourcing stays behind this module: its exceptions are translated into `vwlog.errors`.
 """
@@ -24,6 +28,7 @@ eventsourcing stays behind this module: its exceptions are translated into `vwlo
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -38,6 +43,7 @@ from eventsourcing.persistence import (
     ApplicationRecorder,
     InfrastructureFactoryError,
     IntegrityError,
+    Notification,
     StoredEvent,
 )
 from eventsourcing.utils import Environment
@@ -51,7 +57,7 @@ from vwlog.errors import (
     StoreError,
     UsageError,
 )
-from vwlog.store.catalog import Head, ImportOutcome, MatchMeta
+from vwlog.store.catalog import CatalogChange, Head, ImportOutcome, MatchMeta
 from vwlog.store.mapping import (
     CATALOG_TOPICS,
     REGISTERED_TOPIC,
@@ -69,6 +75,7 @@ if TYPE_CHECKING:
     from eventsourcing.persistence import Mapper
 
     from vwlog.events import EventRecord, LogHeader
+    from vwlog.store.statsview import StatsViewStore
 
 PAGE_SIZE = 1000
 """Stored events read per query when streaming a match or the catalog."""
@@ -135,6 +142,8 @@ class MatchStore:
         self.url = redact(url)
         """The store's URL, with any password hidden."""
         self._closed = False
+        self._env = dict(env)
+        self._view: StatsViewStore | None = None
         _prepare_sqlite(env, self.url)
         _prepare_postgres(env, self.url)
         try:
@@ -160,8 +169,11 @@ class MatchStore:
         return cls(settings_from_url(url), url=url)
 
     def close(self) -> None:
-        """Close the store and its connections; a closed store raises `StoreError`."""
+        """Close the store and its connections (and its statistics view's, if opened); a
+        closed store raises `StoreError`."""
         self._closed = True
+        if self._view is not None:
+            self._view.close()
         self._app.close()
 
     def __enter__(self) -> Self:
@@ -438,19 +450,122 @@ class MatchStore:
         registrations = self._notifications((REGISTERED_TOPIC,))
         return [MatchId(self._mapper.meta(n).match_id) for n in registrations]
 
-    def list_matches(self) -> list[MatchMeta]:
+    def list_matches(self, *, upto: int | None = None) -> list[MatchMeta]:
         """The current metadata of every stored match, in the order they were first stored.
 
-        One pass over the catalog entries of the notification log.
+        One pass over the catalog entries of the notification log. With ``upto``, the catalog
+        as it was at that position (see `position`): later matches and later metadata are left
+        out.
 
         Raises:
             StoreError: The database failed or a catalog entry is unreadable.
         """
         latest: dict[str, MatchMeta] = {}
-        for notification in self._notifications(CATALOG_TOPICS):
+        for notification in self._notifications(CATALOG_TOPICS, upto=upto):
             meta = self._mapper.meta(notification)
             latest[meta.match_id] = meta
         return list(latest.values())
+
+    # Following the store (read models)
+
+    def position(self) -> int:
+        """The position of the newest entry of the store's notification log (0 when empty).
+
+        Every stored record and catalog entry takes the next position when it is written, and
+        positions become visible in order, so a follower that has processed everything up to a
+        position resumes just after it and misses nothing.
+
+        Raises:
+            StoreError: The database failed.
+        """
+        with self._translated():
+            return self._recorder.max_notification_id() or 0
+
+    def registrations_after(
+        self, position: int, *, upto: int | None = None
+    ) -> Iterator[tuple[int, MatchId]]:
+        """``(position, match id)`` of every match registered after ``position`` (and at or
+        before ``upto``), in the order they were stored.
+
+        Raises:
+            StoreError: The database failed or a catalog entry is unreadable.
+        """
+        for notification in self._notifications((REGISTERED_TOPIC,), after=position, upto=upto):
+            yield notification.id, MatchId(self._mapper.meta(notification).match_id)
+
+    def catalog_changes(
+        self, after: int = 0, *, upto: int | None = None
+    ) -> Iterator[CatalogChange]:
+        """Every catalog entry written after position ``after`` (and at or before ``upto``), in
+        order: each match's registration, then each replacement of its metadata (an append in
+        play mode, `update_meta`) with the metadata it replaced.
+
+        Reads the notification log in pages of `PAGE_SIZE`; a replacement costs one more
+        indexed lookup (the entry before it).
+
+        Raises:
+            StoreError: The database failed or a catalog entry is unreadable.
+        """
+        mapper = self._mapper
+        for notification in self._notifications(CATALOG_TOPICS, after=after, upto=upto):
+            meta = mapper.meta(notification)
+            previous = None
+            if notification.topic != REGISTERED_TOPIC:
+                found = self._select(
+                    _uuid(notification.originator_id),
+                    lte=notification.originator_version - 1,
+                    desc=True,
+                    limit=1,
+                )
+                if not found:
+                    raise StoreError(
+                        f"{self.url}: catalog entry {notification.originator_version} of match "
+                        f"{meta.match_id!r} follows no registration (a damaged store)"
+                    )
+                previous = mapper.meta(found[0])
+            yield CatalogChange(notification.id, MatchId(meta.match_id), meta, previous)
+
+    def fingerprint(self, position: int) -> str | None:
+        """What the entry at ``position`` of the notification log is, as a short string
+        (stream, version and a digest of its bytes); ``None`` if no entry has that position.
+
+        A follower keeps the fingerprint of the last position it processed: if the store no
+        longer has that entry there, the follower is following another store (the file was
+        replaced, the schema recreated) and must start again.
+
+        Raises:
+            StoreError: The database failed.
+        """
+        if position < 1:
+            return None
+        with self._translated():
+            found = self._app.notification_log.select(position, 1, stop=position)
+        if not found:
+            return None
+        entry = found[0]
+        digest = hashlib.sha256(entry.state).hexdigest()[:16]
+        return f"{_uuid(entry.originator_id)}:{entry.originator_version}:{digest}"
+
+    def stats_view(self) -> StatsViewStore:
+        """The storage of the statistics read model that follows this store.
+
+        Opened on first use and closed with the store. It is kept apart from the store's
+        tables: an SQLite file beside the store's (``vwlog.db`` → ``vwlog.stats.db``), the
+        PostgreSQL schema named after the store's with ``_stats`` appended, or, for a store
+        in memory, memory kept for as long as this store is open.
+
+        Raises:
+            StoreError: The store is closed, or the view's storage cannot be opened.
+        """
+        if self._closed:
+            raise StoreError(f"{self.url}: the store is closed")
+        if self._view is None:
+            from vwlog.store.statsview import StatsViewStore, view_settings
+
+            self._view = StatsViewStore(
+                view_settings(self._env), url=self.url, tracked=self._app.name
+            )
+        return self._view
 
     # Internals
 
@@ -538,12 +653,16 @@ class MatchStore:
                 return
             page = self._select(oid, gt=page[-1].originator_version, lte=lte, limit=PAGE_SIZE)
 
-    def _notifications(self, topics: Sequence[str]) -> Iterator[StoredEvent]:
+    def _notifications(
+        self, topics: Sequence[str], *, after: int = 0, upto: int | None = None
+    ) -> Iterator[Notification]:
         log = self._app.notification_log
-        start = 0
+        start = after
         while True:
             with self._translated():
-                page = log.select(start, PAGE_SIZE, topics=topics, inclusive_of_start=False)
+                page = log.select(
+                    start, PAGE_SIZE, stop=upto, topics=topics, inclusive_of_start=False
+                )
             yield from page
             if len(page) < PAGE_SIZE:
                 return
@@ -653,6 +772,10 @@ def _compare(match_id: MatchId, stored: Head, head_hash: str) -> ImportOutcome:
 
 def _first_seq(found: Sequence[StoredEvent]) -> int:
     return found[0].originator_version if found else 1
+
+
+def _uuid(originator_id: UUID | str) -> UUID:
+    return originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
 
 
 def _reason(err: BaseException) -> str:

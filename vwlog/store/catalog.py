@@ -7,7 +7,7 @@ only keeps it beside the match, replaces it on request, and lists it.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,6 +43,10 @@ class MatchMeta(BaseModel):
     """For a fork: the parent's priority point it continues from."""
     flagged: bool = False
     """Whether the match was stored despite breaking rules, for a judge to look at."""
+    metrics: dict[str, Any] | None = None
+    """The match's statistics (a `vwlog.projections.stats.MatchMetrics` dumped in JSON mode),
+    folded in the same replay as validation; ``None`` for entries stored before vwlog kept
+    them, or when they no longer describe the records (read models then replay the match)."""
 
 
 class ImportOutcome(StrEnum):
@@ -54,6 +58,19 @@ class ImportOutcome(StrEnum):
     """The same match (same id, same head hash) was already stored; nothing was written."""
 
 
+class CatalogChange(NamedTuple):
+    """A catalog entry as a follower of the store sees it: a match registered or re-described."""
+
+    position: int
+    """Its position in the store's notification log (see `MatchStore.position`)."""
+    match_id: str
+    """The match it describes."""
+    meta: MatchMeta
+    """The match's metadata from this entry on."""
+    previous: MatchMeta | None
+    """The metadata this entry replaces; ``None`` when the entry registers the match."""
+
+
 class Head(NamedTuple):
     """The last position of a stored match."""
 
@@ -63,4 +80,4 @@ class Head(NamedTuple):
     """Its chain hash (the header's hash for a match without records)."""
 
 
-__all__ = ["Head", "ImportOutcome", "MatchMeta"]
+__all__ = ["CatalogChange", "Head", "ImportOutcome", "MatchMeta"]
