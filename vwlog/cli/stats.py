@@ -3,6 +3,7 @@ through its statistics read model."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,7 +34,7 @@ from vwlog.statsreport import (
     render_matches_table,
     render_table,
 )
-from vwlog.store import MatchStore
+from vwlog.store import MatchStore, settings_from_url
 from vwlog.types import Faction
 
 if TYPE_CHECKING:
@@ -98,32 +99,36 @@ def _from_store(
 ) -> tuple[CorpusStats, list[MatchMetrics]]:
     """The statistics of the stored matches: the read model, caught up (or rebuilt); with
     filters or ``--per-match``, built from every stored match's kept metrics instead."""
+    backend = settings_from_url(cli.store)
+    if backend.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+        if not os.path.exists(backend["SQLITE_DBNAME"]):
+            raise UsageError(
+                f"no store at {cli.store}: give LOG files, or --store for the matches you imported"
+            )
     with MatchStore.open(cli.store) as store:
+        if store.position() == 0:  # like a directory without logs
+            raise UsageError(
+                f"no matches stored in {store.url}: import logs with 'vwlog import', "
+                "or give LOG files"
+            )
         if again:
             total = len(store.match_ids())
             with progress(total, "replaying", enabled=total > 1) as bar:
-                done = rebuild(store, on_match=lambda _metrics: bar.update(1))
-            click.echo(f"rebuilt the statistics of {done.added} stored matches", err=True)
-            view = done.stats
-        elif not (filters.active or per_match):
-            caught = catch_up(store)
-            if caught.restarted is not None:
-                click.echo(f"statistics view started again: {caught.restarted}", err=True)
-            view = caught.stats
+                rebuilt = rebuild(store, on_match=lambda _metrics: bar.update(1))
+            click.echo(f"rebuilt the statistics of {rebuilt.added} stored matches", err=True)
         if filters.active or per_match:
-            view = CorpusStats(filters=filters)
+            corpus = CorpusStats(filters=filters)
             kept: list[MatchMetrics] = []
             for metrics in measured(store):
-                if view.add(metrics) and per_match:
+                if corpus.add(metrics) and per_match:
                     kept.append(metrics)
-            return view.canonical(), kept
-        if view.matches == 0 and not view.skipped:
-            click.echo(
-                f"no matches stored in {store.url}: import logs with 'vwlog import', "
-                "or give LOG files",
-                err=True,
-            )
-        return view, []
+            return corpus.canonical(), kept
+        if again:
+            return rebuilt.stats, []
+        caught = catch_up(store)
+        if caught.restarted is not None:
+            click.echo(f"statistics view started again: {caught.restarted}", err=True)
+        return caught.stats, []
 
 
 @main.command()
@@ -212,8 +217,10 @@ def stats(
     was, each counted from the metrics kept at import, so a query costs
     about the same however many matches are stored. --rebuild recomputes it
     from scratch by replaying every stored match (slow; the authoritative
-    answer). With --player, --faction, --ruleset, --since or --per-match the
-    store's figures are built from every stored match's kept metrics instead.
+    answer). The read model is kept beside the store (vwlog.stats.db for
+    vwlog.db; schema NAME_stats on PostgreSQL). With --player, --faction,
+    --ruleset, --since or --per-match the store's figures are built from
+    every stored match's kept metrics instead.
 
     The corpus report gives victory types, match length, win rates by seat,
     turn order, faction and deck, card win rates and tempo curves. Every win

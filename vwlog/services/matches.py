@@ -12,7 +12,7 @@ import hashlib
 import random
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vwlog import codec
 from vwlog.errors import (
@@ -30,6 +30,7 @@ from vwlog.events import (
 from vwlog.logfile import open_log
 from vwlog.play import play
 from vwlog.projections import INITIAL, evolve
+from vwlog.projections.stats import MatchMetricsVisitor
 from vwlog.replay import Step, ValidationReport, Validator, replay
 from vwlog.rules import expect, legal_decisions
 from vwlog.services import BrokenLink, VerifyReport, verify_lines
@@ -110,28 +111,41 @@ class _Snapshots:
 
 
 class _Both:
-    """Two visitors fed by one replay pass (validation and snapshots)."""
+    """The visitors of an import fed by one replay pass: validation, snapshots and the
+    match's statistics (kept in its catalog entry for the statistics read model)."""
 
     def __init__(self, validator: Validator, snapshots: _Snapshots) -> None:
         self.validator = validator
         self.snapshots = snapshots
+        self.measure = MatchMetricsVisitor()
 
     def begin_match(self, header: LogHeader | None) -> None:
         """Forward."""
         self.validator.begin_match(header)
+        self.measure.begin_match(header)
 
     def visit(self, step: Step) -> None:
         """Forward."""
         self.validator.visit(step)
         self.snapshots.visit(step)
+        self.measure.visit(step)
 
     def end_match(self, final: MatchState) -> None:
         """Forward."""
         self.validator.end_match(final)
+        self.measure.end_match(final)
 
     def result(self) -> ValidationReport:
         """The validation report."""
         return self.validator.result()
+
+    def metrics(self) -> dict[str, Any] | None:
+        """The match's metrics in JSON mode (`MatchMeta.metrics`); ``None`` if the records
+        hold no ``match_started`` to measure."""
+        try:
+            return self.measure.result().model_dump(mode="json")
+        except ValueError:
+            return None
 
 
 # -- import ----------------------------------------------------------------------------------
@@ -151,9 +165,14 @@ class ImportResult:
 
 
 def meta_from(
-    header: LogHeader, report: ValidationReport, head_hash: str, *, events: int
+    header: LogHeader,
+    report: ValidationReport,
+    head_hash: str,
+    *,
+    events: int,
+    metrics: dict[str, Any] | None = None,
 ) -> MatchMeta:
-    """The catalog entry of a validated match."""
+    """The catalog entry of a validated match (with its metrics, when measured)."""
     summary = [f"{v.rule}@{v.seq}" for v in report.violations[:100]]
     return MatchMeta(
         match_id=header.match_id,
@@ -169,6 +188,7 @@ def meta_from(
         parent=report.fork_parent,
         fork_at=report.fork_at,
         flagged=bool(report.violations),
+        metrics=metrics,
     )
 
 
@@ -233,11 +253,8 @@ def import_log(
     """
     header, lines = _read_for_import(path)
     snapshots = _Snapshots(snapshot_every)
-    report = replay(
-        ((i + 2, r) for i, (_, r) in enumerate(lines)),
-        _Both(Validator(source=str(path)), snapshots),
-        header=header,
-    )
+    visitors = _Both(Validator(source=str(path)), snapshots)
+    report = replay(((i + 2, r) for i, (_, r) in enumerate(lines)), visitors, header=header)
     head_hash = lines[-1][1].hash if lines else header.hash
     if reject_illegal and report.violations:
         return ImportResult(
@@ -248,7 +265,7 @@ def import_log(
             len(report.violations),
             f"{len(report.violations)} violations; first: {report.violations[0]}",
         )
-    meta = meta_from(header, report, head_hash or "", events=len(lines))
+    meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=visitors.metrics())
     outcome = store.import_match(header, lines, meta)
     if outcome == ImportOutcome.STORED:
         for seq, state in snapshots.result():
@@ -488,12 +505,15 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
         records = list(codec.seal(header.hash, [*prefix, marker]))
         lines = [(codec.record_bytes(r), r) for r in records]
         snapshots = _Snapshots(SNAPSHOT_EVERY)
-        report = replay(
-            ((i + 2, r) for i, r in enumerate(records)),
-            _Both(Validator(), snapshots),
-            header=header,
+        visitors = _Both(Validator(), snapshots)
+        report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)
+        meta = meta_from(
+            header,
+            report,
+            records[-1].hash or "",
+            events=len(records),
+            metrics=visitors.metrics(),
         )
-        meta = meta_from(header, report, records[-1].hash or "", events=len(records))
         try:
             outcome = store.import_match(header, lines, meta)
         except MatchExistsError:
