@@ -321,3 +321,11 @@ def test_the_memory_view_lives_with_its_store() -> None:
         assert store.stats_view().position() == 1
     with MatchStore.open("memory:") as store:
         assert store.stats_view().load() is None
+
+
+def test_a_view_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "vwlog.stats.db").write_bytes(b"not a database" * 100)
+    with MatchStore.open(str(tmp_path / "vwlog.db")) as store:
+        with pytest.raises(StoreError, match="cannot open"):
+            store.stats_view()
+        assert store.match_ids() == []

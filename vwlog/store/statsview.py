@@ -172,10 +172,16 @@ class StatsViewStore:
         _prepare_postgres(env, self.url)
         try:
             self._factory = InfrastructureFactory.construct(Environment(VIEW_APPLICATION, env))
-            self._recorder: ProcessRecorder = self._factory.process_recorder()
         except (OSError, InfrastructureFactoryError) as err:
             raise StoreConfigError(self.url, str(err)) from err
         except (EventSourcingError, sqlite3.Error) as err:
+            raise StoreError(
+                f"cannot open the statistics view of {self.url!r}: {_reason(err)}"
+            ) from err
+        try:
+            self._recorder: ProcessRecorder = self._factory.process_recorder()
+        except (EventSourcingError, sqlite3.Error) as err:
+            self._factory.close()
             raise StoreError(
                 f"cannot open the statistics view of {self.url!r}: {_reason(err)}"
             ) from err
