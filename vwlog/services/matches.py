@@ -36,7 +36,7 @@ from vwlog.rules import expect, legal_decisions
 from vwlog.services import BrokenLink, VerifyReport, verify_lines
 from vwlog.services.snapshots import SnapshotFormatError, decode_state, encode_state
 from vwlog.simulate import make_policy
-from vwlog.store import ImportOutcome, MatchMeta, MatchStore
+from vwlog.store import Head, ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -589,7 +589,22 @@ def play_decisions(
         n_decisions += 1
     if not applied:
         return PlayResult(match_id, 0, 0, head.seq, state.winner, state.victory)
-    records = [EventRecord(seq=head.seq + i + 1, event=e) for i, e in enumerate(applied)]
+    new_head = append_played(store, match_id, head, applied, state)
+    return PlayResult(
+        match_id, len(applied), n_decisions, new_head.seq, state.winner, state.victory, applied
+    )
+
+
+def append_played(
+    store: MatchStore, match_id: str, head: Head, events: Sequence[AnyEvent], state: MatchState
+) -> Head:
+    """Append events played in play mode after ``head``, in one transaction, and describe the
+    match's new end (``state``, the board after the last of them) in its catalog entry.
+
+    Raises:
+        SequenceConflictError: another writer appended after ``head`` (nothing is stored).
+    """
+    records = [EventRecord(seq=head.seq + i + 1, event=e) for i, e in enumerate(events)]
     sealed = list(codec.seal(head.hash, records))
     lines = [(codec.record_bytes(r), r) for r in sealed]
     # play mode appends only legal events, so the stored verdict of the prefix stands
@@ -607,9 +622,7 @@ def play_decisions(
         if record.seq % SNAPSHOT_EVERY == 0:
             snap_state = state_at_records(store, match_id, record.seq, sealed)
             store.save_snapshot(match_id, record.seq, encode_snapshot(snap_state, record.hash))
-    return PlayResult(
-        match_id, len(applied), n_decisions, new_head.seq, state.winner, state.victory, applied
-    )
+    return new_head
 
 
 def state_at_records(
