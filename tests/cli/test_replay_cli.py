@@ -9,6 +9,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -462,20 +463,35 @@ def test_the_stepper_shows_and_hides_violations(log: Path, tmp_path: Path) -> No
 class Tmux:
     """A detached tmux server of our own, running one command in a fixed-size window."""
 
-    def __init__(self, socket: str, command: list[str], env: dict[str, str]) -> None:
-        self.base = ["tmux", "-L", socket]
+    def __init__(self, command: list[str], env: dict[str, str]) -> None:
+        # A short private socket directory (socket paths are limited to ~100 bytes), and the
+        # command wrapped so that the pane outlives it: the server never exits under the
+        # client's feet, and a command that dies leaves its error and status on the screen.
+        self.home = tempfile.mkdtemp(prefix="vwt")
+        self.env = {**env, "TMUX_TMPDIR": self.home}
+        self.env.pop("TMUX", None)
+        self.base = ["tmux", "-L", "t"]
         size = ["-x", "120", "-y", "50"]
         start = [*self.base, "-f", os.devnull, "new-session", "-d", *size, "-s", "t"]
-        subprocess.run([*start, shlex.join(command)], check=True, env=env)
+        wrapped = f'{shlex.join(command)}; echo "[exited $?]"; sleep 600'
+        errors = []
+        for _ in range(3):
+            done = subprocess.run([*start, wrapped], env=self.env, capture_output=True)
+            if done.returncode == 0:
+                return
+            errors.append(done.stderr.decode().strip())
+            self.kill()
+            time.sleep(0.5)
+        pytest.fail(f"tmux could not start a session: {errors}")
+
+    def _run(self, *args: str, check: bool = False) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([*self.base, *args], check=check, capture_output=True, env=self.env)
 
     def keys(self, *keys: str) -> None:
-        subprocess.run([*self.base, "send-keys", "-t", "t", *keys], check=True)
+        self._run("send-keys", "-t", "t", *keys, check=True)
 
     def screen(self) -> str:
-        out = subprocess.run(
-            [*self.base, "capture-pane", "-p", "-t", "t"], check=False, capture_output=True
-        )
-        return out.stdout.decode()
+        return self._run("capture-pane", "-p", "-t", "t").stdout.decode()
 
     def wait_for(self, text: str, timeout: float = 20.0) -> str:
         deadline = time.monotonic() + timeout
@@ -486,14 +502,9 @@ class Tmux:
             time.sleep(0.05)
         pytest.fail(f"{text!r} did not appear on the screen:\n{self.screen()}")
 
-    def alive(self) -> bool:
-        out = subprocess.run(
-            [*self.base, "has-session", "-t", "t"], check=False, capture_output=True
-        )
-        return out.returncode == 0
-
     def kill(self) -> None:
-        subprocess.run([*self.base, "kill-server"], check=False, capture_output=True)
+        self._run("kill-server")
+        shutil.rmtree(self.home, ignore_errors=True)
 
 
 @pytest.mark.skipif(
@@ -502,7 +513,7 @@ class Tmux:
 def test_the_interactive_stepper_on_a_terminal(log: Path, steps: list[Step]) -> None:
     env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm"}
     command = [sys.executable, "-m", "vwlog", "replay", str(log), "--interactive"]
-    tmux = Tmux(f"vwlog-test-{os.getpid()}", command, env)
+    tmux = Tmux(command, env)
     try:
         tmux.wait_for(f"seq 1/{len(steps)}")
         tmux.keys("n")
@@ -518,9 +529,6 @@ def test_the_interactive_stepper_on_a_terminal(log: Path, steps: list[Step]) -> 
         for line in board[:6]:
             assert line in screen
         tmux.keys("q")
-        deadline = time.monotonic() + 10
-        while tmux.alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not tmux.alive()
+        tmux.wait_for("[exited 0]")
     finally:
         tmux.kill()
