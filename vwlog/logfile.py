@@ -16,6 +16,7 @@ board.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import sys
 from pathlib import Path
@@ -495,6 +496,8 @@ def _kind(value: object) -> str:
 
 def _show(value: object) -> str:
     """A short JSON rendering of a value, for messages."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     try:
         text = orjson.dumps(value).decode()
     except TypeError:

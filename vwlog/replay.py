@@ -143,6 +143,7 @@ def replay(
     remember = memory.append
     visit = visitor.visit
     visitor.begin_match(header)
+    unstarted = False
     for item in records:
         if isinstance(item, EventRecord):
             line, record = None, item
@@ -155,6 +156,12 @@ def replay(
         if exp.kind == "priority":
             remember((record.seq - 1, state))
         found = check_against(rs, state, exp, event)
+        if not state.started and found:
+            # R-SET-1 once: without match_started nothing after it can be judged, and one
+            # violation per event would bury the one that matters
+            if unstarted:
+                found = ()
+            unstarted = True
         before = state
         if found and exp.consequences and event not in exp.consequences:
             caught = _catch_up(rs, state, event)
@@ -232,6 +239,8 @@ class ValidationReport:
     """For a fork: the parent's seq it left from."""
     complete: bool = False
     """Whether the match reached a winner."""
+    stopped_at: int | None = None
+    """In strict mode: the seq of the first illegal event, where validation stopped."""
 
     @property
     def ok(self) -> bool:
@@ -290,6 +299,11 @@ class Validator:
         self.report.winner = final.winner
         self.report.victory = final.victory
         self.report.complete = final.winner is not None
+        if not final.started and not self.report.violations:
+            # a header alone (or nothing) is no match: it cannot be called legal
+            self.report.violations.append(
+                violation("R-SET-1", "the log holds no events: a match begins with match_started")
+            )
 
     def result(self) -> ValidationReport:
         """The report."""

@@ -12,6 +12,9 @@ from typing import Any
 
 import click
 
+from vwlog.errors import UsageError
+from vwlog.logfile import STDIO
+
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 """What a click option decorator is."""
 
@@ -46,3 +49,17 @@ log_paths = click.argument(
     type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path),
 )
 """``LOG...``: one or more log files; ``-`` reads standard input."""
+
+
+def expand_logs(logs: Sequence[Path]) -> list[str]:
+    """Files as given; a directory stands for the ``*.jsonl`` files directly in it."""
+    out: list[str] = []
+    for path in logs:
+        if str(path) != STDIO and path.is_dir():
+            found = sorted(str(p) for p in path.glob("*.jsonl"))
+            if not found:
+                raise UsageError(f"{path}: directory holds no *.jsonl logs")
+            out.extend(found)
+        else:
+            out.append(str(path))
+    return out

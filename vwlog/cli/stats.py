@@ -13,7 +13,7 @@ from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.cli.render import progress
 from vwlog.errors import LogFormatError, OutputError, UsageError
-from vwlog.logfile import STDIO, open_log
+from vwlog.logfile import open_log
 from vwlog.projections.stats import (
     NEUTRAL,
     CorpusStats,
@@ -78,20 +78,6 @@ def _measure_all(paths: Sequence[str], jobs: int) -> Iterator[MatchMetrics | str
 
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         yield from pool.imap(_measure, paths, chunksize=max(1, len(paths) // (jobs * 8)))
-
-
-def _expand(logs: Sequence[Path]) -> list[str]:
-    """Files as given; a directory stands for the ``*.jsonl`` files directly in it."""
-    out: list[str] = []
-    for path in logs:
-        if str(path) != STDIO and path.is_dir():
-            found = sorted(str(p) for p in path.glob("*.jsonl"))
-            if not found:
-                raise UsageError(f"{path}: directory holds no *.jsonl logs")
-            out.extend(found)
-        else:
-            out.append(str(path))
-    return out
 
 
 def _from_store(
@@ -257,7 +243,7 @@ def stats(
     else:
         if again:
             raise UsageError("--rebuild recomputes the store's statistics: give no LOG files")
-        paths = _expand(logs)
+        paths = options.expand_logs(logs)
         corpus = CorpusStats(filters=filters)
         kept = []
         with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:

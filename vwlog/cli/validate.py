@@ -72,6 +72,7 @@ def _report_dict(r: ValidationReport) -> dict[str, Any]:
         "winner": r.winner,
         "victory": r.victory,
         "complete": r.complete,
+        "stopped_at": r.stopped_at,
         "rulings": r.rulings,
         "voided": [list(v) for v in r.voided],
         "violations": [_violation_dict(v) for v in r.violations],
@@ -81,20 +82,25 @@ def _report_dict(r: ValidationReport) -> dict[str, Any]:
 def _summary(r: ValidationReport) -> str:
     n = len(r.violations)
     ending = f"won by {r.winner} ({r.victory})" if r.winner else "no winner yet"
+    if r.stopped_at is not None:
+        ending = f"stopped at seq {r.stopped_at} (--strict)"
     return (
         f"{r.events:,} events ({r.decisions:,} decisions, {r.consequences:,} consequences) · "
-        f"{r.turns} turns · {ending} · effects {r.effects_verified:,} verified, "
+        f"{r.turns} turn{'s' if r.turns != 1 else ''} · {ending} · "
+        f"effects {r.effects_verified:,} verified, "
         f"{r.effects_trusted:,} trusted · {n} violation{'s' if n != 1 else ''}"
     )
 
 
 def _text(r: ValidationReport) -> str:
-    head = f"{r.source}: match {r.match_id} · players {', '.join(r.players)} · ruleset {r.ruleset}"
+    players = ", ".join(r.players) or "unknown"
+    head = f"{r.source}: match {r.match_id} · players {players} · ruleset {r.ruleset or 'unknown'}"
     lines = [head]
     for v in r.violations:
         lines.append(f"  {v.rule}  {rule_title(v.rule)}")
         lines.append(f"      {v.message}")
-        lines.append(f"      at {v.where()} ({v.event_type})")
+        if v.seq is not None or v.line is not None:
+            lines.append(f"      at {v.where()} ({v.event_type})")
         if v.expected is not None:
             lines.append(f"      expected: {v.expected}")
         if v.actual is not None:
@@ -163,7 +169,7 @@ set_option = click.option(
     "logs",
     nargs=-1,
     required=True,
-    type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path),
+    type=click.Path(exists=True, allow_dash=True, path_type=Path),
 )
 @options.output_format(
     ["text", "json", "markdown"],
@@ -202,25 +208,28 @@ def validate(
     violation (like a judge reading the whole record) unless --strict.
 
     Exit status: 0 all logs legal, 1 a log breaks a rule, 2 a log cannot be
-    read (the others are still validated).
+    read (the others are still validated). A directory stands for the
+    *.jsonl files directly in it.
 
     Example:
 
     \b
         vwlog validate samples/*.jsonl
+        vwlog validate corpus/ --quiet
         vwlog validate --format json match.jsonl > report.json
         vwlog validate --set attack_target_mode=SINGLE match.jsonl
         vwlog validate -j 2 corpus/*.jsonl --quiet
     """
-    options = _ruleset_options(ruleset_file, sets)
+    paths = options.expand_logs(logs)
+    opts = _ruleset_options(ruleset_file, sets)
     if strict:
-        options = ValidationOptions(options.ruleset, options.overrides, strict=True)
+        opts = ValidationOptions(opts.ruleset, opts.overrides, strict=True)
     illegal = unreadable = total = 0
     reports: list[dict[str, Any]] = []
     with progress(
-        len(logs), "validating", enabled=len(logs) > 1 and output_format == "text"
+        len(paths), "validating", enabled=len(paths) > 1 and output_format == "text"
     ) as bar:
-        for outcome in validate_logs(list(logs), options, jobs=jobs):
+        for outcome in validate_logs(paths, opts, jobs=jobs):
             total += 1
             bar.update(1)
             if isinstance(outcome, InputProblem):
@@ -440,14 +449,18 @@ def simulate(
     Every decision is chosen among the engine's legal decisions and every
     consequence is the one the rules demand, so each match validates clean.
     The same seed gives the same bytes. Prints the distribution of victory
-    types at the end.
+    types at the end. A match ends at the first victory (most within 60
+    turns); for a long one, raise the victory thresholds with --set, as the
+    last example does (13,532 events, 160 turns, no winner).
 
     Example:
 
     \b
         vwlog simulate --seed 7 --matches 200 -o corpus/
         vwlog simulate --seed 1 --players 4 --teams 2 -o tag.jsonl
-        vwlog simulate --seed 3 --max-turns 400 --policy random -o long.jsonl
+        vwlog simulate --seed 5 --max-turns 160 --policy random \\
+            --set victory_vp=1000 --set victory_honor=1000000 \\
+            --set victory_territories=1000 -o long.jsonl
     """
     pool = load_pool(cards)
     deck_lists = tuple(load_deck(d).expand() for d in decks) if decks else None

@@ -64,7 +64,7 @@ class MatchStarted(Consequence):
 
 
 class OpeningHandDrawn(Consequence):
-    """A player drew their opening hand from the top of their Fate Deck (OQ-1).
+    """A player drew their opening hand from the top of their Fate Deck (R-SET-4, OQ-1).
 
     A consequence the rules demand."""
 
@@ -76,7 +76,8 @@ class OpeningHandDrawn(Consequence):
 
 
 class DeckRevealed(Decision):
-    """A player revealed the salt of their deck commitment (hidden information, DESIGN §4).
+    """A player revealed the salt of their deck commitment (hidden information, DESIGN §4);
+    legal even after the match is won (R-VIC-4), from a seated player only (R-GEN-7).
 
     A player's decision."""
 
@@ -88,7 +89,8 @@ class DeckRevealed(Decision):
 
 
 class Conceded(Decision):
-    """A player conceded; always legal while the match runs (RULES.md §13.7).
+    """A player conceded; always legal while the match runs (RULES.md §13.7), refused once it
+    is won (R-VIC-4) and from anyone not seated (R-GEN-7).
 
     A player's decision."""
 
@@ -131,7 +133,8 @@ class JudgeRulingIssued(Decision):
 
 
 class MatchForked(Decision):
-    """A fork of another match left from this point, a priority point of the parent (DESIGN §2).
+    """A fork of another match left from this point, a priority point of the parent (DESIGN §2):
+    only where a player holds priority (R-REG-5).
 
     A player's decision."""
 

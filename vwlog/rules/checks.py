@@ -130,7 +130,13 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
     if not state.started:
         if isinstance(event, MatchStarted):
             return _match_started(ruleset, event)
-        return (violation("R-SET-1", f"the first event must be match_started, not {_t(event)}"),)
+        return (
+            violation(
+                "R-SET-1",
+                f"the first event must be match_started, not {_t(event)}; without it no event "
+                "can be judged",
+            ),
+        )
     if isinstance(event, MatchStarted):
         return (violation("R-SET-1", "the match has already started"),)
     if state.winner is not None and not isinstance(event, (DeckRevealed, JudgeRulingIssued)):

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from vwlog import codec
 from vwlog.cards import CardPool, Ruleset
-from vwlog.errors import LogFormatError, UsageError
+from vwlog.errors import IllegalEventError, LogFormatError, UsageError
 from vwlog.events import DeckRevealed, EventRecord, LogHeader, MatchStarted
 from vwlog.logfile import open_log, write_log
 from vwlog.replay import ValidationReport, Validator, replay
@@ -115,12 +115,15 @@ class InputProblem:
 def validate_log(path: str | Path, options: ValidationOptions | None = None) -> ValidationReport:
     """Validate one log file, streaming it line by line (memory flat in file length).
 
+    In strict mode validation stops at the first illegal event: the report holds its
+    violations and ``stopped_at`` names its seq.
+
     Raises:
         LogFormatError: the file is unreadable or malformed (names file, line and field).
-        IllegalEventError: in strict mode, at the first violation.
         UsageError: an override does not fit the ruleset.
     """
     opts = options or ValidationOptions()
+    validator = Validator(source=str(path))
     with open_log(path) as reader:
         lines = iter(reader)
         first = next(lines, None)
@@ -130,13 +133,20 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
         if ruleset is not None and opts.overrides:
             ruleset = apply_overrides(ruleset, dict(opts.overrides))
         items = itertools.chain(() if first is None else (first,), lines)
-        return replay(
-            ((line.line_no, line.record) for line in items),
-            Validator(source=str(path)),
-            header=reader.header,
-            ruleset=ruleset,
-            strict=opts.strict,
-        )
+        try:
+            return replay(
+                ((line.line_no, line.record) for line in items),
+                validator,
+                header=reader.header,
+                ruleset=ruleset,
+                strict=opts.strict,
+            )
+        except IllegalEventError as err:
+            report = validator.result()
+            report.violations.extend(err.violations)
+            report.stopped_at = err.seq
+            report.turns = max((v.turn or 0 for v in err.violations), default=0)
+            return report
 
 
 def _validate_one(
@@ -162,7 +172,6 @@ def validate_logs(
     A file that cannot be read yields an `InputProblem`; the others are still validated.
 
     Raises:
-        IllegalEventError: in strict mode, at the first violation of any log.
         UsageError: an override does not fit the ruleset.
     """
     opts = options or ValidationOptions()
