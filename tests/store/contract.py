@@ -501,6 +501,21 @@ class StoreContract:
         assert not store.save_snapshot("m1", 10, b"second")
         assert store.nearest_snapshot("m1", 11) == (10, b"first")
 
+    def test_snapshots_are_saved_in_one_batch_keeping_those_already_there(
+        self, store: MatchStore, match: SyntheticMatch
+    ) -> None:
+        match.import_into(store)
+        assert store.save_snapshots("m1", []) == 0
+        assert store.save_snapshots("m1", [(4, b"four"), (8, b"eight")]) == 2
+        assert store.nearest_snapshot("m1", 7) == (4, b"four")
+        # one of the batch already stored: the others are still kept, the old one stays
+        assert store.save_snapshots("m1", [(8, b"again"), (12, b"twelve")]) == 1
+        assert store.nearest_snapshot("m1", 11) == (8, b"eight")
+        assert store.nearest_snapshot("m1", 12) == (12, b"twelve")
+        with pytest.raises(UsageError, match="records 1 to 12"):
+            store.save_snapshots("m1", [(2, b"two"), (13, b"future")])
+        assert store.nearest_snapshot("m1", 3) is None  # nothing of a refused batch is kept
+
     def test_a_snapshot_after_the_head_is_refused(
         self, store: MatchStore, match: SyntheticMatch
     ) -> None:

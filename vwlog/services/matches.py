@@ -268,9 +268,13 @@ def import_log(
     meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=visitors.metrics())
     outcome = store.import_match(header, lines, meta)
     if outcome == ImportOutcome.STORED:
-        for seq, state in snapshots.result():
-            snap = encode_snapshot(state, lines[seq - 1][1].hash)
-            store.save_snapshot(header.match_id, seq, snap)
+        store.save_snapshots(
+            header.match_id,
+            [
+                (seq, encode_snapshot(state, lines[seq - 1][1].hash))
+                for seq, state in snapshots.result()
+            ],
+        )
     return ImportResult(
         str(path), header.match_id, str(outcome), len(lines), len(report.violations)
     )
@@ -520,8 +524,13 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
             continue  # another writer took this id a moment ago: try the next one
         if outcome != ImportOutcome.STORED:
             continue  # an identical fork was stored by someone else: never share one
-        for seq, snap_state in snapshots.result():
-            store.save_snapshot(fork_id, seq, encode_snapshot(snap_state, records[seq - 1].hash))
+        store.save_snapshots(
+            fork_id,
+            [
+                (seq, encode_snapshot(snap_state, records[seq - 1].hash))
+                for seq, snap_state in snapshots.result()
+            ],
+        )
         return fork_id
     raise UsageError(f"too many forks named {base!r}; choose another --name")
 

@@ -359,6 +359,36 @@ class MatchStore:
             return False
         return True
 
+    def save_snapshots(self, match_id: str, snapshots: Sequence[tuple[int, bytes]]) -> int:
+        """Keep several snapshots (``(seq, data)`` pairs) of one match in one transaction, as
+        `save_snapshot` does one by one; where any of them is already stored, falls back to
+        one at a time so that the others are still kept.
+
+        Returns:
+            How many were stored.
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            UsageError: A seq is not a position of the match (1 to its head).
+            StoreError: The database failed.
+        """
+        if not snapshots:
+            return 0
+        match_id = MatchId(match_id)
+        head = self.head(match_id)
+        for seq, _data in snapshots:
+            if not 1 <= seq <= head.seq:
+                raise UsageError(
+                    f"match {match_id!r} has records 1 to {head.seq}: no snapshot after seq {seq}"
+                )
+        stored = [self._mapper.stored_snapshot(match_id, seq, data) for seq, data in snapshots]
+        try:
+            with self._translated():
+                self._snapshots.insert_events(stored)
+        except IntegrityError:
+            return sum(self.save_snapshot(match_id, seq, data) for seq, data in snapshots)
+        return len(stored)
+
     # Reading
 
     def __contains__(self, match_id: object) -> bool:
