@@ -23,6 +23,7 @@ from vwlog.errors import (
 )
 from vwlog.events import (
     EventRecord,
+    JudgeRulingIssued,
     LogHeader,
     MatchForked,
     MatchStarted,
@@ -31,12 +32,13 @@ from vwlog.logfile import open_log
 from vwlog.play import play
 from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
-from vwlog.replay import Step, ValidationReport, Validator, replay
+from vwlog.replay import FinalState, Step, ValidationReport, Validator, replay
 from vwlog.rules import expect, legal_decisions
 from vwlog.services import BrokenLink, VerifyReport, verify_lines
 from vwlog.services.snapshots import SnapshotFormatError, decode_state, encode_state
 from vwlog.simulate import make_policy
 from vwlog.store import Head, ImportOutcome, MatchMeta, MatchStore
+from vwlog.types import RulingKind
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -434,12 +436,27 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
             start = snap[0]
     if state is None:
         state = INITIAL
-    rs = state.ruleset
-    for record in store.records(match_id, gt=start, lte=target):
-        if rs is None and isinstance(record.event, MatchStarted):
-            rs = record.event.ruleset
-        state = evolve(state, record.event)
-    return state
+    records = list(store.records(match_id, gt=start, lte=target))
+    if start and _backs_up_before(records, start):
+        # a back-up to a point before the snapshot: the replay loop must have seen that point
+        return _replayed(INITIAL, store.records(match_id, lte=target))
+    return _replayed(state, records)
+
+
+def _backs_up_before(records: Iterable[EventRecord], seq: int) -> bool:
+    return any(
+        isinstance(r.event, JudgeRulingIssued)
+        and r.event.kind == RulingKind.BACK_UP
+        and (r.event.back_to or 0) <= seq
+        for r in records
+    )
+
+
+def _replayed(state: MatchState, records: Iterable[EventRecord]) -> MatchState:
+    """The state after ``records`` from ``state``, through the replay loop (as validation and
+    the snapshots see it: back-up rulings restore, omitted consequences are caught up), not
+    the bare fold."""
+    return replay(records, FinalState(), initial=state)
 
 
 # -- forks -----------------------------------------------------------------------------------
@@ -639,12 +656,12 @@ def state_at_records(
 ) -> MatchState:
     """The state after ``seq`` where the last records are not stored yet."""
     stored_head = pending[0].seq - 1
-    state = state_at(store, match_id, min(seq, stored_head))
-    for record in pending:
-        if record.seq > seq:
-            break
-        state = evolve(state, record.event)
-    return state
+    if seq <= stored_head:
+        return state_at(store, match_id, seq)
+    tail = [r for r in pending if r.seq <= seq]
+    if _backs_up_before(tail, stored_head):
+        return _replayed(INITIAL, [*store.records(match_id, lte=stored_head), *tail])
+    return _replayed(state_at(store, match_id, stored_head), tail)
 
 
 # -- lineage ---------------------------------------------------------------------------------
