@@ -333,12 +333,19 @@ def _supply_taken(s: MatchState, event: SupplyTaken, viewer: str | None) -> str:
 
 
 def _cost_paid(s: MatchState, event: CostPaid) -> str:
-    costs = []
-    if event.gold:
-        costs.append(f"{event.gold} gold")
-    if event.slid:
-        costs.append(f"slides {_cards(s, event.slid)}")
-    paid = " and ".join(costs) if costs else "nothing"
+    """What was paid, for what: gold, slid cards (R-SKL-2), both, or nothing.
+
+    ``p1 pays 5 gold for X``, ``p2 pays by sliding Y for skill s1 of Y``,
+    ``p2 pays 2 gold and slides Y for skill s1 of Y``, ``p2 pays nothing for X``.
+    """
+    if event.gold and event.slid:
+        paid = f"{event.gold} gold and slides {_cards(s, event.slid)}"
+    elif event.gold:
+        paid = f"{event.gold} gold"
+    elif event.slid:
+        paid = f"by sliding {_cards(s, event.slid)}"
+    else:
+        paid = "nothing"
     what = card_name(s, event.card)
     if event.skill is not None:
         what = f"skill {event.skill} of {what}"

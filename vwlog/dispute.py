@@ -11,10 +11,10 @@ Three tools for judges and organisers settling a disputed game:
   every card they have seen so far (their own draws, cards that passed through public zones),
   with where each of those cards is now.
 * `build_report` makes one document of a match for a dispute: header, ruleset, hash chain and
-  deck commitments, validation, every violation with the board and the events around it, the
-  judges' rulings with the events a back-up voided, and optionally one position in detail;
-  `report_markdown` and `report_html` render it (the HTML draws the boards with CSS, no script
-  and no external resource).
+  deck commitments, validation, every violation with its rule's digest text, the board and the
+  events around it, the judges' rulings with the events a back-up voided, and optionally one
+  position in detail; `report_markdown` and `report_html` render it (the HTML draws the boards
+  with CSS, no script and no external resource).
 
 All of it stands on the one replay loop (`vwlog.replay.replay`) and on `describe`; nothing here
 reads a file but through `vwlog.logfile`, and nothing prints.
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import re
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -142,6 +143,17 @@ def rule_title(rule: str) -> str:
     """The title of a rule id in the catalog (empty if unknown)."""
     found = RULES.get(RuleId(rule))
     return found.title if found is not None else ""
+
+
+def rule_text(rule: str) -> str:
+    """The full digest text of a rule id, as Markdown (empty if unknown)."""
+    found = RULES.get(RuleId(rule))
+    return found.text if found is not None else ""
+
+
+def _counted(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` and the noun that agrees with it (``1 event``, ``2 events``)."""
+    return f"{n:,} {word if n == 1 else plural or word + 's'}"
 
 
 # -- where a card is -------------------------------------------------------------------------
@@ -943,7 +955,7 @@ def board_differences(
 
 def _side_line(label: str, side: RecordSide) -> str:
     match = f" · match {side.match_id}" if side.match_id else ""
-    return f"{label}: {side.name}{match} · {side.events:,} event{'s' if side.events != 1 else ''}"
+    return f"{label}: {side.name}{match} · {_counted(side.events, 'event')}"
 
 
 def _legality(label: str, event: DiffEvent) -> list[str]:
@@ -961,15 +973,15 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
     """The diff for people: where the records part, which event is legal, what differs."""
     lines = [_side_line("A", report.a), _side_line("B", report.b)]
     if report.outcome == "identical":
-        lines.append(f"identical: {report.common:,} events")
+        lines.append(f"identical: {_counted(report.common, 'event')}")
         return "\n".join(lines)
     if report.outcome == "prefix":
         short, long_ = ("A", "B") if report.longer == "B" else ("B", "A")
         longer = report.b if long_ == "B" else report.a
         more = longer.events - report.common
         lines.append(
-            f"{short} ends at seq {report.common}; {long_} continues with {more:,} more "
-            f"event{'s' if more != 1 else ''}:"
+            f"{short} ends at seq {report.common}; {long_} continues with "
+            f"{_counted(more, 'more event')}:"
         )
         for e in report.continuation[:then]:
             flag = "" if not e.violations else f"  [{', '.join(v.rule for v in e.violations)}]"
@@ -980,8 +992,7 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
     d = report.divergence
     assert d is not None
     lines.append(
-        f"diverge at seq {d.seq}, after {report.common:,} common event"
-        f"{'s' if report.common != 1 else ''} ({d.position})"
+        f"diverge at seq {d.seq}, after {_counted(report.common, 'common event')} ({d.position})"
     )
     lines.append(f"  A {d.a.seq}: {d.a.text}")
     lines.append(f"  B {d.b.seq}: {d.b.text}")
@@ -1612,8 +1623,8 @@ def _summary(r: ValidationReport) -> str:
     ending = f"won by {r.winner} ({r.victory})" if r.winner else "no winner yet"
     return (
         f"{r.events:,} events ({r.decisions:,} decisions, {r.consequences:,} consequences) · "
-        f"{r.turns} turns · {ending} · effects {r.effects_verified:,} verified, "
-        f"{r.effects_trusted:,} trusted · {n} violation{'s' if n != 1 else ''}"
+        f"{_counted(r.turns, 'turn')} · {ending} · effects {r.effects_verified:,} verified, "
+        f"{r.effects_trusted:,} trusted · {_counted(n, 'violation')}"
     )
 
 
@@ -1691,6 +1702,14 @@ def _md(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _md_rule_text(rule: str) -> list[str]:
+    """A rule's digest text as a Markdown block quote and a blank line (nothing if unknown)."""
+    text = rule_text(rule)
+    if not text:
+        return []
+    return [*(f"> {line}" for line in text.split("\n")), ""]
+
+
 def _md_events(report: DisputeReport, m: Moment) -> list[str]:
     lines = ["| Seq | | Event |", "|---:|---|---|"]
     for e in [*m.before, m.event, *m.after]:
@@ -1757,7 +1776,7 @@ def report_markdown(report: DisputeReport) -> str:
         out.append(f"| First player | {started.first_player} |")
         out.append(f"| Card pool | {len(started.cards)} definitions |")
     won = f"won by {r.winner} ({r.victory})" if r.winner else "no winner"
-    out += [f"| Result | {won} after {r.turns} turns |", ""]
+    out += [f"| Result | {won} after {_counted(r.turns, 'turn')} |", ""]
     if started is not None:
         out += ["| Seat | Player | Name | Team | Deck |", "|---:|---|---|---|---|"]
         out += [f"| {' | '.join(_md(x) for x in row)} |" for row in _seat_rows(started)]
@@ -1767,9 +1786,8 @@ def report_markdown(report: DisputeReport) -> str:
         rs = started.ruleset
         out += ["## Ruleset", "", f"`{rs.id}@{rs.version}`: "]
         if changed:
-            out[-1] += (
-                f"{len(changed)} flag{'s' if len(changed) != 1 else ''} differ from the defaults."
-            )
+            differ = "differs" if len(changed) == 1 else "differ"
+            out[-1] += f"{_counted(len(changed), 'flag')} {differ} from the defaults."
             out += ["", "| Flag | Question | Value | Default |", "|---|---|---|---|"]
             out += [f"| `{f.name}` | {f.question} | `{f.value}` | `{f.default}` |" for f in changed]
         else:
@@ -1798,7 +1816,7 @@ def report_markdown(report: DisputeReport) -> str:
         for i, m in enumerate(report.moments, 1):
             for v in m.violations:
                 out.append(f"### {i}. {v.rule}: {_md(rule_title(v.rule))}")
-                out += ["", f"- {_where(v)}", f"- {v.message}"]
+                out += ["", *_md_rule_text(v.rule), f"- {_where(v)}", f"- {v.message}"]
                 if v.expected is not None:
                     out.append(f"- Expected `{v.expected}`, found `{v.actual}`")
                 if v.flag:
@@ -1812,12 +1830,17 @@ def report_markdown(report: DisputeReport) -> str:
             out += [*_md_events(report, m), ""]
         rest = [v for v in r.violations if v.seq not in {m.seq for m in report.moments}]
         if rest:
-            out += [f"{len(rest)} more violations (without boards):", ""]
+            out += [f"{_counted(len(rest), 'more violation')} (without boards):", ""]
             out += ["| Rule | Title | Seq | Message |", "|---|---|---:|---|"]
             out += [
                 f"| {v.rule} | {_md(rule_title(v.rule))} | {v.seq} | {_md(v.message)} |"
                 for v in rest
             ]
+            out += ["", "The rules they break:", ""]
+            for rid in dict.fromkeys(v.rule for v in rest):
+                head, *more = rule_text(rid).split("\n")
+                out.append(f"- **{rid}** ({rule_title(rid)}): {head}")
+                out += [f"  {line}" for line in more]
             out.append("")
     out += ["## Judge rulings", ""]
     if not report.rulings:
@@ -1834,7 +1857,7 @@ def report_markdown(report: DisputeReport) -> str:
             out += ["| Seq | Voided event |", "|---:|---|"]
             out += [f"| {e.seq} | ~~{_md(e.text)}~~ |" for e in ruling.voided]
             if ruling.unlisted:
-                out.append(f"| … | {ruling.unlisted} earlier events not listed |")
+                out.append(f"| … | {_counted(ruling.unlisted, 'earlier event')} not listed |")
             out.append("")
         elif ruling.kind == RulingKind.BACK_UP:
             out += ["The back-up names no recent priority point: nothing was voided.", ""]
@@ -1865,6 +1888,9 @@ th{background:#eceff3}
 .violation{border-left:4px solid #c92a2a;background:#fff;padding:6px 12px;margin:14px 0}
 .ruling{border-left:4px solid #5f3dc4;background:#fff;padding:6px 12px;margin:14px 0}
 .reason{font-style:italic;color:#495057}
+blockquote.rule{margin:6px 0 8px;padding:2px 12px;border-left:3px solid #adb5bd;
+  background:#f8f9fa;color:#343a40}blockquote.rule p{margin:4px 0}
+blockquote.rule ul{margin:2px 0 4px 18px;padding:0}dd{margin:0 0 8px 16px}
 tr.focus td{background:#fff3bf;font-weight:600}tr.voided td{color:#868e96;
   text-decoration:line-through}
 .board{border:1px solid #c4cad4;border-radius:8px;background:#fff;padding:10px;margin:10px 0}
@@ -1902,6 +1928,42 @@ details{margin:8px 0}summary{cursor:pointer;font-weight:600}
 
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
+
+
+_INLINE = (
+    (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
+    (re.compile(r"\*\*([^*]+)\*\*"), r"<strong>\1</strong>"),
+    (re.compile(r"\*([^*]+)\*"), r"<em>\1</em>"),
+)
+
+
+def _html_inline(text: str) -> str:
+    """A line of the digest's Markdown as HTML: escaped, then code, bold and italics."""
+    out = _e(text)
+    for pattern, replacement in _INLINE:
+        out = pattern.sub(replacement, out)
+    return out
+
+
+def _html_rule_text(rule: str) -> str:
+    """A rule's digest text as an HTML block quote: a paragraph per line, ``- `` lines as a
+    list (empty if the rule is unknown)."""
+    text = rule_text(rule)
+    if not text:
+        return ""
+    parts: list[str] = []
+    items: list[str] = []
+    for line in text.split("\n"):
+        if line.startswith("- "):
+            items.append(f"<li>{_html_inline(line[2:])}</li>")
+            continue
+        if items:
+            parts.append(f"<ul>{''.join(items)}</ul>")
+            items = []
+        parts.append(f"<p>{_html_inline(line)}</p>")
+    if items:
+        parts.append(f"<ul>{''.join(items)}</ul>")
+    return f'<blockquote class="rule" data-rule="{_e(rule)}">{"".join(parts)}</blockquote>'
 
 
 def _html_card(p: PropertyView, highlight: frozenset[str]) -> str:
@@ -2088,7 +2150,7 @@ def report_html(report: DisputeReport) -> str:
         rows.append(("First player", _e(started.first_player)))
         rows.append(("Card pool", f"{len(started.cards)} definitions"))
     won = f"won by {r.winner} ({r.victory})" if r.winner else "no winner"
-    rows.append(("Result", _e(f"{won} after {r.turns} turns")))
+    rows.append(("Result", _e(f"{won} after {_counted(r.turns, 'turn')}")))
     out += [f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows]
     out.append("</table>")
     if started is not None:
@@ -2153,6 +2215,7 @@ def report_html(report: DisputeReport) -> str:
             out.append(f'<div class="violation" id="violation-{m.seq}">')
             for v in m.violations:
                 out.append(f"<h3>{i}. {_e(v.rule)}: {_e(rule_title(v.rule))}</h3>")
+                out.append(_html_rule_text(v.rule))
                 out.append(f"<div>{_e(_where(v))}</div><p>{_e(v.message)}</p>")
                 if v.expected is not None:
                     out.append(
@@ -2170,7 +2233,7 @@ def report_html(report: DisputeReport) -> str:
         rest = [v for v in r.violations if v.seq not in shown]
         if rest:
             out.append(
-                f"<p>{len(rest)} more violations (without boards):</p><table><tr>"
+                f"<p>{_counted(len(rest), 'more violation')} (without boards):</p><table><tr>"
                 "<th>Rule</th><th>Title</th><th>Seq</th><th>Message</th></tr>"
             )
             out += [
@@ -2178,7 +2241,12 @@ def report_html(report: DisputeReport) -> str:
                 f"<td>{_e(v.message)}</td></tr>"
                 for v in rest
             ]
-            out.append("</table>")
+            out.append("</table><p>The rules they break:</p><dl>")
+            out += [
+                f"<dt>{_e(rid)}: {_e(rule_title(rid))}</dt><dd>{_html_rule_text(rid)}</dd>"
+                for rid in dict.fromkeys(v.rule for v in rest)
+            ]
+            out.append("</dl>")
     out.append("<h2>Judge rulings</h2>")
     if not report.rulings:
         out.append("<p>None.</p>")
@@ -2199,7 +2267,8 @@ def report_html(report: DisputeReport) -> str:
             ]
             if ruling.unlisted:
                 out.append(
-                    f"<tr><td>…</td><td>{ruling.unlisted} earlier events not listed</td></tr>"
+                    f"<tr><td>…</td><td>{_counted(ruling.unlisted, 'earlier event')} not listed"
+                    "</td></tr>"
                 )
             out.append("</table>")
         elif ruling.kind == RulingKind.BACK_UP:

@@ -295,3 +295,21 @@ def test_copy_is_identical(runner: CliRunner, tmp_path: Path) -> None:
     shutil.copy(sample("multiplayer-3.jsonl"), copy)
     result = runner.invoke(main, ["diff", str(copy), str(sample("multiplayer-3.jsonl"))])
     assert result.exit_code == 0
+
+
+def test_one_event_is_counted_in_the_singular(runner: CliRunner, tmp_path: Path) -> None:
+    _, records = load("full-combat.jsonl")
+    one = write(tmp_path / "one.jsonl", events(records)[:1])
+    two = write(tmp_path / "two.jsonl", events(records)[:2])
+
+    same = runner.invoke(main, ["diff", str(one), str(one)])
+    assert same.exit_code == 0
+    assert same.stdout.splitlines() == [
+        f"A: {one} · match second-record · 1 event",
+        f"B: {one} · match second-record · 1 event",
+        "identical: 1 event",
+    ]
+
+    longer = diff_text(diff_logs(one, two))
+    assert "A ends at seq 1; B continues with 1 more event:" in longer
+    assert f"B: {two} · match second-record · 2 events" in longer

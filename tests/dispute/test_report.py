@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING
 import pytest
 
 from vwlog.cli import main
-from vwlog.dispute import Integrity, build_report, log_source, report_html, report_markdown
+from vwlog.dispute import (
+    Integrity,
+    _counted,
+    _html_rule_text,
+    _md_rule_text,
+    build_report,
+    log_source,
+    report_html,
+    report_markdown,
+)
 from vwlog.errors import UsageError
 
 from .logs import alter_byte, sample
@@ -116,3 +125,73 @@ def test_errors(runner: CliRunner, tmp_path: Path) -> None:
     assert "no stored match 'no-such-match'" in missing.stderr
     with pytest.raises(UsageError):
         build_report(log_source(sample("full-combat.jsonl")), at=500)
+
+
+# -- the rule's text under every violation ---------------------------------------------------
+
+PRO_1 = (
+    "The active player gains gold equal to the sum of the gold produce of all Territories they "
+    'control. [S000] (Whether this counts as "gaining gold" for triggers: OQ-10.)'
+)
+
+
+def test_markdown_quotes_the_full_rule_text_under_the_violation(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["report", str(sample("invalid/produce-overstated.jsonl"))])
+    assert result.exit_code == 0, result.output
+    # the title is cut short; the rule's whole text follows it
+    heading = (
+        "### 1. R-PRO-1: The active player gains gold equal to the sum of the gold produce of "
+        "all Territories…"
+    )
+    assert f"{heading}\n\n> {PRO_1}\n\n- seq 157 · line 158" in result.stdout
+
+
+def test_markdown_quotes_every_line_of_a_long_rule() -> None:
+    text = report_markdown(build_report(log_source(sample("invalid/damage-over-atk.jsonl"))))
+    assert (
+        "> The active player decides how each of their Followers' ATK damage is distributed; "
+        "then the defending player does the same for theirs. [S000]\n"
+    ) in text
+    assert _md_rule_text("R-GEN-3")[:2] == [
+        "> A player allies with one of two sides [W1][W2]:",
+        "> - **Human** — four factions: **Order, Chaos, Prosper, Noble**.",
+    ]
+    assert _md_rule_text("R-NOPE-1") == []
+
+
+def test_html_shows_the_rule_text_escaped() -> None:
+    page = report_html(build_report(log_source(sample("invalid/produce-overstated.jsonl"))))
+    assert (
+        '<blockquote class="rule" data-rule="R-PRO-1"><p>The active player gains gold equal to '
+        "the sum of the gold produce of all Territories they control. [S000] (Whether this "
+        "counts as &quot;gaining gold&quot; for triggers: OQ-10.)</p></blockquote>"
+    ) in page
+    # the digest's Markdown becomes markup only after escaping: a `>` stays text
+    slide = _html_rule_text("R-SKL-2")
+    assert "the slide symbol (rendered as <code>&gt;</code> in the seed)" in slide.lower()
+    assert "`" not in slide
+    assert "<ul><li><strong>Human</strong> — four factions:" in _html_rule_text("R-GEN-3")
+    assert "<em>Vandaria Saga</em>" in _html_rule_text("R-GEN-2")
+    assert _html_rule_text("R-NOPE-1") == ""
+
+
+def test_violations_without_boards_list_their_rules_texts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("vwlog.dispute.DETAILED_VIOLATIONS", 0)
+    report = build_report(log_source(sample("invalid/produce-overstated.jsonl")))
+    text = report_markdown(report)
+    assert "1 more violation (without boards):" in text
+    assert "| R-PRO-1 | The active player gains gold" in text
+    assert "The rules they break:\n\n- **R-PRO-1** (" in text
+    assert f"): {PRO_1}\n" in text
+    page = report_html(report)
+    assert "<dt>R-PRO-1: The active player gains gold" in page
+    assert '<dd><blockquote class="rule" data-rule="R-PRO-1"><p>The active player' in page
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    assert _counted(1, "event") == "1 event"
+    assert _counted(0, "event") == "0 events"
+    assert _counted(1_234, "more violation") == "1,234 more violations"
+    assert _counted(2, "child", "children") == "2 children"

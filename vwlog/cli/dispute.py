@@ -164,11 +164,12 @@ def report(
     player, format), the ruleset with the flags that differ from the
     defaults (and the full flag table, folded), the head hash and the hash
     chain's status, the deck commitments, the validation summary, every
-    violation with its rule id and title, the board at that moment and the
-    five events before and after it, and the judges' rulings with the events
-    a back-up voided. With --at SEQ it also shows that position: the board,
-    the events around it and what each player could know then (their hand,
-    the public zones, and the hidden cards they had seen).
+    violation with its rule id, title and full text from the rules digest,
+    the board at that moment and the five events before and after it, and
+    the judges' rulings with the events a back-up voided. With --at SEQ it
+    also shows that position: the board, the events around it and what each
+    player could know then (their hand, the public zones, and the hidden
+    cards they had seen).
 
     MATCH_OR_LOG is a log file, or a stored match id when no such file
     exists. The HTML draws each board with CSS boxes and needs no script and

@@ -1,8 +1,11 @@
-"""The rule catalog: every rule id of the digest with its title, basis and enforcement status.
+"""The rule catalog: every rule id of the digest with its title, text, basis and status.
 
-The table of ids and titles is generated from ``docs/rules.md`` (the product copy of the digest)
-into `catalog_data`; a test checks that the two agree and that every rule id cited anywhere in
-the package exists here. ``python -m vwlog.rules.catalog docs/rules.md`` regenerates it.
+The table of ids, titles, bases and full texts is generated from ``docs/rules.md`` (the product
+copy of the digest) into `catalog_data`, so the engine never reads the document at run time; a
+test checks that the two agree byte for byte and that every rule id cited anywhere in the
+package exists here. After editing the document, regenerate the table with::
+
+    python -m vwlog.rules.catalog docs/rules.md
 """
 
 from __future__ import annotations
@@ -27,8 +30,13 @@ class Rule:
 
     id: RuleId
     title: str
+    """A short title: the rule's name, or the opening of its text cut to 90 characters."""
     basis: Basis
     """``SOURCE`` when a primary source states it, ``INF`` inferred, ``DEF`` a proposed default."""
+    text: str
+    """The rule's full text in the digest, as Markdown with its source tags: the rest of the
+    line that defines it (after its name, if it has one) and the lines indented under it
+    (sub-items, continued paragraphs), dedented and joined with newlines."""
 
     @property
     def by_default(self) -> bool:
@@ -37,17 +45,44 @@ class Rule:
 
 
 RULES: dict[RuleId, Rule] = {
-    RuleId(rid): Rule(RuleId(rid), title, basis)  # type: ignore[arg-type]  # generated literals
-    for rid, title, basis in RULES_TABLE
+    RuleId(rid): Rule(RuleId(rid), title, basis, text)  # type: ignore[arg-type]  # generated
+    for rid, title, basis, text in RULES_TABLE
 }
 """Every rule id of the digest."""
 
 RULE_ID_PATTERN = re.compile(r"\bR-[A-Z]+-\d+\b")
 
 
-def parse_rules_markdown(text: str) -> list[tuple[str, str, str]]:
-    """Extract (id, title, basis) for every rule defined in the digest's Markdown text."""
-    found: list[tuple[str, str, str]] = []
+Row = tuple[str, str, str, str]
+"""One rule of the digest: (id, title, basis, text)."""
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _following_lines(text: str, start: int, end: int) -> str:
+    """The lines after the one holding ``text[start:end]`` that are indented deeper than it
+    (up to the first blank or shallower line), dedented to their shallowest line."""
+    line_start = text.rfind("\n", 0, start) + 1
+    depth = _indent(text[line_start:end])
+    lines: list[str] = []
+    for line in text[end:].split("\n")[1:]:
+        if not line.strip() or _indent(line) <= depth:
+            break
+        lines.append(line.rstrip())
+    cut = min((_indent(line) for line in lines), default=0)
+    return "\n".join(line[cut:] for line in lines)
+
+
+def parse_rules_markdown(text: str) -> list[Row]:
+    """Extract (id, title, basis, text) for every rule defined in the digest's Markdown text.
+
+    A rule is defined where its id first appears in bold (``**R-SUP-1**``, optionally with a
+    name: ``**R-GEN-3 (sides and factions)**``, ``**R-ZONE-1 Hand**``). Its text is the rest of
+    that line (without the dash or colon after a name) and the lines indented under it.
+    """
+    found: list[Row] = []
     seen: set[str] = set()
     pattern = re.compile(r"\*\*(R-[A-Z]+-\d+)(?:\s+\(([^)]*)\)|\s+([^*]+))?\*\*\s*(.*)$", re.M)
     for m in pattern.finditer(text):
@@ -73,22 +108,26 @@ def parse_rules_markdown(text: str) -> list[tuple[str, str, str]]:
             t = re.sub(r"\[[^\]]*\]", "", rest).replace("**", "").strip()
             t = re.split(r"(?<=[.;:])\s", t)[0].rstrip(".;:")
             title = t if len(t) <= 90 else t[:87].rsplit(" ", 1)[0] + "…"
-        found.append((rid, title.strip(), basis))
+        body = rest.strip()
+        if paren or named:
+            body = body.lstrip("—:").strip()
+        more = _following_lines(text, m.start(), m.end())
+        found.append((rid, title.strip(), basis, "\n".join(x for x in (body, more) if x)))
     return found
 
 
-def render_catalog_module(rows: list[tuple[str, str, str]]) -> str:
+def render_catalog_module(rows: list[Row]) -> str:
     """The source text of `catalog_data` for these rows."""
     out = [
-        '"""Rule ids, short titles and source basis, generated from docs/rules.md.',
+        '"""Rule ids, short titles, source basis and full texts, generated from docs/rules.md.',
         "",
         "Regenerate with ``python -m vwlog.rules.catalog docs/rules.md`` after editing the",
         "document; a test checks that this table matches it.",
         '"""',
         "",
-        "RULES_TABLE: tuple[tuple[str, str, str], ...] = (",
+        "RULES_TABLE: tuple[tuple[str, str, str, str], ...] = (",
     ]
-    out.extend(f"    ({rid!r}, {title!r}, {basis!r})," for rid, title, basis in rows)
+    out.extend(f"    {row!r}," for row in rows)
     out.append(")")
     return "\n".join(out) + "\n"
 
