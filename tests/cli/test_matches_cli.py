@@ -6,6 +6,7 @@ line: data on stdout, a one-line ``Error: …`` on stderr, exit 0 / 1 (findings)
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -305,11 +306,13 @@ def _play_illegal(runner: CliRunner, db: str, path: Path) -> tuple[Result, list[
 def test_an_illegal_decision_exits_2_citing_its_rules_and_stores_nothing(
     runner: CliRunner, db: str, logs: list[Path]
 ) -> None:
-    result, rules, _fork = _play_illegal(runner, db, logs[0])
+    result, rules, fork = _play_illegal(runner, db, logs[0])
 
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.startswith(f"Error: cost_paid breaks {len(rules)} rules")
+    head = json.loads(vwlog(runner, db, "list", "--format", "json").stdout)
+    seq = next(m["events"] for m in head if m["match_id"] == fork) + 1
+    assert result.stderr.startswith(f"Error: event {seq} (cost_paid) breaks {len(rules)} rules")
     for rule in rules:
         assert rule in result.stderr
 

@@ -219,7 +219,25 @@ def test_an_illegal_decision_is_refused_citing_its_rule_and_nothing_is_stored(
 
     with pytest.raises(IllegalEventError) as caught:
         play_decisions(store, fork_id, [supply])
-    assert str(caught.value).startswith("supply_chosen breaks 1 rule: R-SUP-1 ")
+    # named by the seq it would have had
+    head = store.head(fork_id).seq
+    assert str(caught.value).startswith(f"event {head + 1} (supply_chosen) breaks 1 rule: R-SUP-1 ")
+
+
+def test_rulings_and_fork_markers_are_not_played(
+    store: MatchStore, stored: str, small: tuple[Path, list[EventRecord]]
+) -> None:
+    """A back-up or a second fork marker would make a record validation refuses (R-GEN-8):
+    play refuses them, naming the way to do what was meant."""
+    at = priority_points(small[1])[0]
+    fork_id = fork_match(store, stored, at, name="rulings")
+    unchanged = snapshot(store, fork_id)
+    ruling = '{"type":"judge_ruling_issued","judge":"J","kind":"BACK_UP","reason":"x","back_to":3}'
+    with pytest.raises(UsageError, match=r"^decision 2 of 2: judge_ruling_issued is not played"):
+        play_decisions(store, fork_id, ["pass", ruling])
+    with pytest.raises(UsageError, match="match_forked is not played: 'vwlog fork"):
+        play_decisions(store, fork_id, ['{"type":"match_forked","parent":"x","at":3}'])
+    assert snapshot(store, fork_id) == unchanged
 
 
 def test_an_unparsable_decision_stores_nothing(
@@ -325,3 +343,13 @@ def test_forks_of_every_sample_continue_legally(sample: str, tmp_path: Path) -> 
         fork_id = fork_match(store, parent, at)
         play_decisions(store, fork_id, [], auto=6, seed=at)
         exported_ok(store, fork_id, tmp_path / f"fork-{at}.jsonl")
+
+
+@pytest.mark.parametrize("name", ["bad name", "a~b", "", "x" * 41, "dé"])
+def test_a_fork_name_that_cannot_be_part_of_an_id_is_refused(
+    store: MatchStore, stored: str, small: tuple[Path, list[EventRecord]], name: str
+) -> None:
+    at = priority_points(small[1])[0]
+    with pytest.raises(UsageError, match=r"fork name .*: use 1 to 40 letters"):
+        fork_match(store, stored, at, name=name)
+    assert fork_match(store, stored, at, name="ok-1.b_2") == f"{stored}~ok-1.b_2"

@@ -10,12 +10,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
+import re
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from vwlog import codec
 from vwlog.errors import (
+    IllegalEventError,
     LogFormatError,
     MatchExistsError,
     UsageError,
@@ -486,6 +488,9 @@ def priority_seqs_near(
     return before, after
 
 
+_FORK_NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+
+
 def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = None) -> str:
     """Start a fork of a stored match at a priority point; returns the fork's match id.
 
@@ -494,9 +499,15 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
 
     Raises:
         MatchNotFoundError: no such match.
-        UsageError: ``at`` is not a priority point (the nearest ones are named).
+        UsageError: ``at`` is not a priority point (the nearest ones are named), or the name
+            is not 1 to 40 letters, digits, ``-``, ``_`` or ``.``.
         MatchExistsError: a match with the fork's id exists.
     """
+    if name is not None and not _FORK_NAME.fullmatch(name):
+        raise UsageError(
+            f"fork name {name!r}: use 1 to 40 letters, digits, '-', '_' or '.' "
+            "(it becomes part of the match id MATCH~NAME)"
+        )
     state = state_at(store, match_id, at)
     rs = state.ruleset
     if rs is None or expect(rs, state).kind != "priority":
@@ -592,12 +603,33 @@ def play_decisions(
         raise UsageError(f"match {match_id!r} has not started")
     applied: list[AnyEvent] = []
     n_decisions = 0
-    for item in decisions:
-        decision = parse_decision(item, rs, state) if isinstance(item, str) else [item]
+    items = list(decisions)
+    for n, item in enumerate(items, 1):
+        where = f"decision {n} of {len(items)}: " if len(items) > 1 else ""
+        try:
+            decision = parse_decision(item, rs, state) if isinstance(item, str) else [item]
+        except UsageError as err:
+            raise UsageError(f"{where}{err}") from err
         for d in decision:
             if state.over:
-                raise UsageError(f"match {match_id!r} is over (won by {state.winner})")
-            state, events = play(rs, state, d)
+                raise UsageError(f"{where}match {match_id!r} is over (won by {state.winner})")
+            if isinstance(d, JudgeRulingIssued):
+                raise UsageError(
+                    f"{where}judge_ruling_issued is not played: a judge's ruling is recorded in "
+                    "the judge's log and imported; to go on from an earlier priority point, fork "
+                    "there ('vwlog fork MATCH --at SEQ')"
+                )
+            if isinstance(d, MatchForked):
+                raise UsageError(
+                    f"{where}match_forked is not played: 'vwlog fork MATCH --at SEQ' makes a fork"
+                )
+            try:
+                state, events = play(rs, state, d)
+            except IllegalEventError as err:
+                # name the seq the decision would have had
+                raise IllegalEventError(
+                    head.seq + len(applied) + 1, err.event_type, err.violations
+                ) from err
             applied.extend(events)
             n_decisions += 1
     chooser = make_policy("random" if policy == "random" else "greedy", random.Random(seed))
@@ -712,12 +744,20 @@ the player whose decision is awaited:
   place CARD TERRITORY          place or move Property (Unslide step, Deploy Phase, Stray)
   done                          finish deploying
   attackers [CARD...]           choose attacking Followers (none: no attack)
-  declare FOLLOWER:TERRITORY... declare the attack
+  declare CARD:TERRITORY...     declare the attack
   blockers [CARD...]            choose blocking Followers
   blocks BLOCKER:ATTACKER...    assign blocks
   damage                        distribute damage the first legal way (lethal first)
   discard CARD...               discard down to the hand limit
   concede                       concede the match"""
+
+
+_DECISION_USAGE = {
+    line.split()[0]: line.strip().split("  ")[0]
+    for line in DECISION_SYNTAX.splitlines()[2:]
+    if line.strip()
+}
+"""Each word decision's syntax (``summon CARD [TERRITORY]``), for error messages."""
 
 
 def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEvent]:
@@ -755,7 +795,8 @@ def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEv
         except ValidationError as err:
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
-            raise UsageError(f"decision {text!r}: {where}: {first['msg'].lower()}") from err
+            field = f"field {where!r}: " if where else ""
+            raise UsageError(f"decision {text!r}: {field}{first['msg'].lower()}") from err
     exp = expect(ruleset, state)
     player = exp.player
     if player is None:
@@ -841,8 +882,13 @@ def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEv
             return [HandLimitDiscarded(player=player, cards=tuple(args))]
         if verb == "concede":
             return [Conceded(player=player)]
-    except (IndexError, ValueError) as err:
+    except IndexError as err:
+        usage = _DECISION_USAGE.get(verb, verb)
+        raise UsageError(f"decision {text!r}: missing words; the syntax is '{usage}'") from err
+    except ValueError as err:
         if isinstance(err, VwlogError):
             raise
-        raise UsageError(f"decision {text!r}: {err}") from err
+        usage = _DECISION_USAGE.get(verb, verb)
+        detail = str(err).splitlines()[0]
+        raise UsageError(f"decision {text!r}: {detail} (the syntax is '{usage}')") from err
     raise UsageError(f"unknown decision {verb!r}; see 'vwlog play --help'")
