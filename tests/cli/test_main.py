@@ -30,7 +30,32 @@ def test_no_command_shows_usage(runner: CliRunner) -> None:
 def test_unknown_command_is_a_usage_error(runner: CliRunner) -> None:
     result = runner.invoke(main, ["frobnicate"])
     assert result.exit_code == 2
-    assert "Error: No such command 'frobnicate'." in result.stderr
+    assert result.stderr == "Error: No such command 'frobnicate'. (see 'vwlog --help')\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--bogus"], "Error: No such option '--bogus'. (see 'vwlog --help')"),
+        (["replay"], "Error: Missing argument 'MATCH_OR_LOG'. (see 'vwlog replay --help')"),
+        (
+            ["validate", "--format", "xml", "x.jsonl"],
+            "Error: Invalid value for '--format': 'xml' is not one of 'text', 'json', "
+            "'markdown'. (see 'vwlog validate --help')",
+        ),
+        (["schema", "frob"], "Error: No such command 'frob'. (see 'vwlog schema --help')"),
+        (
+            ["show", "x", "--at", "-1"],
+            "Error: Invalid value for '--at': -1 is not in the range x>=1. "
+            "(see 'vwlog show --help')",
+        ),
+    ],
+)
+def test_every_usage_error_is_one_line(runner: CliRunner, args: list[str], line: str) -> None:
+    result = runner.invoke(main, args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == line + "\n"
 
 
 @pytest.fixture

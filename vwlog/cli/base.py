@@ -27,16 +27,42 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
+class OneLineUsageError(click.UsageError):
+    """A usage error shown as one line, ``Error: <message> (see 'vwlog CMD --help')``, where
+    click would print the usage, a hint and the error on three."""
+
+    @override
+    def show(self, file: Any = None) -> None:
+        command = self.ctx.command_path if self.ctx is not None else "vwlog"
+        click.echo(f"Error: {self.format_message()} (see '{command} --help')", err=True)
+
+
+def _one_line(error: click.UsageError) -> click.UsageError:
+    if isinstance(error, (OneLineUsageError, click.exceptions.NoArgsIsHelpError)):
+        return error  # no arguments at all: the usage is the answer
+    return OneLineUsageError(error.format_message(), error.ctx)
+
+
 class VwlogGroup(click.Group):
-    """A group that turns every `VwlogError` into a clean message and exit code 2."""
+    """A group that turns every `VwlogError` into a clean message and exit code 2, and every
+    usage error into one line."""
 
     group_class = type
     """Subgroups made with ``@group.group()`` are `VwlogGroup`s too."""
 
     @override
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as error:
+            raise _one_line(error) from error
+
+    @override
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as error:
+            raise _one_line(error) from error
         except VwlogError as error:
             raise InputError(str(error)) from error
 
