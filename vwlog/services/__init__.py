@@ -295,7 +295,7 @@ class BrokenLink:
     """The first place where a hash chain does not hold."""
 
     seq: int | None
-    """The record's seq (``None`` for the header or an unreadable line)."""
+    """The record's seq, by its position in the chain (``None`` for the header)."""
     line: int
     """The line of the file."""
     reason: str
@@ -381,7 +381,7 @@ def verify_lines(
             data = None
         if not isinstance(data, dict):
             if broken is None:
-                broken = BrokenLink(None, line_no, "line altered: no longer a valid record")
+                broken = BrokenLink(count, line_no, "line altered: no longer a valid record")
             break
         claimed = data.pop("hash", None)
         expected = codec.chain_hash(previous, orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
@@ -390,7 +390,7 @@ def verify_lines(
                 record = codec.parse_record(raw)
             except ValidationError:
                 if broken is None:
-                    broken = BrokenLink(None, line_no, "line altered: no longer a valid record")
+                    broken = BrokenLink(count, line_no, "line altered: no longer a valid record")
                 break
             expected = codec.chain_hash(previous, codec.record_body(record))
         if broken is None:
