@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -403,3 +404,26 @@ def test_killing_vwlog_import_midway_leaves_only_whole_matches(tmp_path: Path) -
             assert b"".join(line + b"\n" for line in store.raw_lines(match_id)) == b"".join(
                 path.read_bytes().splitlines(keepends=True)[1:]
             )
+
+
+def test_a_locked_database_fails_each_file_and_the_run_still_ends_with_its_table(
+    runner: CliRunner, tmp_path: Path, logs: list[Path]
+) -> None:
+    path = tmp_path / "locked.db"
+    url = f"sqlite:///{path}?timeout=1"
+    assert vwlog(runner, url, "list").exit_code == 0  # creates the tables
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")  # another writer holds the database
+        result = vwlog(runner, url, "import", *logs)
+    finally:
+        holder.close()
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == len(logs)
+    assert "Traceback" not in result.stderr
+    assert "failed          2            0" in result.stderr
+    assert result.stderr.rstrip().endswith("2 logs: 0 stored, 0 unchanged, 0 rejected, 2 failed")
+    again = vwlog(runner, url, "import", *logs)
+    assert again.exit_code == 0, again.stderr
+    assert "stored          2" in again.stderr

@@ -68,9 +68,7 @@ def _meta_dict(m: MatchMeta) -> dict[str, Any]:
 
 
 @main.command(name="import")
-@click.argument(
-    "logs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
-)
+@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--reject-illegal", is_flag=True, help="Refuse logs with violations.")
 @click.option(
     "--snapshot-every",
@@ -98,6 +96,10 @@ def import_(
     --reject-illegal refuses it. A log whose hash chain is broken is refused.
     Logs without hashes are sealed on import.
 
+    A directory stands for the *.jsonl logs in it. A file that fails (or
+    whose transaction the database refuses) is reported and the others go
+    on; a table of outcomes ends the run.
+
     Exit status: 0 all stored or unchanged, 1 some refused as illegal, 2 some
     unreadable, broken or conflicting with a stored match.
 
@@ -108,11 +110,17 @@ def import_(
         vwlog --store postgresql://postgres@127.0.0.1:5432/test import corpus/*.jsonl
         vwlog import --reject-illegal disputed.jsonl
     """
+    paths = options.expand_logs(logs)
     counts: Counter[str] = Counter()
-    with open_store(cli) as store, progress(len(logs), "importing", enabled=len(logs) > 1) as bar:
+    events: Counter[str] = Counter()
+    with (
+        open_store(cli) as store,
+        progress(len(paths), "importing", enabled=len(paths) > 1) as bar,
+    ):
 
         def seen(result: ImportResult) -> None:
             counts[result.outcome] += 1
+            events[result.outcome] += result.events
             bar.update(1)
             if result.outcome == "error":
                 click.echo(f"Error: {result.detail}", err=True)
@@ -126,13 +134,18 @@ def import_(
 
         import_logs(
             store,
-            list(logs),
+            paths,
             reject_illegal=reject_illegal,
             snapshot_every=snapshot_every,
             on_result=seen,
         )
+    if len(paths) > 1:
+        rows = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
+        click.echo(f"{'outcome':10} {'logs':>6} {'events':>12}", err=True)
+        for label, key in [*rows, ("failed", "error")]:
+            click.echo(f"{label:10} {counts[key]:>6,} {events[key]:>12,}", err=True)
     click.echo(
-        f"{len(logs)} log{'s' if len(logs) != 1 else ''}: {counts['stored']} stored, "
+        f"{len(paths)} log{'s' if len(paths) != 1 else ''}: {counts['stored']} stored, "
         f"{counts['unchanged']} unchanged, {counts['rejected']} rejected, "
         f"{counts['error']} failed",
         err=True,

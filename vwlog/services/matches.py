@@ -20,6 +20,8 @@ from vwlog.errors import (
     IllegalEventError,
     LogFormatError,
     MatchExistsError,
+    SequenceConflictError,
+    StoreError,
     UsageError,
     VwlogError,
 )
@@ -292,18 +294,15 @@ def import_logs(
     snapshot_every: int = SNAPSHOT_EVERY,
     on_result: Callable[[ImportResult], None] | None = None,
 ) -> list[ImportResult]:
-    """Import many logs; a file that fails is reported and the others go on.
-
-    Raises:
-        StoreError: the database failed.
-    """
+    """Import many logs; a file that fails (unreadable, conflicting, or the database refused
+    its transaction) is reported as an ``error`` result and the others go on."""
     results = []
     for path in paths:
         try:
             result = import_log(
                 store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
             )
-        except (LogFormatError, MatchExistsError) as err:
+        except (LogFormatError, MatchExistsError, SequenceConflictError, StoreError) as err:
             result = ImportResult(str(path), None, "error", detail=str(err))
         results.append(result)
         if on_result is not None:
