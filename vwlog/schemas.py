@@ -6,16 +6,18 @@ ruleset models. Field docstrings become descriptions. Output is deterministic (s
 2-space indent, a trailing newline), so the committed ``schemas/`` directory can be compared with
 a fresh export (``--check``) in CI.
 
-This module only builds and writes schemas; the models it reads live in `vwlog.events` and
-`vwlog.cards`.
+This module only builds and writes schemas; the models it reads live in `vwlog.events`,
+`vwlog.cards` and `vwlog.describe`, except the fields ``vwlog show --player`` adds to a board
+view (`ShownBoardView`), which are declared here.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
+from pydantic import BaseModel, ConfigDict
 from pydantic.json_schema import GenerateJsonSchema
 
 from vwlog.cards import CardPool, Ruleset
@@ -24,13 +26,70 @@ from vwlog.errors import OutputError
 from vwlog.events import EVENT_TYPES, FORMAT_VERSION, GAME_EVENT, EventRecord, LogHeader
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
     from pydantic_core import CoreSchema
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 """The JSON Schema dialect of every generated schema (``$schema``)."""
 SUFFIX = ".schema.json"
 """File name ending of every generated schema; other files in the directory are left alone."""
+
+
+class KnownSpotView(BaseModel):
+    """Where a known hidden card is now."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    zone: Literal["HAND", "FATE_DECK", "SUBDECK"]
+    """The hidden zone it is in."""
+    player: str | None
+    """Whose hand or deck it is in."""
+    territory: str | None
+    """Always ``null`` for a hidden card (the Territory a guard guards)."""
+    damage: int
+    """Always 0 for a hidden card (damage marked in play)."""
+    slid: bool
+    """Always ``false`` for a hidden card (slid in play)."""
+
+
+class KnownCardView(BaseModel):
+    """A hidden card the viewer has seen (`vwlog.dispute.SeenCard`): who owns it, when and how
+    they saw it, and where it is now."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    id: str
+    """Instance id."""
+    name: str
+    """Printed name."""
+    owner: str
+    """Its owner."""
+    seen_at: int
+    """The event after which the viewer first saw it."""
+    how: str
+    """How they saw it: ``in their hand``, ``on the register``, ``in play``, ``in a Graveyard``
+    or ``deck revealed``."""
+    now: KnownSpotView
+    """Where it is now."""
+    where: str
+    """Where it is now, as a phrase (``in p1's hand``)."""
+    public: bool
+    """Whether every player has seen it (it passed through a public zone)."""
+
+
+class ShownBoardView(BoardView):
+    """The board at one position of a match, as `state_json` writes it (view version 1).
+
+    Fields are added, never renamed or retyped, within a view version. With a ``viewer`` the
+    other players' hands are ``null`` (their sizes stay); decks are always counts only, and
+    ``vwlog show --player`` adds ``known``: the hidden cards the viewer has seen.
+    """
+
+    model_config = ConfigDict(title="BoardView")
+
+    known: list[KnownCardView] | None = None
+    """The hidden cards the viewer has seen, in the order they first saw them: cards now in
+    another player's hand or in any Fate Deck or subdeck (``vwlog show --player``); absent or
+    ``null`` without a viewer."""
 
 
 class _Generator(GenerateJsonSchema):
@@ -95,7 +154,7 @@ def build_schemas() -> dict[str, Any]:
         ),
         f"card-pool{SUFFIX}": _model(CardPool),
         f"ruleset{SUFFIX}": _model(Ruleset),
-        f"board-view{SUFFIX}": _model(BoardView),
+        f"board-view{SUFFIX}": _model(ShownBoardView),
     }
     for tag, cls in sorted(EVENT_TYPES.items()):
         schemas[f"events/{tag}{SUFFIX}"] = _model(cls)
@@ -176,4 +235,14 @@ def stale_schemas(out_dir: str | Path) -> list[str]:
     return sorted(stale)
 
 
-__all__ = ["DIALECT", "SUFFIX", "build_schemas", "export_schemas", "render", "stale_schemas"]
+__all__ = [
+    "DIALECT",
+    "SUFFIX",
+    "KnownCardView",
+    "KnownSpotView",
+    "ShownBoardView",
+    "build_schemas",
+    "export_schemas",
+    "render",
+    "stale_schemas",
+]

@@ -142,7 +142,9 @@ def _seq_of(item: Item) -> int:
     return item.seq if isinstance(item, EventRecord) else item[1].seq
 
 
-def _no_seq(seq: int, source: str, first: int | None, last: int | None) -> UsageError:
+def no_such_seq(seq: int, source: str, first: int | None, last: int | None) -> UsageError:
+    """The error for a seq that ``source`` does not hold (its seqs run ``first``..``last``;
+    ``None``: it has no events)."""
     if last is None or first is None:
         return UsageError(f"no event with seq {seq} in {source}: it has no events")
     return UsageError(f"no event with seq {seq} in {source} (its seqs run {first}..{last})")
@@ -154,6 +156,7 @@ def state_at(
     *,
     ruleset: Ruleset | None = None,
     source: str = "this match",
+    visitor: Visitor[Any] | None = None,
 ) -> MatchState:
     """The board after the event ``seq`` (``0``: the empty board before the first event).
 
@@ -165,6 +168,8 @@ def state_at(
         seq: the position.
         ruleset: judge under this ruleset instead of the one the match names.
         source: how an error names the match (a file name, a match id).
+        visitor: another visitor to feed during the same pass (what a player has seen, say);
+            read its result afterwards.
 
     Raises:
         UsageError: the match has no event with this seq.
@@ -187,9 +192,12 @@ def state_at(
             if s == seq:  # seqs only grow: read not one line more than needed
                 return
 
-    final = replay(upto(), FinalState(), ruleset=ruleset)
+    if visitor is None:
+        final = replay(upto(), FinalState(), ruleset=ruleset)
+    else:
+        final = replay(upto(), Fanout(FinalState(), visitor), ruleset=ruleset)[0]
     if last != seq:
-        raise _no_seq(seq, source, first, last)
+        raise no_such_seq(seq, source, first, last)
     return final
 
 
@@ -357,7 +365,7 @@ class Timeline:
         if i is None:
             first = self.marks[0].seq if self.marks else None
             last = self.marks[-1].seq if self.marks else None
-            raise _no_seq(seq, self.source, first, last)
+            raise no_such_seq(seq, self.source, first, last)
         return i
 
     def step(self, index: int) -> Step:
@@ -435,6 +443,7 @@ __all__ = [
     "PriorityPoint",
     "PriorityPoints",
     "Timeline",
+    "no_such_seq",
     "priority_points",
     "state_at",
 ]

@@ -1,5 +1,6 @@
-"""``vwlog replay`` and ``vwlog show``: traces, filters, JSON, hidden hands, errors, and the
-interactive stepper (its logic directly, its screen through tmux)."""
+"""``vwlog replay`` and ``vwlog show``: traces, filters, JSON, priority points, hidden hands
+and what a player knows, stored matches, errors, and the interactive stepper (its logic
+directly, its screen through tmux)."""
 
 from __future__ import annotations
 
@@ -11,24 +12,35 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import jsonschema
 import pytest
+from click.testing import CliRunner
 
 from tests.replay.matches import backed_up_copy, illegal_copy, simulate_log
 from vwlog.cli import main
+from vwlog.cli.replay import POINT_MARK
 from vwlog.cli.stepper import Descriptions, Stepper
 from vwlog.describe import describe
+from vwlog.dispute import knowledge
 from vwlog.logfile import read_log
 from vwlog.replay import Collect, Step, replay
 from vwlog.seek import Timeline, priority_points, state_at
+from vwlog.services.matches import SNAPSHOT_EVERY
+from vwlog.store import MatchStore
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    from collections.abc import Iterator
 
-    from click.testing import CliRunner, Result
+    from click.testing import Result
 
     from vwlog.events import EventRecord
+
+ROOT = Path(__file__).resolve().parents[2]
+JUDGE_BACKUP = ROOT / "samples" / "judge-backup.jsonl"
+BOARD_VIEW_SCHEMA = ROOT / "schemas" / "board-view.schema.json"
 
 
 @pytest.fixture(scope="module")
@@ -49,22 +61,72 @@ def steps(records: list[EventRecord]) -> list[Step]:
     return replay(records, Collect())
 
 
+@pytest.fixture(scope="module")
+def points(records: list[EventRecord]) -> frozenset[int]:
+    """The seqs of its priority points, as ``--priority-points`` lists them."""
+    return frozenset(p.seq for p in priority_points(records))
+
+
 def run(runner: CliRunner, *args: str | Path) -> Result:
     """Invoke ``vwlog`` with ``args``."""
     return runner.invoke(main, [str(a) for a in args])
 
 
+def marked(seq: int, text: str, points: frozenset[int]) -> str:
+    """A line of the text trace: seq, description, and the mark of a priority point."""
+    return f"{seq:>5}  {text}{POINT_MARK if seq in points else ''}"
+
+
 # -- the text trace --------------------------------------------------------------------------
 
 
-def test_replay_prints_one_line_per_event(runner: CliRunner, log: Path, steps: list[Step]) -> None:
+def test_replay_prints_one_line_per_event(
+    runner: CliRunner, log: Path, steps: list[Step], points: frozenset[int]
+) -> None:
     result = run(runner, "replay", log)
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == len(steps)
     for line, step in zip(lines[:200], steps, strict=False):
-        assert line == f"{step.record.seq:>5}  {describe(step.record.event, step.before)}"
+        seq = step.record.seq
+        assert line == marked(seq, describe(step.record.event, step.before), points)
     assert result.stderr == ""
+
+
+def test_the_trace_marks_exactly_the_priority_points(
+    runner: CliRunner, log: Path, points: frozenset[int]
+) -> None:
+    lines = run(runner, "replay", log).stdout.splitlines()
+    shown = {int(line.split()[0]) for line in lines if line.endswith(POINT_MARK)}
+    assert shown == points
+    assert 0 < len(points) < len(lines)
+    assert POINT_MARK == " \u25c6"
+    assert "' ◆'" in run(runner, "replay", "--help").stdout  # the mark is documented
+
+
+def test_the_last_event_shown_is_marked_too(
+    runner: CliRunner, log: Path, records: list[EventRecord], points: frozenset[int]
+) -> None:
+    """With --to the log is read no further: the last line is judged on the board after it,
+    as ``--priority-points --to`` judges it."""
+    seq = min(points)
+    last = run(runner, "replay", log, "--to", str(seq)).stdout.splitlines()[-1]
+    assert last.endswith(POINT_MARK)
+    listed = run(runner, "replay", log, "--priority-points", "--to", str(seq), "--format", "json")
+    assert json.loads(listed.stdout)[-1]["seq"] == seq
+    before = run(runner, "replay", log, "--to", str(seq - 1)).stdout.splitlines()[-1]
+    assert before.endswith(POINT_MARK) == (seq - 1 in points)
+
+
+def test_json_and_jsonl_say_which_events_are_priority_points(
+    runner: CliRunner, log: Path, points: frozenset[int]
+) -> None:
+    rows = json.loads(run(runner, "replay", log, "--format", "json").stdout)
+    assert {row["seq"] for row in rows if row["priority_point"]} == points
+    assert all(isinstance(row["priority_point"], bool) for row in rows)
+    lines = run(runner, "replay", log, "--format", "jsonl", "--from", "50", "--to", "90").stdout
+    for row in map(json.loads, lines.splitlines()):
+        assert row["priority_point"] == (row["seq"] in points)
 
 
 def test_replay_board_shows_the_board_after_each_event(
@@ -115,8 +177,9 @@ def test_a_judges_back_up_shows_what_it_voided(
     path = backed_up_copy(log, tmp_path / "backup.jsonl", point=point, at=point + 10)
     seq = point + 11
     result = run(runner, "replay", path, "--from", str(seq), "--to", str(seq))
+    backed_up = frozenset(p.seq for p in priority_points(read_log(path)[1]))
     assert result.stdout.splitlines() == [
-        f"{seq:>5}  Ruling by Ana: back up to seq {point}: missed trigger",
+        marked(seq, f"Ruling by Ana: back up to seq {point}: missed trigger", backed_up),
         f"       -- voids seq {point + 1}..{point + 10}",
     ]
     rows = json.loads(
@@ -189,6 +252,7 @@ EVENT_KEYS = {
     "phase",
     "step",
     "priority",
+    "priority_point",
     "violations",
     "voids",
 }
@@ -308,11 +372,12 @@ def test_show_for_a_player_hides_the_opponents_hand(
     assert players["p1"]["hand_size"] == len(state.player("p1").hand)
     assert [c["id"] for c in players["p2"]["hand"]] == list(state.player("p2").hand)
     text = run(runner, "show", log, "--at", "900", "--player", "p2").stdout
-    last = text.splitlines()[-1]
-    assert last.startswith("p2 hand: ")
-    assert state.player("p2").hand[0] in last
+    (own,) = [line for line in text.splitlines() if line.startswith("p2 hand: ")]
+    assert state.player("p2").hand[0] in own
+    seen = {c.id for c in knowledge(read_log(log)[1], 900, "p2").hidden}
     for card in state.player("p1").hand:
-        assert card not in text
+        assert (card in text) == (card in seen)
+    assert text.splitlines()[-1].startswith(f"p1's hand: {len(state.player('p1').hand)} cards")
 
 
 def test_show_a_seq_past_the_end_is_a_one_line_error(
@@ -330,6 +395,152 @@ def test_show_an_unknown_player_is_a_one_line_error(runner: CliRunner, log: Path
     result = run(runner, "show", log, "--at", "10", "--player", "p7")
     assert result.exit_code == 2
     assert result.stderr == "Error: no player 'p7' in this match (players: p1, p2)\n"
+
+
+# -- show: what a player knows ---------------------------------------------------------------
+
+
+def test_show_for_a_player_names_the_hidden_cards_they_have_seen(runner: CliRunner) -> None:
+    result = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--player", "p2")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-2].startswith("p2 hand: Ashen Warcamp (p2-001), ")
+    assert lines[-1] == (
+        "p1's hand: 4 cards, known: Militia Spearman (p1-002, seen on the register at seq 21)"
+    )
+    # p1 has seen none of p2's hand
+    other = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--player", "p1").stdout
+    assert other.splitlines()[-1] == "p2's hand: 6 cards, none known"
+
+
+def test_show_json_for_a_player_has_what_they_know(runner: CliRunner) -> None:
+    result = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--player", "p2", "--format", "json")
+    data = json.loads(result.stdout)
+    (card,) = data["known"]
+    assert card == {
+        "id": "p1-002",
+        "name": "Militia Spearman",
+        "owner": "p1",
+        "seen_at": 21,
+        "how": "on the register",
+        "now": {"zone": "HAND", "player": "p1", "territory": None, "damage": 0, "slid": False},
+        "where": "in p1's hand",
+        "public": True,
+    }
+    records = read_log(JUDGE_BACKUP)[1]
+    assert data["known"] == [c.as_json() for c in knowledge(records, 30, "p2").hidden]
+    everyone = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--format", "json").stdout
+    assert "known" not in json.loads(everyone)  # the full record: nothing is hidden
+
+
+def test_show_json_follows_the_exported_board_view_schema(
+    runner: CliRunner, log: Path, records: list[EventRecord]
+) -> None:
+    schema = json.loads(BOARD_VIEW_SCHEMA.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    seqs = [1, 3, 30, 900, len(records)]
+    for seq in seqs:
+        for who in ([], ["--player", "p1"], ["--player", "p2"]):
+            out = run(runner, "show", log, "--at", str(seq), "--format", "json", *who).stdout
+            validator.validate(json.loads(out))
+    known = run(runner, "show", JUDGE_BACKUP, "--player", "p2", "--format", "json").stdout
+    data = json.loads(known)
+    validator.validate(data)
+    assert "known" in schema["properties"]
+    assert "known" not in schema["required"]
+
+
+# -- show: stored matches --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def exported(stored: tuple[str, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The stored match, exported to a log file."""
+    db, match_id = stored
+    out = tmp_path_factory.mktemp("export") / "exported.jsonl"
+    result = CliRunner().invoke(main, ["--store", db, "export", match_id, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--at", "1"],
+        ["--at", "150"],
+        ["--at", "1234"],
+        [],
+        ["--at", "950", "--player", "p1"],
+        ["--at", "1234", "--format", "json"],
+        ["--at", "777", "--player", "p2", "--format", "json"],
+    ],
+    ids=lambda a: " ".join(a) or "final",
+)
+def test_show_on_a_stored_match_is_the_board_of_its_exported_log(
+    runner: CliRunner, stored: tuple[str, str], exported: Path, args: list[str]
+) -> None:
+    db, match_id = stored
+    from_store = run(runner, "--store", db, "show", match_id, *args)
+    from_file = run(runner, "show", exported, *args)
+    assert from_store.exit_code == 0, from_store.stderr
+    assert from_store.stdout == from_file.stdout
+
+
+def test_show_on_a_stored_match_starts_from_the_nearest_snapshot(
+    runner: CliRunner,
+    stored: tuple[str, str],
+    records: list[EventRecord],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without --player no query reads more than one snapshot interval of records."""
+    db, match_id = stored
+    reads: list[tuple[int, int | None]] = []
+    records_of = MatchStore.records
+
+    def counted(
+        self: MatchStore, match: str, *, gt: int = 0, lte: int | None = None
+    ) -> Iterator[EventRecord]:
+        reads.append((gt, lte))
+        return records_of(self, match, gt=gt, lte=lte)
+
+    monkeypatch.setattr(MatchStore, "records", counted)
+    for at in ("1234", str(len(records))):
+        result = run(runner, "--store", db, "show", match_id, "--at", at)
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout == f"after seq {at}\n{state_at(records, int(at))}\n"
+    assert reads
+    assert all(lte is not None and lte - gt <= SNAPSHOT_EVERY for gt, lte in reads), reads
+
+
+def test_show_a_seq_past_the_end_of_a_stored_match(
+    runner: CliRunner, stored: tuple[str, str], records: list[EventRecord]
+) -> None:
+    db, match_id = stored
+    result = run(runner, "--store", db, "show", match_id, "--at", "99999")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"Error: no event with seq 99999 in store:{match_id} (its seqs run 1..{len(records)})\n"
+    )
+
+
+def test_replay_reads_a_stored_match(
+    runner: CliRunner, stored: tuple[str, str], exported: Path
+) -> None:
+    db, match_id = stored
+    from_store = run(runner, "--store", db, "replay", match_id, "--to", "300", "--board")
+    assert from_store.exit_code == 0, from_store.stderr
+    assert from_store.stdout == run(runner, "replay", exported, "--to", "300", "--board").stdout
+
+
+@pytest.mark.parametrize("command", ["replay", "show"])
+def test_the_help_says_a_stored_match_id_works_too(runner: CliRunner, command: str) -> None:
+    text = " ".join(run(runner, command, "--help").stdout.split())
+    assert (
+        "MATCH_OR_LOG is a log file (- reads standard input), or the id of a match in the store"
+        in text
+    )
+    assert f"vwlog --store club.db {command} sim-7-00001" in text
+    assert f"vwlog {command} match.jsonl" in text
 
 
 @pytest.mark.parametrize(
@@ -366,12 +577,47 @@ def test_replay_usage_errors_are_one_line(
 
 
 def test_a_missing_log_is_a_one_line_error(runner: CliRunner, tmp_path: Path) -> None:
+    store = tmp_path / "vwlog.db"
     for command in ("replay", "show"):
-        result = run(runner, command, tmp_path / "nope.jsonl")
+        missing = tmp_path / "nope.jsonl"
+        result = run(runner, "--store", store, command, missing)
         assert result.exit_code == 2
-        assert result.stderr.startswith("Error: ")
-        assert "nope.jsonl" in result.stderr
-        assert len(result.stderr.splitlines()) == 1
+        assert result.stdout == ""
+        assert result.stderr == f"Error: {missing}: no such log file or stored match\n"
+    assert not store.exists()
+
+
+def test_a_missing_log_creates_no_store_in_the_working_directory(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VWLOG_STORE", raising=False)
+    for command in ("replay", "show"):
+        result = run(runner, command, "nosuchfile.jsonl")
+        assert result.exit_code == 2
+        assert result.stderr == "Error: nosuchfile.jsonl: no such log file or stored match\n"
+    assert sorted(tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def stored(log: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """An SQLite store holding the match: ``(--store, match id)``."""
+    db = str(tmp_path_factory.mktemp("store") / "vwlog.db")
+    result = CliRunner().invoke(main, ["--store", db, "import", str(log)])
+    assert result.exit_code == 0, result.output
+    with MatchStore.open(db) as store:
+        (match_id,) = store.match_ids()
+    return db, match_id
+
+
+def test_a_match_missing_from_an_existing_store_is_a_one_line_error(
+    runner: CliRunner, stored: tuple[str, str]
+) -> None:
+    db, _match_id = stored
+    for command in ("replay", "show"):
+        result = run(runner, "--store", db, command, "nosuchmatch")
+        assert result.exit_code == 2
+        assert result.stderr == "Error: nosuchmatch: no such log file or stored match\n"
 
 
 def test_interactive_needs_a_terminal(runner: CliRunner, log: Path) -> None:
@@ -455,6 +701,23 @@ def test_the_stepper_shows_and_hides_violations(log: Path, tmp_path: Path) -> No
     assert not any("!! R-" in line for line in stepper.lines())
     stepper.toggle_violations()
     assert any("!! R-" in line for line in stepper.lines())
+
+
+def test_the_stepper_marks_priority_points(stepper: Stepper, points: frozenset[int]) -> None:
+    point = min(points)
+    plain = next(seq for seq in range(point, point + 50) if seq not in points)
+    for seq in (point, plain):
+        assert stepper.go_to(str(seq))
+        lines = stepper.lines()
+        assert ("· priority point" in lines[0]) == (seq in points)
+        listed = lines[2 : lines.index("", 2)]  # the events around the current one
+        assert len(listed) == 2 * 2 + 1
+        for line in listed:
+            assert line.endswith(POINT_MARK) == (int(line[1:7]) in points), line
+        current = listed[2]
+        assert current == f">{seq:>6}  {stepper.descriptions[stepper.index]}" + (
+            POINT_MARK if seq in points else ""
+        )
 
 
 # -- the stepper on a terminal (tmux) --------------------------------------------------------

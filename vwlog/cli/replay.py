@@ -2,14 +2,17 @@
 
 Both read a match through `load_records`, the one place that turns a ``MATCH_OR_LOG`` argument
 into records, and walk it with the one replay loop (`vwlog.replay.replay`), so the board shown is
-the board validation judges and violations appear inline, where they happen.
+the board validation judges and violations appear inline, where they happen. ``show`` on a stored
+match starts from the store's nearest snapshot instead (`vwlog.services.matches.state_at`).
 
 The text trace (``vwlog replay LOG --board``) is deterministic: no times, no terminal widths, the
-same bytes for the same log, so it can serve as a golden file.
+same bytes for the same log, so it can serve as a golden file. A line ending in `POINT_MARK` is a
+priority point (`vwlog.seek.PriorityPoints`): after that event a player holds priority.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,23 +24,31 @@ import orjson
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.describe import card_name, describe, state_json
-from vwlog.errors import UsageError
+from vwlog.dispute import KnowledgeTracker
+from vwlog.errors import MatchNotFoundError, UsageError
 from vwlog.logfile import STDIO, open_log
 from vwlog.replay import FinalState, replay
-from vwlog.seek import priority_points, state_at
+from vwlog.seek import Fanout, PriorityPoints, no_such_seq, priority_points, state_at
+from vwlog.services.matches import state_at as stored_state_at
+from vwlog.store import settings_from_url
 from vwlog.types import Phase
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
+    from vwlog.dispute import Knowledge
     from vwlog.errors import Violation
     from vwlog.events import EventRecord, LogHeader
-    from vwlog.replay import Step
+    from vwlog.replay import Step, Visitor
     from vwlog.seek import PriorityPoint
     from vwlog.state import MatchState
+    from vwlog.store import MatchStore
 
 BOARD_INDENT = " " * 7
 """Indent of the board and violation lines under an event line of the text trace."""
+POINT_MARK = " \u25c6"
+"""Ends an event line of the text trace (and of the stepper's list) that is a priority point:
+after that event a player holds priority, so a fork may start there."""
 
 
 # -- reading a match -------------------------------------------------------------------------
@@ -48,34 +59,69 @@ class LoadedMatch:
     """A match to replay: how to name it, its header, and its records (read once, in order)."""
 
     source: str
-    """How messages name the match (the file name, or the match id)."""
+    """How messages name the match (the file name, or ``store:<id>``)."""
     header: LogHeader | None
-    """The log header, when the match comes from a file."""
+    """The log header (a stored match keeps the one it was imported with)."""
     items: Iterable[tuple[int, EventRecord]]
     """``(line, record)`` pairs, streamed: iterate once."""
+    store: MatchStore | None = None
+    """The open store, when the match is a stored one."""
+    match_id: str | None = None
+    """The stored match's id, when the match is a stored one."""
+
+
+def _not_found(match_or_log: str) -> UsageError:
+    return UsageError(f"{match_or_log}: no such log file or stored match")
+
+
+def _open_store(ctx: click.Context, match_or_log: str) -> MatchStore:
+    """The store named by ``--store``, opened for a read-only lookup (closed when the command
+    ends). An SQLite store whose file does not exist holds no match and is not opened, which
+    would create it."""
+    from vwlog.cli.matches import open_store
+
+    cli = ctx.find_object(CliContext) or CliContext("vwlog.db")
+    backend = settings_from_url(cli.store)
+    if backend["PERSISTENCE_MODULE"] == "eventsourcing.sqlite" and not os.path.exists(
+        backend["SQLITE_DBNAME"]
+    ):
+        raise _not_found(match_or_log)
+    return ctx.with_resource(open_store(cli))
 
 
 def load_records(ctx: click.Context, match_or_log: str) -> LoadedMatch:
     """The match a ``MATCH_OR_LOG`` argument names, ready to stream.
 
     A log file (``-`` for standard input), or, when no such file exists, the id of a match in
-    the store named by ``--store``; the file or store is closed when the command ends. Stored
-    records carry their position in the chain as their line (seq + 1, as in an exported log).
+    the store named by ``--store``; the file or store is closed when the command ends. A store
+    that does not exist yet is not created. Stored records carry their position in the chain
+    as their line (seq + 1, as in an exported log).
 
     Raises:
         LogFormatError: the file cannot be opened, or its header is malformed (a malformed
             record is raised while the items are iterated).
-        MatchNotFoundError: neither a file nor a stored match has this name.
+        UsageError: neither a file nor a stored match has this name.
+        StoreConfigError: ``--store`` is malformed.
+        StoreError: the store cannot be read.
     """
-    if match_or_log != "-" and not Path(match_or_log).exists():
-        from vwlog.cli.matches import open_store
+    if match_or_log != STDIO and not Path(match_or_log).exists():
+        store = _open_store(ctx, match_or_log)
+        try:
+            header = store.header(match_or_log)
+        except MatchNotFoundError:
+            raise _not_found(match_or_log) from None
 
-        store = ctx.with_resource(open_store(ctx.find_object(CliContext) or CliContext("vwlog.db")))
-        header = store.header(match_or_log)
+        def stored() -> Iterator[tuple[int, EventRecord]]:
+            # nothing is read until the records are iterated (show reads from a snapshot)
+            for record in store.records(match_or_log):
+                yield record.seq + 1, record
+
         return LoadedMatch(
             source=f"store:{match_or_log}",
             header=header,
-            items=((r.seq + 1, r) for r in store.records(match_or_log)),
+            items=stored(),
+            store=store,
+            match_id=match_or_log,
         )
     reader = ctx.with_resource(open_log(match_or_log))
     return LoadedMatch(
@@ -143,12 +189,18 @@ def _violation_json(v: Violation) -> dict[str, Any]:
 
 
 def event_json(
-    step: Step, description: str, *, board: bool = False, player: str | None = None
+    step: Step,
+    description: str,
+    *,
+    board: bool = False,
+    player: str | None = None,
+    priority_point: bool = False,
 ) -> dict[str, Any]:
     """One event of a replay as JSON: where it happened, what it did, the board after it.
 
     ``turn``, ``phase``, ``step`` and ``priority`` are the position *after* the event, like the
-    board; ``voids`` is the range of seqs a judge's back-up voided, or ``null``.
+    board; ``priority_point`` says whether a player holds priority after it (a fork may start
+    there); ``voids`` is the range of seqs a judge's back-up voided, or ``null``.
     """
     record, after = step.record, step.after
     data: dict[str, Any] = {
@@ -160,6 +212,7 @@ def event_json(
         "phase": str(after.phase) if after.phase else None,
         "step": str(after.step) if after.step else None,
         "priority": after.priority,
+        "priority_point": priority_point,
         "violations": [_violation_json(v) for v in step.violations],
         "voids": list(step.voids) if step.voids is not None else None,
     }
@@ -179,7 +232,12 @@ def _check_player(state: MatchState, player: str | None) -> None:
 
 
 class _Trace:
-    """A replay visitor that writes the shown events to stdout as they are replayed."""
+    """A replay visitor that writes the shown events to stdout as they are replayed.
+
+    Whether an event is a priority point is known only at the next event (or at the end), by
+    the same visitor that lists them for ``--priority-points``; so each event is written one
+    event late.
+    """
 
     def __init__(
         self, filters: Filters, output_format: str, *, board: bool, player: str | None
@@ -193,23 +251,38 @@ class _Trace:
         self.violations = 0
         self.last_seq = 0
         self._player_checked = player is None
+        self._points = PriorityPoints()
+        self._pending: Step | None = None
 
     def begin_match(self, header: LogHeader | None) -> None:
         """Nothing to do."""
 
     def visit(self, step: Step) -> None:
-        """Write the event if the filters show it."""
+        """Write the previous event if the filters show it; keep this one until the next."""
         self.last_seq = step.record.seq
         if not self._player_checked and step.after.started:
             _check_player(step.after, self.player)
             self._player_checked = True
-        if not self.filters.shows(step):
+        self._points.visit(step)
+        self._flush()
+        self._pending = step
+
+    def _flush(self) -> None:
+        step, self._pending = self._pending, None
+        if step is None:
             return
+        points = self._points.points
+        point = bool(points) and points[-1].seq == step.record.seq
+        points.clear()
+        if self.filters.shows(step):
+            self._write(step, point=point)
+
+    def _write(self, step: Step, *, point: bool) -> None:
         self.shown += 1
         self.violations += len(step.violations)
         text = describe(step.record.event, step.before, viewer=self.player)
         if self.output_format == "text":
-            lines = [f"{step.record.seq:>5}  {text}"]
+            lines = [f"{step.record.seq:>5}  {text}{POINT_MARK if point else ''}"]
             lines.extend(BOARD_INDENT + violation_line(v) for v in step.violations)
             if step.voids is not None:
                 lines.append(f"{BOARD_INDENT}-- voids seq {step.voids[0]}..{step.voids[1]}")
@@ -218,14 +291,16 @@ class _Trace:
                 lines.append("")
             click.echo("\n".join(lines))
             return
-        data = event_json(step, text, board=self.board, player=self.player)
+        data = event_json(step, text, board=self.board, player=self.player, priority_point=point)
         if self.output_format == "jsonl":
             click.echo(orjson.dumps(data).decode())
         else:
             self.collected.append(data)
 
     def end_match(self, final: MatchState) -> None:
-        """Nothing to do."""
+        """Write the last event."""
+        self._points.end_match(final)
+        self._flush()
 
     def result(self) -> _Trace:
         """The visitor itself, with its counts."""
@@ -324,21 +399,24 @@ def replay_command(
     """Replay a match event by event, with the board after each one.
 
     Prints one line per event, 'SEQ  description', naming cards and
-    players; --board adds the board after the event. Rule violations are
-    shown inline under the event that breaks the rule, as
+    players; --board adds the board after the event. A line ending in ' ◆'
+    is a priority point: after that event a player holds priority, so a
+    fork may start there (JSON: "priority_point": true). Rule violations
+    are shown inline under the event that breaks the rule, as
     '!! RULE-ID message'. --from/--to, --turn, --phase and --only choose
     the events shown; turn, phase and step are the position after the event.
 
-    --priority-points lists the positions after which a player holds
-    priority, the places a fork may start from: seq, player, turn, phase,
-    step and the depth of the register.
+    --priority-points lists the priority points instead: seq, player, turn,
+    phase, step and the depth of the register.
 
     --interactive opens a full-screen stepper on the terminal, starting at
     --from: n/→ next event, p/← previous, N/P next/previous decision, t/T
     next/previous turn, r next register result, c next combat step, g go to
-    a seq, / search for a card name, v show/hide violations, q quit.
+    a seq, / search for a card name, v show/hide violations, q quit; ◆
+    marks the priority points there too.
 
-    MATCH_OR_LOG is a log file (- reads standard input).
+    MATCH_OR_LOG is a log file (- reads standard input), or the id of a
+    match in the store (--store) when no such file exists.
 
     Exit status: 0 shown, 1 a shown event breaks a rule, 2 usage or input
     error.
@@ -347,6 +425,7 @@ def replay_command(
 
     \b
         vwlog replay match.jsonl
+        vwlog --store club.db replay sim-7-00001 --to 40
         vwlog replay match.jsonl --board --from 120 --to 140
         vwlog replay match.jsonl --turn 3 --only decisions
         vwlog replay match.jsonl --format jsonl --board --player p2
@@ -465,9 +544,15 @@ def show(
     damage and current stats; Return Home and Stray cards; the register;
     and the turn, phase, step and priority holder. --player limits it to
     what that player could know then: their own hand is listed, the other
-    hands are counts. JSON is a BoardView document (vwlog.describe).
+    hands are counts, and the hidden cards they have seen are named with
+    when and how they saw them (another player's hand, a Fate Deck; JSON:
+    "known"). JSON is a BoardView document (schemas/board-view.schema.json).
 
-    MATCH_OR_LOG is a log file (- reads standard input).
+    MATCH_OR_LOG is a log file (- reads standard input), or the id of a
+    match in the store (--store) when no such file exists; a stored match
+    is shown from the store's nearest snapshot.
+
+    Exit status: 0 shown, 2 usage or input error.
 
     Example:
 
@@ -475,24 +560,78 @@ def show(
         vwlog show match.jsonl --at 57
         vwlog show match.jsonl --at 57 --player p2
         vwlog show match.jsonl --at 57 --format json
+        vwlog --store club.db show sim-7-00001 --at 412 --player p1
     """
     match = load_records(ctx, match_or_log)
-    if at_seq is None:
-        seq, state = _final(match.items)
+    tracker = KnowledgeTracker() if player is not None else None
+    if match.store is not None and match.match_id is not None:
+        seq, state = _stored_position(match.store, match.match_id, at_seq, tracker)
+    elif at_seq is None:
+        seq, state = _final(match.items, tracker)
     else:
-        seq, state = at_seq, state_at(match.items, at_seq, source=match.source)
+        seq = at_seq
+        state = state_at(match.items, at_seq, source=match.source, visitor=tracker)
     _check_player(state, player)
+    known = tracker.knowledge(player) if tracker and player and state.started else None
     if output_format == "json":
-        click.echo(_json(state_json(state, player=player, seq=seq)))
+        data = state_json(state, player=player, seq=seq)
+        if player is not None:
+            data["known"] = [c.as_json() for c in known.hidden] if known else []
+        click.echo(_json(data))
         return
     click.echo(f"after seq {seq}")
     click.echo(str(state))
-    if player is not None:
+    if player is not None and state.started:
         hand = ", ".join(card_name(state, c) for c in state.player(player).hand)
         click.echo(f"{player} hand: {hand or 'empty'}")
+        if known is not None:
+            click.echo(_known_text(known))
 
 
-def _final(items: Iterable[tuple[int, EventRecord]]) -> tuple[int, MatchState]:
+def _known_text(k: Knowledge) -> str:
+    """What the viewer knows of hidden cards, as `vwlog report` words it: each other hand with
+    the cards of it they have seen, then the seen cards that are in a deck now."""
+    lines = []
+    for p in k.board.players:
+        if p.id == k.player:
+            continue
+        known = [c for c in k.hidden if c.now.zone == "HAND" and c.now.player == p.id]
+        text = f"{p.id}'s hand: {p.hand_size} card{'s' if p.hand_size != 1 else ''}"
+        if known:
+            text += ", known: " + ", ".join(
+                f"{c.name} ({c.id}, seen {c.how} at seq {c.seq})" for c in known
+            )
+        elif p.hand_size:
+            text += ", none known"
+        lines.append(text)
+    decks = [c for c in k.hidden if c.now.zone != "HAND"]
+    if decks:
+        lines.append(
+            "seen, now in a deck: "
+            + ", ".join(f"{c.name} ({c.id}) {c.where}, seen {c.how} at seq {c.seq}" for c in decks)
+        )
+    return "\n".join(lines)
+
+
+def _stored_position(
+    store: MatchStore, match_id: str, at_seq: int | None, tracker: KnowledgeTracker | None
+) -> tuple[int, MatchState]:
+    """The board of a stored match after ``at_seq`` (default: the last event), from the
+    nearest snapshot. What a player has seen needs the whole history: with a ``tracker``, the
+    records up to the position are replayed into it too."""
+    last = store.head(match_id).seq
+    seq = last if at_seq is None else at_seq
+    if seq > last:
+        raise no_such_seq(seq, f"store:{match_id}", 1 if last else None, last or None)
+    state = stored_state_at(store, match_id, seq)
+    if tracker is not None and seq:
+        state_at(store.records(match_id, lte=seq), seq, source=f"store:{match_id}", visitor=tracker)
+    return seq, state
+
+
+def _final(
+    items: Iterable[tuple[int, EventRecord]], visitor: Visitor[Any] | None = None
+) -> tuple[int, MatchState]:
     last = [0]
 
     def counted() -> Iterator[tuple[int, EventRecord]]:
@@ -500,5 +639,8 @@ def _final(items: Iterable[tuple[int, EventRecord]]) -> tuple[int, MatchState]:
             last[0] = item[1].seq
             yield item
 
-    state = replay(counted(), FinalState())
+    if visitor is None:
+        state = replay(counted(), FinalState())
+    else:
+        state = replay(counted(), Fanout(FinalState(), visitor))[0]
     return last[0], state

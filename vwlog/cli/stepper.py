@@ -3,7 +3,8 @@
 `Stepper` holds the position and answers the keys; it draws nothing, so it is tested without a
 terminal. `run_stepper` puts it on the screen with `curses` (standard library). Both stand on a
 `vwlog.seek.Timeline`: the match is replayed once, and every move replays at most one stretch
-between two checkpoints, so stepping stays instant on a 10,000-event match.
+between two checkpoints, so stepping stays instant on a 10,000-event match. As in the text trace,
+an event listed with a trailing ``◆`` is a priority point (`Timeline.priority_points`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import curses
 import locale
 from typing import TYPE_CHECKING
 
+from vwlog.cli.replay import POINT_MARK
 from vwlog.describe import describe
 from vwlog.errors import UsageError
 from vwlog.seek import Timeline
@@ -76,6 +78,8 @@ class Stepper:
         self.show_violations = True
         self.message = ""
         self.last_search = ""
+        self.points = frozenset(p.seq for p in timeline.priority_points)
+        """The seqs after which a player holds priority."""
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -177,6 +181,8 @@ class Stepper:
             parts.append(mark.phase + (f"/{mark.step}" if mark.step else ""))
         if mark.priority:
             parts.append(f"priority {mark.priority}")
+        if mark.seq in self.points:
+            parts.append("priority point")
         total = sum(len(v) for v in tl.violations.values())
         if total:
             parts.append(f"{total} violation{'s' if total != 1 else ''}")
@@ -192,7 +198,8 @@ class Stepper:
         for i in range(first, last + 1):
             mark = tl.marks[i]
             pointer = ">" if i == self.index else " "
-            out.append(f"{pointer}{mark.seq:>6}  {self.descriptions[i]}")
+            point = POINT_MARK if mark.seq in self.points else ""
+            out.append(f"{pointer}{mark.seq:>6}  {self.descriptions[i]}{point}")
             if self.show_violations:
                 out.extend(
                     f"         !! {v.rule} {v.message}" for v in tl.violations.get(mark.seq, ())
