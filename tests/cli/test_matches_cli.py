@@ -28,7 +28,9 @@ from tests.services.support import (
     records_of,
     states,
 )
+from vwlog import codec
 from vwlog.cli import main
+from vwlog.logfile import read_log, write_log
 from vwlog.rules import check, expect
 from vwlog.services import SimulationSpec, simulate_to
 from vwlog.services.matches import parse_decision, verify_match
@@ -40,7 +42,16 @@ if TYPE_CHECKING:
 
     from click.testing import CliRunner, Result
 
-META_KEYS = {"match_id", "players", "turns", "winner", "victory", "violations", "head_hash"}
+META_KEYS = {
+    "match_id",
+    "created",
+    "players",
+    "turns",
+    "winner",
+    "victory",
+    "violations",
+    "head_hash",
+}
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +112,16 @@ def test_import_list_export_and_verify(
     text = vwlog(runner, db, "list")
     assert text.exit_code == 0
     rows = text.stdout.splitlines()
-    assert rows[0].split() == ["match", "players", "turns", "winner", "victory", "viol", "head"]
+    assert rows[0].split() == [
+        "match",
+        "date",
+        "players",
+        "turns",
+        "winner",
+        "victory",
+        "viol",
+        "head",
+    ]
     assert [row.split()[0] for row in rows[1:]] == ids
     assert text.stderr == "2 matches\n"
 
@@ -427,3 +447,33 @@ def test_a_locked_database_fails_each_file_and_the_run_still_ends_with_its_table
     again = vwlog(runner, url, "import", *logs)
     assert again.exit_code == 0, again.stderr
     assert "stored          2" in again.stderr
+
+
+def _dated(source: Path, out: Path, match_id: str, created: str) -> Path:
+    header, records = read_log(source)
+    head = codec.seal_header(
+        header.model_copy(update={"hash": None, "created": created, "match_id": match_id})
+    )
+    assert head.hash is not None
+    unsealed = (r.model_copy(update={"hash": None}) for r in records)
+    write_log(out, head, codec.seal(head.hash, unsealed))
+    return out
+
+
+def test_list_shows_the_day_each_match_was_created_and_filters_by_it(
+    runner: CliRunner, db: str, logs: list[Path], tmp_path: Path
+) -> None:
+    old = _dated(logs[0], tmp_path / "old.jsonl", "dated-old", "2025-12-31T23:30:00+00:00")
+    new = _dated(logs[1], tmp_path / "new.jsonl", "dated-new", "2026-03-01T08:00:00Z")
+    assert vwlog(runner, db, "import", old, new, logs[0]).exit_code == 0
+    table = vwlog(runner, db, "list").stdout.splitlines()
+    assert table[0].split()[:3] == ["match", "date", "players"]
+    rows = {line.split()[0]: line.split()[1] for line in table[1:]}
+    assert rows["dated-old"] == "2025-12-31"
+    assert rows["dated-new"] == "2026-03-01"
+    assert "-" in rows.values()  # the undated generated match
+    since = vwlog(runner, db, "list", "--since", "2026-01-01", "--format", "json")
+    assert [m["match_id"] for m in json.loads(since.stdout)] == ["dated-new"]
+    bad = vwlog(runner, db, "list", "--since", "yesterday")
+    assert bad.exit_code == 2
+    assert bad.stderr.count("\n") == 1

@@ -18,6 +18,7 @@ from vwlog.services.matches import (
     SNAPSHOT_EVERY,
     ImportResult,
     LineageNode,
+    created_day,
     export_match,
     fork_match,
     import_logs,
@@ -30,6 +31,7 @@ from vwlog.store import MatchStore
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from datetime import datetime
 
     from vwlog.store import MatchMeta
 
@@ -192,6 +194,12 @@ def export(cli: CliContext, match_id: str, out: str) -> None:
     help="Only matches won this way.",
 )
 @click.option("--flagged/--legal", default=None, help="Only matches with / without violations.")
+@click.option(
+    "--since",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    metavar="YYYY-MM-DD",
+    help="Only matches created on or after this day (undated logs are left out).",
+)
 @options.output_format(["text", "json"], "Table, or a JSON list of objects.")
 @pass_cli_context
 def list_(
@@ -200,31 +208,45 @@ def list_(
     winner: str | None,
     victory: str | None,
     flagged: bool | None,
+    since: datetime | None,
     output_format: str,
 ) -> None:
-    """List stored matches: players, turns, winner, victory, violations, head hash.
+    """List stored matches: date, players, turns, winner, victory, violations, head hash.
+
+    The date is the day the log says the match was created ('-' when it does
+    not say).
 
     Example:
 
     \b
         vwlog list
         vwlog list --flagged --format json
-        vwlog list --player p2 --victory MILITARY
+        vwlog list --player p2 --victory MILITARY --since 2026-01-01
     """
     with open_store(cli) as store:
-        metas = list_matches(store, player=player, winner=winner, victory=victory, flagged=flagged)
+        metas = list_matches(
+            store,
+            player=player,
+            winner=winner,
+            victory=victory,
+            flagged=flagged,
+            since=since.date() if since else None,
+        )
     if output_format == "json":
         click.echo(to_json([_meta_dict(m) for m in metas]))
         return
     header = (
-        f"{'match':28} {'players':12} {'turns':>5} {'winner':7} {'victory':10} {'viol':>4}  head"
+        f"{'match':28} {'date':10} {'players':12} {'turns':>5} {'winner':7} {'victory':10} "
+        f"{'viol':>4}  head"
     )
     click.echo(header)
     for m in metas:
         fork = f"  (fork of {m.parent} @{m.fork_at})" if m.parent else ""
+        day = created_day(m.created)
         click.echo(
-            f"{m.match_id:28} {','.join(m.players):12} {m.turns or 0:5} {m.winner or '-':7} "
-            f"{(m.victory or '-').lower():10} {m.violations:4}  {m.head_hash[:12]}{fork}"
+            f"{m.match_id:28} {day.isoformat() if day else '-':10} {','.join(m.players):12} "
+            f"{m.turns or 0:5} {m.winner or '-':7} {(m.victory or '-').lower():10} "
+            f"{m.violations:4}  {m.head_hash[:12]}{fork}"
         )
     click.echo(f"{len(metas)} match{'es' if len(metas) != 1 else ''}", err=True)
 

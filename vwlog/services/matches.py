@@ -13,6 +13,7 @@ import random
 import re
 import weakref
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from vwlog import codec
@@ -370,6 +371,16 @@ def verify_match(store: MatchStore, match_id: str) -> VerifyReport:
     return report
 
 
+def created_day(created: str | None) -> date | None:
+    """The day of a header's ``created`` time (ISO 8601), or ``None`` if absent or unreadable."""
+    if not created:
+        return None
+    try:
+        return datetime.fromisoformat(created).date()
+    except ValueError:
+        return None
+
+
 def list_matches(
     store: MatchStore,
     *,
@@ -377,10 +388,16 @@ def list_matches(
     winner: str | None = None,
     victory: str | None = None,
     flagged: bool | None = None,
+    since: date | None = None,
 ) -> list[MatchMeta]:
-    """Stored matches, filtered."""
+    """Stored matches, filtered; ``since`` keeps those created on or after that day (a match
+    whose log gives no creation time is left out)."""
     out = []
     for m in store.list_matches():
+        if since is not None:
+            created = created_day(m.created)
+            if created is None or created < since:
+                continue
         if player is not None and player not in m.players:
             continue
         if winner is not None and m.winner != winner:
