@@ -17,13 +17,28 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from vwlog.errors import UsageError
-from vwlog.projections.stats import UNFINISHED, CorpusStats, MatchMetrics, WinCount
+from vwlog.projections.stats import (
+    UNFINISHED,
+    CardInfo,
+    CardRecord,
+    CorpusStats,
+    DecisionTiming,
+    DeckRecord,
+    MatchMetrics,
+    PlayerMetrics,
+    StatsFilter,
+    Summary,
+    TempoSums,
+    TurnPoint,
+    WinCount,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from pydantic import BaseModel
 
 DEFAULT_MIN_N = 10
 """Fewest finished player-matches a card or deck needs to be listed among the top ones."""
@@ -31,6 +46,9 @@ DEFAULT_TOP = 20
 """How many cards (and decks) the table and the page list."""
 STATS_EXTRA = "pip install 'vwlog[stats]'"
 """How to install what ``--html`` needs."""
+
+DOCS = "docs/statistics.md"
+"""Where the definitions of every statistic are written up (in the source tree)."""
 
 _ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
 
@@ -228,6 +246,161 @@ def render_csv(stats: CorpusStats, *, min_n: int = DEFAULT_MIN_N) -> str:
     return _write_csv(CSV_COLUMNS, csv_rows(stats, min_n=min_n))
 
 
+# -- definitions -------------------------------------------------------------------------------
+
+DEFINED_MODELS: tuple[type[BaseModel], ...] = (
+    MatchMetrics,
+    PlayerMetrics,
+    TurnPoint,
+    DecisionTiming,
+    CardInfo,
+    CorpusStats,
+    StatsFilter,
+    WinCount,
+    DeckRecord,
+    CardRecord,
+    TempoSums,
+    Summary,
+)
+"""The models whose fields are statistics (or describe them), in the order they are documented.
+Each field's definition is its docstring in `vwlog.projections.stats`."""
+
+DERIVED: tuple[tuple[str, str], ...] = (
+    (
+        "cards_drawn",
+        "Cards drawn from Supply and by effects: cards_drawn_supply + "
+        "cards_drawn_effects (per match, or per turn in a turn row).",
+    ),
+    (
+        "rate",
+        "A win rate: wins / n, over finished player-matches only; empty (null) when n is "
+        "0. Always shown with n and its 95% interval.",
+    ),
+    (
+        "ci95_low",
+        "Lower end of the Wilson score 95% interval of the rate (z = 1.959964): "
+        "(p + z²/2n − z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n) with p = wins / n; 0 when n is 0.",
+    ),
+    ("ci95_high", "Upper end of the same Wilson 95% interval; 1 when n is 0."),
+    (
+        "win_rate",
+        "Corpus CSV metric of a win rate: value is the rate, with its n, wins, ci95_low and "
+        "ci95_high in their columns.",
+    ),
+    ("unfinished", "Matches counted without a winner: matches − finished."),
+    (
+        "share",
+        "A count's share of its total: victory type matches / matches counted, or a "
+        "Supply package's choices / all choices (the total is its n).",
+    ),
+    ("victory", "A victory type (MILITARY, POLITICAL, ABSOLUTE, CONCESSION, JUDGE or UNFINISHED)."),
+    ("mean", "Mean of the finished matches' length (turns or events); n is the finished matches."),
+    (
+        "median",
+        "Median of the finished matches' length (mean of the two middle values for an even n).",
+    ),
+    ("min", "Shortest finished match."),
+    ("max", "Longest finished match."),
+    (
+        "histogram",
+        "Finished matches by length, in about 12 equal-width buckets: low <= length <= high.",
+    ),
+    ("low", "Smallest length in a histogram bucket."),
+    ("high", "Largest length in a histogram bucket."),
+    ("position", "Position in turn order (1 = the first player)."),
+    ("label", "The position in turn order in words (first, second, …)."),
+    ("card", "Card definition id."),
+    (
+        "in_deck",
+        "Win count of the finished player-matches whose deck held the card (CardRecord.decked).",
+    ),
+    (
+        "min_n",
+        "Fewest finished player-matches a card or deck needs to be ranked (--min-n); "
+        "the lists in JSON and CSV are complete regardless.",
+    ),
+    (
+        "gold_mean",
+        "Mean gold at the end of the turn over the player-matches that reached it: "
+        "TempoSums.gold / n.",
+    ),
+    ("honor_mean", "Mean honor at the end of the turn: TempoSums.honor / n."),
+    ("vp_mean", "Mean Victory Points at the end of the turn: TempoSums.vp / n."),
+    ("choices", "Times a Supply package was chosen by the counted sides."),
+    (
+        "scope",
+        "Per-match CSV: 'match' for a row counting the whole match, 'turn' for a row "
+        "counting one turn (sum a player's turn rows to get their match row).",
+    ),
+    (
+        "supply_<OPTION>",
+        "Per-match CSV: times the player chose that Supply package (in the match, or in the turn).",
+    ),
+    ("match_max_register_depth", "MatchMetrics.max_register_depth, on every row of the match."),
+    ("decision_n", "DecisionTiming.n (empty without timestamps, and on turn rows)."),
+    ("decision_mean_s", "DecisionTiming.mean, in seconds."),
+    ("decision_median_s", "DecisionTiming.median, in seconds."),
+    ("decision_max_s", "DecisionTiming.max, in seconds."),
+)
+"""Figures of the reports that are not a model field, with their definitions."""
+
+
+def _oneline(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def field_definitions(model: type[BaseModel]) -> list[tuple[str, str]]:
+    """``(field, definition)`` for every field of a model, from the field docstrings (an empty
+    definition for a field without one)."""
+    return [(name, _oneline(f.description)) for name, f in model.model_fields.items()]
+
+
+def definitions() -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """Every definition: ``(model, summary, [(field, definition), …])`` for each of
+    `DEFINED_MODELS`, then ``("Derived figures", …, DERIVED)``."""
+    out = []
+    for model in DEFINED_MODELS:
+        summary = _oneline((model.__doc__ or "").split("\n\n")[0])
+        out.append((model.__name__, summary, field_definitions(model)))
+    out.append(
+        (
+            "Derived figures",
+            "Figures of the JSON, CSV and HTML reports computed from the fields above.",
+            list(DERIVED),
+        )
+    )
+    return out
+
+
+def definitions_markdown() -> str:
+    """The definitions as Markdown (the generated part of ``docs/statistics.md``)."""
+    lines: list[str] = []
+    for name, summary, rows in definitions():
+        title = name if " " in name else f"`{name}`"
+        lines += ["", f"### {title}", "", summary, "", "| figure | definition |", "|---|---|"]
+        lines += [f"| `{f}` | {_md_cell(d)} |" for f, d in rows]
+    return "\n".join(lines[1:]) + "\n"
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", r"\|")
+
+
+def _definitions_html() -> str:
+    parts = [
+        '<section class="defs">',
+        '<h2 id="definitions">Definitions</h2>',
+        f'<p class="note">Every figure on this page, as defined in {html.escape(DOCS)}. '
+        "Win rates count finished matches; every rate has its n and a Wilson 95% interval.</p>",
+    ]
+    for name, summary, rows in definitions():
+        parts.append(f"<h3>{html.escape(name)}</h3>")
+        parts.append(f'<p class="note">{html.escape(summary)}</p>')
+        parts.append(_html_table(("figure", "definition"), rows))
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
 # -- per-match output --------------------------------------------------------------------------
 
 MATCH_COLUMNS = (
@@ -244,6 +417,10 @@ MATCH_COLUMNS = (
     "match_max_register_depth",
 )
 """Match-level columns of the per-match CSV."""
+
+SCOPE_COLUMNS = ("scope", "turn")
+"""Which part of the match a per-match CSV row counts: ``scope`` is ``match`` for the whole
+match (``turn`` empty) or ``turn`` for one turn (``turn`` is its number)."""
 
 PLAYER_COLUMNS = (
     "player",
@@ -288,11 +465,40 @@ PLAYER_COLUMNS = (
     "decision_median_s",
     "decision_max_s",
 )
-"""Player-level columns of the per-match CSV (one row per player of each match)."""
+"""Player-level columns of the per-match CSV (one row per player of each match, then one per
+player and turn)."""
+
+TURN_FIELDS = (
+    "gold_produced",
+    "gold_from_supply",
+    "gold_from_effects",
+    "gold_spent",
+    "cards_drawn_supply",
+    "cards_drawn_effects",
+    "cards_played",
+    "cards_discarded",
+    "territories_summoned",
+    "territories_lost",
+    "followers_summoned",
+    "followers_lost",
+    "attacks_declared",
+    "attackers_declared",
+    "blocks",
+    "damage_to_followers",
+    "damage_to_territories",
+    "max_register_depth",
+    "skills_registered",
+    "skills_triggered",
+)
+"""Counts that `PLAYER_COLUMNS` gives both per match and per turn (`TurnPoint` fields)."""
 
 
 def match_rows(matches: Iterable[MatchMetrics]) -> list[dict[str, Any]]:
-    """One flat row per player of each match (`MATCH_COLUMNS` + `PLAYER_COLUMNS`)."""
+    """Flat rows (`MATCH_COLUMNS` + `SCOPE_COLUMNS` + `PLAYER_COLUMNS`): for each player of
+    each match, one row for the whole match (``scope`` ``match``), then one row per turn
+    (``scope`` ``turn``) with what the player did in that turn; there ``final_gold``,
+    ``final_honor`` and ``final_vp`` are the resources at the end of the turn and the decision
+    times are empty. Summing a count over a player's turn rows gives their match row."""
     rows = []
     for m in matches:
         base = {
@@ -319,6 +525,8 @@ def match_rows(matches: Iterable[MatchMetrics]) -> list[dict[str, Any]]:
             rows.append(
                 {
                     **base,
+                    "scope": "match",
+                    "turn": None,
                     **flat,
                     "cards_drawn": p.cards_drawn,
                     "skills_registered": sum(p.skills_registered.values()),
@@ -329,12 +537,29 @@ def match_rows(matches: Iterable[MatchMetrics]) -> list[dict[str, Any]]:
                     "decision_max_s": _r(timing.max, 3) if timing else None,
                 }
             )
+            who = {k: flat[k] for k in PLAYER_COLUMNS[:8]}
+            for point in p.tempo:
+                rows.append(
+                    {
+                        **base,
+                        "scope": "turn",
+                        "turn": point.turn,
+                        **who,
+                        **{k: getattr(point, k) for k in TURN_FIELDS},
+                        **{f"supply_{o}": point.supply.get(o, 0) for o in p.supply},
+                        "final_gold": point.gold,
+                        "final_honor": point.honor,
+                        "final_vp": point.vp,
+                        "cards_drawn": point.cards_drawn,
+                    }
+                )
     return rows
 
 
 def render_matches_csv(matches: Iterable[MatchMetrics]) -> str:
-    """Per-match metrics as CSV, one row per player of each match."""
-    return _write_csv((*MATCH_COLUMNS, *PLAYER_COLUMNS), match_rows(matches))
+    """Per-match metrics as CSV: one row per player of each match, then one per player and
+    turn (see `match_rows`)."""
+    return _write_csv((*MATCH_COLUMNS, *SCOPE_COLUMNS, *PLAYER_COLUMNS), match_rows(matches))
 
 
 def render_matches_json(matches: Iterable[MatchMetrics]) -> str:
@@ -592,6 +817,8 @@ h2 { font-size: 1.15rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: 13px; }
 th, td { padding: 2px 10px; text-align: right; border-bottom: 1px solid #eee; }
 th:first-child, td:first-child { text-align: left; }
+h3 { font-size: 1rem; margin: 1rem 0 .2rem; }
+.defs td, .defs th { text-align: left; vertical-align: top; }
 figure { margin: .5rem 0; } svg { max-width: 100%; height: auto; }
 .note { color: #666; font-size: 12px; }
 """
@@ -820,6 +1047,8 @@ def render_html(
         f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
         f"<h1>{html.escape(title)}</h1>\n<p>{html.escape(summary)}</p>\n"
         + "\n".join(parts)
+        + "\n"
+        + _definitions_html()
         + "\n</body>\n</html>\n"
     )
 

@@ -58,7 +58,28 @@ def test_per_match_table_and_csv(runner: CliRunner, log_dir: Path) -> None:
     assert table.exit_code == 0, table.stderr
     assert "register depth" in table.stdout
     rows = runner.invoke(main, ["stats", one, "--per-match", "--format", "csv"])
-    assert len(list(csv.DictReader(io.StringIO(rows.stdout)))) == 2
+    parsed = list(csv.DictReader(io.StringIO(rows.stdout)))
+    assert [r["player"] for r in parsed if r["scope"] == "match"] == ["p1", "p2"]
+    turns = int(parsed[0]["turns"])
+    for player in ("p1", "p2"):
+        mine = [r for r in parsed if r["scope"] == "turn" and r["player"] == player]
+        assert [int(r["turn"]) for r in mine] == list(range(1, turns + 1))
+        total = next(r for r in parsed if r["scope"] == "match" and r["player"] == player)
+        for column in ("gold_produced", "gold_spent", "cards_played", "blocks", "supply_GOLD_2"):
+            assert sum(int(r[column]) for r in mine) == int(total[column]), column
+        assert mine[-1]["final_vp"] == total["final_vp"]
+
+
+def test_per_match_json_has_the_turns(runner: CliRunner, log_dir: Path) -> None:
+    one = str(next(iter(sorted(log_dir.glob("*.jsonl")))))
+    result = runner.invoke(main, ["stats", one, "--per-match", "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    (match,) = json.loads(result.stdout)
+    for p in match["players"]:
+        assert [t["turn"] for t in p["tempo"]] == list(range(1, match["turns"] + 1))
+        for key in ("gold_spent", "attackers_declared", "damage_to_followers", "blocks"):
+            assert sum(t[key] for t in p["tempo"]) == p[key]
+        assert {"supply", "skills_registered", "max_register_depth"} <= set(p["tempo"][0])
 
 
 def test_filters_that_leave_nothing(runner: CliRunner, log_dir: Path) -> None:

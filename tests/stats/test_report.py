@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import struct
 import subprocess
@@ -20,6 +21,7 @@ from vwlog.statsreport import (
     CSV_COLUMNS,
     MATCH_COLUMNS,
     PLAYER_COLUMNS,
+    SCOPE_COLUMNS,
     render_csv,
     render_html,
     render_json,
@@ -115,10 +117,28 @@ def test_csv_loads_in_pandas(stats: CorpusStats) -> None:
 def test_per_match_outputs(corpus: list[Match]) -> None:
     metrics = [m.metrics for m in corpus[:3]]
     rows = list(csv.DictReader(io.StringIO(render_matches_csv(metrics))))
-    assert tuple(rows[0]) == (*MATCH_COLUMNS, *PLAYER_COLUMNS)
-    assert len(rows) == 6
+    assert tuple(rows[0]) == (*MATCH_COLUMNS, *SCOPE_COLUMNS, *PLAYER_COLUMNS)
+    match_rows = [r for r in rows if r["scope"] == "match"]
+    assert len(match_rows) == 6
+    assert len(rows) == 6 + sum(len(p.tempo) for m in metrics for p in m.players)
     assert rows[0]["match_id"] == metrics[0].match_id
+    assert rows[0]["turn"] == ""
     assert int(rows[0]["gold_produced"]) == metrics[0].players[0].gold_produced
+    first = metrics[0].players[0]
+    turn_rows = rows[1 : 1 + len(first.tempo)]
+    assert [int(r["turn"]) for r in turn_rows] == [t.turn for t in first.tempo]
+    for r, t in zip(turn_rows, first.tempo, strict=True):
+        assert r["scope"] == "turn"
+        assert r["player"] == first.player
+        assert int(r["gold_spent"]) == t.gold_spent
+        assert int(r["final_gold"]) == t.gold
+        assert int(r["cards_drawn"]) == t.cards_drawn
+        assert r["decision_n"] == ""
+    for column in PLAYER_COLUMNS:
+        if column.startswith(("gold_", "cards_", "territories_", "followers_", "supply_")) or (
+            column in {"attacks_declared", "attackers_declared", "blocks", "skills_registered"}
+        ):
+            assert sum(int(r[column]) for r in turn_rows) == int(rows[0][column]), column
     data = json.loads(render_matches_json(metrics))
     assert [type(metrics[0]).model_validate(d) for d in data] == metrics
     text = render_matches_table(metrics)
@@ -166,14 +186,35 @@ def png_variance(png: bytes) -> float:
     return sum((b - mean) ** 2 for b in sample) / len(sample)
 
 
-def test_html_opens_in_headless_chromium_without_errors(page: str, tmp_path: Path) -> None:
+CONSOLE = re.compile(r":CONSOLE[(:\]]")
+"""A line Chromium logs for a message of the page's console (``console.log``, ``.error``, …):
+``[pid:tid:time:INFO:CONSOLE:1] "text", source: …`` (older builds: ``INFO:CONSOLE(1)``); the
+level is always INFO, whatever the method."""
+
+
+def console_lines(stderr: str) -> list[str]:
+    """The lines of Chromium's log that report a console message or an uncaught error."""
+    return [line for line in stderr.splitlines() if CONSOLE.search(line) or "Uncaught" in line]
+
+
+def test_console_lines_catch_every_console_message() -> None:
+    log = (
+        '[1:1:0101/000000.1:INFO:CONSOLE:1] "boom", source: file:///tmp/x.html (1)\n'
+        '[1:1:0101/000000.2:INFO:CONSOLE(7)] "old style", source: file:///tmp/x.html (7)\n'
+        "[1:1:0101/000000.3:WARNING:gpu_init.cc(12)] not a console line\n"
+    )
+    assert len(console_lines(log)) == 2
+
+
+def chromium_screenshot(page: str, out: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Open ``page`` in headless Chromium and take a screenshot into ``out``."""
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
         pytest.skip("chromium is not installed (apt-get install -y chromium)")
-    path = tmp_path / "report.html"
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "report.html"
     path.write_text(page, encoding="utf-8")
-    shot = tmp_path / "out.png"
-    profile = tmp_path / "profile"
+    shot = out / "out.png"
     args = [
         browser,
         "--headless",
@@ -184,7 +225,7 @@ def test_html_opens_in_headless_chromium_without_errors(page: str, tmp_path: Pat
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
-        f"--user-data-dir={profile}",
+        f"--user-data-dir={out / 'profile'}",
         "--enable-logging=stderr",
         "--v=0",
         f"--screenshot={shot}",
@@ -192,13 +233,31 @@ def test_html_opens_in_headless_chromium_without_errors(page: str, tmp_path: Pat
         path.as_uri(),
     ]
     done = subprocess.run(args, capture_output=True, text=True, timeout=60, check=False)
+    return done, shot
+
+
+def test_html_opens_in_headless_chromium_without_errors(page: str, tmp_path: Path) -> None:
+    done, shot = chromium_screenshot(page, tmp_path)
+    print(f"screenshot of the report: {shot}")  # shown with pytest -rP
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "Uncaught" not in done.stderr
-    assert "ERROR:CONSOLE" not in done.stderr
+    assert console_lines(done.stderr) == []
     assert shot.exists()
     png = shot.read_bytes()
     assert len(png) > 20_000
     assert png_variance(png) > 100
+
+
+def test_the_chromium_check_sees_a_console_error(tmp_path: Path) -> None:
+    """The check above would fail on a page that logs to the console."""
+    bad = (
+        "<!DOCTYPE html><html><body><p>report</p>"
+        '<script>console.error("vwlog-console-probe")</script></body></html>'
+    )
+    done, _shot = chromium_screenshot(bad, tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = console_lines(done.stderr)
+    assert lines, done.stderr[-2000:]
+    assert any("vwlog-console-probe" in line for line in lines)
 
 
 def test_an_empty_corpus_renders_everywhere() -> None:

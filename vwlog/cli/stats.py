@@ -211,7 +211,12 @@ def stats(
     The corpus report gives victory types, match length, win rates by seat,
     turn order, faction and deck, card win rates and tempo curves. Every win
     rate comes with its sample size n and a Wilson 95% confidence interval.
-    Win rates and lengths count finished matches.
+    Win rates and lengths count finished matches. --per-match gives each
+    player's totals and, in JSON (the "tempo" points) and CSV (rows with
+    scope "turn"), what they did in every turn.
+
+    Every figure is defined in docs/statistics.md (in the vwlog source
+    tree); the --html page ends with the same definitions.
 
     Exit status: 0 success, 2 a log cannot be read (the others are still
     counted) or bad usage.

@@ -163,16 +163,76 @@ class WinCount(_Mutable):
 
 
 class TurnPoint(_Frozen):
-    """One player's resources at the end of one turn (a point of a tempo curve)."""
+    """One player in one turn: resources at the end of the turn (a point of a tempo curve) and
+    what the player did during it.
+
+    A turn is counted across all players, so every player has a point for every turn, their
+    opponents' turns included (blocks, losses and damage happen there too). An event counts in
+    the turn in progress when it happens (the board's turn number before the event; anything
+    before the first turn counts in turn 1). Every count below, summed over a player's points,
+    gives the per-match count of the same name in `PlayerMetrics` (``max_register_depth``: the
+    maximum; ``skills_registered``/``skills_triggered``: the sum of the per-card counts).
+    """
 
     turn: int
     """The turn number (1-based, counted across all players)."""
     gold: int
-    """Gold in the pool at the end of the turn."""
+    """Gold in the pool at the end of the turn (the last turn, if the match ended in it: at the
+    end of the match)."""
     honor: int
     """Honor at the end of the turn."""
     vp: int
     """Victory Points at the end of the turn."""
+    gold_produced: int
+    """Gold from the Produce step in this turn: the sum of ``gold_produced.amount``."""
+    gold_from_supply: int
+    """Gold taken in Supply in this turn: the sum of ``supply_taken.gold``."""
+    gold_from_effects: int
+    """Net gold from effects that resulted in this turn: the sum of ``gold_changed.delta``."""
+    gold_spent: int
+    """Gold paid in this turn for summons and skills: the sum of ``cost_paid.gold``."""
+    supply: dict[str, int]
+    """Supply choices made in this turn, by package (``supply_chosen.option``); only packages
+    chosen appear (a player chooses at most once per turn of theirs)."""
+    cards_drawn_supply: int
+    """Cards taken in Supply in this turn (the cards of ``supply_taken``)."""
+    cards_drawn_effects: int
+    """Cards drawn by effects that resulted in this turn (the cards of ``cards_drawn``)."""
+    cards_played: int
+    """Cards summoned in this turn (``card_summoned``), of every type."""
+    cards_discarded: int
+    """Cards discarded to the hand limit in this turn (``hand_limit_discarded``)."""
+    territories_summoned: int
+    """Territory cards summoned in this turn."""
+    territories_lost: int
+    """Territories that left play in this turn while the player controlled them."""
+    followers_summoned: int
+    """Follower cards summoned in this turn."""
+    followers_lost: int
+    """Followers that left play in this turn while the player controlled them."""
+    attacks_declared: int
+    """``attack_declared`` events with at least one attack by the player in this turn (0 or 1
+    in a turn of theirs, 0 otherwise)."""
+    attackers_declared: int
+    """Attacking Followers the player declared in this turn."""
+    blocks: int
+    """Blocks the player assigned in this turn (the blocks of ``blocks_assigned``)."""
+    damage_to_followers: int
+    """Damage the player's cards marked on Followers in this turn (as in `PlayerMetrics`)."""
+    damage_to_territories: int
+    """Damage the player's cards marked on Territories in this turn."""
+    max_register_depth: int
+    """The deepest the register was right after the player put an object on it in this turn
+    (0 if they put none)."""
+    skills_registered: int
+    """Active skills the player registered in this turn (``skill_registered``)."""
+    skills_triggered: int
+    """Triggered skills of the player's cards put on the register in this turn."""
+
+    @property
+    def cards_drawn(self) -> int:
+        """Cards drawn in this turn, from Supply and by effects."""
+        return self.cards_drawn_supply + self.cards_drawn_effects
 
 
 class DecisionTiming(_Frozen):
@@ -284,8 +344,9 @@ class PlayerMetrics(_Frozen):
     played: dict[str, int] = Field(default_factory=dict)
     """Cards summoned, by card definition id."""
     tempo: tuple[TurnPoint, ...] = ()
-    """Gold, honor and VP at the end of every turn (the last turn, if the match ended in it,
-    at the end of the match)."""
+    """One point per turn, in turn order: gold, honor and VP at the end of the turn (the last
+    turn, if the match ended in it, at the end of the match) and the player's counts during the
+    turn, which sum to this model's per-match counts."""
     decision_time: DecisionTiming | None = None
     """Time between consecutive decisions of this player; ``None`` when the records carry no
     usable ``at`` timestamps."""
@@ -361,8 +422,12 @@ class ReplayStep(Protocol):
     def violations(self) -> tuple[Violation, ...]: ...
 
 
-class _Tally:
-    """One player's running counts while the visitor folds (mutable, private)."""
+class _Counts:
+    """One player's running counts over one turn while the visitor folds (mutable, private).
+
+    The per-turn points are these counts; the per-match totals are their sums, so the two can
+    never disagree.
+    """
 
     __slots__ = (
         "attackers",
@@ -380,12 +445,9 @@ class _Tally:
         "gold_produced",
         "gold_spent",
         "gold_supply",
-        "intervals",
-        "last_decision",
         "played",
         "skills",
         "supply",
-        "tempo",
         "territories_lost",
         "territories_summoned",
         "triggered",
@@ -402,9 +464,84 @@ class _Tally:
         self.played: Counter[str] = Counter()
         self.skills: Counter[str] = Counter()
         self.triggered: Counter[str] = Counter()
-        self.tempo: list[TurnPoint] = []
+
+    def absorb(self, other: _Counts) -> None:
+        """Add another turn's counts to these (the register depth is a maximum)."""
+        for name in self.__slots__:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, Counter):
+                mine.update(theirs)
+            elif name == "depth":
+                self.depth = max(self.depth, theirs)
+            else:
+                setattr(self, name, mine + theirs)
+
+    def point(self, turn: int, gold: int, honor: int, vp: int) -> TurnPoint:
+        """These counts as the point of one turn."""
+        return TurnPoint(
+            turn=turn,
+            gold=gold,
+            honor=honor,
+            vp=vp,
+            gold_produced=self.gold_produced,
+            gold_from_supply=self.gold_supply,
+            gold_from_effects=self.gold_effects,
+            gold_spent=self.gold_spent,
+            supply=dict(sorted((k, v) for k, v in self.supply.items() if v)),
+            cards_drawn_supply=self.drawn_supply,
+            cards_drawn_effects=self.drawn_effects,
+            cards_played=sum(self.played.values()),
+            cards_discarded=self.discarded,
+            territories_summoned=self.territories_summoned,
+            territories_lost=self.territories_lost,
+            followers_summoned=self.followers_summoned,
+            followers_lost=self.followers_lost,
+            attacks_declared=self.attacks,
+            attackers_declared=self.attackers,
+            blocks=self.blocks,
+            damage_to_followers=self.damage_followers,
+            damage_to_territories=self.damage_territories,
+            max_register_depth=self.depth,
+            skills_registered=sum(self.skills.values()),
+            skills_triggered=sum(self.triggered.values()),
+        )
+
+
+class _Tally:
+    """One player's running counts while the visitor folds (mutable, private): counts by turn,
+    resources at the end of each turn, and decision times."""
+
+    __slots__ = ("ends", "intervals", "last_decision", "turns")
+
+    def __init__(self) -> None:
+        self.turns: dict[int, _Counts] = {}
+        self.ends: dict[int, tuple[int, int, int]] = {}
         self.intervals: list[float] = []
         self.last_decision: datetime | None = None
+
+    def at(self, turn: int) -> _Counts:
+        """The counts of a turn (anything before the first turn counts in turn 1)."""
+        turn = max(turn, 1)
+        counts = self.turns.get(turn)
+        if counts is None:
+            counts = self.turns[turn] = _Counts()
+        return counts
+
+    def total(self) -> _Counts:
+        """The counts of the whole match: the sum of every turn's."""
+        total = _Counts()
+        for counts in self.turns.values():
+            total.absorb(counts)
+        return total
+
+    def tempo(self, final: tuple[int, int, int]) -> tuple[TurnPoint, ...]:
+        """One point per turn that ended or has counts, in turn order (a turn that never ended
+        takes the resources at the end of the match)."""
+        points = []
+        for turn in sorted(self.ends.keys() | self.turns.keys()):
+            gold, honor, vp = self.ends.get(turn, final)
+            points.append(self.turns.get(turn, _Counts()).point(turn, gold, honor, vp))
+        return tuple(points)
 
 
 def deck_identity(fate_deck: Iterable[str], subdeck: Iterable[str] = ()) -> str:
@@ -489,7 +626,7 @@ class MatchMetricsVisitor:
         self._final = final
         if final.turn and self._tally:
             first = next(iter(self._tally.values()))
-            if not first.tempo or first.tempo[-1].turn < final.turn:
+            if final.turn not in first.ends:
                 self._snapshot(final)
 
     def result(self) -> MatchMetrics:
@@ -517,8 +654,10 @@ class MatchMetricsVisitor:
                 for c in cards + sub
                 if c in defs
             ]
-            t = self._tally[seat.player]
+            tally = self._tally[seat.player]
+            t = tally.total()
             state = final.player(seat.player) if final.has_player(seat.player) else None
+            last = (state.gold, state.honor, state.vp) if state else (0, 0, 0)
             won = winner is not None and (
                 seat.player == winner or (team is not None and seat.team == team)
             )
@@ -538,9 +677,9 @@ class MatchMetricsVisitor:
                     gold_from_effects=t.gold_effects,
                     gold_spent=t.gold_spent,
                     supply={o.value: t.supply[o.value] for o in SupplyOption},
-                    final_gold=state.gold if state else 0,
-                    final_honor=state.honor if state else 0,
-                    final_vp=state.vp if state else 0,
+                    final_gold=last[0],
+                    final_honor=last[1],
+                    final_vp=last[2],
                     cards_drawn_supply=t.drawn_supply,
                     cards_drawn_effects=t.drawn_effects,
                     cards_played=sum(t.played.values()),
@@ -558,8 +697,8 @@ class MatchMetricsVisitor:
                     skills_registered=dict(sorted(t.skills.items())),
                     skills_triggered=dict(sorted(t.triggered.items())),
                     played=dict(sorted(t.played.items())),
-                    tempo=tuple(t.tempo),
-                    decision_time=_timing(t.intervals),
+                    tempo=tally.tempo(last),
+                    decision_time=_timing(tally.intervals),
                 )
             )
         header = self._header
@@ -591,49 +730,52 @@ class MatchMetricsVisitor:
 
     def _fold(self, event: AnyEvent, before: MatchState, after: MatchState) -> None:
         tally = self._tally
+        turn = before.turn
         match event:
             case MatchStarted():
                 if self._start is None:
                     self._start = event
                     self._tally = {s.player: _Tally() for s in event.seats}
             case GoldProduced():
-                tally[event.player].gold_produced += event.amount
+                tally[event.player].at(turn).gold_produced += event.amount
             case SupplyChosen():
-                tally[event.player].supply[event.option.value] += 1
+                tally[event.player].at(turn).supply[event.option.value] += 1
             case SupplyTaken():
-                t = tally[event.player]
+                t = tally[event.player].at(turn)
                 t.gold_supply += event.gold
                 t.drawn_supply += len(event.cards)
             case CostPaid():
-                tally[event.player].gold_spent += event.gold
+                tally[event.player].at(turn).gold_spent += event.gold
             case CardSummoned():
-                t = tally[event.player]
+                t = tally[event.player].at(turn)
                 defn = before.defn(event.card)
                 t.played[defn.id] += 1
                 if defn.type == CardType.TERRITORY:
                     t.territories_summoned += 1
                 elif defn.type == CardType.FOLLOWER:
                     t.followers_summoned += 1
-                self._registered(event.player, after)
+                self._registered(event.player, turn, after)
             case SkillRegistered():
-                tally[event.player].skills[before.instances.get(event.card, event.card)] += 1
-                self._registered(event.player, after)
+                t = tally[event.player].at(turn)
+                t.skills[before.instances.get(event.card, event.card)] += 1
+                self._registered(event.player, turn, after)
             case SkillTriggered():
-                tally[event.player].triggered[before.instances.get(event.card, event.card)] += 1
-                self._registered(event.player, after)
+                t = tally[event.player].at(turn)
+                t.triggered[before.instances.get(event.card, event.card)] += 1
+                self._registered(event.player, turn, after)
             case CombatDamageRegistered():
-                self._registered(before.active, after)
+                self._registered(before.active, turn, after)
             case ObjectResulted():
                 self._resulted(event, before)
             case AttackDeclared():
                 if event.attacks:
-                    t = tally[event.player]
+                    t = tally[event.player].at(turn)
                     t.attacks += 1
                     t.attackers += len(event.attacks)
             case BlocksAssigned():
-                tally[event.player].blocks += len(event.blocks)
+                tally[event.player].at(turn).blocks += len(event.blocks)
             case HandLimitDiscarded():
-                tally[event.player].discarded += len(event.cards)
+                tally[event.player].at(turn).discarded += len(event.cards)
             case TurnEnded():
                 self._snapshot(after)
             case MatchWon():
@@ -665,14 +807,15 @@ class MatchMetricsVisitor:
             case _:
                 assert_never(event)
 
-    def _registered(self, player: str | None, after: MatchState) -> None:
+    def _registered(self, player: str | None, turn: int, after: MatchState) -> None:
         depth = len(after.register)
         self._depth = max(self._depth, depth)
         if player is not None and player in self._tally:
-            t = self._tally[player]
+            t = self._tally[player].at(turn)
             t.depth = max(t.depth, depth)
 
     def _resulted(self, event: ObjectResulted, before: MatchState) -> None:
+        turn = before.turn
         for effect in event.effects:
             match effect:
                 case DamageDealt():
@@ -689,15 +832,15 @@ class MatchMetricsVisitor:
                         continue
                     kind = before.defn(target.id).type
                     if kind == CardType.TERRITORY:
-                        self._tally[who].damage_territories += effect.amount
+                        self._tally[who].at(turn).damage_territories += effect.amount
                     elif kind == CardType.FOLLOWER:
-                        self._tally[who].damage_followers += effect.amount
+                        self._tally[who].at(turn).damage_followers += effect.amount
                 case GoldChanged():
                     if effect.player in self._tally:
-                        self._tally[effect.player].gold_effects += effect.delta
+                        self._tally[effect.player].at(turn).gold_effects += effect.delta
                 case CardsDrawn():
                     if effect.player in self._tally:
-                        self._tally[effect.player].drawn_effects += len(effect.cards)
+                        self._tally[effect.player].at(turn).drawn_effects += len(effect.cards)
                 case StatChanged() | HonorChanged() | CardMoved() | StatusChanged():
                     pass  # honor is read from the board; moves out of play count as losses
                 case _:
@@ -709,15 +852,15 @@ class MatchMetricsVisitor:
                 continue
             kind = before.defn(card_id).type
             if kind == CardType.TERRITORY:
-                self._tally[perm.controller].territories_lost += 1
+                self._tally[perm.controller].at(before.turn).territories_lost += 1
             elif kind == CardType.FOLLOWER:
-                self._tally[perm.controller].followers_lost += 1
+                self._tally[perm.controller].at(before.turn).followers_lost += 1
 
     def _snapshot(self, state: MatchState) -> None:
         for p in state.players:
             t = self._tally.get(p.id)
             if t is not None:
-                t.tempo.append(TurnPoint(turn=state.turn, gold=p.gold, honor=p.honor, vp=p.vp))
+                t.ends[state.turn] = (p.gold, p.honor, p.vp)
 
     def _time_decision(self, event: AnyEvent, at: str | None) -> None:
         player = getattr(event, "player", None)
@@ -859,7 +1002,7 @@ class Summary(_Frozen):
     mean: float | None
     """Mean (``None`` without observations)."""
     median: float | None
-    """Median."""
+    """Median (the mean of the two middle values when ``n`` is even)."""
     min: int | None
     """Smallest value."""
     max: int | None
