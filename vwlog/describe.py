@@ -208,7 +208,7 @@ def describe(event: AnyEvent, before: MatchState, *, viewer: str | None = None) 
             team = f" (team {event.team})" if event.team else ""
             return f"{event.winner}{team} wins the match: {event.victory.value.lower()} victory"
         case JudgeRulingIssued():
-            return _ruling(event)
+            return _ruling(event, s, viewer)
         case MatchForked():
             name = f" ({event.name})" if event.name else ""
             return f"Forked from match {event.parent} at seq {event.at}{name}"
@@ -306,14 +306,15 @@ def describe(event: AnyEvent, before: MatchState, *, viewer: str | None = None) 
             assert_never(event)
 
 
-def _ruling(event: JudgeRulingIssued) -> str:
+def _ruling(event: JudgeRulingIssued, before: MatchState, viewer: str | None) -> str:
     match event.kind:
         case RulingKind.WARNING:
             what = "warning"
         case RulingKind.BACK_UP:
             what = f"back up to seq {event.back_to}"
         case RulingKind.PARTIAL_FIX:
-            what = "partial fix"
+            fixes = "; ".join(describe_effect(e, before, viewer=viewer) for e in event.corrections)
+            what = f"partial fix ({fixes})" if fixes else "partial fix"
         case RulingKind.GAME_LOSS:
             what = f"game loss for {event.loser}"
         case _:

@@ -1,5 +1,6 @@
 """Judges' rulings end to end: a warning, a back-up (voided events, play going on from the
-restored board) and a game loss (the loser out, the other player winning by JUDGE)."""
+restored board), a game loss (the loser out, the other player winning by JUDGE) and a partial
+fix (its corrections applied, the game as played kept)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ import pytest
 
 from vwlog.cli import main
 from vwlog.dispute import build_report, log_source, report_markdown, voided_markdown
-from vwlog.events import EventRecord, JudgeRulingIssued, MatchWon
+from vwlog.events import CardMoved, EventRecord, GoldChanged, JudgeRulingIssued, MatchWon
 from vwlog.logfile import read_log
 from vwlog.play import play
 from vwlog.replay import Collect, FinalState, replay
 from vwlog.seek import state_at
 from vwlog.services import validate_log
-from vwlog.types import RulingKind, Victory
+from vwlog.types import RulingKind, Victory, Zone
 
 from .logs import events, load, sample, write
 
@@ -119,3 +120,70 @@ def test_the_report_lists_every_ruling(ruled: Path) -> None:
     assert "game loss for p2, by Head Judge" in text
     assert "won by p1 (JUDGE)" in text
     assert "- Voided by a judge's back-up: seq 20..24" in text
+
+
+# -- partial fix: corrections applied, the game as played kept ------------------------------------
+
+SHORTED = JudgeRulingIssued(
+    judge="Head Judge",
+    kind=RulingKind.PARTIAL_FIX,
+    reason="p1 was given 3 gold too little at seq 10",
+    corrections=(GoldChanged(player="p1", delta=3),),
+)
+
+
+def with_ruling(ruling: JudgeRulingIssued, after_seq: int = 14) -> list[AnyEvent]:
+    """full-combat with ``ruling`` right after seq ``after_seq`` (a priority point)."""
+    _, records = load("full-combat.jsonl")
+    evs = events(records)
+    return [*evs[:after_seq], ruling, *evs[after_seq:]]
+
+
+def test_a_partial_fix_applies_its_corrections_and_the_game_goes_on(tmp_path: Path) -> None:
+    log = write(tmp_path / "fixed.jsonl", with_ruling(SHORTED), match_id="fixed")
+    report = validate_log(log)
+    assert report.ok, report.violations
+    assert report.rulings == 1
+    _, records = read_log(log)
+    before, after = state_at(records, 14), state_at(records, 15)
+    assert after.player("p1").gold == before.player("p1").gold + 3
+    # the game as played: the same log without the ruling is the original record
+    assert [r.event for r in records if r.event != SHORTED] == events(load("full-combat.jsonl")[1])
+
+
+@pytest.mark.parametrize(
+    ("ruling", "message"),
+    [
+        (
+            JudgeRulingIssued(judge="J", kind=RulingKind.PARTIAL_FIX, reason="nothing"),
+            "a partial fix names no correction",
+        ),
+        (
+            WARNING.model_copy(update={"corrections": (GoldChanged(player="p1", delta=1),)}),
+            "a warning ruling carries corrections; only a partial fix does",
+        ),
+        (
+            SHORTED.model_copy(update={"corrections": (GoldChanged(player="p9", delta=1),)}),
+            "p9",
+        ),
+        (
+            SHORTED.model_copy(
+                update={"corrections": (CardMoved(card="no-such-card", to_zone=Zone.GRAVEYARD),)}
+            ),
+            "no-such-card",
+        ),
+    ],
+)
+def test_a_ruling_that_cannot_be_carried_out_is_a_violation(
+    tmp_path: Path, ruling: JudgeRulingIssued, message: str
+) -> None:
+    report = validate_log(write(tmp_path / "bad.jsonl", with_ruling(ruling), match_id="bad"))
+    assert [v.seq for v in report.violations] == [15]
+    assert message in report.violations[0].message
+
+
+def test_a_partial_fix_is_described_with_its_corrections(runner: CliRunner, tmp_path: Path) -> None:
+    log = write(tmp_path / "fixed.jsonl", with_ruling(SHORTED), match_id="fixed")
+    result = runner.invoke(main, ["replay", str(log), "--from", "15", "--to", "15"])
+    assert result.exit_code == 0, result.output
+    assert "Ruling by Head Judge: partial fix (p1 gains 3 gold)" in result.stdout

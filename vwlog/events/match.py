@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vwlog.cards import CardDef, Ruleset
 from vwlog.events.base import Consequence, Decision
+from vwlog.events.effects import Effect
 from vwlog.types import MatchFormat, RulingKind, Victory
 
 
@@ -130,6 +131,10 @@ class JudgeRulingIssued(Decision):
     """For a back-up: the seq of the priority point the game returns to."""
     loser: str | None = None
     """For a game loss: the player who loses."""
+    corrections: tuple[Effect, ...] = ()
+    """For a partial fix: the effects that put the board right (gold given back, a Follower
+    moved to the Graveyard, damage removed, …), applied as recorded; the events before the
+    ruling stay as played."""
 
 
 class MatchForked(Decision):

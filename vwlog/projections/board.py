@@ -264,6 +264,11 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
         case JudgeRulingIssued():
             if event.kind == RulingKind.GAME_LOSS and event.loser and state.has_player(event.loser):
                 return replace(_player(state, event.loser, out=True), out_by="JUDGE")
+            if event.kind == RulingKind.PARTIAL_FIX and event.corrections:
+                st = state
+                for effect in event.corrections:
+                    st = _apply_effect(st, effect)
+                return _reassess(st)
             return state
         case MatchForked():
             return state

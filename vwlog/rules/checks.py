@@ -72,6 +72,7 @@ from vwlog.types import (
     Phase,
     PlacementReason,
     Restriction,
+    RulingKind,
     SkillKind,
     Stat,
     Step,
@@ -425,6 +426,27 @@ def _always(state: MatchState, event: Conceded | DeckRevealed | JudgeRulingIssue
         return (violation("R-GEN-7", f"unknown player {event.player!r}"),)
     if isinstance(event, Conceded) and state.player(event.player).out:
         return (violation("R-GEN-7", f"{event.player} is no longer in the match"),)
+    if isinstance(event, JudgeRulingIssued):
+        return _ruling(state, event)
+    return ()
+
+
+def _ruling(state: MatchState, event: JudgeRulingIssued) -> Violations:
+    """A ruling carries what its kind needs, and a partial fix's corrections name real cards
+    and players (checked structurally, like trusted effects)."""
+    kind = event.kind
+    if event.corrections and kind != RulingKind.PARTIAL_FIX:
+        return (
+            violation(
+                "R-GEN-8",
+                f"a {kind.lower().replace('_', ' ')} ruling carries corrections; only a partial "
+                "fix does",
+            ),
+        )
+    if kind == RulingKind.PARTIAL_FIX and not event.corrections:
+        return (violation("R-GEN-8", "a partial fix names no correction"),)
+    if kind == RulingKind.PARTIAL_FIX:
+        return _trusted_effects(state, event.corrections)
     return ()
 
 
