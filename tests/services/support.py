@@ -3,7 +3,8 @@
 Matches come from the generator (`vwlog.services.simulate_to`), kept short with ``max_turns`` so
 a test stays fast; logs are written as files because that is what ``import`` reads. PostgreSQL
 helpers give each test a fresh schema on the server at ``VWLOG_TEST_POSTGRES_DSN`` (default
-``postgresql://postgres@127.0.0.1:5432/test``) and skip, saying why, when none answers.
+``postgresql://postgres@127.0.0.1:5432/test``) and skip, saying why, when none answers (under
+CI, with ``CI`` set, they fail with that reason instead).
 """
 
 from __future__ import annotations
@@ -155,14 +156,19 @@ def _postgres_problem() -> str | None:
     try:
         psycopg.connect(DSN, connect_timeout=3).close()
     except psycopg.Error as err:
-        return f"no PostgreSQL server at {redact(DSN)}: {str(err).strip()}"
+        return f"no PostgreSQL server at {redact(DSN)}: {' '.join(str(err).split())}"
     return None
 
 
 def postgres_dsn() -> str:
-    """The test server's DSN, or a skip with the reason it cannot be used."""
+    """The test server's DSN, or a skip with the reason it cannot be used — a failure with
+    that reason under CI (``CI`` set), where PostgreSQL tests must run, never skip."""
     problem = _postgres_problem()
     if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(
+                f"{problem} (CI is set: PostgreSQL tests must run, not skip)", pytrace=False
+            )
         pytest.skip(problem)
     return DSN
 

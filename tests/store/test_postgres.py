@@ -1,12 +1,13 @@
 """The store contract on PostgreSQL: a real server, one fresh schema per test.
 
 The server is ``VWLOG_TEST_POSTGRES_DSN`` (default ``postgresql://postgres@127.0.0.1:5432/test``);
-the tests skip, saying why, when it cannot be reached or the ``postgres`` extra is missing.
+the tests skip, saying why, when it cannot be reached or the ``postgres`` extra is missing — and
+fail with that reason under CI (see `tests.store.pg`).
 """
 
 from __future__ import annotations
 
-import os
+import importlib.util
 from typing import TYPE_CHECKING
 from uuid import uuid4
 
@@ -14,28 +15,21 @@ import pytest
 
 from vwlog.errors import StoreError
 from vwlog.store import MatchStore
-from vwlog.store.settings import redact
 
 from .contract import StoreContract
+from .pg import postgres_server, unusable
 from .records import synthetic_match
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-
-DSN = os.environ.get("VWLOG_TEST_POSTGRES_DSN", "postgresql://postgres@127.0.0.1:5432/test")
 
 pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture(scope="module")
 def server() -> str:
-    """The test server's DSN, or a skip with the reason it is unusable."""
-    psycopg = pytest.importorskip("psycopg", reason="the postgres extra is not installed")
-    try:
-        psycopg.connect(DSN, connect_timeout=3).close()
-    except psycopg.Error as err:
-        pytest.skip(f"no PostgreSQL server at {redact(DSN)}: {str(err).strip()}")
-    return DSN
+    """The test server's DSN, or a skip (a failure under CI) with the reason it is unusable."""
+    return postgres_server()
 
 
 @pytest.fixture
@@ -106,6 +100,26 @@ def test_stores_in_different_schemas_do_not_share_matches(server: str, schema: s
 
 
 def test_an_unreachable_server_is_reported_at_once_with_the_cause() -> None:
-    pytest.importorskip("psycopg", reason="the postgres extra is not installed")
+    if importlib.util.find_spec("psycopg") is None:
+        unusable("the postgres extra is not installed")
     with pytest.raises(StoreError, match=r"cannot open store .*refused"):
         MatchStore.open("postgresql://postgres@127.0.0.1:1/test")
+
+
+def test_opening_a_new_store_waits_for_another_process_creating_its_tables(
+    server: str, schema: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psycopg
+
+    from vwlog.store import application
+
+    url = f"{server}?schema={schema}"
+    monkeypatch.setattr(application, "_SCHEMA_LOCK_TIMEOUT", 1)
+    with psycopg.connect(server, autocommit=True) as creator:
+        application._pg_lock_schema(creator, schema)  # as a process creating the tables does
+        with pytest.raises(StoreError, match=r"another process has been creating the tables"):
+            MatchStore.open(url)
+    with MatchStore.open(url) as store:  # the lock went with the creator's connection
+        synthetic_match("m1", 2).import_into(store)
+    with MatchStore.open(url) as store:  # tables exist: nothing is created, nothing waits
+        assert store.match_ids() == ["m1"]

@@ -1,13 +1,13 @@
 """Following the store: positions and catalog changes, and the statistics view's own storage.
 
 Every test runs on each backend: an SQLite file, a fresh PostgreSQL schema (skipped, saying
-why, when no server answers) and memory. The view of a store in memory lives in that store's
-handle, so tests that reopen a store run on the shared backends only.
+why, when no server answers; failed under CI, see `tests.store.pg`) and memory. The view of a
+store in memory lives in that store's handle, so tests that reopen a store run on the shared
+backends only.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from typing import TYPE_CHECKING
 from uuid import uuid4
@@ -16,27 +16,21 @@ import pytest
 
 from vwlog.errors import StoreError, UsageError
 from vwlog.store import MatchMeta, MatchStore, StatsViewStore, ViewConflictError
-from vwlog.store.settings import redact
 from vwlog.store.statsview import stats_path, stats_schema, view_settings
 
+from .pg import DSN, postgres_server
 from .records import continuation, synthetic_match
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-DSN = os.environ.get("VWLOG_TEST_POSTGRES_DSN", "postgresql://postgres@127.0.0.1:5432/test")
 SQLITE, MEMORY = "sqlite", "memory"
 POSTGRES = pytest.param("postgres", marks=pytest.mark.postgres)
 
 
 def _server() -> str:
-    psycopg = pytest.importorskip("psycopg", reason="the postgres extra is not installed")
-    try:
-        psycopg.connect(DSN, connect_timeout=3).close()
-    except psycopg.Error as err:
-        pytest.skip(f"no PostgreSQL server at {redact(DSN)}: {str(err).strip()}")
-    return DSN
+    return postgres_server()
 
 
 def _drop(*schemas: str) -> None:

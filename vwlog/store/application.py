@@ -33,7 +33,7 @@ import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 from uuid import UUID
 
 from eventsourcing.application import Application
@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from eventsourcing.persistence import Mapper
+    from psycopg import Connection as PgConnection
 
     from vwlog.events import EventRecord, LogHeader
     from vwlog.store.statsview import StatsViewStore
@@ -81,16 +82,23 @@ PAGE_SIZE = 1000
 """Stored events read per query when streaming a match or the catalog."""
 _PROBE_TIMEOUT = 5
 """Seconds to wait for a first PostgreSQL connection when opening a store."""
+_SCHEMA_LOCK_TIMEOUT = 60
+"""Seconds to wait for another process that is creating a PostgreSQL store's tables."""
 _LOCKED_PAUSE = 0.02
 """Seconds between attempts to put a new SQLite file in WAL mode while another process is."""
 _WRITE_ATTEMPTS = 5
 """How often a write is retried when only the catalog (metadata) moved underneath it."""
 
 
+_APPLICATION = "vwlog"
+_TABLES = (f"{_APPLICATION}_events", f"{_APPLICATION}_snapshots")
+"""The application's PostgreSQL tables (eventsourcing names them after the application)."""
+
+
 class _VwlogApplication(Application[UUID]):
     """The eventsourcing application behind `MatchStore`; nothing outside this module sees it."""
 
-    name = "vwlog"
+    name = _APPLICATION
     env: ClassVar[dict[str, str]] = {"IS_SNAPSHOTTING_ENABLED": "y"}
     log_section_size = PAGE_SIZE
 
@@ -145,11 +153,11 @@ class MatchStore:
         self._env = dict(env)
         self._view: StatsViewStore | None = None
         _prepare_sqlite(env, self.url)
-        _prepare_postgres(env, self.url)
         try:
-            self._app = _VwlogApplication(env=dict(env))
+            with _prepare_postgres(env, self.url, tables=_TABLES) as app_env:
+                self._app = _VwlogApplication(env=app_env)
         except (OSError, InfrastructureFactoryError) as err:
-            raise StoreConfigError(self.url, str(err)) from err
+            raise StoreConfigError(self.url, _reason(err)) from err
         except (EventSourcingError, sqlite3.Error) as err:
             # eventsourcing lets sqlite3's errors through while it sets the journal mode.
             raise StoreError(f"cannot open store {self.url!r}: {_reason(err)}") from err
@@ -728,22 +736,40 @@ def _prepare_sqlite(env: Mapping[str, str], url: str) -> None:
         return
 
 
-def _prepare_postgres(env: Mapping[str, str], url: str) -> None:
-    """Fail fast, and say why, when a PostgreSQL server cannot be used; create the schema.
+@contextmanager
+def _prepare_postgres(
+    env: Mapping[str, str], url: str, *, tables: Sequence[str]
+) -> Iterator[dict[str, str]]:
+    """Make a PostgreSQL store safe to open while other processes open it; yield the
+    environment to construct eventsourcing's recorders with, inside the ``with`` block.
 
-    eventsourcing's connection pool retries for ``POSTGRES_CONNECT_TIMEOUT`` seconds and then
-    reports only that it got no connection; one direct attempt names the cause (refused,
-    authentication failed, no such database) at once. eventsourcing creates its tables but not
-    the schema they go in, so a ``?schema=`` of the URL is created here if it is missing.
+    Fails fast, and says why, when the server cannot be used: eventsourcing's connection pool
+    retries for ``POSTGRES_CONNECT_TIMEOUT`` seconds and then reports only that it got no
+    connection; one direct attempt names the cause (refused, authentication failed, no such
+    database) at once.
+
+    eventsourcing (9.5) creates its tables each time a recorder is constructed: ``CREATE
+    TYPE``, ``CREATE TABLE IF NOT EXISTS`` and ``CREATE OR REPLACE FUNCTION``, none of which is
+    safe when two processes run them at once ("tuple concurrently updated", a duplicate key in
+    ``pg_type``, "relation already exists"), even when everything exists already. So:
+
+    - when ``tables`` (and the stored-event type) exist in the URL's schema, the environment
+      says ``CREATE_TABLE=no`` and eventsourcing creates nothing;
+    - otherwise a session advisory lock keyed on the schema's name is taken on a short
+      connection of its own and held for the whole ``with`` block: the schema is created if
+      missing, and the one process that still finds the tables missing lets eventsourcing
+      create them while the others wait, then find them and skip creation.
+
+    Outside PostgreSQL the environment is yielded unchanged.
     """
     if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        yield dict(env)
         return
     import psycopg  # the postgres extra, which settings_from_url found installed
-    from psycopg import sql
 
-    schema = env.get("POSTGRES_SCHEMA")
+    schema = env.get("POSTGRES_SCHEMA") or "public"
     try:
-        with psycopg.connect(
+        conn = psycopg.connect(
             dbname=env.get("POSTGRES_DBNAME", ""),
             host=env.get("POSTGRES_HOST", ""),
             port=env.get("POSTGRES_PORT", ""),
@@ -751,15 +777,71 @@ def _prepare_postgres(env: Mapping[str, str], url: str) -> None:
             password=env.get("POSTGRES_PASSWORD", ""),
             connect_timeout=_PROBE_TIMEOUT,
             autocommit=True,
-        ) as conn:
-            if schema:
-                create = sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
-                # Two processes creating it at once: one of them loses on the catalog's index.
-                with contextlib.suppress(psycopg.errors.UniqueViolation):
-                    conn.execute(create)
+        )
     except psycopg.Error as err:
-        reason = " ".join(str(err).split()) or type(err).__name__
-        raise StoreError(f"cannot open store {url!r}: {reason}") from err
+        raise StoreError(f"cannot open store {url!r}: {_reason(err)}") from err
+    with conn:  # closing it releases the advisory lock, whatever happens
+        try:
+            ready = _pg_tables_exist(conn, schema, tables)
+            if not ready:
+                _pg_lock_schema(conn, schema)
+                _pg_create_schema(conn, schema)
+                ready = _pg_tables_exist(conn, schema, tables)
+        except psycopg.errors.LockNotAvailable as err:
+            raise StoreError(
+                f"cannot open store {url!r}: another process has been creating the tables of "
+                f"schema {schema!r} for more than {_SCHEMA_LOCK_TIMEOUT} s"
+            ) from err
+        except psycopg.Error as err:
+            raise StoreError(f"cannot open store {url!r}: {_reason(err)}") from err
+        if ready:
+            conn.close()  # nothing to create: do not hold a connection while opening
+        yield {**env, "CREATE_TABLE": "no" if ready else "yes"}
+
+
+_PG_STORED_EVENT_TYPE = "stored_event_uuid"
+"""The composite type eventsourcing creates first (in its own transaction) in the schema."""
+
+
+def _pg_tables_exist(conn: PgConnection[Any], schema: str, tables: Sequence[str]) -> bool:
+    """Whether the stored-event type and every table exist in ``schema``.
+
+    eventsourcing creates the type, then each recorder's table, index and function in one
+    transaction: once a table is visible, everything created with it is too.
+    """
+    row = conn.execute(
+        "SELECT to_regtype(%s) IS NOT NULL AND "
+        "(SELECT bool_and(to_regclass(name) IS NOT NULL) FROM unnest(%s::text[]) AS name)",
+        (
+            _pg_qualified(schema, _PG_STORED_EVENT_TYPE),
+            [_pg_qualified(schema, table) for table in tables],
+        ),
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def _pg_lock_schema(conn: PgConnection[Any], schema: str) -> None:
+    """Take the session advisory lock that serialises creating ``schema``'s tables (waiting
+    at most `_SCHEMA_LOCK_TIMEOUT` seconds: `psycopg.errors.LockNotAvailable` then)."""
+    digest = hashlib.blake2b(f"vwlog-schema:{schema}".encode(), digest_size=8).digest()
+    key = int.from_bytes(digest, "big", signed=True)
+    conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{_SCHEMA_LOCK_TIMEOUT}s",))
+    conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+
+
+def _pg_create_schema(conn: PgConnection[Any], schema: str) -> None:
+    """Create ``schema`` if it is missing (eventsourcing creates its tables, not the schema
+    they go in); called under the schema's advisory lock, so never by two processes at once."""
+    from psycopg import sql
+
+    exists = conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone()
+    if exists is None:
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+
+
+def _pg_qualified(schema: str, name: str) -> str:
+    """``"schema"."name"``, quoted for to_regclass/to_regtype."""
+    return ".".join('"' + part.replace('"', '""') + '"' for part in (schema, name))
 
 
 def _check_lines(
@@ -809,7 +891,9 @@ def _uuid(originator_id: UUID | str) -> UUID:
 
 
 def _reason(err: BaseException) -> str:
-    return str(err).strip() or type(err).__name__
+    """The error's message on one line (a database error may add ``DETAIL:`` and ``HINT:``
+    lines), or its type's name if it has none."""
+    return " ".join(str(err).split()) or type(err).__name__
 
 
 __all__ = ["PAGE_SIZE", "MatchStore"]

@@ -70,6 +70,8 @@ STORE_APPLICATION = "vwlog"
 """The name of the application the view follows (the match store's), for `Tracking`."""
 STATS_SUFFIX = "_stats"
 """Appended to the store's PostgreSQL schema to name the view's."""
+_TABLES = (f"{VIEW_APPLICATION}_events", f"{VIEW_APPLICATION}_tracking")
+"""The view's PostgreSQL tables (eventsourcing names them after the application)."""
 _READ_ATTEMPTS = 20
 """How often a read is repeated while saves keep landing between its two queries."""
 _PG_IDENTIFIER = 63
@@ -169,22 +171,24 @@ class StatsViewStore:
         """The name the view's positions are tracked under (epoch 0)."""
         self._closed = False
         _prepare_sqlite(env, self.url)
-        _prepare_postgres(env, self.url)
-        try:
-            self._factory = InfrastructureFactory.construct(Environment(VIEW_APPLICATION, env))
-        except (OSError, InfrastructureFactoryError) as err:
-            raise StoreConfigError(self.url, str(err)) from err
-        except (EventSourcingError, sqlite3.Error) as err:
-            raise StoreError(
-                f"cannot open the statistics view of {self.url!r}: {_reason(err)}"
-            ) from err
-        try:
-            self._recorder: ProcessRecorder = self._factory.process_recorder()
-        except (EventSourcingError, sqlite3.Error) as err:
-            self._factory.close()
-            raise StoreError(
-                f"cannot open the statistics view of {self.url!r}: {_reason(err)}"
-            ) from err
+        with _prepare_postgres(env, self.url, tables=_TABLES) as view_env:
+            try:
+                self._factory = InfrastructureFactory.construct(
+                    Environment(VIEW_APPLICATION, view_env)
+                )
+            except (OSError, InfrastructureFactoryError) as err:
+                raise StoreConfigError(self.url, _reason(err)) from err
+            except (EventSourcingError, sqlite3.Error) as err:
+                raise StoreError(
+                    f"cannot open the statistics view of {self.url!r}: {_reason(err)}"
+                ) from err
+            try:
+                self._recorder: ProcessRecorder = self._factory.process_recorder()
+            except (EventSourcingError, sqlite3.Error) as err:
+                self._factory.close()
+                raise StoreError(
+                    f"cannot open the statistics view of {self.url!r}: {_reason(err)}"
+                ) from err
 
     @classmethod
     def open(cls, store_url: str) -> Self:
@@ -362,7 +366,7 @@ def _data(stored: StoredEvent) -> bytes:
     try:
         return zlib.decompress(stored.state.partition(b"\n")[2])
     except zlib.error as err:
-        raise _unreadable(stored, str(err)) from err
+        raise _unreadable(stored, _reason(err)) from err
 
 
 def _unreadable(stored: StoredEvent, detail: str) -> StoreError:
