@@ -313,7 +313,9 @@ def _ruling(event: JudgeRulingIssued, before: MatchState, viewer: str | None) ->
         case RulingKind.BACK_UP:
             what = f"back up to seq {event.back_to}"
         case RulingKind.PARTIAL_FIX:
-            fixes = "; ".join(describe_effect(e, before, viewer=viewer) for e in event.corrections)
+            fixes = "; ".join(
+                describe_effect(e, before, viewer=viewer) for e in event.corrections or ()
+            )
             what = f"partial fix ({fixes})" if fixes else "partial fix"
         case RulingKind.GAME_LOSS:
             what = f"game loss for {event.loser}"

@@ -131,10 +131,11 @@ class JudgeRulingIssued(Decision):
     """For a back-up: the seq of the priority point the game returns to."""
     loser: str | None = None
     """For a game loss: the player who loses."""
-    corrections: tuple[Effect, ...] = ()
+    corrections: tuple[Effect, ...] | None = None
     """For a partial fix: the effects that put the board right (gold given back, a Follower
     moved to the Graveyard, damage removed, …), applied as recorded; the events before the
-    ruling stay as played."""
+    ruling stay as played. Absent for other rulings (so their lines are what they were before
+    this field existed)."""
 
 
 class MatchForked(Decision):

@@ -434,8 +434,8 @@ def _always(state: MatchState, event: Conceded | DeckRevealed | JudgeRulingIssue
 def _ruling(state: MatchState, event: JudgeRulingIssued) -> Violations:
     """A ruling carries what its kind needs, and a partial fix's corrections name real cards
     and players (checked structurally, like trusted effects)."""
-    kind = event.kind
-    if event.corrections and kind != RulingKind.PARTIAL_FIX:
+    kind, corrections = event.kind, event.corrections or ()
+    if corrections and kind != RulingKind.PARTIAL_FIX:
         return (
             violation(
                 "R-GEN-8",
@@ -443,10 +443,10 @@ def _ruling(state: MatchState, event: JudgeRulingIssued) -> Violations:
                 "fix does",
             ),
         )
-    if kind == RulingKind.PARTIAL_FIX and not event.corrections:
+    if kind == RulingKind.PARTIAL_FIX and not corrections:
         return (violation("R-GEN-8", "a partial fix names no correction"),)
     if kind == RulingKind.PARTIAL_FIX:
-        return _trusted_effects(state, event.corrections)
+        return _trusted_effects(state, corrections)
     return ()
 
 
