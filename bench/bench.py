@@ -528,6 +528,40 @@ def table(figures: list[Figure]) -> str:
     )
 
 
+README = ROOT.parent / "README.md"
+_MARKS = ("<!-- perf-table -->", "<!-- /perf-table -->")
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The results file as the README's Performance table, with the machine and the run."""
+    m = results["machine"]
+    lines = [
+        f"Measured {m['date']} on {m['processor']}, {m['cpus']} CPUs (a shared machine), "
+        f"Python {m['python']}; each figure is the median of {results['repeats']} runs, beside "
+        "its reference measured in the same run"
+        + (" (--quick inputs)" if results["quick"] else "")
+        + ".",
+        "",
+        "| figure | value | reference | reference value | ratio | target |",
+        "|---|---:|---|---:|---:|---|",
+    ]
+    for r in results["figures"]:
+        note = f" ({r['note']})" if r.get("note") else ""
+        lines.append(
+            f"| {r['name']}{note} | {r['value']:,.1f} {r['unit']} | {r['reference_name']} | "
+            f"{r['reference']:,.1f} | {r['ratio']:.2f} | {r['target']} |"
+        )
+    return "\n".join(lines)
+
+
+def update_readme(results: dict[str, Any], readme: Path = README) -> None:
+    """Replace the table between the README's perf-table marks."""
+    text = readme.read_text(encoding="utf-8")
+    start, end = (text.index(mark) for mark in _MARKS)
+    start += len(_MARKS[0])
+    readme.write_text(text[:start] + "\n" + markdown(results) + "\n" + text[end:], encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -540,11 +574,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small inputs, for a smoke run")
     parser.add_argument("--json", type=Path, default=ROOT / "results.json")
     parser.add_argument(
+        "--readme",
+        action="store_true",
+        help="only write the JSON file's figures into the README's Performance table",
+    )
+    parser.add_argument(
         "--merge",
         action="store_true",
         help="keep the figures of other sections already in the JSON file",
     )
     args = parser.parse_args(argv)
+    if args.readme:
+        update_readme(json.loads(args.json.read_text()))
+        print(f"updated {README} from {args.json}", file=sys.stderr)
+        return 0
     unknown = [s for s in args.sections if s not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
@@ -555,9 +598,11 @@ def main(argv: list[str] | None = None) -> int:
         figures.extend(SECTIONS[name](args.repeats, args.quick))
     rows = [asdict(f) | {"ratio": f.ratio} for f in figures]
     if args.merge and args.json.exists():
-        names = {r["name"] for r in rows}
-        kept = [r for r in json.loads(args.json.read_text())["figures"] if r["name"] not in names]
-        rows = kept + rows
+        # the new figures take the places of the old ones of the same name (order kept)
+        fresh = {r["name"]: r for r in rows}
+        old = json.loads(args.json.read_text())["figures"]
+        merged = [fresh.pop(r["name"], r) for r in old]
+        rows = merged + list(fresh.values())
     print(table([Figure(**{k: v for k, v in r.items() if k != "ratio"}) for r in rows]))
     args.json.write_text(
         json.dumps(
