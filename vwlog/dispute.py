@@ -1725,6 +1725,32 @@ def _md_events(report: DisputeReport, m: Moment) -> list[str]:
     return lines
 
 
+def hidden_lines(k: Knowledge, *, none_known: bool = False) -> list[str]:
+    """What the viewer knows of hidden cards, one line each: every other hand with the cards
+    of it they have seen (``, none known`` after a hand of which they know nothing, with
+    ``none_known``), then the seen cards that are in a deck now."""
+    lines = []
+    for p in k.board.players:
+        if p.id == k.player:
+            continue
+        known = [c for c in k.hidden if c.now.zone == "HAND" and c.now.player == p.id]
+        text = f"{p.id}'s hand: {p.hand_size} card{'s' if p.hand_size != 1 else ''}"
+        if known:
+            text += ", known: " + ", ".join(
+                f"{c.name} ({c.id}, seen {c.how} at seq {c.seq})" for c in known
+            )
+        elif none_known and p.hand_size:
+            text += ", none known"
+        lines.append(text)
+    decks = [c for c in k.hidden if c.now.zone != "HAND"]
+    if decks:
+        lines.append(
+            "seen, now in a deck: "
+            + ", ".join(f"{c.name} ({c.id}) {c.where}, seen {c.how} at seq {c.seq}" for c in decks)
+        )
+    return lines
+
+
 def _md_knowledge(k: Knowledge) -> list[str]:
     me = next((p for p in k.board.players if p.id == k.player), None)
     hand = ", ".join(f"{c.name} ({c.id})" for c in (me.hand or [])) if me else ""
@@ -1733,22 +1759,7 @@ def _md_knowledge(k: Knowledge) -> list[str]:
         "",
         f"- Own hand ({me.hand_size if me else 0}): {hand or 'empty'}",
     ]
-    for p in k.board.players:
-        if p.id == k.player:
-            continue
-        known = [c for c in k.hidden if c.now.zone == "HAND" and c.now.player == p.id]
-        text = f"- {p.id}'s hand: {p.hand_size} card{'s' if p.hand_size != 1 else ''}"
-        if known:
-            text += ", known: " + ", ".join(
-                f"{c.name} ({c.id}, seen {c.how} at seq {c.seq})" for c in known
-            )
-        lines.append(text)
-    decks = [c for c in k.hidden if c.now.zone != "HAND"]
-    if decks:
-        lines.append(
-            "- Seen, now in a deck: "
-            + ", ".join(f"{c.name} ({c.id}) {c.where}, seen {c.how} at seq {c.seq}" for c in decks)
-        )
+    lines += [f"- {line.replace('seen, now', 'Seen, now', 1)}" for line in hidden_lines(k)]
     own = sum(1 for c in k.seen if not c.public)
     lines.append(
         f"- Cards seen so far: {len(k.seen)} ({own} only in their own hand, "

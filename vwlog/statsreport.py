@@ -468,27 +468,8 @@ PLAYER_COLUMNS = (
 """Player-level columns of the per-match CSV (one row per player of each match, then one per
 player and turn)."""
 
-TURN_FIELDS = (
-    "gold_produced",
-    "gold_from_supply",
-    "gold_from_effects",
-    "gold_spent",
-    "cards_drawn_supply",
-    "cards_drawn_effects",
-    "cards_played",
-    "cards_discarded",
-    "territories_summoned",
-    "territories_lost",
-    "followers_summoned",
-    "followers_lost",
-    "attacks_declared",
-    "attackers_declared",
-    "blocks",
-    "damage_to_followers",
-    "damage_to_territories",
-    "max_register_depth",
-    "skills_registered",
-    "skills_triggered",
+TURN_FIELDS = tuple(
+    name for name in TurnPoint.model_fields if name not in ("turn", "gold", "honor", "vp", "supply")
 )
 """Counts that `PLAYER_COLUMNS` gives both per match and per turn (`TurnPoint` fields)."""
 

@@ -95,6 +95,10 @@ def test_at_shows_the_position_and_what_each_player_knew(runner: CliRunner, tmp_
     assert md.exit_code == 0
     assert "## Position at seq 30" in md.stdout
     assert "#### What p1 could know" in md.stdout
+    assert (
+        "- p1's hand: 4 cards, known: Militia Spearman (p1-002, seen on the register at seq 21)"
+        in md.stdout.splitlines()
+    )
 
 
 def test_a_stored_match_and_a_broken_chain(runner: CliRunner, tmp_path: Path) -> None:

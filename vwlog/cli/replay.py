@@ -24,7 +24,7 @@ import orjson
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.describe import card_name, describe, state_json
-from vwlog.dispute import KnowledgeTracker
+from vwlog.dispute import KnowledgeTracker, hidden_lines
 from vwlog.errors import MatchNotFoundError, UsageError
 from vwlog.logfile import STDIO, open_log
 from vwlog.replay import FinalState, replay
@@ -36,7 +36,6 @@ from vwlog.types import Phase
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-    from vwlog.dispute import Knowledge
     from vwlog.errors import Violation
     from vwlog.events import EventRecord, LogHeader
     from vwlog.replay import Step, Visitor
@@ -585,32 +584,7 @@ def show(
         hand = ", ".join(card_name(state, c) for c in state.player(player).hand)
         click.echo(f"{player} hand: {hand or 'empty'}")
         if known is not None:
-            click.echo(_known_text(known))
-
-
-def _known_text(k: Knowledge) -> str:
-    """What the viewer knows of hidden cards, as `vwlog report` words it: each other hand with
-    the cards of it they have seen, then the seen cards that are in a deck now."""
-    lines = []
-    for p in k.board.players:
-        if p.id == k.player:
-            continue
-        known = [c for c in k.hidden if c.now.zone == "HAND" and c.now.player == p.id]
-        text = f"{p.id}'s hand: {p.hand_size} card{'s' if p.hand_size != 1 else ''}"
-        if known:
-            text += ", known: " + ", ".join(
-                f"{c.name} ({c.id}, seen {c.how} at seq {c.seq})" for c in known
-            )
-        elif p.hand_size:
-            text += ", none known"
-        lines.append(text)
-    decks = [c for c in k.hidden if c.now.zone != "HAND"]
-    if decks:
-        lines.append(
-            "seen, now in a deck: "
-            + ", ".join(f"{c.name} ({c.id}) {c.where}, seen {c.how} at seq {c.seq}" for c in decks)
-        )
-    return "\n".join(lines)
+            click.echo("\n".join(hidden_lines(known, none_known=True)))
 
 
 def _stored_position(
@@ -618,15 +592,15 @@ def _stored_position(
 ) -> tuple[int, MatchState]:
     """The board of a stored match after ``at_seq`` (default: the last event), from the
     nearest snapshot. What a player has seen needs the whole history: with a ``tracker``, the
-    records up to the position are replayed into it too."""
+    records up to the position are replayed once, into it and for the board."""
     last = store.head(match_id).seq
     seq = last if at_seq is None else at_seq
     if seq > last:
         raise no_such_seq(seq, f"store:{match_id}", 1 if last else None, last or None)
-    state = stored_state_at(store, match_id, seq)
     if tracker is not None and seq:
-        state_at(store.records(match_id, lte=seq), seq, source=f"store:{match_id}", visitor=tracker)
-    return seq, state
+        records = store.records(match_id, lte=seq)
+        return seq, state_at(records, seq, source=f"store:{match_id}", visitor=tracker)
+    return seq, stored_state_at(store, match_id, seq)
 
 
 def _final(

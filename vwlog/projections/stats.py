@@ -476,6 +476,29 @@ class _Counts:
             else:
                 setattr(self, name, mine + theirs)
 
+    def fields(self) -> dict[str, int]:
+        """The counts that per-turn points and per-match totals name alike, by field name."""
+        return {
+            "gold_produced": self.gold_produced,
+            "gold_from_supply": self.gold_supply,
+            "gold_from_effects": self.gold_effects,
+            "gold_spent": self.gold_spent,
+            "cards_drawn_supply": self.drawn_supply,
+            "cards_drawn_effects": self.drawn_effects,
+            "cards_played": sum(self.played.values()),
+            "cards_discarded": self.discarded,
+            "territories_summoned": self.territories_summoned,
+            "territories_lost": self.territories_lost,
+            "followers_summoned": self.followers_summoned,
+            "followers_lost": self.followers_lost,
+            "attacks_declared": self.attacks,
+            "attackers_declared": self.attackers,
+            "blocks": self.blocks,
+            "damage_to_followers": self.damage_followers,
+            "damage_to_territories": self.damage_territories,
+            "max_register_depth": self.depth,
+        }
+
     def point(self, turn: int, gold: int, honor: int, vp: int) -> TurnPoint:
         """These counts as the point of one turn."""
         return TurnPoint(
@@ -483,27 +506,10 @@ class _Counts:
             gold=gold,
             honor=honor,
             vp=vp,
-            gold_produced=self.gold_produced,
-            gold_from_supply=self.gold_supply,
-            gold_from_effects=self.gold_effects,
-            gold_spent=self.gold_spent,
             supply=dict(sorted((k, v) for k, v in self.supply.items() if v)),
-            cards_drawn_supply=self.drawn_supply,
-            cards_drawn_effects=self.drawn_effects,
-            cards_played=sum(self.played.values()),
-            cards_discarded=self.discarded,
-            territories_summoned=self.territories_summoned,
-            territories_lost=self.territories_lost,
-            followers_summoned=self.followers_summoned,
-            followers_lost=self.followers_lost,
-            attacks_declared=self.attacks,
-            attackers_declared=self.attackers,
-            blocks=self.blocks,
-            damage_to_followers=self.damage_followers,
-            damage_to_territories=self.damage_territories,
-            max_register_depth=self.depth,
             skills_registered=sum(self.skills.values()),
             skills_triggered=sum(self.triggered.values()),
+            **self.fields(),
         )
 
 
@@ -672,28 +678,11 @@ class MatchMetricsVisitor:
                     faction=deck_faction(factions),
                     deck_size=len(cards) + len(sub),
                     deck=dict(sorted(Counter(cards + sub).items())),
-                    gold_produced=t.gold_produced,
-                    gold_from_supply=t.gold_supply,
-                    gold_from_effects=t.gold_effects,
-                    gold_spent=t.gold_spent,
                     supply={o.value: t.supply[o.value] for o in SupplyOption},
                     final_gold=last[0],
                     final_honor=last[1],
                     final_vp=last[2],
-                    cards_drawn_supply=t.drawn_supply,
-                    cards_drawn_effects=t.drawn_effects,
-                    cards_played=sum(t.played.values()),
-                    cards_discarded=t.discarded,
-                    territories_summoned=t.territories_summoned,
-                    territories_lost=t.territories_lost,
-                    followers_summoned=t.followers_summoned,
-                    followers_lost=t.followers_lost,
-                    attacks_declared=t.attacks,
-                    attackers_declared=t.attackers,
-                    blocks=t.blocks,
-                    damage_to_followers=t.damage_followers,
-                    damage_to_territories=t.damage_territories,
-                    max_register_depth=t.depth,
+                    **t.fields(),
                     skills_registered=dict(sorted(t.skills.items())),
                     skills_triggered=dict(sorted(t.triggered.items())),
                     played=dict(sorted(t.played.items())),
