@@ -431,8 +431,8 @@ def bench_seek(repeats: int, quick: bool) -> list[Figure]:
 
 
 def _replay_all(path: Path) -> None:
-    from vwlog.logfile import read_log
-    from vwlog.replay import FinalState, replay
+    from vwlog.engine.replay import FinalState, replay
+    from vwlog.io.logfile import read_log
 
     _, records = read_log(path)
     replay(records, FinalState())

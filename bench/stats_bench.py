@@ -122,8 +122,8 @@ def _stored_corpus(quick: bool) -> tuple[Path, list[Path]]:
 
 def _table_from_store(db: Path) -> str:
     """``vwlog stats`` on a store: catch up (nothing new here) and render the table."""
+    from vwlog.render.statspage import render_table
     from vwlog.services.stats import refresh
-    from vwlog.statsreport import render_table
     from vwlog.store import MatchStore
 
     with MatchStore.open(str(db)) as store:
@@ -134,7 +134,7 @@ def _table_from_files(paths: list[Path]) -> str:
     """``vwlog stats LOG...``: every match replayed, then the table."""
     from vwlog.cli.stats import match_metrics
     from vwlog.projections.stats import CorpusStats
-    from vwlog.statsreport import render_table
+    from vwlog.render.statspage import render_table
 
     corpus = CorpusStats()
     for path in paths:

@@ -7,7 +7,7 @@ Three kinds of output:
 
 * **scripted legal logs** (``samples/<name>.jsonl``): a `MatchStarted` with a hand-picked subset
   of the packaged card pool and decks in a fixed order (so every draw is known), then the
-  decisions a `Story` script takes. Every decision goes through `vwlog.play.play`, so it is
+  decisions a `Story` script takes. Every decision goes through `vwlog.engine.play.play`, so it is
   checked by the rules and every consequence is the one the engine demands; a script that tries
   an illegal decision fails to build.
 * **generated complete matches** (``samples/generated-*.jsonl``): ``vwlog simulate`` runs from
@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from vwlog.cards import CardDef, Ruleset
+from vwlog.engine.play import advance, play
+from vwlog.engine.simulate import PolicyName
 from vwlog.events import (
     Allocation,
     AnyEvent,
@@ -66,15 +67,11 @@ from vwlog.events import (
     TerritoriesDestroyed,
     Unslid,
 )
-from vwlog.logfile import write_log
-from vwlog.play import advance, play
-from vwlog.pools import load_pool
-from vwlog.projections import INITIAL, evolve
-from vwlog.rules import check, expect
-from vwlog.services import SimulationSpec, sealed, simulate_to
-from vwlog.simulate import PolicyName
-from vwlog.state import MatchState
-from vwlog.types import (
+from vwlog.io.logfile import write_log
+from vwlog.io.pools import load_pool
+from vwlog.model.cards import CardDef, Ruleset
+from vwlog.model.state import MatchState
+from vwlog.model.types import (
     MatchFormat,
     Phase,
     PlacementReason,
@@ -82,6 +79,9 @@ from vwlog.types import (
     Step,
     SupplyOption,
 )
+from vwlog.projections import INITIAL, evolve
+from vwlog.rules import check, expect
+from vwlog.services import SimulationSpec, sealed, simulate_to
 
 HERE = Path(__file__).resolve().parent
 INVALID = HERE / "invalid"
@@ -111,7 +111,7 @@ class Story:
     """A match being scripted: its ruleset, the board at a decision point and the log so far.
 
     Instance ids are ``p1-001``, ``p1-002``, … in Fate Deck order (top first); `card` finds
-    them by card id. Every decision is played through `vwlog.play.play`.
+    them by card id. Every decision is played through `vwlog.engine.play.play`.
     """
 
     def __init__(

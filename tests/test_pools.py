@@ -1,4 +1,4 @@
-"""The sample card pool, the packaged deck lists, and reading and checking them (vwlog.pools)."""
+"""The sample card pool, the packaged deck lists, and reading and checking them (vwlog.io.pools)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,7 @@ from typing import get_args
 
 import pytest
 
-from vwlog.cards import CardDef, CardPool, EffectSpec, Ruleset, SkillDef, Target
-from vwlog.errors import CardPoolError
-from vwlog.pools import (
+from vwlog.io.pools import (
     DeckList,
     cards_by_id,
     check_deck,
@@ -21,7 +19,9 @@ from vwlog.pools import (
     load_pool,
     packaged_decks,
 )
-from vwlog.types import (
+from vwlog.model.cards import CardDef, CardPool, EffectSpec, Ruleset, SkillDef, Target
+from vwlog.model.errors import CardPoolError
+from vwlog.model.types import (
     CardType,
     Expiry,
     Faction,

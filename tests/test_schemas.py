@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given
 
 from tests.strategies import events, logs, records_of
-from vwlog import codec
 from vwlog.cli import main
 from vwlog.events import EVENT_TYPES
-from vwlog.schemas import DIALECT, build_schemas, export_schemas, stale_schemas
+from vwlog.io import codec
+from vwlog.io.schemas import DIALECT, build_schemas, export_schemas, stale_schemas
 
 if TYPE_CHECKING:
     from click.testing import CliRunner

@@ -9,7 +9,7 @@ import pytest
 
 from vwlog import __version__
 from vwlog.cli import CliContext, VwlogGroup, main, pass_cli_context
-from vwlog.errors import LogFormatError
+from vwlog.model.errors import LogFormatError
 
 if TYPE_CHECKING:
     from click.testing import CliRunner

@@ -28,9 +28,9 @@ from tests.services.support import (
     records_of,
     states,
 )
-from vwlog import codec
 from vwlog.cli import main
-from vwlog.logfile import read_log, write_log
+from vwlog.io import codec
+from vwlog.io.logfile import read_log, write_log
 from vwlog.rules import check, expect
 from vwlog.services import SimulationSpec, simulate_to
 from vwlog.services.matches import parse_decision, verify_match

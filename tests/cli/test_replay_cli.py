@@ -20,14 +20,14 @@ import pytest
 from click.testing import CliRunner
 
 from tests.replay.matches import backed_up_copy, illegal_copy, simulate_log
+from vwlog.audit.dispute import knowledge
 from vwlog.cli import main
 from vwlog.cli.replay import POINT_MARK
 from vwlog.cli.stepper import Descriptions, Stepper
-from vwlog.describe import describe
-from vwlog.dispute import knowledge
-from vwlog.logfile import read_log
-from vwlog.replay import Collect, Step, replay
-from vwlog.seek import Timeline, priority_points, state_at
+from vwlog.engine.describe import describe
+from vwlog.engine.replay import Collect, Step, replay
+from vwlog.engine.seek import Timeline, priority_points, state_at
+from vwlog.io.logfile import read_log
 from vwlog.services.matches import SNAPSHOT_EVERY
 from vwlog.store import MatchStore
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vwlog.engine.play import play
+from vwlog.engine.replay import FinalState, replay
 from vwlog.events import EventRecord, LogHeader
-from vwlog.logfile import read_log, write_log
-from vwlog.play import play
-from vwlog.replay import FinalState, replay
+from vwlog.io.logfile import read_log, write_log
 from vwlog.rules import expect, legal_decisions
 from vwlog.services import sealed
 

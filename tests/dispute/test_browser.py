@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from vwlog.dispute import build_report, log_source, report_html
+from vwlog.audit.dispute import build_report, log_source, report_html
 
 from .logs import sample
 

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 import orjson
 import pytest
 
+from vwlog.audit.dispute import diff_logs, diff_matches, diff_text, records_source
 from vwlog.cli import main
-from vwlog.dispute import diff_logs, diff_matches, diff_text, records_source
 from vwlog.events import OpeningHandDrawn, PriorityPassed
-from vwlog.logfile import read_log
+from vwlog.io.logfile import read_log
 
 from .logs import alter_byte, branch, events, load, sample, write
 

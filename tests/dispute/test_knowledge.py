@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from vwlog.dispute import knowledge
-from vwlog.errors import UsageError
+from vwlog.audit.dispute import knowledge
+from vwlog.model.errors import UsageError
 
 from .logs import load
 

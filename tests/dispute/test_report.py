@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.cli import main
-from vwlog.dispute import (
+from vwlog.audit.dispute import (
     Integrity,
     _counted,
     _html_rule_text,
@@ -17,7 +16,8 @@ from vwlog.dispute import (
     report_html,
     report_markdown,
 )
-from vwlog.errors import UsageError
+from vwlog.cli import main
+from vwlog.model.errors import UsageError
 
 from .logs import alter_byte, sample
 
@@ -182,7 +182,7 @@ def test_html_shows_the_rule_text_escaped() -> None:
 def test_violations_without_boards_list_their_rules_texts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("vwlog.dispute.DETAILED_VIOLATIONS", 0)
+    monkeypatch.setattr("vwlog.audit.dispute.DETAILED_VIOLATIONS", 0)
     report = build_report(log_source(sample("invalid/produce-overstated.jsonl")))
     text = report_markdown(report)
     assert "1 more violation (without boards):" in text

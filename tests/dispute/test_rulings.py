@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from vwlog.audit.dispute import build_report, log_source, report_markdown, voided_markdown
 from vwlog.cli import main
-from vwlog.dispute import build_report, log_source, report_markdown, voided_markdown
+from vwlog.engine.play import play
+from vwlog.engine.replay import Collect, FinalState, replay
+from vwlog.engine.seek import state_at
 from vwlog.events import CardMoved, EventRecord, GoldChanged, JudgeRulingIssued, MatchWon
-from vwlog.logfile import read_log
-from vwlog.play import play
-from vwlog.replay import Collect, FinalState, replay
-from vwlog.seek import state_at
+from vwlog.io.logfile import read_log
+from vwlog.model.types import RulingKind, Victory, Zone
 from vwlog.services import validate_log
-from vwlog.types import RulingKind, Victory, Zone
 
 from .logs import events, load, sample, write
 

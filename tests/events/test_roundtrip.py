@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.strategies import event_strategy, logs, records_of
-from vwlog import codec
 from vwlog.events import EVENT_TYPES, RECORD, EventRecord, LogHeader
-from vwlog.logfile import read_log, write_log
+from vwlog.io import codec
+from vwlog.io.logfile import read_log, write_log
 
 if TYPE_CHECKING:
     from vwlog.events import BaseEvent

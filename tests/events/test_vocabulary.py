@@ -9,10 +9,10 @@ from typing import Any, Union, get_args, get_origin
 import pytest
 from pydantic import BaseModel
 
-from vwlog.cards import CardPool
 from vwlog.events import EVENT_TYPES, BaseEvent, EventRecord, LogHeader
 from vwlog.events.base import Consequence, Decision
 from vwlog.events.effects import Effect
+from vwlog.model.cards import CardPool
 
 EFFECT_TYPES: dict[str, type[BaseModel]] = {
     cls.model_fields["type"].default: cls for cls in get_args(get_args(Effect)[0])

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.errors import LogFormatError, UnsupportedVersionError
-from vwlog.logfile import open_log, read_log
+from vwlog.io.logfile import open_log, read_log
+from vwlog.model.errors import LogFormatError, UnsupportedVersionError
 
 if TYPE_CHECKING:
     from pathlib import Path

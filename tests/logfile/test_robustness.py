@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.strategies import logs
-from vwlog.errors import LogFormatError
-from vwlog.logfile import read_log, write_log
+from vwlog.io.logfile import read_log, write_log
+from vwlog.model.errors import LogFormatError
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog import codec
-from vwlog.errors import LogFormatError, OutputError, UnsupportedVersionError
 from vwlog.events import EventRecord, LogHeader, PriorityPassed
-from vwlog.logfile import LogLine, open_log, read_log, write_log
+from vwlog.io import codec
+from vwlog.io.logfile import LogLine, open_log, read_log, write_log
+from vwlog.model.errors import LogFormatError, OutputError, UnsupportedVersionError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -77,7 +77,9 @@ def test_reading_memory_stays_flat_in_file_length(tmp_path: Path) -> None:
 def test_stdin_is_read_with_a_dash(tmp_path: Path) -> None:
     path = tmp_path / "match.jsonl"
     write_log(path, HEADER, passes(4))
-    script = "from vwlog.logfile import read_log; h, rs = read_log('-'); print(h.match_id, len(rs))"
+    script = (
+        "from vwlog.io.logfile import read_log; h, rs = read_log('-'); print(h.match_id, len(rs))"
+    )
     with path.open("rb") as stdin:
         done = subprocess.run(
             [sys.executable, "-c", script], stdin=stdin, capture_output=True, check=True
@@ -89,7 +91,7 @@ def test_errors_on_stdin_name_it(tmp_path: Path) -> None:
     path = tmp_path / "match.jsonl"
     path.write_bytes(b"")
     script = (
-        "from vwlog.logfile import read_log\n"
+        "from vwlog.io.logfile import read_log\n"
         "try:\n    read_log('-')\n"
         "except Exception as e:\n    print(e)\n"
     )
@@ -145,7 +147,7 @@ def test_a_header_only_log_has_no_records(tmp_path: Path) -> None:
 def test_a_dash_writes_standard_output() -> None:
     script = (
         "from vwlog.events import EventRecord, LogHeader, PriorityPassed\n"
-        "from vwlog.logfile import write_log\n"
+        "from vwlog.io.logfile import write_log\n"
         "write_log('-', LogHeader(match_id='m1'),"
         " [EventRecord(seq=1, event=PriorityPassed(player='p1'))])\n"
     )

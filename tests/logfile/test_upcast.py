@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog import logfile, upcast
-from vwlog.errors import LogFormatError
 from vwlog.events import (
     FORMAT_VERSION,
     CombatDamageRegistered,
@@ -20,9 +18,12 @@ from vwlog.events import (
     StatChanged,
     SupplyChosen,
     TurnCleanedUp,
+    upcast,
 )
-from vwlog.logfile import open_log, read_log, write_log
-from vwlog.types import ObjectKind, RulingKind, Stat, SupplyOption
+from vwlog.io import logfile
+from vwlog.io.logfile import open_log, read_log, write_log
+from vwlog.model.errors import LogFormatError
+from vwlog.model.types import ObjectKind, RulingKind, Stat, SupplyOption
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -4,7 +4,7 @@ A mutation changes one event of a generated (legal) log: it drops, duplicates, s
 neighbour, changes a number, changes a player, or moves an event into another step. Two verdicts
 are taken on the result:
 
-* the **validator** (`vwlog.replay.replay` with a `Validator`): violations, or a crash;
+* the **validator** (`vwlog.engine.replay.replay` with a `Validator`): violations, or a crash;
 * the **play-mode oracle**: the log is legal iff play mode reproduces it — every event is either
   one of the consequences the rules demand at that point (`next_consequences`) or, where a
   decision is awaited, a decision `check` accepts. It walks the log without the replay loop's
@@ -27,12 +27,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from vwlog.errors import Violation
+from vwlog.engine.replay import Step, replay
 from vwlog.events import GAME_EVENT, AnyEvent, EventRecord, LogHeader
+from vwlog.model.errors import Violation
+from vwlog.model.state import MatchState
 from vwlog.projections import INITIAL, evolve
-from vwlog.replay import Step, replay
 from vwlog.rules import check, next_consequences
-from vwlog.state import MatchState
 
 KINDS = ("drop", "duplicate", "swap", "number", "player", "move")
 """The kinds of single-event corruption."""

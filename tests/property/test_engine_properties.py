@@ -30,7 +30,9 @@ from mutations import (
     validator_verdict,
 )
 
-from vwlog.cards import CardPool
+from vwlog.engine.play import advance, play
+from vwlog.engine.replay import FinalState, replay, validate_records
+from vwlog.engine.simulate import GeneratedMatch, PolicyName, build_start, random_deck, simulate
 from vwlog.events import (
     AnyEvent,
     Conceded,
@@ -38,14 +40,12 @@ from vwlog.events import (
     EventRecord,
     PriorityPassed,
 )
-from vwlog.play import advance, play
-from vwlog.pools import load_pool
+from vwlog.io.pools import load_pool
+from vwlog.model.cards import CardPool
+from vwlog.model.state import MatchState
 from vwlog.projections import INITIAL, evolve
-from vwlog.replay import FinalState, replay, validate_records
 from vwlog.rules import awaiting, check, legal_decisions
 from vwlog.rules.catalog import status
-from vwlog.simulate import GeneratedMatch, PolicyName, build_start, random_deck, simulate
-from vwlog.state import MatchState
 
 HERE = Path(__file__).parent
 MUTATIONS_PER_KIND = 350

@@ -16,8 +16,8 @@ from vwlog.events import (
     MatchStarted,
     PriorityPassed,
 )
-from vwlog.logfile import read_log, write_log
-from vwlog.types import RulingKind
+from vwlog.io.logfile import read_log, write_log
+from vwlog.model.types import RulingKind
 
 if TYPE_CHECKING:
     from pathlib import Path

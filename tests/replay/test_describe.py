@@ -1,4 +1,4 @@
-"""Descriptions of events and the board as JSON (`vwlog.describe`)."""
+"""Descriptions of events and the board as JSON (`vwlog.engine.describe`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,15 @@ from typing import TYPE_CHECKING, Any, get_args
 import jsonschema
 import pytest
 
-from vwlog.describe import BoardView, board_view, card_name, describe, describe_effect, state_json
-from vwlog.errors import UsageError
+from vwlog.engine.describe import (
+    BoardView,
+    board_view,
+    card_name,
+    describe,
+    describe_effect,
+    state_json,
+)
+from vwlog.engine.replay import Collect, Step, replay
 from vwlog.events import (
     EVENT_TYPES,
     AnyEvent,
@@ -29,16 +36,16 @@ from vwlog.events import (
     StepStarted,
     event_type,
 )
-from vwlog.logfile import read_log
+from vwlog.io.logfile import read_log
+from vwlog.model.errors import UsageError
+from vwlog.model.types import CardType, RulingKind, Zone
+from vwlog.model.types import Step as StepName
 from vwlog.projections import INITIAL
-from vwlog.replay import Collect, Step, replay
-from vwlog.types import CardType, RulingKind, Zone
-from vwlog.types import Step as StepName
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from vwlog.state import MatchState
+    from vwlog.model.state import MatchState
 
 
 @pytest.fixture(scope="module")

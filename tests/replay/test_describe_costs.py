@@ -1,4 +1,4 @@
-"""How `vwlog.describe` words a cost payment, for every cost a `CostPaid` event can carry."""
+"""How `vwlog.engine.describe` words a cost payment, for every cost a `CostPaid` event can carry."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.describe import describe
+from vwlog.engine.describe import describe
+from vwlog.engine.replay import Collect, replay
 from vwlog.events import CostPaid
-from vwlog.logfile import read_log
-from vwlog.replay import Collect, replay
+from vwlog.io.logfile import read_log
 
 if TYPE_CHECKING:
-    from vwlog.state import MatchState
+    from vwlog.model.state import MatchState
 
 SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "full-combat.jsonl"
 

@@ -1,4 +1,5 @@
-"""Seeking: priority points, the board at a seq, and the checkpointed timeline (`vwlog.seek`)."""
+"""Seeking: priority points, the board at a seq, and the checkpointed timeline
+(`vwlog.engine.seek`)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,18 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.replay.matches import backed_up_copy, illegal_copy, restarted_copy
-from vwlog.errors import UsageError
+from vwlog.engine.replay import Collect, Step, replay
+from vwlog.engine.seek import Timeline, priority_points, state_at
 from vwlog.events import EventRecord
-from vwlog.logfile import read_log
+from vwlog.io.logfile import read_log
+from vwlog.model.errors import UsageError
 from vwlog.projections import INITIAL, evolve
-from vwlog.replay import Collect, Step, replay
 from vwlog.rules import DEFAULT_RULESET, expect
-from vwlog.seek import Timeline, priority_points, state_at
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from vwlog.state import MatchState
+    from vwlog.model.state import MatchState
 
 
 @pytest.fixture(scope="module")
@@ -212,7 +213,7 @@ def test_a_seek_replays_at_most_one_checkpoint_interval(
         replayed.append(len(records))
         return real(records, *args, **kwargs)  # type: ignore[arg-type]  # passed through
 
-    monkeypatch.setattr("vwlog.seek.replay", counting)
+    monkeypatch.setattr("vwlog.engine.seek.replay", counting)
     for seq in (49, 50, 51, 1234, len(duel)):
         timeline.state_at(seq)
     assert replayed

@@ -3,7 +3,7 @@
 `Scenario.start` records a `MatchStarted` with hand-picked cards and decks in a known order
 (instance ids ``p1-001``, ``p1-002``, … top of the Fate Deck first), folds it and lets play mode
 apply the consequences up to the first decision. From there a test drives the match with
-decisions: `Scenario.do` goes through `vwlog.play.play`, so an illegal decision raises
+decisions: `Scenario.do` goes through `vwlog.engine.play.play`, so an illegal decision raises
 `IllegalEventError` and a scenario can only ever reach positions legal play reaches.
 
 Questions a test asks:
@@ -24,16 +24,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from vwlog.cards import (
-    AuraSpec,
-    CardDef,
-    Condition,
-    EffectSpec,
-    Ruleset,
-    SkillDef,
-    Target,
-)
-from vwlog.errors import Violation
+from vwlog.engine.play import advance, play
+from vwlog.engine.replay import validate_records
 from vwlog.events import (
     AnyEvent,
     Attack,
@@ -53,12 +45,18 @@ from vwlog.events import (
     SkillRegistered,
     SupplyChosen,
 )
-from vwlog.play import advance, play
-from vwlog.projections import INITIAL, evolve
-from vwlog.replay import validate_records
-from vwlog.rules import Expect, check, expect, legal_decisions
-from vwlog.state import MatchState
-from vwlog.types import (
+from vwlog.model.cards import (
+    AuraSpec,
+    CardDef,
+    Condition,
+    EffectSpec,
+    Ruleset,
+    SkillDef,
+    Target,
+)
+from vwlog.model.errors import Violation
+from vwlog.model.state import MatchState
+from vwlog.model.types import (
     CardType,
     Faction,
     Keyword,
@@ -73,6 +71,8 @@ from vwlog.types import (
     TriggerWhen,
     Zone,
 )
+from vwlog.projections import INITIAL, evolve
+from vwlog.rules import Expect, check, expect, legal_decisions
 
 E = TypeVar("E", bound=AnyEvent)
 

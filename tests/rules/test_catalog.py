@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vwlog.cards import Ruleset
+from vwlog.model.cards import Ruleset
 from vwlog.rules.catalog import (
     NOT_ENFORCED,
     PENDING_FLAGS,
@@ -28,11 +28,11 @@ QUOTED_ID = re.compile(r"""["'](R-[A-Z]+-\d+)["']""")
 ENGINE = [
     *(
         p
-        for p in (PACKAGE / "rules").glob("*.py")
+        for p in (PACKAGE / "rules").rglob("*.py")
         if p.name not in ("catalog.py", "catalog_data.py")
     ),
-    *(PACKAGE / "projections").glob("*.py"),
-    PACKAGE / "replay.py",
+    *(PACKAGE / "projections").rglob("*.py"),
+    PACKAGE / "engine" / "replay.py",
 ]
 """Modules that report violations (the catalog itself lists ids without citing them)."""
 

@@ -24,7 +24,6 @@ from harness import (
     rule_ids,
 )
 
-from vwlog.cards import Ruleset
 from vwlog.events import (
     Allocation,
     AnyEvent,
@@ -69,10 +68,8 @@ from vwlog.events import (
     Unslid,
     VictoryPointGained,
 )
-from vwlog.projections import INITIAL
-from vwlog.rules import check
-from vwlog.rules.catalog import RULES, status
-from vwlog.types import (
+from vwlog.model.cards import Ruleset
+from vwlog.model.types import (
     ObjectKind,
     Phase,
     PlacementReason,
@@ -82,6 +79,9 @@ from vwlog.types import (
     SupplyOption,
     Victory,
 )
+from vwlog.projections import INITIAL
+from vwlog.rules import check
+from vwlog.rules.catalog import RULES, status
 
 P1, P2 = "p1", "p2"
 

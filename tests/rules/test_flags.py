@@ -22,8 +22,7 @@ from harness import (
     rule_ids,
 )
 
-from vwlog.cards import OPEN_QUESTION_FLAGS, Ruleset
-from vwlog.errors import Violation
+from vwlog.engine.replay import validate_records
 from vwlog.events import (
     Allocation,
     AnyEvent,
@@ -37,11 +36,12 @@ from vwlog.events import (
     SkillTriggered,
     TurnStarted,
 )
+from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
+from vwlog.model.errors import Violation
+from vwlog.model.types import Phase, PlacementReason, Step
 from vwlog.projections import INITIAL
-from vwlog.replay import validate_records
 from vwlog.rules import check
 from vwlog.rules.catalog import PENDING_FLAGS
-from vwlog.types import Phase, PlacementReason, Step
 
 P1, P2 = "p1", "p2"
 

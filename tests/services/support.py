@@ -19,8 +19,8 @@ import orjson
 import pytest
 
 from vwlog.events import EventRecord, LogHeader, MatchStarted, PriorityPassed
-from vwlog.logfile import read_log, write_log
-from vwlog.pools import load_pool
+from vwlog.io.logfile import read_log, write_log
+from vwlog.io.pools import load_pool
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import expect
 from vwlog.services import SimulationSpec, sealed, simulate_to
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
     from pathlib import Path
 
-    from vwlog.cards import CardPool
-    from vwlog.state import MatchState
+    from vwlog.model.cards import CardPool
+    from vwlog.model.state import MatchState
 
 DSN = os.environ.get("VWLOG_TEST_POSTGRES_DSN", "postgresql://postgres@127.0.0.1:5432/test")
 

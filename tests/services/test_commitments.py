@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog import codec
 from vwlog.cli import main
 from vwlog.events import DeckRevealed, EventRecord, MatchStarted
-from vwlog.logfile import read_log, write_log
+from vwlog.io import codec
+from vwlog.io.logfile import read_log, write_log
 from vwlog.services import validate_log, verify_log
 from vwlog.services.matches import import_log, verify_match
 from vwlog.store import MatchStore

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.errors import UsageError
 from vwlog.events import (
     AttackDeclared,
     AttackersEnteredBattle,
@@ -28,6 +27,7 @@ from vwlog.events import (
     SkillRegistered,
     SupplyChosen,
 )
+from vwlog.model.errors import UsageError
 from vwlog.rules import check, expect
 from vwlog.services import SimulationSpec, simulate_to
 from vwlog.services.matches import parse_decision
@@ -35,9 +35,9 @@ from vwlog.services.matches import parse_decision
 from .support import pool, states
 
 if TYPE_CHECKING:
-    from vwlog.cards import Ruleset
     from vwlog.events import AnyEvent, EventRecord
-    from vwlog.state import MatchState
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState
 
 WORDS = {
     *("pass", "supply", "summon", "skill", "place", "done"),

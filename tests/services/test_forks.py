@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog import seek
-from vwlog.errors import IllegalEventError, SequenceConflictError, UsageError
+from vwlog.engine import seek
 from vwlog.events import MatchForked
+from vwlog.model.errors import IllegalEventError, SequenceConflictError, UsageError
 from vwlog.rules.catalog import RULES
 from vwlog.services import validate_log, verify_log
 from vwlog.services.matches import (

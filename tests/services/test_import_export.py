@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.errors import LogFormatError, MatchExistsError
+from vwlog.model.errors import LogFormatError, MatchExistsError
 from vwlog.services import validate_log, verify_log
 from vwlog.services.matches import export_match, import_log, import_logs, list_matches
 

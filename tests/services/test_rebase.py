@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.errors import MatchNotFoundError, UsageError
+from vwlog.engine.play import play
 from vwlog.events import CardSummoned, CostPaid, MatchForked
-from vwlog.play import play
+from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.rules import legal_decisions
 from vwlog.rules.catalog import RULES
 from vwlog.services import validate_log, verify_log

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 import orjson
 import pytest
 
-from vwlog.errors import MatchNotFoundError, UsageError
-from vwlog.pools import load_deck
+from vwlog.io.pools import load_deck
+from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.services.matches import import_log, state_at
 from vwlog.store import MatchStore
 from vwlog.store.mapping import match_uuid
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from vwlog.events import EventRecord
-    from vwlog.state import MatchState
+    from vwlog.model.state import MatchState
 
 SEED = 14
 NO_SNAPSHOTS = 100_000

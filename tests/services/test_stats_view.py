@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from vwlog.cards import Ruleset
 from vwlog.cli import main
 from vwlog.cli.stats import match_metrics
-from vwlog.logfile import read_log, write_log
+from vwlog.engine.replay import Validator, replay
+from vwlog.engine.simulate import simulate
+from vwlog.io.logfile import read_log, write_log
+from vwlog.model.cards import Ruleset
 from vwlog.projections.stats import CorpusStats, MatchMetrics, StatsFilter
-from vwlog.replay import Validator, replay
 from vwlog.services import sealed
 from vwlog.services import stats as view_service
 from vwlog.services.matches import fork_match, import_log, meta_from, play_decisions
@@ -36,7 +37,6 @@ from vwlog.services.stats import (
     stored_metrics,
     withdraw,
 )
-from vwlog.simulate import simulate
 from vwlog.store import MatchStore
 from vwlog.store.statsview import stats_path, stats_schema
 
@@ -393,8 +393,8 @@ def _lines(path: Path) -> list[bytes]:
 
 
 def test_a_match_without_records_is_counted_as_skipped(url: str) -> None:
-    from vwlog import codec
     from vwlog.events import LogHeader
+    from vwlog.io import codec
 
     with MatchStore.open(url) as store:
         header = codec.seal_header(LogHeader(match_id="empty"))

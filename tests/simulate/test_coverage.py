@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
-from vwlog.pools import load_pool
+from vwlog.engine.replay import validate_records
+from vwlog.engine.simulate import simulate
+from vwlog.io.pools import load_pool
+from vwlog.model.types import CardType, Keyword, SkillKind, Terrain
 from vwlog.projections import INITIAL, evolve
-from vwlog.replay import validate_records
-from vwlog.simulate import simulate
-from vwlog.types import CardType, Keyword, SkillKind, Terrain
 
 RUNS = [
     (seed, players, teams, policy)

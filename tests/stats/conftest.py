@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.cards import Ruleset
-from vwlog.logfile import write_log
-from vwlog.pools import load_pool
+from vwlog.engine.replay import replay
+from vwlog.engine.simulate import simulate
+from vwlog.io.logfile import write_log
+from vwlog.io.pools import load_pool
+from vwlog.model.cards import Ruleset
 from vwlog.projections.stats import MatchMetrics, MatchMetricsVisitor
-from vwlog.replay import replay
-from vwlog.simulate import simulate
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from vwlog.cli import main
 from vwlog.projections import stats as stats_module
 from vwlog.projections.stats import CorpusStats
-from vwlog.statsreport import (
+from vwlog.render.statspage import (
     DEFINED_MODELS,
     DERIVED,
     definitions,
@@ -94,7 +94,7 @@ def test_a_field_without_a_docstring_is_caught() -> None:
         """Counted."""
         bare: int = 0
 
-    from vwlog.statsreport import field_definitions
+    from vwlog.render.statspage import field_definitions
 
     assert field_definitions(Extra) == [("documented", "Counted."), ("bare", "")]
 
@@ -107,7 +107,7 @@ def test_docs_match_the_docstrings() -> None:
     assert generated.strip() == definitions_markdown().strip(), (
         "docs/statistics.md is out of date: replace the part between the GENERATED markers "
         "with the output of "
-        "python -c 'from vwlog.statsreport import definitions_markdown as d; print(d())'"
+        "python -c 'from vwlog.render.statspage import definitions_markdown as d; print(d())'"
     )
 
 

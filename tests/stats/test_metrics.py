@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.stats.conftest import Match, generate, measure
+from vwlog.engine.replay import replay
 from vwlog.events import (
     AttackDeclared,
     BlocksAssigned,
@@ -44,7 +45,6 @@ from vwlog.projections.stats import (
     deck_faction,
     deck_identity,
 )
-from vwlog.replay import replay
 
 if TYPE_CHECKING:
     from vwlog.projections.stats import MatchMetrics

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.errors import UsageError
+from vwlog.model.errors import UsageError
 from vwlog.projections.stats import CorpusStats
-from vwlog.statsreport import (
+from vwlog.render.statspage import (
     CSV_COLUMNS,
     MATCH_COLUMNS,
     PLAYER_COLUMNS,

@@ -13,14 +13,14 @@ from uuid import uuid5
 
 import pytest
 
-from vwlog.errors import (
+from vwlog.events import PriorityPassed
+from vwlog.model.errors import (
     MatchExistsError,
     MatchNotFoundError,
     SequenceConflictError,
     StoreError,
     UsageError,
 )
-from vwlog.events import PriorityPassed
 from vwlog.store import Head, ImportOutcome, MatchMeta, MatchStore
 from vwlog.store import application as store_application
 from vwlog.store.mapping import MATCH_NAMESPACE, UPCASTERS, JsonObject, match_uuid
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from eventsourcing.persistence import StoredEvent
 
     from vwlog.events import EventRecord
-    from vwlog.types import MatchId
+    from vwlog.model.types import MatchId
 
 
 def stored_events(store: MatchStore, match_id: str) -> list[StoredEvent]:

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
-from vwlog import codec
-from vwlog.cards import CardDef, Ruleset
 from vwlog.events import CardInstance, EventRecord, LogHeader, MatchStarted, PriorityPassed, Seat
+from vwlog.io import codec
+from vwlog.model.cards import CardDef, Ruleset
+from vwlog.model.types import CardType
 from vwlog.store import MatchMeta
-from vwlog.types import CardType
 
 if TYPE_CHECKING:
     from vwlog.store import MatchStore

@@ -8,8 +8,8 @@ import pytest
 from eventsourcing.compressor import ZlibCompressor
 from eventsourcing.persistence import StoredEvent
 
-from vwlog.errors import StoreError
 from vwlog.events import PriorityPassed
+from vwlog.model.errors import StoreError
 from vwlog.store.mapping import (
     CATALOG_NAMESPACE,
     MATCH_NAMESPACE,

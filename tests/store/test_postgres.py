@@ -13,7 +13,7 @@ from uuid import uuid4
 
 import pytest
 
-from vwlog.errors import StoreError
+from vwlog.model.errors import StoreError
 from vwlog.store import MatchStore
 
 from .contract import StoreContract

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.errors import StoreConfigError
+from vwlog.model.errors import StoreConfigError
 from vwlog.store import settings_from_url
 from vwlog.store.settings import SQLITE_LOCK_TIMEOUT, redact
 

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.errors import StoreError
+from vwlog.model.errors import StoreError
+from vwlog.model.types import MatchId
 from vwlog.store import MatchStore
 from vwlog.store.mapping import match_uuid
-from vwlog.types import MatchId
 
 from .contract import StoreContract
 from .records import synthetic_match, verify_chain

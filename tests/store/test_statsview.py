@@ -14,7 +14,7 @@ from uuid import uuid4
 
 import pytest
 
-from vwlog.errors import StoreError, UsageError
+from vwlog.model.errors import StoreError, UsageError
 from vwlog.store import MatchMeta, MatchStore, StatsViewStore, ViewConflictError
 from vwlog.store.statsview import stats_path, stats_schema, view_settings
 

@@ -18,7 +18,7 @@ from typing_extensions import override
 
 from vwlog import __version__
 from vwlog.cli import options
-from vwlog.errors import VwlogError
+from vwlog.model.errors import VwlogError
 
 
 class InputError(click.ClickException):

@@ -10,9 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import orjson
 
-from vwlog.cli import options
-from vwlog.cli.base import CliContext, main, pass_cli_context
-from vwlog.dispute import (
+from vwlog.audit.dispute import (
     DIFF_WINDOW,
     Integrity,
     MatchSource,
@@ -24,8 +22,10 @@ from vwlog.dispute import (
     report_html,
     report_markdown,
 )
-from vwlog.errors import OutputError
-from vwlog.logfile import STDIO
+from vwlog.cli import options
+from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.io.logfile import STDIO
+from vwlog.model.errors import OutputError
 
 if TYPE_CHECKING:
     from vwlog.services import VerifyReport

@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
-from vwlog.errors import UsageError
-from vwlog.logfile import STDIO
+from vwlog.io.logfile import STDIO
+from vwlog.model.errors import UsageError
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 """What a click option decorator is."""

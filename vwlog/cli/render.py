@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import click
 import orjson
 
+from vwlog.model.types import RuleId
 from vwlog.rules.catalog import RULES
-from vwlog.types import RuleId
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

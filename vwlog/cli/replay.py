@@ -1,13 +1,14 @@
 """``vwlog replay`` and ``vwlog show``: step through a match, or look at one position of it.
 
 Both read a match through `load_records`, the one place that turns a ``MATCH_OR_LOG`` argument
-into records, and walk it with the one replay loop (`vwlog.replay.replay`), so the board shown is
-the board validation judges and violations appear inline, where they happen. ``show`` on a stored
-match starts from the store's nearest snapshot instead (`vwlog.services.matches.state_at`).
+into records, and walk it with the one replay loop (`vwlog.engine.replay.replay`), so the board
+shown is the board validation judges and violations appear inline, where they happen. ``show`` on
+a stored match starts from the store's nearest snapshot instead
+(`vwlog.services.matches.state_at`).
 
 The text trace (``vwlog replay LOG --board``) is deterministic: no times, no terminal widths, the
 same bytes for the same log, so it can serve as a golden file. A line ending in `POINT_MARK` is a
-priority point (`vwlog.seek.PriorityPoints`): after that event a player holds priority.
+priority point (`vwlog.engine.seek.PriorityPoints`): after that event a player holds priority.
 """
 
 from __future__ import annotations
@@ -21,26 +22,26 @@ from typing import TYPE_CHECKING, Any
 import click
 import orjson
 
+from vwlog.audit.dispute import KnowledgeTracker, hidden_lines
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
-from vwlog.describe import card_name, describe, state_json
-from vwlog.dispute import KnowledgeTracker, hidden_lines
-from vwlog.errors import MatchNotFoundError, UsageError
-from vwlog.logfile import STDIO, open_log
-from vwlog.replay import FinalState, replay
-from vwlog.seek import Fanout, PriorityPoints, no_such_seq, priority_points, state_at
+from vwlog.engine.describe import card_name, describe, state_json
+from vwlog.engine.replay import FinalState, replay
+from vwlog.engine.seek import Fanout, PriorityPoints, no_such_seq, priority_points, state_at
+from vwlog.io.logfile import STDIO, open_log
+from vwlog.model.errors import MatchNotFoundError, UsageError
+from vwlog.model.types import Phase
 from vwlog.services.matches import state_at as stored_state_at
 from vwlog.store import settings_from_url
-from vwlog.types import Phase
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-    from vwlog.errors import Violation
+    from vwlog.engine.replay import Step, Visitor
+    from vwlog.engine.seek import PriorityPoint
     from vwlog.events import EventRecord, LogHeader
-    from vwlog.replay import Step, Visitor
-    from vwlog.seek import PriorityPoint
-    from vwlog.state import MatchState
+    from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
 
 BOARD_INDENT = " " * 7

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from vwlog.cli.base import main
-from vwlog.schemas import export_schemas, stale_schemas
+from vwlog.io.schemas import export_schemas, stale_schemas
 
 
 @main.group()

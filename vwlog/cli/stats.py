@@ -12,8 +12,10 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.cli.render import progress
-from vwlog.errors import LogFormatError, OutputError, UsageError
-from vwlog.logfile import open_log
+from vwlog.engine.replay import replay
+from vwlog.io.logfile import open_log
+from vwlog.model.errors import LogFormatError, OutputError, UsageError
+from vwlog.model.types import Faction
 from vwlog.projections.stats import (
     NEUTRAL,
     CorpusStats,
@@ -21,9 +23,7 @@ from vwlog.projections.stats import (
     MatchMetricsVisitor,
     StatsFilter,
 )
-from vwlog.replay import replay
-from vwlog.services.stats import catch_up, measured, rebuild
-from vwlog.statsreport import (
+from vwlog.render.statspage import (
     DEFAULT_MIN_N,
     DEFAULT_TOP,
     render_csv,
@@ -34,8 +34,8 @@ from vwlog.statsreport import (
     render_matches_table,
     render_table,
 )
+from vwlog.services.stats import catch_up, measured, rebuild
 from vwlog.store import MatchStore, settings_from_url
-from vwlog.types import Faction
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence

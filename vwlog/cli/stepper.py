@@ -2,7 +2,7 @@
 
 `Stepper` holds the position and answers the keys; it draws nothing, so it is tested without a
 terminal. `run_stepper` puts it on the screen with `curses` (standard library). Both stand on a
-`vwlog.seek.Timeline`: the match is replayed once, and every move replays at most one stretch
+`vwlog.engine.seek.Timeline`: the match is replayed once, and every move replays at most one stretch
 between two checkpoints, so stepping stays instant on a 10,000-event match. As in the text trace,
 an event listed with a trailing ``◆`` is a priority point (`Timeline.priority_points`).
 """
@@ -15,18 +15,18 @@ import locale
 from typing import TYPE_CHECKING
 
 from vwlog.cli.replay import POINT_MARK
-from vwlog.describe import describe
-from vwlog.errors import UsageError
-from vwlog.seek import Timeline
+from vwlog.engine.describe import describe
+from vwlog.engine.seek import Timeline
+from vwlog.model.errors import UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from vwlog.cli.replay import LoadedMatch
+    from vwlog.engine.replay import Step
+    from vwlog.engine.seek import Mark
     from vwlog.events import LogHeader
-    from vwlog.replay import Step
-    from vwlog.seek import Mark
-    from vwlog.state import MatchState
+    from vwlog.model.state import MatchState
 
 HELP = (
     "n/→ next  p/← prev  N/P decision  t/T turn  r result  c combat step  "

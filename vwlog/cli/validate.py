@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from vwlog.cards import OPEN_QUESTION_FLAGS, Ruleset
+from vwlog.audit.dispute import voided_markdown
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import progress, rule_title, to_json
-from vwlog.dispute import voided_markdown
-from vwlog.errors import UsageError
-from vwlog.logfile import write_log
-from vwlog.pools import load_deck, load_pool
-from vwlog.replay import ValidationReport
+from vwlog.engine.replay import ValidationReport
+from vwlog.io.logfile import write_log
+from vwlog.io.pools import load_deck, load_pool
+from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
+from vwlog.model.errors import UsageError
 from vwlog.rules.catalog import PENDING_FLAGS
 from vwlog.services import (
     InputProblem,
@@ -33,8 +33,8 @@ from vwlog.services import (
 )
 
 if TYPE_CHECKING:
-    from vwlog.errors import Violation
-    from vwlog.simulate import GeneratedMatch
+    from vwlog.engine.simulate import GeneratedMatch
+    from vwlog.model.errors import Violation
 
 
 def _violation_dict(v: Violation) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from vwlog.events.base import Allocation, Attack, Block, Consequence, Decision
-from vwlog.types import ObjectKind
+from vwlog.model.types import ObjectKind
 
 
 class AttackersEnteredBattle(Decision):

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vwlog.types import Expiry, Stat, Zone
+from vwlog.model.types import Expiry, Stat, Zone
 
 
 class _Effect(BaseModel):

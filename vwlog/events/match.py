@@ -6,10 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vwlog.cards import CardDef, Ruleset
 from vwlog.events.base import Consequence, Decision
 from vwlog.events.effects import Effect
-from vwlog.types import MatchFormat, RulingKind, Victory
+from vwlog.model.cards import CardDef, Ruleset
+from vwlog.model.types import MatchFormat, RulingKind, Victory
 
 
 class CardInstance(BaseModel):

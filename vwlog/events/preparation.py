@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from vwlog.events.base import Consequence, Decision
-from vwlog.types import PlacementReason, SupplyOption
+from vwlog.model.types import PlacementReason, SupplyOption
 
 
 class GoldProduced(Consequence):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from vwlog.events.base import Consequence, Decision
-from vwlog.types import Phase, Step
+from vwlog.model.types import Phase, Step
 
 
 class TurnStarted(Consequence):

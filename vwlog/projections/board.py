@@ -57,8 +57,7 @@ from vwlog.events import (
     Unslid,
     VictoryPointGained,
 )
-from vwlog.rules.common import uses_capacity
-from vwlog.state import (
+from vwlog.model.state import (
     NO_COMBAT,
     Allot,
     MatchState,
@@ -71,7 +70,7 @@ from vwlog.state import (
     Where,
     replace,
 )
-from vwlog.types import (
+from vwlog.model.types import (
     CardType,
     Expiry,
     ObjectKind,
@@ -84,6 +83,7 @@ from vwlog.types import (
     Victory,
     Zone,
 )
+from vwlog.rules.common import uses_capacity
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -584,7 +584,7 @@ def _collect_triggers(
 ) -> MatchState:
     """Queue the triggered skills waiting for ``when`` on cards in play (R-REG-4); a skill whose
     condition fails or whose restriction is used up does not trigger (R-SKL-5, R-SKL-6)."""
-    from vwlog.state import condition_holds
+    from vwlog.model.state import condition_holds
 
     found: list[Trigger] = []
     pool: Iterable[str] = cards if cards is not None else list(state.permanents)

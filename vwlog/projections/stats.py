@@ -1,14 +1,14 @@
 """Match statistics as read models: per-match metrics folded from one replay, and corpus
 aggregates that can be kept current one match at a time.
 
-`MatchMetricsVisitor` is a visitor of the one replay loop (`vwlog.replay.replay`): it sees every
-event with the board before and after it and folds them into a frozen `MatchMetrics`.
+`MatchMetricsVisitor` is a visitor of the one replay loop (`vwlog.engine.replay.replay`): it sees
+every event with the board before and after it and folds them into a frozen `MatchMetrics`.
 `CorpusStats` aggregates many `MatchMetrics`; it is mergeable (``add`` one match, ``merge``
 another aggregate), so a store can keep it current as matches are imported, and it round-trips
 through JSON (``model_dump_json`` / ``model_validate_json``).
 
 Everything here is pure: no files, no printing, no clock. Rendering lives in
-`vwlog.statsreport`.
+`vwlog.render.statspage`.
 
 Every win rate comes with its sample size and a Wilson 95 % confidence interval, never as a
 bare percentage.
@@ -72,14 +72,14 @@ from vwlog.events import (
     Unslid,
     VictoryPointGained,
 )
-from vwlog.types import CardType, SupplyOption
+from vwlog.model.types import CardType, SupplyOption
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from vwlog.errors import Violation
     from vwlog.events import AnyEvent
-    from vwlog.state import MatchState
+    from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
 
 Z_95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95 % interval."""
@@ -407,7 +407,7 @@ class MatchMetrics(_Frozen):
 
 
 class ReplayStep(Protocol):
-    """What the visitor reads of a `vwlog.replay.Step`."""
+    """What the visitor reads of a `vwlog.engine.replay.Step`."""
 
     @property
     def record(self) -> EventRecord: ...
@@ -589,7 +589,7 @@ def _parse_time(at: str | None) -> datetime | None:
 class MatchMetricsVisitor:
     """A replay visitor that folds one match into `MatchMetrics`.
 
-    Feed it to `vwlog.replay.replay`; it reads each event and the boards around it and never
+    Feed it to `vwlog.engine.replay.replay`; it reads each event and the boards around it and never
     walks the records itself. One visitor folds one match.
 
     Raises:

@@ -4,7 +4,7 @@ Pure functions over frozen values; no I/O. ``evolve`` (how an event changes the 
 `vwlog.projections`.
 """
 
-from vwlog.cards import DEFAULT_RULESET, Ruleset
+from vwlog.model.cards import DEFAULT_RULESET, Ruleset
 from vwlog.rules.catalog import RULES, RULES_VERSION, Rule
 from vwlog.rules.checks import check, check_against
 from vwlog.rules.decisions import legal_decisions

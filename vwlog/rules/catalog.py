@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from vwlog.model.types import RuleId
 from vwlog.rules.catalog_data import RULES_TABLE
-from vwlog.types import RuleId
 
 RULES_VERSION = "digest-2026-11"
 """Revision of the rules digest the catalog was built from."""

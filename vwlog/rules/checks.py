@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from vwlog.cards import Target
 from vwlog.events import (
     AnyEvent,
     AttackDeclared,
@@ -48,6 +47,21 @@ from vwlog.events import (
     VictoryPointGained,
     event_type,
 )
+from vwlog.model.cards import Target
+from vwlog.model.state import condition_holds
+from vwlog.model.types import (
+    CardType,
+    Keyword,
+    Phase,
+    PlacementReason,
+    Restriction,
+    RulingKind,
+    SkillKind,
+    Stat,
+    Step,
+    TriggerWhen,
+    Zone,
+)
 from vwlog.rules.common import (
     attack_candidates,
     attackable,
@@ -65,25 +79,11 @@ from vwlog.rules.common import (
 )
 from vwlog.rules.effects import is_trusted
 from vwlog.rules.flow import Expect, expect, has_raze
-from vwlog.state import condition_holds
-from vwlog.types import (
-    CardType,
-    Keyword,
-    Phase,
-    PlacementReason,
-    Restriction,
-    RulingKind,
-    SkillKind,
-    Stat,
-    Step,
-    TriggerWhen,
-    Zone,
-)
 
 if TYPE_CHECKING:
-    from vwlog.cards import Ruleset
-    from vwlog.errors import Violation
-    from vwlog.state import MatchState
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
 
 Violations = tuple["Violation", ...]
 

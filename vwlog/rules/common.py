@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vwlog.errors import Violation
+from vwlog.model.errors import Violation
+from vwlog.model.types import CardType, Keyword, RuleId, Stat, Terrain
 from vwlog.rules.catalog import RULES
-from vwlog.types import CardType, Keyword, RuleId, Stat, Terrain
 
 if TYPE_CHECKING:
-    from vwlog.cards import Ruleset
-    from vwlog.state import MatchState, Permanent
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState, Permanent
 
 
 def violation(

@@ -31,6 +31,7 @@ from vwlog.events import (
     SkillRegistered,
     SupplyChosen,
 )
+from vwlog.model.types import PlacementReason, SkillKind, Stat, SupplyOption
 from vwlog.rules.checks import check_against, is_first_supply, valid_targets
 from vwlog.rules.common import (
     attack_candidates,
@@ -43,13 +44,12 @@ from vwlog.rules.common import (
     uses_capacity,
 )
 from vwlog.rules.flow import Expect, expect, has_raze
-from vwlog.types import PlacementReason, SkillKind, Stat, SupplyOption
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
-    from vwlog.cards import Ruleset
-    from vwlog.state import MatchState
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState
 
 SUBSET_LIMIT = 6
 """Up to this many candidates, every subset is enumerated."""

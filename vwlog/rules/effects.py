@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vwlog.cards import EffectSpec, SkillDef, Target
 from vwlog.events import (
     CardMoved,
     CardsDrawn,
@@ -16,11 +15,12 @@ from vwlog.events import (
     StatChanged,
     StatusChanged,
 )
-from vwlog.types import CardType, ObjectKind, Stat
+from vwlog.model.cards import EffectSpec, SkillDef, Target
+from vwlog.model.types import CardType, ObjectKind, Stat
 
 if TYPE_CHECKING:
-    from vwlog.cards import Ruleset
-    from vwlog.state import MatchState, RegisterObject
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState, RegisterObject
 
 
 def object_skill(state: MatchState, obj: RegisterObject) -> SkillDef | None:

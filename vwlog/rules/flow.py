@@ -33,6 +33,16 @@ from vwlog.events import (
     Unslid,
     VictoryPointGained,
 )
+from vwlog.model.types import (
+    Keyword,
+    ObjectKind,
+    Phase,
+    Stat,
+    Step,
+    SupplyOption,
+    TriggerWhen,
+    Victory,
+)
 from vwlog.rules.common import (
     attack_candidates,
     attackable,
@@ -43,13 +53,12 @@ from vwlog.rules.common import (
     was_blocked,
 )
 from vwlog.rules.effects import derive_effects
-from vwlog.types import Keyword, ObjectKind, Phase, Stat, Step, SupplyOption, TriggerWhen, Victory
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from vwlog.cards import Ruleset
-    from vwlog.state import MatchState
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState
 
 PHASE_ORDER: tuple[Phase, ...] = (
     Phase.PREP,

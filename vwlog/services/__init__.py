@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from pydantic import ValidationError
 
-from vwlog import codec
-from vwlog.cards import CardPool, Ruleset
-from vwlog.errors import IllegalEventError, LogFormatError, UsageError
+from vwlog.engine.replay import ValidationReport, Validator, replay
+from vwlog.engine.simulate import GeneratedMatch, PolicyName, simulate
 from vwlog.events import DeckRevealed, EventRecord, LogHeader, MatchStarted
-from vwlog.logfile import open_log, write_log
-from vwlog.replay import ValidationReport, Validator, replay
+from vwlog.io import codec
+from vwlog.io.logfile import open_log, write_log
+from vwlog.model.cards import CardPool, Ruleset
+from vwlog.model.errors import IllegalEventError, LogFormatError, UsageError
 from vwlog.rules.catalog import RULES, status
-from vwlog.simulate import GeneratedMatch, PolicyName, simulate
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence

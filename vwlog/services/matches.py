@@ -2,7 +2,7 @@
 
 The store keeps each match as its canonical record lines with their hash chain, plus a catalog
 entry (`MatchMeta`) and state snapshots at intervals. Everything that judges a match goes
-through the one replay loop (`vwlog.replay.replay`).
+through the one replay loop (`vwlog.engine.replay.replay`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,19 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from vwlog import codec
-from vwlog.errors import (
+from vwlog.engine.play import play
+from vwlog.engine.replay import FinalState, Step, ValidationReport, Validator, replay
+from vwlog.engine.simulate import make_policy
+from vwlog.events import (
+    EventRecord,
+    JudgeRulingIssued,
+    LogHeader,
+    MatchForked,
+    MatchStarted,
+)
+from vwlog.io import codec
+from vwlog.io.logfile import open_log
+from vwlog.model.errors import (
     IllegalEventError,
     LogFormatError,
     MatchExistsError,
@@ -26,32 +37,21 @@ from vwlog.errors import (
     UsageError,
     VwlogError,
 )
-from vwlog.events import (
-    EventRecord,
-    JudgeRulingIssued,
-    LogHeader,
-    MatchForked,
-    MatchStarted,
-)
-from vwlog.logfile import open_log
-from vwlog.play import play
+from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
-from vwlog.replay import FinalState, Step, ValidationReport, Validator, replay
 from vwlog.rules import expect, legal_decisions
 from vwlog.services import BrokenLink, VerifyReport, verify_lines
 from vwlog.services.snapshots import SnapshotFormatError, decode_state, encode_state
-from vwlog.simulate import make_policy
 from vwlog.store import Head, ImportOutcome, MatchMeta, MatchStore
-from vwlog.types import RulingKind
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from pathlib import Path
 
-    from vwlog.cards import Ruleset
     from vwlog.events import AnyEvent
-    from vwlog.state import MatchState
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState
 
 SNAPSHOT_EVERY = 100
 """Default interval between state snapshots (events); a seek replays at most this many."""
@@ -337,7 +337,7 @@ def export_match(store: MatchStore, match_id: str, target: str | Path) -> int:
         tmp.write_bytes(b"\n".join(data) + b"\n")
         tmp.replace(path)
     except OSError as err:
-        from vwlog.errors import OutputError
+        from vwlog.model.errors import OutputError
 
         raise OutputError(str(path), err.strerror or str(err)) from err
     finally:
@@ -802,7 +802,7 @@ def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEv
         SkillRegistered,
         SupplyChosen,
     )
-    from vwlog.types import PlacementReason, SupplyOption
+    from vwlog.model.types import PlacementReason, SupplyOption
 
     text = text.strip()
     if text.startswith("{"):

@@ -1,7 +1,7 @@
 """Rebase a fork: re-apply its parent's remaining decisions after the fork's own.
 
 "What breaks if this block had happened?" The parent's decisions after the fork point are
-played, in order, onto the fork's current board in play mode (the same `vwlog.play.play` that
+played, in order, onto the fork's current board in play mode (the same `vwlog.engine.play.play` that
 ``vwlog play`` uses): each is checked against the rules and followed by the consequences the
 rules now demand, so the parent's own consequences are never copied, only re-derived. The first
 decision that is no longer legal stops the rebase and is reported with the rules it breaks.
@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from vwlog.describe import describe
-from vwlog.errors import MatchNotFoundError, UsageError
+from vwlog.engine.describe import describe
+from vwlog.engine.play import play
 from vwlog.events import JudgeRulingIssued, MatchForked, event_type
-from vwlog.play import play
+from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.projections import evolve
 from vwlog.rules import check, expect
 from vwlog.services.matches import append_played, state_at
@@ -26,10 +26,10 @@ from vwlog.services.matches import append_played, state_at
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from vwlog.cards import Ruleset
-    from vwlog.errors import Violation
     from vwlog.events import AnyEvent, EventRecord
-    from vwlog.state import MatchState
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
 
 Stop = Literal["done", "broken", "over", "ruling"]

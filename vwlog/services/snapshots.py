@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from vwlog.state import (
+from vwlog.model.state import (
     Allot,
     Combat,
     MatchState,
@@ -26,7 +26,7 @@ from vwlog.state import (
     Trigger,
     replace,
 )
-from vwlog.types import Expiry, Phase, Stat, Step
+from vwlog.model.types import Expiry, Phase, Stat, Step
 
 _CLASSES: dict[str, type[Any]] = {
     cls.__name__: cls

@@ -33,9 +33,9 @@ import orjson
 import pydantic
 from pydantic import BaseModel
 
-from vwlog.errors import StoreError
+from vwlog.engine.replay import replay
+from vwlog.model.errors import StoreError
 from vwlog.projections.stats import CorpusStats, MatchMetrics, MatchMetricsVisitor, StatsFilter
-from vwlog.replay import replay
 from vwlog.store import ViewConflictError
 
 if TYPE_CHECKING:

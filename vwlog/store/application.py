@@ -22,7 +22,7 @@ Followers (read models) read the catalog entries of the notification log from a 
 own state apart, in `vwlog.store.statsview` (`MatchStore.stats_view`).
 
 The store knows nothing of rules or game state; it keeps what the services layer gives it.
-eventsourcing stays behind this module: its exceptions are translated into `vwlog.errors`.
+eventsourcing stays behind this module: its exceptions are translated into `vwlog.model.errors`.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import Environment
 from typing_extensions import override
 
-from vwlog.errors import (
+from vwlog.model.errors import (
     MatchExistsError,
     MatchNotFoundError,
     SequenceConflictError,
@@ -57,6 +57,7 @@ from vwlog.errors import (
     StoreError,
     UsageError,
 )
+from vwlog.model.types import MatchId
 from vwlog.store.catalog import CatalogChange, Head, ImportOutcome, MatchMeta
 from vwlog.store.mapping import (
     CATALOG_TOPICS,
@@ -67,7 +68,6 @@ from vwlog.store.mapping import (
     match_uuid,
 )
 from vwlog.store.settings import redact, settings_from_url
-from vwlog.types import MatchId
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -859,7 +859,7 @@ def _check_lines(
         if head is None:
             raise UsageError(
                 f"record {record.seq} for match {match_id!r} has no hash: seal the records "
-                "(vwlog.codec.seal) before storing them"
+                "(vwlog.io.codec.seal) before storing them"
             )
     if head is None:
         raise UsageError(f"the header of match {match_id!r} has no hash: seal it first")

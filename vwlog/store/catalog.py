@@ -28,7 +28,7 @@ class MatchMeta(BaseModel):
     winner: str | None = None
     """The winning player, if the match ended with a winner."""
     victory: str | None = None
-    """How it was won (a `vwlog.types.Victory` value), if it was."""
+    """How it was won (a `vwlog.model.types.Victory` value), if it was."""
     violations: int = Field(default=0, ge=0)
     """How many rule violations validation found."""
     violation_summary: list[str] = Field(default_factory=list)

@@ -4,7 +4,7 @@ A record is stored as the line the log file had: topic ``vwlog:<event type>:v<VE
 ``state`` the canonical JSON bytes of the record, ``originator_id`` a UUID derived from the match
 id, ``originator_version`` its sequence number. Nothing is re-serialised on the way in, so the
 stored bytes are exactly what the hash chain covers; on the way out old versions are upcast and
-parsed with `vwlog.codec.parse_record`. The store's own entries (catalog, snapshots) have topics
+parsed with `vwlog.io.codec.parse_record`. The store's own entries (catalog, snapshots) have topics
 in a ``vwlog-store:`` namespace that no event type can take.
 
 eventsourcing's mapper API is loosely typed; ``Any`` stays in this module, and `RecordMapper`
@@ -24,9 +24,9 @@ import pydantic
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from typing_extensions import override
 
-from vwlog import codec
-from vwlog.errors import StoreError
 from vwlog.events import EVENT_TYPES, BaseEvent, EventRecord, LogHeader, event_type
+from vwlog.io import codec
+from vwlog.model.errors import StoreError
 from vwlog.store.catalog import MatchMeta
 
 MATCH_NAMESPACE = UUID("c71bbc9a-e813-4b81-81b5-56a4d77c80a7")

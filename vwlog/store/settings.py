@@ -19,7 +19,7 @@ import importlib.util
 import os
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from vwlog.errors import StoreConfigError
+from vwlog.model.errors import StoreConfigError
 
 SQLITE_LOCK_TIMEOUT = 30
 """Seconds an SQLite writer waits for another process's write transaction before failing.

@@ -53,7 +53,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment
 
-from vwlog.errors import StoreConfigError, StoreError, UsageError
+from vwlog.model.errors import StoreConfigError, StoreError, UsageError
 from vwlog.store.application import _prepare_postgres, _prepare_sqlite, _reason
 from vwlog.store.settings import redact, settings_from_url
 

@@ -16,7 +16,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from vwlog.errors import UsageError
+from vwlog.model.errors import UsageError
 from vwlog.projections.stats import (
     UNFINISHED,
     CardInfo,

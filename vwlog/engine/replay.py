@@ -14,7 +14,6 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from vwlog.errors import IllegalEventError, Violation
 from vwlog.events import (
     AnyEvent,
     EventRecord,
@@ -25,16 +24,17 @@ from vwlog.events import (
     ObjectResulted,
     event_type,
 )
+from vwlog.model.errors import IllegalEventError, Violation
+from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, Expect, Ruleset, check_against, expect
 from vwlog.rules.common import violation
 from vwlog.rules.effects import is_trusted
-from vwlog.types import RulingKind
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from vwlog.state import MatchState
+    from vwlog.model.state import MatchState
 
 R = TypeVar("R", covariant=True)
 
@@ -77,7 +77,7 @@ class Visitor(Protocol[R]):
 
 
 class LineRecord(Protocol):
-    """A record with its line number (a `vwlog.logfile.LogLine` fits)."""
+    """A record with its line number (a `vwlog.io.logfile.LogLine` fits)."""
 
     @property
     def line_no(self) -> int: ...

@@ -1,7 +1,7 @@
 """Positions in a match: priority points, the board at any seq, and a timeline to step through.
 
-Everything here stands on the one replay loop (`vwlog.replay.replay`); nothing folds events by
-itself, so a board reached by seeking is exactly the board validation sees, catch-ups of omitted
+Everything here stands on the one replay loop (`vwlog.engine.replay.replay`); nothing folds events
+by itself, so a board reached by seeking is exactly the board validation sees, catch-ups of omitted
 consequences and judges' back-ups included.
 
 * `priority_points` lists the positions after which a player holds priority (DESIGN §2): where
@@ -19,20 +19,20 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from vwlog.errors import UsageError
+from vwlog.engine.replay import Collect, FinalState, Step, Visitor, replay
 from vwlog.events import EventRecord, JudgeRulingIssued, event_type
+from vwlog.model.errors import UsageError
+from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL
-from vwlog.replay import Collect, FinalState, Step, Visitor, replay
 from vwlog.rules import DEFAULT_RULESET, expect
-from vwlog.types import RulingKind
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
-    from vwlog.cards import Ruleset
-    from vwlog.errors import Violation
     from vwlog.events import LogHeader
-    from vwlog.state import MatchState
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
 
 Item: TypeAlias = EventRecord | tuple[int, EventRecord]
 """A record, or a ``(line, record)`` pair when it comes from a file (as `replay` takes them)."""

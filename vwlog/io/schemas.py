@@ -7,8 +7,8 @@ ruleset models. Field docstrings become descriptions. Output is deterministic (s
 a fresh export (``--check``) in CI.
 
 This module only builds and writes schemas; the models it reads live in `vwlog.events`,
-`vwlog.cards` and `vwlog.describe`, except the fields ``vwlog show --player`` adds to a board
-view (`ShownBoardView`), which are declared here.
+`vwlog.model.cards` and `vwlog.engine.describe`, except the fields ``vwlog show --player`` adds to
+a board view (`ShownBoardView`), which are declared here.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import orjson
 from pydantic import BaseModel, ConfigDict
 from pydantic.json_schema import GenerateJsonSchema
 
-from vwlog.cards import CardPool, Ruleset
-from vwlog.describe import BoardView
-from vwlog.errors import OutputError
+from vwlog.engine.describe import BoardView
 from vwlog.events import EVENT_TYPES, FORMAT_VERSION, GAME_EVENT, EventRecord, LogHeader
+from vwlog.model.cards import CardPool, Ruleset
+from vwlog.model.errors import OutputError
 
 if TYPE_CHECKING:
     from pydantic_core import CoreSchema
@@ -52,7 +52,7 @@ class KnownSpotView(BaseModel):
 
 
 class KnownCardView(BaseModel):
-    """A hidden card the viewer has seen (`vwlog.dispute.SeenCard`): who owns it, when and how
+    """A hidden card the viewer has seen (`vwlog.audit.dispute.SeenCard`): who owns it, when and how
     they saw it, and where it is now."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)

@@ -16,8 +16,8 @@ Three tools for judges and organisers settling a disputed game:
   position in detail; `report_markdown` and `report_html` render it (the HTML draws the boards
   with CSS, no script and no external resource).
 
-All of it stands on the one replay loop (`vwlog.replay.replay`) and on `describe`; nothing here
-reads a file but through `vwlog.logfile`, and nothing prints.
+All of it stands on the one replay loop (`vwlog.engine.replay.replay`) and on `describe`; nothing
+here reads a file but through `vwlog.io.logfile`, and nothing prints.
 """
 
 from __future__ import annotations
@@ -31,9 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from vwlog import codec
-from vwlog.cards import OPEN_QUESTION_FLAGS, Ruleset
-from vwlog.describe import (
+from vwlog.engine.describe import (
     PHASE_NAMES,
     STEP_NAMES,
     BoardView,
@@ -42,7 +40,8 @@ from vwlog.describe import (
     card_name,
     describe,
 )
-from vwlog.errors import UsageError, Violation
+from vwlog.engine.replay import ValidationReport, Validator, replay
+from vwlog.engine.seek import state_at as seek_state_at
 from vwlog.events import (
     DeckRevealed,
     EventRecord,
@@ -50,21 +49,22 @@ from vwlog.events import (
     MatchStarted,
     event_type,
 )
-from vwlog.logfile import open_log
+from vwlog.io import codec
+from vwlog.io.logfile import open_log
+from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
+from vwlog.model.errors import UsageError, Violation
+from vwlog.model.types import RuleId, RulingKind
 from vwlog.projections import INITIAL, evolve
-from vwlog.replay import ValidationReport, Validator, replay
 from vwlog.rules import DEFAULT_RULESET, check
 from vwlog.rules.catalog import RULES
-from vwlog.seek import state_at as seek_state_at
-from vwlog.types import RuleId, RulingKind
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
+    from vwlog.engine.replay import Step
+    from vwlog.engine.seek import Item
     from vwlog.events import AnyEvent, LogHeader
-    from vwlog.replay import Step
-    from vwlog.seek import Item
-    from vwlog.state import MatchState
+    from vwlog.model.state import MatchState
 
 DIFF_WINDOW = 50
 """Most events of each record that `diff_matches` follows after the divergence."""
@@ -309,7 +309,7 @@ class DiffEvent:
     type: str
     decision: bool
     text: str
-    """One line of English (`vwlog.describe.describe`)."""
+    """One line of English (`vwlog.engine.describe.describe`)."""
     violations: tuple[Violation, ...] = ()
     """The rules it breaks where it stands (for a divergent event: from the common prefix)."""
     event: AnyEvent | None = None
@@ -1121,7 +1121,7 @@ class Knowledge:
     player: str
     seq: int
     board: BoardView
-    """The board limited to the player's view (`vwlog.describe.board_view`)."""
+    """The board limited to the player's view (`vwlog.engine.describe.board_view`)."""
     seen: tuple[SeenCard, ...]
     """Every card the player has seen, in the order they first saw it."""
 

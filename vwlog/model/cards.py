@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vwlog.types import (
+from vwlog.model.types import (
     CardType,
     Expiry,
     Faction,

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from vwlog.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step
+from vwlog.model.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from vwlog.cards import CardDef, Condition, Ruleset
+    from vwlog.model.cards import CardDef, Condition, Ruleset
 
 
 _T = TypeVar("_T")

@@ -1,8 +1,8 @@
 """The match generator: complete legal matches from a seed, in play mode.
 
 Every decision comes from `legal_decisions` and every consequence from `next_consequences`
-(through `vwlog.play`); a policy only *chooses* among legal decisions, so the generator holds no
-rules of its own. The same seed gives the same bytes.
+(through `vwlog.engine.play`); a policy only *chooses* among legal decisions, so the generator
+holds no rules of its own. The same seed gives the same bytes.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from vwlog.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset, Target
+from vwlog.engine.play import advance, play
 from vwlog.events import (
     AnyEvent,
     AttackDeclared,
@@ -31,16 +31,16 @@ from vwlog.events import (
     SkillRegistered,
     SupplyChosen,
 )
-from vwlog.play import advance, play
+from vwlog.model.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset, Target
+from vwlog.model.types import CardType, MatchFormat, Phase, Stat, SupplyOption
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import expect, legal_decisions
 from vwlog.rules.common import can_attack
-from vwlog.types import CardType, MatchFormat, Phase, Stat, SupplyOption
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from vwlog.state import MatchState
+    from vwlog.model.state import MatchState
 
 PolicyName = Literal["greedy", "random"]
 

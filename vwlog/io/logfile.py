@@ -1,13 +1,14 @@
 r"""JSON Lines log files: bytes to `EventRecord`s and back, with line-numbered errors.
 
 Line 1 of a log is a `LogHeader` naming the format and its version; every following line is one
-`EventRecord`, written as its canonical JSON (`vwlog.codec`) and a ``\n``. Sequence numbers run
+`EventRecord`, written as its canonical JSON (`vwlog.io.codec`) and a ``\n``. Sequence numbers run
 1, 2, 3, … without gaps.
 
 Reading streams the file line by line, so memory stays flat however long the log is. Reading is
 strict: every problem (malformed JSON, an unknown event type, a missing, unknown or mistyped
 field, a sequence number out of order, a truncated last line, …) is a one-line `LogFormatError`
-naming the file, the line and the field. Old format versions are upcast on read (`vwlog.upcast`).
+naming the file, the line and the field. Old format versions are upcast on read
+(`vwlog.events.upcast`).
 
 This module turns bytes into records and back; it knows nothing about the store, the rules or the
 board.
@@ -25,8 +26,6 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, get_args
 import orjson
 from pydantic import ValidationError
 
-from vwlog import codec
-from vwlog.errors import LogFormatError, OutputError, UnsupportedVersionError
 from vwlog.events import (
     EVENT_TYPES,
     FORMAT_NAME,
@@ -36,7 +35,9 @@ from vwlog.events import (
     LogHeader,
 )
 from vwlog.events.effects import Effect
-from vwlog.upcast import OLDEST_VERSION, UpcastStep, legacy_version, upcast_chain
+from vwlog.events.upcast import OLDEST_VERSION, UpcastStep, legacy_version, upcast_chain
+from vwlog.io import codec
+from vwlog.model.errors import LogFormatError, OutputError, UnsupportedVersionError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator

@@ -8,7 +8,7 @@ optionally as one player could know it at that moment: their own hand, the publi
 other players' hands and decks as counts only.
 
 Both are pure functions of events and states; they read no files and print nothing. The text
-board itself is ``str(state)`` (`vwlog.state.render`).
+board itself is ``str(state)`` (`vwlog.model.state.render`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Literal, assert_never
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vwlog.errors import UsageError
 from vwlog.events import (
     AnyEvent,
     AttackDeclared,
@@ -65,8 +64,8 @@ from vwlog.events import (
     Unslid,
     VictoryPointGained,
 )
-from vwlog.projections.board import capacity_used
-from vwlog.types import (
+from vwlog.model.errors import UsageError
+from vwlog.model.types import (
     CardType,
     Expiry,
     ObjectKind,
@@ -78,11 +77,12 @@ from vwlog.types import (
     SupplyOption,
     Zone,
 )
+from vwlog.projections.board import capacity_used
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from vwlog.state import MatchState, Permanent, RegisterObject
+    from vwlog.model.state import MatchState, Permanent, RegisterObject
 
 # -- names -----------------------------------------------------------------------------------
 
@@ -139,7 +139,7 @@ _PLACEMENT = {
 def card_name(state: MatchState, instance: str) -> str:
     """A card instance as ``Name (id)``; the bare id when the match does not know it.
 
-    >>> from vwlog.state import MatchState
+    >>> from vwlog.model.state import MatchState
     >>> card_name(MatchState(), "p1-014")
     'p1-014'
     """

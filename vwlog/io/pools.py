@@ -1,7 +1,7 @@
 """Card pool and deck list files: reading them, and checking that they make sense.
 
-This module is the I/O side of `vwlog.cards`: it turns JSON files (or the pool and decks packaged
-under ``vwlog/data/``) into `CardPool` and `DeckList` values and reports every problem as a
+This module is the I/O side of `vwlog.model.cards`: it turns JSON files (or the pool and decks
+packaged under ``vwlog/data/``) into `CardPool` and `DeckList` values and reports every problem as a
 one-line `CardPoolError` naming the file and the field (``cards.12.skills.0.trigger``).
 
 Beyond what the pydantic models accept, `check_pool` enforces what the engine relies on when it
@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from vwlog.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset, SkillDef, Target
-from vwlog.errors import CardPoolError
-from vwlog.types import CardType, SkillKind, Stat, TriggerWhen, Zone
+from vwlog.model.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset, SkillDef, Target
+from vwlog.model.errors import CardPoolError
+from vwlog.model.types import CardType, SkillKind, Stat, TriggerWhen, Zone
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable

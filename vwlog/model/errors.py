@@ -1,6 +1,6 @@
 """Every exception of vwlog, and the `Violation` value.
 
-Imports only `vwlog.types`, so every layer may use it. Exceptions carry fields and build their
+Imports only `vwlog.model.types`, so every layer may use it. Exceptions carry fields and build their
 message in ``__str__``; a violation is data, not an exception (it is raised only in strict mode,
 inside `IllegalEventError`).
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from vwlog.types import RuleId
+    from vwlog.model.types import RuleId
 
 
 @dataclass(frozen=True, slots=True)

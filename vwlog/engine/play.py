@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vwlog.errors import IllegalEventError
 from vwlog.events import AnyEvent, event_type
+from vwlog.model.errors import IllegalEventError
 from vwlog.projections import evolve
 from vwlog.rules import check, next_consequences
 
 if TYPE_CHECKING:
-    from vwlog.cards import Ruleset
-    from vwlog.state import MatchState
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState
 
 CONSEQUENCE_LIMIT = 100_000
 """Most consequences one decision may bring (a guard against a rules bug looping)."""
