@@ -15,6 +15,7 @@ import json
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,7 +33,11 @@ OUT = ROOT / "out"
 
 @dataclass
 class Figure:
-    """One measured figure beside its reference."""
+    """One measured figure beside its reference.
+
+    ``cpu`` and ``reference_cpu`` are the medians of process CPU time (this process and the
+    children it waited for) in the figure's unit, where the figure is a time or a rate; they are
+    ``None`` for figures that are not timings (memory)."""
 
     name: str
     value: float
@@ -41,6 +46,8 @@ class Figure:
     reference: float
     target: str
     note: str = ""
+    cpu: float | None = None
+    reference_cpu: float | None = None
 
     @property
     def ratio(self) -> float:
@@ -48,16 +55,97 @@ class Figure:
         return self.value / self.reference if self.reference else float("nan")
 
 
-def median_time(fn: Callable[[], object], repeats: int) -> float:
-    """Median wall time of ``fn`` over ``repeats`` runs (after one warm-up)."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        t = time.perf_counter()
+@dataclass(frozen=True)
+class Timing:
+    """Medians of one measured function: wall-clock seconds and CPU seconds."""
+
+    wall: float
+    cpu: float
+
+
+def _cpu_now() -> float:
+    """CPU seconds used so far by this process and by the children it has waited for."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def interleaved(fns: dict[str, Callable[[], object]], repeats: int) -> dict[str, Timing]:
+    """Time several functions in turn, A B C A B C …, and return each one's medians.
+
+    Interleaving puts every function through the same moments of a shared, noisy machine, so a
+    burst of other load slows them alike instead of one of them; the ratio between them is what
+    the benchmark reports, and it stays stable where separate blocks of repeats swing. Each
+    function runs once first as a warm-up (caches, imports)."""
+    for fn in fns.values():
         fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    walls: dict[str, list[float]] = {name: [] for name in fns}
+    cpus: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            gc.collect()
+            c, t = _cpu_now(), time.perf_counter()
+            fn()
+            walls[name].append(time.perf_counter() - t)
+            cpus[name].append(_cpu_now() - c)
+    return {
+        name: Timing(statistics.median(walls[name]), statistics.median(cpus[name])) for name in fns
+    }
+
+
+def median_time(fn: Callable[[], object], repeats: int) -> float:
+    """Median wall time of ``fn`` alone (for a figure whose reference is not a timing)."""
+    return interleaved({"fn": fn}, repeats)["fn"].wall
+
+
+def rate_figure(
+    name: str,
+    amount: float,
+    unit: str,
+    timings: tuple[Timing, Timing],
+    reference_name: str,
+    target: str,
+    note: str = "",
+    reference_amount: float | None = None,
+) -> Figure:
+    """A throughput figure (``amount`` per second) beside its reference, wall and CPU."""
+    mine, ref = timings
+    ref_amount = amount if reference_amount is None else reference_amount
+    return Figure(
+        name,
+        amount / mine.wall,
+        unit,
+        reference_name,
+        ref_amount / ref.wall,
+        target,
+        note,
+        amount / mine.cpu if mine.cpu else None,
+        ref_amount / ref.cpu if ref.cpu else None,
+    )
+
+
+def time_figure(
+    name: str,
+    scale: float,
+    unit: str,
+    timings: tuple[Timing, Timing],
+    reference_name: str,
+    target: str,
+    note: str = "",
+) -> Figure:
+    """A duration figure (seconds times ``scale``) beside its reference, wall and CPU."""
+    mine, ref = timings
+    return Figure(
+        name,
+        mine.wall * scale,
+        unit,
+        reference_name,
+        ref.wall * scale,
+        target,
+        note,
+        mine.cpu * scale,
+        ref.cpu * scale,
+    )
 
 
 def vwlog(*args: str) -> None:
@@ -152,28 +240,28 @@ def bench_validation(repeats: int, quick: bool) -> list[Figure]:
         for line in lines:
             orjson.loads(line)
 
-    t_vw = median_time(run_vwlog, repeats)
-    t_oj = median_time(run_orjson, repeats)
     pgn = chess_pgn(events)
     plies = read_pgn(pgn)
-    t_ch = median_time(lambda: read_pgn(pgn), repeats)
-    rate = events / t_vw
+    t = interleaved(
+        {"vwlog": run_vwlog, "chess": lambda: read_pgn(pgn), "orjson": run_orjson}, repeats
+    )
     return [
-        Figure(
+        rate_figure(
             "validation throughput",
-            rate,
+            events,
             "events/s",
+            (t["vwlog"], t["chess"]),
             "python-chess PGN read+validate",
-            plies / t_ch,
             ">= 100,000 events/s and >= 2x python-chess",
             f"{events:,} events in {len(paths)} logs; {plies:,} plies",
+            reference_amount=plies,
         ),
-        Figure(
+        rate_figure(
             "validation vs parsing ceiling",
-            rate,
+            events,
             "events/s",
+            (t["vwlog"], t["orjson"]),
             "orjson.loads same lines",
-            events / t_oj,
             "report the fraction",
         ),
     ]
@@ -310,15 +398,16 @@ def bench_import(repeats: int, quick: bool) -> list[Figure]:
         with MatchStore.open(str(db)) as store:
             import_log(store, path)
 
-    t_vw = median_time(vw_sqlite, repeats)
-    t_raw = median_time(lambda: _raw_sqlite(rows, work / "raw.db"), repeats)
+    t = interleaved(
+        {"vwlog": vw_sqlite, "raw": lambda: _raw_sqlite(rows, work / "raw.db")}, repeats
+    )
     figures.append(
-        Figure(
+        rate_figure(
             "import into SQLite (validate+store)",
-            n / t_vw,
+            n,
             "events/s",
+            (t["vwlog"], t["raw"]),
             "raw sqlite3 executemany, same rows",
-            n / t_raw,
             ">= 1/3 of the raw rate",
             f"{n:,}-event match",
         )
@@ -335,17 +424,17 @@ def bench_import(repeats: int, quick: bool) -> list[Figure]:
             with psycopg.connect(PG_URL) as conn:
                 conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
-        t_pg = median_time(vw_pg, max(1, repeats // 2))
-        t_pg_raw = median_time(
-            lambda: _raw_postgres(rows, f"raw_{os.getpid()}"), max(1, repeats // 2)
+        t = interleaved(
+            {"vwlog": vw_pg, "raw": lambda: _raw_postgres(rows, f"raw_{os.getpid()}")},
+            max(1, repeats // 2),
         )
         figures.append(
-            Figure(
+            rate_figure(
                 "import into PostgreSQL (validate+store)",
-                n / t_pg,
+                n,
                 "events/s",
+                (t["vwlog"], t["raw"]),
                 "raw psycopg executemany, same rows",
-                n / t_pg_raw,
                 ">= 1/3 of the raw rate",
                 f"{n:,}-event match",
             )
@@ -372,62 +461,62 @@ def bench_seek(repeats: int, quick: bool) -> list[Figure]:
     db = OUT / "seek.db"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
-    figures = []
     with MatchStore.open(str(db)) as store:
         ids = {}
         for p in (short, long):
             ids[p] = import_log(store, p).match_id
         rng = random.Random(3)
-        for_len = {}
-        for p in (short, long):
-            n = count_events([p])
-            mid = ids[p]
-            near_end = [n - rng.randrange(0, 60) for _ in range(25)]
-            near_start = [1 + rng.randrange(0, 60) for _ in range(25)]
+        n_long, n_short = count_events([long]), count_events([short])
+        near_end = {
+            p: [n - rng.randrange(0, 60) for _ in range(25)]
+            for p, n in ((long, n_long), (short, n_short))
+        }
+        near_start = [1 + rng.randrange(0, 60) for _ in range(25)]
 
-            def seek(seqs: list[int], mid: str = mid) -> None:
+        def seek(p: Path, seqs: list[int]) -> Callable[[], None]:
+            def run() -> None:
                 for q in seqs:
-                    state_at(store, mid, q)
+                    state_at(store, ids[p], q)
 
-            for_len[p] = (
-                n,
-                median_time(lambda s=near_end: seek(s), repeats) / 25,
-                median_time(lambda s=near_start: seek(s), repeats) / 25,
-            )
-        n_long, end_long, start_long = for_len[long]
-        n_short, end_short, _ = for_len[short]
-        full = median_time(lambda: _replay_all(long), max(1, repeats // 2))
-    figures.append(
-        Figure(
+            return run
+
+        t = interleaved(
+            {
+                "long_end": seek(long, near_end[long]),
+                "long_start": seek(long, near_start),
+                "short_end": seek(short, near_end[short]),
+                "replay": lambda: _replay_all(long),
+            },
+            repeats,
+        )
+    per_seek = {k: Timing(v.wall / 25, v.cpu / 25) for k, v in t.items() if k != "replay"}
+    end = per_seek["long_end"]
+    return [
+        time_figure(
             f"seek near the end, {n_long:,}-event stored match",
-            end_long * 1000,
+            1000,
             "ms",
+            (end, per_seek["long_start"]),
             "seek near the start, same match",
-            start_long * 1000,
             "a few ms; ratio ~1",
-        )
-    )
-    figures.append(
-        Figure(
+        ),
+        time_figure(
             f"seek near the end, {n_long:,} events",
-            end_long * 1000,
+            1000,
             "ms",
+            (end, per_seek["short_end"]),
             f"seek near the end, {n_short:,} events",
-            end_short * 1000,
             "ratio <= 1.5 (flat in length)",
-        )
-    )
-    figures.append(
-        Figure(
+        ),
+        time_figure(
             "seek near the end (snapshots)",
-            end_long * 1000,
+            1000,
             "ms",
+            (end, t["replay"]),
             "replay from the start (no snapshots)",
-            full * 1000,
             "far below 1",
-        )
-    )
-    return figures
+        ),
+    ]
 
 
 def _replay_all(path: Path) -> None:
@@ -452,19 +541,33 @@ def bench_scaling(repeats: int, quick: bool) -> list[Figure]:
     paths = [str(p) for p in files_of(path)]
     events = count_events([Path(p) for p in paths])
 
-    def jobs(n: int) -> Callable[[], None]:
+    def command(n: int) -> Callable[[], None]:
         return lambda: vwlog("validate", "-q", "-j", str(n), *paths)
 
-    t1 = median_time(jobs(1), max(1, repeats // 2))
-    t2 = median_time(jobs(2), max(1, repeats // 2))
+    def in_process(n: int) -> Callable[[], None]:
+        from vwlog.services import validate_logs
+
+        return lambda: list(validate_logs(paths, jobs=n))
+
+    t = interleaved({"1": in_process(1), "2": in_process(2)}, repeats)
+    c = interleaved({"1": command(1), "2": command(2)}, max(1, repeats // 2))
     return [
-        Figure(
-            "validate --jobs 2 (whole command)",
-            events / t2,
+        rate_figure(
+            "validate with 2 worker processes (start-up excluded)",
+            events,
             "events/s",
+            (t["2"], t["1"]),
+            "same, 1 process",
+            ">= 1.8x on 2 cores",
+            "validate_logs in a warm process; CPU column counts both workers",
+        ),
+        rate_figure(
+            "validate --jobs 2 (whole command)",
+            events,
+            "events/s",
+            (c["2"], c["1"]),
             "validate --jobs 1",
-            events / t1,
-            "close to 2x on 2 cores",
+            "report; start-up included",
             "includes interpreter start-up",
         ),
     ]
@@ -510,14 +613,16 @@ def machine() -> dict[str, object]:
 
 def table(figures: list[Figure]) -> str:
     """The figures as an aligned text table."""
-    rows = [("figure", "value", "reference", "ref. value", "ratio", "target")]
+    rows = [("figure", "value", "cpu", "reference", "ref. value", "ref. cpu", "ratio", "target")]
     for f in figures:
         rows.append(
             (
                 f.name,
                 f"{f.value:,.1f} {f.unit}",
+                _cpu(f.cpu),
                 f.reference_name,
                 f"{f.reference:,.1f}",
+                _cpu(f.reference_cpu),
                 f"{f.ratio:.2f}",
                 f.target,
             )
@@ -526,6 +631,11 @@ def table(figures: list[Figure]) -> str:
     return "\n".join(
         "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
     )
+
+
+def _cpu(value: float | None) -> str:
+    """A CPU-time column: the figure computed from CPU seconds instead of wall seconds."""
+    return "" if value is None else f"{value:,.1f}"
 
 
 README = ROOT.parent / "README.md"
@@ -537,19 +647,22 @@ def markdown(results: dict[str, Any]) -> str:
     m = results["machine"]
     lines = [
         f"Measured {m['date']} on {m['processor']}, {m['cpus']} CPUs (a shared machine), "
-        f"Python {m['python']}; each figure is the median of {results['repeats']} runs, beside "
-        "its reference measured in the same run"
+        f"Python {m['python']}; each figure is the median of {results['repeats']} runs, "
+        "interleaved with its reference's runs (A B A B …) in the same process; the CPU columns "
+        "give the same figure from process CPU time (workers included) instead of wall time"
         + (" (--quick inputs)" if results["quick"] else "")
         + ".",
         "",
-        "| figure | value | reference | reference value | ratio | target |",
-        "|---|---:|---|---:|---:|---|",
+        "| figure | value | value by CPU time | reference | reference value | reference by CPU "
+        "time | ratio | target |",
+        "|---|---:|---:|---|---:|---:|---:|---|",
     ]
     for r in results["figures"]:
         note = f" ({r['note']})" if r.get("note") else ""
         lines.append(
-            f"| {r['name']}{note} | {r['value']:,.1f} {r['unit']} | {r['reference_name']} | "
-            f"{r['reference']:,.1f} | {r['ratio']:.2f} | {r['target']} |"
+            f"| {r['name']}{note} | {r['value']:,.1f} {r['unit']} | {_cpu(r.get('cpu'))} | "
+            f"{r['reference_name']} | {r['reference']:,.1f} | {_cpu(r.get('reference_cpu'))} | "
+            f"{r['ratio']:.2f} | {r['target']} |"
         )
     return "\n".join(lines)
 

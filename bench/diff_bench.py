@@ -67,7 +67,7 @@ def _pair(quick: bool) -> tuple[Path, Path, int]:
 
 def bench_diff(repeats: int, quick: bool) -> list[Figure]:
     """Diff two records of a ~10,000-event match beside reading and validating them."""
-    from bench import Figure, median_time
+    from bench import interleaved, time_figure
     from vwlog.audit.dispute import diff_logs
     from vwlog.io.logfile import read_log
     from vwlog.services import validate_log
@@ -84,26 +84,26 @@ def bench_diff(repeats: int, quick: bool) -> list[Figure]:
         read_log(a)
         read_log(b)
 
-    t_diff = median_time(run_diff, repeats)
-    t_read = median_time(run_read, repeats)
-    t_validate = median_time(lambda: validate_log(a), repeats)
+    t = interleaved(
+        {"diff": run_diff, "read": run_read, "validate": lambda: validate_log(a)}, repeats
+    )
     note = f"{events:,} events, divergence at seq {at:,}"
     return [
-        Figure(
+        time_figure(
             "diff of two long records",
-            t_diff * 1000,
+            1000,
             "ms",
+            (t["diff"], t["read"]),
             "read_log of both files",
-            t_read * 1000,
             "well under 1 s for 10,000 events",
             note,
         ),
-        Figure(
+        time_figure(
             "diff vs validating one record",
-            t_diff * 1000,
+            1000,
             "ms",
+            (t["diff"], t["validate"]),
             "validate_log of one file",
-            t_validate * 1000,
             "report the ratio",
             note,
         ),
