@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from pydantic import ValidationError
 
-from vwlog.engine.replay import ValidationReport, Validator, replay
+from vwlog.engine.replay import ValidationReport, Validator, ViolationPolicy, replay
 from vwlog.engine.simulate import GeneratedMatch, PolicyName, simulate
 from vwlog.events import DeckRevealed, EventRecord, LogHeader, MatchStarted
 from vwlog.io import codec
@@ -97,11 +97,11 @@ def load_ruleset(path: str | Path) -> Ruleset:
 
 @dataclass(frozen=True, slots=True)
 class ValidationOptions:
-    """How to validate: a replacement ruleset, flag overrides, strictness."""
+    """How to validate: a replacement ruleset, flag overrides, what to do at a violation."""
 
     ruleset: Ruleset | None = None
     overrides: tuple[tuple[str, Any], ...] = ()
-    strict: bool = False
+    policy: ViolationPolicy = ViolationPolicy.COLLECT
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +115,8 @@ class InputProblem:
 def validate_log(path: str | Path, options: ValidationOptions | None = None) -> ValidationReport:
     """Validate one log file, streaming it line by line (memory flat in file length).
 
-    In strict mode validation stops at the first illegal event: the report holds its
-    violations and ``stopped_at`` names its seq.
+    With `ViolationPolicy.STOP_AT_FIRST` validation stops at the first illegal event: the
+    report holds its violations and ``stopped_at`` names its seq.
 
     Raises:
         LogFormatError: the file is unreadable or malformed (names file, line and field).
@@ -139,7 +139,7 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
                 validator,
                 header=reader.header,
                 ruleset=ruleset,
-                strict=opts.strict,
+                policy=opts.policy,
             )
         except IllegalEventError as err:
             report = validator.result()

@@ -17,7 +17,15 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from vwlog.engine.play import play
-from vwlog.engine.replay import FinalState, Step, ValidationReport, Validator, replay
+from vwlog.engine.replay import (
+    BaseVisitor,
+    Fanout,
+    FinalState,
+    Step,
+    ValidationReport,
+    Validator,
+    replay,
+)
 from vwlog.engine.simulate import make_policy
 from vwlog.events import (
     EventRecord,
@@ -94,65 +102,30 @@ def decode_snapshot(static: MatchState, data: bytes, record_hash: str | None) ->
         return None  # rebuilt from the records instead
 
 
-class _Snapshots:
+class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
     """A replay visitor that keeps a state every ``every`` events."""
 
     def __init__(self, every: int) -> None:
         self.every = every
         self.taken: list[tuple[int, MatchState]] = []
 
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Nothing to do."""
-
     def visit(self, step: Step) -> None:
         """Keep the state after every ``every``-th event."""
         if step.record.seq % self.every == 0:
             self.taken.append((step.record.seq, step.after))
-
-    def end_match(self, final: MatchState) -> None:
-        """Nothing to do."""
 
     def result(self) -> list[tuple[int, MatchState]]:
         """The states kept."""
         return self.taken
 
 
-class _Both:
-    """The visitors of an import fed by one replay pass: validation, snapshots and the
-    match's statistics (kept in its catalog entry for the statistics read model)."""
-
-    def __init__(self, validator: Validator, snapshots: _Snapshots) -> None:
-        self.validator = validator
-        self.snapshots = snapshots
-        self.measure = MatchMetricsVisitor()
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Forward."""
-        self.validator.begin_match(header)
-        self.measure.begin_match(header)
-
-    def visit(self, step: Step) -> None:
-        """Forward."""
-        self.validator.visit(step)
-        self.snapshots.visit(step)
-        self.measure.visit(step)
-
-    def end_match(self, final: MatchState) -> None:
-        """Forward."""
-        self.validator.end_match(final)
-        self.measure.end_match(final)
-
-    def result(self) -> ValidationReport:
-        """The validation report."""
-        return self.validator.result()
-
-    def metrics(self) -> dict[str, Any] | None:
-        """The match's metrics in JSON mode (`MatchMeta.metrics`); ``None`` if the records
-        hold no ``match_started`` to measure."""
-        try:
-            return self.measure.result().model_dump(mode="json")
-        except ValueError:
-            return None
+def _metrics(measure: MatchMetricsVisitor) -> dict[str, Any] | None:
+    """A match's metrics in JSON mode (`MatchMeta.metrics`); ``None`` if the records hold no
+    ``match_started`` to measure."""
+    try:
+        return measure.result().model_dump(mode="json")
+    except ValueError:
+        return None
 
 
 # -- import ----------------------------------------------------------------------------------
@@ -259,9 +232,13 @@ def import_log(
         StoreError: the database failed.
     """
     header, lines = _read_for_import(path)
-    snapshots = _Snapshots(snapshot_every)
-    visitors = _Both(Validator(source=str(path)), snapshots)
-    report = replay(((i + 2, r) for i, (_, r) in enumerate(lines)), visitors, header=header)
+    # one pass feeds validation, snapshots and the match's statistics (kept in its catalog
+    # entry for the statistics read model)
+    snapshots, measure = _Snapshots(snapshot_every), MatchMetricsVisitor()
+    visitors = Fanout(Validator(source=str(path)), snapshots, measure)
+    report: ValidationReport = replay(
+        ((i + 2, r) for i, (_, r) in enumerate(lines)), visitors, header=header
+    )[0]
     head_hash = lines[-1][1].hash if lines else header.hash
     if reject_illegal and report.violations:
         return ImportResult(
@@ -272,7 +249,7 @@ def import_log(
             len(report.violations),
             f"{len(report.violations)} violations; first: {report.violations[0]}",
         )
-    meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=visitors.metrics())
+    meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=_metrics(measure))
     outcome = store.import_match(header, lines, meta)
     if outcome == ImportOutcome.STORED:
         store.save_snapshots(
@@ -552,15 +529,15 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
         assert header.hash is not None
         records = list(codec.seal(header.hash, [*prefix, marker]))
         lines = [(codec.record_bytes(r), r) for r in records]
-        snapshots = _Snapshots(SNAPSHOT_EVERY)
-        visitors = _Both(Validator(), snapshots)
-        report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)
+        snapshots, measure = _Snapshots(SNAPSHOT_EVERY), MatchMetricsVisitor()
+        visitors = Fanout(Validator(), snapshots, measure)
+        report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
         meta = meta_from(
             header,
             report,
             records[-1].hash or "",
             events=len(records),
-            metrics=visitors.metrics(),
+            metrics=_metrics(measure),
         )
         try:
             outcome = store.import_match(header, lines, meta)
