@@ -77,6 +77,10 @@ EXAMPLES: list[tuple[UsageError, str]] = [
         UnknownPlayerError("p9", ("p1", "p2")),
         "no player 'p9' in this match (players: p1, p2)",
     ),
+    (
+        UnknownPlayerError("p9"),
+        "no player 'p9' in this match (players: none, the match has not started)",
+    ),
     (UnknownCardError("p1-999"), "unknown card 'p1-999'"),
     (UnknownCardError("p1-001", "s9"), "p1-001 has no skill 's9'"),
     (SourceNotFoundError("x.jsonl"), "x.jsonl: no such log file or stored match"),

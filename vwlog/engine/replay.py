@@ -242,20 +242,7 @@ def replay(
                 state = caught
         voids: tuple[int, int] | None = None
         if isinstance(event, JudgeRulingIssued) and event.kind == RulingKind.BACK_UP:
-            restored = _restore(memory, event.back_to)
-            if restored is None:
-                found = (
-                    *found,
-                    violation(
-                        "R-GEN-8",
-                        f"back-up to seq {event.back_to}: not a recent priority point of this "
-                        "match",
-                    ),
-                )
-                after = evolve(state, event)
-            else:
-                voids = (restored[0] + 1, record.seq - 1)
-                after = restored[1]
+            after, voids, found = _back_up(memory, state, record.seq, event, found)
         elif ruleset is not None and isinstance(event, MatchStarted):
             # judge under the given ruleset: the fold reads its setup and flags from the state
             after = evolve(state, event.model_copy(update={"ruleset": ruleset}))
@@ -268,6 +255,25 @@ def replay(
         state = after
     visitor.end_match(state)
     return visitor.result()
+
+
+def _back_up(
+    memory: deque[tuple[int, MatchState]],
+    state: MatchState,
+    seq: int,
+    event: JudgeRulingIssued,
+    found: tuple[Violation, ...],
+) -> tuple[MatchState, tuple[int, int] | None, tuple[Violation, ...]]:
+    """A judge's back-up: the board of the priority point it names, and the seqs it voids; a
+    back-up to a position that is not a recent priority point is a violation (R-GEN-8)."""
+    restored = _restore(memory, event.back_to)
+    if restored is None:
+        wrong = violation(
+            "R-GEN-8",
+            f"back-up to seq {event.back_to}: not a recent priority point of this match",
+        )
+        return evolve(state, event), None, (*found, wrong)
+    return restored[1], (restored[0] + 1, seq - 1), found
 
 
 def _restore(

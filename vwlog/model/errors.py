@@ -375,7 +375,7 @@ class UnknownPlayerError(UsageError, LookupError):
     """A player id that has no seat in the match."""
 
     def __init__(self, player: str, seated: Sequence[str] = ()) -> None:
-        players = ", ".join(seated) or "none"
+        players = ", ".join(seated) or "none, the match has not started"
         super().__init__(f"no player {player!r} in this match (players: {players})")
         self.args = (player, tuple(seated))
         self.player = player
