@@ -286,3 +286,11 @@ def capacity_used(state: MatchState, territory: str) -> int:
 def victory_of(event: MatchWon) -> Victory:
     """The victory type of a `MatchWon` event."""
     return event.victory
+
+
+__all__ = [
+    "INITIAL",
+    "capacity_used",
+    "evolve",
+    "victory_of",
+]

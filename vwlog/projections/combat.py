@@ -97,3 +97,6 @@ def _territories_destroyed(state: MatchState, cards: tuple[str, ...]) -> MatchSt
                 vp_due.append((scorer, p.id))
     st = replace(st, combat=combat, vp_due=tuple(vp_due))
     return _reassess(_reset_priority(st))
+
+
+__all__: list[str] = []

@@ -179,3 +179,6 @@ def _move_from_play(state: MatchState, card: str, zone: Zone) -> MatchState:
         key = _record_key(state, perm.controller, card)
         st = replace(st, records=_clear_records(st.records, {perm.controller: {key}}))
     return st
+
+
+__all__: list[str] = []

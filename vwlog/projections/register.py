@@ -254,3 +254,6 @@ def _apply_effect(state: MatchState, effect: Effect) -> MatchState:
             return replace(state, permanents=perms)
         case _:
             assert_never(effect)
+
+
+__all__: list[str] = []

@@ -178,3 +178,6 @@ def _unplaced(state: MatchState, player: str) -> MatchState:
         if c.controller == player and c.where in ("RETURN_HOME", "STRAY")
     ]
     return _to_graveyard(state, left) if left else state
+
+
+__all__: list[str] = []
