@@ -5,9 +5,13 @@ send errors back to the parent)."""
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from vwlog.cli import main
+from vwlog.cli.errors import cli_message
 from vwlog.model import errors
 from vwlog.model.errors import (
     DecisionSyntaxError,
@@ -26,11 +30,14 @@ from vwlog.model.errors import (
     SourceNotFoundError,
     StoredSeqOutOfRangeError,
     UnknownCardError,
+    UnknownFlagError,
     UnknownPlayerError,
     UnknownVerbError,
     UsageError,
     VwlogError,
 )
+
+SAMPLE = Path(__file__).parent.parent / "samples" / "first-turn-supply.jsonl"
 
 EXAMPLES: list[tuple[UsageError, str]] = [
     (
@@ -128,3 +135,55 @@ def test_every_exception_class_is_exported() -> None:
         and value.__module__ == errors.__name__
     }
     assert classes <= set(errors.__all__)
+
+
+# -- the command line's wording ----------------------------------------------------------------
+
+CLI_WORDING: list[tuple[UsageError, str]] = [
+    (
+        RulesetOverrideError("victory_vp", "not FLAG=VALUE"),
+        "--set 'victory_vp': not FLAG=VALUE",
+    ),
+    (
+        UnknownFlagError("nosuch=1", "nosuch"),
+        "--set 'nosuch=1': no ruleset flag 'nosuch' (see 'vwlog rules --flags')",
+    ),
+    (
+        NotAPriorityPointError("m1", 7, 5, 9),
+        "seq 7 of 'm1' is not a priority point (nearest: seq 5, seq 9); "
+        "see 'vwlog replay --priority-points'",
+    ),
+    (
+        NotPlayableError("match_forked", "a fork is made from a stored match").within(
+            "decision 2 of 2: "
+        ),
+        "decision 2 of 2: match_forked is not played: a fork is made from a stored match "
+        "('vwlog fork MATCH --at SEQ')",
+    ),
+    (UnknownVerbError("fly", "fly"), "unknown decision 'fly'; see 'vwlog play --help'"),
+    (
+        InvalidParameterError("players", 5, "must be 2 to 4"),
+        "--players: players must be 2 to 4, not 5",
+    ),
+    (MatchOverError("m1", "p2"), "match 'm1' is over (won by p2)"),
+]
+
+
+@pytest.mark.parametrize(("error", "message"), CLI_WORDING, ids=lambda e: type(e).__name__)
+def test_the_command_line_adds_the_option_to_reach_for(error: UsageError, message: str) -> None:
+    assert cli_message(error) == message
+
+
+def test_within_keeps_the_class_and_prefixes_the_message() -> None:
+    error = MatchOverError("m1", "p2").within("decision 3 of 4: ")
+    assert type(error) is MatchOverError
+    assert str(error) == "decision 3 of 4: match 'm1' is over (won by p2)"
+    assert str(pickle.loads(pickle.dumps(error))) == str(error)
+
+
+def test_an_unknown_flag_reaches_the_user_as_one_line_naming_the_option() -> None:
+    result = CliRunner().invoke(main, ["validate", "--set", "nosuch=1", str(SAMPLE)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Error: --set 'nosuch=1': no ruleset flag 'nosuch' (see 'vwlog rules --flags')\n"
+    )

@@ -7,8 +7,9 @@ inside `IllegalEventError`).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -216,12 +217,30 @@ class UsageError(VwlogError, ValueError):
     """A request does not make sense (for example a fork at a position that is not a priority
     point)."""
 
+    context: str = ""
+    """Where the problem arose, prefixed to the message (``"decision 2 of 3: "``)."""
+
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
         self.detail = detail
 
     def __str__(self) -> str:
+        return f"{self.context}{self.message()}"
+
+    def message(self) -> str:
+        """What is wrong, without the context."""
         return self.detail
+
+    def within(self, context: str) -> Self:
+        """A copy of this error with ``context`` put before its message (the same class, so
+        callers can still tell the cases apart).
+
+        >>> str(UsageError("empty decision").within("decision 2 of 3: "))
+        'decision 2 of 3: empty decision'
+        """
+        err = copy.copy(self)
+        err.context = context + self.context
+        return err
 
 
 # -- specific usage errors --------------------------------------------------------------------
@@ -239,7 +258,7 @@ class DecisionSyntaxError(UsageError):
         self.text = text
         self.syntax = syntax
 
-    def __str__(self) -> str:
+    def message(self) -> str:
         where = f"decision {self.text!r}: " if self.text else ""
         hint = f" (the syntax is '{self.syntax}')" if self.syntax else ""
         return f"{where}{self.detail}{hint}"
@@ -253,7 +272,7 @@ class UnknownVerbError(DecisionSyntaxError):
         self.args = (text, verb)
         self.verb = verb
 
-    def __str__(self) -> str:
+    def message(self) -> str:
         return self.detail
 
 
@@ -353,8 +372,16 @@ class RulesetOverrideError(RulesetError):
         self.override = override
         self.flag = flag
 
-    def __str__(self) -> str:
+    def message(self) -> str:
         return f"ruleset override {self.override!r}: {self.detail}"
+
+
+class UnknownFlagError(RulesetOverrideError):
+    """A ruleset flag override names no flag of `Ruleset`."""
+
+    def __init__(self, override: str, flag: str) -> None:
+        super().__init__(override, f"no ruleset flag {flag!r}", flag)
+        self.args = (override, flag)
 
 
 class RulesetFileError(RulesetError):
@@ -366,7 +393,7 @@ class RulesetFileError(RulesetError):
         self.path = path
         self.field = field
 
-    def __str__(self) -> str:
+    def message(self) -> str:
         where = f", field {self.field!r}" if self.field else ""
         return f"{self.path}{where}: {self.detail}"
 
@@ -471,6 +498,7 @@ __all__ = [
     "StoreError",
     "StoredSeqOutOfRangeError",
     "UnknownCardError",
+    "UnknownFlagError",
     "UnknownPlayerError",
     "UnknownVerbError",
     "UnsupportedVersionError",
