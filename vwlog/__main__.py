@@ -4,3 +4,6 @@ from vwlog.cli import main
 
 if __name__ == "__main__":
     main(prog_name="vwlog")
+
+
+__all__: list[str] = []

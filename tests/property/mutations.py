@@ -27,8 +27,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from vwlog.engine.replay import Step, replay
-from vwlog.events import GAME_EVENT, AnyEvent, EventRecord, LogHeader
+from vwlog.engine.replay import BaseVisitor, Step, replay
+from vwlog.events import GAME_EVENT, AnyEvent, EventRecord
 from vwlog.model.errors import Violation
 from vwlog.model.state import MatchState
 from vwlog.projections import INITIAL, evolve
@@ -221,22 +221,16 @@ def _converged(log: Original, m: Mutation, k: int, after: MatchState) -> bool:
     return 0 <= j < len(log.states) and log.states[j] == after
 
 
-class _Collector:
+class _Collector(BaseVisitor[list[Violation]]):
     def __init__(self, log: Original, m: Mutation) -> None:
         self.log, self.m = log, m
         self.violations: list[Violation] = []
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        pass
 
     def visit(self, step: Step) -> None:
         self.violations.extend(step.violations)
         k = step.record.seq - 1
         if (k - self.m.resume) % 8 == 0 and _converged(self.log, self.m, k, step.after):
             raise _ConvergedError
-
-    def end_match(self, final: MatchState) -> None:
-        pass
 
     def result(self) -> list[Violation]:
         return self.violations

@@ -31,7 +31,7 @@ from mutations import (
 )
 
 from vwlog.engine.play import advance, play
-from vwlog.engine.replay import FinalState, replay, validate_records
+from vwlog.engine.replay import BaseVisitor, FinalState, Step, replay, validate_records
 from vwlog.engine.simulate import GeneratedMatch, PolicyName, build_start, random_deck, simulate
 from vwlog.events import (
     AnyEvent,
@@ -205,20 +205,14 @@ def test_the_fold_law_at_any_cut(data: st.DataObject) -> None:
     assert suffix == []
 
 
-class _Violations:
+class _Violations(BaseVisitor[list[str]]):
     """A visitor that keeps the violations only."""
 
     def __init__(self) -> None:
         self.found: list[str] = []
 
-    def begin_match(self, header: object) -> None:
-        pass
-
-    def visit(self, step: object) -> None:
-        self.found.extend(str(v) for v in step.violations)  # type: ignore[attr-defined]
-
-    def end_match(self, final: object) -> None:
-        pass
+    def visit(self, step: Step) -> None:
+        self.found.extend(str(v) for v in step.violations)
 
     def result(self) -> list[str]:
         return self.found

@@ -9,7 +9,12 @@ import pytest
 
 from vwlog.engine import seek
 from vwlog.events import MatchForked
-from vwlog.model.errors import IllegalEventError, SequenceConflictError, UsageError
+from vwlog.model.errors import (
+    IllegalEventError,
+    NotPlayableError,
+    SequenceConflictError,
+    UsageError,
+)
 from vwlog.rules.catalog import RULES
 from vwlog.services import validate_log, verify_log
 from vwlog.services.matches import (
@@ -233,9 +238,9 @@ def test_rulings_and_fork_markers_are_not_played(
     fork_id = fork_match(store, stored, at, name="rulings")
     unchanged = snapshot(store, fork_id)
     ruling = '{"type":"judge_ruling_issued","judge":"J","kind":"BACK_UP","reason":"x","back_to":3}'
-    with pytest.raises(UsageError, match=r"^decision 2 of 2: judge_ruling_issued is not played"):
+    with pytest.raises(NotPlayableError, match=r"^decision 2 of 2: judge_ruling_issued is not"):
         play_decisions(store, fork_id, ["pass", ruling])
-    with pytest.raises(UsageError, match="match_forked is not played: 'vwlog fork"):
+    with pytest.raises(NotPlayableError, match="match_forked is not played: a fork is made from"):
         play_decisions(store, fork_id, ['{"type":"match_forked","parent":"x","at":3}'])
     assert snapshot(store, fork_id) == unchanged
 

@@ -56,7 +56,7 @@ def stats_models() -> list[type[BaseModel]]:
         for name, obj in vars(stats_module).items()
         if inspect.isclass(obj)
         and issubclass(obj, BaseModel)
-        and obj.__module__ == stats_module.__name__
+        and obj.__module__.startswith(stats_module.__name__ + ".")
         and not name.startswith("_")
     ]
 

@@ -40,7 +40,7 @@ from vwlog.engine.describe import (
     card_name,
     describe,
 )
-from vwlog.engine.replay import ValidationReport, Validator, replay
+from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay
 from vwlog.engine.seek import state_at as seek_state_at
 from vwlog.events import (
     DeckRevealed,
@@ -1152,7 +1152,7 @@ class Knowledge:
         }
 
 
-class KnowledgeTracker:
+class KnowledgeTracker(BaseVisitor[None]):
     """A replay visitor that follows what each player has seen.
 
     A card is seen by every player once it is in a public zone (in play, on the register, in a
@@ -1166,9 +1166,6 @@ class KnowledgeTracker:
         self.private: dict[str, dict[str, tuple[int, str]]] = {}
         self.state: MatchState = INITIAL
         self.seq = 0
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Nothing to do."""
 
     def visit(self, step: Step) -> None:
         """Note the cards this event showed."""
@@ -1200,9 +1197,6 @@ class KnowledgeTracker:
             for c in after.commitments[event.player][1]:
                 if c not in public:
                     public[c] = (seq, "deck revealed")
-
-    def end_match(self, final: MatchState) -> None:
-        """Nothing to do."""
 
     def result(self) -> None:
         """Nothing: read `knowledge`."""
@@ -1434,7 +1428,7 @@ def _line(step: Step) -> EventLine:
     )
 
 
-class _Collector:
+class _Collector(BaseVisitor[ValidationReport]):
     """The report's one replay visitor: validation, violations in context, rulings, the chosen
     position and what the players knew there."""
 

@@ -18,6 +18,7 @@ from typing_extensions import override
 
 from vwlog import __version__
 from vwlog.cli import options
+from vwlog.cli.errors import cli_message
 from vwlog.model.errors import VwlogError
 
 
@@ -64,7 +65,7 @@ class VwlogGroup(click.Group):
         except click.UsageError as error:
             raise _one_line(error) from error
         except VwlogError as error:
-            raise InputError(str(error)) from error
+            raise InputError(cli_message(error)) from error
 
 
 @dataclass(frozen=True, slots=True)

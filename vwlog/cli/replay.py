@@ -26,8 +26,8 @@ from vwlog.audit.dispute import KnowledgeTracker, hidden_lines
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.engine.describe import card_name, describe, state_json
-from vwlog.engine.replay import FinalState, replay
-from vwlog.engine.seek import Fanout, PriorityPoints, no_such_seq, priority_points, state_at
+from vwlog.engine.replay import BaseVisitor, Fanout, FinalState, replay
+from vwlog.engine.seek import PriorityPoints, no_such_seq, priority_points, state_at
 from vwlog.io.logfile import STDIO, open_log
 from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.model.types import Phase
@@ -231,7 +231,7 @@ def _check_player(state: MatchState, player: str | None) -> None:
         raise UsageError(f"no player {player!r} in this match (players: {seated})")
 
 
-class _Trace:
+class _Trace(BaseVisitor["_Trace"]):
     """A replay visitor that writes the shown events to stdout as they are replayed.
 
     Whether an event is a priority point is known only at the next event (or at the end), by
@@ -253,9 +253,6 @@ class _Trace:
         self._player_checked = player is None
         self._points = PriorityPoints()
         self._pending: Step | None = None
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Nothing to do."""
 
     def visit(self, step: Step) -> None:
         """Write the previous event if the filters show it; keep this one until the next."""

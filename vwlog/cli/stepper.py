@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from vwlog.cli.replay import POINT_MARK
 from vwlog.engine.describe import describe
+from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.seek import Timeline
 from vwlog.model.errors import UsageError
 
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
     from vwlog.cli.replay import LoadedMatch
     from vwlog.engine.replay import Step
     from vwlog.engine.seek import Mark
-    from vwlog.events import LogHeader
-    from vwlog.model.state import MatchState
 
 HELP = (
     "n/→ next  p/← prev  N/P decision  t/T turn  r result  c combat step  "
@@ -38,22 +37,16 @@ CONTEXT = 2
 COMBAT_STEPS = frozenset(f"C{n}" for n in range(1, 11))
 
 
-class Descriptions:
+class Descriptions(BaseVisitor[list[str]]):
     """A replay visitor that describes every event, for the stepper's list and its search."""
 
     def __init__(self, viewer: str | None = None) -> None:
         self.viewer = viewer
         self.lines: list[str] = []
 
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Nothing to do."""
-
     def visit(self, step: Step) -> None:
         """Describe the event."""
         self.lines.append(describe(step.record.event, step.before, viewer=self.viewer))
-
-    def end_match(self, final: MatchState) -> None:
-        """Nothing to do."""
 
     def result(self) -> list[str]:
         """One description per event."""

@@ -12,7 +12,7 @@ from vwlog.audit.dispute import voided_markdown
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import progress, rule_title, to_json
-from vwlog.engine.replay import ValidationReport
+from vwlog.engine.replay import ValidationReport, ViolationPolicy
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
@@ -223,7 +223,7 @@ def validate(
     paths = options.expand_logs(logs)
     opts = _ruleset_options(ruleset_file, sets)
     if strict:
-        opts = ValidationOptions(opts.ruleset, opts.overrides, strict=True)
+        opts = ValidationOptions(opts.ruleset, opts.overrides, ViolationPolicy.STOP_AT_FIRST)
     illegal = unreadable = total = 0
     reports: list[dict[str, Any]] = []
     with progress(

@@ -1,1 +1,3 @@
 """engine"""
+
+__all__: list[str] = []

@@ -10,9 +10,11 @@ visitors of this loop; nothing else walks a match.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from vwlog.events import (
     AnyEvent,
@@ -25,6 +27,7 @@ from vwlog.events import (
     event_type,
 )
 from vwlog.model.errors import IllegalEventError, Violation
+from vwlog.model.state import MatchState
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, Expect, Ruleset, check_against, expect
@@ -33,8 +36,6 @@ from vwlog.rules.effects import is_trusted
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-
-    from vwlog.model.state import MatchState
 
 R = TypeVar("R", covariant=True)
 
@@ -61,7 +62,11 @@ class Step:
 
 
 class Visitor(Protocol[R]):
-    """Receives every step of a replay (python-chess's ``BaseVisitor``)."""
+    """What `replay` feeds: every step of a replay (python-chess's ``BaseVisitor``).
+
+    Any object with these four methods will do; subclass `BaseVisitor` to write only the
+    ones that do something.
+    """
 
     def begin_match(self, header: LogHeader | None) -> None:
         """Called once before the first event."""
@@ -74,6 +79,72 @@ class Visitor(Protocol[R]):
 
     def result(self) -> R:
         """What the visitor built."""
+
+
+class BaseVisitor(ABC, Generic[R]):
+    """A `Visitor` whose hooks do nothing: override the ones you need and `result`.
+
+    >>> class Count(BaseVisitor[int]):
+    ...     def __init__(self) -> None:
+    ...         self.n = 0
+    ...     def visit(self, step: Step) -> None:
+    ...         self.n += 1
+    ...     def result(self) -> int:
+    ...         return self.n
+    >>> replay([], Count())
+    0
+    """
+
+    def begin_match(self, header: LogHeader | None) -> None:
+        """Called once before the first event; does nothing unless overridden."""
+
+    def visit(self, step: Step) -> None:
+        """Called for every event; does nothing unless overridden."""
+
+    def end_match(self, final: MatchState) -> None:
+        """Called once after the last event; does nothing unless overridden."""
+
+    @abstractmethod
+    def result(self) -> R:
+        """What the visitor built."""
+
+
+class Fanout(BaseVisitor[tuple[Any, ...]]):
+    """A visitor that feeds several visitors in one pass (hslog's composite exporter); its
+    result is the tuple of theirs, in order."""
+
+    def __init__(self, *visitors: Visitor[Any]) -> None:
+        self.visitors = visitors
+
+    def begin_match(self, header: LogHeader | None) -> None:
+        """Begin every visitor."""
+        for v in self.visitors:
+            v.begin_match(header)
+
+    def visit(self, step: Step) -> None:
+        """Show the step to every visitor."""
+        for v in self.visitors:
+            v.visit(step)
+
+    def end_match(self, final: MatchState) -> None:
+        """End every visitor."""
+        for v in self.visitors:
+            v.end_match(final)
+
+    def result(self) -> tuple[Any, ...]:
+        """Every visitor's result, in order."""
+        return tuple(v.result() for v in self.visitors)
+
+
+class ViolationPolicy(StrEnum):
+    """What the loop does when an event breaks a rule (python-chess's
+    ``GameBuilder.handle_error``)."""
+
+    COLLECT = "collect"
+    """Hand the violations to the visitor with the step and go on, as a judge reads the whole
+    record: the default."""
+    STOP_AT_FIRST = "stop_at_first"
+    """Raise `IllegalEventError` at the first event that breaks a rule."""
 
 
 class LineRecord(Protocol):
@@ -121,7 +192,7 @@ def replay(
     *,
     header: LogHeader | None = None,
     ruleset: Ruleset | None = None,
-    strict: bool = False,
+    policy: ViolationPolicy = ViolationPolicy.COLLECT,
     initial: MatchState = INITIAL,
 ) -> R:
     """Replay records through the rules and the fold, feeding ``visitor``.
@@ -131,17 +202,19 @@ def replay(
         visitor: receives every step.
         header: the log header, passed to the visitor.
         ruleset: judge under this ruleset instead of the one the match names.
-        strict: stop at the first violation.
+        policy: collect every violation (the default) or stop at the first.
         initial: the state to start from (a snapshot); the default is the empty board.
 
     Raises:
-        IllegalEventError: in strict mode, at the first event that breaks a rule.
+        IllegalEventError: with `ViolationPolicy.STOP_AT_FIRST`, at the first event that
+            breaks a rule.
     """
     state = initial
     rs = ruleset or state.ruleset or DEFAULT_RULESET
     memory: deque[tuple[int, MatchState]] = deque(maxlen=BACKUP_MEMORY)
     remember = memory.append
     visit = visitor.visit
+    stop = policy is ViolationPolicy.STOP_AT_FIRST
     visitor.begin_match(header)
     unstarted = False
     for item in records:
@@ -169,32 +242,38 @@ def replay(
                 state = caught
         voids: tuple[int, int] | None = None
         if isinstance(event, JudgeRulingIssued) and event.kind == RulingKind.BACK_UP:
-            restored = _restore(memory, event.back_to)
-            if restored is None:
-                found = (
-                    *found,
-                    violation(
-                        "R-GEN-8",
-                        f"back-up to seq {event.back_to}: not a recent priority point of this "
-                        "match",
-                    ),
-                )
-                after = evolve(state, event)
-            else:
-                voids = (restored[0] + 1, record.seq - 1)
-                after = restored[1]
+            after, voids, found = _back_up(memory, state, record.seq, event, found)
         elif ruleset is not None and isinstance(event, MatchStarted):
             # judge under the given ruleset: the fold reads its setup and flags from the state
             after = evolve(state, event.model_copy(update={"ruleset": ruleset}))
         else:
             after = evolve(state, event)
         located = tuple(_locate(v, record, line, before) for v in found) if found else ()
-        if located and strict:
+        if located and stop:
             raise IllegalEventError(record.seq, event_type(event), located)
         visit(Step(record, line, before, after, exp, located, voids))
         state = after
     visitor.end_match(state)
     return visitor.result()
+
+
+def _back_up(
+    memory: deque[tuple[int, MatchState]],
+    state: MatchState,
+    seq: int,
+    event: JudgeRulingIssued,
+    found: tuple[Violation, ...],
+) -> tuple[MatchState, tuple[int, int] | None, tuple[Violation, ...]]:
+    """A judge's back-up: the board of the priority point it names, and the seqs it voids; a
+    back-up to a position that is not a recent priority point is a violation (R-GEN-8)."""
+    restored = _restore(memory, event.back_to)
+    if restored is None:
+        wrong = violation(
+            "R-GEN-8",
+            f"back-up to seq {event.back_to}: not a recent priority point of this match",
+        )
+        return evolve(state, event), None, (*found, wrong)
+    return restored[1], (restored[0] + 1, seq - 1), found
 
 
 def _restore(
@@ -252,7 +331,7 @@ _NOTED = frozenset({MatchStarted, ObjectResulted, JudgeRulingIssued, MatchForked
 """Event types the validation report looks into (the rest are only counted)."""
 
 
-class Validator:
+class Validator(BaseVisitor[ValidationReport]):
     """A visitor that builds a `ValidationReport`."""
 
     def __init__(self, source: str | None = None) -> None:
@@ -310,17 +389,11 @@ class Validator:
         return self.report
 
 
-class FinalState:
+class FinalState(BaseVisitor[MatchState]):
     """A visitor that keeps only the final state."""
 
     def __init__(self) -> None:
         self.state: MatchState = INITIAL
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Nothing to do."""
-
-    def visit(self, step: Step) -> None:
-        """Nothing to do."""
 
     def end_match(self, final: MatchState) -> None:
         """Keep the final state."""
@@ -331,15 +404,12 @@ class FinalState:
         return self.state
 
 
-class Collect:
+class Collect(BaseVisitor[list[Step]]):
     """A visitor that keeps every step (for small matches and tests)."""
 
     def __init__(self) -> None:
         self.steps: list[Step] = []
         self.final: MatchState = INITIAL
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Nothing to do."""
 
     def visit(self, step: Step) -> None:
         """Keep the step."""
@@ -355,7 +425,32 @@ class Collect:
 
 
 def validate_records(
-    records: Iterable[EventRecord], *, ruleset: Ruleset | None = None, strict: bool = False
+    records: Iterable[EventRecord],
+    *,
+    ruleset: Ruleset | None = None,
+    policy: ViolationPolicy = ViolationPolicy.COLLECT,
 ) -> ValidationReport:
-    """Validate records in memory (see `replay`)."""
-    return replay(records, Validator(), ruleset=ruleset, strict=strict)
+    """Validate records in memory (see `replay`).
+
+    Raises:
+        IllegalEventError: with `ViolationPolicy.STOP_AT_FIRST`, at the first illegal event.
+    """
+    return replay(records, Validator(), ruleset=ruleset, policy=policy)
+
+
+__all__ = [
+    "BACKUP_MEMORY",
+    "CATCH_UP_LIMIT",
+    "BaseVisitor",
+    "Collect",
+    "Fanout",
+    "FinalState",
+    "LineRecord",
+    "Step",
+    "ValidationReport",
+    "Validator",
+    "ViolationPolicy",
+    "Visitor",
+    "replay",
+    "validate_records",
+]

@@ -19,9 +19,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from vwlog.engine.replay import Collect, FinalState, Step, Visitor, replay
+from vwlog.engine.replay import BaseVisitor, Collect, Fanout, FinalState, Step, Visitor, replay
 from vwlog.events import EventRecord, JudgeRulingIssued, event_type
-from vwlog.model.errors import UsageError
+from vwlog.model.errors import InvalidParameterError, SeqOutOfRangeError
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL
 from vwlog.rules import DEFAULT_RULESET, expect
@@ -72,15 +72,12 @@ def _point(seq: int, state: MatchState, player: str | None) -> PriorityPoint:
     )
 
 
-class PriorityPoints:
+class PriorityPoints(BaseVisitor[list[PriorityPoint]]):
     """A replay visitor that lists the priority points of a match."""
 
     def __init__(self) -> None:
         self.points: list[PriorityPoint] = []
         self._last_seq: int | None = None
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Nothing to do."""
 
     def visit(self, step: Step) -> None:
         """The position before this event is a priority point if the rules awaited priority."""
@@ -101,32 +98,6 @@ class PriorityPoints:
         return self.points
 
 
-class Fanout:
-    """A replay visitor that feeds several visitors in one pass (hslog's composite exporter)."""
-
-    def __init__(self, *visitors: Visitor[Any]) -> None:
-        self.visitors = visitors
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Begin every visitor."""
-        for v in self.visitors:
-            v.begin_match(header)
-
-    def visit(self, step: Step) -> None:
-        """Show the step to every visitor."""
-        for v in self.visitors:
-            v.visit(step)
-
-    def end_match(self, final: MatchState) -> None:
-        """End every visitor."""
-        for v in self.visitors:
-            v.end_match(final)
-
-    def result(self) -> tuple[Any, ...]:
-        """Every visitor's result, in order."""
-        return tuple(v.result() for v in self.visitors)
-
-
 def priority_points(
     records: Iterable[Item], *, ruleset: Ruleset | None = None
 ) -> list[PriorityPoint]:
@@ -142,12 +113,10 @@ def _seq_of(item: Item) -> int:
     return item.seq if isinstance(item, EventRecord) else item[1].seq
 
 
-def no_such_seq(seq: int, source: str, first: int | None, last: int | None) -> UsageError:
+def no_such_seq(seq: int, source: str, first: int | None, last: int | None) -> SeqOutOfRangeError:
     """The error for a seq that ``source`` does not hold (its seqs run ``first``..``last``;
     ``None``: it has no events)."""
-    if last is None or first is None:
-        return UsageError(f"no event with seq {seq} in {source}: it has no events")
-    return UsageError(f"no event with seq {seq} in {source} (its seqs run {first}..{last})")
+    return SeqOutOfRangeError(source, seq, first, last)
 
 
 def state_at(
@@ -172,7 +141,7 @@ def state_at(
             read its result afterwards.
 
     Raises:
-        UsageError: the match has no event with this seq.
+        SeqOutOfRangeError: the match has no event with this seq.
     """
     if seq == 0:
         return INITIAL
@@ -224,7 +193,7 @@ class Mark:
     """Who holds priority after the event."""
 
 
-class _Indexer:
+class _Indexer(BaseVisitor[None]):
     """The visitor of a timeline's one pass: marks, checkpoints, violations, priority points."""
 
     def __init__(self, every: int, ruleset: Ruleset | None) -> None:
@@ -237,9 +206,6 @@ class _Indexer:
         self.points = PriorityPoints()
         self.final: MatchState = INITIAL
         self._rs: Ruleset | None = ruleset
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Nothing to do."""
 
     def visit(self, step: Step) -> None:
         """Index the event; keep a checkpoint where one is due and safe."""
@@ -321,10 +287,10 @@ class Timeline:
             source: how errors name the match.
 
         Raises:
-            UsageError: ``every`` is below 1.
+            InvalidParameterError: ``every`` is below 1.
         """
         if every < 1:
-            raise UsageError(f"checkpoint interval must be at least 1, not {every}")
+            raise InvalidParameterError("checkpoint interval", every, "must be at least 1")
         self.items: list[Item] = list(records)
         self.header = header
         self.ruleset = ruleset
@@ -359,7 +325,7 @@ class Timeline:
         """The position (0-based) of the event ``seq``.
 
         Raises:
-            UsageError: the match has no event with this seq.
+            SeqOutOfRangeError: the match has no event with this seq.
         """
         i = self._index.get(seq)
         if i is None:
@@ -388,7 +354,7 @@ class Timeline:
         """The replay step of the event ``seq`` (see `step`).
 
         Raises:
-            UsageError: the match has no event with this seq.
+            SeqOutOfRangeError: the match has no event with this seq.
         """
         return self.step(self.index(seq))
 
@@ -396,7 +362,7 @@ class Timeline:
         """The board after the event ``seq`` (``0``: before the first event).
 
         Raises:
-            UsageError: the match has no event with this seq.
+            SeqOutOfRangeError: the match has no event with this seq.
         """
         if seq == 0:
             return INITIAL

@@ -434,3 +434,20 @@ def simulate(
     if on_progress is not None:
         on_progress(index)
     return match
+
+
+__all__ = [
+    "DECK_SIZE",
+    "MAX_COPIES",
+    "REGISTRATIONS_PER_WINDOW",
+    "GeneratedMatch",
+    "GreedyPolicy",
+    "Policy",
+    "PolicyName",
+    "RandomPolicy",
+    "build_start",
+    "generate",
+    "make_policy",
+    "random_deck",
+    "simulate",
+]

@@ -89,3 +89,16 @@ class LogHeader(BaseModel):
     """What wrote the log, informational (for example ``"vwlog simulate --seed 7"``)."""
     hash: str | None = None
     """SHA-256 of this header's canonical JSON without this field; the root of the chain."""
+
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "Allocation",
+    "Attack",
+    "BaseEvent",
+    "Block",
+    "Consequence",
+    "Decision",
+    "LogHeader",
+]

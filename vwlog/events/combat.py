@@ -138,3 +138,18 @@ class BecameStray(Consequence):
     type: Literal["became_stray"] = "became_stray"
     cards: tuple[str, ...]
     """The cards, in instance-id order."""
+
+
+__all__ = [
+    "AttackDeclared",
+    "AttackersEnteredBattle",
+    "BecameReturnHome",
+    "BecameStray",
+    "BlockersEnteredBattle",
+    "BlocksAssigned",
+    "CombatDamageRegistered",
+    "FollowerDamageAssigned",
+    "FollowersDestroyed",
+    "TerritoriesDestroyed",
+    "VictoryPointGained",
+]

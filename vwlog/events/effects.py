@@ -99,3 +99,15 @@ Effect = Annotated[
     Field(discriminator="type"),
 ]
 """Any effect."""
+
+
+__all__ = [
+    "CardMoved",
+    "CardsDrawn",
+    "DamageDealt",
+    "Effect",
+    "GoldChanged",
+    "HonorChanged",
+    "StatChanged",
+    "StatusChanged",
+]

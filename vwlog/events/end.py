@@ -25,3 +25,9 @@ class TurnCleanedUp(Consequence):
     A consequence the rules demand."""
 
     type: Literal["turn_cleaned_up"] = "turn_cleaned_up"
+
+
+__all__ = [
+    "HandLimitDiscarded",
+    "TurnCleanedUp",
+]

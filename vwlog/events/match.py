@@ -151,3 +151,16 @@ class MatchForked(Decision):
     """Seq of the parent's priority point the fork continues from."""
     name: str | None = None
     """A name for the fork ("what if I had blocked")."""
+
+
+__all__ = [
+    "CardInstance",
+    "Conceded",
+    "DeckRevealed",
+    "JudgeRulingIssued",
+    "MatchForked",
+    "MatchStarted",
+    "MatchWon",
+    "OpeningHandDrawn",
+    "Seat",
+]

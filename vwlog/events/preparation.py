@@ -86,3 +86,13 @@ class DeploymentFinished(Decision):
     type: Literal["deployment_finished"] = "deployment_finished"
     player: str
     """The active player."""
+
+
+__all__ = [
+    "DeploymentFinished",
+    "GoldProduced",
+    "PropertyPlaced",
+    "SupplyChosen",
+    "SupplyTaken",
+    "Unslid",
+]

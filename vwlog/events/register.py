@@ -90,3 +90,12 @@ class ObjectResulted(Consequence):
     """The object."""
     effects: tuple[Effect, ...] = Field(default=(), max_length=10_000)
     """What it did."""
+
+
+__all__ = [
+    "CardSummoned",
+    "CostPaid",
+    "ObjectResulted",
+    "SkillRegistered",
+    "SkillTriggered",
+]

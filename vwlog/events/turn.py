@@ -59,3 +59,12 @@ class TurnEnded(Consequence):
     type: Literal["turn_ended"] = "turn_ended"
     turn: int
     """The turn that ended."""
+
+
+__all__ = [
+    "PhaseStarted",
+    "PriorityPassed",
+    "StepStarted",
+    "TurnEnded",
+    "TurnStarted",
+]

@@ -92,3 +92,19 @@ def deck_commitment(salt: str, card_ids: Iterable[str]) -> str:
     h.update(b"\n")
     h.update(",".join(card_ids).encode("utf-8"))
     return h.hexdigest()
+
+
+__all__ = [
+    "canonical",
+    "chain_hash",
+    "deck_commitment",
+    "header_body",
+    "header_bytes",
+    "header_hash",
+    "parse_record",
+    "record_body",
+    "record_bytes",
+    "record_to_dict",
+    "seal",
+    "seal_header",
+]

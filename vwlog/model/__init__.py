@@ -1,1 +1,3 @@
 """model"""
+
+__all__: list[str] = []

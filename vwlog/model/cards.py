@@ -336,3 +336,17 @@ OPEN_QUESTION_FLAGS: dict[str, str] = {
     "OQ-32": "destroyed_guards_become_stray",
 }
 """Which `Ruleset` field answers which open question."""
+
+
+__all__ = [
+    "DEFAULT_RULESET",
+    "OPEN_QUESTION_FLAGS",
+    "AuraSpec",
+    "CardDef",
+    "CardPool",
+    "Condition",
+    "EffectSpec",
+    "Ruleset",
+    "SkillDef",
+    "Target",
+]

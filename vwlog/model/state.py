@@ -473,3 +473,23 @@ def _card_text(state: MatchState, c: Permanent) -> str:
         if on
     ]
     return text + (f" ({', '.join(flags)})" if flags else "")
+
+
+__all__ = [
+    "NO_COMBAT",
+    "Allot",
+    "Combat",
+    "MatchState",
+    "Modifier",
+    "PendingCost",
+    "Permanent",
+    "PlayerState",
+    "RegisterObject",
+    "Trigger",
+    "Where",
+    "condition_holds",
+    "current_stat",
+    "has_keyword",
+    "render",
+    "replace",
+]

@@ -239,3 +239,32 @@ class RulingKind(StrEnum):
     BACK_UP = "BACK_UP"
     PARTIAL_FIX = "PARTIAL_FIX"
     GAME_LOSS = "GAME_LOSS"
+
+
+__all__ = [
+    "CardId",
+    "CardType",
+    "Expiry",
+    "Faction",
+    "Keyword",
+    "MatchFormat",
+    "MatchId",
+    "ObjectId",
+    "ObjectKind",
+    "Phase",
+    "PlacementReason",
+    "PlayerId",
+    "Restriction",
+    "RuleId",
+    "RulingKind",
+    "Seq",
+    "Side",
+    "SkillKind",
+    "Stat",
+    "Step",
+    "SupplyOption",
+    "Terrain",
+    "TriggerWhen",
+    "Victory",
+    "Zone",
+]

@@ -15,13 +15,20 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from pydantic import ValidationError
 
-from vwlog.engine.replay import ValidationReport, Validator, replay
+from vwlog.engine.replay import ValidationReport, Validator, ViolationPolicy, replay
 from vwlog.engine.simulate import GeneratedMatch, PolicyName, simulate
 from vwlog.events import DeckRevealed, EventRecord, LogHeader, MatchStarted
 from vwlog.io import codec
 from vwlog.io.logfile import open_log, write_log
 from vwlog.model.cards import CardPool, Ruleset
-from vwlog.model.errors import IllegalEventError, LogFormatError, UsageError
+from vwlog.model.errors import (
+    IllegalEventError,
+    InvalidParameterError,
+    LogFormatError,
+    RulesetFileError,
+    RulesetOverrideError,
+    UnknownFlagError,
+)
 from vwlog.rules.catalog import RULES, status
 
 if TYPE_CHECKING:
@@ -35,7 +42,7 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
     """Parse ``flag=value`` pairs into a mapping checked against `Ruleset`'s fields.
 
     Raises:
-        UsageError: a pair is malformed or names no ruleset field.
+        RulesetOverrideError: a pair is malformed or names no ruleset field.
     """
     out: dict[str, Any] = {}
     fields = Ruleset.model_fields
@@ -43,9 +50,9 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
         name, sep, value = pair.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or not name:
-            raise UsageError(f"--set takes FLAG=VALUE, got {pair!r}")
+            raise RulesetOverrideError(pair, "not FLAG=VALUE")
         if name not in fields:
-            raise UsageError(f"--set: no ruleset flag {name!r} (see 'vwlog rules --flags')")
+            raise UnknownFlagError(pair, name)
         low = value.strip().lower()
         parsed: Any = value.strip()
         if low in ("true", "yes", "on"):
@@ -64,7 +71,7 @@ def apply_overrides(base: Ruleset, overrides: Mapping[str, Any]) -> Ruleset:
     """``base`` with some flags changed, validated.
 
     Raises:
-        UsageError: a value does not fit its flag.
+        RulesetOverrideError: a value does not fit its flag.
     """
     if not overrides:
         return base
@@ -73,23 +80,24 @@ def apply_overrides(base: Ruleset, overrides: Mapping[str, Any]) -> Ruleset:
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise UsageError(f"--set {where}: {first['msg'].lower()}") from err
+        value = overrides.get(where, first.get("input"))
+        raise RulesetOverrideError(f"{where}={value}", first["msg"].lower(), where) from err
 
 
 def load_ruleset(path: str | Path) -> Ruleset:
     """Read a ruleset JSON file.
 
     Raises:
-        UsageError: the file is unreadable or not a valid ruleset.
+        RulesetFileError: the file is unreadable or not a valid ruleset.
     """
     try:
         return Ruleset.model_validate_json(Path(path).read_bytes())
     except OSError as err:
-        raise UsageError(f"{path}: cannot read ruleset: {err.strerror}") from err
+        raise RulesetFileError(str(path), f"cannot read ruleset: {err.strerror}") from err
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise UsageError(f"{path}: field {where!r}: {first['msg'].lower()}") from err
+        raise RulesetFileError(str(path), first["msg"].lower(), where) from err
 
 
 # -- validation ------------------------------------------------------------------------------
@@ -97,11 +105,11 @@ def load_ruleset(path: str | Path) -> Ruleset:
 
 @dataclass(frozen=True, slots=True)
 class ValidationOptions:
-    """How to validate: a replacement ruleset, flag overrides, strictness."""
+    """How to validate: a replacement ruleset, flag overrides, what to do at a violation."""
 
     ruleset: Ruleset | None = None
     overrides: tuple[tuple[str, Any], ...] = ()
-    strict: bool = False
+    policy: ViolationPolicy = ViolationPolicy.COLLECT
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,12 +123,12 @@ class InputProblem:
 def validate_log(path: str | Path, options: ValidationOptions | None = None) -> ValidationReport:
     """Validate one log file, streaming it line by line (memory flat in file length).
 
-    In strict mode validation stops at the first illegal event: the report holds its
-    violations and ``stopped_at`` names its seq.
+    With `ViolationPolicy.STOP_AT_FIRST` validation stops at the first illegal event: the
+    report holds its violations and ``stopped_at`` names its seq.
 
     Raises:
         LogFormatError: the file is unreadable or malformed (names file, line and field).
-        UsageError: an override does not fit the ruleset.
+        RulesetOverrideError: an override does not fit the ruleset.
     """
     opts = options or ValidationOptions()
     validator = Validator(source=str(path))
@@ -139,7 +147,7 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
                 validator,
                 header=reader.header,
                 ruleset=ruleset,
-                strict=opts.strict,
+                policy=opts.policy,
             )
         except IllegalEventError as err:
             report = validator.result()
@@ -172,7 +180,7 @@ def validate_logs(
     A file that cannot be read yields an `InputProblem`; the others are still validated.
 
     Raises:
-        UsageError: an override does not fit the ruleset.
+        RulesetOverrideError: an override does not fit the ruleset.
     """
     opts = options or ValidationOptions()
     work = [(str(p), opts) for p in paths]
@@ -233,13 +241,15 @@ def simulate_to(
     after writing to keep memory flat when ``out`` is given).
 
     Raises:
-        UsageError: the spec is impossible (players out of 2..4, a bad team split).
+        InvalidParameterError: the spec is impossible (players out of 2..4, a bad team split).
         OutputError: a file cannot be written.
     """
     if not 2 <= spec.players <= 4:
-        raise UsageError(f"--players takes 2 to 4, not {spec.players}")
+        raise InvalidParameterError("players", spec.players, "must be 2 to 4")
     if spec.teams is not None and (spec.teams < 2 or spec.players % spec.teams):
-        raise UsageError(f"--teams {spec.teams} does not divide {spec.players} players evenly")
+        raise InvalidParameterError(
+            "teams", spec.teams, f"must divide {spec.players} players evenly"
+        )
     if out is not None and not (out.suffix == ".jsonl" and spec.matches == 1):
         out.mkdir(parents=True, exist_ok=True)
     results = []

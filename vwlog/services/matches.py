@@ -17,7 +17,15 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from vwlog.engine.play import play
-from vwlog.engine.replay import FinalState, Step, ValidationReport, Validator, replay
+from vwlog.engine.replay import (
+    BaseVisitor,
+    Fanout,
+    FinalState,
+    Step,
+    ValidationReport,
+    Validator,
+    replay,
+)
 from vwlog.engine.simulate import make_policy
 from vwlog.events import (
     EventRecord,
@@ -29,10 +37,16 @@ from vwlog.events import (
 from vwlog.io import codec
 from vwlog.io.logfile import open_log
 from vwlog.model.errors import (
+    ForkNameError,
     IllegalEventError,
     LogFormatError,
     MatchExistsError,
+    MatchNotStartedError,
+    MatchOverError,
+    NotAPriorityPointError,
+    NotPlayableError,
     SequenceConflictError,
+    StoredSeqOutOfRangeError,
     StoreError,
     UsageError,
     VwlogError,
@@ -94,65 +108,30 @@ def decode_snapshot(static: MatchState, data: bytes, record_hash: str | None) ->
         return None  # rebuilt from the records instead
 
 
-class _Snapshots:
+class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
     """A replay visitor that keeps a state every ``every`` events."""
 
     def __init__(self, every: int) -> None:
         self.every = every
         self.taken: list[tuple[int, MatchState]] = []
 
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Nothing to do."""
-
     def visit(self, step: Step) -> None:
         """Keep the state after every ``every``-th event."""
         if step.record.seq % self.every == 0:
             self.taken.append((step.record.seq, step.after))
-
-    def end_match(self, final: MatchState) -> None:
-        """Nothing to do."""
 
     def result(self) -> list[tuple[int, MatchState]]:
         """The states kept."""
         return self.taken
 
 
-class _Both:
-    """The visitors of an import fed by one replay pass: validation, snapshots and the
-    match's statistics (kept in its catalog entry for the statistics read model)."""
-
-    def __init__(self, validator: Validator, snapshots: _Snapshots) -> None:
-        self.validator = validator
-        self.snapshots = snapshots
-        self.measure = MatchMetricsVisitor()
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Forward."""
-        self.validator.begin_match(header)
-        self.measure.begin_match(header)
-
-    def visit(self, step: Step) -> None:
-        """Forward."""
-        self.validator.visit(step)
-        self.snapshots.visit(step)
-        self.measure.visit(step)
-
-    def end_match(self, final: MatchState) -> None:
-        """Forward."""
-        self.validator.end_match(final)
-        self.measure.end_match(final)
-
-    def result(self) -> ValidationReport:
-        """The validation report."""
-        return self.validator.result()
-
-    def metrics(self) -> dict[str, Any] | None:
-        """The match's metrics in JSON mode (`MatchMeta.metrics`); ``None`` if the records
-        hold no ``match_started`` to measure."""
-        try:
-            return self.measure.result().model_dump(mode="json")
-        except ValueError:
-            return None
+def _metrics(measure: MatchMetricsVisitor) -> dict[str, Any] | None:
+    """A match's metrics in JSON mode (`MatchMeta.metrics`); ``None`` if the records hold no
+    ``match_started`` to measure."""
+    try:
+        return measure.result().model_dump(mode="json")
+    except ValueError:
+        return None
 
 
 # -- import ----------------------------------------------------------------------------------
@@ -259,9 +238,13 @@ def import_log(
         StoreError: the database failed.
     """
     header, lines = _read_for_import(path)
-    snapshots = _Snapshots(snapshot_every)
-    visitors = _Both(Validator(source=str(path)), snapshots)
-    report = replay(((i + 2, r) for i, (_, r) in enumerate(lines)), visitors, header=header)
+    # one pass feeds validation, snapshots and the match's statistics (kept in its catalog
+    # entry for the statistics read model)
+    snapshots, measure = _Snapshots(snapshot_every), MatchMetricsVisitor()
+    visitors = Fanout(Validator(source=str(path)), snapshots, measure)
+    report: ValidationReport = replay(
+        ((i + 2, r) for i, (_, r) in enumerate(lines)), visitors, header=header
+    )[0]
     head_hash = lines[-1][1].hash if lines else header.hash
     if reject_illegal and report.violations:
         return ImportResult(
@@ -272,7 +255,7 @@ def import_log(
             len(report.violations),
             f"{len(report.violations)} violations; first: {report.violations[0]}",
         )
-    meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=visitors.metrics())
+    meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=_metrics(measure))
     outcome = store.import_match(header, lines, meta)
     if outcome == ImportOutcome.STORED:
         store.save_snapshots(
@@ -425,7 +408,7 @@ def _static_state(store: MatchStore, match_id: str) -> MatchState:
     if cached is None:
         first = next(store.records(match_id, lte=1), None)
         if first is None or not isinstance(first.event, MatchStarted):
-            raise UsageError(f"match {match_id!r} does not start with match_started")
+            raise MatchNotStartedError(match_id, "does not start with match_started")
         cached = per_store[match_id] = evolve(INITIAL, first.event)
     return cached
 
@@ -436,12 +419,12 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
 
     Raises:
         MatchNotFoundError: no such match.
-        UsageError: seq is out of range.
+        StoredSeqOutOfRangeError: seq is out of range.
     """
     head = store.head(match_id)
     target = head.seq if seq is None else seq
     if not 0 <= target <= head.seq:
-        raise UsageError(f"match {match_id!r} has events 1 to {head.seq}; no seq {target}")
+        raise StoredSeqOutOfRangeError(match_id, target, head.seq)
     if target == 0:
         return INITIAL
     state: MatchState | None = None
@@ -515,24 +498,22 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
 
     Raises:
         MatchNotFoundError: no such match.
-        UsageError: ``at`` is not a priority point (the nearest ones are named), or the name
-            is not 1 to 40 letters, digits, ``-``, ``_`` or ``.``.
+        NotAPriorityPointError: ``at`` is not a priority point (the nearest ones are named).
+        ForkNameError: the name is not 1 to 40 letters, digits, ``-``, ``_`` or ``.``, or
+            every id it could give is taken.
         MatchExistsError: a match with the fork's id exists.
     """
     if name is not None and not _FORK_NAME.fullmatch(name):
-        raise UsageError(
-            f"fork name {name!r}: use 1 to 40 letters, digits, '-', '_' or '.' "
-            "(it becomes part of the match id MATCH~NAME)"
+        raise ForkNameError(
+            name,
+            "use 1 to 40 letters, digits, '-', '_' or '.' "
+            "(it becomes part of the match id MATCH~NAME)",
         )
     state = state_at(store, match_id, at)
     rs = state.ruleset
     if rs is None or expect(rs, state).kind != "priority":
         before, after = priority_seqs_near(store, match_id, at)
-        near = ", ".join(f"seq {s}" for s in (before, after) if s is not None) or "none nearby"
-        raise UsageError(
-            f"seq {at} of {match_id!r} is not a priority point (nearest: {near}); "
-            "see 'vwlog replay --priority-points'"
-        )
+        raise NotAPriorityPointError(match_id, at, before, after)
     existing = {m.match_id for m in store.list_matches()}
     base = f"{match_id}~{name}" if name else f"{match_id}~{at}"
     parent_header = store.header(match_id)
@@ -552,15 +533,15 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
         assert header.hash is not None
         records = list(codec.seal(header.hash, [*prefix, marker]))
         lines = [(codec.record_bytes(r), r) for r in records]
-        snapshots = _Snapshots(SNAPSHOT_EVERY)
-        visitors = _Both(Validator(), snapshots)
-        report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)
+        snapshots, measure = _Snapshots(SNAPSHOT_EVERY), MatchMetricsVisitor()
+        visitors = Fanout(Validator(), snapshots, measure)
+        report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
         meta = meta_from(
             header,
             report,
             records[-1].hash or "",
             events=len(records),
-            metrics=visitors.metrics(),
+            metrics=_metrics(measure),
         )
         try:
             outcome = store.import_match(header, lines, meta)
@@ -576,7 +557,7 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
             ],
         )
         return fork_id
-    raise UsageError(f"too many forks named {base!r}; choose another --name")
+    raise ForkNameError(base, "too many forks have this name")
 
 
 @dataclass
@@ -609,14 +590,18 @@ def play_decisions(
     Raises:
         MatchNotFoundError: no such match.
         IllegalEventError: a decision breaks a rule (nothing is stored).
-        UsageError: a decision cannot be parsed, or the match is over.
+        UsageError: a decision cannot be parsed (its message starts "decision N of M: " when
+            several are given).
+        MatchOverError: the match is over.
+        MatchNotStartedError: the match has no ``match_started``.
+        NotPlayableError: a decision is a judge's ruling or a fork marker.
         SequenceConflictError: another writer appended first (nothing is stored).
     """
     head = store.head(match_id)
     state = state_at(store, match_id, head.seq)
     rs = state.ruleset
     if rs is None:
-        raise UsageError(f"match {match_id!r} has not started")
+        raise MatchNotStartedError(match_id)
     applied: list[AnyEvent] = []
     n_decisions = 0
     items = list(decisions)
@@ -625,20 +610,20 @@ def play_decisions(
         try:
             decision = parse_decision(item, rs, state) if isinstance(item, str) else [item]
         except UsageError as err:
-            raise UsageError(f"{where}{err}") from err
+            raise err.within(where) from err
         for d in decision:
             if state.over:
-                raise UsageError(f"{where}match {match_id!r} is over (won by {state.winner})")
+                raise MatchOverError(match_id, state.winner).within(where)
             if isinstance(d, JudgeRulingIssued):
-                raise UsageError(
-                    f"{where}judge_ruling_issued is not played: a judge's ruling is recorded in "
-                    "the judge's log and imported; to go on from an earlier priority point, fork "
-                    "there ('vwlog fork MATCH --at SEQ')"
-                )
+                raise NotPlayableError(
+                    "judge_ruling_issued",
+                    "a judge's ruling is recorded in the judge's log and imported; to go on "
+                    "from an earlier priority point, fork there",
+                ).within(where)
             if isinstance(d, MatchForked):
-                raise UsageError(
-                    f"{where}match_forked is not played: 'vwlog fork MATCH --at SEQ' makes a fork"
-                )
+                raise NotPlayableError(
+                    "match_forked", "a fork is made from a stored match at a priority point"
+                ).within(where)
             try:
                 state, events = play(rs, state, d)
             except IllegalEventError as err:

@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING, Literal
 from vwlog.engine.describe import describe
 from vwlog.engine.play import play
 from vwlog.events import JudgeRulingIssued, MatchForked, event_type
-from vwlog.model.errors import MatchNotFoundError, UsageError
+from vwlog.model.errors import (
+    MatchNotFoundError,
+    MatchNotStartedError,
+    NotAForkError,
+    ParentNotStoredError,
+)
 from vwlog.projections import evolve
 from vwlog.rules import check, expect
 from vwlog.services.matches import append_played, state_at
@@ -122,25 +127,24 @@ def rebase(store: MatchStore, fork_id: str, *, dry_run: bool = False) -> RebaseR
 
     Raises:
         MatchNotFoundError: no such match.
-        UsageError: the match is not a fork, or its parent is no longer stored.
+        NotAForkError: the match is not a fork.
+        ParentNotStoredError: its parent is no longer stored.
+        MatchNotStartedError: the fork holds no ``match_started``.
         SequenceConflictError: another writer appended to the fork first (nothing is stored).
     """
     meta = store.meta(fork_id)
     if meta.parent is None or meta.fork_at is None:
-        raise UsageError(
-            f"match {fork_id!r} is not a fork (it records no parent); "
-            "rebase works on a fork made with 'vwlog fork'"
-        )
+        raise NotAForkError(fork_id)
     parent_id, at = meta.parent, meta.fork_at
     try:
         parent_state = state_at(store, parent_id, at)
         parent = list(store.records(parent_id, gt=at))
     except MatchNotFoundError as err:
-        raise UsageError(f"the parent {parent_id!r} of fork {fork_id!r} is not stored") from err
+        raise ParentNotStoredError(fork_id, parent_id) from err
     head = store.head(fork_id)
     state = state_at(store, fork_id, head.seq)
     if state.ruleset is None:
-        raise UsageError(f"match {fork_id!r} has not started")
+        raise MatchNotStartedError(fork_id)
     decisions = [r.event for r in parent if _is_decision(r.event)]
     own = [r.event for r in store.records(fork_id, gt=at) if _is_decision(r.event)]
     already = skip = _overlap(own, decisions)

@@ -1,0 +1,259 @@
+"""The fold for the register: costs paid, cards summoned, skills registered and triggered,
+objects resulting with their effects (R-REG-*, R-SKL-*).
+
+Part of `vwlog.projections.board`; like it, these trust their input and never check legality.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from vwlog.events import (
+    CardMoved,
+    CardsDrawn,
+    CardSummoned,
+    CostPaid,
+    DamageDealt,
+    Effect,
+    GoldChanged,
+    HonorChanged,
+    ObjectResulted,
+    SkillRegistered,
+    SkillTriggered,
+    StatChanged,
+    StatusChanged,
+)
+from vwlog.model.state import (
+    MatchState,
+    Modifier,
+    PendingCost,
+    Permanent,
+    RegisterObject,
+    Where,
+    replace,
+)
+from vwlog.model.types import (
+    CardType,
+    ObjectKind,
+    TriggerWhen,
+)
+from vwlog.projections.fold import (
+    _WINDOW_ACTIVITY,
+    _collect_triggers,
+    _draw,
+    _is_action,
+    _move_from_play,
+    _player,
+    _reassess,
+    _record_key,
+    _reset_priority,
+)
+
+
+def _cost_paid(state: MatchState, event: CostPaid) -> MatchState:
+    p = state.player(event.player)
+    st = _player(state, event.player, gold=max(0, p.gold - event.gold))
+    if event.slid:
+        slid = set(event.slid)
+        perms = {k: (replace(c, slid=True) if k in slid else c) for k, c in st.permanents.items()}
+        st = replace(st, permanents=perms)
+    return replace(
+        st,
+        pending_cost=PendingCost(event.player, event.card, event.skill, event.gold, event.slid),
+        done=st.done | {_WINDOW_ACTIVITY},
+    )
+
+
+def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
+    p = state.player(event.player)
+    st = state
+    if event.card in p.hand:
+        st = _player(st, event.player, hand=tuple(c for c in p.hand if c != event.card))
+    elif event.card in p.subdeck:
+        st = _player(st, event.player, subdeck=tuple(c for c in p.subdeck if c != event.card))
+    obj = RegisterObject(
+        id=event.object_id,
+        kind=ObjectKind.SUMMON,
+        controller=event.player,
+        card=event.card,
+        skill="play" if event.card in state.instances and _is_action(state, event.card) else None,
+        territory=event.territory,
+    )
+    return replace(
+        st,
+        register=(*st.register, obj),
+        objects=st.objects + 1,
+        pending_cost=None,
+        priority=event.player,
+        passes=0,
+        done=st.done | {_WINDOW_ACTIVITY},
+    )
+
+
+def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
+    obj = RegisterObject(
+        id=event.object_id,
+        kind=ObjectKind.ACTIVE_SKILL,
+        controller=event.player,
+        card=event.card,
+        skill=event.skill,
+        target=event.target,
+    )
+    records = state.records
+    skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
+    if skill is not None and skill.restriction != "NONE":
+        key = _record_key(state, event.player, event.card)
+        records = {
+            **records,
+            (event.player, key, event.skill, str(skill.restriction)): (event.card, state.objects),
+        }
+    return replace(
+        state,
+        register=(*state.register, obj),
+        objects=state.objects + 1,
+        pending_cost=None,
+        records=records,
+        priority=event.player,
+        passes=0,
+        done=state.done | {_WINDOW_ACTIVITY},
+    )
+
+
+def _skill_triggered(state: MatchState, event: SkillTriggered) -> MatchState:
+    obj = RegisterObject(
+        id=event.object_id,
+        kind=ObjectKind.TRIGGER_SKILL,
+        controller=event.player,
+        card=event.card,
+        skill=event.skill,
+    )
+    remaining = list(state.triggers)
+    for i, t in enumerate(remaining):
+        if t.player == event.player and t.card == event.card and t.skill == event.skill:
+            del remaining[i]
+            break
+    records = state.records
+    skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
+    if skill is not None and skill.restriction != "NONE":
+        key = _record_key(state, event.player, event.card)
+        records = {
+            **records,
+            (event.player, key, event.skill, str(skill.restriction)): (event.card, state.objects),
+        }
+    return _reset_priority(
+        replace(
+            state,
+            register=(*state.register, obj),
+            objects=state.objects + 1,
+            triggers=tuple(remaining),
+            records=records,
+        )
+    )
+
+
+def _resulted(state: MatchState, event: ObjectResulted) -> MatchState:
+    obj = next((o for o in reversed(state.register) if o.id == event.object_id), None)
+    register = tuple(o for o in state.register if o.id != event.object_id)
+    st = replace(state, register=register)
+    if obj is not None:
+        st = replace(st, destroyer=obj.controller)
+        if obj.kind == ObjectKind.SUMMON and obj.card is not None:
+            st = _enter_play(st, obj)
+    for effect in event.effects:
+        st = _apply_effect(st, effect)
+    if obj is not None and obj.kind == ObjectKind.SUMMON and obj.card is not None:
+        if obj.card in st.instances and _is_action(st, obj.card):
+            owner = obj.controller
+            p = st.player(owner)
+            st = _player(st, owner, graveyard=(*p.graveyard, obj.card))
+    if obj is not None and obj.kind in (
+        ObjectKind.COMBAT_DAMAGE_FOLLOWERS,
+        ObjectKind.COMBAT_DAMAGE_TERRITORY,
+    ):
+        st = replace(st, done=st.done | {"resulted"})
+    return _reassess(_reset_priority(st))
+
+
+def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:
+    card = obj.card
+    assert card is not None
+    d = state.defn(card)
+    if d.type == CardType.ACTION:
+        return state
+    perms = dict(state.permanents)
+    if d.type == CardType.TERRITORY:
+        perms[card] = Permanent(
+            card,
+            d.id,
+            obj.controller,
+            "TERRITORY",
+            entered_turn=state.turn,
+            entered_at=state.objects,
+        )
+    else:
+        target = obj.territory
+        where: Where = "GUARD" if target in state.permanents else "STRAY"
+        perms[card] = Permanent(
+            card,
+            d.id,
+            obj.controller,
+            where,
+            territory=target if where == "GUARD" else None,
+            fatigued=d.type == CardType.FOLLOWER,
+            entered_turn=state.turn,
+            entered_at=state.objects,
+        )
+    st = replace(state, permanents=perms)
+    if d.type == CardType.TERRITORY:
+        counts = dict(state.territory_counts)
+        counts[obj.controller] = counts.get(obj.controller, 0) + 1
+        st = replace(st, territory_counts=counts)
+    if d.type == CardType.TERRITORY and any(
+        c.where == "STRAY" and c.controller == obj.controller for c in st.permanents.values()
+    ):
+        st = replace(st, stray_territory=card)
+    return _collect_triggers(st, TriggerWhen.ENTERS_PLAY, cards=[card])
+
+
+def _apply_effect(state: MatchState, effect: Effect) -> MatchState:
+    match effect:
+        case StatChanged():
+            if effect.card not in state.permanents:
+                return state
+            mod = Modifier(effect.card, effect.stat, effect.delta, effect.expires)
+            return replace(state, modifiers=(*state.modifiers, mod))
+        case GoldChanged():
+            if not state.has_player(effect.player):
+                return state
+            gold = max(0, state.player(effect.player).gold + effect.delta)
+            return _player(state, effect.player, gold=gold)
+        case HonorChanged():
+            if not state.has_player(effect.player):
+                return state
+            honor = max(0, state.player(effect.player).honor + effect.delta)
+            return _player(state, effect.player, honor=honor)
+        case CardsDrawn():
+            if not state.has_player(effect.player):
+                return state
+            return _draw(state, effect.player, effect.cards)
+        case CardMoved():
+            return _move_from_play(state, effect.card, effect.to_zone)
+        case DamageDealt():
+            perm = state.permanents.get(effect.recipient)
+            if perm is None:
+                return state
+            perms = dict(state.permanents)
+            perms[effect.recipient] = replace(perm, damage=perm.damage + effect.amount)
+            return replace(state, permanents=perms)
+        case StatusChanged():
+            perm = state.permanents.get(effect.card)
+            if perm is None:
+                return state
+            perms = dict(state.permanents)
+            perms[effect.card] = replace(perm, slid=effect.slid)
+            return replace(state, permanents=perms)
+        case _:
+            assert_never(effect)
+
+
+__all__: list[str] = []
