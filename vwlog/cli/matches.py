@@ -129,11 +129,9 @@ def import_(
         )
     if len(paths) > 1:
         rows = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
-        totals = [
-            (label, f"{counts[key]:,}", f"{events[key]:,}")
-            for label, key in [*rows, ("failed", "error")]
-        ]
-        echo(table(("outcome", "logs", "events"), totals, align="<>>"), err=True)
+        echo(f"{'outcome':10} {'logs':>6} {'events':>12}", err=True)
+        for label, key in [*rows, ("failed", "error")]:
+            echo(f"{label:10} {counts[key]:>6,} {events[key]:>12,}", err=True)
     click.echo(
         f"{counted(len(paths), 'log')}: {counts['stored']} stored, "
         f"{counts['unchanged']} unchanged, {counts['rejected']} rejected, "
@@ -241,7 +239,7 @@ def list_(
             )
         )
     headers = ("match", "date", "players", "turns", "winner", "victory", "viol", "head", "")
-    echo(table(headers, rows, align="<<<><<><<"))
+    echo(table(headers, rows, align="<<<><<><<", gap=" "))
     echo(counted(len(metas), "match", "matches"), err=True)
 
 

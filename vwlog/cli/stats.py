@@ -34,6 +34,7 @@ from vwlog.render.statspage import (
     render_matches_table,
     render_table,
 )
+from vwlog.render.text import visible
 from vwlog.services.stats import catch_up, measured, rebuild
 from vwlog.store import MatchStore, settings_from_url
 
@@ -274,7 +275,12 @@ def stats(
         text = render_csv(corpus, min_n=min_n)
     else:
         text = render_table(corpus, min_n=min_n, top=top)
-    page = render_html(corpus, min_n=min_n, top=top) if html_file is not None else None
+    source = ", ".join(str(p) for p in logs) if logs else "the store"
+    page = (
+        render_html(corpus, min_n=min_n, top=top, source=source) if html_file is not None else None
+    )
+    if output_format == "table":
+        text = visible(text)
     click.echo(text, nl=not text.endswith("\n"))
     if html_file is not None and page is not None:
         try:

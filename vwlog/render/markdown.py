@@ -45,6 +45,7 @@ __all__ = [
 _META = re.compile(r"([\\`*_\[\]|~])")
 _LEADING = re.compile(r"^(\s*|\s*\d+)([#+\-=]|(?<=\d)[.)])")
 _BACKTICKS = re.compile(r"`+")
+_UNSAFE_IN_CODE = re.compile(r"[<>&`]")
 
 
 def md(text: object) -> str:
@@ -56,15 +57,16 @@ def md(text: object) -> str:
 
 
 def md_code(text: object, *, in_table: bool = False) -> str:
-    """``text`` as a Markdown code span (shown verbatim, never read as Markdown or HTML);
-    ``in_table`` escapes ``|``, which would end a table cell even there."""
+    """``text`` as a Markdown code span (shown verbatim, never read as Markdown); a value that
+    holds ``<``, ``>``, ``&`` or a backtick is written as escaped text instead (`md`), so that
+    no raw HTML reaches a viewer that does not follow CommonMark. ``in_table`` escapes ``|``,
+    which would end a table cell even in a code span."""
     value = term(text)
+    if _UNSAFE_IN_CODE.search(value):
+        return md(text)
     if in_table:
         value = value.replace("|", "\\|")
-    runs = [len(r) for r in _BACKTICKS.findall(value)]
-    fence = "`" * (max(runs, default=0) + 1)
-    pad = " " if value.startswith("`") or value.endswith("`") else ""
-    return f"{fence}{pad}{value}{pad}{fence}"
+    return f"`{value}`"
 
 
 def _md_block(text: str, info: str = "text") -> list[str]:

@@ -10,10 +10,11 @@ script, no stylesheet link and no network reference, so it can be mailed or arch
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
 import re
+from datetime import UTC, datetime
+from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 from vwlog.model.errors import UsageError
@@ -32,6 +33,9 @@ from vwlog.projections.stats import (
     TurnPoint,
     WinCount,
 )
+from vwlog.render.html import e, page
+from vwlog.render.text import table as text_table
+from vwlog.render.text import visible
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -386,17 +390,37 @@ def _md_cell(text: str) -> str:
     return text.replace("|", r"\|")
 
 
+_LITERAL = re.compile(r"``(.+?)``|`([^`]+)`")
+
+
+def _prose_html(text: str) -> str:
+    """A definition (written in reST/Markdown in the docstrings) as HTML: escaped, with its
+    literals (````None````, ```MatchMetrics```) as code, never as raw markup."""
+    out: list[str] = []
+    last = 0
+    for m in _LITERAL.finditer(text):
+        out.append(str(e(text[last : m.start()])))
+        out.append(f"<code>{e(m.group(1) or m.group(2))}</code>")
+        last = m.end()
+    out.append(str(e(text[last:])))
+    return "".join(out)
+
+
 def _definitions_html() -> str:
     parts = [
         '<section class="defs">',
         '<h2 id="definitions">Definitions</h2>',
-        f'<p class="note">Every figure on this page, as defined in {html.escape(DOCS)}. '
+        f'<p class="note">Every figure on this page, as defined in {e(DOCS)}. '
         "Win rates count finished matches; every rate has its n and a Wilson 95% interval.</p>",
     ]
     for name, summary, rows in definitions():
-        parts.append(f"<h3>{html.escape(name)}</h3>")
-        parts.append(f'<p class="note">{html.escape(summary)}</p>')
-        parts.append(_html_table(("figure", "definition"), rows))
+        parts.append(f"<h3>{e(name)}</h3>")
+        parts.append(f'<p class="note">{_prose_html(summary)}</p>')
+        head = "<th>figure</th><th>definition</th>"
+        body = "".join(
+            f"<tr><td><code>{e(f)}</code></td><td>{_prose_html(d)}</td></tr>" for f, d in rows
+        )
+        parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -608,23 +632,9 @@ def render_matches_table(matches: Iterable[MatchMetrics]) -> str:
 # -- text --------------------------------------------------------------------------------------
 
 
-def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """An aligned text table: text columns left-aligned, numbers right-aligned."""
-    cells = [[_cell(v) for v in r] for r in rows]
-    numeric = [
-        all(_is_number(r[i]) for r in cells if r[i]) and any(r[i] for r in cells)
-        for i in range(len(headers))
-    ]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-
-    def line(values: Sequence[str]) -> str:
-        parts = [
-            v.rjust(w) if num else v.ljust(w)
-            for v, w, num in zip(values, widths, numeric, strict=True)
-        ]
-        return "  ".join(parts).rstrip()
-
-    return "\n".join([line(headers), *(line(r) for r in cells)])
+table = text_table
+"""An aligned text table: text columns left-aligned, numbers right-aligned
+(`vwlog.render.text.table`)."""
 
 
 def _cell(v: object) -> str:
@@ -633,10 +643,6 @@ def _cell(v: object) -> str:
     if isinstance(v, float):
         return f"{v:.2f}"
     return str(v)
-
-
-def _is_number(s: str) -> bool:
-    return bool(re.fullmatch(r"[-+]?[\d,]*\.?\d+%?", s))
 
 
 def _indent(text: str, by: str = "  ") -> str:
@@ -825,14 +831,12 @@ def _svg(fig: Figure, label: str) -> str:
     text = buf.getvalue()
     for pattern, repl in _SVG_CLEAN:
         text = pattern.sub(repl, text)
-    return text.replace("<svg ", f'<svg role="img" aria-label="{html.escape(label)}" ', 1)
+    return text.replace("<svg ", f'<svg role="img" aria-label="{e(label)}" ', 1)
 
 
 def _html_table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_cell(v))}</td>" for v in r) + "</tr>" for r in rows
-    )
+    head = "".join(f"<th>{e(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{e(_cell(v))}</td>" for v in r) + "</tr>" for r in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -855,8 +859,14 @@ def render_html(
     title: str = "Vandaria Wars match statistics",
     min_n: int = DEFAULT_MIN_N,
     top: int = DEFAULT_TOP,
+    source: str | None = None,
+    generated: datetime | None = None,
 ) -> str:
     """A self-contained HTML page with the statistics as charts (inline SVG) and tables.
+
+    The page says where its matches came from (``source``), which filters chose them, when it
+    was generated (``generated``, default now) and by which vwlog version; it ends with the
+    definition of every figure.
 
     Raises:
         UsageError: matplotlib is not installed (it comes with the ``stats`` extra).
@@ -871,19 +881,19 @@ def render_html(
     parts: list[str] = []
 
     def chart(heading: str, fig: Figure, label: str, note: str = "") -> None:
-        parts.append(f"<h2>{html.escape(heading)}</h2>")
+        parts.append(f"<h2>{e(heading)}</h2>")
         parts.append(f"<figure>{_svg(fig, label)}</figure>")
         if note:
-            parts.append(f'<p class="note">{html.escape(note)}</p>')
+            parts.append(f'<p class="note">{e(note)}</p>')
 
     with mpl.rc_context({"svg.fonttype": "none", "svg.hashsalt": "vwlog", "font.size": 9.0}):
         # Victory types.
         dist = stats.victory_distribution()
         fig = Figure(figsize=(7, 0.5 + 0.4 * max(1, len(dist))), layout="constrained")
         ax = fig.subplots()
-        names = [v for v, _c, _s in dist][::-1]
+        names = [chart_label(v) for v, _c, _s in dist][::-1]
         counts = [c for _v, c, _s in dist][::-1]
-        colors = ["#bbb" if v == UNFINISHED else "#1f5fa8" for v in names]
+        colors = ["#bbb" if v == UNFINISHED else "#1f5fa8" for v, _c, _s in dist][::-1]
         ax.barh(names, counts, color=colors)
         for y, (c, share) in enumerate(zip(counts, [s for *_x, s in dist][::-1], strict=True)):
             ax.annotate(f" {c} ({share:.0%})", (c, y), va="center")
@@ -916,7 +926,7 @@ def render_html(
         ]
         for name, labels, wins in groups:
             fig = Figure(figsize=(max(4.0, 1.0 + 0.9 * len(labels)), 3.2), layout="constrained")
-            _errorbars(fig.subplots(), labels, wins, reference)
+            _errorbars(fig.subplots(), [chart_label(x) for x in labels], wins, reference)
             chart(
                 f"Win rate by {name}",
                 fig,
@@ -987,7 +997,7 @@ def render_html(
             lows = [r - c.played.interval()[0] for r, (_k, c) in zip(rates, shown, strict=True)]
             highs = [c.played.interval()[1] - r for r, (_k, c) in zip(rates, shown, strict=True)]
             ax.errorbar(rates, ys, xerr=[lows, highs], fmt="o", capsize=3, color="#1f5fa8")
-            ax.set_yticks(ys, [f"{c.name} (n={c.played.n})" for _k, c in shown])
+            ax.set_yticks(ys, [chart_label(f"{c.name} (n={c.played.n})") for _k, c in shown])
             ax.axvline(reference, color="#999", linestyle="--", linewidth=1)
         ax.set_xlim(0, 1)
         ax.set_xlabel("win rate when played (95% CI)")
@@ -1020,18 +1030,26 @@ def render_html(
         f"{stats.matches:,} matches ({stats.finished:,} finished, {unfinished:,} unfinished), "
         f"{stats.sides:,} player-matches"
     )
-    if stats.filters.active:
-        summary += " · filters: " + html.escape(stats.filters.model_dump_json(exclude_none=True))
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        f"<h1>{html.escape(title)}</h1>\n<p>{html.escape(summary)}</p>\n"
+    when = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
+    filters = stats.filters.model_dump(mode="json", exclude_none=True)
+    chosen = ", ".join(f"{k} = {v}" for k, v in filters.items()) if filters else "none"
+    provenance = (
+        f'<p class="note">Source: {e(source or "not given")} · filters: {e(chosen)} · '
+        f"generated {e(when)} by vwlog {e(version('vwlog'))}</p>"
+    )
+    body = (
+        f"<h1>{e(title)}</h1>\n<p>{e(summary)}</p>\n{provenance}\n"
         + "\n".join(parts)
         + "\n"
         + _definitions_html()
-        + "\n</body>\n</html>\n"
     )
+    return page(title, body, css=_CSS)
+
+
+def chart_label(text: str) -> str:
+    """A label for a chart: control characters made visible, and ``$`` escaped, so the chart
+    library never reads a card or player name as mathtext."""
+    return visible(text).replace("$", r"\$")
 
 
 def _num(x: float | None) -> str:

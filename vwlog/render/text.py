@@ -18,7 +18,7 @@ from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from vwlog.audit.diff import DiffEvent, DiffReport, RecordSide
     from vwlog.audit.knowledge import Knowledge
@@ -81,30 +81,47 @@ def counted(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {plural(n, word, many)}"
 
 
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return term(value)
+
+
+_NUMBER = re.compile(r"[-+]?[\d,]*\.?\d+%?")
+
+
 def table(
     headers: Sequence[str],
-    rows: Sequence[Sequence[object]],
+    rows: Iterable[Sequence[object]],
     *,
     align: str | None = None,
-    gap: str = " ",
+    gap: str = "  ",
 ) -> str:
-    """Rows in columns as wide as their widest cell, each cell through `term`.
+    """Rows in columns as wide as their widest cell, each cell through `term` (``None`` shown
+    empty, a float with two decimals).
 
-    ``align`` has one letter per column, ``<`` (left, the default) or ``>`` (right); the last
-    column is not padded.
+    ``align`` has one letter per column, ``<`` (left) or ``>`` (right); without it, columns
+    whose cells are all numbers are right-aligned and the others left-aligned.
     """
-    cells = [[term(h) for h in headers], *([term(c) for c in row] for row in rows)]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    aligns = align or "<" * len(headers)
+    body = [[_cell(c) for c in row] for row in rows]
+    head = [term(h) for h in headers]
+    n = len(headers)
+    if align is None:
+        align = "".join(
+            ">"
+            if any(r[i] for r in body) and all(_NUMBER.fullmatch(r[i]) for r in body if r[i])
+            else "<"
+            for i in range(n)
+        )
+    widths = [max([len(head[i])] + [len(r[i]) for r in body]) for i in range(n)]
     lines = []
-    for row in cells:
-        parts = []
-        for i, cell in enumerate(row):
-            last = i == len(row) - 1
-            if aligns[i] == ">":
-                parts.append(cell.rjust(widths[i]))
-            else:
-                parts.append(cell if last else cell.ljust(widths[i]))
+    for row in (head, *body):
+        parts = [
+            cell.rjust(widths[i]) if align[i] == ">" else cell.ljust(widths[i])
+            for i, cell in enumerate(row)
+        ]
         lines.append(gap.join(parts).rstrip())
     return "\n".join(lines)
 
