@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from vwlog.audit.knowledge import Knowledge
     from vwlog.audit.report import DisputeReport, FlagRow, Moment
     from vwlog.engine.replay import ValidationReport
+    from vwlog.events import MatchStarted
 
 __all__ = [
     "md",
@@ -180,6 +181,95 @@ def _flag_row(f: FlagRow, *, meaning: bool = False) -> str:
     return f"| {' | '.join(cells)} |"
 
 
+def _md_ruleset(started: MatchStarted) -> list[str]:
+    """The ruleset: the flags that differ from the defaults, and every flag, folded."""
+    out: list[str] = []
+    rows = flag_rows(started.ruleset)
+    changed = [f for f in rows if f.changed]
+    rs = started.ruleset
+    out += ["## Ruleset", "", f"{md_code(f'{rs.id}@{rs.version}')}: "]
+    if changed:
+        differ = "differs" if len(changed) == 1 else "differ"
+        out[-1] += f"{counted(len(changed), 'flag')} {differ} from the defaults."
+        out += ["", "| Flag | Question | Value | Default |", "|---|---|---|---|"]
+        out += [_flag_row(f) for f in changed]
+    else:
+        out[-1] += "every flag at its default."
+    out += ["", "<details><summary>All flags</summary>", ""]
+    out += ["| Flag | Question | Value | Default | Meaning |", "|---|---|---|---|---|"]
+    out += [_flag_row(f, meaning=True) for f in rows]
+    out += ["", "</details>", ""]
+    return out
+
+
+def _md_violations(report: DisputeReport) -> list[str]:
+    """Every violation: rule text, where, the board and the events around it; the ones past
+    `DETAILED_VIOLATIONS` in a table."""
+    r = report.validation
+    out: list[str] = []
+    if not r.violations:
+        return out
+    out += [f"## Violations ({len(r.violations)})", ""]
+    for i, m in enumerate(report.moments, 1):
+        for v in m.violations:
+            out.append(f"### {i}. {v.rule}: {md(rule_title(v.rule))}")
+            out += [
+                "",
+                *_md_rule_text(v.rule),
+                f"- {md(violation_where(v))}",
+                f"- {md(v.message)}",
+            ]
+            if v.expected is not None:
+                out.append(f"- Expected {md_code(v.expected)}, found {md_code(v.actual)}")
+            if v.flag:
+                out.append(f"- Decided by the ruleset flag {md_code(v.flag)}")
+            voided = report.voided_by(m.seq)
+            if voided is not None:
+                out.append(f"- Voided by the judge's back-up at seq {voided}")
+            out.append("")
+        out += [f"Board {m.board_label}:", "", *_md_block(str(m.board)), ""]
+        out += [f"Events around seq {m.seq}:", ""]
+        out += [*_md_events(report, m), ""]
+    rest = [v for v in r.violations if v.seq not in {m.seq for m in report.moments}]
+    if rest:
+        out += [f"{counted(len(rest), 'more violation')} (without boards):", ""]
+        out += ["| Rule | Title | Seq | Message |", "|---|---|---:|---|"]
+        out += [
+            f"| {v.rule} | {md(rule_title(v.rule))} | {v.seq} | {md(v.message)} |" for v in rest
+        ]
+        out += ["", "The rules they break:", ""]
+        for rid in dict.fromkeys(v.rule for v in rest):
+            head, *more = rule_text(rid).split("\n")
+            out.append(f"- **{rid}** ({md(rule_title(rid))}): {head}")
+            out += [f"  {line}" for line in more]
+        out.append("")
+    return out
+
+
+def _md_rulings(report: DisputeReport) -> list[str]:
+    """The judges' rulings, with the events a back-up voided."""
+    out: list[str] = []
+    if not report.rulings:
+        out += ["None.", ""]
+    for ruling in report.rulings:
+        out += [f"### {md(ruling_title(ruling))}", "", f"> {md(ruling.reason)}", ""]
+        if ruling.voids is not None:
+            start, end = ruling.voids
+            out += [
+                f"Voided seq {start}..{end}; play goes on from the board after seq "
+                f"{ruling.back_to}:",
+                "",
+            ]
+            out += ["| Seq | Voided event |", "|---:|---|"]
+            out += [f"| {e.seq} | ~~{md(e.text)}~~ |" for e in ruling.voided]
+            if ruling.unlisted:
+                out.append(f"| … | {counted(ruling.unlisted, 'earlier event')} not listed |")
+            out.append("")
+        elif ruling.kind == RulingKind.BACK_UP:
+            out += ["The back-up names no recent priority point: nothing was voided.", ""]
+    return out
+
+
 def report_markdown(report: DisputeReport) -> str:
     """The report as one Markdown document (boards as text)."""
     r = report.validation
@@ -203,21 +293,7 @@ def report_markdown(report: DisputeReport) -> str:
         out += ["| Seat | Player | Name | Team | Deck |", "|---:|---|---|---|---|"]
         out += [f"| {' | '.join(md(x) for x in row)} |" for row in seat_rows(started)]
         out.append("")
-        rows = flag_rows(started.ruleset)
-        changed = [f for f in rows if f.changed]
-        rs = started.ruleset
-        out += ["## Ruleset", "", f"{md_code(f'{rs.id}@{rs.version}')}: "]
-        if changed:
-            differ = "differs" if len(changed) == 1 else "differ"
-            out[-1] += f"{counted(len(changed), 'flag')} {differ} from the defaults."
-            out += ["", "| Flag | Question | Value | Default |", "|---|---|---|---|"]
-            out += [_flag_row(f) for f in changed]
-        else:
-            out[-1] += "every flag at its default."
-        out += ["", "<details><summary>All flags</summary>", ""]
-        out += ["| Flag | Question | Value | Default | Meaning |", "|---|---|---|---|---|"]
-        out += [_flag_row(f, meaning=True) for f in rows]
-        out += ["", "</details>", ""]
+        out += _md_ruleset(started)
     out += ["## Integrity", ""]
     out += [
         f"- {k}: {md(v) if k != 'Head hash' else md_code(v)}"
@@ -225,65 +301,13 @@ def report_markdown(report: DisputeReport) -> str:
     ]
     out += ["", "## Validation", ""]
     out.append(f"- Verdict: **{'legal' if r.ok else 'illegal'}**")
-    out.append(f"- {validation_summary(r)}")
+    out.append(f"- {md(validation_summary(r))}")
     out.append(f"- Ruleset judged under: {md_code(r.ruleset)}")
     for start, end in r.voided:
         out.append(f"- Voided by a judge's back-up: seq {start}..{end}")
     out.append("")
-    if r.violations:
-        out += [f"## Violations ({len(r.violations)})", ""]
-        for i, m in enumerate(report.moments, 1):
-            for v in m.violations:
-                out.append(f"### {i}. {v.rule}: {md(rule_title(v.rule))}")
-                out += [
-                    "",
-                    *_md_rule_text(v.rule),
-                    f"- {md(violation_where(v))}",
-                    f"- {md(v.message)}",
-                ]
-                if v.expected is not None:
-                    out.append(f"- Expected {md_code(v.expected)}, found {md_code(v.actual)}")
-                if v.flag:
-                    out.append(f"- Decided by the ruleset flag {md_code(v.flag)}")
-                voided = report.voided_by(m.seq)
-                if voided is not None:
-                    out.append(f"- Voided by the judge's back-up at seq {voided}")
-                out.append("")
-            out += [f"Board {m.board_label}:", "", *_md_block(str(m.board)), ""]
-            out += [f"Events around seq {m.seq}:", ""]
-            out += [*_md_events(report, m), ""]
-        rest = [v for v in r.violations if v.seq not in {m.seq for m in report.moments}]
-        if rest:
-            out += [f"{counted(len(rest), 'more violation')} (without boards):", ""]
-            out += ["| Rule | Title | Seq | Message |", "|---|---|---:|---|"]
-            out += [
-                f"| {v.rule} | {md(rule_title(v.rule))} | {v.seq} | {md(v.message)} |" for v in rest
-            ]
-            out += ["", "The rules they break:", ""]
-            for rid in dict.fromkeys(v.rule for v in rest):
-                head, *more = rule_text(rid).split("\n")
-                out.append(f"- **{rid}** ({md(rule_title(rid))}): {head}")
-                out += [f"  {line}" for line in more]
-            out.append("")
-    out += ["## Judge rulings", ""]
-    if not report.rulings:
-        out += ["None.", ""]
-    for ruling in report.rulings:
-        out += [f"### {md(ruling_title(ruling))}", "", f"> {md(ruling.reason)}", ""]
-        if ruling.voids is not None:
-            start, end = ruling.voids
-            out += [
-                f"Voided seq {start}..{end}; play goes on from the board after seq "
-                f"{ruling.back_to}:",
-                "",
-            ]
-            out += ["| Seq | Voided event |", "|---:|---|"]
-            out += [f"| {e.seq} | ~~{md(e.text)}~~ |" for e in ruling.voided]
-            if ruling.unlisted:
-                out.append(f"| … | {counted(ruling.unlisted, 'earlier event')} not listed |")
-            out.append("")
-        elif ruling.kind == RulingKind.BACK_UP:
-            out += ["The back-up names no recent priority point: nothing was voided.", ""]
+    out += _md_violations(report)
+    out += ["## Judge rulings", "", *_md_rulings(report)]
     if report.at is not None:
         m = report.at
         out += [f"## Position at seq {m.seq}", "", f"Board {m.board_label}:", ""]
