@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from vwlog.model.errors import Violation
 
 __all__ = [
+    "cell_text",
     "counted",
     "diff_text",
     "hidden_lines",
@@ -81,12 +82,13 @@ def counted(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {plural(n, word, many)}"
 
 
-def _cell(value: object) -> str:
+def cell_text(value: object) -> str:
+    """A table cell's text: empty for ``None``, two decimals for a float (not escaped)."""
     if value is None:
         return ""
     if isinstance(value, float):
         return f"{value:.2f}"
-    return term(value)
+    return str(value)
 
 
 _NUMBER = re.compile(r"[-+]?[\d,]*\.?\d+%?")
@@ -105,7 +107,7 @@ def table(
     ``align`` has one letter per column, ``<`` (left) or ``>`` (right); without it, columns
     whose cells are all numbers are right-aligned and the others left-aligned.
     """
-    body = [[_cell(c) for c in row] for row in rows]
+    body = [[term(cell_text(c)) for c in row] for row in rows]
     head = [term(h) for h in headers]
     n = len(headers)
     if align is None:
