@@ -160,3 +160,47 @@ def test_the_escapes_themselves() -> None:
     assert md_code("a`b") == "a\\`b"
     assert md_code("vw-samples@1") == "`vw-samples@1`"
     assert table(("a", "b"), [("\x1b", 1)]).splitlines()[1] == "\\x1b  1"
+
+
+def test_the_stepper_draws_a_nul_in_a_card_name_on_a_real_terminal(evil_log: Path) -> None:
+    """``replay -i`` in a pseudo-terminal: a NUL (and ESC, BEL) in a name is drawn escaped,
+    where curses raised on it before."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    main_fd, child_fd = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "LINES": "40", "COLUMNS": "160"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "vwlog", "replay", str(evil_log), "-i", "--from", "1"],
+        stdin=child_fd,
+        stdout=child_fd,
+        stderr=child_fd,
+        env=env,
+        close_fds=True,
+    )
+    os.close(child_fd)
+    seen = b""
+    try:
+        deadline = time.monotonic() + 30
+        keys = iter([b"g", b"5\n", b"N", b"N", b"q"])
+        while proc.poll() is None and time.monotonic() < deadline:
+            ready, _, _ = select.select([main_fd], [], [], 0.5)
+            if ready:
+                try:
+                    seen += os.read(main_fd, 65536)
+                except OSError:
+                    break
+            elif (key := next(keys, None)) is not None:
+                os.write(main_fd, key)
+        code = proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main_fd)
+    assert b"Traceback" not in seen, seen[-2000:]
+    assert code == 0

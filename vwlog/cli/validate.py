@@ -10,7 +10,7 @@ import click
 
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
-from vwlog.cli.render import echo, progress, to_json
+from vwlog.cli.render import echo, progress, rule_title, to_json
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
@@ -193,7 +193,11 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
             line = f"{row['question']:6} {row['flag']:38} {row['default']!s:14}"
             click.echo((line + " " + row["note"]).rstrip())
         return
-    catalog = [r for r in rules_catalog() if only is None or r["status"] == only]
+    catalog = [
+        {**r, "title": rule_title(r["id"])}
+        for r in rules_catalog()
+        if only is None or r["status"] == only
+    ]
     if output_format == "json":
         click.echo(
             to_json([{k: r[k] for k in ("id", "title", "status", "reason")} for r in catalog])
