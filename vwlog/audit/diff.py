@@ -325,6 +325,48 @@ def diff_matches(a: MatchSource, b: MatchSource, *, window: int = DIFF_WINDOW) -
     """
     if window < 1:
         raise UsageError(f"the window must be at least 1 event, not {window}")
+    prefix = _read_side_by_side(a, b, window)
+    state, common = prefix.state, prefix.common
+    rest_a, rest_b = prefix.rest_a, prefix.rest_b
+    side_a = RecordSide(a.name, a.header.match_id if a.header else None, prefix.total_a)
+    side_b = RecordSide(b.name, b.header.match_id if b.header else None, prefix.total_b)
+    if not rest_a and not rest_b:
+        return DiffReport(side_a, side_b, common, "identical")
+    origin = _pos_key(state)
+    if not rest_a or not rest_b:
+        longer, rest = (b, rest_b) if not rest_a else (a, rest_a)
+        folded = _fold(longer, rest, state)
+        folded = folded[: max(_window_end(folded, origin), CONTEXT - 1) + 1]
+        then = [_judged(folded[0])] + [_described(f.record, f.line, f.before) for f in folded[1:]]
+        return DiffReport(side_a, side_b, common, "prefix", continuation=tuple(then))
+    divergence = _divergence(a, b, prefix)
+    return DiffReport(side_a, side_b, common, "diverged", divergence=divergence)
+
+
+@dataclass(frozen=True)
+class _Prefix:
+    """What reading two records side by side found: their common prefix folded, and the first
+    events of each after it (up to the window)."""
+
+    state: MatchState
+    """The board after the common prefix."""
+    common: int
+    """Events in the common prefix."""
+    rest_a: list[Item]
+    rest_b: list[Item]
+    total_a: int
+    total_b: int
+    prev_a: str | None
+    """The hash of A's last common record (the divergent record chains to it)."""
+    prev_b: str | None
+
+
+def _read_side_by_side(a: MatchSource, b: MatchSource, window: int) -> _Prefix:
+    """Read both records once, aligned by seq, folding their common prefix as it is read.
+
+    Raises:
+        UsageError: the records are of different matches, or number their events differently.
+    """
     state = INITIAL
     common = 0
     prev_a = a.header.hash if a.header is not None else None
@@ -332,22 +374,15 @@ def diff_matches(a: MatchSource, b: MatchSource, *, window: int = DIFF_WINDOW) -
     pending_a: Item | None = None
     pending_b: Item | None = None
     with reading(a) as items_a, reading(b) as items_b:
-        fold = evolve
         for item_a, item_b in itertools.zip_longest(items_a, items_b):
             if item_a is None or item_b is None:
                 pending_a, pending_b = item_a, item_b
                 break
-            rec_a = item_a if isinstance(item_a, EventRecord) else item_a[1]
-            rec_b = item_b if isinstance(item_b, EventRecord) else item_b[1]
+            rec_a = unpack(item_a)[1]
+            rec_b = unpack(item_b)[1]
             event = rec_a.event
             if event != rec_b.event:
-                if common == 0 and isinstance(event, MatchStarted):
-                    other = rec_b.event
-                    if isinstance(other, MatchStarted):
-                        raise UsageError(
-                            f"{a.name} and {b.name} are records of different matches: their "
-                            f"match_started events differ in {_differing_start(event, other)}"
-                        )
+                _refuse_other_match(a, b, common, event, rec_b.event)
                 pending_a, pending_b = item_a, item_b
                 break
             if rec_a.seq != rec_b.seq:
@@ -358,7 +393,7 @@ def diff_matches(a: MatchSource, b: MatchSource, *, window: int = DIFF_WINDOW) -
             if type(event) is JudgeRulingIssued and event.kind == RulingKind.BACK_UP:
                 state = _restore(a, event.back_to, state)
             else:
-                state = fold(state, event)
+                state = evolve(state, event)
             prev_a, prev_b = rec_a.hash, rec_b.hash
             common += 1
         rest_a = [pending_a] if pending_a is not None else []
@@ -367,24 +402,32 @@ def diff_matches(a: MatchSource, b: MatchSource, *, window: int = DIFF_WINDOW) -
         rest_b.extend(itertools.islice(items_b, window - 1))
         total_a = common + len(rest_a) + sum(1 for _ in items_a)
         total_b = common + len(rest_b) + sum(1 for _ in items_b)
-    side_a = RecordSide(a.name, a.header.match_id if a.header else None, total_a)
-    side_b = RecordSide(b.name, b.header.match_id if b.header else None, total_b)
-    if not rest_a and not rest_b:
-        return DiffReport(side_a, side_b, common, "identical")
+    return _Prefix(state, common, rest_a, rest_b, total_a, total_b, prev_a, prev_b)
+
+
+def _refuse_other_match(
+    a: MatchSource, b: MatchSource, common: int, event: AnyEvent, other: AnyEvent
+) -> None:
+    """Raise if the records' first events are two different ``match_started`` events."""
+    if common == 0 and isinstance(event, MatchStarted) and isinstance(other, MatchStarted):
+        raise UsageError(
+            f"{a.name} and {b.name} are records of different matches: their "
+            f"match_started events differ in {_differing_start(event, other)}"
+        )
+
+
+def _divergence(a: MatchSource, b: MatchSource, prefix: _Prefix) -> Divergence:
+    """Judge the two divergent events on the common board, follow each record to the end of
+    its window (or to where they agree again), and say what differs on the board."""
+    state, common = prefix.state, prefix.common
     origin = _pos_key(state)
-    if not rest_a or not rest_b:
-        longer, rest = (b, rest_b) if not rest_a else (a, rest_a)
-        folded = _fold(longer, rest, state)
-        folded = folded[: max(_window_end(folded, origin), CONTEXT - 1) + 1]
-        then = [_judged(folded[0])] + [_described(f.record, f.line, f.before) for f in folded[1:]]
-        return DiffReport(side_a, side_b, common, "prefix", continuation=tuple(then))
-    fold_a = _fold(a, rest_a, state)
-    fold_b = _fold(b, rest_b, state)
+    fold_a = _fold(a, prefix.rest_a, state)
+    fold_b = _fold(b, prefix.rest_b, state)
     agree = _agree_again(
         [f.record.event for f in fold_a],
         [f.record.event for f in fold_b],
-        ended_a=total_a == common + len(rest_a),
-        ended_b=total_b == common + len(rest_b),
+        ended_a=prefix.total_a == common + len(prefix.rest_a),
+        ended_b=prefix.total_b == common + len(prefix.rest_b),
     )
     end_a, end_b = _window_end(fold_a, origin), _window_end(fold_b, origin)
     if agree is None:
@@ -395,7 +438,7 @@ def diff_matches(a: MatchSource, b: MatchSource, *, window: int = DIFF_WINDOW) -
         settled_a, settled_b = max(i - 1, 0), max(j - 1, 0)
     fold_a, fold_b = fold_a[: end_a + 1], fold_b[: end_b + 1]
     rec_a, rec_b = fold_a[0].record, fold_b[0].record
-    divergence = Divergence(
+    return Divergence(
         seq=rec_a.seq,
         position=position_text(state),
         a=_judged(fold_a[0]),
@@ -414,10 +457,9 @@ def diff_matches(a: MatchSource, b: MatchSource, *, window: int = DIFF_WINDOW) -
             )
         ),
         agree_again=None if agree is None else (rec_a.seq + agree[0], rec_b.seq + agree[1]),
-        altered_a=_chain_note(prev_a, rec_a),
-        altered_b=_chain_note(prev_b, rec_b),
+        altered_a=_chain_note(prefix.prev_a, rec_a),
+        altered_b=_chain_note(prefix.prev_b, rec_b),
     )
-    return DiffReport(side_a, side_b, common, "diverged", divergence=divergence)
 
 
 def diff_logs(path_a: str | Path, path_b: str | Path, *, window: int = DIFF_WINDOW) -> DiffReport:
