@@ -176,7 +176,7 @@ def test_html_says_its_source_filters_and_date_and_shows_no_raw_rest(stats: Corp
     assert "``" not in page
     assert "<code>None</code>" in page
     filtered = stats.model_copy(update={"filters": StatsFilter(player="p1")})
-    assert "filters: player = p1" in render_html(filtered, min_n=3)
+    assert "filters: player p1" in render_html(filtered, min_n=3)
 
 
 def test_html_without_matplotlib_names_the_extra(

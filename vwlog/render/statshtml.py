@@ -25,7 +25,14 @@ from vwlog.projections.stats import UNFINISHED, CorpusStats, WinCount
 from vwlog.render.html import e, environment
 from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, STATS_EXTRA, order_label
 from vwlog.render.statsdefs import DOCS, definitions
-from vwlog.render.statstext import WIN_HEADERS, pct, win_cells
+from vwlog.render.statstext import (
+    CARD_HEADERS,
+    WIN_HEADERS,
+    card_cells,
+    filters_text,
+    pct,
+    win_cells,
+)
 from vwlog.render.text import cell_text, visible
 
 if TYPE_CHECKING:
@@ -244,18 +251,8 @@ def _cards_section(stats: CorpusStats, figure: type[Figure], min_n: int, top: in
         _svg(fig, "top cards by win rate with 95% confidence intervals"),
         "Ranked by the lower end of the interval, so a high rate on little evidence does not "
         "outrank a solid one.",
-        ("card", "faction", "matches played", *WIN_HEADERS, "in-deck n", "in-deck rate"),
-        [
-            (
-                c.name,
-                c.faction or "",
-                c.matches,
-                *win_cells(c.played),
-                c.decked.n,
-                pct(c.decked.rate),
-            )
-            for _k, c in cards
-        ],
+        CARD_HEADERS,
+        [card_cells(c) for _k, c in cards],
     )
 
 
@@ -292,7 +289,6 @@ def render_html(
             _cards_section(stats, Figure, min_n, top),
         ]
     unfinished = stats.matches - stats.finished
-    filters = stats.filters.model_dump(mode="json", exclude_none=True)
     template = environment().get_template("stats.html.j2")
     return template.render(
         title=title,
@@ -302,7 +298,7 @@ def render_html(
             f"unfinished), {stats.sides:,} player-matches"
         ),
         source=source or "not given",
-        filters=", ".join(f"{k} = {v}" for k, v in filters.items()) if filters else "none",
+        filters=filters_text(stats),
         generated=(generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC"),
         version=version("vwlog"),
         sections=sections,

@@ -15,6 +15,8 @@ from vwlog.render.text import table as text_table
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from vwlog.projections.stats import CardRecord
+
 
 def render_matches_table(matches: Iterable[MatchMetrics]) -> str:
     """Per-match metrics as text: a line per match, then a row per player."""
@@ -100,134 +102,180 @@ WIN_HEADERS = ("n", "wins", "win rate", "95% CI")
 """The columns of a win count in every table."""
 
 
-def render_table(stats: CorpusStats, *, min_n: int = DEFAULT_MIN_N, top: int = DEFAULT_TOP) -> str:
-    """The corpus statistics as aligned text sections."""
-    out: list[str] = []
+def filters_text(stats: CorpusStats) -> str:
+    """The filters that chose the matches, in words (``player p1, since 2026-01-01``), or
+    ``none``."""
+    f = stats.filters
+    chosen = [
+        f"{k} {v}"
+        for k, v in (
+            ("player", f.player),
+            ("faction", f.faction),
+            ("ruleset", f.ruleset),
+            ("since", f.since),
+        )
+        if v is not None
+    ]
+    return ", ".join(chosen) or "none"
+
+
+def _head(stats: CorpusStats) -> list[str]:
     unfinished = stats.matches - stats.finished
-    out.append(
+    out = [
         f"{stats.matches:,} matches ({stats.finished:,} finished, {unfinished:,} unfinished) · "
         f"{stats.sides:,} player-matches"
         + (f" · {stats.with_violations:,} with rule violations" if stats.with_violations else "")
-    )
+    ]
     if stats.rulesets:
         out.append(
             "rulesets: " + ", ".join(f"{k} ({v})" for k, v in sorted(stats.rulesets.items()))
         )
-    f = stats.filters
-    if f.active:
-        chosen = [
-            f"{k} {v}"
-            for k, v in (
-                ("player", f.player),
-                ("faction", f.faction),
-                ("ruleset", f.ruleset),
-                ("since", f.since),
-            )
-            if v is not None
-        ]
-        out.append("filters: " + ", ".join(chosen))
+    if stats.filters.active:
+        out.append("filters: " + filters_text(stats))
     if stats.skipped:
         out.append("skipped: " + ", ".join(f"{v} ({k})" for k, v in sorted(stats.skipped.items())))
+    return out
 
-    def section(title: str, body: str) -> None:
-        out.append("")
-        out.append(title)
-        out.append(_indent(body))
 
-    section(
-        "Victory types",
-        table(
-            ("victory", "matches", "share"),
-            [(v, c, pct(s)) for v, c, s in stats.victory_distribution()],
-        ),
-    )
+def _outcome_sections(stats: CorpusStats) -> list[tuple[str, str]]:
+    """Victory types, match length and the turns histogram."""
+    out = [
+        (
+            "Victory types",
+            table(
+                ("victory", "matches", "share"),
+                [(v, c, pct(s)) for v, c, s in stats.victory_distribution()],
+            ),
+        )
+    ]
     lengths = []
     for what in ("turns", "events"):
         s = stats.length(what)
         lengths.append((what, s.n, s.mean, s.median, s.min, s.max))
-    section(
-        "Match length (finished matches)",
-        table(("", "n", "mean", "median", "min", "max"), lengths),
+    out.append(
+        (
+            "Match length (finished matches)",
+            table(("", "n", "mean", "median", "min", "max"), lengths),
+        )
     )
     turns = stats.length("turns")
     if turns.buckets:
         peak = max(c for _a, _b, c in turns.buckets) or 1
-        section(
-            "Turns histogram",
-            table(
-                ("turns", "matches", ""),
-                [(f"{a}–{b}", c, "█" * round(30 * c / peak)) for a, b, c in turns.buckets],
-            ),
+        out.append(
+            (
+                "Turns histogram",
+                table(
+                    ("turns", "matches", ""),
+                    [(f"{a}–{b}", c, "█" * round(30 * c / peak)) for a, b, c in turns.buckets],
+                ),
+            )
         )
-    section(
-        "Win rate by seat (finished matches)",
-        table(
-            ("seat", *WIN_HEADERS),
-            [(k, *win_cells(w)) for k, w in sorted(stats.seats.items())],
+    return out
+
+
+def _win_sections(stats: CorpusStats) -> list[tuple[str, str]]:
+    """Win rates by seat, turn order and faction."""
+    return [
+        (
+            "Win rate by seat (finished matches)",
+            table(
+                ("seat", *WIN_HEADERS),
+                [(k, *win_cells(w)) for k, w in sorted(stats.seats.items())],
+            ),
         ),
-    )
-    section(
-        "Win rate by turn order",
-        table(
-            ("player", *WIN_HEADERS),
-            [(order_label(k), *win_cells(w)) for k, w in sorted(stats.turn_order.items())],
+        (
+            "Win rate by turn order",
+            table(
+                ("player", *WIN_HEADERS),
+                [(order_label(k), *win_cells(w)) for k, w in sorted(stats.turn_order.items())],
+            ),
         ),
-    )
-    section(
-        "Win rate by faction",
-        table(
-            ("faction", *WIN_HEADERS),
-            [(k, *win_cells(w)) for k, w in sorted(stats.factions.items())],
+        (
+            "Win rate by faction",
+            table(
+                ("faction", *WIN_HEADERS),
+                [(k, *win_cells(w)) for k, w in sorted(stats.factions.items())],
+            ),
         ),
-    )
+    ]
+
+
+def _deck_and_card_sections(stats: CorpusStats, min_n: int, top: int) -> list[tuple[str, str]]:
+    """The decks seen at least ``min_n`` times and the top cards, by win rate."""
     decks = sorted(stats.decks.items(), key=lambda kv: (-kv[1].n, kv[0]))
     repeated = [(k, d) for k, d in decks if d.n >= min_n][:top]
-    section(
-        f"Decks with n ≥ {min_n} ({len(stats.decks):,} distinct decks)",
-        table(
-            ("deck", "faction", "size", *WIN_HEADERS),
-            [(k, d.faction, d.size, *win_cells(d)) for k, d in repeated],
-        )
-        if repeated
-        else "(none)",
-    )
     cards = stats.card_rows(min_n)[:top]
-    section(
-        f"Top cards by win rate when played (n ≥ {min_n}, ranked by the interval's lower end)",
-        table(
-            ("card", "faction", "matches played", *WIN_HEADERS, "in-deck n", "in-deck rate"),
-            [
-                (
-                    c.name,
-                    c.faction or "",
-                    c.matches,
-                    *win_cells(c.played),
-                    c.decked.n,
-                    pct(c.decked.rate),
-                )
-                for _k, c in cards
-            ],
-        )
-        if cards
-        else "(none)",
+    return [
+        (
+            f"Decks with n ≥ {min_n} ({len(stats.decks):,} distinct decks)",
+            table(
+                ("deck", "faction", "size", *WIN_HEADERS),
+                [(k, d.faction, d.size, *win_cells(d)) for k, d in repeated],
+            )
+            if repeated
+            else "(none)",
+        ),
+        (
+            f"Top cards by win rate when played (n ≥ {min_n}, ranked by the interval's lower end)",
+            table(CARD_HEADERS, [card_cells(c) for _k, c in cards]) if cards else "(none)",
+        ),
+    ]
+
+
+CARD_HEADERS = ("card", "faction", "matches played", *WIN_HEADERS, "in-deck n", "in-deck rate")
+"""The columns of a card's row in the text and HTML tables."""
+
+
+def card_cells(c: CardRecord) -> tuple[object, ...]:
+    """A card's row: name, faction, matches played, its win count, how often it was decked."""
+    return (
+        c.name,
+        c.faction or "",
+        c.matches,
+        *win_cells(c.played),
+        c.decked.n,
+        pct(c.decked.rate),
     )
+
+
+def _play_sections(stats: CorpusStats) -> list[tuple[str, str]]:
+    """Supply choices and tempo."""
+    out = []
     if stats.supply:
         total = sum(stats.supply.values())
-        section(
-            "Supply choices",
+        out.append(
+            (
+                "Supply choices",
+                table(
+                    ("package", "choices", "share"),
+                    [(k, v, pct(v / total)) for k, v in sorted(stats.supply.items())],
+                ),
+            )
+        )
+    out.append(
+        (
+            "Tempo: mean at the end of each turn",
             table(
-                ("package", "choices", "share"),
-                [(k, v, pct(v / total)) for k, v in sorted(stats.supply.items())],
+                ("turn", "n", "gold", "honor", "VP"),
+                [
+                    (t, s.n, s.mean("gold"), s.mean("honor"), s.mean("vp"))
+                    for t, s in stats.tempo_rows()
+                ],
             ),
         )
-    section(
-        "Tempo: mean at the end of each turn",
-        table(
-            ("turn", "n", "gold", "honor", "VP"),
-            [
-                (t, s.n, s.mean("gold"), s.mean("honor"), s.mean("vp"))
-                for t, s in stats.tempo_rows()
-            ],
-        ),
     )
+    return out
+
+
+def render_table(stats: CorpusStats, *, min_n: int = DEFAULT_MIN_N, top: int = DEFAULT_TOP) -> str:
+    """The corpus statistics as aligned text sections."""
+    out = _head(stats)
+    sections = [
+        *_outcome_sections(stats),
+        *_win_sections(stats),
+        *_deck_and_card_sections(stats, min_n, top),
+        *_play_sections(stats),
+    ]
+    for title, body in sections:
+        out += ["", title, _indent(body)]
     return "\n".join(out)
