@@ -18,6 +18,7 @@ from vwlog.audit.report import build_report
 from vwlog.audit.sources import log_source
 from vwlog.cli import main
 from vwlog.render.html import report_html
+from vwlog.render.json import dumps
 from vwlog.render.markdown import md, md_code, report_markdown
 from vwlog.render.statspage import chart_label
 from vwlog.render.text import table, term, visible
@@ -96,6 +97,34 @@ def test_terminal_output_shows_control_characters_escaped(
     _assert_terminal_safe(out)
     if command != "verify" and "--quiet" not in rest:
         assert "\\x1b" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate", "--format", "json"),
+        ("replay", "--format", "jsonl", "--board"),
+        ("show", "--format", "json", "--player", PLAYER),
+        ("diff", "--format", "json", SAMPLE),
+    ],
+    ids=["validate", "replay-jsonl", "show", "diff"],
+)
+def test_json_output_escapes_every_control_and_bidi_character(
+    evil_log: Path, args: tuple[str, ...]
+) -> None:
+    command, *rest = args
+    _code, out = _run(command, str(evil_log), *rest)
+    _assert_terminal_safe(out)
+    assert "\\u202e" in out
+
+
+def test_json_keeps_the_strings_it_escapes() -> None:
+    data = {"name": EVIL, "big": 2**70}
+    import json
+
+    assert json.loads(dumps(data)) == data
+    assert json.loads(dumps(data, compact=True)) == data
+    assert not RAW_CONTROL.search(dumps(data))
 
 
 def test_stored_match_listing_and_lineage_are_escaped(evil_log: Path, tmp_path: Path) -> None:

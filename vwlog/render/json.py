@@ -18,6 +18,7 @@ check, a stored match's summary, a board and a diff read the same wherever they 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
@@ -56,21 +57,34 @@ __all__ = [
 ]
 
 
+_INVISIBLE = re.compile(
+    "[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]"
+)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def dumps(data: Any, *, compact: bool = False) -> str:
     """``data`` as JSON text: indented with sorted keys, or one line with ``compact``.
 
-    Integers beyond 64 bits are written as they are (orjson refuses them; the standard
-    library does not).
+    Besides the control characters JSON always escapes, DEL, the C1 controls and the bidi and
+    invisible formatting characters are written as ``\\uXXXX`` escapes (the same strings), so
+    JSON shown on a terminal cannot carry a terminal sequence or reorder a line. Integers
+    beyond 64 bits are written as they are (orjson refuses them; the standard library does not).
     """
     option = orjson.OPT_SORT_KEYS if compact else orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
     try:
-        return orjson.dumps(data, option=option).decode()
+        text = orjson.dumps(data, option=option).decode()
     except TypeError:
         import json
 
         if compact:
-            return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2)
+            text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        else:
+            text = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2)
+    return _INVISIBLE.sub(_escaped, text)
 
 
 def violation_json(v: Violation) -> dict[str, Any]:
