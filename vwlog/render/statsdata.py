@@ -55,6 +55,28 @@ def order_label(position: int) -> str:
 # -- the report, as data -----------------------------------------------------------------------
 
 
+def _win_rates(stats: CorpusStats) -> dict[str, Any]:
+    """Win counts by seat, turn order, faction and deck, each with n and its interval."""
+    return {
+        "by_seat": [{"seat": k, **win_dict(w)} for k, w in sorted(stats.seats.items())],
+        "by_turn_order": [
+            {"position": k, "label": order_label(k), **win_dict(w)}
+            for k, w in sorted(stats.turn_order.items())
+        ],
+        "by_faction": [{"faction": k, **win_dict(w)} for k, w in sorted(stats.factions.items())],
+        "by_deck": [
+            {
+                "deck_id": k,
+                "faction": d.faction,
+                "size": d.size,
+                "played": d.played,
+                **win_dict(d),
+            }
+            for k, d in sorted(stats.decks.items(), key=lambda kv: (-kv[1].played, kv[0]))
+        ],
+    }
+
+
 def report(stats: CorpusStats, *, min_n: int = DEFAULT_MIN_N) -> dict[str, Any]:
     """Everything the corpus statistics say, as JSON-ready data with stable keys.
 
@@ -96,26 +118,7 @@ def report(stats: CorpusStats, *, min_n: int = DEFAULT_MIN_N) -> dict[str, Any]:
             for v, c, share in stats.victory_distribution()
         ],
         "length": length,
-        "win_rate": {
-            "by_seat": [{"seat": k, **win_dict(w)} for k, w in sorted(stats.seats.items())],
-            "by_turn_order": [
-                {"position": k, "label": order_label(k), **win_dict(w)}
-                for k, w in sorted(stats.turn_order.items())
-            ],
-            "by_faction": [
-                {"faction": k, **win_dict(w)} for k, w in sorted(stats.factions.items())
-            ],
-            "by_deck": [
-                {
-                    "deck_id": k,
-                    "faction": d.faction,
-                    "size": d.size,
-                    "played": d.played,
-                    **win_dict(d),
-                }
-                for k, d in sorted(stats.decks.items(), key=lambda kv: (-kv[1].played, kv[0]))
-            ],
-        },
+        "win_rate": _win_rates(stats),
         "cards": [
             {
                 "card": k,
