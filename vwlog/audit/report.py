@@ -218,34 +218,31 @@ class _Collector:
         if isinstance(event, MatchStarted) and self.started is None:
             self.started = event
         if step.violations and len(self.moments) < DETAILED_VIOLATIONS:
-            moment = Moment(
-                seq=record.seq,
-                board=step.before,
-                board_label=f"before seq {record.seq}",
-                event=_line(step),
-                before=[_line(s) for s in list(self.recent)[-CONTEXT:]],
-                violations=step.violations,
-                highlight=_named_cards(step.before, event),
-            )
+            moment = self._moment(step, step.before, f"before seq {record.seq}")
             self.moments.append(moment)
             self.waiting.append(moment)
         if isinstance(event, JudgeRulingIssued):
             self.rulings.append(self._ruling(step, event))
         if self.at is not None and record.seq == self.at:
-            moment = Moment(
-                seq=record.seq,
-                board=step.after,
-                board_label=f"after seq {record.seq}",
-                event=_line(step),
-                before=[_line(s) for s in list(self.recent)[-CONTEXT:]],
-                violations=step.violations,
-                highlight=_named_cards(step.after, event),
-            )
+            moment = self._moment(step, step.after, f"after seq {record.seq}")
             self.at_moment = moment
             self.waiting.append(moment)
             if self.tracker is not None:
                 self.knowledge = {p.id: self.tracker.knowledge(p.id) for p in step.after.players}
         self.recent.append(step)
+
+    def _moment(self, step: Step, board: MatchState, label: str) -> Moment:
+        """The position at ``step`` shown with ``board``, the event and the ones before it (the
+        ones after are added as they are visited)."""
+        return Moment(
+            seq=step.record.seq,
+            board=board,
+            board_label=label,
+            event=_line(step),
+            before=[_line(s) for s in list(self.recent)[-CONTEXT:]],
+            violations=step.violations,
+            highlight=_named_cards(board, step.record.event),
+        )
 
     def _ruling(self, step: Step, event: JudgeRulingIssued) -> RulingEntry:
         entry = RulingEntry(
