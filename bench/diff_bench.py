@@ -68,7 +68,7 @@ def _pair(quick: bool) -> tuple[Path, Path, int]:
 def bench_diff(repeats: int, quick: bool) -> list[Figure]:
     """Diff two records of a ~10,000-event match beside reading and validating them."""
     from bench import interleaved, time_figure
-    from vwlog.audit.dispute import diff_logs
+    from vwlog.audit.diff import diff_logs
     from vwlog.io.logfile import read_log
     from vwlog.services import validate_log
 

@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.replay.matches import backed_up_copy, illegal_copy, simulate_log
-from vwlog.audit.dispute import knowledge
+from vwlog.audit.knowledge import knowledge
 from vwlog.cli import main
 from vwlog.cli.replay import POINT_MARK
 from vwlog.cli.stepper import Descriptions, Stepper
@@ -28,6 +28,7 @@ from vwlog.engine.describe import describe
 from vwlog.engine.replay import Collect, Step, replay
 from vwlog.engine.seek import Timeline, priority_points, state_at
 from vwlog.io.logfile import read_log
+from vwlog.render.json import seen_card_json
 from vwlog.services.matches import SNAPSHOT_EVERY
 from vwlog.store import MatchStore
 
@@ -428,7 +429,7 @@ def test_show_json_for_a_player_has_what_they_know(runner: CliRunner) -> None:
         "public": True,
     }
     records = read_log(JUDGE_BACKUP)[1]
-    assert data["known"] == [c.as_json() for c in knowledge(records, 30, "p2").hidden]
+    assert data["known"] == [seen_card_json(c) for c in knowledge(records, 30, "p2").hidden]
     everyone = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--format", "json").stdout
     assert "known" not in json.loads(everyone)  # the full record: nothing is hidden
 

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from vwlog.audit.dispute import build_report, log_source, report_html
+from vwlog.audit.report import build_report
+from vwlog.audit.sources import log_source
+from vwlog.render.html import report_html
 
 from .logs import sample
 

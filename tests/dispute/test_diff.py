@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING
 import orjson
 import pytest
 
-from vwlog.audit.dispute import diff_logs, diff_matches, diff_text, records_source
+from vwlog.audit.diff import diff_logs, diff_matches
+from vwlog.audit.sources import records_source
 from vwlog.cli import main
 from vwlog.events import OpeningHandDrawn, PriorityPassed
 from vwlog.io.logfile import read_log
+from vwlog.render.text import diff_text
 
 from .logs import alter_byte, branch, events, load, sample, write
 

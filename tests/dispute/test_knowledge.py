@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from vwlog.audit.dispute import knowledge
+from vwlog.audit.knowledge import knowledge
 from vwlog.model.errors import UsageError
+from vwlog.render.json import knowledge_json
 
 from .logs import load
 
@@ -43,7 +44,7 @@ def test_a_player_knows_their_own_hand_and_not_the_others() -> None:
     # p1 never saw p2's hand: only p2's cards that reached a public zone
     assert all(c.public for c in k.seen if c.owner == "p2")
     assert not [c for c in k.hidden if c.owner == "p2"]
-    assert k.as_json()["player"] == "p1"
+    assert knowledge_json(k)["player"] == "p1"
 
 
 def test_draws_are_shown_only_to_their_owner() -> None:

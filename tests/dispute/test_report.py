@@ -6,18 +6,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.audit.dispute import (
-    Integrity,
-    _counted,
-    _html_rule_text,
-    _md_rule_text,
-    build_report,
-    log_source,
-    report_html,
-    report_markdown,
-)
+from vwlog.audit.report import Integrity, build_report
+from vwlog.audit.sources import log_source
 from vwlog.cli import main
 from vwlog.model.errors import UsageError
+from vwlog.render.html import report_html
+from vwlog.render.html import rule_html as _html_rule_text
+from vwlog.render.markdown import _md_rule_text, report_markdown
+from vwlog.render.text import counted as _counted
 
 from .logs import alter_byte, sample
 
@@ -135,8 +131,9 @@ def test_errors(runner: CliRunner, tmp_path: Path) -> None:
 
 PRO_1 = (
     "The active player gains gold equal to the sum of the gold produce of all Territories they "
-    'control. [S000] (Whether this counts as "gaining gold" for triggers: OQ-10.)'
+    'control. (Whether this counts as "gaining gold" for triggers: OQ-10.)'
 )
+"""R-PRO-1 as judges read it: the digest's source tag (``[S000]``) is left out."""
 
 
 def test_markdown_quotes_the_full_rule_text_under_the_violation(runner: CliRunner) -> None:
@@ -154,10 +151,10 @@ def test_markdown_quotes_every_line_of_a_long_rule() -> None:
     text = report_markdown(build_report(log_source(sample("invalid/damage-over-atk.jsonl"))))
     assert (
         "> The active player decides how each of their Followers' ATK damage is distributed; "
-        "then the defending player does the same for theirs. [S000]\n"
+        "then the defending player does the same for theirs.\n"
     ) in text
     assert _md_rule_text("R-GEN-3")[:2] == [
-        "> A player allies with one of two sides [W1][W2]:",
+        "> A player allies with one of two sides:",
         "> - **Human** — four factions: **Order, Chaos, Prosper, Noble**.",
     ]
     assert _md_rule_text("R-NOPE-1") == []
@@ -167,8 +164,8 @@ def test_html_shows_the_rule_text_escaped() -> None:
     page = report_html(build_report(log_source(sample("invalid/produce-overstated.jsonl"))))
     assert (
         '<blockquote class="rule" data-rule="R-PRO-1"><p>The active player gains gold equal to '
-        "the sum of the gold produce of all Territories they control. [S000] (Whether this "
-        "counts as &quot;gaining gold&quot; for triggers: OQ-10.)</p></blockquote>"
+        "the sum of the gold produce of all Territories they control. (Whether this "
+        "counts as &#34;gaining gold&#34; for triggers: OQ-10.)</p></blockquote>"
     ) in page
     # the digest's Markdown becomes markup only after escaping: a `>` stays text
     slide = _html_rule_text("R-SKL-2")
@@ -179,10 +176,18 @@ def test_html_shows_the_rule_text_escaped() -> None:
     assert _html_rule_text("R-NOPE-1") == ""
 
 
+def test_no_source_tag_reaches_a_report() -> None:
+    report = build_report(log_source(sample("invalid/produce-overstated.jsonl")))
+    for text in (report_markdown(report), report_html(report)):
+        assert "[S000]" not in text
+        assert "[W1]" not in text
+        assert "[INF]" not in text
+
+
 def test_violations_without_boards_list_their_rules_texts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("vwlog.audit.dispute.DETAILED_VIOLATIONS", 0)
+    monkeypatch.setattr("vwlog.audit.report.DETAILED_VIOLATIONS", 0)
     report = build_report(log_source(sample("invalid/produce-overstated.jsonl")))
     text = report_markdown(report)
     assert "1 more violation (without boards):" in text

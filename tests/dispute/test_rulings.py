@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.audit.dispute import build_report, log_source, report_markdown, voided_markdown
+from vwlog.audit.report import build_report
+from vwlog.audit.sources import log_source
 from vwlog.cli import main
 from vwlog.engine.play import play
 from vwlog.engine.replay import Collect, FinalState, replay
@@ -16,6 +17,7 @@ from vwlog.engine.seek import state_at
 from vwlog.events import CardMoved, EventRecord, GoldChanged, JudgeRulingIssued, MatchWon
 from vwlog.io.logfile import read_log
 from vwlog.model.types import RulingKind, Victory, Zone
+from vwlog.render.markdown import report_markdown, voided_markdown
 from vwlog.services import validate_log
 
 from .logs import events, load, sample, write

@@ -11,12 +11,13 @@ import struct
 import subprocess
 import sys
 import zlib
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import pytest
 
 from vwlog.model.errors import UsageError
-from vwlog.projections.stats import CorpusStats
+from vwlog.projections.stats import CorpusStats, StatsFilter
 from vwlog.render.statspage import (
     CSV_COLUMNS,
     MATCH_COLUMNS,
@@ -158,7 +159,24 @@ def test_html_page_is_self_contained(page: str) -> None:
 
 
 def test_html_is_reproducible(stats: CorpusStats, page: str) -> None:
-    assert render_html(stats, min_n=3) == page
+    when = datetime(2026, 1, 2, 3, 4, tzinfo=UTC)
+    again = render_html(stats, min_n=3, generated=when)
+    assert again == render_html(stats, min_n=3, generated=when)
+    assert "generated 2026-01-02 03:04 UTC by vwlog " in again
+
+    def undated(text: str) -> str:
+        return re.sub(r"generated [^<]* by vwlog", "", text)
+
+    assert undated(again) == undated(page)
+
+
+def test_html_says_its_source_filters_and_date_and_shows_no_raw_rest(stats: CorpusStats) -> None:
+    page = render_html(stats, min_n=3, source="corpus/")
+    assert "Source: corpus/ · filters: none · generated " in page
+    assert "``" not in page
+    assert "<code>None</code>" in page
+    filtered = stats.model_copy(update={"filters": StatsFilter(player="p1")})
+    assert "filters: player p1" in render_html(filtered, min_n=3)
 
 
 def test_html_without_matplotlib_names_the_extra(

@@ -20,6 +20,7 @@ from vwlog import __version__
 from vwlog.cli import options
 from vwlog.cli.errors import cli_message
 from vwlog.model.errors import VwlogError
+from vwlog.render.text import term
 
 
 class InputError(click.ClickException):
@@ -35,7 +36,7 @@ class OneLineUsageError(click.UsageError):
     @override
     def show(self, file: Any = None) -> None:
         command = self.ctx.command_path if self.ctx is not None else "vwlog"
-        click.echo(f"Error: {self.format_message()} (see '{command} --help')", err=True)
+        click.echo(f"Error: {term(self.format_message())} (see '{command} --help')", err=True)
 
 
 def _one_line(error: click.UsageError) -> click.UsageError:
@@ -65,7 +66,7 @@ class VwlogGroup(click.Group):
         except click.UsageError as error:
             raise _one_line(error) from error
         except VwlogError as error:
-            raise InputError(cli_message(error)) from error
+            raise InputError(term(cli_message(error))) from error
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,35 +5,26 @@ from __future__ import annotations
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
-import orjson
 
-from vwlog.audit.dispute import (
-    DIFF_WINDOW,
-    Integrity,
-    MatchSource,
-    build_report,
-    diff_json,
-    diff_matches,
-    diff_text,
-    log_source,
-    report_html,
-    report_markdown,
-)
+from vwlog.audit.diff import DIFF_WINDOW, diff_matches
+from vwlog.audit.report import Integrity, build_report
+from vwlog.audit.sources import MatchSource, log_source
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.cli.render import echo
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import OutputError
+from vwlog.render.html import report_html
+from vwlog.render.json import diff_json, dumps
+from vwlog.render.markdown import report_markdown
+from vwlog.render.text import diff_text, visible
 
 if TYPE_CHECKING:
     from vwlog.services import VerifyReport
     from vwlog.store import MatchStore
-
-
-def _json(data: Any) -> str:
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
 
 
 def _store_source(store: MatchStore, match_id: str) -> MatchSource:
@@ -128,9 +119,9 @@ def diff(
         b = open_match(stack, cli, log_b)
         report = diff_matches(a, b, window=window)
     if output_format == "json":
-        click.echo(_json(diff_json(report)))
+        click.echo(dumps(diff_json(report)))
     else:
-        click.echo(diff_text(report))
+        echo(diff_text(report))
     if not report.same:
         ctx.exit(1)
 
@@ -188,7 +179,7 @@ def report(
         document = build_report(source, integrity=integrity, at=at)
     text = report_html(document) if output_format == "html" else report_markdown(document)
     if out is None or str(out) == STDIO:
-        sys.stdout.write(text)
+        sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
         return
     tmp = out.with_name(f".{out.name}.tmp")
     try:

@@ -12,7 +12,9 @@ import click
 
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
-from vwlog.cli.render import progress, rule_title, to_json
+from vwlog.cli.render import echo, progress, to_json
+from vwlog.render.json import match_summary_json, violations_json
+from vwlog.render.text import counted, table, term
 from vwlog.services.matches import (
     DECISION_SYNTAX,
     SNAPSHOT_EVERY,
@@ -33,8 +35,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from datetime import datetime
 
-    from vwlog.store import MatchMeta
-
 
 @contextmanager
 def open_store(cli: CliContext) -> Iterator[MatchStore]:
@@ -49,24 +49,6 @@ def open_store(cli: CliContext) -> Iterator[MatchStore]:
         yield store
     finally:
         store.close()
-
-
-def _meta_dict(m: MatchMeta) -> dict[str, Any]:
-    return {
-        "match_id": m.match_id,
-        "players": list(m.players),
-        "created": m.created,
-        "turns": m.turns,
-        "winner": m.winner,
-        "victory": m.victory,
-        "violations": m.violations,
-        "violation_summary": list(m.violation_summary),
-        "head_hash": m.head_hash,
-        "events": m.events,
-        "parent": m.parent,
-        "fork_at": m.fork_at,
-        "flagged": m.flagged,
-    }
 
 
 @main.command(name="import")
@@ -125,13 +107,17 @@ def import_(
             events[result.outcome] += result.events
             bar.update(1)
             if result.outcome == "error":
-                click.echo(f"Error: {result.detail}", err=True)
+                echo(f"Error: {result.detail}", err=True)
             elif not quiet:
-                flag = f" · FLAGGED, {result.violations} violations" if result.violations else ""
-                detail = f" · {result.detail}" if result.outcome == "rejected" else ""
-                click.echo(
-                    f"{result.outcome:9} {result.match_id}  ({result.events:,} events){flag}"
-                    f"{detail}  {result.path}"
+                flag = (
+                    f" · FLAGGED, {counted(result.violations, 'violation')}"
+                    if result.violations
+                    else ""
+                )
+                detail = f" · {term(result.detail)}" if result.outcome == "rejected" else ""
+                echo(
+                    f"{result.outcome:9} {term(result.match_id)}  "
+                    f"({counted(result.events, 'event')}){flag}{detail}  {term(result.path)}"
                 )
 
         import_logs(
@@ -143,11 +129,11 @@ def import_(
         )
     if len(paths) > 1:
         rows = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
-        click.echo(f"{'outcome':10} {'logs':>6} {'events':>12}", err=True)
+        echo(f"{'outcome':10} {'logs':>6} {'events':>12}", err=True)
         for label, key in [*rows, ("failed", "error")]:
-            click.echo(f"{label:10} {counts[key]:>6,} {events[key]:>12,}", err=True)
+            echo(f"{label:10} {counts[key]:>6,} {events[key]:>12,}", err=True)
     click.echo(
-        f"{len(paths)} log{'s' if len(paths) != 1 else ''}: {counts['stored']} stored, "
+        f"{counted(len(paths), 'log')}: {counts['stored']} stored, "
         f"{counts['unchanged']} unchanged, {counts['rejected']} rejected, "
         f"{counts['error']} failed",
         err=True,
@@ -180,7 +166,7 @@ def export(cli: CliContext, match_id: str, out: str) -> None:
     with open_store(cli) as store:
         n = export_match(store, match_id, out)
     if out != "-":
-        click.echo(f"wrote {n:,} records of {match_id} to {out}", err=True)
+        echo(f"wrote {counted(n, 'record')} of {term(match_id)} to {term(out)}", err=True)
 
 
 @main.command(name="list")
@@ -233,22 +219,28 @@ def list_(
             since=since.date() if since else None,
         )
     if output_format == "json":
-        click.echo(to_json([_meta_dict(m) for m in metas]))
+        click.echo(to_json([match_summary_json(m) for m in metas]))
         return
-    header = (
-        f"{'match':28} {'date':10} {'players':12} {'turns':>5} {'winner':7} {'victory':10} "
-        f"{'viol':>4}  head"
-    )
-    click.echo(header)
+    rows = []
     for m in metas:
-        fork = f"  (fork of {m.parent} @{m.fork_at})" if m.parent else ""
+        fork = f"(fork of {m.parent} @{m.fork_at})" if m.parent else ""
         day = created_day(m.created)
-        click.echo(
-            f"{m.match_id:28} {day.isoformat() if day else '-':10} {','.join(m.players):12} "
-            f"{m.turns or 0:5} {m.winner or '-':7} {(m.victory or '-').lower():10} "
-            f"{m.violations:4}  {m.head_hash[:12]}{fork}"
+        rows.append(
+            (
+                m.match_id,
+                day.isoformat() if day else "-",
+                ",".join(m.players),
+                m.turns or 0,
+                m.winner or "-",
+                (m.victory or "-").lower(),
+                m.violations,
+                m.head_hash[:12],
+                fork,
+            )
         )
-    click.echo(f"{len(metas)} match{'es' if len(metas) != 1 else ''}", err=True)
+    headers = ("match", "date", "players", "turns", "winner", "victory", "viol", "head", "")
+    echo(table(headers, rows, align="<<<><<><<", gap=" "))
+    echo(counted(len(metas), "match", "matches"), err=True)
 
 
 @main.command()
@@ -272,7 +264,7 @@ def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
     """
     with open_store(cli) as store:
         fork_id = fork_match(store, match_id, at, name=name)
-    click.echo(fork_id)
+    echo(term(fork_id))
 
 
 @main.command(epilog=DECISION_SYNTAX)
@@ -324,9 +316,10 @@ def play(
         )
     with open_store(cli) as store:
         result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed)
-    ending = f" · won by {result.winner} ({result.victory})" if result.winner else ""
-    click.echo(
-        f"{match_id}: {result.decisions} decisions, {result.appended} events appended; "
+    ending = f" · won by {term(result.winner)} ({result.victory})" if result.winner else ""
+    echo(
+        f"{term(match_id)}: {counted(result.decisions, 'decision')}, "
+        f"{counted(result.appended, 'event')} appended; "
         f"head seq {result.head_seq}{ending}"
     )
 
@@ -357,17 +350,7 @@ def _rebase_dict(result: RebaseResult) -> dict[str, Any]:
             "description": broken.description,
             "rules": list(broken.rules),
             "message": broken.message,
-            "violations": [
-                {
-                    "rule": v.rule,
-                    "title": rule_title(v.rule),
-                    "message": v.message,
-                    "expected": v.expected,
-                    "actual": v.actual,
-                    "flag": v.flag,
-                }
-                for v in broken.violations
-            ],
+            "violations": violations_json(broken.violations),
             "withdrawn": list(broken.withdrawn),
         },
     }
@@ -441,7 +424,7 @@ def rebase_(
     if output_format == "json":
         click.echo(to_json(_rebase_dict(result)))
     else:
-        click.echo(_rebase_text(result))
+        echo(_rebase_text(result))
     if result.stopped in ("broken", "ruling"):
         ctx.exit(1)
 
@@ -449,8 +432,8 @@ def rebase_(
 def _tree(node: LineageNode, prefix: str = "", last: bool = True, root: bool = True) -> list[str]:
     m = node.meta
     at = f" @ seq {m.fork_at}" if m.fork_at is not None else ""
-    ending = f"won by {m.winner} ({(m.victory or '').lower()})" if m.winner else "running"
-    line = f"{m.match_id}{at} · {m.events:,} events · {ending}"
+    ending = f"won by {term(m.winner)} ({(m.victory or '').lower()})" if m.winner else "running"
+    line = f"{term(m.match_id)}{at} · {counted(m.events, 'event')} · {ending}"
     out = [line if root else f"{prefix}{'└── ' if last else '├── '}{line}"]
     child_prefix = "" if root else prefix + ("    " if last else "│   ")
     for i, child in enumerate(node.children):
@@ -482,8 +465,8 @@ def lineage_(cli: CliContext, match_id: str, output_format: str) -> None:
     if output_format == "json":
 
         def as_dict(node: LineageNode) -> dict[str, Any]:
-            return {**_meta_dict(node.meta), "forks": [as_dict(c) for c in node.children]}
+            return {**match_summary_json(node.meta), "forks": [as_dict(c) for c in node.children]}
 
         click.echo(to_json(as_dict(root)))
         return
-    click.echo("\n".join(_tree(root)))
+    echo("\n".join(_tree(root)))

@@ -1,4 +1,7 @@
-"""Rendering helpers shared by the commands: progress bars and rule titles."""
+"""Rendering helpers shared by the commands: progress bars, JSON and terminal-safe output.
+
+The output vocabulary itself is `vwlog.render`; this module only connects it to click.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +10,15 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 import click
-import orjson
 
-from vwlog.model.types import RuleId
-from vwlog.rules.catalog import RULES
+from vwlog.render.json import dumps
+from vwlog.render.rules import rule_title
+from vwlog.render.text import visible
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+__all__ = ["Bar", "echo", "progress", "rule_title", "to_json"]
 
 
 class Bar(Protocol):
@@ -38,12 +43,12 @@ def progress(total: int, label: str, *, enabled: bool = True) -> Iterator[Bar]:
         yield bar
 
 
-def rule_title(rule_id: RuleId | str) -> str:
-    """The short title of a rule id (empty if unknown)."""
-    rule = RULES.get(RuleId(rule_id))
-    return rule.title if rule is not None else ""
+def echo(text: str = "", *, err: bool = False) -> None:
+    """Write lines for a terminal: control and bidi characters that a log carried are shown
+    as backslash escapes (`vwlog.render.text.visible`), never sent to the terminal."""
+    click.echo(visible(text), err=err)
 
 
 def to_json(data: Any) -> str:
     """Stable, indented JSON for ``--format json`` output (sorted keys)."""
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
+    return dumps(data)

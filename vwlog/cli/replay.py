@@ -20,17 +20,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-import orjson
 
-from vwlog.audit.dispute import KnowledgeTracker, hidden_lines
+from vwlog.audit.knowledge import KnowledgeTracker
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
-from vwlog.engine.describe import card_name, describe, state_json
+from vwlog.cli.render import echo
+from vwlog.engine.describe import card_name, describe
 from vwlog.engine.replay import BaseVisitor, Fanout, FinalState, replay
 from vwlog.engine.seek import PriorityPoints, no_such_seq, priority_points, state_at
 from vwlog.io.logfile import STDIO, open_log
 from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.model.types import Phase
+from vwlog.render.json import board_json, dumps, priority_point_json, seen_card_json, step_json
+from vwlog.render.text import counted, hidden_lines, table, term
 from vwlog.services.matches import state_at as stored_state_at
 from vwlog.store import settings_from_url
 
@@ -181,44 +183,7 @@ class Filters:
 
 def violation_line(v: Violation) -> str:
     """A violation as the trace shows it inline: ``!! R-REG-6 message``."""
-    return f"!! {v.rule} {v.message}"
-
-
-def _violation_json(v: Violation) -> dict[str, Any]:
-    return {"rule": v.rule, "message": v.message, "expected": v.expected, "actual": v.actual}
-
-
-def event_json(
-    step: Step,
-    description: str,
-    *,
-    board: bool = False,
-    player: str | None = None,
-    priority_point: bool = False,
-) -> dict[str, Any]:
-    """One event of a replay as JSON: where it happened, what it did, the board after it.
-
-    ``turn``, ``phase``, ``step`` and ``priority`` are the position *after* the event, like the
-    board; ``priority_point`` says whether a player holds priority after it (a fork may start
-    there); ``voids`` is the range of seqs a judge's back-up voided, or ``null``.
-    """
-    record, after = step.record, step.after
-    data: dict[str, Any] = {
-        "seq": record.seq,
-        "type": record.event.type,
-        "decision": record.event.DECISION,
-        "description": description,
-        "turn": after.turn,
-        "phase": str(after.phase) if after.phase else None,
-        "step": str(after.step) if after.step else None,
-        "priority": after.priority,
-        "priority_point": priority_point,
-        "violations": [_violation_json(v) for v in step.violations],
-        "voids": list(step.voids) if step.voids is not None else None,
-    }
-    if board:
-        data["board"] = state_json(after, player=player, seq=record.seq)
-    return data
+    return f"!! {v.rule} {term(v.message)}"
 
 
 def _indent(text: str) -> str:
@@ -286,11 +251,11 @@ class _Trace(BaseVisitor["_Trace"]):
             if self.board:
                 lines.append(_indent(str(step.after)))
                 lines.append("")
-            click.echo("\n".join(lines))
+            echo("\n".join(lines))
             return
-        data = event_json(step, text, board=self.board, player=self.player, priority_point=point)
+        data = step_json(step, text, board=self.board, player=self.player, priority_point=point)
         if self.output_format == "jsonl":
-            click.echo(orjson.dumps(data).decode())
+            click.echo(dumps(data, compact=True))
         else:
             self.collected.append(data)
 
@@ -305,28 +270,15 @@ class _Trace(BaseVisitor["_Trace"]):
 
 
 def _points_text(points: list[PriorityPoint]) -> str:
-    rows = [f"{'seq':>6}  {'player':8} {'turn':>4}  {'phase':7} {'step':11} {'register':>8}"]
-    rows.extend(
-        f"{p.seq:>6}  {p.player:8} {p.turn:>4}  {p.phase or '-':7} {p.step or '-':11} "
-        f"{p.register_depth:>8}"
-        for p in points
+    return table(
+        ("seq", "player", "turn", "phase", "step", "register"),
+        [
+            (p.seq, p.player, p.turn, p.phase or "-", p.step or "-", p.register_depth)
+            for p in points
+        ],
+        align="><><<>",
+        gap="  ",
     )
-    return "\n".join(rows)
-
-
-def _point_json(p: PriorityPoint) -> dict[str, Any]:
-    return {
-        "seq": p.seq,
-        "player": p.player,
-        "turn": p.turn,
-        "phase": p.phase,
-        "step": p.step,
-        "register_depth": p.register_depth,
-    }
-
-
-def _json(data: Any) -> str:
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -451,11 +403,10 @@ def replay_command(
             f"--from {from_seq} is past the end of {match.source} (last seq {trace.last_seq})"
         )
     if output_format == "json":
-        click.echo(_json(trace.collected))
+        click.echo(dumps(trace.collected))
     if trace.violations:
-        n = trace.violations
         click.echo(
-            f"{n} violation{'s' if n != 1 else ''} in the events shown; "
+            f"{counted(trace.violations, 'violation')} in the events shown; "
             f"'vwlog validate' gives the full report",
             err=True,
         )
@@ -467,12 +418,12 @@ def _print_points(
 ) -> None:
     points = [p for p in priority_points(items) if filters.position(p.seq, p.turn, p.phase)]
     if output_format == "text":
-        click.echo(_points_text(points))
+        echo(_points_text(points))
     elif output_format == "jsonl":
         for p in points:
-            click.echo(orjson.dumps(_point_json(p)).decode())
+            click.echo(dumps(priority_point_json(p), compact=True))
     else:
-        click.echo(_json([_point_json(p) for p in points]))
+        click.echo(dumps([priority_point_json(p) for p in points]))
 
 
 def _interactive(
@@ -571,18 +522,18 @@ def show(
     _check_player(state, player)
     known = tracker.knowledge(player) if tracker and player and state.started else None
     if output_format == "json":
-        data = state_json(state, player=player, seq=seq)
+        data = board_json(state, player=player, seq=seq)
         if player is not None:
-            data["known"] = [c.as_json() for c in known.hidden] if known else []
-        click.echo(_json(data))
+            data["known"] = [seen_card_json(c) for c in known.hidden] if known else []
+        click.echo(dumps(data))
         return
-    click.echo(f"after seq {seq}")
-    click.echo(str(state))
+    echo(f"after seq {seq}")
+    echo(str(state))
     if player is not None and state.started:
-        hand = ", ".join(card_name(state, c) for c in state.player(player).hand)
-        click.echo(f"{player} hand: {hand or 'empty'}")
+        hand = ", ".join(term(card_name(state, c)) for c in state.player(player).hand)
+        echo(f"{term(player)} hand: {hand or 'empty'}")
         if known is not None:
-            click.echo("\n".join(hidden_lines(known, none_known=True)))
+            echo("\n".join(hidden_lines(known, none_known=True)))
 
 
 def _stored_position(

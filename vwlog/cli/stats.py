@@ -4,6 +4,7 @@ through its statistics read model."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,7 @@ from vwlog.render.statspage import (
     render_matches_table,
     render_table,
 )
+from vwlog.render.text import term, visible
 from vwlog.services.stats import catch_up, measured, rebuild
 from vwlog.store import MatchStore, settings_from_url
 
@@ -256,7 +258,7 @@ def stats(
                 bar.update(1)
                 if isinstance(outcome, str):
                     unreadable += 1
-                    click.echo(f"Error: {outcome}", err=True)
+                    click.echo(f"Error: {term(outcome)}", err=True)
                     continue
                 if corpus.add(outcome) and per_match:
                     kept.append(outcome)
@@ -274,7 +276,12 @@ def stats(
         text = render_csv(corpus, min_n=min_n)
     else:
         text = render_table(corpus, min_n=min_n, top=top)
-    page = render_html(corpus, min_n=min_n, top=top) if html_file is not None else None
+    source = ", ".join(str(p) for p in logs) if logs else "the store"
+    page = (
+        render_html(corpus, min_n=min_n, top=top, source=source) if html_file is not None else None
+    )
+    if output_format == "table" or sys.stdout.isatty():
+        text = visible(text)  # CSV keeps its bytes in a file or a pipe
     click.echo(text, nl=not text.endswith("\n"))
     if html_file is not None and page is not None:
         try:

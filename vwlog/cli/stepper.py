@@ -19,6 +19,7 @@ from vwlog.engine.describe import describe
 from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.seek import Timeline
 from vwlog.model.errors import UsageError
+from vwlog.render.text import term
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -224,7 +225,7 @@ def _put(screen: curses.window, y: int, text: str, attr: int = 0) -> None:
     if 0 <= y < height and width > 1:
         # curses reports writing the last cell of the screen as an error; nothing is lost
         with contextlib.suppress(curses.error):
-            screen.addnstr(y, 0, text, width - 1, attr)
+            screen.addnstr(y, 0, term(text), width - 1, attr)
 
 
 def _draw(screen: curses.window, stepper: Stepper) -> None:

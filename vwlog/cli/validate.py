@@ -8,15 +8,17 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from vwlog.audit.dispute import voided_markdown
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
-from vwlog.cli.render import progress, rule_title, to_json
-from vwlog.engine.replay import ValidationReport, ViolationPolicy
+from vwlog.cli.render import echo, progress, rule_title, to_json
+from vwlog.engine.replay import ViolationPolicy
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
 from vwlog.model.errors import UsageError
+from vwlog.render.json import validation_json, verify_json
+from vwlog.render.markdown import validation_markdown
+from vwlog.render.text import counted, term, validation_text
 from vwlog.rules.catalog import PENDING_FLAGS
 from vwlog.services import (
     InputProblem,
@@ -34,113 +36,6 @@ from vwlog.services import (
 
 if TYPE_CHECKING:
     from vwlog.engine.simulate import GeneratedMatch
-    from vwlog.model.errors import Violation
-
-
-def _violation_dict(v: Violation) -> dict[str, Any]:
-    return {
-        "rule": v.rule,
-        "title": rule_title(v.rule),
-        "message": v.message,
-        "seq": v.seq,
-        "line": v.line,
-        "event": v.event_type,
-        "turn": v.turn,
-        "phase": v.phase,
-        "step": v.step,
-        "priority": v.priority,
-        "expected": v.expected,
-        "actual": v.actual,
-        "flag": v.flag,
-    }
-
-
-def _report_dict(r: ValidationReport) -> dict[str, Any]:
-    return {
-        "source": r.source,
-        "match_id": r.match_id,
-        "ok": r.ok,
-        "players": list(r.players),
-        "ruleset": r.ruleset,
-        "events": r.events,
-        "decisions": r.decisions,
-        "consequences": r.consequences,
-        "effects_verified": r.effects_verified,
-        "effects_trusted": r.effects_trusted,
-        "objects_trusted": r.objects_trusted,
-        "turns": r.turns,
-        "winner": r.winner,
-        "victory": r.victory,
-        "complete": r.complete,
-        "stopped_at": r.stopped_at,
-        "rulings": r.rulings,
-        "voided": [list(v) for v in r.voided],
-        "violations": [_violation_dict(v) for v in r.violations],
-    }
-
-
-def _summary(r: ValidationReport) -> str:
-    n = len(r.violations)
-    ending = f"won by {r.winner} ({r.victory})" if r.winner else "no winner yet"
-    if r.stopped_at is not None:
-        ending = f"stopped at seq {r.stopped_at} (--strict)"
-    return (
-        f"{r.events:,} events ({r.decisions:,} decisions, {r.consequences:,} consequences) · "
-        f"{r.turns} turn{'s' if r.turns != 1 else ''} · {ending} · "
-        f"effects {r.effects_verified:,} verified, "
-        f"{r.effects_trusted:,} trusted · {n} violation{'s' if n != 1 else ''}"
-    )
-
-
-def _text(r: ValidationReport) -> str:
-    players = ", ".join(r.players) or "unknown"
-    head = f"{r.source}: match {r.match_id} · players {players} · ruleset {r.ruleset or 'unknown'}"
-    lines = [head]
-    for v in r.violations:
-        lines.append(f"  {v.rule}  {rule_title(v.rule)}")
-        lines.append(f"      {v.message}")
-        if v.seq is not None or v.line is not None:
-            lines.append(f"      at {v.where()} ({v.event_type})")
-        if v.expected is not None:
-            lines.append(f"      expected: {v.expected}")
-        if v.actual is not None:
-            lines.append(f"      actual:   {v.actual}")
-    for start, end in r.voided:
-        lines.append(f"  voided by a judge's back-up: seq {start}..{end}")
-    lines.append(f"  {'OK' if r.ok else 'ILLEGAL'} · {_summary(r)}")
-    return "\n".join(lines)
-
-
-def _markdown(r: ValidationReport) -> str:
-    lines = [
-        f"## Match `{r.match_id}`",
-        "",
-        f"- Source: `{r.source}`",
-        f"- Players: {', '.join(r.players)}",
-        f"- Ruleset: `{r.ruleset}`",
-        f"- Verdict: **{'legal' if r.ok else 'illegal'}**",
-        f"- Summary: {_summary(r)}",
-        "",
-    ]
-    if r.violations:
-        lines += [
-            "| Rule | Title | Seq | Line | Turn | Phase/step | Priority | Message |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for v in r.violations:
-            pos = f"{v.phase or ''}{'/' + v.step if v.step else ''}"
-            msg = v.message.replace("|", "\\|")
-            if v.expected is not None:
-                msg += f" (expected `{v.expected}`, actual `{v.actual}`)".replace("|", "\\|")
-            lines.append(
-                f"| {v.rule} | {rule_title(v.rule)} | {v.seq} | {v.line} | {v.turn} | {pos} | "
-                f"{v.priority or ''} | {msg} |"
-            )
-        lines.append("")
-    voided = voided_markdown(r)
-    if voided:
-        lines += [voided, ""]
-    return "\n".join(lines)
 
 
 def _ruleset_options(ruleset_file: Path | None, sets: tuple[str, ...]) -> ValidationOptions:
@@ -234,23 +129,22 @@ def validate(
             bar.update(1)
             if isinstance(outcome, InputProblem):
                 unreadable += 1
-                click.echo(f"Error: {outcome.error}", err=True)
+                echo(f"Error: {outcome.error}", err=True)
                 continue
             if not outcome.ok:
                 illegal += 1
             if output_format == "json":
-                reports.append(_report_dict(outcome))
+                reports.append(validation_json(outcome))
             elif output_format == "markdown":
-                click.echo(_markdown(outcome))
+                echo(validation_markdown(outcome))
             elif not quiet or not outcome.ok:
-                click.echo(_text(outcome))
+                echo(validation_text(outcome))
     if output_format == "json":
         click.echo(to_json(reports))
     else:
         legal = total - illegal - unreadable
         click.echo(
-            f"{total} log{'s' if total != 1 else ''}: {legal} legal, {illegal} illegal, "
-            f"{unreadable} unreadable",
+            f"{counted(total, 'log')}: {legal} legal, {illegal} illegal, {unreadable} unreadable",
             err=output_format != "text",
         )
     if unreadable:
@@ -300,7 +194,11 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
             line = f"{row['question']:6} {row['flag']:38} {row['default']!s:14}"
             click.echo((line + " " + row["note"]).rstrip())
         return
-    catalog = [r for r in rules_catalog() if only is None or r["status"] == only]
+    catalog = [
+        {**r, "title": rule_title(r["id"])}
+        for r in rules_catalog()
+        if only is None or r["status"] == only
+    ]
     if output_format == "json":
         click.echo(
             to_json([{k: r[k] for k in ("id", "title", "status", "reason")} for r in catalog])
@@ -353,45 +251,24 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
                 report = verify_match(store, path)
         bad += not report.ok
         if output_format == "json":
-            out.append(
-                {
-                    "source": report.source,
-                    "match_id": report.match_id,
-                    "ok": report.ok,
-                    "sealed": report.sealed,
-                    "records": report.records,
-                    "head_hash": report.head_hash,
-                    "broken": None
-                    if report.broken is None
-                    else {
-                        "seq": report.broken.seq,
-                        "line": report.broken.line,
-                        "reason": report.broken.reason,
-                        "expected": report.broken.expected,
-                        "found": report.broken.found,
-                    },
-                    "commitments": [
-                        {"player": c.player, "status": c.status} for c in report.commitments
-                    ],
-                }
-            )
+            out.append(verify_json(report))
             continue
         if not report.sealed:
-            click.echo(f"{report.source}: carries no hashes; nothing to verify")
+            echo(f"{term(report.source)}: carries no hashes; nothing to verify")
             continue
         if report.broken is None:
-            click.echo(
-                f"{report.source}: chain intact · {report.records:,} records · head "
+            echo(
+                f"{term(report.source)}: chain intact · {counted(report.records, 'record')} · head "
                 f"{(report.head_hash or '')[:16]}"
             )
         else:
             b = report.broken
             where = f"seq {b.seq}, line {b.line}" if b.seq is not None else f"line {b.line}"
-            click.echo(f"{report.source}: BROKEN at {where}: {b.reason}")
+            echo(f"{term(report.source)}: BROKEN at {where}: {term(b.reason)}")
             if b.expected or b.found:
-                click.echo(f"    expected {b.expected}\n    found    {b.found}")
+                echo(f"    expected {term(b.expected)}\n    found    {term(b.found)}")
         for c in report.commitments:
-            click.echo(f"    deck commitment of {c.player}: {c.status}")
+            echo(f"    deck commitment of {term(c.player)}: {term(c.status)}")
     if output_format == "json":
         click.echo(to_json(out))
     if bad:
@@ -491,7 +368,7 @@ def simulate(
         write_log("-", header, records)
         return
     where = out if (out.suffix == ".jsonl" and matches == 1) else out / "*.jsonl"
-    click.echo(f"wrote {matches} match{'es' if matches != 1 else ''} to {where}", err=True)
+    echo(f"wrote {counted(matches, 'match', 'matches')} to {where}", err=True)
     click.echo("victory types:")
     for victory in ("MILITARY", "POLITICAL", "ABSOLUTE", "CONCESSION", "UNFINISHED"):
         share = victories[victory] / matches

@@ -52,8 +52,8 @@ class KnownSpotView(BaseModel):
 
 
 class KnownCardView(BaseModel):
-    """A hidden card the viewer has seen (`vwlog.audit.dispute.SeenCard`): who owns it, when and how
-    they saw it, and where it is now."""
+    """A hidden card the viewer has seen (`vwlog.audit.knowledge.SeenCard`): who owns it, when
+    and how they saw it, and where it is now."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 

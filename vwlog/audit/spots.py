@@ -1,0 +1,204 @@
+"""Where every card of a match is, and where the match stands, in words.
+
+The vocabulary the diff and the knowledge view share: a card's `Spot` (zone, player, Territory,
+damage, slide state) on a board, a phrase for it, a phrase for a move from one spot to another,
+and `position_text` for the turn, phase, step and priority.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from vwlog.engine.describe import PHASE_NAMES, STEP_NAMES, card_name
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from vwlog.events import EventRecord
+    from vwlog.model.state import MatchState
+
+__all__ = [
+    "HIDDEN",
+    "IN_PLAY",
+    "NOWHERE",
+    "Folded",
+    "Spot",
+    "Zone",
+    "join_words",
+    "move_text",
+    "position_text",
+    "spot_text",
+    "spots",
+]
+
+Zone = Literal[
+    "HAND",
+    "FATE_DECK",
+    "SUBDECK",
+    "GRAVEYARD",
+    "TERRITORY",
+    "GUARD",
+    "RETURN_HOME",
+    "STRAY",
+    "ORPHAN",
+    "REGISTER",
+    "NONE",
+]
+IN_PLAY: frozenset[str] = frozenset({"TERRITORY", "GUARD", "RETURN_HOME", "STRAY", "ORPHAN"})
+HIDDEN: frozenset[str] = frozenset({"HAND", "FATE_DECK", "SUBDECK"})
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """Where one card is and in what condition."""
+
+    zone: Zone
+    """Its zone, or its position in play."""
+    player: str | None = None
+    """Owner (hand, decks, Graveyard) or controller (in play, on the register)."""
+    territory: str | None = None
+    """For a guard: the Territory it guards."""
+    damage: int = 0
+    """Damage marked (in play)."""
+    slid: bool = False
+    """Slid (in play)."""
+
+    def moved(self, other: Spot) -> bool:
+        """Whether ``other`` is somewhere else (zone, player or Territory), not just changed."""
+        return (self.zone, self.player, self.territory) != (
+            other.zone,
+            other.player,
+            other.territory,
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        """The spot as JSON-ready data."""
+        return {
+            "zone": self.zone,
+            "player": self.player,
+            "territory": self.territory,
+            "damage": self.damage,
+            "slid": self.slid,
+        }
+
+
+NOWHERE = Spot("NONE")
+
+
+def spots(state: MatchState) -> dict[str, Spot]:
+    """Where every card of the match is on this board."""
+    out: dict[str, Spot] = {}
+    for p in state.players:
+        for c in p.hand:
+            out[c] = Spot("HAND", p.id)
+        for c in p.deck:
+            out[c] = Spot("FATE_DECK", p.id)
+        for c in p.subdeck:
+            out[c] = Spot("SUBDECK", p.id)
+        for c in p.graveyard:
+            out[c] = Spot("GRAVEYARD", p.id)
+    for o in state.register:
+        if o.card is not None and o.card not in state.permanents:
+            out[o.card] = Spot("REGISTER", o.controller)
+    for perm in state.permanents.values():
+        out[perm.id] = Spot(perm.where, perm.controller, perm.territory, perm.damage, perm.slid)
+    return out
+
+
+def spot_text(state: MatchState, spot: Spot) -> str:
+    """Where a card is, as a phrase (``"guarding Warcamp (p2-003)"``)."""
+    p = spot.player or "?"
+    match spot.zone:
+        case "HAND":
+            text = f"in {p}'s hand"
+        case "FATE_DECK":
+            text = f"in {p}'s Fate Deck"
+        case "SUBDECK":
+            text = f"in {p}'s subdeck"
+        case "GRAVEYARD":
+            text = f"in {p}'s Graveyard"
+        case "TERRITORY":
+            text = f"in play as {p}'s Territory"
+        case "GUARD":
+            text = f"guarding {card_name(state, spot.territory or '?')}"
+        case "ORPHAN":
+            text = f"guarding the destroyed {card_name(state, spot.territory or '?')}"
+        case "RETURN_HOME":
+            text = f"Return Home ({p})"
+        case "STRAY":
+            text = f"Stray ({p})"
+        case "REGISTER":
+            text = "on the register"
+        case _:
+            text = "nowhere on the board"
+    return text
+
+
+def move_text(state: MatchState, before: Spot, after: Spot) -> str:
+    p = after.player or "?"
+    match after.zone:
+        case "GRAVEYARD":
+            return f"goes to {p}'s Graveyard"
+        case "HAND":
+            if before.zone in ("FATE_DECK", "SUBDECK"):
+                return f"is drawn into {p}'s hand"
+            return f"returns to {p}'s hand"
+        case "FATE_DECK" | "SUBDECK":
+            return f"goes {spot_text(state, after).replace('in ', 'into ', 1)}"
+        case "REGISTER":
+            return "goes on the register"
+        case "GUARD":
+            where = card_name(state, after.territory or "?")
+            if before.zone in IN_PLAY:
+                return f"is placed in {where}"
+            return f"enters play guarding {where}"
+        case "TERRITORY":
+            return f"enters play as {p}'s Territory"
+        case "RETURN_HOME":
+            return "Returns Home"
+        case "STRAY":
+            return "becomes Stray"
+        case "ORPHAN":
+            return "loses the Territory it guards"
+        case _:
+            return "leaves the board"
+
+
+def join_words(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def position_text(state: MatchState) -> str:
+    """Where a match stands: ``turn 7 · p1 active · Combat Phase, Combat step 6 · p1 holds
+    priority``."""
+    if not state.started:
+        return "before the match"
+    if state.turn == 0:
+        parts = ["before the first turn"]
+    else:
+        parts = [f"turn {state.turn}"]
+        if state.active:
+            parts.append(f"{state.active} active")
+    if state.phase is not None:
+        where = PHASE_NAMES[state.phase]
+        if state.step is not None:
+            where += f", {STEP_NAMES[state.step]}"
+        parts.append(where)
+    if state.priority:
+        parts.append(f"{state.priority} holds priority")
+    if state.winner:
+        parts.append(f"won by {state.winner} ({state.victory})")
+    return " · ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    """One event of a record folded as recorded, with the boards before and after it."""
+
+    record: EventRecord
+    line: int | None
+    before: MatchState
+    after: MatchState

@@ -1,0 +1,419 @@
+"""One JSON shape per concept, and one way to write JSON.
+
+Every command's ``--format json`` / ``jsonl`` output, and the HTTP API, builds its documents
+from these functions, so a violation, an event of a replay, a validation report, a hash-chain
+check, a stored match's summary, a board and a diff read the same wherever they appear:
+
+* `violation_json` - a broken rule, with its title and every location field;
+* `step_json` - one event of a replay: where it happened, what it did, the board after it;
+* `validation_json` - the outcome of validating one log;
+* `verify_json` - the outcome of checking a hash chain and the deck commitments;
+* `match_summary_json` - a stored match at a glance (a catalog row);
+* `board_json` - the board at one position (a `vwlog.engine.describe.BoardView` document);
+* `priority_point_json`, `seen_card_json`, `knowledge_json`, `diff_json`, `dispute_json`.
+
+`dumps` writes any of them: indented with sorted keys (a document), or on one line
+(``compact=True``, for JSON Lines).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Protocol
+
+import orjson
+
+from vwlog.engine.describe import state_json
+from vwlog.render.rules import rule_title
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from vwlog.audit.boarddiff import Difference
+    from vwlog.audit.diff import DiffEvent, DiffReport, RecordSide
+    from vwlog.audit.knowledge import Knowledge, SeenCard
+    from vwlog.audit.report import DisputeReport, EventLine, Moment
+    from vwlog.engine.replay import Step, ValidationReport
+    from vwlog.engine.seek import PriorityPoint
+    from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
+    from vwlog.store.catalog import MatchMeta
+
+__all__ = [
+    "board_json",
+    "diff_event_json",
+    "diff_json",
+    "dispute_json",
+    "dumps",
+    "knowledge_json",
+    "match_summary_json",
+    "priority_point_json",
+    "seen_card_json",
+    "step_json",
+    "validation_json",
+    "verify_json",
+    "violation_json",
+    "violations_json",
+]
+
+
+_INVISIBLE = re.compile(
+    "[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]"
+)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def dumps(data: Any, *, compact: bool = False) -> str:
+    """``data`` as JSON text: indented with sorted keys, or one line with ``compact``.
+
+    Besides the control characters JSON always escapes, DEL, the C1 controls and the bidi and
+    invisible formatting characters are written as ``\\uXXXX`` escapes (the same strings), so
+    JSON shown on a terminal cannot carry a terminal sequence or reorder a line. Integers
+    beyond 64 bits are written as they are (orjson refuses them; the standard library does not).
+    """
+    option = orjson.OPT_SORT_KEYS if compact else orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+    try:
+        text = orjson.dumps(data, option=option).decode()
+    except TypeError:
+        import json
+
+        if compact:
+            text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        else:
+            text = json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2)
+    return _INVISIBLE.sub(_escaped, text)
+
+
+def violation_json(v: Violation) -> dict[str, Any]:
+    """A violation: the rule id and its title, the message, where it happened, what was
+    expected instead, and the ruleset flag that decides it (``null`` fields when unknown)."""
+    return {
+        "rule": v.rule,
+        "title": rule_title(v.rule),
+        "message": v.message,
+        "seq": v.seq,
+        "line": v.line,
+        "event": v.event_type,
+        "turn": v.turn,
+        "phase": v.phase,
+        "step": v.step,
+        "priority": v.priority,
+        "expected": v.expected,
+        "actual": v.actual,
+        "flag": v.flag,
+    }
+
+
+def violations_json(violations: Sequence[Violation]) -> list[dict[str, Any]]:
+    """Several violations, in order."""
+    return [violation_json(v) for v in violations]
+
+
+def board_json(
+    state: MatchState, *, player: str | None = None, seq: int | None = None
+) -> dict[str, Any]:
+    """The board after ``seq`` as a ``BoardView`` document (schemas/board-view.schema.json),
+    optionally as ``player`` could know it.
+
+    Raises:
+        UsageError: ``player`` does not sit at this match's table.
+    """
+    return state_json(state, player=player, seq=seq)
+
+
+def step_json(
+    step: Step,
+    description: str,
+    *,
+    board: bool = False,
+    player: str | None = None,
+    priority_point: bool = False,
+) -> dict[str, Any]:
+    """One event of a replay: where it happened, what it did, the board after it.
+
+    ``turn``, ``phase``, ``step`` and ``priority`` are the position *after* the event, like the
+    board; ``priority_point`` says whether a player holds priority after it (a fork may start
+    there); ``voids`` is the range of seqs a judge's back-up voided, or ``null``.
+    """
+    record, after = step.record, step.after
+    data: dict[str, Any] = {
+        "seq": record.seq,
+        "type": record.event.type,
+        "decision": record.event.DECISION,
+        "description": description,
+        "turn": after.turn,
+        "phase": str(after.phase) if after.phase else None,
+        "step": str(after.step) if after.step else None,
+        "priority": after.priority,
+        "priority_point": priority_point,
+        "violations": violations_json(step.violations),
+        "voids": list(step.voids) if step.voids is not None else None,
+    }
+    if board:
+        data["board"] = board_json(after, player=player, seq=record.seq)
+    return data
+
+
+def validation_json(r: ValidationReport) -> dict[str, Any]:
+    """The outcome of validating one log: what it holds, how it ended, every violation."""
+    return {
+        "source": r.source,
+        "match_id": r.match_id,
+        "ok": r.ok,
+        "players": list(r.players),
+        "ruleset": r.ruleset,
+        "events": r.events,
+        "decisions": r.decisions,
+        "consequences": r.consequences,
+        "effects_verified": r.effects_verified,
+        "effects_trusted": r.effects_trusted,
+        "objects_trusted": r.objects_trusted,
+        "turns": r.turns,
+        "winner": r.winner,
+        "victory": r.victory,
+        "complete": r.complete,
+        "stopped_at": r.stopped_at,
+        "rulings": r.rulings,
+        "voided": [list(v) for v in r.voided],
+        "violations": violations_json(r.violations),
+    }
+
+
+class _Broken(Protocol):
+    @property
+    def seq(self) -> int | None: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def expected(self) -> str | None: ...
+    @property
+    def found(self) -> str | None: ...
+
+
+class _Commitment(Protocol):
+    @property
+    def player(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+
+
+class VerifyOutcome(Protocol):
+    """What `verify_json` needs of a hash-chain check (`vwlog.services.VerifyReport`)."""
+
+    @property
+    def source(self) -> str: ...
+    @property
+    def match_id(self) -> str | None: ...
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def sealed(self) -> bool: ...
+    @property
+    def records(self) -> int: ...
+    @property
+    def head_hash(self) -> str | None: ...
+    @property
+    def broken(self) -> _Broken | None: ...
+    @property
+    def commitments(self) -> Sequence[_Commitment]: ...
+
+
+def verify_json(report: VerifyOutcome) -> dict[str, Any]:
+    """The outcome of checking a hash chain: the first broken link, the deck commitments."""
+    b = report.broken
+    return {
+        "source": report.source,
+        "match_id": report.match_id,
+        "ok": report.ok,
+        "sealed": report.sealed,
+        "records": report.records,
+        "head_hash": report.head_hash,
+        "broken": None
+        if b is None
+        else {
+            "seq": b.seq,
+            "line": b.line,
+            "reason": b.reason,
+            "expected": b.expected,
+            "found": b.found,
+        },
+        "commitments": [{"player": c.player, "status": c.status} for c in report.commitments],
+    }
+
+
+def match_summary_json(m: MatchMeta) -> dict[str, Any]:
+    """A stored match at a glance: players, how it ended, its violations, its chain head."""
+    return {
+        "match_id": m.match_id,
+        "players": list(m.players),
+        "created": m.created,
+        "turns": m.turns,
+        "winner": m.winner,
+        "victory": m.victory,
+        "violations": m.violations,
+        "violation_summary": list(m.violation_summary),
+        "head_hash": m.head_hash,
+        "events": m.events,
+        "parent": m.parent,
+        "fork_at": m.fork_at,
+        "flagged": m.flagged,
+    }
+
+
+def priority_point_json(p: PriorityPoint) -> dict[str, Any]:
+    """A priority point: after ``seq``, ``player`` holds priority."""
+    return {
+        "seq": p.seq,
+        "player": p.player,
+        "turn": p.turn,
+        "phase": p.phase,
+        "step": p.step,
+        "register_depth": p.register_depth,
+    }
+
+
+def diff_event_json(e: DiffEvent) -> dict[str, Any]:
+    """One event of a record in a diff, with the rules it breaks where it stands."""
+    return {
+        "seq": e.seq,
+        "line": e.line,
+        "type": e.type,
+        "decision": e.decision,
+        "text": e.text,
+        "event": e.event.model_dump(mode="json") if e.event is not None else None,
+        "violations": violations_json(e.violations),
+    }
+
+
+def _difference_json(x: Difference) -> dict[str, Any]:
+    return {"subject": x.subject, "key": x.key, "when": x.when, "text": x.text, "a": x.a, "b": x.b}
+
+
+def _side_json(s: RecordSide) -> dict[str, Any]:
+    return {"source": s.name, "match_id": s.match_id, "events": s.events}
+
+
+def diff_json(report: DiffReport) -> dict[str, Any]:
+    """Where two records of one match part, and what follows from it."""
+    d = report.divergence
+    return {
+        "outcome": report.outcome,
+        "a": _side_json(report.a),
+        "b": _side_json(report.b),
+        "common": report.common,
+        "longer": report.longer,
+        "continuation": [diff_event_json(e) for e in report.continuation],
+        "divergence": None
+        if d is None
+        else {
+            "seq": d.seq,
+            "position": d.position,
+            "a": diff_event_json(d.a),
+            "b": diff_event_json(d.b),
+            "legal": {"a": not d.a.violations, "b": not d.b.violations},
+            "altered": {"a": d.altered_a, "b": d.altered_b},
+            "window_end": {"a": d.window_end[0], "b": d.window_end[1]},
+            "agree_again": None
+            if d.agree_again is None
+            else {"a": d.agree_again[0], "b": d.agree_again[1]},
+            "then_a": [diff_event_json(e) for e in d.then_a],
+            "then_b": [diff_event_json(e) for e in d.then_b],
+            "differences": [_difference_json(x) for x in d.differences],
+        },
+    }
+
+
+def dispute_json(report: DisputeReport) -> dict[str, Any]:
+    """A dispute report: the match, its validation, its hash chain, every violation with the
+    events around it, the judges' rulings (boards are left to ``board_json``)."""
+    integrity = report.integrity
+    return {
+        "source": report.source,
+        "match_id": report.match_id,
+        "validation": validation_json(report.validation),
+        "integrity": None
+        if integrity is None
+        else {
+            "sealed": integrity.sealed,
+            "intact": integrity.intact,
+            "head_hash": integrity.head_hash,
+            "records": integrity.records,
+            "broken": None
+            if integrity.broken_reason is None
+            else {
+                "seq": integrity.broken_seq,
+                "line": integrity.broken_line,
+                "reason": integrity.broken_reason,
+            },
+            "commitments": [{"player": p, "status": s} for p, s in integrity.commitments],
+        },
+        "moments": [_moment_json(m) for m in report.moments],
+        "at": _moment_json(report.at) if report.at is not None else None,
+        "rulings": [
+            {
+                "seq": r.seq,
+                "judge": r.judge,
+                "kind": r.kind,
+                "reason": r.reason,
+                "back_to": r.back_to,
+                "loser": r.loser,
+                "voids": list(r.voids) if r.voids is not None else None,
+                "voided": [_line_json(e) for e in r.voided],
+                "unlisted": r.unlisted,
+            }
+            for r in report.rulings
+        ],
+    }
+
+
+def _line_json(e: EventLine) -> dict[str, Any]:
+    return {
+        "seq": e.seq,
+        "line": e.line,
+        "type": e.type,
+        "decision": e.decision,
+        "text": e.text,
+        "rules": list(e.rules),
+    }
+
+
+def _moment_json(m: Moment) -> dict[str, Any]:
+    return {
+        "seq": m.seq,
+        "board_label": m.board_label,
+        "event": _line_json(m.event),
+        "before": [_line_json(e) for e in m.before],
+        "after": [_line_json(e) for e in m.after],
+        "violations": violations_json(m.violations),
+    }
+
+
+def seen_card_json(c: SeenCard) -> dict[str, Any]:
+    """A card a player has seen: when and how they saw it, and where it is now."""
+    return {
+        "id": c.id,
+        "name": c.name,
+        "owner": c.owner,
+        "seen_at": c.seq,
+        "how": c.how,
+        "now": c.now.as_json(),
+        "where": c.where,
+        "public": c.public,
+    }
+
+
+def knowledge_json(k: Knowledge) -> dict[str, Any]:
+    """What one player could know at one position: their view of the board and every card they
+    have seen."""
+    return {
+        "player": k.player,
+        "seq": k.seq,
+        "board": k.board.model_dump(mode="json", by_alias=True),
+        "seen": [seen_card_json(c) for c in k.seen],
+        "hidden_known": [c.id for c in k.hidden],
+    }

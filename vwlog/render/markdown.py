@@ -1,0 +1,318 @@
+"""Markdown documents: a validation, the events a back-up voided, a dispute report.
+
+Whatever a log carries (a match id, a player or card name, a judge's note, a message naming
+them) is escaped with `md` before it enters Markdown: the characters that Markdown or the HTML
+a Markdown viewer renders would read as syntax (``<``, ``>``, ``&``, ``*``, ``_``, backticks,
+brackets, ``|``, ...) are escaped, line breaks become spaces, and control and bidi characters are
+made visible (`vwlog.render.text.term`); `md_code` puts a value in a code span that it cannot
+leave. A crafted name therefore shows as the text it is: no ``<script>``, ``<img onerror>`` or
+``<svg onload>`` reaches a viewer, no link or emphasis is forged.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from vwlog.audit.report import flag_rows
+from vwlog.model.types import RulingKind
+from vwlog.render.rules import rule_text, rule_title
+from vwlog.render.text import (
+    counted,
+    hidden_lines,
+    integrity_rows,
+    ruling_title,
+    seat_rows,
+    term,
+    validation_summary,
+    violation_where,
+    visible,
+)
+
+if TYPE_CHECKING:
+    from vwlog.audit.knowledge import Knowledge
+    from vwlog.audit.report import DisputeReport, FlagRow, Moment
+    from vwlog.engine.replay import ValidationReport
+    from vwlog.events import MatchStarted
+
+__all__ = [
+    "md",
+    "md_code",
+    "report_markdown",
+    "validation_markdown",
+    "voided_markdown",
+]
+
+_META = re.compile(r"([\\`*_\[\]|~])")
+_LEADING = re.compile(r"^(\s*|\s*\d+)([#+\-=]|(?<=\d)[.)])")
+_BACKTICKS = re.compile(r"`+")
+_UNSAFE_IN_CODE = re.compile(r"[<>&`]")
+
+
+def md(text: object) -> str:
+    """``text`` as literal Markdown inline text, safe in a paragraph, a list or a table cell."""
+    out = term(text).replace("\\x0a", " ").replace("\\x0d", " ")
+    out = out.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    out = _META.sub(r"\\\1", out)
+    return _LEADING.sub(r"\1\\\2", out)
+
+
+def md_code(text: object, *, in_table: bool = False) -> str:
+    """``text`` as a Markdown code span (shown verbatim, never read as Markdown); a value that
+    holds ``<``, ``>``, ``&`` or a backtick is written as escaped text instead (`md`), so that
+    no raw HTML reaches a viewer that does not follow CommonMark. ``in_table`` escapes ``|``,
+    which would end a table cell even in a code span."""
+    value = term(text)
+    if _UNSAFE_IN_CODE.search(value):
+        return md(text)
+    if in_table:
+        value = value.replace("|", "\\|")
+    return f"`{value}`"
+
+
+def _md_block(text: str, info: str = "text") -> list[str]:
+    """``text`` as a fenced code block, with a fence it cannot close."""
+    shown = visible(text)
+    runs = [len(r) for r in _BACKTICKS.findall(shown)]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return [f"{fence}{info}", shown, fence]
+
+
+def validation_markdown(r: ValidationReport) -> str:
+    """One validation as a Markdown section: the match, the verdict, a table of violations."""
+    lines = [
+        f"## Match {md_code(r.match_id)}",
+        "",
+        f"- Source: {md_code(r.source)}",
+        f"- Players: {', '.join(md(p) for p in r.players)}",
+        f"- Ruleset: {md_code(r.ruleset)}",
+        f"- Verdict: **{'legal' if r.ok else 'illegal'}**",
+        f"- Summary: {md(validation_summary(r))}",
+        "",
+    ]
+    if r.violations:
+        lines += [
+            "| Rule | Title | Seq | Line | Turn | Phase/step | Priority | Message |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for v in r.violations:
+            pos = f"{v.phase or ''}{'/' + v.step if v.step else ''}"
+            msg = md(v.message)
+            if v.expected is not None:
+                expected = md_code(v.expected, in_table=True)
+                msg += f" (expected {expected}, actual {md_code(v.actual, in_table=True)})"
+            lines.append(
+                f"| {v.rule} | {md(rule_title(v.rule))} | {v.seq} | {v.line} | {v.turn} | "
+                f"{md(pos)} | {md(v.priority or '')} | {msg} |"
+            )
+        lines.append("")
+    voided = voided_markdown(r)
+    if voided:
+        lines += [voided, ""]
+    return "\n".join(lines)
+
+
+def voided_markdown(report: ValidationReport) -> str:
+    """The events a judge's back-up voided, as a Markdown list (empty when none): for
+    ``vwlog validate --format markdown``, beside its violation table."""
+    if not report.voided:
+        return ""
+    lines = [
+        "Voided by judges' back-ups (the events stay in the log; play went on from the "
+        "restored board):",
+        "",
+    ]
+    for start, end in report.voided:
+        lines.append(f"- seq {start}..{end} ({counted(end - start + 1, 'event')})")
+    return "\n".join(lines) + "\n"
+
+
+def _md_rule_text(rule: str) -> list[str]:
+    """A rule's digest text as a Markdown block quote and a blank line (nothing if unknown)."""
+    text = rule_text(rule)
+    if not text:
+        return []
+    return [*(f"> {line}" for line in text.split("\n")), ""]
+
+
+def _md_events(report: DisputeReport, m: Moment) -> list[str]:
+    lines = ["| Seq | | Event |", "|---:|---|---|"]
+    for e in [*m.before, m.event, *m.after]:
+        marks = []
+        if e.rules:
+            marks.append("⚠ " + ", ".join(e.rules))
+        voided = report.voided_by(e.seq)
+        if voided is not None:
+            marks.append(f"voided (seq {voided})")
+        seq = f"**{e.seq}**" if e.seq == m.seq else str(e.seq)
+        text = f"**{md(e.text)}**" if e.seq == m.seq else md(e.text)
+        lines.append(f"| {seq} | {md(' · '.join(marks))} | {text} |")
+    return lines
+
+
+def _md_knowledge(k: Knowledge) -> list[str]:
+    me = next((p for p in k.board.players if p.id == k.player), None)
+    hand = ", ".join(f"{md(c.name)} ({md(c.id)})" for c in (me.hand or [])) if me else ""
+    lines = [
+        f"#### What {md(k.player)} could know",
+        "",
+        f"- Own hand ({me.hand_size if me else 0}): {hand or 'empty'}",
+    ]
+    lines += [f"- {md(line.replace('seen, now', 'Seen, now', 1))}" for line in hidden_lines(k)]
+    own = sum(1 for c in k.seen if not c.public)
+    lines.append(
+        f"- Cards seen so far: {len(k.seen)} ({own} only in their own hand, "
+        f"{len(k.seen) - own} in public zones)"
+    )
+    lines.append("")
+    return lines
+
+
+def _flag_row(f: FlagRow, *, meaning: bool = False) -> str:
+    """A flag as a table row: name, question, value, default (and meaning)."""
+    cells = [
+        md_code(f.name, in_table=True),
+        f.question,
+        md_code(f.value, in_table=True),
+        md_code(f.default, in_table=True),
+    ]
+    if meaning:
+        cells.append(md(f.meaning))
+    return f"| {' | '.join(cells)} |"
+
+
+def _md_ruleset(started: MatchStarted) -> list[str]:
+    """The ruleset: the flags that differ from the defaults, and every flag, folded."""
+    out: list[str] = []
+    rows = flag_rows(started.ruleset)
+    changed = [f for f in rows if f.changed]
+    rs = started.ruleset
+    out += ["## Ruleset", "", f"{md_code(f'{rs.id}@{rs.version}')}: "]
+    if changed:
+        differ = "differs" if len(changed) == 1 else "differ"
+        out[-1] += f"{counted(len(changed), 'flag')} {differ} from the defaults."
+        out += ["", "| Flag | Question | Value | Default |", "|---|---|---|---|"]
+        out += [_flag_row(f) for f in changed]
+    else:
+        out[-1] += "every flag at its default."
+    out += ["", "<details><summary>All flags</summary>", ""]
+    out += ["| Flag | Question | Value | Default | Meaning |", "|---|---|---|---|---|"]
+    out += [_flag_row(f, meaning=True) for f in rows]
+    out += ["", "</details>", ""]
+    return out
+
+
+def _md_violations(report: DisputeReport) -> list[str]:
+    """Every violation: rule text, where, the board and the events around it; the ones past
+    `DETAILED_VIOLATIONS` in a table."""
+    r = report.validation
+    out: list[str] = []
+    if not r.violations:
+        return out
+    out += [f"## Violations ({len(r.violations)})", ""]
+    for i, m in enumerate(report.moments, 1):
+        for v in m.violations:
+            out.append(f"### {i}. {v.rule}: {md(rule_title(v.rule))}")
+            out += [
+                "",
+                *_md_rule_text(v.rule),
+                f"- {md(violation_where(v))}",
+                f"- {md(v.message)}",
+            ]
+            if v.expected is not None:
+                out.append(f"- Expected {md_code(v.expected)}, found {md_code(v.actual)}")
+            if v.flag:
+                out.append(f"- Decided by the ruleset flag {md_code(v.flag)}")
+            voided = report.voided_by(m.seq)
+            if voided is not None:
+                out.append(f"- Voided by the judge's back-up at seq {voided}")
+            out.append("")
+        out += [f"Board {m.board_label}:", "", *_md_block(str(m.board)), ""]
+        out += [f"Events around seq {m.seq}:", ""]
+        out += [*_md_events(report, m), ""]
+    rest = [v for v in r.violations if v.seq not in {m.seq for m in report.moments}]
+    if rest:
+        out += [f"{counted(len(rest), 'more violation')} (without boards):", ""]
+        out += ["| Rule | Title | Seq | Message |", "|---|---|---:|---|"]
+        out += [
+            f"| {v.rule} | {md(rule_title(v.rule))} | {v.seq} | {md(v.message)} |" for v in rest
+        ]
+        out += ["", "The rules they break:", ""]
+        for rid in dict.fromkeys(v.rule for v in rest):
+            head, *more = rule_text(rid).split("\n")
+            out.append(f"- **{rid}** ({md(rule_title(rid))}): {head}")
+            out += [f"  {line}" for line in more]
+        out.append("")
+    return out
+
+
+def _md_rulings(report: DisputeReport) -> list[str]:
+    """The judges' rulings, with the events a back-up voided."""
+    out: list[str] = []
+    if not report.rulings:
+        out += ["None.", ""]
+    for ruling in report.rulings:
+        out += [f"### {md(ruling_title(ruling))}", "", f"> {md(ruling.reason)}", ""]
+        if ruling.voids is not None:
+            start, end = ruling.voids
+            out += [
+                f"Voided seq {start}..{end}; play goes on from the board after seq "
+                f"{ruling.back_to}:",
+                "",
+            ]
+            out += ["| Seq | Voided event |", "|---:|---|"]
+            out += [f"| {e.seq} | ~~{md(e.text)}~~ |" for e in ruling.voided]
+            if ruling.unlisted:
+                out.append(f"| … | {counted(ruling.unlisted, 'earlier event')} not listed |")
+            out.append("")
+        elif ruling.kind == RulingKind.BACK_UP:
+            out += ["The back-up names no recent priority point: nothing was voided.", ""]
+    return out
+
+
+def report_markdown(report: DisputeReport) -> str:
+    """The report as one Markdown document (boards as text)."""
+    r = report.validation
+    out: list[str] = [f"# Dispute report: match {md_code(report.match_id)}", ""]
+    out += [f"Source: {md_code(report.source)}", ""]
+    out += ["## Match", "", "| | |", "|---|---|"]
+    header = report.header
+    out.append(f"| Match id | {md_code(report.match_id, in_table=True)} |")
+    if header is not None and header.created:
+        out.append(f"| Created | {md(header.created)} |")
+    if header is not None and header.generator:
+        out.append(f"| Written by | {md(header.generator)} |")
+    started = report.started
+    if started is not None:
+        out.append(f"| Format | {started.format.value.replace('_', ' ').title()} |")
+        out.append(f"| First player | {md(started.first_player)} |")
+        out.append(f"| Card pool | {len(started.cards)} definitions |")
+    won = f"won by {md(r.winner)} ({r.victory})" if r.winner else "no winner"
+    out += [f"| Result | {won} after {counted(r.turns, 'turn')} |", ""]
+    if started is not None:
+        out += ["| Seat | Player | Name | Team | Deck |", "|---:|---|---|---|---|"]
+        out += [f"| {' | '.join(md(x) for x in row)} |" for row in seat_rows(started)]
+        out.append("")
+        out += _md_ruleset(started)
+    out += ["## Integrity", ""]
+    out += [
+        f"- {k}: {md(v) if k != 'Head hash' else md_code(v)}"
+        for k, v in integrity_rows(report.integrity)
+    ]
+    out += ["", "## Validation", ""]
+    out.append(f"- Verdict: **{'legal' if r.ok else 'illegal'}**")
+    out.append(f"- {md(validation_summary(r))}")
+    out.append(f"- Ruleset judged under: {md_code(r.ruleset)}")
+    for start, end in r.voided:
+        out.append(f"- Voided by a judge's back-up: seq {start}..{end}")
+    out.append("")
+    out += _md_violations(report)
+    out += ["## Judge rulings", "", *_md_rulings(report)]
+    if report.at is not None:
+        m = report.at
+        out += [f"## Position at seq {m.seq}", "", f"Board {m.board_label}:", ""]
+        out += [*_md_block(str(m.board)), ""]
+        out += [f"Events around seq {m.seq}:", "", *_md_events(report, m), ""]
+        for k in report.knowledge.values():
+            out += _md_knowledge(k)
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,359 @@
+"""Text for a terminal: one plural, one summary line, one table renderer, and escaping.
+
+Whatever a log carries (a match id, a player or card name, a judge's note, a file name) can hold
+control characters: an ESC sequence that moves the cursor or rewrites a line, a BEL, an OSC
+title, a NUL, a C1 control, or a bidi override that reverses what follows. Printed raw, they let
+a crafted log forge a verdict on a judge's screen. `visible` makes each of them visible as a
+backslash escape (``\\x1b``, ``\\u202e``), and every line vwlog writes to a terminal goes
+through it (`term` for one value, which escapes line breaks too; `visible` for a block of
+lines). Nothing else is changed: a trace without such characters keeps its exact bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from vwlog.model.types import RulingKind
+from vwlog.render.rules import rule_title
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from vwlog.audit.diff import DiffEvent, DiffReport, RecordSide
+    from vwlog.audit.knowledge import Knowledge
+    from vwlog.audit.report import Integrity, RulingEntry
+    from vwlog.engine.replay import ValidationReport
+    from vwlog.events import MatchStarted
+    from vwlog.model.errors import Violation
+
+__all__ = [
+    "cell_text",
+    "counted",
+    "diff_text",
+    "hidden_lines",
+    "integrity_rows",
+    "plural",
+    "ruling_title",
+    "seat_rows",
+    "table",
+    "term",
+    "validation_summary",
+    "validation_text",
+    "violation_lines",
+    "violation_where",
+    "visible",
+]
+
+_BIDI_AND_INVISIBLE = (
+    "\u061c\u200b\u200c\u200d\u200e\u200f\u2028\u2029"
+    "\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
+)
+_UNSAFE = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{_BIDI_AND_INVISIBLE}]")
+_UNSAFE_OR_NEWLINE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI_AND_INVISIBLE}]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    ch = match.group()
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character except the line break, and every bidi or
+    invisible formatting character, shown as a backslash escape."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def term(value: object) -> str:
+    """One value (a name, an id, a message) for a terminal line: like `visible`, and its line
+    breaks and tabs escaped too, so it cannot start a line of its own."""
+    return _UNSAFE_OR_NEWLINE.sub(_escape, str(value))
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """The noun that agrees with ``n``: ``event`` for 1, ``events`` (or ``many``) otherwise."""
+    return word if n == 1 else many or word + "s"
+
+
+def counted(n: int, word: str, many: str | None = None) -> str:
+    """``n`` (with thousands separators) and the noun that agrees with it: ``1 event``,
+    ``1,204 events``, ``2 matches`` (with ``many="matches"``)."""
+    return f"{n:,} {plural(n, word, many)}"
+
+
+def cell_text(value: object) -> str:
+    """A table cell's text: empty for ``None``, two decimals for a float (not escaped)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+_NUMBER = re.compile(r"[-+]?[\d,]*\.?\d+%?")
+
+
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    *,
+    align: str | None = None,
+    gap: str = "  ",
+) -> str:
+    """Rows in columns as wide as their widest cell, each cell through `term` (``None`` shown
+    empty, a float with two decimals).
+
+    ``align`` has one letter per column, ``<`` (left) or ``>`` (right); without it, columns
+    whose cells are all numbers are right-aligned and the others left-aligned.
+    """
+    body = [[term(cell_text(c)) for c in row] for row in rows]
+    head = [term(h) for h in headers]
+    n = len(headers)
+    if align is None:
+        align = "".join(
+            ">"
+            if any(r[i] for r in body) and all(_NUMBER.fullmatch(r[i]) for r in body if r[i])
+            else "<"
+            for i in range(n)
+        )
+    widths = [max([len(head[i])] + [len(r[i]) for r in body]) for i in range(n)]
+    lines = []
+    for row in (head, *body):
+        parts = [
+            cell.rjust(widths[i]) if align[i] == ">" else cell.ljust(widths[i])
+            for i, cell in enumerate(row)
+        ]
+        lines.append(gap.join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def validation_summary(r: ValidationReport) -> str:
+    """The one line that sums up a validation: events, turns, how it ended, effects, violations.
+
+    ``1,204 events (602 decisions, 602 consequences) · 12 turns · won by p1 (MILITARY) ·
+    effects 3 verified, 0 trusted · 0 violations``
+    """
+    n = len(r.violations)
+    ending = f"won by {r.winner} ({r.victory})" if r.winner else "no winner yet"
+    if r.stopped_at is not None:
+        ending = f"stopped at seq {r.stopped_at} (--strict)"
+    return (
+        f"{counted(r.events, 'event')} ({counted(r.decisions, 'decision')}, "
+        f"{counted(r.consequences, 'consequence')}) · {counted(r.turns, 'turn')} · {ending} · "
+        f"effects {r.effects_verified:,} verified, {r.effects_trusted:,} trusted · "
+        f"{counted(n, 'violation')}"
+    )
+
+
+def violation_lines(v: Violation, indent: str = "  ") -> list[str]:
+    """A violation for a terminal: rule id and title, the message, where, expected/actual."""
+    deeper = indent + "    "
+    lines = [f"{indent}{v.rule}  {rule_title(v.rule)}", f"{deeper}{term(v.message)}"]
+    if v.seq is not None or v.line is not None:
+        lines.append(f"{deeper}at {term(v.where())} ({term(v.event_type)})")
+    if v.expected is not None:
+        lines.append(f"{deeper}expected: {term(v.expected)}")
+    if v.actual is not None:
+        lines.append(f"{deeper}actual:   {term(v.actual)}")
+    return lines
+
+
+def validation_text(r: ValidationReport) -> str:
+    """A validation for a terminal: the match, every violation, voided stretches, the verdict."""
+    players = ", ".join(term(p) for p in r.players) or "unknown"
+    lines = [
+        f"{term(r.source)}: match {term(r.match_id)} · players {players} · "
+        f"ruleset {term(r.ruleset or 'unknown')}"
+    ]
+    for v in r.violations:
+        lines.extend(violation_lines(v))
+    lines.extend(f"  voided by a judge's back-up: seq {a}..{b}" for a, b in r.voided)
+    lines.append(f"  {'OK' if r.ok else 'ILLEGAL'} · {validation_summary(r)}")
+    return "\n".join(lines)
+
+
+# -- pieces of a dispute report (plain text: each format escapes them) --------------------
+
+
+def seat_rows(started: MatchStarted) -> list[tuple[str, str, str, str, str]]:
+    """(seat, player, name, team, deck) per seat, as plain text (escape for the format)."""
+    return [
+        (
+            str(i + 1),
+            s.player,
+            s.name,
+            s.team or "",
+            f"{len(s.deck)} cards" + (f" + {len(s.subdeck)} subdeck" if s.subdeck else ""),
+        )
+        for i, s in enumerate(started.seats)
+    ]
+
+
+def integrity_rows(integrity: Integrity | None) -> list[tuple[str, str]]:
+    """What the hash-chain check found, as (label, value) rows."""
+    if integrity is None:
+        return [("Hash chain", "not checked")]
+    if not integrity.sealed:
+        return [("Hash chain", "the record carries no hashes: nothing to verify")]
+    rows = [("Head hash", integrity.head_hash or "")]
+    if integrity.broken_reason is None:
+        rows.append(("Hash chain", f"intact ({integrity.records:,} records)"))
+    else:
+        where = (
+            f"seq {integrity.broken_seq}, line {integrity.broken_line}"
+            if integrity.broken_seq is not None
+            else f"line {integrity.broken_line}"
+        )
+        rows.append(("Hash chain", f"BROKEN at {where}: {integrity.broken_reason}"))
+    if integrity.commitments:
+        rows.append(
+            (
+                "Deck commitments",
+                "; ".join(f"{player}: {status}" for player, status in integrity.commitments),
+            )
+        )
+    else:
+        rows.append(("Deck commitments", "none committed"))
+    return rows
+
+
+def ruling_title(r: RulingEntry) -> str:
+    """A ruling in a few words: ``seq 57: back up to seq 50, by judge-1``."""
+    what = r.kind.replace("_", " ").lower()
+    if r.kind == RulingKind.BACK_UP:
+        what += f" to seq {r.back_to}"
+    if r.kind == RulingKind.GAME_LOSS and r.loser:
+        what += f" for {r.loser}"
+    return f"seq {r.seq}: {what}, by {r.judge}"
+
+
+def violation_where(v: Violation) -> str:
+    """Where a violation happened, for a report: ``seq 57 · line 58 · turn 3, COMBAT/C5``."""
+    parts = [f"seq {v.seq}"]
+    if v.line is not None:
+        parts.append(f"line {v.line}")
+    if v.turn is not None:
+        pos = f"turn {v.turn}"
+        if v.phase:
+            pos += f", {v.phase}" + (f"/{v.step}" if v.step else "")
+        parts.append(pos)
+    if v.priority:
+        parts.append(f"priority {v.priority}")
+    if v.event_type:
+        parts.append(v.event_type)
+    return " · ".join(parts)
+
+
+# -- what a player knows, a diff -------------------------------------------------------------
+
+
+def hidden_lines(k: Knowledge, *, none_known: bool = False) -> list[str]:
+    """What the viewer knows of hidden cards, one line each: every other hand with the cards
+    of it they have seen (``, none known`` after a hand of which they know nothing, with
+    ``none_known``), then the seen cards that are in a deck now."""
+    lines = []
+    for p in k.board.players:
+        if p.id == k.player:
+            continue
+        known = [c for c in k.hidden if c.now.zone == "HAND" and c.now.player == p.id]
+        text = f"{term(p.id)}'s hand: {counted(p.hand_size, 'card')}"
+        if known:
+            text += ", known: " + ", ".join(
+                f"{term(c.name)} ({term(c.id)}, seen {c.how} at seq {c.seq})" for c in known
+            )
+        elif none_known and p.hand_size:
+            text += ", none known"
+        lines.append(text)
+    decks = [c for c in k.hidden if c.now.zone != "HAND"]
+    if decks:
+        lines.append(
+            "seen, now in a deck: "
+            + ", ".join(
+                f"{term(c.name)} ({term(c.id)}) {term(c.where)}, seen {c.how} at seq {c.seq}"
+                for c in decks
+            )
+        )
+    return lines
+
+
+def _side_line(label: str, side: RecordSide) -> str:
+    match = f" · match {term(side.match_id)}" if side.match_id else ""
+    return f"{label}: {term(side.name)}{match} · {counted(side.events, 'event')}"
+
+
+def _legality(label: str, event: DiffEvent) -> list[str]:
+    if not event.violations:
+        return [f"  {label}: legal"]
+    lines = []
+    for v in event.violations:
+        lines.append(f"  {label}: {v.rule} {rule_title(v.rule)}: {term(v.message)}")
+        if v.expected is not None:
+            lines.append(f"     expected {term(v.expected)}; got {term(v.actual)}")
+    return lines
+
+
+def diff_text(report: DiffReport, *, then: int = 5) -> str:
+    """The diff for people: where the records part, which event is legal, what differs."""
+    lines = [_side_line("A", report.a), _side_line("B", report.b)]
+    if report.outcome == "identical":
+        lines.append(f"identical: {counted(report.common, 'event')}")
+        return "\n".join(lines)
+    if report.outcome == "prefix":
+        short, long_ = ("A", "B") if report.longer == "B" else ("B", "A")
+        longer = report.b if long_ == "B" else report.a
+        more = longer.events - report.common
+        lines.append(
+            f"{short} ends at seq {report.common}; {long_} continues with "
+            f"{counted(more, 'more event')}:"
+        )
+        for e in report.continuation[:then]:
+            flag = "" if not e.violations else f"  [{', '.join(v.rule for v in e.violations)}]"
+            lines.append(f"  {e.seq:>6}  {term(e.text)}{flag}")
+        if more > then:
+            lines.append("  …")
+        return "\n".join(lines)
+    d = report.divergence
+    assert d is not None
+    lines.append(
+        f"diverge at seq {d.seq}, after {counted(report.common, 'common event')} ({d.position})"
+    )
+    lines.append(f"  A {d.a.seq}: {term(d.a.text)}")
+    lines.append(f"  B {d.b.seq}: {term(d.b.text)}")
+    lines.append("legality from the common prefix:")
+    lines.extend(_legality("A", d.a))
+    lines.extend(_legality("B", d.b))
+    for label, note in (("A", d.altered_a), ("B", d.altered_b)):
+        if note:
+            lines.append(f"integrity: in {label}, {note}")
+    if d.agree_again is not None:
+        again_a, again_b = d.agree_again
+        where = (
+            f"seq {again_a}" if again_a == again_b else f"seq {again_a} in A, seq {again_b} in B"
+        )
+        lines.append(f"the records agree again from {where}; until then:")
+    else:
+        lines.append("the records do not agree again within the window; from the divergence:")
+    stretch_a, stretch_b = d.stretch
+    for label, events in (("A", stretch_a), ("B", stretch_b)):
+        if not events:
+            lines.append(f"  {label}: nothing (the other record's events are missing here)")
+        for k, e in enumerate(events[:then]):
+            lead = f"  {label}:" if k == 0 else "    "
+            lines.append(f"{lead} {e.seq:>5}  {term(e.text)}")
+        if len(events) > then:
+            lines.append(f"     … {len(events) - then} more to seq {events[-1].seq}")
+    end_a, end_b = d.window_end
+    span = f"seq {end_a}" if end_a == end_b else f"seq {end_a} in A, seq {end_b} in B"
+    lines.append(f"what differs on the board (followed to {span}):")
+    if not d.differences:
+        lines.append("  nothing")
+    settle = (
+        "when the records agree again" if d.agree_again is not None else f"right after seq {d.seq}"
+    )
+    for diff in d.differences:
+        tail = ""
+        if diff.subject != "card":
+            tail = f" ({settle})" if diff.when == "after" else f" (at {span})"
+        lines.append(f"  - {term(diff.text)}{tail}")
+    return "\n".join(lines)
