@@ -13,19 +13,17 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import progress, rule_title, to_json
+from vwlog.engine.notation import decision_syntax
+from vwlog.services.forks import LineageNode, fork_match, lineage
 from vwlog.services.matches import (
-    DECISION_SYNTAX,
     SNAPSHOT_EVERY,
     ImportResult,
-    LineageNode,
     created_day,
     export_match,
-    fork_match,
     import_logs,
-    lineage,
     list_matches,
-    play_decisions,
 )
+from vwlog.services.play import play_decisions
 from vwlog.services.rebase import RebaseResult, rebase
 from vwlog.store import MatchStore
 
@@ -275,7 +273,7 @@ def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
     click.echo(fork_id)
 
 
-@main.command(epilog=DECISION_SYNTAX)
+@main.command(epilog="\b\n" + decision_syntax())
 @click.argument("match_id")
 @click.argument("decisions", nargs=-1)
 @click.option(

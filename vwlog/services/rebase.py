@@ -21,7 +21,8 @@ from vwlog.events import JudgeRulingIssued, MatchForked, event_type
 from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.projections import evolve
 from vwlog.rules import check, expect
-from vwlog.services.matches import append_played, state_at
+from vwlog.services.matches import state_at
+from vwlog.services.play import append_played
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
