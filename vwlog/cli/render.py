@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 
+POINT_MARK = " \u25c6"
+"""Ends an event line of the text trace (and of the stepper's list) that is a priority point:
+after that event a player holds priority, so a fork may start there."""
+
+
 class Bar(Protocol):
     """What a command needs of a progress bar."""
 

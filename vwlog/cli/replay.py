@@ -13,10 +13,8 @@ priority point (`vwlog.engine.seek.PriorityPoints`): after that event a player h
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -25,14 +23,15 @@ import orjson
 from vwlog.audit.dispute import KnowledgeTracker, hidden_lines
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
+from vwlog.cli.options import LoadedMatch
+from vwlog.cli.render import POINT_MARK
 from vwlog.engine.describe import card_name, describe, state_json
 from vwlog.engine.replay import FinalState, replay
 from vwlog.engine.seek import Fanout, PriorityPoints, no_such_seq, priority_points, state_at
-from vwlog.io.logfile import STDIO, open_log
-from vwlog.model.errors import MatchNotFoundError, UsageError
+from vwlog.io.logfile import STDIO
+from vwlog.model.errors import UsageError
 from vwlog.model.types import Phase
 from vwlog.services.matches import state_at as stored_state_at
-from vwlog.store import settings_from_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -46,89 +45,15 @@ if TYPE_CHECKING:
 
 BOARD_INDENT = " " * 7
 """Indent of the board and violation lines under an event line of the text trace."""
-POINT_MARK = " \u25c6"
-"""Ends an event line of the text trace (and of the stepper's list) that is a priority point:
-after that event a player holds priority, so a fork may start there."""
 
 
 # -- reading a match -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LoadedMatch:
-    """A match to replay: how to name it, its header, and its records (read once, in order)."""
-
-    source: str
-    """How messages name the match (the file name, or ``store:<id>``)."""
-    header: LogHeader | None
-    """The log header (a stored match keeps the one it was imported with)."""
-    items: Iterable[tuple[int, EventRecord]]
-    """``(line, record)`` pairs, streamed: iterate once."""
-    store: MatchStore | None = None
-    """The open store, when the match is a stored one."""
-    match_id: str | None = None
-    """The stored match's id, when the match is a stored one."""
-
-
-def _not_found(match_or_log: str) -> UsageError:
-    return UsageError(f"{match_or_log}: no such log file or stored match")
-
-
-def _open_store(ctx: click.Context, match_or_log: str) -> MatchStore:
-    """The store named by ``--store``, opened for a read-only lookup (closed when the command
-    ends). An SQLite store whose file does not exist holds no match and is not opened, which
-    would create it."""
-    from vwlog.cli.matches import open_store
-
-    cli = ctx.find_object(CliContext) or CliContext("vwlog.db")
-    backend = settings_from_url(cli.store)
-    if backend["PERSISTENCE_MODULE"] == "eventsourcing.sqlite" and not os.path.exists(
-        backend["SQLITE_DBNAME"]
-    ):
-        raise _not_found(match_or_log)
-    return ctx.with_resource(open_store(cli))
-
-
 def load_records(ctx: click.Context, match_or_log: str) -> LoadedMatch:
-    """The match a ``MATCH_OR_LOG`` argument names, ready to stream.
-
-    A log file (``-`` for standard input), or, when no such file exists, the id of a match in
-    the store named by ``--store``; the file or store is closed when the command ends. A store
-    that does not exist yet is not created. Stored records carry their position in the chain
-    as their line (seq + 1, as in an exported log).
-
-    Raises:
-        LogFormatError: the file cannot be opened, or its header is malformed (a malformed
-            record is raised while the items are iterated).
-        UsageError: neither a file nor a stored match has this name.
-        StoreConfigError: ``--store`` is malformed.
-        StoreError: the store cannot be read.
-    """
-    if match_or_log != STDIO and not Path(match_or_log).exists():
-        store = _open_store(ctx, match_or_log)
-        try:
-            header = store.header(match_or_log)
-        except MatchNotFoundError:
-            raise _not_found(match_or_log) from None
-
-        def stored() -> Iterator[tuple[int, EventRecord]]:
-            # nothing is read until the records are iterated (show reads from a snapshot)
-            for record in store.records(match_or_log):
-                yield record.seq + 1, record
-
-        return LoadedMatch(
-            source=f"store:{match_or_log}",
-            header=header,
-            items=stored(),
-            store=store,
-            match_id=match_or_log,
-        )
-    reader = ctx.with_resource(open_log(match_or_log))
-    return LoadedMatch(
-        source=repr(reader.name),
-        header=reader.header,
-        items=((line.line_no, line.record) for line in reader),
-    )
+    """The match a ``MATCH_OR_LOG`` argument names (`vwlog.cli.options.load_records`)."""
+    cli = ctx.find_object(CliContext) or CliContext("vwlog.db")
+    return options.load_records(ctx, cli.store, match_or_log)
 
 
 def _upto(

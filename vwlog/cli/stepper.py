@@ -14,7 +14,7 @@ import curses
 import locale
 from typing import TYPE_CHECKING
 
-from vwlog.cli.replay import POINT_MARK
+from vwlog.cli.render import POINT_MARK
 from vwlog.engine.describe import describe
 from vwlog.engine.seek import Timeline
 from vwlog.model.errors import UsageError
@@ -22,7 +22,7 @@ from vwlog.model.errors import UsageError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from vwlog.cli.replay import LoadedMatch
+    from vwlog.cli.options import LoadedMatch
     from vwlog.engine.replay import Step
     from vwlog.engine.seek import Mark
     from vwlog.events import LogHeader

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -342,15 +343,16 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
     """
     bad = 0
     out = []
-    for path in logs:
-        if Path(path).exists() or path == "-":
-            report = verify_log(path)
-        else:
-            from vwlog.cli.matches import open_store
-            from vwlog.services.matches import verify_match
+    for arg in logs:
+        path = options.log_file(arg)
+        with options.named_for_user(ctx):
+            if path is not None:
+                report = verify_log(options.once_readable(ctx, path))
+                report = dataclasses.replace(report, source=options.shown_name(ctx, report.source))
+            else:
+                from vwlog.services.matches import verify_match
 
-            with open_store(cli) as store:
-                report = verify_match(store, path)
+                report = verify_match(options.stored_match(ctx, cli.store, arg), arg)
         bad += not report.ok
         if output_format == "json":
             out.append(
