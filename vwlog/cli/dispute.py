@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,7 +54,8 @@ def open_match(ctx: click.Context, cli: CliContext, match_or_log: str) -> MatchS
     """
     path = options.log_file(match_or_log)
     if path is not None:
-        return log_source(options.once_readable(ctx, path))
+        source = log_source(options.once_readable(ctx, path))
+        return dataclasses.replace(source, name=options.shown_name(ctx, source.name))
     return _store_source(options.stored_match(ctx, cli.store, match_or_log), match_or_log)
 
 

@@ -6,6 +6,7 @@ same thing, with the same help, everywhere (pip-tools' ``scripts/options.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -327,6 +328,27 @@ class Reading:
 
     def __bool__(self) -> bool:
         return self.ruleset is not None or bool(self.overrides)
+
+    def for_match(self, match: LoadedMatch) -> tuple[LoadedMatch, Ruleset | None]:
+        """The match (still streamed: only its first record is read ahead) and the ruleset to
+        judge it under (``None``: its own).
+
+        Raises:
+            UsageError: an override does not fit the ruleset.
+        """
+        if not self:
+            return match, None
+        import itertools
+
+        from vwlog.events import MatchStarted
+
+        items = iter(match.items)
+        first = next(items, None)
+        named = None
+        if first is not None and isinstance(first[1].event, MatchStarted):
+            named = first[1].event.ruleset
+        rest = itertools.chain(() if first is None else (first,), items)
+        return dataclasses.replace(match, items=rest), self.apply(named)
 
 
 def reading(ruleset_file: Path | None, sets: Sequence[str]) -> Reading:
