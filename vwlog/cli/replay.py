@@ -35,10 +35,12 @@ from vwlog.services.matches import state_at as stored_state_at
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
+    from pathlib import Path
 
     from vwlog.engine.replay import Step, Visitor
     from vwlog.engine.seek import PriorityPoint
     from vwlog.events import EventRecord, LogHeader
+    from vwlog.model.cards import Ruleset
     from vwlog.model.errors import Violation
     from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
@@ -259,7 +261,7 @@ def _json(data: Any) -> str:
 
 # -- commands --------------------------------------------------------------------------------
 
-match_or_log_argument = click.argument("match_or_log", metavar="MATCH_OR_LOG")
+match_or_log_argument = options.match_or_log
 player_option = click.option(
     "--player",
     metavar="PLAYER",
@@ -305,6 +307,7 @@ player_option = click.option(
     is_flag=True,
     help="Step through the match on the terminal (keys: n p N P t T r c g / v q).",
 )
+@options.ruleset_options
 @click.pass_context
 def replay_command(
     ctx: click.Context,
@@ -320,6 +323,8 @@ def replay_command(
     board: bool,
     points: bool,
     interactive: bool,
+    ruleset_file: Path | None = None,
+    sets: tuple[str, ...] = (),
 ) -> None:
     """Replay a match event by event, with the board after each one.
 
@@ -366,13 +371,16 @@ def replay_command(
     if points and (board or only):
         flag = "--board" if board else "--only"
         raise UsageError(f"{flag} does not apply to --priority-points")
-    match = load_records(ctx, match_or_log)
+    match, ruleset = options.reading(ruleset_file, sets).for_match(load_records(ctx, match_or_log))
     items = _upto(match.items, to_seq)
     if points:
         _print_points(items, filters, output_format)
         return
     trace = replay(
-        items, _Trace(filters, output_format, board=board, player=player), header=match.header
+        items,
+        _Trace(filters, output_format, board=board, player=player),
+        header=match.header,
+        ruleset=ruleset,
     )
     if from_seq is not None and trace.last_seq < from_seq:
         raise UsageError(
@@ -454,6 +462,7 @@ def _interactive(
 @options.output_format(
     ["text", "json"], "The text board, or the board as JSON (a BoardView document)."
 )
+@options.ruleset_options
 @click.pass_context
 def show(
     ctx: click.Context,
@@ -461,6 +470,8 @@ def show(
     at_seq: int | None,
     player: str | None,
     output_format: str,
+    ruleset_file: Path | None = None,
+    sets: tuple[str, ...] = (),
 ) -> None:
     """Show the board at one position of a match.
 
@@ -487,15 +498,15 @@ def show(
         vwlog show match.jsonl --at 57 --format json
         vwlog --store club.db show sim-7-00001 --at 412 --player p1
     """
-    match = load_records(ctx, match_or_log)
+    match, ruleset = options.reading(ruleset_file, sets).for_match(load_records(ctx, match_or_log))
     tracker = KnowledgeTracker() if player is not None else None
-    if match.store is not None and match.match_id is not None:
+    if match.store is not None and match.match_id is not None and ruleset is None:
         seq, state = _stored_position(match.store, match.match_id, at_seq, tracker)
     elif at_seq is None:
-        seq, state = _final(match.items, tracker)
+        seq, state = _final(match.items, tracker, ruleset)
     else:
         seq = at_seq
-        state = state_at(match.items, at_seq, source=match.source, visitor=tracker)
+        state = state_at(match.items, at_seq, source=match.source, visitor=tracker, ruleset=ruleset)
     _check_player(state, player)
     known = tracker.knowledge(player) if tracker and player and state.started else None
     if output_format == "json":
@@ -530,7 +541,9 @@ def _stored_position(
 
 
 def _final(
-    items: Iterable[tuple[int, EventRecord]], visitor: Visitor[Any] | None = None
+    items: Iterable[tuple[int, EventRecord]],
+    visitor: Visitor[Any] | None = None,
+    ruleset: Ruleset | None = None,
 ) -> tuple[int, MatchState]:
     last = [0]
 
@@ -540,7 +553,7 @@ def _final(
             yield item
 
     if visitor is None:
-        state = replay(counted(), FinalState())
+        state = replay(counted(), FinalState(), ruleset=ruleset)
     else:
-        state = replay(counted(), Fanout(FinalState(), visitor))[0]
+        state = replay(counted(), Fanout(FinalState(), visitor), ruleset=ruleset)[0]
     return last[0], state
