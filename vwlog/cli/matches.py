@@ -14,6 +14,7 @@ from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import progress, rule_title, to_json
 from vwlog.engine.notation import decision_syntax
+from vwlog.model.errors import UsageError
 from vwlog.services.forks import LineageNode, fork_match, lineage
 from vwlog.services.matches import (
     SNAPSHOT_EVERY,
@@ -36,17 +37,9 @@ if TYPE_CHECKING:
 
 @contextmanager
 def open_store(cli: CliContext) -> Iterator[MatchStore]:
-    """The store named by ``--store`` / ``VWLOG_STORE``, closed afterwards.
-
-    Raises:
-        StoreConfigError: the URL is malformed or needs an extra that is not installed.
-        StoreError: the database cannot be opened.
-    """
-    store = MatchStore.open(cli.store)
-    try:
+    """The store named by ``--store`` / ``VWLOG_STORE`` (`vwlog.cli.options.open_store`)."""
+    with options.open_store(cli.store) as store:
         yield store
-    finally:
-        store.close()
 
 
 def _meta_dict(m: MatchMeta) -> dict[str, Any]:
@@ -68,7 +61,7 @@ def _meta_dict(m: MatchMeta) -> dict[str, Any]:
 
 
 @main.command(name="import")
-@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@options.log_paths
 @click.option("--reject-illegal", is_flag=True, help="Refuse logs with violations.")
 @click.option(
     "--snapshot-every",
@@ -77,7 +70,7 @@ def _meta_dict(m: MatchMeta) -> dict[str, Any]:
     show_default=True,
     help="Keep a state snapshot every N events (seeks replay at most N).",
 )
-@click.option("--quiet", "-q", is_flag=True, help="Only the summary.")
+@click.option("--quiet", "-q", is_flag=True, help="Only errors and the summary line.")
 @pass_cli_context
 @click.pass_context
 def import_(
@@ -139,7 +132,7 @@ def import_(
             snapshot_every=snapshot_every,
             on_result=seen,
         )
-    if len(paths) > 1:
+    if len(paths) > 1 and not quiet:
         rows = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
         click.echo(f"{'outcome':10} {'logs':>6} {'events':>12}", err=True)
         for label, key in [*rows, ("failed", "error")]:
@@ -221,15 +214,18 @@ def list_(
         vwlog list --flagged --format json
         vwlog list --player p2 --victory MILITARY --since 2026-01-01
     """
-    with open_store(cli) as store:
-        metas = list_matches(
-            store,
-            player=player,
-            winner=winner,
-            victory=victory,
-            flagged=flagged,
-            since=since.date() if since else None,
-        )
+    if not options.store_exists(cli.store):
+        metas = []  # nothing stored yet: a listing creates no store
+    else:
+        with open_store(cli) as store:
+            metas = list_matches(
+                store,
+                player=player,
+                winner=winner,
+                victory=victory,
+                flagged=flagged,
+                since=since.date() if since else None,
+            )
     if output_format == "json":
         click.echo(to_json([_meta_dict(m) for m in metas]))
         return
@@ -288,7 +284,11 @@ def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
     help="Then let the generator make N more decisions.",
 )
 @click.option(
-    "--policy", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True
+    "--policy",
+    type=click.Choice(["greedy", "random"]),
+    default="greedy",
+    show_default=True,
+    help="How --auto chooses: greedy (the generator's heuristics) or random legal decisions.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for --auto.")
 @pass_cli_context
@@ -319,6 +319,12 @@ def play(
     if from_file is not None:
         items.extend(
             line.strip() for line in from_file if line.strip() and not line.startswith("#")
+        )
+    if not items and not auto:
+        raise UsageError(
+            f"no decisions given: type them after the match id, e.g. "
+            f"'vwlog play {match_id} pass'; 'vwlog next {match_id}' lists the legal ones "
+            "(see 'vwlog play --help' for the notation)"
         )
     with open_store(cli) as store:
         result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed)

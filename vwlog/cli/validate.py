@@ -145,24 +145,8 @@ def _markdown(r: ValidationReport) -> str:
 
 
 def _ruleset_options(ruleset_file: Path | None, sets: tuple[str, ...]) -> ValidationOptions:
-    ruleset = load_ruleset(ruleset_file) if ruleset_file else None
-    overrides = tuple(parse_overrides(sets).items())
-    return ValidationOptions(ruleset=ruleset, overrides=overrides)
-
-
-ruleset_file_option = click.option(
-    "--ruleset",
-    "ruleset_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Judge under this ruleset (JSON) instead of the one each match names.",
-)
-set_option = click.option(
-    "--set",
-    "sets",
-    multiple=True,
-    metavar="FLAG=VALUE",
-    help="Override one ruleset flag (repeatable), e.g. --set attack_target_mode=SINGLE.",
-)
+    chosen = options.reading(ruleset_file, sets)
+    return ValidationOptions(ruleset=chosen.ruleset, overrides=chosen.overrides)
 
 
 @main.command()
@@ -186,8 +170,7 @@ set_option = click.option(
     help="Worker processes (one log per worker at a time).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only illegal logs and the totals.")
-@ruleset_file_option
-@set_option
+@options.ruleset_options
 @click.pass_context
 def validate(
     ctx: click.Context,
@@ -431,8 +414,7 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
     type=click.Path(path_type=Path),
     help="Directory for the logs (or a .jsonl file for one match); default: a summary only.",
 )
-@ruleset_file_option
-@set_option
+@options.ruleset_options
 def simulate(
     seed: int,
     matches: int,
