@@ -261,8 +261,8 @@ def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
     Example:
 
     \b
-        vwlog fork sim-7-00001 --at 412 --name block
-        vwlog play 'sim-7-00001~block' 'blockers p2-007'
+        vwlog fork sim-7-00001 --at 235 --name block
+        vwlog next 'sim-7-00001~block'
     """
     with open_store(cli) as store:
         fork_id = fork_match(store, match_id, at, name=name)
@@ -311,8 +311,8 @@ def play(
     Example:
 
     \b
-        vwlog play 'sim-7-00001~block' pass
-        vwlog play 'sim-7-00001~block' 'blockers p2-007' 'blocks p2-007:p1-014'
+        vwlog play 'sim-7-00001~block' pass 'blockers p1-005'
+        vwlog play 'sim-7-00001~block' pass pass 'blocks p1-005:p2-001'
         vwlog play 'sim-7-00001~block' --auto 500 --policy greedy
     """
     items = list(decisions)
@@ -464,13 +464,7 @@ def _tree(node: LineageNode, prefix: str = "", last: bool = True, root: bool = T
 
 @main.command(name="lineage")
 @click.argument("match_id")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@options.output_format(["text", "json"], "A tree, or nested JSON objects.")
 @pass_cli_context
 def lineage_(cli: CliContext, match_id: str, output_format: str) -> None:
     """Show the tree of forks a stored match belongs to, from its root.

@@ -61,9 +61,10 @@ log_paths = click.argument(
     "logs",
     nargs=-1,
     required=True,
-    type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path),
+    type=click.Path(exists=True, allow_dash=True, path_type=Path),
 )
-"""``LOG...``: one or more log files; ``-`` reads standard input."""
+"""``LOG...``: one or more log files (a directory: the ``*.jsonl`` files in it); ``-`` reads
+standard input."""
 
 
 def expand_logs(logs: Sequence[Path]) -> list[str]:

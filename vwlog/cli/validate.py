@@ -385,8 +385,21 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
 
 @main.command()
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
-@click.option("--matches", "-n", type=click.IntRange(1, 1_000_000), default=1, show_default=True)
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option(
+    "--matches",
+    "-n",
+    type=click.IntRange(1, 1_000_000),
+    default=1,
+    show_default=True,
+    help="How many matches to generate (match i of a run depends only on the seed and i).",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="Players seated in each match (2 to 4).",
+)
 @click.option(
     "--teams",
     type=click.IntRange(2, 4),
@@ -405,9 +418,19 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
     help="Deck list file or packaged deck name, one per seat (repeat); default: random decks.",
 )
 @click.option(
-    "--policy", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True
+    "--policy",
+    type=click.Choice(["greedy", "random"]),
+    default="greedy",
+    show_default=True,
+    help="How players decide: greedy (heuristics that play to win) or random legal decisions.",
 )
-@click.option("--max-turns", type=click.IntRange(1, 100_000), default=200, show_default=True)
+@click.option(
+    "--max-turns",
+    type=click.IntRange(1, 100_000),
+    default=200,
+    show_default=True,
+    help="Stop a match unfinished after this many turns.",
+)
 @click.option(
     "-o",
     "--out",
