@@ -185,7 +185,7 @@ def report(
 
     \b
         vwlog report samples/invalid/damage-over-atk.jsonl
-        vwlog report disputed.jsonl --at 412 --format html -o dispute.html
+        vwlog report disputed.jsonl --at 40 --format html -o dispute.html
         vwlog report sim-7-00001 --format html -o sim.html
     """
     with options.named_for_user(ctx):

@@ -463,7 +463,7 @@ def simulate(
     Example:
 
     \b
-        vwlog simulate --seed 7 --matches 200 -o corpus/
+        vwlog simulate --seed 7 --matches 2 -o corpus/
         vwlog simulate --seed 1 --players 4 --teams 2 -o tag.jsonl
         vwlog simulate --seed 5 --max-turns 160 --policy random \\
             --set victory_vp=1000 --set victory_honor=1000000 \\
