@@ -94,10 +94,18 @@ def _integrity(ctx: click.Context, cli: CliContext, match_or_log: str) -> Integr
     show_default=True,
     help="Most events of each record followed after the divergence.",
 )
+@options.ruleset_options
 @pass_cli_context
 @click.pass_context
 def diff(
-    ctx: click.Context, cli: CliContext, log_a: str, log_b: str, output_format: str, window: int
+    ctx: click.Context,
+    cli: CliContext,
+    log_a: str,
+    log_b: str,
+    output_format: str,
+    window: int,
+    ruleset_file: Path | None = None,
+    sets: tuple[str, ...] = (),
 ) -> None:
     """Find where two records of the same match part, and explain it.
 
@@ -123,9 +131,10 @@ def diff(
         vwlog diff p1-record.jsonl p2-record.jsonl
         vwlog diff --format json exported.jsonl sample-full-combat
     """
+    chosen = options.reading(ruleset_file, sets)
     with options.named_for_user(ctx):
-        a = open_match(ctx, cli, log_a)
-        b = open_match(ctx, cli, log_b)
+        a = options.reread(open_match(ctx, cli, log_a), chosen)
+        b = options.reread(open_match(ctx, cli, log_b), chosen)
         report = diff_matches(a, b, window=window)
     if output_format == "json":
         click.echo(_json(diff_json(report)))
@@ -154,6 +163,7 @@ def diff(
     type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
     help="Write the document here instead of standard output.",
 )
+@options.ruleset_options
 @pass_cli_context
 @click.pass_context
 def report(
@@ -163,6 +173,8 @@ def report(
     at: int | None,
     output_format: str,
     out: Path | None,
+    ruleset_file: Path | None = None,
+    sets: tuple[str, ...] = (),
 ) -> None:
     """Write one document for a disputed match: everything a judge needs.
 
@@ -188,8 +200,9 @@ def report(
         vwlog report disputed.jsonl --at 40 --format html -o dispute.html
         vwlog report sim-7-00001 --format html -o sim.html
     """
+    chosen = options.reading(ruleset_file, sets)
     with options.named_for_user(ctx):
-        source = open_match(ctx, cli, match_or_log)
+        source = options.reread(open_match(ctx, cli, match_or_log), chosen)
         integrity = _integrity(ctx, cli, match_or_log)
         document = build_report(source, integrity=integrity, at=at)
     text = report_html(document) if output_format == "html" else report_markdown(document)

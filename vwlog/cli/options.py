@@ -23,6 +23,7 @@ from vwlog.model.errors import UsageError
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from vwlog.audit.dispute import MatchSource
     from vwlog.events import EventRecord, LogHeader
     from vwlog.model.cards import Ruleset
     from vwlog.store import MatchStore
@@ -350,6 +351,33 @@ class Reading:
             named = first[1].event.ruleset
         rest = itertools.chain(() if first is None else (first,), items)
         return dataclasses.replace(match, items=rest), self.apply(named)
+
+
+def reread(source: MatchSource, chosen: Reading) -> MatchSource:
+    """A match source whose ``match_started`` names the chosen ruleset, so everything that
+    judges it (validation, the report, the diff) judges under that reading. The hash chain
+    is checked on the stored lines, not on these records.
+
+    Raises:
+        UsageError: an override does not fit the ruleset (when the records are read).
+    """
+    if not chosen:
+        return source
+    from vwlog.events import MatchStarted
+
+    def records() -> Iterator[Any]:
+        for item in source.open():
+            record = item[1] if isinstance(item, tuple) else item
+            event = record.event
+            if isinstance(event, MatchStarted):
+                ruleset = chosen.apply(event.ruleset)
+                record = record.model_copy(
+                    update={"event": event.model_copy(update={"ruleset": ruleset})}
+                )
+                item = (item[0], record) if isinstance(item, tuple) else record
+            yield item
+
+    return dataclasses.replace(source, open=records)
 
 
 def reading(ruleset_file: Path | None, sets: Sequence[str]) -> Reading:
