@@ -201,7 +201,7 @@ def named_for_user(ctx: click.Context) -> Iterator[None]:
 
 def no_match(arg: str) -> NotFoundError:
     """The error for a ``MATCH_OR_LOG`` that names nothing."""
-    return NotFoundError(f"{arg}: no such log file or stored match (see 'vwlog list')")
+    return NotFoundError(f"{arg}: no such log file, and no stored match {arg!r} (see 'vwlog list')")
 
 
 def stored_match(ctx: click.Context, url: str, arg: str) -> MatchStore:
