@@ -118,6 +118,27 @@ def _from_store(
         return caught.stats, []
 
 
+def _from_logs(
+    paths: Sequence[str], filters: StatsFilter, *, jobs: int, per_match: bool
+) -> tuple[CorpusStats, list[MatchMetrics], int]:
+    """The statistics of log files, each streamed once; an unreadable file is reported on
+    stderr and counted (the third value)."""
+    corpus = CorpusStats(filters=filters)
+    kept: list[MatchMetrics] = []
+    unreadable = 0
+    with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
+        for outcome in _measure_all(paths, jobs):
+            bar.update(1)
+            if isinstance(outcome, str):
+                unreadable += 1
+                click.echo(f"Error: {outcome}", err=True)
+                continue
+            if corpus.add(outcome) and per_match:
+                kept.append(outcome)
+    corpus.canonical()
+    return corpus, kept, unreadable
+
+
 @main.command()
 @click.argument(
     "logs",
@@ -257,19 +278,9 @@ def stats(
     else:
         if again:
             raise UsageError("--rebuild recomputes the store's statistics: give no LOG files")
-        paths = options.expand_logs(logs)
-        corpus = CorpusStats(filters=filters)
-        kept = []
-        with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
-            for outcome in _measure_all(paths, jobs):
-                bar.update(1)
-                if isinstance(outcome, str):
-                    unreadable += 1
-                    click.echo(f"Error: {outcome}", err=True)
-                    continue
-                if corpus.add(outcome) and per_match:
-                    kept.append(outcome)
-        corpus.canonical()
+        corpus, kept, unreadable = _from_logs(
+            options.expand_logs(logs), filters, jobs=jobs, per_match=per_match
+        )
     if per_match:
         renderers = {
             "table": render_matches_table,
