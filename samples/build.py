@@ -33,21 +33,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from vwlog.engine.notation import parse_decision
 from vwlog.engine.play import advance, play
 from vwlog.engine.simulate import PolicyName
 from vwlog.events import (
-    Allocation,
     AnyEvent,
     Attack,
     AttackDeclared,
     AttackersEnteredBattle,
-    Block,
-    BlockersEnteredBattle,
-    BlocksAssigned,
     CardInstance,
     CardSummoned,
     CostPaid,
-    DeploymentFinished,
     EventRecord,
     FollowerDamageAssigned,
     FollowersDestroyed,
@@ -74,7 +70,6 @@ from vwlog.model.state import MatchState
 from vwlog.model.types import (
     MatchFormat,
     Phase,
-    PlacementReason,
     RulingKind,
     Step,
     SupplyOption,
@@ -188,7 +183,14 @@ class Story:
             self.events.extend(applied)
         return self
 
-    def _quiet(self) -> AnyEvent:
+    def say(self, words: str, *, player: str | None = None) -> Story:
+        """Play a decision written in the decision notation (`vwlog.engine.notation`), as
+        ``vwlog play`` takes it; by ``player`` when given, else by the awaited player."""
+        if player is not None and player != expect(self.rs, self.state).player:
+            words = f"{player}: {words}"
+        return self.do(*parse_decision(words, self.rs, self.state))
+
+    def _quiet(self) -> str:
         """Pass, finish deploying, or send nobody into battle; nothing else is quiet."""
         exp = expect(self.rs, self.state)
         player = exp.player
@@ -196,15 +198,15 @@ class Story:
             raise StoryError("the match is over" if self.state.over else "no decision awaited")
         match exp.kind:
             case "priority":
-                return PriorityPassed(player=player)
+                return "pass"
             case "deploy":
-                return DeploymentFinished(player=player)
+                return "done"
             case "attackers":
-                return AttackersEnteredBattle(player=player, followers=())
+                return "attackers"
             case "blockers":
-                return BlockersEnteredBattle(player=player, followers=())
+                return "blockers"
             case "blocks":
-                return BlocksAssigned(player=player, blocks=())
+                return "blocks"
         raise StoryError(f"turn {self.state.turn}: {player} must decide ({exp.kind}), not pass")
 
     def pass_until(
@@ -234,7 +236,7 @@ class Story:
         for _ in range(5_000):
             if arrived():
                 return self
-            self.do(self._quiet())
+            self.say(self._quiet())
         raise StoryError("pass_until never arrived")
 
     def pass_priority(self, times: int = 1) -> Story:
@@ -242,7 +244,7 @@ class Story:
         for _ in range(times):
             if self.kind != "priority":
                 raise StoryError(f"nobody holds priority ({self.kind} awaited)")
-            self.do(PriorityPassed(player=self.holder))
+            self.say("pass")
         return self
 
     def resolve(self) -> Story:
@@ -259,8 +261,7 @@ class Story:
 
     def supply(self, option: str) -> Story:
         """The active player chooses a supply package (R-SUP-1..3)."""
-        self.do(SupplyChosen(player=self.holder, option=SupplyOption(option)))
-        return self
+        return self.say(f"supply {SupplyOption(option).value}")
 
     def main(self) -> Story:
         """Finish the Unslide step quietly and stop at the first priority in Main Phase I."""
@@ -269,14 +270,8 @@ class Story:
     def summon(self, card: str, territory: str | None = None, *, resolve: bool = True) -> Story:
         """Its owner pays for and summons ``card`` (into ``territory`` for Property); with
         ``resolve`` everybody then passes until it has entered play."""
-        player = self.state.owners[card]
         base = len(self.state.register)
-        self.do(CostPaid(player=player, card=card, gold=self.state.defn(card).cost))
-        self.do(
-            CardSummoned(
-                player=player, card=card, object_id=self.next_object(), territory=territory
-            )
-        )
+        self.say(f"summon {card} {territory or ''}", player=self.state.owners[card])
         if resolve:
             self.pass_until(until=lambda st: len(st.register) <= base)
         return self
@@ -285,27 +280,11 @@ class Story:
         self, card: str, skill: str = "s1", target: str | None = None, *, resolve: bool = True
     ) -> Story:
         """Its controller pays for and registers an active skill of a card in play."""
-        perm = self.state.permanents[card]
-        s = self.state.defn(card).skill(skill)
-        if s is None:
+        if self.state.defn(card).skill(skill) is None:
             raise StoryError(f"{card} has no skill {skill}")
         base = len(self.state.register)
-        self.do(
-            CostPaid(
-                player=perm.controller,
-                card=card,
-                skill=skill,
-                gold=s.cost_gold,
-                slid=(card,) if s.cost_slide else (),
-            ),
-            SkillRegistered(
-                player=perm.controller,
-                card=card,
-                skill=skill,
-                object_id=self.next_object(),
-                target=target,
-            ),
-        )
+        controller = self.state.permanents[card].controller
+        self.say(f"skill {card} {skill} {target or ''}", player=controller)
         if resolve:
             self.pass_until(until=lambda st: len(st.register) <= base)
         return self
@@ -314,62 +293,39 @@ class Story:
         """The deciding player puts Property into one of their Territories: in the Unslide step,
         the Deploy Phase, or Stray into a newly arrived Territory (R-UNS-2, R-DEP-1, R-MAIN-6)."""
         kind = self.kind
-        if kind == "stray":
-            reason = PlacementReason.NEW_TERRITORY_STRAY
-        elif kind == "deploy" and self.state.phase == Phase.PREP:
-            reason = PlacementReason.UNSLIDE_STEP
-        elif kind == "deploy":
-            reason = PlacementReason.DEPLOY_PHASE
-        else:
+        if kind not in ("stray", "deploy"):
             raise StoryError(f"no placement is open ({kind} awaited)")
-        return self.do(
-            PropertyPlaced(player=self.holder, card=card, territory=territory, reason=reason)
-        )
+        return self.say(f"place {card} {territory}")
 
     def attack(self, attacks: Mapping[str, str], *, also_enter: Sequence[str] = ()) -> Story:
         """Step 2: the attackers (and ``also_enter``, which stay undeclared) enter battle; step
         3: each attacker is slid and declared against its Territory (R-CMB-2..10)."""
         self.pass_until(kind="attackers")
         player = self.holder
-        self.do(AttackersEnteredBattle(player=player, followers=(*attacks, *also_enter)))
+        self.say(" ".join(["attackers", *attacks, *also_enter]))
         self.pass_until(kind="declare")
-        return self.do(
-            AttackDeclared(
-                player=player,
-                attacks=tuple(Attack(follower=f, target=t) for f, t in attacks.items()),
-            )
+        return self.say(
+            " ".join(["declare", *(f"{f}:{t}" for f, t in attacks.items())]), player=player
         )
 
     def block(self, blocks: Mapping[str, str], *, player: str | None = None) -> Story:
         """Step 4: the blockers enter battle; step 5: each blocks its attacker (R-CMB-11..16)."""
         self.pass_until(kind="blockers", player=player)
         defender = self.holder
-        self.do(BlockersEnteredBattle(player=defender, followers=tuple(blocks)))
+        self.say(" ".join(["blockers", *blocks]))
         self.pass_until(kind="blocks", player=defender)
-        return self.do(
-            BlocksAssigned(
-                player=defender,
-                blocks=tuple(Block(blocker=b, attacker=a) for b, a in blocks.items()),
-            )
-        )
+        return self.say(" ".join(["blocks", *(f"{b}:{a}" for b, a in blocks.items())]))
 
     def assign_damage(self, *allocations: tuple[str, str, int]) -> Story:
         """Step 6: the next distributing player assigns their Followers' ATK (source, recipient,
         amount), the active player first (R-CMB-19, R-CMB-20)."""
         self.pass_until(kind="damage")
-        return self.do(
-            FollowerDamageAssigned(
-                player=self.holder,
-                allocations=tuple(
-                    Allocation(source=s, recipient=r, amount=n) for s, r, n in allocations
-                ),
-            )
-        )
+        return self.say(" ".join(["damage", *(f"{s}:{r}:{n}" for s, r, n in allocations)]))
 
     def discard(self, *cards: str) -> Story:
         """End Phase: the active player discards down to the hand limit (R-END-3)."""
         self.pass_until(kind="discard")
-        return self.do(HandLimitDiscarded(player=self.holder, cards=cards))
+        return self.say(" ".join(["discard", *cards]))
 
     def mark(self) -> int:
         """Remember this priority point; returns the seq a judge's back-up names to return here

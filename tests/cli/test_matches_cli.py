@@ -29,11 +29,12 @@ from tests.services.support import (
     states,
 )
 from vwlog.cli import main
+from vwlog.engine.notation import parse_decision
 from vwlog.io import codec
 from vwlog.io.logfile import read_log, write_log
 from vwlog.rules import check, expect
 from vwlog.services import SimulationSpec, simulate_to
-from vwlog.services.matches import parse_decision, verify_match
+from vwlog.services.matches import verify_match
 from vwlog.store import MatchStore
 from vwlog.store.mapping import match_uuid
 

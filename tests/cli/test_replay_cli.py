@@ -577,6 +577,10 @@ def test_replay_usage_errors_are_one_line(
     assert len(result.stderr.splitlines()) == 1
 
 
+def _not_found(name: str) -> str:
+    return f"Error: {name}: no such log file, and no stored match {name!r} (see 'vwlog list')\n"
+
+
 def test_a_missing_log_is_a_one_line_error(runner: CliRunner, tmp_path: Path) -> None:
     store = tmp_path / "vwlog.db"
     for command in ("replay", "show"):
@@ -584,7 +588,7 @@ def test_a_missing_log_is_a_one_line_error(runner: CliRunner, tmp_path: Path) ->
         result = run(runner, "--store", store, command, missing)
         assert result.exit_code == 2
         assert result.stdout == ""
-        assert result.stderr == f"Error: {missing}: no such log file or stored match\n"
+        assert result.stderr == _not_found(str(missing))
     assert not store.exists()
 
 
@@ -596,7 +600,7 @@ def test_a_missing_log_creates_no_store_in_the_working_directory(
     for command in ("replay", "show"):
         result = run(runner, command, "nosuchfile.jsonl")
         assert result.exit_code == 2
-        assert result.stderr == "Error: nosuchfile.jsonl: no such log file or stored match\n"
+        assert result.stderr == _not_found("nosuchfile.jsonl")
     assert sorted(tmp_path.iterdir()) == []
 
 
@@ -618,7 +622,7 @@ def test_a_match_missing_from_an_existing_store_is_a_one_line_error(
     for command in ("replay", "show"):
         result = run(runner, "--store", db, command, "nosuchmatch")
         assert result.exit_code == 2
-        assert result.stderr == "Error: nosuchmatch: no such log file or stored match\n"
+        assert result.stderr == _not_found("nosuchmatch")
 
 
 def test_interactive_needs_a_terminal(runner: CliRunner, log: Path) -> None:

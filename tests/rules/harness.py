@@ -24,26 +24,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from vwlog.engine.notation import parse_decision
 from vwlog.engine.play import advance, play
 from vwlog.engine.replay import validate_records
 from vwlog.events import (
     AnyEvent,
-    Attack,
-    AttackDeclared,
-    AttackersEnteredBattle,
-    Block,
-    BlockersEnteredBattle,
-    BlocksAssigned,
     CardInstance,
-    CardSummoned,
-    CostPaid,
-    DeploymentFinished,
     EventRecord,
     MatchStarted,
-    PriorityPassed,
     Seat,
-    SkillRegistered,
-    SupplyChosen,
 )
 from vwlog.model.cards import (
     AuraSpec,
@@ -393,29 +382,37 @@ class Scenario:
             self.events.extend(applied)
         return self
 
+    def say(self, words: str, *, player: str | None = None) -> Scenario:
+        """Play a decision written in the decision notation (`vwlog.engine.notation`), as
+        ``vwlog play`` takes it; by ``player`` when given, else by the awaited player."""
+        return self.do(*self.parse(words, player=player))
+
+    def parse(self, words: str, *, player: str | None = None) -> list[AnyEvent]:
+        """The events a decision in the notation stands for here (by ``player`` if given)."""
+        if player is not None and player != self.expected.player:
+            words = f"{player}: {words}"
+        return parse_decision(words, self.rs, self.state)
+
     def default_decision(self) -> AnyEvent:
         """The quiet choice: pass, finish deploying, take gold, attack and block with nobody;
         otherwise the first legal decision."""
         exp = self.expected
-        player = self.holder
-        match exp.kind:
-            case "priority":
-                return PriorityPassed(player=player)
-            case "deploy":
-                return DeploymentFinished(player=player)
-            case "attackers":
-                return AttackersEnteredBattle(player=player, followers=())
-            case "blockers":
-                return BlockersEnteredBattle(player=player, followers=())
-            case "blocks":
-                return BlocksAssigned(player=player, blocks=())
-            case "supply":
-                for o in (SupplyOption.FIRST_TURN_GOLD_1, SupplyOption.GOLD_2):
-                    option = SupplyChosen(player=player, option=o)
-                    if not check(self.rs, self.state, option):
-                        return option
+        quiet = {
+            "priority": "pass",
+            "deploy": "done",
+            "attackers": "attackers",
+            "blockers": "blockers",
+            "blocks": "blocks",
+        }
+        if (words := quiet.get(str(exp.kind))) is not None:
+            return self.parse(words)[0]
+        if exp.kind == "supply":
+            for o in (SupplyOption.FIRST_TURN_GOLD_1, SupplyOption.GOLD_2):
+                [option] = self.parse(f"supply {o.value}")
+                if not check(self.rs, self.state, option):
+                    return option
         options = self.legal()
-        assert options, f"no legal decision for {player}: {exp}"
+        assert options, f"no legal decision for {self.holder}: {exp}"
         return options[0]
 
     def pass_until(self, predicate: Callable[[MatchState], bool], limit: int = 3000) -> Scenario:
@@ -447,41 +444,18 @@ class Scenario:
 
     def summon(self, card: str, territory: str | None = None, *, resolve: bool = True) -> Scenario:
         """Pay for and summon ``card`` (by its owner), then let it result."""
-        player = self.state.owners[card]
         base = len(self.state.register)
-        d = self.state.defn(card)
-        self.do(CostPaid(player=player, card=card, gold=d.cost))
-        self.do(
-            CardSummoned(
-                player=player, card=card, object_id=self.next_object(), territory=territory
-            )
-        )
+        self.say(f"summon {card} {territory or ''}", player=self.state.owners[card])
         return self.resolve(base) if resolve else self
 
     def use(
         self, card: str, skill: str = "s1", target: str | None = None, *, resolve: bool = True
     ) -> Scenario:
         """Pay for and register an active skill of a card in play, then let it result."""
-        perm = self.state.permanents[card]
-        s = self.state.defn(card).skill(skill)
-        assert s is not None
+        assert self.state.defn(card).skill(skill) is not None
         base = len(self.state.register)
-        self.do(
-            CostPaid(
-                player=perm.controller,
-                card=card,
-                skill=skill,
-                gold=s.cost_gold,
-                slid=(card,) if s.cost_slide else (),
-            ),
-            SkillRegistered(
-                player=perm.controller,
-                card=card,
-                skill=skill,
-                object_id=self.next_object(),
-                target=target,
-            ),
-        )
+        controller = self.state.permanents[card].controller
+        self.say(f"skill {card} {skill} {target or ''}", player=controller)
         return self.resolve(base) if resolve else self
 
     # judging -------------------------------------------------------------------------------
@@ -607,26 +581,16 @@ def fight(
     after the blocks are assigned (or after the declaration when nobody blocks)."""
     sc.to(Phase.COMBAT, Step.C2)
     active = sc.holder
-    sc.do(AttackersEnteredBattle(player=active, followers=tuple(attacks)))
+    sc.say(" ".join(["attackers", *attacks]))
     sc.until("declare")
-    sc.do(
-        AttackDeclared(
-            player=active,
-            attacks=tuple(Attack(follower=f, target=t) for f, t in attacks.items()),
-        )
-    )
+    sc.say(" ".join(["declare", *(f"{f}:{t}" for f, t in attacks.items())]), player=active)
     if not blocks:
         return sc
     sc.until("blockers")
     defender = sc.holder
-    sc.do(BlockersEnteredBattle(player=defender, followers=tuple(blocks)))
+    sc.say(" ".join(["blockers", *blocks]))
     sc.until("blocks")
-    sc.do(
-        BlocksAssigned(
-            player=defender,
-            blocks=tuple(Block(blocker=b, attacker=a) for b, a in blocks.items()),
-        )
-    )
+    sc.say(" ".join(["blocks", *(f"{b}:{a}" for b, a in blocks.items())]), player=defender)
     return sc
 
 

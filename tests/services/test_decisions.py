@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from vwlog.engine.notation import parse_decision
 from vwlog.events import (
     AttackDeclared,
     AttackersEnteredBattle,
@@ -30,7 +31,6 @@ from vwlog.events import (
 from vwlog.model.errors import UsageError
 from vwlog.rules import check, expect
 from vwlog.services import SimulationSpec, simulate_to
-from vwlog.services.matches import parse_decision
 
 from .support import pool, states
 

@@ -17,22 +17,16 @@ from vwlog.model.errors import (
 )
 from vwlog.rules.catalog import RULES
 from vwlog.services import validate_log, verify_log
-from vwlog.services.matches import (
-    export_match,
-    fork_match,
-    import_log,
-    lineage,
-    play_decisions,
-    state_at,
-    verify_match,
-)
+from vwlog.services.forks import fork_match, lineage
+from vwlog.services.matches import export_match, import_log, state_at, verify_match
+from vwlog.services.play import play_decisions
 from vwlog.store import MatchStore
 
 from .support import generated_log, priority_points, records_of, states
 
 if TYPE_CHECKING:
     from vwlog.events import EventRecord
-    from vwlog.services.matches import LineageNode
+    from vwlog.services.forks import LineageNode
 
 SEED = 5
 

@@ -14,14 +14,9 @@ from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.rules import legal_decisions
 from vwlog.rules.catalog import RULES
 from vwlog.services import validate_log, verify_log
-from vwlog.services.matches import (
-    export_match,
-    fork_match,
-    import_log,
-    play_decisions,
-    state_at,
-    verify_match,
-)
+from vwlog.services.forks import fork_match
+from vwlog.services.matches import export_match, import_log, state_at, verify_match
+from vwlog.services.play import play_decisions
 from vwlog.services.rebase import rebase
 
 from .support import generated_log, priority_points, records_of, resealed

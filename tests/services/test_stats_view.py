@@ -27,7 +27,9 @@ from vwlog.model.cards import Ruleset
 from vwlog.projections.stats import CorpusStats, MatchMetrics, StatsFilter
 from vwlog.services import sealed
 from vwlog.services import stats as view_service
-from vwlog.services.matches import fork_match, import_log, meta_from, play_decisions
+from vwlog.services.forks import fork_match
+from vwlog.services.matches import import_log, meta_from
+from vwlog.services.play import play_decisions
 from vwlog.services.stats import (
     UNMEASURABLE,
     catch_up,

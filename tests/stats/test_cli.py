@@ -87,7 +87,7 @@ def test_filters_that_leave_nothing(runner: CliRunner, log_dir: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("0 matches")
     assert "skipped: 12 (no creation date)" in result.stdout
-    other = runner.invoke(main, ["stats", str(log_dir), "--ruleset", "vw-default"])
+    other = runner.invoke(main, ["stats", str(log_dir), "--ruleset-id", "vw-default"])
     assert "skipped: 12 (other ruleset)" in other.stdout
 
 

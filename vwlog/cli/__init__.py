@@ -7,7 +7,7 @@ with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr.
 
 from __future__ import annotations
 
-from vwlog.cli import dispute, matches, replay, schema, stats, validate
+from vwlog.cli import dispute, matches, next, replay, schema, stats, validate
 from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "dispute",
     "main",
     "matches",
+    "next",
     "pass_cli_context",
     "replay",
     "schema",

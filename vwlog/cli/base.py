@@ -22,6 +22,9 @@ from vwlog.cli.errors import cli_message
 from vwlog.model.errors import VwlogError
 from vwlog.render.text import term
 
+INTERRUPTED = 130
+"""Exit code after Ctrl-C (128 + SIGINT), as shells report it."""
+
 
 class InputError(click.ClickException):
     """A `VwlogError` shown as ``Error: <message>`` on stderr, with exit code 2."""
@@ -67,6 +70,10 @@ class VwlogGroup(click.Group):
             raise _one_line(error) from error
         except VwlogError as error:
             raise InputError(term(cli_message(error))) from error
+        except KeyboardInterrupt:
+            # interrupted (Ctrl-C): 130 as shells report SIGINT, not 1, which means "findings"
+            click.echo("Interrupted.", err=True)
+            raise click.exceptions.Exit(INTERRUPTED) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +102,19 @@ def main(ctx: click.Context, store: str) -> None:
     Exit status: 0 success, 1 findings (violations, a broken chain, stale
     schemas), 2 usage or input error.
 
-    Example:
+    A LOG is a log file ('-' reads standard input); a MATCH_OR_LOG is a log
+    file, or the id of a match in the store (--store) when no such file
+    exists. 'vwlog COMMAND --help' explains each command, with examples.
+    Shell completion: eval "$(_VWLOG_COMPLETE=bash_source vwlog)" (zsh:
+    zsh_source, fish: fish_source).
+
+    Examples:
 
     \b
+        vwlog validate samples/full-combat.jsonl
+        vwlog replay samples/full-combat.jsonl --to 40 --board
+        vwlog next samples/full-combat.jsonl --at 40
+        vwlog --store memory: import samples/full-combat.jsonl
         vwlog --version
-        vwlog schema export --check
     """
     ctx.obj = CliContext(store=store)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
-from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,33 +34,33 @@ def _store_source(store: MatchStore, match_id: str) -> MatchSource:
     )
 
 
-def open_match(stack: ExitStack, cli: CliContext, match_or_log: str) -> MatchSource:
-    """The match a ``MATCH_OR_LOG`` argument names: a log file if the path exists, else a
-    stored match id (the store stays open until ``stack`` closes).
+def open_match(ctx: click.Context, cli: CliContext, match_or_log: str) -> MatchSource:
+    """The match a ``MATCH_OR_LOG`` argument names: a log file if the path exists (``-`` and
+    FIFOs are read once, into a temporary copy), else a stored match id (the store stays
+    open until the command ends and is never created).
 
     Raises:
         LogFormatError: the file cannot be read.
-        MatchNotFoundError: no file and no stored match has this name.
+        NotFoundError: no file and no stored match has this name.
     """
-    if Path(match_or_log).exists():
-        return log_source(match_or_log)
-    from vwlog.cli.matches import open_store
+    path = options.log_file(match_or_log)
+    if path is not None:
+        source = log_source(options.once_readable(ctx, path))
+        return dataclasses.replace(source, name=options.shown_name(ctx, source.name))
+    return _store_source(options.stored_match(ctx, cli.store, match_or_log), match_or_log)
 
-    store = stack.enter_context(open_store(cli))
-    return _store_source(store, match_or_log)
 
-
-def _integrity(stack: ExitStack, cli: CliContext, match_or_log: str) -> Integrity:
+def _integrity(ctx: click.Context, cli: CliContext, match_or_log: str) -> Integrity:
     from vwlog.services import verify_log
 
     report: VerifyReport
-    if Path(match_or_log).exists():
-        report = verify_log(match_or_log)
+    path = options.log_file(match_or_log)
+    if path is not None:
+        report = verify_log(options.once_readable(ctx, path))
     else:
-        from vwlog.cli.matches import open_store
         from vwlog.services.matches import verify_match
 
-        store = stack.enter_context(open_store(cli))
+        store = options.stored_match(ctx, cli.store, match_or_log)
         report = verify_match(store, match_or_log)
     broken = report.broken
     return Integrity(
@@ -85,10 +85,18 @@ def _integrity(stack: ExitStack, cli: CliContext, match_or_log: str) -> Integrit
     show_default=True,
     help="Most events of each record followed after the divergence.",
 )
+@options.ruleset_options
 @pass_cli_context
 @click.pass_context
 def diff(
-    ctx: click.Context, cli: CliContext, log_a: str, log_b: str, output_format: str, window: int
+    ctx: click.Context,
+    cli: CliContext,
+    log_a: str,
+    log_b: str,
+    output_format: str,
+    window: int,
+    ruleset_file: Path | None = None,
+    sets: tuple[str, ...] = (),
 ) -> None:
     """Find where two records of the same match part, and explain it.
 
@@ -114,9 +122,10 @@ def diff(
         vwlog diff p1-record.jsonl p2-record.jsonl
         vwlog diff --format json exported.jsonl sample-full-combat
     """
-    with ExitStack() as stack:
-        a = open_match(stack, cli, log_a)
-        b = open_match(stack, cli, log_b)
+    chosen = options.reading(ruleset_file, sets)
+    with options.named_for_user(ctx):
+        a = options.reread(open_match(ctx, cli, log_a), chosen)
+        b = options.reread(open_match(ctx, cli, log_b), chosen)
         report = diff_matches(a, b, window=window)
     if output_format == "json":
         click.echo(dumps(diff_json(report)))
@@ -145,9 +154,18 @@ def diff(
     type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
     help="Write the document here instead of standard output.",
 )
+@options.ruleset_options
 @pass_cli_context
+@click.pass_context
 def report(
-    cli: CliContext, match_or_log: str, at: int | None, output_format: str, out: Path | None
+    ctx: click.Context,
+    cli: CliContext,
+    match_or_log: str,
+    at: int | None,
+    output_format: str,
+    out: Path | None,
+    ruleset_file: Path | None = None,
+    sets: tuple[str, ...] = (),
 ) -> None:
     """Write one document for a disputed match: everything a judge needs.
 
@@ -170,12 +188,13 @@ def report(
 
     \b
         vwlog report samples/invalid/damage-over-atk.jsonl
-        vwlog report disputed.jsonl --at 412 --format html -o dispute.html
+        vwlog report disputed.jsonl --at 40 --format html -o dispute.html
         vwlog report sim-7-00001 --format html -o sim.html
     """
-    with ExitStack() as stack:
-        source = open_match(stack, cli, match_or_log)
-        integrity = _integrity(stack, cli, match_or_log)
+    chosen = options.reading(ruleset_file, sets)
+    with options.named_for_user(ctx):
+        source = options.reread(open_match(ctx, cli, match_or_log), chosen)
+        integrity = _integrity(ctx, cli, match_or_log)
         document = build_report(source, integrity=integrity, at=at)
     text = report_html(document) if output_format == "html" else report_markdown(document)
     if out is None or str(out) == STDIO:

@@ -13,21 +13,20 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo, progress, to_json
+from vwlog.engine.notation import decision_syntax
+from vwlog.model.errors import UsageError
 from vwlog.render.json import match_summary_json, violations_json
 from vwlog.render.text import counted, table, term
+from vwlog.services.forks import LineageNode, fork_match, lineage
 from vwlog.services.matches import (
-    DECISION_SYNTAX,
     SNAPSHOT_EVERY,
     ImportResult,
-    LineageNode,
     created_day,
     export_match,
-    fork_match,
     import_logs,
-    lineage,
     list_matches,
-    play_decisions,
 )
+from vwlog.services.play import play_decisions
 from vwlog.services.rebase import RebaseResult, rebase
 from vwlog.store import MatchStore
 
@@ -38,21 +37,13 @@ if TYPE_CHECKING:
 
 @contextmanager
 def open_store(cli: CliContext) -> Iterator[MatchStore]:
-    """The store named by ``--store`` / ``VWLOG_STORE``, closed afterwards.
-
-    Raises:
-        StoreConfigError: the URL is malformed or needs an extra that is not installed.
-        StoreError: the database cannot be opened.
-    """
-    store = MatchStore.open(cli.store)
-    try:
+    """The store named by ``--store`` / ``VWLOG_STORE`` (`vwlog.cli.options.open_store`)."""
+    with options.open_store(cli.store) as store:
         yield store
-    finally:
-        store.close()
 
 
 @main.command(name="import")
-@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@options.log_paths
 @click.option("--reject-illegal", is_flag=True, help="Refuse logs with violations.")
 @click.option(
     "--snapshot-every",
@@ -61,7 +52,7 @@ def open_store(cli: CliContext) -> Iterator[MatchStore]:
     show_default=True,
     help="Keep a state snapshot every N events (seeks replay at most N).",
 )
-@click.option("--quiet", "-q", is_flag=True, help="Only the summary.")
+@click.option("--quiet", "-q", is_flag=True, help="Only errors and the summary line.")
 @pass_cli_context
 @click.pass_context
 def import_(
@@ -127,7 +118,7 @@ def import_(
             snapshot_every=snapshot_every,
             on_result=seen,
         )
-    if len(paths) > 1:
+    if len(paths) > 1 and not quiet:
         rows = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
         echo(f"{'outcome':10} {'logs':>6} {'events':>12}", err=True)
         for label, key in [*rows, ("failed", "error")]:
@@ -209,15 +200,18 @@ def list_(
         vwlog list --flagged --format json
         vwlog list --player p2 --victory MILITARY --since 2026-01-01
     """
-    with open_store(cli) as store:
-        metas = list_matches(
-            store,
-            player=player,
-            winner=winner,
-            victory=victory,
-            flagged=flagged,
-            since=since.date() if since else None,
-        )
+    if not options.store_exists(cli.store):
+        metas = []  # nothing stored yet: a listing creates no store
+    else:
+        with open_store(cli) as store:
+            metas = list_matches(
+                store,
+                player=player,
+                winner=winner,
+                victory=victory,
+                flagged=flagged,
+                since=since.date() if since else None,
+            )
     if output_format == "json":
         click.echo(to_json([match_summary_json(m) for m in metas]))
         return
@@ -259,15 +253,15 @@ def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
     Example:
 
     \b
-        vwlog fork sim-7-00001 --at 412 --name block
-        vwlog play 'sim-7-00001~block' 'blockers p2-007'
+        vwlog fork sim-7-00001 --at 235 --name block
+        vwlog next 'sim-7-00001~block'
     """
     with open_store(cli) as store:
         fork_id = fork_match(store, match_id, at, name=name)
     echo(term(fork_id))
 
 
-@main.command(epilog=DECISION_SYNTAX)
+@main.command(epilog="\b\n" + decision_syntax())
 @click.argument("match_id")
 @click.argument("decisions", nargs=-1)
 @click.option(
@@ -282,7 +276,11 @@ def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
     help="Then let the generator make N more decisions.",
 )
 @click.option(
-    "--policy", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True
+    "--policy",
+    type=click.Choice(["greedy", "random"]),
+    default="greedy",
+    show_default=True,
+    help="How --auto chooses: greedy (the generator's heuristics) or random legal decisions.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for --auto.")
 @pass_cli_context
@@ -305,14 +303,20 @@ def play(
     Example:
 
     \b
-        vwlog play 'sim-7-00001~block' pass
-        vwlog play 'sim-7-00001~block' 'blockers p2-007' 'blocks p2-007:p1-014'
+        vwlog play 'sim-7-00001~block' pass 'blockers p1-005'
+        vwlog play 'sim-7-00001~block' pass pass 'blocks p1-005:p2-001'
         vwlog play 'sim-7-00001~block' --auto 500 --policy greedy
     """
     items = list(decisions)
     if from_file is not None:
         items.extend(
             line.strip() for line in from_file if line.strip() and not line.startswith("#")
+        )
+    if not items and not auto:
+        raise UsageError(
+            f"no decisions given: type them after the match id, e.g. "
+            f"'vwlog play {match_id} pass'; 'vwlog next {match_id}' lists the legal ones "
+            "(see 'vwlog play --help' for the notation)"
         )
     with open_store(cli) as store:
         result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed)
@@ -443,13 +447,7 @@ def _tree(node: LineageNode, prefix: str = "", last: bool = True, root: bool = T
 
 @main.command(name="lineage")
 @click.argument("match_id")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@options.output_format(["text", "json"], "A tree, or nested JSON objects.")
 @pass_cli_context
 def lineage_(cli: CliContext, match_id: str, output_format: str) -> None:
     """Show the tree of forks a stored match belongs to, from its root.

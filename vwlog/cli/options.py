@@ -6,14 +6,27 @@ same thing, with the same help, everywhere (pip-tools' ``scripts/options.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dataclasses
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from vwlog.audit.sources import MatchSource
+    from vwlog.events import EventRecord, LogHeader
+    from vwlog.model.cards import Ruleset
+    from vwlog.store import MatchStore
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 """What a click option decorator is."""
@@ -25,7 +38,10 @@ store = click.option(
     show_default=True,
     show_envvar=True,
     metavar="URL",
-    help="Match store: a SQLite file (PATH or sqlite:///PATH) or postgresql://USER@HOST/DB.",
+    help=(
+        "Match store: a SQLite file (PATH or sqlite:///PATH), postgresql://USER@HOST/DB, or "
+        "memory: (kept for this command only)."
+    ),
 )
 """``--store``: where matches are stored; kept in the context object for every command."""
 
@@ -46,9 +62,10 @@ log_paths = click.argument(
     "logs",
     nargs=-1,
     required=True,
-    type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path),
+    type=click.Path(exists=True, allow_dash=True, path_type=Path),
 )
-"""``LOG...``: one or more log files; ``-`` reads standard input."""
+"""``LOG...``: one or more log files (a directory: the ``*.jsonl`` files in it); ``-`` reads
+standard input."""
 
 
 def expand_logs(logs: Sequence[Path]) -> list[str]:
@@ -63,3 +80,313 @@ def expand_logs(logs: Sequence[Path]) -> list[str]:
         else:
             out.append(str(path))
     return out
+
+
+# -- the store -------------------------------------------------------------------------------
+
+
+@contextmanager
+def open_store(url: str) -> Iterator[MatchStore]:
+    """The store named by ``--store`` / ``VWLOG_STORE``, closed afterwards (created if it
+    does not exist: for the commands that write).
+
+    Raises:
+        StoreConfigError: the URL is malformed or needs an extra that is not installed.
+        StoreError: the database cannot be opened.
+    """
+    from vwlog.store import MatchStore
+
+    store = MatchStore.open(url)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def store_exists(url: str) -> bool:
+    """Whether opening the store would find one rather than create it: an SQLite store whose
+    file is missing holds nothing (``memory:`` and server databases always exist).
+
+    Raises:
+        StoreConfigError: the URL is malformed.
+    """
+    from vwlog.store import settings_from_url
+
+    backend = settings_from_url(url)
+    if backend.get("PERSISTENCE_MODULE") != "eventsourcing.sqlite":
+        return True
+    return os.path.exists(str(backend.get("SQLITE_DBNAME", "")))
+
+
+def reading_store(ctx: click.Context, url: str) -> MatchStore | None:
+    """The store for a command that only reads, opened until the command ends; ``None`` when
+    it does not exist (it is not created)."""
+    if not store_exists(url):
+        return None
+    return ctx.with_resource(open_store(url))
+
+
+# -- a log file or a stored match ------------------------------------------------------------
+
+
+class NotFoundError(UsageError):
+    """Neither a log file nor a stored match has this name."""
+
+
+def log_file(arg: str) -> str | None:
+    """The log file a ``LOG`` or ``MATCH_OR_LOG`` argument names (``-``: standard input), or
+    ``None`` when no such path exists (a stored match id, for ``MATCH_OR_LOG``).
+
+    Raises:
+        UsageError: the path is a directory.
+    """
+    if arg == STDIO:
+        return arg
+    path = Path(arg)
+    if path.is_dir():
+        raise UsageError(f"{arg}: is a directory, not a log file")
+    if path.exists() or path.is_symlink():
+        return arg
+    return None
+
+
+def once_readable(ctx: click.Context, path: str) -> str:
+    """A path the command may open more than once: standard input, a FIFO or any other
+    non-regular file is read once, into a temporary file removed when the command ends."""
+    if path != STDIO and Path(path).is_file():
+        return path
+    copies: dict[str, str] = ctx.meta.setdefault("vwlog.copies", {})
+    if path in copies:
+        return copies[path]  # read once: the same copy for every use
+    import shutil
+    import tempfile
+
+    folder = ctx.with_resource(tempfile.TemporaryDirectory(prefix="vwlog-"))
+    copy = Path(folder) / "log.jsonl"
+    try:
+        if path == STDIO:
+            with copy.open("wb") as out:
+                shutil.copyfileobj(sys.stdin.buffer, out)
+        else:
+            with Path(path).open("rb") as src, copy.open("wb") as out:
+                shutil.copyfileobj(src, out)
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read: {err.strerror or err}") from err
+    ctx.meta.setdefault("vwlog.spooled", {})[str(copy)] = "<stdin>" if path == STDIO else path
+    copies[path] = str(copy)
+    return str(copy)
+
+
+def shown_name(ctx: click.Context, message: str) -> str:
+    """A message with the temporary copies of `once_readable` named as the user named them."""
+    for copy, name in ctx.meta.get("vwlog.spooled", {}).items():
+        message = message.replace(copy, name)
+    return message
+
+
+@contextmanager
+def named_for_user(ctx: click.Context) -> Iterator[None]:
+    """Errors raised inside name the temporary copies of `once_readable` as the user named
+    them (``<stdin>``, the FIFO's path)."""
+    from vwlog.model.errors import VwlogError
+
+    try:
+        yield
+    except VwlogError as err:
+        message = shown_name(ctx, str(err))
+        if message == str(err):
+            raise
+        raise UsageError(message) from err
+
+
+def no_match(arg: str) -> NotFoundError:
+    """The error for a ``MATCH_OR_LOG`` that names nothing."""
+    return NotFoundError(f"{arg}: no such log file, and no stored match {arg!r} (see 'vwlog list')")
+
+
+def stored_match(ctx: click.Context, url: str, arg: str) -> MatchStore:
+    """The open store holding match ``arg``.
+
+    Raises:
+        NotFoundError: the store does not exist or holds no such match.
+    """
+    from vwlog.model.errors import MatchNotFoundError
+
+    store = reading_store(ctx, url)
+    if store is None:
+        raise no_match(arg)
+    try:
+        store.head(arg)
+    except MatchNotFoundError:
+        raise no_match(arg) from None
+    return store
+
+
+@dataclass(frozen=True)
+class LoadedMatch:
+    """A match to replay: how to name it, its header, and its records (read once, in order)."""
+
+    source: str
+    """How messages name the match (the file name, or ``store:<id>``)."""
+    header: LogHeader | None
+    """The log header (a stored match keeps the one it was imported with)."""
+    items: Iterable[tuple[int, EventRecord]]
+    """``(line, record)`` pairs, streamed: iterate once."""
+    store: MatchStore | None = None
+    """The open store, when the match is a stored one."""
+    match_id: str | None = None
+    """The stored match's id, when the match is a stored one."""
+
+
+def load_records(ctx: click.Context, url: str, arg: str) -> LoadedMatch:
+    """The match a ``MATCH_OR_LOG`` argument names, ready to stream.
+
+    A log file (``-`` for standard input), or, when no such file exists, the id of a match in
+    the store ``url``; the file or store is closed when the command ends. A store that does not
+    exist yet is not created. Stored records carry their position in the chain as their line
+    (seq + 1, as in an exported log).
+
+    Raises:
+        LogFormatError: the file cannot be opened, or its header is malformed (a malformed
+            record is raised while the items are iterated).
+        NotFoundError: neither a file nor a stored match has this name.
+        UsageError: the path is a directory.
+        StoreConfigError: ``--store`` is malformed.
+        StoreError: the store cannot be read.
+    """
+    from vwlog.io.logfile import open_log
+
+    path = log_file(arg)
+    if path is None:
+        store = stored_match(ctx, url, arg)
+        header = store.header(arg)
+
+        def stored() -> Iterator[tuple[int, EventRecord]]:
+            # nothing is read until the records are iterated (show reads from a snapshot)
+            for record in store.records(arg):
+                yield record.seq + 1, record
+
+        return LoadedMatch(
+            source=f"store:{arg}", header=header, items=stored(), store=store, match_id=arg
+        )
+    reader = ctx.with_resource(open_log(path))
+    return LoadedMatch(
+        source=repr(reader.name),
+        header=reader.header,
+        items=((line.line_no, line.record) for line in reader),
+    )
+
+
+match_or_log = click.argument("match_or_log", metavar="MATCH_OR_LOG")
+"""``MATCH_OR_LOG``: a log file (``-`` reads standard input), else a stored match id."""
+
+log_path = click.argument("log", metavar="LOG")
+"""``LOG``: one log file (``-`` reads standard input)."""
+
+
+# -- judging under another reading -----------------------------------------------------------
+
+
+def ruleset_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--ruleset FILE`` and ``--set FLAG=VALUE``: judge under another reading of the rules.
+    The command receives them as ``ruleset_file`` and ``sets``; `reading` turns them into a
+    `Reading`."""
+    command = click.option(
+        "--set",
+        "sets",
+        multiple=True,
+        metavar="FLAG=VALUE",
+        help="Override one ruleset flag (repeatable), e.g. --set attack_target_mode=SINGLE.",
+    )(command)
+    return click.option(
+        "--ruleset",
+        "ruleset_file",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help="Judge under this ruleset (JSON) instead of the one the match names.",
+    )(command)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """The ruleset a command judges under: a replacement and flag overrides (both optional)."""
+
+    ruleset: Ruleset | None = None
+    overrides: tuple[tuple[str, Any], ...] = ()
+
+    def apply(self, named: Ruleset | None) -> Ruleset | None:
+        """The ruleset to judge under, given the one the match names; ``None`` means the
+        match's own.
+
+        Raises:
+            UsageError: an override does not fit the ruleset.
+        """
+        from vwlog.services import apply_overrides
+
+        base = self.ruleset or named
+        if base is None or (self.ruleset is None and not self.overrides):
+            return self.ruleset
+        return apply_overrides(base, dict(self.overrides))
+
+    def __bool__(self) -> bool:
+        return self.ruleset is not None or bool(self.overrides)
+
+    def for_match(self, match: LoadedMatch) -> tuple[LoadedMatch, Ruleset | None]:
+        """The match (still streamed: only its first record is read ahead) and the ruleset to
+        judge it under (``None``: its own).
+
+        Raises:
+            UsageError: an override does not fit the ruleset.
+        """
+        if not self:
+            return match, None
+        import itertools
+
+        from vwlog.events import MatchStarted
+
+        items = iter(match.items)
+        first = next(items, None)
+        named = None
+        if first is not None and isinstance(first[1].event, MatchStarted):
+            named = first[1].event.ruleset
+        rest = itertools.chain(() if first is None else (first,), items)
+        return dataclasses.replace(match, items=rest), self.apply(named)
+
+
+def reread(source: MatchSource, chosen: Reading) -> MatchSource:
+    """A match source whose ``match_started`` names the chosen ruleset, so everything that
+    judges it (validation, the report, the diff) judges under that reading. The hash chain
+    is checked on the stored lines, not on these records.
+
+    Raises:
+        UsageError: an override does not fit the ruleset (when the records are read).
+    """
+    if not chosen:
+        return source
+    from vwlog.events import MatchStarted
+
+    def records() -> Iterator[Any]:
+        for item in source.open():
+            record = item[1] if isinstance(item, tuple) else item
+            event = record.event
+            if isinstance(event, MatchStarted):
+                ruleset = chosen.apply(event.ruleset)
+                record = record.model_copy(
+                    update={"event": event.model_copy(update={"ruleset": ruleset})}
+                )
+                item = (item[0], record) if isinstance(item, tuple) else record
+            yield item
+
+    return dataclasses.replace(source, open=records)
+
+
+def reading(ruleset_file: Path | None, sets: Sequence[str]) -> Reading:
+    """The `Reading` the ``--ruleset`` and ``--set`` options chose.
+
+    Raises:
+        UsageError: the file is not a ruleset, or a pair is malformed.
+    """
+    from vwlog.services import load_ruleset, parse_overrides
+
+    ruleset = load_ruleset(ruleset_file) if ruleset_file else None
+    return Reading(ruleset, tuple(parse_overrides(sets).items()))

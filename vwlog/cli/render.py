@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 __all__ = ["Bar", "echo", "progress", "rule_title", "to_json"]
 
 
+POINT_MARK = " \u25c6"
+"""Ends an event line of the text trace (and of the stepper's list) that is a priority point:
+after that event a player holds priority, so a fork may start there."""
+
+
 class Bar(Protocol):
     """What a command needs of a progress bar."""
 

@@ -13,10 +13,8 @@ priority point (`vwlog.engine.seek.PriorityPoints`): after that event a player h
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -24,113 +22,41 @@ import click
 from vwlog.audit.knowledge import KnowledgeTracker
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
-from vwlog.cli.render import echo
+from vwlog.cli.options import LoadedMatch
+from vwlog.cli.render import POINT_MARK, echo
 from vwlog.engine.describe import card_name, describe
 from vwlog.engine.replay import BaseVisitor, Fanout, FinalState, replay
 from vwlog.engine.seek import PriorityPoints, no_such_seq, priority_points, state_at
-from vwlog.io.logfile import STDIO, open_log
-from vwlog.model.errors import MatchNotFoundError, UsageError
+from vwlog.io.logfile import STDIO
+from vwlog.model.errors import UsageError
 from vwlog.model.types import Phase
 from vwlog.render.json import board_json, dumps, priority_point_json, seen_card_json, step_json
 from vwlog.render.text import counted, hidden_lines, table, term
 from vwlog.services.matches import state_at as stored_state_at
-from vwlog.store import settings_from_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
+    from pathlib import Path
 
     from vwlog.engine.replay import Step, Visitor
     from vwlog.engine.seek import PriorityPoint
-    from vwlog.events import EventRecord, LogHeader
+    from vwlog.events import EventRecord
+    from vwlog.model.cards import Ruleset
     from vwlog.model.errors import Violation
     from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
 
 BOARD_INDENT = " " * 7
 """Indent of the board and violation lines under an event line of the text trace."""
-POINT_MARK = " \u25c6"
-"""Ends an event line of the text trace (and of the stepper's list) that is a priority point:
-after that event a player holds priority, so a fork may start there."""
 
 
 # -- reading a match -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LoadedMatch:
-    """A match to replay: how to name it, its header, and its records (read once, in order)."""
-
-    source: str
-    """How messages name the match (the file name, or ``store:<id>``)."""
-    header: LogHeader | None
-    """The log header (a stored match keeps the one it was imported with)."""
-    items: Iterable[tuple[int, EventRecord]]
-    """``(line, record)`` pairs, streamed: iterate once."""
-    store: MatchStore | None = None
-    """The open store, when the match is a stored one."""
-    match_id: str | None = None
-    """The stored match's id, when the match is a stored one."""
-
-
-def _not_found(match_or_log: str) -> UsageError:
-    return UsageError(f"{match_or_log}: no such log file or stored match")
-
-
-def _open_store(ctx: click.Context, match_or_log: str) -> MatchStore:
-    """The store named by ``--store``, opened for a read-only lookup (closed when the command
-    ends). An SQLite store whose file does not exist holds no match and is not opened, which
-    would create it."""
-    from vwlog.cli.matches import open_store
-
-    cli = ctx.find_object(CliContext) or CliContext("vwlog.db")
-    backend = settings_from_url(cli.store)
-    if backend["PERSISTENCE_MODULE"] == "eventsourcing.sqlite" and not os.path.exists(
-        backend["SQLITE_DBNAME"]
-    ):
-        raise _not_found(match_or_log)
-    return ctx.with_resource(open_store(cli))
-
-
 def load_records(ctx: click.Context, match_or_log: str) -> LoadedMatch:
-    """The match a ``MATCH_OR_LOG`` argument names, ready to stream.
-
-    A log file (``-`` for standard input), or, when no such file exists, the id of a match in
-    the store named by ``--store``; the file or store is closed when the command ends. A store
-    that does not exist yet is not created. Stored records carry their position in the chain
-    as their line (seq + 1, as in an exported log).
-
-    Raises:
-        LogFormatError: the file cannot be opened, or its header is malformed (a malformed
-            record is raised while the items are iterated).
-        UsageError: neither a file nor a stored match has this name.
-        StoreConfigError: ``--store`` is malformed.
-        StoreError: the store cannot be read.
-    """
-    if match_or_log != STDIO and not Path(match_or_log).exists():
-        store = _open_store(ctx, match_or_log)
-        try:
-            header = store.header(match_or_log)
-        except MatchNotFoundError:
-            raise _not_found(match_or_log) from None
-
-        def stored() -> Iterator[tuple[int, EventRecord]]:
-            # nothing is read until the records are iterated (show reads from a snapshot)
-            for record in store.records(match_or_log):
-                yield record.seq + 1, record
-
-        return LoadedMatch(
-            source=f"store:{match_or_log}",
-            header=header,
-            items=stored(),
-            store=store,
-            match_id=match_or_log,
-        )
-    reader = ctx.with_resource(open_log(match_or_log))
-    return LoadedMatch(
-        source=repr(reader.name),
-        header=reader.header,
-        items=((line.line_no, line.record) for line in reader),
-    )
+    """The match a ``MATCH_OR_LOG`` argument names (`vwlog.cli.options.load_records`)."""
+    cli = ctx.find_object(CliContext) or CliContext("vwlog.db")
+    return options.load_records(ctx, cli.store, match_or_log)
 
 
 def _upto(
@@ -283,7 +209,7 @@ def _points_text(points: list[PriorityPoint]) -> str:
 
 # -- commands --------------------------------------------------------------------------------
 
-match_or_log_argument = click.argument("match_or_log", metavar="MATCH_OR_LOG")
+match_or_log_argument = options.match_or_log
 player_option = click.option(
     "--player",
     metavar="PLAYER",
@@ -329,6 +255,7 @@ player_option = click.option(
     is_flag=True,
     help="Step through the match on the terminal (keys: n p N P t T r c g / v q).",
 )
+@options.ruleset_options
 @click.pass_context
 def replay_command(
     ctx: click.Context,
@@ -344,6 +271,8 @@ def replay_command(
     board: bool,
     points: bool,
     interactive: bool,
+    ruleset_file: Path | None = None,
+    sets: tuple[str, ...] = (),
 ) -> None:
     """Replay a match event by event, with the board after each one.
 
@@ -390,13 +319,16 @@ def replay_command(
     if points and (board or only):
         flag = "--board" if board else "--only"
         raise UsageError(f"{flag} does not apply to --priority-points")
-    match = load_records(ctx, match_or_log)
+    match, ruleset = options.reading(ruleset_file, sets).for_match(load_records(ctx, match_or_log))
     items = _upto(match.items, to_seq)
     if points:
         _print_points(items, filters, output_format)
         return
     trace = replay(
-        items, _Trace(filters, output_format, board=board, player=player), header=match.header
+        items,
+        _Trace(filters, output_format, board=board, player=player),
+        header=match.header,
+        ruleset=ruleset,
     )
     if from_seq is not None and trace.last_seq < from_seq:
         raise UsageError(
@@ -477,6 +409,7 @@ def _interactive(
 @options.output_format(
     ["text", "json"], "The text board, or the board as JSON (a BoardView document)."
 )
+@options.ruleset_options
 @click.pass_context
 def show(
     ctx: click.Context,
@@ -484,6 +417,8 @@ def show(
     at_seq: int | None,
     player: str | None,
     output_format: str,
+    ruleset_file: Path | None = None,
+    sets: tuple[str, ...] = (),
 ) -> None:
     """Show the board at one position of a match.
 
@@ -510,15 +445,15 @@ def show(
         vwlog show match.jsonl --at 57 --format json
         vwlog --store club.db show sim-7-00001 --at 412 --player p1
     """
-    match = load_records(ctx, match_or_log)
+    match, ruleset = options.reading(ruleset_file, sets).for_match(load_records(ctx, match_or_log))
     tracker = KnowledgeTracker() if player is not None else None
-    if match.store is not None and match.match_id is not None:
+    if match.store is not None and match.match_id is not None and ruleset is None:
         seq, state = _stored_position(match.store, match.match_id, at_seq, tracker)
     elif at_seq is None:
-        seq, state = _final(match.items, tracker)
+        seq, state = _final(match.items, tracker, ruleset)
     else:
         seq = at_seq
-        state = state_at(match.items, at_seq, source=match.source, visitor=tracker)
+        state = state_at(match.items, at_seq, source=match.source, visitor=tracker, ruleset=ruleset)
     _check_player(state, player)
     known = tracker.knowledge(player) if tracker and player and state.started else None
     if output_format == "json":
@@ -553,7 +488,9 @@ def _stored_position(
 
 
 def _final(
-    items: Iterable[tuple[int, EventRecord]], visitor: Visitor[Any] | None = None
+    items: Iterable[tuple[int, EventRecord]],
+    visitor: Visitor[Any] | None = None,
+    ruleset: Ruleset | None = None,
 ) -> tuple[int, MatchState]:
     last = [0]
 
@@ -563,7 +500,7 @@ def _final(
             yield item
 
     if visitor is None:
-        state = replay(counted(), FinalState())
+        state = replay(counted(), FinalState(), ruleset=ruleset)
     else:
-        state = replay(counted(), Fanout(FinalState(), visitor))[0]
+        state = replay(counted(), Fanout(FinalState(), visitor), ruleset=ruleset)[0]
     return last[0], state

@@ -36,7 +36,7 @@ from vwlog.render.statspage import (
     render_table,
 )
 from vwlog.render.text import term, visible
-from vwlog.services.stats import catch_up, measured, rebuild
+from vwlog.services.stats import catch_up, holds_forks, measured, rebuild
 from vwlog.store import MatchStore, settings_from_url
 
 if TYPE_CHECKING:
@@ -83,10 +83,11 @@ def _measure_all(paths: Sequence[str], jobs: int) -> Iterator[MatchMetrics | str
 
 
 def _from_store(
-    cli: CliContext, filters: StatsFilter, *, per_match: bool, again: bool
+    cli: CliContext, filters: StatsFilter, *, per_match: bool, again: bool, forks: bool
 ) -> tuple[CorpusStats, list[MatchMetrics]]:
     """The statistics of the stored matches: the read model, caught up (or rebuilt); with
-    filters or ``--per-match``, built from every stored match's kept metrics instead."""
+    filters or ``--per-match``, or forks to leave out, built from every stored match's kept
+    metrics instead."""
     backend = settings_from_url(cli.store)
     if backend.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
         if not os.path.exists(backend["SQLITE_DBNAME"]):
@@ -104,10 +105,10 @@ def _from_store(
             with progress(total, "replaying", enabled=total > 1) as bar:
                 rebuilt = rebuild(store, on_match=lambda _metrics: bar.update(1))
             click.echo(f"rebuilt the statistics of {rebuilt.added} stored matches", err=True)
-        if filters.active or per_match:
+        if filters.active or per_match or (not forks and holds_forks(store)):
             corpus = CorpusStats(filters=filters)
             kept: list[MatchMetrics] = []
-            for metrics in measured(store):
+            for metrics in measured(store, forks=forks):
                 if corpus.add(metrics) and per_match:
                     kept.append(metrics)
             return corpus.canonical(), kept
@@ -117,6 +118,27 @@ def _from_store(
         if caught.restarted is not None:
             click.echo(f"statistics view started again: {caught.restarted}", err=True)
         return caught.stats, []
+
+
+def _from_logs(
+    paths: Sequence[str], filters: StatsFilter, *, jobs: int, per_match: bool
+) -> tuple[CorpusStats, list[MatchMetrics], int]:
+    """The statistics of log files, each streamed once; an unreadable file is reported on
+    stderr and counted (the third value)."""
+    corpus = CorpusStats(filters=filters)
+    kept: list[MatchMetrics] = []
+    unreadable = 0
+    with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
+        for outcome in _measure_all(paths, jobs):
+            bar.update(1)
+            if isinstance(outcome, str):
+                unreadable += 1
+                click.echo(f"Error: {term(outcome)}", err=True)
+                continue
+            if corpus.add(outcome) and per_match:
+                kept.append(outcome)
+    corpus.canonical()
+    return corpus, kept, unreadable
 
 
 @main.command()
@@ -149,7 +171,12 @@ def _from_store(
     type=click.Choice([f.value for f in Faction] + [NEUTRAL], case_sensitive=False),
     help="Only players whose deck is mostly of this faction.",
 )
-@click.option("--ruleset", "ruleset_id", metavar="ID", help="Only matches under ruleset ID.")
+@click.option("--ruleset-id", "ruleset_id", metavar="ID", help="Only matches under ruleset ID.")
+@click.option(
+    "--include-forks",
+    is_flag=True,
+    help="Without LOG: count stored forks as matches too (by default they are left out).",
+)
 @click.option(
     "--since",
     type=click.DateTime(formats=["%Y-%m-%d"]),
@@ -195,6 +222,7 @@ def stats(
     top: int,
     jobs: int,
     again: bool,
+    include_forks: bool = False,
 ) -> None:
     """Measure matches: per-match metrics and corpus statistics.
 
@@ -246,23 +274,15 @@ def stats(
         cli = ctx.find_object(CliContext)
         if cli is None:
             raise UsageError("give LOG files, or run 'vwlog stats' from the vwlog command")
-        corpus, kept = _from_store(cli, filters, per_match=per_match, again=again)
+        corpus, kept = _from_store(
+            cli, filters, per_match=per_match, again=again, forks=include_forks
+        )
     else:
         if again:
             raise UsageError("--rebuild recomputes the store's statistics: give no LOG files")
-        paths = options.expand_logs(logs)
-        corpus = CorpusStats(filters=filters)
-        kept = []
-        with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
-            for outcome in _measure_all(paths, jobs):
-                bar.update(1)
-                if isinstance(outcome, str):
-                    unreadable += 1
-                    click.echo(f"Error: {term(outcome)}", err=True)
-                    continue
-                if corpus.add(outcome) and per_match:
-                    kept.append(outcome)
-        corpus.canonical()
+        corpus, kept, unreadable = _from_logs(
+            options.expand_logs(logs), filters, jobs=jobs, per_match=per_match
+        )
     if per_match:
         renderers = {
             "table": render_matches_table,

@@ -14,7 +14,7 @@ import curses
 import locale
 from typing import TYPE_CHECKING
 
-from vwlog.cli.replay import POINT_MARK
+from vwlog.cli.render import POINT_MARK
 from vwlog.engine.describe import describe
 from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.seek import Timeline
@@ -24,7 +24,7 @@ from vwlog.render.text import term
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from vwlog.cli.replay import LoadedMatch
+    from vwlog.cli.options import LoadedMatch
     from vwlog.engine.replay import Step
     from vwlog.engine.seek import Mark
 

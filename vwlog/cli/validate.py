@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,24 +40,8 @@ if TYPE_CHECKING:
 
 
 def _ruleset_options(ruleset_file: Path | None, sets: tuple[str, ...]) -> ValidationOptions:
-    ruleset = load_ruleset(ruleset_file) if ruleset_file else None
-    overrides = tuple(parse_overrides(sets).items())
-    return ValidationOptions(ruleset=ruleset, overrides=overrides)
-
-
-ruleset_file_option = click.option(
-    "--ruleset",
-    "ruleset_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Judge under this ruleset (JSON) instead of the one each match names.",
-)
-set_option = click.option(
-    "--set",
-    "sets",
-    multiple=True,
-    metavar="FLAG=VALUE",
-    help="Override one ruleset flag (repeatable), e.g. --set attack_target_mode=SINGLE.",
-)
+    chosen = options.reading(ruleset_file, sets)
+    return ValidationOptions(ruleset=chosen.ruleset, overrides=chosen.overrides)
 
 
 @main.command()
@@ -80,8 +65,7 @@ set_option = click.option(
     help="Worker processes (one log per worker at a time).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only illegal logs and the totals.")
-@ruleset_file_option
-@set_option
+@options.ruleset_options
 @click.pass_context
 def validate(
     ctx: click.Context,
@@ -240,15 +224,16 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
     """
     bad = 0
     out = []
-    for path in logs:
-        if Path(path).exists() or path == "-":
-            report = verify_log(path)
-        else:
-            from vwlog.cli.matches import open_store
-            from vwlog.services.matches import verify_match
+    for arg in logs:
+        path = options.log_file(arg)
+        with options.named_for_user(ctx):
+            if path is not None:
+                report = verify_log(options.once_readable(ctx, path))
+                report = dataclasses.replace(report, source=options.shown_name(ctx, report.source))
+            else:
+                from vwlog.services.matches import verify_match
 
-            with open_store(cli) as store:
-                report = verify_match(store, path)
+                report = verify_match(options.stored_match(ctx, cli.store, arg), arg)
         bad += not report.ok
         if output_format == "json":
             out.append(verify_json(report))
@@ -277,8 +262,21 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
 
 @main.command()
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
-@click.option("--matches", "-n", type=click.IntRange(1, 1_000_000), default=1, show_default=True)
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option(
+    "--matches",
+    "-n",
+    type=click.IntRange(1, 1_000_000),
+    default=1,
+    show_default=True,
+    help="How many matches to generate (match i of a run depends only on the seed and i).",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="Players seated in each match (2 to 4).",
+)
 @click.option(
     "--teams",
     type=click.IntRange(2, 4),
@@ -297,17 +295,26 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
     help="Deck list file or packaged deck name, one per seat (repeat); default: random decks.",
 )
 @click.option(
-    "--policy", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True
+    "--policy",
+    type=click.Choice(["greedy", "random"]),
+    default="greedy",
+    show_default=True,
+    help="How players decide: greedy (heuristics that play to win) or random legal decisions.",
 )
-@click.option("--max-turns", type=click.IntRange(1, 100_000), default=200, show_default=True)
+@click.option(
+    "--max-turns",
+    type=click.IntRange(1, 100_000),
+    default=200,
+    show_default=True,
+    help="Stop a match unfinished after this many turns.",
+)
 @click.option(
     "-o",
     "--out",
     type=click.Path(path_type=Path),
     help="Directory for the logs (or a .jsonl file for one match); default: a summary only.",
 )
-@ruleset_file_option
-@set_option
+@options.ruleset_options
 def simulate(
     seed: int,
     matches: int,
@@ -333,7 +340,7 @@ def simulate(
     Example:
 
     \b
-        vwlog simulate --seed 7 --matches 200 -o corpus/
+        vwlog simulate --seed 7 --matches 2 -o corpus/
         vwlog simulate --seed 1 --players 4 --teams 2 -o tag.jsonl
         vwlog simulate --seed 5 --max-turns 160 --policy random \\
             --set victory_vp=1000 --set victory_honor=1000000 \\

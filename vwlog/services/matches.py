@@ -1,4 +1,4 @@
-"""Use cases over the match store: import, export, list, verify, seek, fork, play, lineage.
+"""Use cases over the match store: import, export, list, verify, seek.
 
 The store keeps each match as its canonical record lines with their hash chain, plus a catalog
 entry (`MatchMeta`) and state snapshots at intervals. Everything that judges a match goes
@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import random
-import re
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from vwlog.engine.play import play
 from vwlog.engine.replay import (
     BaseVisitor,
     Fanout,
@@ -26,45 +23,33 @@ from vwlog.engine.replay import (
     Validator,
     replay,
 )
-from vwlog.engine.simulate import make_policy
 from vwlog.events import (
     EventRecord,
     JudgeRulingIssued,
     LogHeader,
-    MatchForked,
     MatchStarted,
 )
 from vwlog.io import codec
 from vwlog.io.logfile import open_log
 from vwlog.model.errors import (
-    ForkNameError,
-    IllegalEventError,
     LogFormatError,
     MatchExistsError,
     MatchNotStartedError,
-    MatchOverError,
-    NotAPriorityPointError,
-    NotPlayableError,
     SequenceConflictError,
     StoredSeqOutOfRangeError,
     StoreError,
-    UsageError,
-    VwlogError,
 )
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
-from vwlog.rules import expect, legal_decisions
-from vwlog.services import BrokenLink, VerifyReport, verify_lines
 from vwlog.services.snapshots import SnapshotFormatError, decode_state, encode_state
-from vwlog.store import Head, ImportOutcome, MatchMeta, MatchStore
+from vwlog.services.verify import BrokenLink, VerifyReport, verify_lines
+from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from pathlib import Path
 
-    from vwlog.events import AnyEvent
-    from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState
 
 SNAPSHOT_EVERY = 100
@@ -458,438 +443,3 @@ def _replayed(state: MatchState, records: Iterable[EventRecord]) -> MatchState:
     the snapshots see it: back-up rulings restore, omitted consequences are caught up), not
     the bare fold."""
     return replay(records, FinalState(), initial=state)
-
-
-# -- forks -----------------------------------------------------------------------------------
-
-
-def priority_seqs_near(
-    store: MatchStore, match_id: str, seq: int, *, radius: int = 200
-) -> tuple[int | None, int | None]:
-    """The nearest priority points before and after ``seq``."""
-    lo = max(0, seq - radius)
-    state = state_at(store, match_id, lo)
-    rs = state.ruleset
-    before: int | None = None
-    after: int | None = None
-    if rs is not None and expect(rs, state).kind == "priority" and lo < seq:
-        before = lo
-    for record in store.records(match_id, gt=lo, lte=seq + radius):
-        if rs is None and isinstance(record.event, MatchStarted):
-            rs = record.event.ruleset
-        state = evolve(state, record.event)
-        if rs is not None and expect(rs, state).kind == "priority":
-            if record.seq < seq:
-                before = record.seq
-            elif record.seq > seq:
-                after = record.seq
-                break
-    return before, after
-
-
-_FORK_NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
-
-
-def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = None) -> str:
-    """Start a fork of a stored match at a priority point; returns the fork's match id.
-
-    The fork is a new match: its header names the parent, it copies the parent's first ``at``
-    events (re-sealed under its own header) and records `MatchForked` as its next event.
-
-    Raises:
-        MatchNotFoundError: no such match.
-        NotAPriorityPointError: ``at`` is not a priority point (the nearest ones are named).
-        ForkNameError: the name is not 1 to 40 letters, digits, ``-``, ``_`` or ``.``, or
-            every id it could give is taken.
-        MatchExistsError: a match with the fork's id exists.
-    """
-    if name is not None and not _FORK_NAME.fullmatch(name):
-        raise ForkNameError(
-            name,
-            "use 1 to 40 letters, digits, '-', '_' or '.' "
-            "(it becomes part of the match id MATCH~NAME)",
-        )
-    state = state_at(store, match_id, at)
-    rs = state.ruleset
-    if rs is None or expect(rs, state).kind != "priority":
-        before, after = priority_seqs_near(store, match_id, at)
-        raise NotAPriorityPointError(match_id, at, before, after)
-    existing = {m.match_id for m in store.list_matches()}
-    base = f"{match_id}~{name}" if name else f"{match_id}~{at}"
-    parent_header = store.header(match_id)
-    prefix = [r.model_copy(update={"hash": None}) for r in store.records(match_id, lte=at)]
-    marker = EventRecord(seq=at + 1, event=MatchForked(parent=match_id, at=at, name=name))
-    for n in range(1, 10_000):
-        fork_id = base if n == 1 else f"{base}.{n}"
-        if fork_id in existing:
-            continue
-        header = codec.seal_header(
-            LogHeader(
-                match_id=fork_id,
-                created=parent_header.created,
-                generator=f"vwlog fork {match_id} --at {at}",
-            )
-        )
-        assert header.hash is not None
-        records = list(codec.seal(header.hash, [*prefix, marker]))
-        lines = [(codec.record_bytes(r), r) for r in records]
-        snapshots, measure = _Snapshots(SNAPSHOT_EVERY), MatchMetricsVisitor()
-        visitors = Fanout(Validator(), snapshots, measure)
-        report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
-        meta = meta_from(
-            header,
-            report,
-            records[-1].hash or "",
-            events=len(records),
-            metrics=_metrics(measure),
-        )
-        try:
-            outcome = store.import_match(header, lines, meta)
-        except MatchExistsError:
-            continue  # another writer took this id a moment ago: try the next one
-        if outcome != ImportOutcome.STORED:
-            continue  # an identical fork was stored by someone else: never share one
-        store.save_snapshots(
-            fork_id,
-            [
-                (seq, encode_snapshot(snap_state, records[seq - 1].hash))
-                for seq, snap_state in snapshots.result()
-            ],
-        )
-        return fork_id
-    raise ForkNameError(base, "too many forks have this name")
-
-
-@dataclass
-class PlayResult:
-    """What `play_decisions` appended."""
-
-    match_id: str
-    appended: int
-    decisions: int
-    head_seq: int
-    winner: str | None = None
-    victory: str | None = None
-    events: list[AnyEvent] = field(default_factory=list)
-
-
-def play_decisions(
-    store: MatchStore,
-    match_id: str,
-    decisions: Iterable[AnyEvent | str],
-    *,
-    auto: int = 0,
-    policy: str = "greedy",
-    seed: int = 0,
-) -> PlayResult:
-    """Append decisions to a stored match in play mode: each is checked (rejected with its
-    rule ids if illegal, nothing stored) and followed by every consequence the rules demand;
-    then ``auto`` more decisions are chosen by the generator's policy. All of it is appended in
-    one transaction, chained to the match's head.
-
-    Raises:
-        MatchNotFoundError: no such match.
-        IllegalEventError: a decision breaks a rule (nothing is stored).
-        UsageError: a decision cannot be parsed (its message starts "decision N of M: " when
-            several are given).
-        MatchOverError: the match is over.
-        MatchNotStartedError: the match has no ``match_started``.
-        NotPlayableError: a decision is a judge's ruling or a fork marker.
-        SequenceConflictError: another writer appended first (nothing is stored).
-    """
-    head = store.head(match_id)
-    state = state_at(store, match_id, head.seq)
-    rs = state.ruleset
-    if rs is None:
-        raise MatchNotStartedError(match_id)
-    applied: list[AnyEvent] = []
-    n_decisions = 0
-    items = list(decisions)
-    for n, item in enumerate(items, 1):
-        where = f"decision {n} of {len(items)}: " if len(items) > 1 else ""
-        try:
-            decision = parse_decision(item, rs, state) if isinstance(item, str) else [item]
-        except UsageError as err:
-            raise err.within(where) from err
-        for d in decision:
-            if state.over:
-                raise MatchOverError(match_id, state.winner).within(where)
-            if isinstance(d, JudgeRulingIssued):
-                raise NotPlayableError(
-                    "judge_ruling_issued",
-                    "a judge's ruling is recorded in the judge's log and imported; to go on "
-                    "from an earlier priority point, fork there",
-                ).within(where)
-            if isinstance(d, MatchForked):
-                raise NotPlayableError(
-                    "match_forked", "a fork is made from a stored match at a priority point"
-                ).within(where)
-            try:
-                state, events = play(rs, state, d)
-            except IllegalEventError as err:
-                # name the seq the decision would have had
-                raise IllegalEventError(
-                    head.seq + len(applied) + 1, err.event_type, err.violations
-                ) from err
-            applied.extend(events)
-            n_decisions += 1
-    chooser = make_policy("random" if policy == "random" else "greedy", random.Random(seed))
-    for _ in range(auto):
-        if state.over:
-            break
-        player = expect(rs, state).player
-        if player is None:
-            break
-        options = list(legal_decisions(rs, state, player))
-        if not options:
-            break
-        state, events = play(rs, state, chooser.choose(state, player, options))
-        applied.extend(events)
-        n_decisions += 1
-    if not applied:
-        return PlayResult(match_id, 0, 0, head.seq, state.winner, state.victory)
-    new_head = append_played(store, match_id, head, applied, state)
-    return PlayResult(
-        match_id, len(applied), n_decisions, new_head.seq, state.winner, state.victory, applied
-    )
-
-
-def append_played(
-    store: MatchStore, match_id: str, head: Head, events: Sequence[AnyEvent], state: MatchState
-) -> Head:
-    """Append events played in play mode after ``head``, in one transaction, and describe the
-    match's new end (``state``, the board after the last of them) in its catalog entry.
-
-    Raises:
-        SequenceConflictError: another writer appended after ``head`` (nothing is stored).
-    """
-    records = [EventRecord(seq=head.seq + i + 1, event=e) for i, e in enumerate(events)]
-    sealed = list(codec.seal(head.hash, records))
-    lines = [(codec.record_bytes(r), r) for r in sealed]
-    # play mode appends only legal events, so the stored verdict of the prefix stands
-    meta = store.meta(match_id).model_copy(
-        update={
-            "turns": state.turn,
-            "winner": state.winner,
-            "victory": state.victory,
-            "head_hash": sealed[-1].hash,
-            "events": sealed[-1].seq,
-        }
-    )
-    new_head = store.append(match_id, lines, expected_seq=head.seq, meta=meta)
-    for record in sealed:
-        if record.seq % SNAPSHOT_EVERY == 0:
-            snap_state = state_at_records(store, match_id, record.seq, sealed)
-            store.save_snapshot(match_id, record.seq, encode_snapshot(snap_state, record.hash))
-    return new_head
-
-
-def state_at_records(
-    store: MatchStore, match_id: str, seq: int, pending: list[EventRecord]
-) -> MatchState:
-    """The state after ``seq`` where the last records are not stored yet."""
-    stored_head = pending[0].seq - 1
-    if seq <= stored_head:
-        return state_at(store, match_id, seq)
-    tail = [r for r in pending if r.seq <= seq]
-    if _backs_up_before(tail, stored_head):
-        return _replayed(INITIAL, [*store.records(match_id, lte=stored_head), *tail])
-    return _replayed(state_at(store, match_id, stored_head), tail)
-
-
-# -- lineage ---------------------------------------------------------------------------------
-
-
-@dataclass
-class LineageNode:
-    """A match and its forks."""
-
-    meta: MatchMeta
-    children: list[LineageNode] = field(default_factory=list)
-
-
-def lineage(store: MatchStore, match_id: str) -> LineageNode:
-    """The tree of forks that ``match_id`` belongs to, from its root.
-
-    Raises:
-        MatchNotFoundError: no such match.
-    """
-    metas = {m.match_id: m for m in store.list_matches()}
-    if match_id not in metas:
-        store.meta(match_id)  # raises MatchNotFoundError
-    root = match_id
-    seen = {root}
-    while (parent := metas[root].parent) is not None and parent in metas and parent not in seen:
-        root = parent
-        seen.add(root)
-    children: dict[str, list[str]] = {}
-    for m in metas.values():
-        if m.parent is not None:
-            children.setdefault(m.parent, []).append(m.match_id)
-
-    def build(mid: str) -> LineageNode:
-        return LineageNode(metas[mid], [build(c) for c in sorted(children.get(mid, []))])
-
-    return build(root)
-
-
-# -- decision syntax -------------------------------------------------------------------------
-
-DECISION_SYNTAX = """\
-Decisions are compact JSON events ({"type":"priority_passed","player":"p1"}) or words, for
-the player whose decision is awaited:
-  pass                          pass priority
-  supply CARDS_2|GOLD_2|CARD_1_GOLD_1|FIRST_TURN_CARD_1|FIRST_TURN_GOLD_1
-  summon CARD [TERRITORY]       pay the cost and summon (Property into TERRITORY)
-  skill CARD SKILL [TARGET]     pay the cost and register an active skill
-  place CARD TERRITORY          place or move Property (Unslide step, Deploy Phase, Stray)
-  done                          finish deploying
-  attackers [CARD...]           choose attacking Followers (none: no attack)
-  declare CARD:TERRITORY...     declare the attack
-  blockers [CARD...]            choose blocking Followers
-  blocks BLOCKER:ATTACKER...    assign blocks
-  damage                        distribute damage the first legal way (lethal first)
-  discard CARD...               discard down to the hand limit
-  concede                       concede the match"""
-
-
-_DECISION_USAGE = {
-    line.split()[0]: line.strip().split("  ")[0]
-    for line in DECISION_SYNTAX.splitlines()[2:]
-    if line.strip()
-}
-"""Each word decision's syntax (``summon CARD [TERRITORY]``), for error messages."""
-
-
-def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEvent]:
-    """Parse a decision (JSON or the word syntax of `DECISION_SYNTAX`) for the awaited player.
-
-    Raises:
-        UsageError: the text cannot be parsed, or names nothing that fits.
-    """
-    from pydantic import ValidationError
-
-    from vwlog.events import (
-        GAME_EVENT,
-        Attack,
-        AttackDeclared,
-        AttackersEnteredBattle,
-        Block,
-        BlockersEnteredBattle,
-        BlocksAssigned,
-        CardSummoned,
-        Conceded,
-        CostPaid,
-        DeploymentFinished,
-        HandLimitDiscarded,
-        PriorityPassed,
-        PropertyPlaced,
-        SkillRegistered,
-        SupplyChosen,
-    )
-    from vwlog.model.types import PlacementReason, SupplyOption
-
-    text = text.strip()
-    if text.startswith("{"):
-        try:
-            return [GAME_EVENT.validate_json(text)]
-        except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            field = f"field {where!r}: " if where else ""
-            raise UsageError(f"decision {text!r}: {field}{first['msg'].lower()}") from err
-    exp = expect(ruleset, state)
-    player = exp.player
-    if player is None:
-        raise UsageError("no decision is awaited now (the match is over or not started)")
-    words = text.split()
-    if not words:
-        raise UsageError("empty decision")
-    verb, args = words[0].lower(), words[1:]
-    nxt = f"o{state.objects + 1}"
-
-    def card_cost(card: str) -> int:
-        try:
-            return state.defn(card).cost
-        except KeyError as err:
-            raise UsageError(f"unknown card {card!r}") from err
-
-    try:
-        if verb == "pass":
-            return [PriorityPassed(player=player)]
-        if verb == "supply":
-            return [SupplyChosen(player=player, option=SupplyOption(args[0].upper()))]
-        if verb == "summon":
-            card = args[0]
-            territory = args[1] if len(args) > 1 else None
-            return [
-                CostPaid(player=player, card=card, gold=card_cost(card)),
-                CardSummoned(player=player, card=card, object_id=nxt, territory=territory),
-            ]
-        if verb == "skill":
-            card, skill_id = args[0], args[1]
-            if card not in state.instances:
-                raise UsageError(f"unknown card {card!r}")
-            skill = state.defn(card).skill(skill_id)
-            if skill is None:
-                raise UsageError(f"{card} has no skill {skill_id!r}")
-            return [
-                CostPaid(
-                    player=player,
-                    card=card,
-                    skill=skill_id,
-                    gold=skill.cost_gold,
-                    slid=(card,) if skill.cost_slide else (),
-                ),
-                SkillRegistered(
-                    player=player,
-                    card=card,
-                    skill=skill_id,
-                    object_id=nxt,
-                    target=args[2] if len(args) > 2 else None,
-                ),
-            ]
-        if verb == "place":
-            reason = (
-                PlacementReason.NEW_TERRITORY_STRAY
-                if exp.kind == "stray"
-                else PlacementReason.UNSLIDE_STEP
-                if str(state.phase) == "PREP"
-                else PlacementReason.DEPLOY_PHASE
-            )
-            return [PropertyPlaced(player=player, card=args[0], territory=args[1], reason=reason)]
-        if verb == "done":
-            return [DeploymentFinished(player=player)]
-        if verb == "attackers":
-            return [AttackersEnteredBattle(player=player, followers=tuple(args))]
-        if verb == "declare":
-            attacks = tuple(Attack(follower=a.split(":")[0], target=a.split(":")[1]) for a in args)
-            return [AttackDeclared(player=player, attacks=attacks)]
-        if verb == "blockers":
-            return [BlockersEnteredBattle(player=player, followers=tuple(args))]
-        if verb == "blocks":
-            blocks = tuple(Block(blocker=a.split(":")[0], attacker=a.split(":")[1]) for a in args)
-            return [BlocksAssigned(player=player, blocks=blocks)]
-        if verb == "damage":
-            if exp.kind != "damage":
-                raise UsageError(
-                    f"no damage distribution is open now ({player} must decide: {exp.kind})"
-                )
-            options = list(legal_decisions(ruleset, state, player))
-            if not options:
-                raise UsageError("no damage distribution is open now")
-            return [options[0]]
-        if verb == "discard":
-            return [HandLimitDiscarded(player=player, cards=tuple(args))]
-        if verb == "concede":
-            return [Conceded(player=player)]
-    except IndexError as err:
-        usage = _DECISION_USAGE.get(verb, verb)
-        raise UsageError(f"decision {text!r}: missing words; the syntax is '{usage}'") from err
-    except ValueError as err:
-        if isinstance(err, VwlogError):
-            raise
-        usage = _DECISION_USAGE.get(verb, verb)
-        detail = str(err).splitlines()[0]
-        raise UsageError(f"decision {text!r}: {detail} (the syntax is '{usage}')") from err
-    raise UsageError(f"unknown decision {verb!r}; see 'vwlog play --help'")

@@ -26,7 +26,8 @@ from vwlog.model.errors import (
 )
 from vwlog.projections import evolve
 from vwlog.rules import check, expect
-from vwlog.services.matches import append_played, state_at
+from vwlog.services.matches import state_at
+from vwlog.services.play import append_played
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

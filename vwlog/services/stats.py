@@ -118,14 +118,17 @@ def match_metrics(store: MatchStore, meta: MatchMeta) -> tuple[MatchMetrics | No
     return replay_metrics(store, meta), True
 
 
-def measured(store: MatchStore) -> Iterator[MatchMetrics]:
+def measured(store: MatchStore, *, forks: bool = True) -> Iterator[MatchMetrics]:
     """The metrics of every stored match that holds one, in the order they were stored
-    (kept metrics where usable, replayed otherwise).
+    (kept metrics where usable, replayed otherwise); without ``forks``, forks are left out
+    (a fork replays its parent's prefix: counted, its wins would enter the win rates twice).
 
     Raises:
         StoreError: the database failed or a catalog entry or record is unreadable.
     """
     for meta in store.list_matches():
+        if not forks and meta.parent is not None:
+            continue
         metrics, _ = match_metrics(store, meta)
         if metrics is not None:
             yield metrics
@@ -253,6 +256,11 @@ def _unpack(store: MatchStore, state: ViewState) -> tuple[CorpusStats | None, st
         return CorpusStats.model_validate_json(body), None
     except pydantic.ValidationError:
         return None, "its saved state is unreadable"
+
+
+def holds_forks(store: MatchStore) -> bool:
+    """Whether any stored match is a fork."""
+    return any(m.parent is not None for m in store.list_matches())
 
 
 def catch_up(store: MatchStore) -> Refreshed:

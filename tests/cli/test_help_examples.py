@@ -1,0 +1,161 @@
+"""Every example in every command's help runs, in a folder holding the files the examples name,
+and ends with the exit status it should; every option has a help text."""
+
+from __future__ import annotations
+
+import glob
+import shlex
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+import pytest
+
+from vwlog.cli import main
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SKIPPED = {
+    "vwlog replay match.jsonl --interactive": "needs a terminal (curses)",
+    "vwlog --store postgresql://postgres@127.0.0.1:5432/test import corpus/*.jsonl": (
+        "writes the shared PostgreSQL test database; the store tests cover PostgreSQL"
+    ),
+    (
+        "vwlog simulate --seed 5 --max-turns 160 --policy random --set victory_vp=1000 "
+        "--set victory_honor=1000000 --set victory_territories=1000 -o long.jsonl"
+    ): "generates one very long match (minutes); the other simulate examples run",
+}
+"""Examples not run here, and why."""
+
+EXIT = {
+    "vwlog import --reject-illegal disputed.jsonl": 1,  # disputed.jsonl breaks a rule
+    "vwlog diff p1-record.jsonl p2-record.jsonl": 1,  # the two records part
+    "vwlog rebase 'sim-7-00001~block'": 1,  # the parent's next decision is illegal on the fork
+    "vwlog rebase 'sim-7-00001~block' --dry-run --format json": 1,
+}
+"""Examples whose exit status is not 0 (a finding), by design."""
+
+
+def _commands(
+    command: click.Command, path: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], click.Command]]:
+    yield path, command
+    if isinstance(command, click.Group):
+        for name, sub in sorted(command.commands.items()):
+            yield from _commands(sub, (*path, name))
+
+
+def examples() -> list[tuple[str, str]]:
+    """``(command path, example line)`` in help order; continued lines are joined."""
+    out = []
+    for path, command in _commands(main):
+        lines = (command.help or "").splitlines()
+        inside = seen = False
+        pending = ""
+        for line in lines:
+            text = line.strip()
+            if text.startswith("Example"):
+                inside, seen = True, False
+                continue
+            if not inside or text == "\b":
+                continue
+            if not text:
+                inside = not seen  # the blank line before the block, or its end
+                continue
+            seen = True
+            text = pending + text
+            if text.endswith("\\"):
+                pending = text[:-1].rstrip() + " "
+                continue
+            pending = ""
+            if text.startswith("vwlog"):
+                out.append((" ".join(path) or "vwlog", text))
+    return out
+
+
+ORDER = ("simulate", "import", "fork", "play")
+"""Commands whose examples make what later examples use (a corpus, a stored fork)."""
+
+EXAMPLES = sorted(examples(), key=lambda e: ORDER.index(e[0]) if e[0] in ORDER else len(ORDER))
+
+
+def test_every_command_has_examples() -> None:
+    with_examples = {path for path, _ in EXAMPLES}
+    for path, command in _commands(main):
+        if isinstance(command, click.Group) and path:
+            continue  # a group's examples are its commands'
+        assert (" ".join(path) or "vwlog") in with_examples, f"{path}: no examples"
+
+
+def test_every_option_has_help() -> None:
+    for path, command in _commands(main):
+        for param in command.params:
+            if isinstance(param, click.Option) and not param.hidden:
+                assert param.help, f"vwlog {' '.join(path)} {param.opts[0]}: no help text"
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with every file the examples name: the samples, a small corpus (the README's
+    first two matches of seed 7), copies named as the examples name them, and a store."""
+    from click.testing import CliRunner
+
+    folder = tmp_path_factory.mktemp("examples")
+    shutil.copytree(ROOT / "samples", folder / "samples")
+    runner = CliRunner(catch_exceptions=False)
+    made = runner.invoke(main, ["simulate", "--seed", "7", "-n", "2", "-o", str(folder / "corpus")])
+    assert made.exit_code == 0
+    corpus = folder / "corpus"
+    shutil.copy(corpus / "sim-7-00001.jsonl", folder / "match.jsonl")
+    shutil.copy(folder / "samples" / "full-combat.jsonl", folder / "p1-record.jsonl")
+    shutil.copy(folder / "samples" / "full-combat.jsonl", folder / "exported.jsonl")
+    illegal = folder / "samples" / "invalid" / "damage-over-atk.jsonl"
+    shutil.copy(illegal, folder / "p2-record.jsonl")
+    shutil.copy(illegal, folder / "disputed.jsonl")
+    (folder / "exported").mkdir()
+    shutil.copy(folder / "samples" / "full-combat.jsonl", folder / "exported" / "a.jsonl")
+    store = str(folder / "vwlog.db")
+    logs = [*sorted(glob.glob(str(corpus / "*.jsonl"))), str(folder / "p1-record.jsonl")]
+    assert runner.invoke(main, ["--store", store, "import", "-q", *logs]).exit_code == 0
+    shutil.copy(folder / "vwlog.db", folder / "club.db")
+    return folder
+
+
+def _run(runner: CliRunner, line: str) -> int:
+    words = shlex.split(line)
+    assert words[0] == "vwlog"
+    out = None
+    if ">" in words:
+        i = words.index(">")
+        out, words = words[i + 1], words[:i]
+    args: list[str] = []
+    for w in words[1:]:
+        args.extend(sorted(glob.glob(w)) or [w] if "*" in w else [w])
+    result = runner.invoke(main, args)
+    if out is not None:
+        Path(out).write_bytes(result.stdout_bytes)
+    assert "Traceback" not in result.stderr, result.stderr
+    return result.exit_code
+
+
+@pytest.mark.slow
+def test_every_help_example_runs(
+    runner: CliRunner, world: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(world)
+    monkeypatch.delenv("VWLOG_STORE", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    ran = 0
+    for path, line in EXAMPLES:
+        if line in SKIPPED:
+            continue
+        code = _run(runner, line)
+        assert code == EXIT.get(line, 0), f"{path}: {line!r} exited {code}"
+        ran += 1
+    assert ran >= len(EXAMPLES) - len(SKIPPED)

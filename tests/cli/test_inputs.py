@@ -1,0 +1,143 @@
+"""Every command that reads a log, fed standard input, a missing file, a directory, an empty
+file and a FIFO: a bad input is one ``Error:`` line and exit 2, never a traceback, never a hang
+(a FIFO is opened once), and no store is created by looking a name up."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from vwlog.cli import main
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from click.testing import CliRunner, Result
+
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "full-combat.jsonl"
+
+COMMANDS: dict[str, Callable[[str], list[str]]] = {
+    "validate": lambda log: ["validate", log],
+    "verify": lambda log: ["verify", log],
+    "replay": lambda log: ["replay", log],
+    "show": lambda log: ["show", log],
+    "next": lambda log: ["next", log],
+    "report": lambda log: ["report", log],
+    "diff": lambda log: ["diff", log, str(SAMPLE)],
+    "stats": lambda log: ["stats", log],
+    "import": lambda log: ["import", log],
+}
+"""Each command that reads a log, with the arguments that give it ``log``."""
+
+GOOD_EXIT = {"report": 0, "diff": 0}
+"""Exit status on the good sample (0 for all: it is legal and identical to itself)."""
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty working folder with the default store (``vwlog.db``) in it."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VWLOG_STORE", raising=False)
+    return tmp_path
+
+
+def _one_error_line(stderr: str) -> None:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("Error: "), stderr
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_missing_file(runner: CliRunner, folder: Path, command: str) -> None:
+    result = runner.invoke(main, COMMANDS[command]("missing.jsonl"))
+    assert result.exit_code == 2, result.output
+    _one_error_line(result.stderr)
+    assert "missing.jsonl" in result.stderr
+    assert not (folder / "vwlog.db").exists(), "looking a name up created the store"
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_directory(runner: CliRunner, folder: Path, command: str) -> None:
+    (folder / "logs").mkdir()
+    result = runner.invoke(main, COMMANDS[command]("logs"))
+    assert result.exit_code == 2, result.output
+    _one_error_line(result.stderr)
+    assert "logs" in result.stderr
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_empty_file(runner: CliRunner, folder: Path, command: str) -> None:
+    (folder / "empty.jsonl").write_bytes(b"")
+    result = runner.invoke(main, COMMANDS[command]("empty.jsonl"))
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.stderr
+    assert "empty.jsonl" in result.stderr
+    assert "Error: " in result.stderr
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_empty_standard_input(runner: CliRunner, folder: Path, command: str) -> None:
+    result = runner.invoke(main, COMMANDS[command]("-"), input=b"")
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.stderr
+    assert "Error: " in result.stderr
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_log_on_standard_input(runner: CliRunner, folder: Path, command: str) -> None:
+    result = runner.invoke(main, COMMANDS[command]("-"), input=SAMPLE.read_bytes())
+    assert result.exit_code == GOOD_EXIT.get(command, 0), result.output
+    assert "log.jsonl" not in result.output, "a temporary copy's name reached the user"
+
+
+def _write_once(fifo: Path, data: bytes) -> None:
+    with fifo.open("wb") as out:  # blocks until the command opens it for reading
+        out.write(data)
+
+
+def _release(fifo: Path) -> None:
+    """Let a reader blocked on opening the FIFO again go on (it sees end of file)."""
+    try:
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError:
+        return  # nobody is waiting
+    os.close(fd)
+
+
+@pytest.fixture
+def fifo(folder: Path) -> Path:
+    path = folder / "pipe.jsonl"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("content", ["empty", "log"])
+def test_fifo_is_read_once(runner: CliRunner, fifo: Path, command: str, content: str) -> None:
+    data = SAMPLE.read_bytes() if content == "log" else b""
+    writer = threading.Thread(target=_write_once, args=(fifo, data), daemon=True)
+    writer.start()
+    outcome: list[Result] = []
+    run = threading.Thread(
+        target=lambda: outcome.append(runner.invoke(main, COMMANDS[command](str(fifo)))),
+        daemon=True,
+    )
+    run.start()
+    run.join(timeout=60)
+    hung = run.is_alive()
+    while run.is_alive():  # bounded: each release lets one more open see end of file
+        _release(fifo)
+        run.join(timeout=0.1)
+    assert not hung, f"{command} opened the FIFO a second time and waited for a writer"
+    [result] = outcome
+    assert "Traceback" not in result.stderr
+    if content == "empty":
+        assert result.exit_code == 2, result.output
+        assert "Error: " in result.stderr
+    else:
+        assert result.exit_code == GOOD_EXIT.get(command, 0), result.output

@@ -1,0 +1,85 @@
+"""``vwlog next``: whose decision is awaited, and every legal decision, in the play notation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from vwlog.cli import options
+from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.cli.render import to_json
+from vwlog.services.decisions import Awaited, awaited_in_log, awaited_in_store
+
+
+def _text(a: Awaited) -> str:
+    where = f"seq {a.seq} · turn {a.turn}" + (f" · {a.phase}" if a.phase else "")
+    if a.over:
+        return f"{where}: the match is over" + (f" (won by {a.winner})" if a.winner else "")
+    if a.player is None:
+        return f"{where}: no decision is awaited (the rules act next)"
+    lines = [f"{where}: {a.player} to decide ({a.kind}); {len(a.decisions)} legal:"]
+    lines += [f"  {d}" for d in a.decisions]
+    return "\n".join(lines)
+
+
+@main.command("next")
+@options.match_or_log
+@click.option(
+    "--at",
+    "at",
+    type=click.IntRange(0),
+    metavar="SEQ",
+    help="After the event SEQ instead of the last one (0: before the first).",
+)
+@options.ruleset_options
+@options.output_format(["text", "json"], "Output for people (text) or machines (json).")
+@pass_cli_context
+@click.pass_context
+def next_(
+    ctx: click.Context,
+    cli: CliContext,
+    match_or_log: str,
+    at: int | None,
+    ruleset_file: Path | None,
+    sets: tuple[str, ...],
+    output_format: str,
+) -> None:
+    """Say whose decision is awaited and list every legal decision.
+
+    MATCH_OR_LOG is a log file ('-' reads standard input), or a stored match
+    id when no such file exists. The decisions are written in the notation
+    'vwlog play' takes (see 'vwlog play --help'), so any line can be played
+    as it is; where a choice is combinatorial (attackers, blocks, damage) a
+    bounded, representative family is listed.
+
+    Example:
+
+    \b
+        vwlog next samples/full-combat.jsonl --at 40
+        vwlog next samples/full-combat.jsonl --format json
+    """
+    loaded, ruleset = options.reading(ruleset_file, sets).for_match(
+        options.load_records(ctx, cli.store, match_or_log)
+    )
+    if loaded.store is not None and loaded.match_id is not None:
+        result = awaited_in_store(loaded.store, loaded.match_id, at, ruleset=ruleset)
+    else:
+        result = awaited_in_log(loaded.items, at, ruleset=ruleset, source=loaded.source)
+    if output_format == "json":
+        click.echo(
+            to_json(
+                {
+                    "seq": result.seq,
+                    "turn": result.turn,
+                    "phase": result.phase,
+                    "player": result.player,
+                    "kind": result.kind,
+                    "over": result.over,
+                    "winner": result.winner,
+                    "decisions": list(result.decisions),
+                }
+            )
+        )
+    else:
+        click.echo(_text(result))

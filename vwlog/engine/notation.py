@@ -1,0 +1,432 @@
+"""One notation for decisions: words a player types, parsed into events and formatted back.
+
+A verb table in the spirit of python-chess's ``push_san``: each verb has a syntax line, a parser
+(words → the events it stands for, read against the board) and a formatter (a decision event →
+its words). `parse_decision` and `format_decision` are inverses on every decision a legal match
+contains (tested over every sample and generated matches)::
+
+    pass                      blocks p2-007:p1-014
+    supply GOLD_2             damage p1-014:p2-007:3
+    summon p1-003 p1-001      p2: concede
+
+A decision is made by the player whose decision is awaited; ``PLAYER: …`` names another (a
+concession, a reveal, or a test that wants an out-of-turn decision refused). Compact JSON
+(``{"type":"priority_passed","player":"p1"}``) is accepted anywhere, and is what
+`format_decision` falls back to for an event the words cannot say exactly (an illegal one).
+
+Compound verbs: ``summon`` and ``skill`` pay the cost and register in one go (two events); when
+the cost is already paid (a registration is awaited) they register only. ``pay`` is the cost
+alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from vwlog.events import (
+    GAME_EVENT,
+    Allocation,
+    AnyEvent,
+    Attack,
+    AttackDeclared,
+    AttackersEnteredBattle,
+    Block,
+    BlockersEnteredBattle,
+    BlocksAssigned,
+    CardSummoned,
+    Conceded,
+    CostPaid,
+    DeckRevealed,
+    DeploymentFinished,
+    FollowerDamageAssigned,
+    HandLimitDiscarded,
+    PriorityPassed,
+    PropertyPlaced,
+    SkillRegistered,
+    SupplyChosen,
+)
+from vwlog.model.errors import UsageError
+from vwlog.model.types import PlacementReason, SupplyOption
+from vwlog.rules import Expect, expect, legal_decisions
+
+if TYPE_CHECKING:
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState
+
+__all__ = [
+    "VERBS",
+    "DecisionSyntaxError",
+    "Verb",
+    "decision_syntax",
+    "format_decision",
+    "parse_decision",
+]
+
+
+class DecisionSyntaxError(UsageError):
+    """A decision's words cannot be read, or name nothing that fits the board."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """What a verb reads its words against."""
+
+    ruleset: Ruleset
+    state: MatchState
+    expected: Expect
+    player: str
+
+    def next_object(self) -> str:
+        return f"o{self.state.objects + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """One word of the notation."""
+
+    name: str
+    syntax: str
+    """``summon CARD [TERRITORY]``: the words it takes."""
+    help: str
+    parse: Callable[[_Board, list[str]], list[AnyEvent]]
+
+
+def _pairs(words: Sequence[str], what: str) -> list[tuple[str, str]]:
+    out = []
+    for w in words:
+        left, sep, right = w.partition(":")
+        if not sep or not left or not right or ":" in right:
+            raise DecisionSyntaxError(f"{w!r} is not {what}")
+        out.append((left, right))
+    return out
+
+
+def _at_most(words: Sequence[str], n: int) -> None:
+    if len(words) > n:
+        raise DecisionSyntaxError(f"unexpected words {' '.join(words[n:])!r}")
+
+
+def _pass(b: _Board, words: list[str]) -> list[AnyEvent]:
+    _at_most(words, 0)
+    return [PriorityPassed(player=b.player)]
+
+
+def _supply(b: _Board, words: list[str]) -> list[AnyEvent]:
+    _at_most(words, 1)
+    return [SupplyChosen(player=b.player, option=SupplyOption(words[0].upper()))]
+
+
+def _cost_of_card(b: _Board, card: str) -> CostPaid:
+    try:
+        gold = b.state.defn(card).cost
+    except KeyError as err:
+        raise DecisionSyntaxError(f"unknown card {card!r}") from err
+    return CostPaid(player=b.player, card=card, gold=gold)
+
+
+def _cost_of_skill(b: _Board, card: str, skill_id: str) -> CostPaid:
+    if card not in b.state.instances:
+        raise DecisionSyntaxError(f"unknown card {card!r}")
+    skill = b.state.defn(card).skill(skill_id)
+    if skill is None:
+        raise DecisionSyntaxError(f"{card} has no skill {skill_id!r}")
+    return CostPaid(
+        player=b.player,
+        card=card,
+        skill=skill_id,
+        gold=skill.cost_gold,
+        slid=(card,) if skill.cost_slide else (),
+    )
+
+
+def _paid(b: _Board, card: str, skill: str | None) -> bool:
+    """Whether this cost is paid and its registration awaited."""
+    pending = b.state.pending_cost
+    return (
+        str(b.expected.kind) == "registration"
+        and pending is not None
+        and pending.card == card
+        and pending.skill == skill
+    )
+
+
+def _pay(b: _Board, words: list[str]) -> list[AnyEvent]:
+    _at_most(words, 2)
+    if len(words) == 2:
+        return [_cost_of_skill(b, words[0], words[1])]
+    return [_cost_of_card(b, words[0])]
+
+
+def _summon(b: _Board, words: list[str]) -> list[AnyEvent]:
+    _at_most(words, 2)
+    card = words[0]
+    territory = words[1] if len(words) > 1 else None
+    summoned = CardSummoned(
+        player=b.player, card=card, object_id=b.next_object(), territory=territory
+    )
+    if _paid(b, card, None):
+        return [summoned]
+    return [_cost_of_card(b, card), summoned]
+
+
+def _skill(b: _Board, words: list[str]) -> list[AnyEvent]:
+    _at_most(words, 3)
+    card, skill_id = words[0], words[1]
+    registered = SkillRegistered(
+        player=b.player,
+        card=card,
+        skill=skill_id,
+        object_id=b.next_object(),
+        target=words[2] if len(words) > 2 else None,
+    )
+    if _paid(b, card, skill_id):
+        return [registered]
+    return [_cost_of_skill(b, card, skill_id), registered]
+
+
+def _placement_reason(b: _Board) -> PlacementReason:
+    if str(b.expected.kind) == "stray":
+        return PlacementReason.NEW_TERRITORY_STRAY
+    if str(b.state.phase) == "PREP":
+        return PlacementReason.UNSLIDE_STEP
+    return PlacementReason.DEPLOY_PHASE
+
+
+def _place(b: _Board, words: list[str]) -> list[AnyEvent]:
+    _at_most(words, 2)
+    card, territory = words[0], words[1]
+    return [
+        PropertyPlaced(player=b.player, card=card, territory=territory, reason=_placement_reason(b))
+    ]
+
+
+def _done(b: _Board, words: list[str]) -> list[AnyEvent]:
+    _at_most(words, 0)
+    return [DeploymentFinished(player=b.player)]
+
+
+def _attackers(b: _Board, words: list[str]) -> list[AnyEvent]:
+    return [AttackersEnteredBattle(player=b.player, followers=tuple(words))]
+
+
+def _declare(b: _Board, words: list[str]) -> list[AnyEvent]:
+    attacks = tuple(Attack(follower=f, target=t) for f, t in _pairs(words, "FOLLOWER:TERRITORY"))
+    return [AttackDeclared(player=b.player, attacks=attacks)]
+
+
+def _blockers(b: _Board, words: list[str]) -> list[AnyEvent]:
+    return [BlockersEnteredBattle(player=b.player, followers=tuple(words))]
+
+
+def _blocks(b: _Board, words: list[str]) -> list[AnyEvent]:
+    blocks = tuple(Block(blocker=x, attacker=y) for x, y in _pairs(words, "BLOCKER:ATTACKER"))
+    return [BlocksAssigned(player=b.player, blocks=blocks)]
+
+
+def _damage(b: _Board, words: list[str]) -> list[AnyEvent]:
+    if words:
+        allocations = []
+        for w in words:
+            parts = w.split(":")
+            if len(parts) != 3 or not parts[0] or not parts[1] or not parts[2].isdigit():
+                raise DecisionSyntaxError(f"{w!r} is not SOURCE:RECIPIENT:AMOUNT")
+            allocations.append(
+                Allocation(source=parts[0], recipient=parts[1], amount=int(parts[2]))
+            )
+        return [FollowerDamageAssigned(player=b.player, allocations=tuple(allocations))]
+    if str(b.expected.kind) != "damage":
+        raise DecisionSyntaxError(
+            f"no damage distribution is open now ({b.player} must decide: {b.expected.kind})"
+        )
+    options = list(legal_decisions(b.ruleset, b.state, b.player))
+    if not options:
+        raise DecisionSyntaxError("no damage distribution is open now")
+    return [options[0]]
+
+
+def _discard(b: _Board, words: list[str]) -> list[AnyEvent]:
+    return [HandLimitDiscarded(player=b.player, cards=tuple(words))]
+
+
+def _concede(b: _Board, words: list[str]) -> list[AnyEvent]:
+    _at_most(words, 0)
+    return [Conceded(player=b.player)]
+
+
+def _reveal(b: _Board, words: list[str]) -> list[AnyEvent]:
+    _at_most(words, 1)
+    return [DeckRevealed(player=b.player, salt=words[0])]
+
+
+_TABLE: tuple[Verb, ...] = (
+    Verb("pass", "pass", "pass priority", _pass),
+    Verb(
+        "supply",
+        "supply CARDS_2|GOLD_2|CARD_1_GOLD_1|FIRST_TURN_CARD_1|FIRST_TURN_GOLD_1",
+        "choose the supply package",
+        _supply,
+    ),
+    Verb(
+        "summon",
+        "summon CARD [TERRITORY]",
+        "pay the cost and summon (Property into TERRITORY)",
+        _summon,
+    ),
+    Verb(
+        "skill",
+        "skill CARD SKILL [TARGET]",
+        "pay the cost and register an active skill",
+        _skill,
+    ),
+    Verb("pay", "pay CARD [SKILL]", "pay a summon's or a skill's cost only", _pay),
+    Verb(
+        "place",
+        "place CARD TERRITORY",
+        "place or move Property (Unslide step, Deploy Phase, Stray)",
+        _place,
+    ),
+    Verb("done", "done", "finish deploying", _done),
+    Verb(
+        "attackers",
+        "attackers [CARD...]",
+        "choose attacking Followers (none: no attack)",
+        _attackers,
+    ),
+    Verb("declare", "declare CARD:TERRITORY...", "declare the attack", _declare),
+    Verb("blockers", "blockers [CARD...]", "choose blocking Followers", _blockers),
+    Verb("blocks", "blocks BLOCKER:ATTACKER...", "assign blocks", _blocks),
+    Verb(
+        "damage",
+        "damage [SOURCE:RECIPIENT:N...]",
+        "distribute damage (no words: the first legal way, lethal first)",
+        _damage,
+    ),
+    Verb("discard", "discard CARD...", "discard down to the hand limit", _discard),
+    Verb("concede", "concede", "concede the match", _concede),
+    Verb("reveal", "reveal SALT", "reveal the salt of a deck commitment", _reveal),
+)
+
+VERBS: dict[str, Verb] = {v.name: v for v in _TABLE}
+"""The notation's verbs, by name."""
+
+
+def decision_syntax() -> str:
+    """The notation, one verb a line (for help texts)."""
+    width = max(len(v.syntax) for v in _TABLE) + 2
+    lines = [
+        'Decisions are words (or compact JSON events, {"type":"priority_passed","player":"p1"})',
+        "for the player whose decision is awaited; 'PLAYER: WORDS' decides for another player:",
+    ]
+    lines += [f"  {v.syntax:<{width}}{v.help}" for v in _TABLE]
+    return "\n".join(lines)
+
+
+def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEvent]:
+    """The events a decision's words stand for, read against ``state`` (one, or two for a
+    ``summon``/``skill`` whose cost is not paid yet).
+
+    Raises:
+        DecisionSyntaxError: the text cannot be parsed, or names nothing that fits.
+    """
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            return [GAME_EVENT.validate_json(text)]
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            field = f"field {where!r}: " if where else ""
+            raise DecisionSyntaxError(f"decision {text!r}: {field}{first['msg'].lower()}") from err
+    exp = expect(ruleset, state)
+    words = text.split()
+    player = exp.player
+    if words and words[0].endswith(":") and len(words[0]) > 1:
+        player = words[0][:-1]
+        words = words[1:]
+    if not words:
+        raise DecisionSyntaxError("empty decision")
+    if player is None:
+        raise DecisionSyntaxError("no decision is awaited now (the match is over or not started)")
+    name, args = words[0].lower(), words[1:]
+    verb = VERBS.get(name)
+    if verb is None:
+        raise DecisionSyntaxError(f"unknown decision {name!r}; see 'vwlog play --help'")
+    try:
+        return verb.parse(_Board(ruleset, state, exp, player), args)
+    except IndexError as err:
+        raise DecisionSyntaxError(
+            f"decision {text!r}: missing words; the syntax is '{verb.syntax}'"
+        ) from err
+    except DecisionSyntaxError as err:
+        raise DecisionSyntaxError(
+            f"decision {text!r}: {err} (the syntax is '{verb.syntax}')"
+        ) from err
+    except ValueError as err:
+        detail = str(err).splitlines()[0]
+        raise DecisionSyntaxError(
+            f"decision {text!r}: {detail} (the syntax is '{verb.syntax}')"
+        ) from err
+
+
+def _words(event: AnyEvent, state: MatchState) -> str | None:
+    """The words for one decision event, or ``None`` where no verb says it."""
+    match event:
+        case PriorityPassed():
+            return "pass"
+        case SupplyChosen(option=option):
+            return f"supply {option.value}"
+        case CostPaid(card=card, skill=None):
+            return f"pay {card}"
+        case CostPaid(card=card, skill=skill):
+            return f"pay {card} {skill}"
+        case CardSummoned(card=card, territory=territory):
+            return " ".join(["summon", card, *([territory] if territory else [])])
+        case SkillRegistered(card=card, skill=skill, target=target):
+            return " ".join(["skill", card, skill, *([target] if target else [])])
+        case PropertyPlaced(card=card, territory=territory):
+            return f"place {card} {territory}"
+        case DeploymentFinished():
+            return "done"
+        case AttackersEnteredBattle(followers=followers):
+            return " ".join(["attackers", *followers])
+        case AttackDeclared(attacks=attacks):
+            return " ".join(["declare", *(f"{a.follower}:{a.target}" for a in attacks)])
+        case BlockersEnteredBattle(followers=followers):
+            return " ".join(["blockers", *followers])
+        case BlocksAssigned(blocks=blocks):
+            return " ".join(["blocks", *(f"{x.blocker}:{x.attacker}" for x in blocks)])
+        case FollowerDamageAssigned(allocations=allocations) if allocations:
+            return " ".join(
+                ["damage", *(f"{a.source}:{a.recipient}:{a.amount}" for a in allocations)]
+            )
+        case HandLimitDiscarded(cards=cards):
+            return " ".join(["discard", *cards])
+        case Conceded():
+            return "concede"
+        case DeckRevealed(salt=salt) if salt and not any(c.isspace() for c in salt):
+            return f"reveal {salt}"
+    return None
+
+
+def format_decision(event: AnyEvent, ruleset: Ruleset, state: MatchState) -> str:
+    """The words for a decision made at ``state`` (the board before it): the inverse of
+    `parse_decision`. Words that would not read back as exactly ``event`` (an illegal event, a
+    judge's ruling, a fork marker) give way to its compact JSON, which always does."""
+    words = _words(event, state)
+    if words is not None:
+        who = getattr(event, "player", None)
+        if who is not None and who != expect(ruleset, state).player:
+            words = f"{who}: {words}"
+        if any(not w or w.endswith(":") for w in words.split(" ")[1:]):
+            words = None  # an empty id would not read back
+    if words is not None:
+        try:
+            if parse_decision(words, ruleset, state) == [event]:
+                return words
+        except UsageError:
+            pass
+    return event.model_dump_json(exclude_defaults=False)

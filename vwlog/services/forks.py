@@ -1,0 +1,172 @@
+"""Forks: start a fork of a stored match at a priority point; the tree of forks (lineage)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from vwlog.engine.replay import Fanout, Validator, replay
+from vwlog.events import (
+    EventRecord,
+    LogHeader,
+    MatchForked,
+    MatchStarted,
+)
+from vwlog.io import codec
+from vwlog.model.errors import (
+    ForkNameError,
+    MatchExistsError,
+    NotAPriorityPointError,
+)
+from vwlog.projections import evolve
+from vwlog.projections.stats import MatchMetricsVisitor
+from vwlog.rules import expect
+from vwlog.store import ImportOutcome, MatchMeta, MatchStore
+
+if TYPE_CHECKING:
+    pass
+
+from vwlog.services.matches import (
+    SNAPSHOT_EVERY,
+    _metrics,
+    _Snapshots,
+    encode_snapshot,
+    meta_from,
+    state_at,
+)
+
+# -- forks -----------------------------------------------------------------------------------
+
+
+def priority_seqs_near(
+    store: MatchStore, match_id: str, seq: int, *, radius: int = 200
+) -> tuple[int | None, int | None]:
+    """The nearest priority points before and after ``seq``."""
+    lo = max(0, seq - radius)
+    state = state_at(store, match_id, lo)
+    rs = state.ruleset
+    before: int | None = None
+    after: int | None = None
+    if rs is not None and expect(rs, state).kind == "priority" and lo < seq:
+        before = lo
+    for record in store.records(match_id, gt=lo, lte=seq + radius):
+        if rs is None and isinstance(record.event, MatchStarted):
+            rs = record.event.ruleset
+        state = evolve(state, record.event)
+        if rs is not None and expect(rs, state).kind == "priority":
+            if record.seq < seq:
+                before = record.seq
+            elif record.seq > seq:
+                after = record.seq
+                break
+    return before, after
+
+
+_FORK_NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+
+
+def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = None) -> str:
+    """Start a fork of a stored match at a priority point; returns the fork's match id.
+
+    The fork is a new match: its header names the parent, it copies the parent's first ``at``
+    events (re-sealed under its own header) and records `MatchForked` as its next event.
+
+    Raises:
+        MatchNotFoundError: no such match.
+        NotAPriorityPointError: ``at`` is not a priority point (the nearest ones are named).
+        ForkNameError: the name is not 1 to 40 letters, digits, ``-``, ``_`` or ``.``, or
+            every id it could give is taken.
+        MatchExistsError: a match with the fork's id exists.
+    """
+    if name is not None and not _FORK_NAME.fullmatch(name):
+        raise ForkNameError(
+            name,
+            "use 1 to 40 letters, digits, '-', '_' or '.' "
+            "(it becomes part of the match id MATCH~NAME)",
+        )
+    state = state_at(store, match_id, at)
+    rs = state.ruleset
+    if rs is None or expect(rs, state).kind != "priority":
+        before, after = priority_seqs_near(store, match_id, at)
+        raise NotAPriorityPointError(match_id, at, before, after)
+    existing = {m.match_id for m in store.list_matches()}
+    base = f"{match_id}~{name}" if name else f"{match_id}~{at}"
+    parent_header = store.header(match_id)
+    prefix = [r.model_copy(update={"hash": None}) for r in store.records(match_id, lte=at)]
+    marker = EventRecord(seq=at + 1, event=MatchForked(parent=match_id, at=at, name=name))
+    for n in range(1, 10_000):
+        fork_id = base if n == 1 else f"{base}.{n}"
+        if fork_id in existing:
+            continue
+        header = codec.seal_header(
+            LogHeader(
+                match_id=fork_id,
+                created=parent_header.created,
+                generator=f"vwlog fork {match_id} --at {at}",
+            )
+        )
+        assert header.hash is not None
+        records = list(codec.seal(header.hash, [*prefix, marker]))
+        lines = [(codec.record_bytes(r), r) for r in records]
+        snapshots, measure = _Snapshots(SNAPSHOT_EVERY), MatchMetricsVisitor()
+        visitors = Fanout(Validator(), snapshots, measure)
+        report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
+        meta = meta_from(
+            header,
+            report,
+            records[-1].hash or "",
+            events=len(records),
+            metrics=_metrics(measure),
+        )
+        try:
+            outcome = store.import_match(header, lines, meta)
+        except MatchExistsError:
+            continue  # another writer took this id a moment ago: try the next one
+        if outcome != ImportOutcome.STORED:
+            continue  # an identical fork was stored by someone else: never share one
+        store.save_snapshots(
+            fork_id,
+            [
+                (seq, encode_snapshot(snap_state, records[seq - 1].hash))
+                for seq, snap_state in snapshots.result()
+            ],
+        )
+        return fork_id
+    raise ForkNameError(base, "too many forks have this name")
+
+
+# -- lineage ---------------------------------------------------------------------------------
+
+
+@dataclass
+class LineageNode:
+    """A match and its forks."""
+
+    meta: MatchMeta
+    children: list[LineageNode] = field(default_factory=list)
+
+
+def lineage(store: MatchStore, match_id: str) -> LineageNode:
+    """The tree of forks that ``match_id`` belongs to, from its root.
+
+    Raises:
+        MatchNotFoundError: no such match.
+    """
+    metas = {m.match_id: m for m in store.list_matches()}
+    if match_id not in metas:
+        store.meta(match_id)  # raises MatchNotFoundError
+    root = match_id
+    seen = {root}
+    while (parent := metas[root].parent) is not None and parent in metas and parent not in seen:
+        root = parent
+        seen.add(root)
+    children: dict[str, list[str]] = {}
+    for m in metas.values():
+        if m.parent is not None:
+            children.setdefault(m.parent, []).append(m.match_id)
+
+    def build(mid: str) -> LineageNode:
+        return LineageNode(metas[mid], [build(c) for c in sorted(children.get(mid, []))])
+
+    return build(root)

@@ -1,0 +1,179 @@
+"""Play mode on a stored match: append decisions (in the decision notation) and the
+consequences the rules demand after each."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from vwlog.engine.play import play
+from vwlog.engine.simulate import make_policy
+from vwlog.events import (
+    EventRecord,
+    JudgeRulingIssued,
+    MatchForked,
+)
+from vwlog.io import codec
+from vwlog.model.errors import (
+    IllegalEventError,
+    MatchNotStartedError,
+    MatchOverError,
+    NotPlayableError,
+    UsageError,
+)
+from vwlog.projections import INITIAL
+from vwlog.rules import expect, legal_decisions
+from vwlog.store import Head, MatchStore
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from vwlog.events import AnyEvent
+    from vwlog.model.state import MatchState
+
+from vwlog.engine.notation import parse_decision
+from vwlog.services.matches import (
+    SNAPSHOT_EVERY,
+    _backs_up_before,
+    _replayed,
+    encode_snapshot,
+    state_at,
+)
+
+
+@dataclass
+class PlayResult:
+    """What `play_decisions` appended."""
+
+    match_id: str
+    appended: int
+    decisions: int
+    head_seq: int
+    winner: str | None = None
+    victory: str | None = None
+    events: list[AnyEvent] = field(default_factory=list)
+
+
+def play_decisions(
+    store: MatchStore,
+    match_id: str,
+    decisions: Iterable[AnyEvent | str],
+    *,
+    auto: int = 0,
+    policy: str = "greedy",
+    seed: int = 0,
+) -> PlayResult:
+    """Append decisions to a stored match in play mode: each is checked (rejected with its
+    rule ids if illegal, nothing stored) and followed by every consequence the rules demand;
+    then ``auto`` more decisions are chosen by the generator's policy. All of it is appended in
+    one transaction, chained to the match's head.
+
+    Raises:
+        MatchNotFoundError: no such match.
+        IllegalEventError: a decision breaks a rule (nothing is stored).
+        UsageError: a decision cannot be parsed (its message starts "decision N of M: " when
+            several are given).
+        MatchOverError: the match is over.
+        MatchNotStartedError: the match has no ``match_started``.
+        NotPlayableError: a decision is a judge's ruling or a fork marker.
+        SequenceConflictError: another writer appended first (nothing is stored).
+    """
+    head = store.head(match_id)
+    state = state_at(store, match_id, head.seq)
+    rs = state.ruleset
+    if rs is None:
+        raise MatchNotStartedError(match_id)
+    applied: list[AnyEvent] = []
+    n_decisions = 0
+    items = list(decisions)
+    for n, item in enumerate(items, 1):
+        where = f"decision {n} of {len(items)}: " if len(items) > 1 else ""
+        try:
+            decision = parse_decision(item, rs, state) if isinstance(item, str) else [item]
+        except UsageError as err:
+            raise err.within(where) from err
+        for d in decision:
+            if state.over:
+                raise MatchOverError(match_id, state.winner).within(where)
+            if isinstance(d, JudgeRulingIssued):
+                raise NotPlayableError(
+                    "judge_ruling_issued",
+                    "a judge's ruling is recorded in the judge's log and imported; to go on "
+                    "from an earlier priority point, fork there",
+                ).within(where)
+            if isinstance(d, MatchForked):
+                raise NotPlayableError(
+                    "match_forked", "a fork is made from a stored match at a priority point"
+                ).within(where)
+            try:
+                state, events = play(rs, state, d)
+            except IllegalEventError as err:
+                # name the seq the decision would have had
+                raise IllegalEventError(
+                    head.seq + len(applied) + 1, err.event_type, err.violations
+                ) from err
+            applied.extend(events)
+            n_decisions += 1
+    chooser = make_policy("random" if policy == "random" else "greedy", random.Random(seed))
+    for _ in range(auto):
+        if state.over:
+            break
+        player = expect(rs, state).player
+        if player is None:
+            break
+        options = list(legal_decisions(rs, state, player))
+        if not options:
+            break
+        state, events = play(rs, state, chooser.choose(state, player, options))
+        applied.extend(events)
+        n_decisions += 1
+    if not applied:
+        return PlayResult(match_id, 0, 0, head.seq, state.winner, state.victory)
+    new_head = append_played(store, match_id, head, applied, state)
+    return PlayResult(
+        match_id, len(applied), n_decisions, new_head.seq, state.winner, state.victory, applied
+    )
+
+
+def append_played(
+    store: MatchStore, match_id: str, head: Head, events: Sequence[AnyEvent], state: MatchState
+) -> Head:
+    """Append events played in play mode after ``head``, in one transaction, and describe the
+    match's new end (``state``, the board after the last of them) in its catalog entry.
+
+    Raises:
+        SequenceConflictError: another writer appended after ``head`` (nothing is stored).
+    """
+    records = [EventRecord(seq=head.seq + i + 1, event=e) for i, e in enumerate(events)]
+    sealed = list(codec.seal(head.hash, records))
+    lines = [(codec.record_bytes(r), r) for r in sealed]
+    # play mode appends only legal events, so the stored verdict of the prefix stands
+    meta = store.meta(match_id).model_copy(
+        update={
+            "turns": state.turn,
+            "winner": state.winner,
+            "victory": state.victory,
+            "head_hash": sealed[-1].hash,
+            "events": sealed[-1].seq,
+        }
+    )
+    new_head = store.append(match_id, lines, expected_seq=head.seq, meta=meta)
+    for record in sealed:
+        if record.seq % SNAPSHOT_EVERY == 0:
+            snap_state = state_at_records(store, match_id, record.seq, sealed)
+            store.save_snapshot(match_id, record.seq, encode_snapshot(snap_state, record.hash))
+    return new_head
+
+
+def state_at_records(
+    store: MatchStore, match_id: str, seq: int, pending: list[EventRecord]
+) -> MatchState:
+    """The state after ``seq`` where the last records are not stored yet."""
+    stored_head = pending[0].seq - 1
+    if seq <= stored_head:
+        return state_at(store, match_id, seq)
+    tail = [r for r in pending if r.seq <= seq]
+    if _backs_up_before(tail, stored_head):
+        return _replayed(INITIAL, [*store.records(match_id, lte=stored_head), *tail])
+    return _replayed(state_at(store, match_id, stored_head), tail)

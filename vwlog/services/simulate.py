@@ -1,0 +1,100 @@
+"""Generate matches with the engine's policies and write them as sealed logs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from vwlog.engine.simulate import GeneratedMatch, PolicyName, simulate
+from vwlog.events import EventRecord, LogHeader
+from vwlog.io import codec
+from vwlog.io.logfile import write_log
+from vwlog.model.cards import CardPool, Ruleset
+from vwlog.model.errors import InvalidParameterError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+
+# -- simulation ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationSpec:
+    """What to generate."""
+
+    seed: int
+    matches: int = 1
+    players: int = 2
+    teams: int | None = None
+    decks: tuple[tuple[str, ...], ...] | None = None
+    policy: PolicyName = "greedy"
+    max_turns: int = 200
+    ruleset: Ruleset | None = None
+
+
+def sealed(
+    header: LogHeader, records: Iterable[EventRecord]
+) -> tuple[LogHeader, list[EventRecord]]:
+    """The header and records with their hash chain filled in."""
+    head = codec.seal_header(header)
+    assert head.hash is not None
+    return head, list(codec.seal(head.hash, records))
+
+
+def match_path(out: Path, spec: SimulationSpec, index: int) -> Path:
+    """Where match ``index`` of a run is written: ``OUT/sim-SEED-NNNNN.jsonl``, or ``OUT``
+    itself when it names a single ``.jsonl`` file."""
+    if out.suffix == ".jsonl" and spec.matches == 1:
+        return out
+    return out / f"sim-{spec.seed}-{index:05d}.jsonl"
+
+
+def simulate_to(
+    pool: CardPool,
+    spec: SimulationSpec,
+    out: Path | None,
+    *,
+    on_match: Callable[[GeneratedMatch, Path | None], None] | None = None,
+) -> list[GeneratedMatch]:
+    """Generate ``spec.matches`` matches and write each as a sealed log under ``out``.
+
+    Returns the generated matches' summaries (header and final state; records are dropped
+    after writing to keep memory flat when ``out`` is given).
+
+    Raises:
+        InvalidParameterError: the spec is impossible (players out of 2..4, a bad team split).
+        OutputError: a file cannot be written.
+    """
+    if not 2 <= spec.players <= 4:
+        raise InvalidParameterError("players", spec.players, "must be 2 to 4")
+    if spec.teams is not None and (spec.teams < 2 or spec.players % spec.teams):
+        raise InvalidParameterError(
+            "teams", spec.teams, f"must divide {spec.players} players evenly"
+        )
+    if out is not None and not (out.suffix == ".jsonl" and spec.matches == 1):
+        out.mkdir(parents=True, exist_ok=True)
+    results = []
+    for index in range(spec.matches):
+        match = simulate(
+            pool,
+            seed=spec.seed,
+            index=index,
+            players=spec.players,
+            teams=spec.teams,
+            decks=spec.decks,
+            policy=spec.policy,
+            max_turns=spec.max_turns,
+            ruleset=spec.ruleset or Ruleset(),
+        )
+        path = None
+        if out is not None:
+            path = match_path(out, spec, index)
+            header, records = sealed(match.header, match.records)
+            write_log(path, header, records)
+            match = GeneratedMatch(header=header, records=(), state=match.state)
+        if on_match is not None:
+            on_match(match, path)
+        results.append(match)
+    return results
