@@ -108,7 +108,7 @@ def main(ctx: click.Context, store: str) -> None:
     Shell completion: eval "$(_VWLOG_COMPLETE=bash_source vwlog)" (zsh:
     zsh_source, fish: fish_source).
 
-    Examples:
+    Example:
 
     \b
         vwlog validate samples/full-combat.jsonl

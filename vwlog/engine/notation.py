@@ -316,12 +316,16 @@ VERBS: dict[str, Verb] = {v.name: v for v in _TABLE}
 
 def decision_syntax() -> str:
     """The notation, one verb a line (for help texts)."""
-    width = max(len(v.syntax) for v in _TABLE) + 2
+    width = 32
     lines = [
-        'Decisions are words (or compact JSON events, {"type":"priority_passed","player":"p1"})',
-        "for the player whose decision is awaited; 'PLAYER: WORDS' decides for another player:",
+        "Decisions are words, for the player whose decision is awaited ('PLAYER: WORDS' decides",
+        'for another), or compact JSON events: {"type":"priority_passed","player":"p1"}',
     ]
-    lines += [f"  {v.syntax:<{width}}{v.help}" for v in _TABLE]
+    for v in _TABLE:
+        if len(v.syntax) < width:
+            lines.append(f"  {v.syntax:<{width}}{v.help}")
+        else:  # too long for the column: the help goes under it
+            lines += [f"  {v.syntax}", f"  {'':<{width}}{v.help}"]
     return "\n".join(lines)
 
 
