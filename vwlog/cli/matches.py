@@ -12,7 +12,9 @@ import click
 
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.cli.cluster import cluster_option, on_cluster
 from vwlog.cli.render import progress, rule_title, to_json
+from vwlog.services.cluster import TaskFailure, import_needs_shared_store, import_task
 from vwlog.services.matches import (
     DECISION_SYNTAX,
     SNAPSHOT_EVERY,
@@ -80,6 +82,7 @@ def _meta_dict(m: MatchMeta) -> dict[str, Any]:
     help="Keep a state snapshot every N events (seeks replay at most N).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only the summary.")
+@cluster_option
 @pass_cli_context
 @click.pass_context
 def import_(
@@ -90,6 +93,7 @@ def import_(
     reject_illegal: bool,
     snapshot_every: int,
     quiet: bool,
+    cluster: str | None,
 ) -> None:
     """Validate match logs and store them, each in one transaction.
 
@@ -111,8 +115,14 @@ def import_(
         vwlog import samples/*.jsonl
         vwlog --store postgresql://postgres@127.0.0.1:5432/test import corpus/*.jsonl
         vwlog import --reject-illegal disputed.jsonl
+        vwlog --store postgresql://vw@db/club import --cluster tcp://scheduler:8786 /shared/corpus/
+
+    With --cluster, each log is validated and stored by a Dask worker, in one
+    transaction on the worker's own connection; the store must be PostgreSQL.
     """
     paths = options.expand_logs(logs)
+    if cluster:
+        import_needs_shared_store(cli.store)
     counts: Counter[str] = Counter()
     events: Counter[str] = Counter()
     with (
@@ -134,13 +144,21 @@ def import_(
                     f"{detail}  {result.path}"
                 )
 
-        import_logs(
-            store,
-            paths,
-            reject_illegal=reject_illegal,
-            snapshot_every=snapshot_every,
-            on_result=seen,
-        )
+        if cluster:
+            for outcome in on_cluster(
+                cluster, 1, import_task, paths, cli.store, reject_illegal, snapshot_every
+            ):
+                if isinstance(outcome, TaskFailure):
+                    outcome = ImportResult(outcome.item, None, "error", detail=outcome.error)
+                seen(outcome)
+        else:
+            import_logs(
+                store,
+                paths,
+                reject_illegal=reject_illegal,
+                snapshot_every=snapshot_every,
+                on_result=seen,
+            )
     if len(paths) > 1:
         rows = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
         click.echo(f"{'outcome':10} {'logs':>6} {'events':>12}", err=True)

@@ -11,9 +11,11 @@ import click
 
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
+from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import progress
 from vwlog.engine.replay import replay
 from vwlog.io.logfile import open_log
+from vwlog.io.parquet import ParquetStats
 from vwlog.model.errors import LogFormatError, OutputError, UsageError
 from vwlog.model.types import Faction
 from vwlog.projections.stats import (
@@ -34,7 +36,8 @@ from vwlog.render.statspage import (
     render_matches_table,
     render_table,
 )
-from vwlog.services.stats import catch_up, measured, rebuild
+from vwlog.services.cluster import TaskFailure, stats_task, store_metrics_task
+from vwlog.services.stats import catch_up, count, measured, rebuild
 from vwlog.store import MatchStore, settings_from_url
 
 if TYPE_CHECKING:
@@ -117,6 +120,49 @@ def _from_store(
         return caught.stats, []
 
 
+def _each_stored(
+    cli: CliContext,
+    filters: StatsFilter,
+    sink: ParquetStats | None,
+    cluster: str | None,
+    jobs: int,
+    *,
+    per_match: bool,
+) -> tuple[CorpusStats, list[MatchMetrics], int]:
+    """The statistics of the stored matches, counted one match at a time (for --parquet and
+    --cluster): the metrics kept at import, or, on a cluster, replayed by the workers from the
+    records they fetch from the store; and how many matches failed."""
+    corpus = CorpusStats(filters=filters)
+    kept: list[MatchMetrics] = []
+    failed = 0
+    with MatchStore.open(cli.store) as store:
+        ids = [str(i) for i in store.match_ids()]
+        outcomes = (
+            on_cluster(cluster, jobs, store_metrics_task, ids, cli.store)
+            if cluster
+            else measured(store)
+        )
+        with progress(len(ids), "measuring", enabled=len(ids) > 1) as bar:
+            for outcome in outcomes:
+                bar.update(1)
+                if isinstance(outcome, TaskFailure | str):
+                    failed += 1
+                    if isinstance(outcome, TaskFailure):
+                        report_failure(outcome)
+                    else:
+                        click.echo(f"Error: {outcome}", err=True)
+                    continue
+                if outcome is None:
+                    count(corpus, None)
+                    continue
+                if corpus.add(outcome):
+                    if per_match:
+                        kept.append(outcome)
+                    if sink is not None:
+                        sink.add(outcome)
+    return corpus.canonical(), kept, failed
+
+
 @main.command()
 @click.argument(
     "logs",
@@ -177,6 +223,15 @@ def _from_store(
     show_default=True,
     help="Worker processes (one log per worker at a time; LOG files only).",
 )
+@cluster_option
+@click.option(
+    "--parquet",
+    "parquet_dir",
+    type=click.Path(file_okay=False, writable=True, path_type=Path),
+    metavar="DIR",
+    help="Also write per-match, per-player, per-turn and per-card tables as Parquet under DIR "
+    "(needs the 'parquet' extra; see docs/statistics.md).",
+)
 @click.pass_context
 def stats(
     ctx: click.Context,
@@ -193,6 +248,8 @@ def stats(
     top: int,
     jobs: int,
     again: bool,
+    cluster: str | None,
+    parquet_dir: Path | None,
 ) -> None:
     """Measure matches: per-match metrics and corpus statistics.
 
@@ -232,6 +289,8 @@ def stats(
         vwlog stats
         vwlog --store club.db stats --format json
         vwlog stats --rebuild
+        vwlog stats corpus/ --parquet tables/
+        vwlog stats --cluster tcp://scheduler:8786 /shared/corpus/ --format json
     """
     filters = StatsFilter(
         player=player,
@@ -240,11 +299,19 @@ def stats(
         since=since.date() if since else None,
     )
     unreadable = 0
+    if again and cluster:
+        raise UsageError("--rebuild runs in one process: give --cluster without --rebuild")
+    sink = ParquetStats(parquet_dir) if parquet_dir is not None else None
     if not logs:
         cli = ctx.find_object(CliContext)
         if cli is None:
             raise UsageError("give LOG files, or run 'vwlog stats' from the vwlog command")
-        corpus, kept = _from_store(cli, filters, per_match=per_match, again=again)
+        if cluster or sink is not None:
+            corpus, kept, unreadable = _each_stored(
+                cli, filters, sink, cluster, jobs, per_match=per_match
+            )
+        else:
+            corpus, kept = _from_store(cli, filters, per_match=per_match, again=again)
     else:
         if again:
             raise UsageError("--rebuild recomputes the store's statistics: give no LOG files")
@@ -252,14 +319,26 @@ def stats(
         corpus = CorpusStats(filters=filters)
         kept = []
         with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
-            for outcome in _measure_all(paths, jobs):
+            outcomes = (
+                on_cluster(cluster, jobs, stats_task, paths)
+                if cluster
+                else _measure_all(paths, jobs)
+            )
+            for outcome in outcomes:
                 bar.update(1)
+                if isinstance(outcome, TaskFailure):
+                    unreadable += 1
+                    report_failure(outcome)
+                    continue
                 if isinstance(outcome, str):
                     unreadable += 1
                     click.echo(f"Error: {outcome}", err=True)
                     continue
-                if corpus.add(outcome) and per_match:
-                    kept.append(outcome)
+                if corpus.add(outcome):
+                    if per_match:
+                        kept.append(outcome)
+                    if sink is not None:
+                        sink.add(outcome)
         corpus.canonical()
     if per_match:
         renderers = {
@@ -282,5 +361,12 @@ def stats(
         except OSError as err:
             raise OutputError(str(html_file), err.strerror or str(err)) from err
         click.echo(f"wrote {html_file}", err=True)
+    if sink is not None:
+        sink.close()
+        click.echo(
+            f"wrote {sink.rows['matches']} matches to {parquet_dir} as Parquet "
+            f"({', '.join(f'{table} {n:,} rows' for table, n in sink.rows.items())})",
+            err=True,
+        )
     if unreadable:
         ctx.exit(2)

@@ -40,6 +40,7 @@ from vwlog.model.cards import Ruleset
 from vwlog.model.errors import (
     LogFormatError,
     MatchExistsError,
+    OutputError,
     SequenceConflictError,
     StoreError,
     UsageError,
@@ -53,7 +54,7 @@ from vwlog.services import (
     sealed,
     validate_log,
 )
-from vwlog.services.matches import SNAPSHOT_EVERY, ImportResult, import_log
+from vwlog.services.matches import ImportResult, import_log
 from vwlog.services.stats import replay_metrics
 from vwlog.store import MatchStore, settings_from_url
 
@@ -348,3 +349,25 @@ def import_needs_shared_store(url: str) -> None:
             f"--cluster needs a PostgreSQL store that every worker can reach, not {url}: "
             "give --store postgresql://USER@HOST/DB"
         )
+
+
+def prepare_simulation(spec: SimulationSpec, out: Path | None) -> str:
+    """Check a simulation spec for a cluster run and create its output directory, which the
+    workers must share with the client; returns it.
+
+    Raises:
+        UsageError: no ``out``, or the spec is impossible (as for `vwlog.services.simulate_to`).
+        OutputError: the directory cannot be created.
+    """
+    if out is None:
+        raise UsageError("--cluster needs -o DIR, a directory every worker can write to")
+    if not 2 <= spec.players <= 4:
+        raise UsageError(f"--players takes 2 to 4, not {spec.players}")
+    if spec.teams is not None and (spec.teams < 2 or spec.players % spec.teams):
+        raise UsageError(f"--teams {spec.teams} does not divide {spec.players} players evenly")
+    if not (out.suffix == ".jsonl" and spec.matches == 1):
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise OutputError(str(out), err.strerror or str(err)) from err
+    return str(out.absolute())
