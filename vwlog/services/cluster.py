@@ -138,7 +138,7 @@ def connect(address: str, *, local_workers: int = 2) -> Iterator[tuple[Client, C
                 n_workers=local_workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",
             )
             client = Client(cluster)
         else:
