@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from click.testing import CliRunner
     from distributed import Client
 
-pytest.importorskip("distributed", reason="the 'cluster' extra (dask distributed) is not installed")
+NO_DASK = "the 'cluster' extra (dask distributed) is not installed"
 
 CORPUS_SIZE = 12
 QUICK = (
@@ -50,6 +50,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def dask_cluster() -> Iterator[str]:
     """The scheduler address of a LocalCluster of two worker processes, one thread each."""
+    pytest.importorskip("distributed", reason=NO_DASK)
     from distributed import LocalCluster
 
     with LocalCluster(

@@ -13,7 +13,7 @@ import pytest
 from vwlog.services import ValidationOptions, validate_logs
 from vwlog.services.cluster import TaskFailure, run_ordered
 
-from .conftest import TIMEOUT, logs
+from .conftest import NO_DASK, TIMEOUT, logs
 from .tasks import flaky, slow_validate, worker_pid
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ def test_a_failed_task_is_retried_once_then_reported_in_its_place(
 
 @pytest.mark.slow
 def test_a_worker_killed_mid_run_loses_no_match(corpus: Path) -> None:
+    pytest.importorskip("distributed", reason=NO_DASK)
     from distributed import Client, LocalCluster
 
     files = logs(corpus) * 2
