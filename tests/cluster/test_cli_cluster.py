@@ -117,3 +117,22 @@ def test_import_on_the_cluster_refuses_a_sqlite_store(
     assert result.exit_code == 2
     assert "needs a PostgreSQL store" in result.stderr
     assert not (tmp_path / "v.db").exists()
+
+
+def test_relative_paths_name_the_clients_files_on_the_workers(
+    runner: CliRunner, corpus: Path, dask_cluster: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(corpus.parent)  # the workers started in another directory
+    relative = [f"{corpus.name}/{name}" for name in sorted(p.name for p in corpus.iterdir())][:3]
+    alone = run(runner, "validate", "--format", "json", *relative)
+    spread = run(runner, "validate", "--format", "json", "--cluster", dask_cluster, *relative)
+    assert spread == alone
+    assert [r["source"] for r in orjson.loads(spread)] == relative
+
+
+def test_workers_cannot_read_standard_input(runner: CliRunner, dask_cluster: str) -> None:
+    result = runner.invoke(main, ["validate", "--cluster", dask_cluster, "-"], input="")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Error: --cluster: workers cannot read standard input ('-'): give files\n"
+    )

@@ -14,7 +14,12 @@ from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster
 from vwlog.cli.render import progress, rule_title, to_json
-from vwlog.services.cluster import TaskFailure, import_needs_shared_store, import_task
+from vwlog.services.cluster import (
+    TaskFailure,
+    import_needs_shared_store,
+    import_task,
+    shared_paths,
+)
 from vwlog.services.matches import (
     DECISION_SYNTAX,
     SNAPSHOT_EVERY,
@@ -146,7 +151,14 @@ def import_(
 
         if cluster:
             for outcome in on_cluster(
-                cluster, 1, import_task, paths, cli.store, reject_illegal, snapshot_every
+                cluster,
+                1,
+                import_task,
+                paths,
+                cli.store,
+                reject_illegal,
+                snapshot_every,
+                shared_paths(paths),
             ):
                 if isinstance(outcome, TaskFailure):
                     outcome = ImportResult(outcome.item, None, "error", detail=outcome.error)

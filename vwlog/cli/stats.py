@@ -36,7 +36,7 @@ from vwlog.render.statspage import (
     render_matches_table,
     render_table,
 )
-from vwlog.services.cluster import TaskFailure, stats_task, store_metrics_task
+from vwlog.services.cluster import TaskFailure, shared_paths, stats_task, store_metrics_task
 from vwlog.services.stats import catch_up, count, measured, rebuild
 from vwlog.store import MatchStore, settings_from_url
 
@@ -320,7 +320,7 @@ def stats(
         kept = []
         with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
             outcomes = (
-                on_cluster(cluster, jobs, stats_task, paths)
+                on_cluster(cluster, jobs, stats_task, paths, shared_paths(paths))
                 if cluster
                 else _measure_all(paths, jobs)
             )

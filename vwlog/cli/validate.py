@@ -35,6 +35,7 @@ from vwlog.services import (
 from vwlog.services.cluster import (
     TaskFailure,
     prepare_simulation,
+    shared_paths,
     simulate_task,
     validate_task,
 )
@@ -240,7 +241,7 @@ def validate(
         len(paths), "validating", enabled=len(paths) > 1 and output_format == "text"
     ) as bar:
         outcomes = (
-            on_cluster(cluster, jobs, validate_task, paths, opts)
+            on_cluster(cluster, jobs, validate_task, paths, opts, shared_paths(paths))
             if cluster
             else validate_logs(paths, opts, jobs=jobs)
         )

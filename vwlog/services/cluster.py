@@ -24,6 +24,7 @@ them by name, and they return plain picklable values.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 import uuid
@@ -238,12 +239,34 @@ def _describe(err: BaseException) -> str:
 # -- the tasks (run on the workers) ----------------------------------------------------------
 
 
-def validate_task(path: str, options: ValidationOptions) -> ValidationReport | InputProblem:
-    """Validate one log file (read from a path the worker shares with the client)."""
+def shared_paths(paths: Iterable[str]) -> str:
+    """Check that workers can read ``paths``; returns the client's working directory, against
+    which the tasks resolve relative paths (so a relative path names the same file on a worker
+    started elsewhere, given a shared file system mounted at the same place).
+
+    Raises:
+        UsageError: a path is ``-`` (the client's standard input, which no worker can read).
+    """
+    if any(str(p) == "-" for p in paths):
+        raise UsageError("--cluster: workers cannot read standard input ('-'): give files")
+    return os.getcwd()
+
+
+def _on_worker(path: str, cwd: str) -> str:
+    return path if not cwd or os.path.isabs(path) else os.path.join(cwd, path)
+
+
+def validate_task(
+    path: str, options: ValidationOptions, cwd: str = ""
+) -> ValidationReport | InputProblem:
+    """Validate one log file (read from a path the worker shares with the client; a relative
+    one against ``cwd``); the report names it as given."""
     try:
-        return validate_log(path, options)
+        report = validate_log(_on_worker(path, cwd), options)
     except LogFormatError as err:
         return InputProblem(path, str(err))
+    report.source = path
+    return report
 
 
 def measure_log(path: str | Path) -> MatchMetrics:
@@ -265,10 +288,11 @@ def measure_log(path: str | Path) -> MatchMetrics:
             raise LogFormatError(reader.name, None, str(err)) from err
 
 
-def stats_task(path: str) -> MatchMetrics | str:
-    """One log file's metrics, or the error message of a file that cannot be read."""
+def stats_task(path: str, cwd: str = "") -> MatchMetrics | str:
+    """One log file's metrics (a relative path read against ``cwd``), or the error message of
+    a file that cannot be read."""
     try:
-        return measure_log(path)
+        return measure_log(_on_worker(path, cwd))
     except LogFormatError as err:
         return str(err)
 
@@ -298,14 +322,21 @@ def store_metrics_task(match_id: str, url: str) -> MatchMetrics | str | None:
         return f"{match_id}: {err}"
 
 
-def import_task(path: str, url: str, reject_illegal: bool, snapshot_every: int) -> ImportResult:
-    """Validate one log and store it in one transaction, on the worker's own connection."""
+def import_task(
+    path: str, url: str, reject_illegal: bool, snapshot_every: int, cwd: str = ""
+) -> ImportResult:
+    """Validate one log and store it in one transaction, on the worker's own connection (a
+    relative path read against ``cwd``); the result names the path as given."""
     try:
-        return import_log(
-            _store(url), path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
+        result = import_log(
+            _store(url),
+            _on_worker(path, cwd),
+            reject_illegal=reject_illegal,
+            snapshot_every=snapshot_every,
         )
     except (LogFormatError, MatchExistsError, SequenceConflictError, StoreError) as err:
         return ImportResult(path, None, "error", detail=str(err))
+    return dataclasses.replace(result, path=path)
 
 
 @dataclass(frozen=True, slots=True)
