@@ -12,11 +12,18 @@ import click
 
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.cli.cluster import cluster_option, on_cluster
 from vwlog.cli.render import echo, progress, to_json
 from vwlog.engine.notation import decision_syntax
 from vwlog.model.errors import UsageError
 from vwlog.render.json import match_summary_json, violations_json
 from vwlog.render.text import counted, table, term
+from vwlog.services.cluster import (
+    TaskFailure,
+    import_needs_shared_store,
+    import_task,
+    shared_paths,
+)
 from vwlog.services.forks import LineageNode, fork_match, lineage
 from vwlog.services.matches import (
     SNAPSHOT_EVERY,
@@ -53,6 +60,7 @@ def open_store(cli: CliContext) -> Iterator[MatchStore]:
     help="Keep a state snapshot every N events (seeks replay at most N).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only errors and the summary line.")
+@cluster_option
 @pass_cli_context
 @click.pass_context
 def import_(
@@ -63,6 +71,7 @@ def import_(
     reject_illegal: bool,
     snapshot_every: int,
     quiet: bool,
+    cluster: str | None,
 ) -> None:
     """Validate match logs and store them, each in one transaction.
 
@@ -84,8 +93,14 @@ def import_(
         vwlog import samples/*.jsonl
         vwlog --store postgresql://postgres@127.0.0.1:5432/test import corpus/*.jsonl
         vwlog import --reject-illegal disputed.jsonl
+        vwlog --store postgresql://vw@db/club import --cluster tcp://scheduler:8786 /shared/corpus/
+
+    With --cluster, each log is validated and stored by a Dask worker, in one
+    transaction on the worker's own connection; the store must be PostgreSQL.
     """
     paths = options.expand_logs(logs)
+    if cluster:
+        import_needs_shared_store(cli.store)
     counts: Counter[str] = Counter()
     events: Counter[str] = Counter()
     with (
@@ -111,13 +126,28 @@ def import_(
                     f"({counted(result.events, 'event')}){flag}{detail}  {term(result.path)}"
                 )
 
-        import_logs(
-            store,
-            paths,
-            reject_illegal=reject_illegal,
-            snapshot_every=snapshot_every,
-            on_result=seen,
-        )
+        if cluster:
+            for outcome in on_cluster(
+                cluster,
+                1,
+                import_task,
+                paths,
+                cli.store,
+                reject_illegal,
+                snapshot_every,
+                shared_paths(paths),
+            ):
+                if isinstance(outcome, TaskFailure):
+                    outcome = ImportResult(outcome.item, None, "error", detail=outcome.error)
+                seen(outcome)
+        else:
+            import_logs(
+                store,
+                paths,
+                reject_illegal=reject_illegal,
+                snapshot_every=snapshot_every,
+                on_result=seen,
+            )
     if len(paths) > 1 and not quiet:
         rows = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
         echo(f"{'outcome':10} {'logs':>6} {'events':>12}", err=True)

@@ -12,9 +12,11 @@ import click
 
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
+from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import progress
 from vwlog.engine.replay import replay
 from vwlog.io.logfile import open_log
+from vwlog.io.parquet import ParquetStats
 from vwlog.model.errors import LogFormatError, OutputError, UsageError
 from vwlog.model.types import Faction
 from vwlog.projections.stats import (
@@ -36,7 +38,8 @@ from vwlog.render.statspage import (
     render_table,
 )
 from vwlog.render.text import term, visible
-from vwlog.services.stats import catch_up, holds_forks, measured, rebuild
+from vwlog.services.cluster import TaskFailure, shared_paths, stats_task, store_metrics_task
+from vwlog.services.stats import catch_up, count, holds_forks, measured, rebuild
 from vwlog.store import MatchStore, settings_from_url
 
 if TYPE_CHECKING:
@@ -120,23 +123,86 @@ def _from_store(
         return caught.stats, []
 
 
-def _from_logs(
-    paths: Sequence[str], filters: StatsFilter, *, jobs: int, per_match: bool
+def _each_stored(
+    cli: CliContext,
+    filters: StatsFilter,
+    sink: ParquetStats | None,
+    cluster: str | None,
+    jobs: int,
+    *,
+    per_match: bool,
+    forks: bool,
 ) -> tuple[CorpusStats, list[MatchMetrics], int]:
-    """The statistics of log files, each streamed once; an unreadable file is reported on
-    stderr and counted (the third value)."""
+    """The statistics of the stored matches, counted one match at a time (for --parquet and
+    --cluster): the metrics kept at import, or, on a cluster, replayed by the workers from the
+    records they fetch from the store; and how many matches failed. Forks are left out unless
+    ``forks``."""
+    corpus = CorpusStats(filters=filters)
+    kept: list[MatchMetrics] = []
+    failed = 0
+    with MatchStore.open(cli.store) as store:
+        ids = [m.match_id for m in store.list_matches() if forks or m.parent is None]
+        outcomes = (
+            on_cluster(cluster, jobs, store_metrics_task, ids, cli.store)
+            if cluster
+            else measured(store, forks=forks)
+        )
+        with progress(len(ids), "measuring", enabled=len(ids) > 1) as bar:
+            for outcome in outcomes:
+                bar.update(1)
+                if isinstance(outcome, TaskFailure | str):
+                    failed += 1
+                    if isinstance(outcome, TaskFailure):
+                        report_failure(outcome)
+                    else:
+                        click.echo(f"Error: {term(outcome)}", err=True)
+                    continue
+                if outcome is None:
+                    count(corpus, None)
+                    continue
+                if corpus.add(outcome):
+                    if per_match:
+                        kept.append(outcome)
+                    if sink is not None:
+                        sink.add(outcome)
+    return corpus.canonical(), kept, failed
+
+
+def _from_logs(
+    paths: Sequence[str],
+    filters: StatsFilter,
+    *,
+    jobs: int,
+    per_match: bool,
+    cluster: str | None = None,
+    sink: ParquetStats | None = None,
+) -> tuple[CorpusStats, list[MatchMetrics], int]:
+    """The statistics of log files, each streamed once (on the workers of ``cluster`` when one
+    is given); an unreadable file is reported on stderr and counted (the third value)."""
     corpus = CorpusStats(filters=filters)
     kept: list[MatchMetrics] = []
     unreadable = 0
     with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
-        for outcome in _measure_all(paths, jobs):
+        outcomes = (
+            on_cluster(cluster, jobs, stats_task, paths, shared_paths(paths))
+            if cluster
+            else _measure_all(paths, jobs)
+        )
+        for outcome in outcomes:
             bar.update(1)
+            if isinstance(outcome, TaskFailure):
+                unreadable += 1
+                report_failure(outcome)
+                continue
             if isinstance(outcome, str):
                 unreadable += 1
                 click.echo(f"Error: {term(outcome)}", err=True)
                 continue
-            if corpus.add(outcome) and per_match:
-                kept.append(outcome)
+            if corpus.add(outcome):
+                if per_match:
+                    kept.append(outcome)
+                if sink is not None:
+                    sink.add(outcome)
     corpus.canonical()
     return corpus, kept, unreadable
 
@@ -206,6 +272,15 @@ def _from_logs(
     show_default=True,
     help="Worker processes (one log per worker at a time; LOG files only).",
 )
+@cluster_option
+@click.option(
+    "--parquet",
+    "parquet_dir",
+    type=click.Path(file_okay=False, writable=True, path_type=Path),
+    metavar="DIR",
+    help="Also write per-match, per-player, per-turn and per-card tables as Parquet under DIR "
+    "(needs the 'parquet' extra; see docs/statistics.md).",
+)
 @click.pass_context
 def stats(
     ctx: click.Context,
@@ -223,6 +298,8 @@ def stats(
     jobs: int,
     again: bool,
     include_forks: bool = False,
+    cluster: str | None = None,
+    parquet_dir: Path | None = None,
 ) -> None:
     """Measure matches: per-match metrics and corpus statistics.
 
@@ -262,6 +339,8 @@ def stats(
         vwlog stats
         vwlog --store club.db stats --format json
         vwlog stats --rebuild
+        vwlog stats corpus/ --parquet tables/
+        vwlog stats --cluster tcp://scheduler:8786 /shared/corpus/ --format json
     """
     filters = StatsFilter(
         player=player,
@@ -270,18 +349,31 @@ def stats(
         since=since.date() if since else None,
     )
     unreadable = 0
+    if again and cluster:
+        raise UsageError("--rebuild runs in one process: give --cluster without --rebuild")
+    sink = ParquetStats(parquet_dir) if parquet_dir is not None else None
     if not logs:
         cli = ctx.find_object(CliContext)
         if cli is None:
             raise UsageError("give LOG files, or run 'vwlog stats' from the vwlog command")
-        corpus, kept = _from_store(
-            cli, filters, per_match=per_match, again=again, forks=include_forks
-        )
+        if cluster or sink is not None:
+            corpus, kept, unreadable = _each_stored(
+                cli, filters, sink, cluster, jobs, per_match=per_match, forks=include_forks
+            )
+        else:
+            corpus, kept = _from_store(
+                cli, filters, per_match=per_match, again=again, forks=include_forks
+            )
     else:
         if again:
             raise UsageError("--rebuild recomputes the store's statistics: give no LOG files")
         corpus, kept, unreadable = _from_logs(
-            options.expand_logs(logs), filters, jobs=jobs, per_match=per_match
+            options.expand_logs(logs),
+            filters,
+            jobs=jobs,
+            per_match=per_match,
+            cluster=cluster,
+            sink=sink,
         )
     if per_match:
         renderers = {
@@ -309,5 +401,12 @@ def stats(
         except OSError as err:
             raise OutputError(str(html_file), err.strerror or str(err)) from err
         click.echo(f"wrote {html_file}", err=True)
+    if sink is not None:
+        sink.close()
+        click.echo(
+            f"wrote {sink.rows['matches']} matches to {parquet_dir} as Parquet "
+            f"({', '.join(f'{table} {n:,} rows' for table, n in sink.rows.items())})",
+            err=True,
+        )
     if unreadable:
         ctx.exit(2)

@@ -1,0 +1,59 @@
+"""``--cluster ADDRESS``: the option that sends a command's corpus to a Dask cluster, and the
+connection the commands share (see `vwlog.services.cluster`)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from vwlog.services.cluster import ENV_SCHEDULER, LOCAL, TaskFailure, connect, run_ordered
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+
+    from distributed import Client
+
+cluster_option = click.option(
+    "--cluster",
+    "cluster",
+    envvar=ENV_SCHEDULER,
+    show_envvar=True,
+    metavar="ADDRESS",
+    help="Run on the Dask cluster whose scheduler is ADDRESS (tcp://HOST:8786), one task per "
+    f"match; '{LOCAL}' starts a local cluster of --jobs worker processes (at least 2). "
+    "Needs the 'cluster' extra.",
+)
+"""``--cluster``: where a command's tasks run; ``VWLOG_DASK_SCHEDULER`` when not given."""
+
+
+@contextmanager
+def cluster_client(address: str, jobs: int) -> Iterator[Client]:
+    """A client of the cluster at ``address``, announced on stderr; closed afterwards.
+
+    Raises:
+        UsageError: Dask is not installed, or no scheduler answers.
+    """
+    with connect(address, local_workers=max(2, jobs)) as (client, info):
+        where = "a local cluster" if info.local else info.address
+        click.echo(
+            f"running on {where}: {info.workers} worker{'s' if info.workers != 1 else ''}, "
+            f"{info.threads} thread{'s' if info.threads != 1 else ''}",
+            err=True,
+        )
+        yield client
+
+
+def report_failure(failure: TaskFailure) -> None:
+    """Name a match whose task failed, on stderr."""
+    click.echo(f"Error: {failure.item}: {failure.error}", err=True)
+
+
+def on_cluster(
+    address: str, jobs: int, task: Callable[..., Any], items: Iterable[Any], *args: Any
+) -> Iterator[Any]:
+    """`run_ordered` on the cluster at ``address``: each item's result (or `TaskFailure`), in
+    order; connects on the first result asked for and disconnects after the last."""
+    with cluster_client(address, jobs) as client:
+        yield from run_ordered(client, task, items, *args)
