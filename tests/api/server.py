@@ -17,6 +17,8 @@ from pathlib import Path
 
 import httpx
 
+from vwlog.store.tokens import Role, TokenStore
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 START_TIMEOUT = 60.0
@@ -63,9 +65,19 @@ class Server:
             headers["Authorization"] = f"Bearer {secret}"
         return httpx.Client(base_url=self.url, headers=headers, timeout=timeout)
 
-    def token(self, name: str, *args: str) -> str:
-        """Create a token with the command line and keep it under ``name``."""
-        secret = vwlog(self.store, "token", "create", *args).strip()
+    def token(
+        self,
+        name: str,
+        role: Role,
+        *,
+        match_id: str | None = None,
+        seat: str | None = None,
+        label: str | None = None,
+    ) -> str:
+        """Create a token in the store (as ``vwlog token create`` does, without starting a
+        process) and keep it under ``name``."""
+        with TokenStore.open(self.store) as tokens:
+            secret, _ = tokens.create(role, match_id=match_id, seat=seat, label=label)
         self.tokens[name] = secret
         return secret
 
@@ -126,10 +138,10 @@ def start(store: str, workdir: Path, *, workers: int = 1) -> Server:
 
 def populate(server: Server) -> None:
     """Tokens of every role; the samples uploaded; a live match with player tokens."""
-    server.token("organiser", "--role", "organiser")
-    server.token("judge", "--role", "judge", "--label", "Head Judge")
+    server.token("organiser", Role.ORGANISER)
+    server.token("judge", Role.JUDGE, label="Head Judge")
     with server.client("organiser") as c:
-        for name in ("full-combat", "judge-backup", "register-lifo"):
+        for name in ("full-combat", "judge-backup", "register-lifo", "absolute-victory"):
             r = c.post(
                 "/matches",
                 content=(SAMPLES / f"{name}.jsonl").read_bytes(),
@@ -141,12 +153,10 @@ def populate(server: Server) -> None:
         assert r.status_code == 201, r.text
         r = c.post("/live", json={"match_id": "live-2", "decks": ["order-aggro", "mystic-reigner"]})
         assert r.status_code == 201, r.text
-    server.token("p1", "--role", "player", "--match", "live-1", "--seat", "p1")
-    server.token("p2", "--role", "player", "--match", "live-1", "--seat", "p2")
-    server.token("other", "--role", "player", "--match", "live-2", "--seat", "p1")
-    server.token("revoked", "--role", "judge")
-    listed = vwlog(server.store, "token", "list", "--format", "json")
-    import json
-
-    revoked_id = next(t["id"] for t in json.loads(listed) if t["role"] == "judge" and not t["label"])
-    vwlog(server.store, "token", "revoke", revoked_id)
+    server.token("p1", Role.PLAYER, match_id="live-1", seat="p1")
+    server.token("p2", Role.PLAYER, match_id="live-1", seat="p2")
+    server.token("other", Role.PLAYER, match_id="live-2", seat="p1")
+    server.token("revoked", Role.JUDGE, label="former judge")
+    with TokenStore.open(server.store) as tokens:
+        revoked = next(t for t in tokens.list() if t.label == "former judge")
+        tokens.revoke(revoked.id)
