@@ -10,10 +10,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 import orjson
-from fastapi import FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request, Response
 
 from vwlog import __version__
 from vwlog.api import errors
+from vwlog.api.dependencies import principal
 from vwlog.api.routers import catalog, matches, play
 from vwlog.api.settings import ApiSettings
 from vwlog.api.signing import Signer
@@ -59,6 +60,8 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
         version=__version__,
         summary="Replay and audit service for Vandaria Wars matches",
         lifespan=lifespan,
+        # a token presented anywhere is checked: a revoked or unknown one is always 401
+        dependencies=[Depends(principal)],
     )
     app.state.settings = settings
     errors.install(app)
