@@ -94,6 +94,7 @@ def list_(
     "",
     status_code=201,
     summary="Upload a log (JSON Lines); stored once, idempotent by content hash",
+    responses={200: {"model": UploadOut, "description": "the same log was stored before"}},
     dependencies=[Depends(require(Role.ORGANISER, Role.JUDGE))],
     openapi_extra={
         "requestBody": {
