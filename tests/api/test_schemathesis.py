@@ -3,6 +3,7 @@ server error, and every answer matches the schema (status codes, content types, 
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import pytest
@@ -19,6 +20,10 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
 
 if TYPE_CHECKING:
     from tests.api.server import Server
+
+EXAMPLES = int(os.environ.get("VWLOG_FUZZ_EXAMPLES", "8"))
+"""Examples per operation (``VWLOG_FUZZ_EXAMPLES``); ``VWLOG_FUZZ_RANDOM=1`` draws new ones
+each run instead of the same derandomized set."""
 
 CHECKS = [
     not_a_server_error,
@@ -52,9 +57,9 @@ def test_no_server_error_and_every_answer_matches_the_schema(sqlite_server: Serv
 
         @given(case=op.as_strategy())  # type: ignore[attr-defined]
         @settings(
-            max_examples=8,
+            max_examples=EXAMPLES,
             deadline=None,
-            derandomize=True,
+            derandomize=not os.environ.get("VWLOG_FUZZ_RANDOM"),
             database=None,
             suppress_health_check=list(HealthCheck),
         )

@@ -8,7 +8,7 @@ one JSON vocabulary of the output layer with little change.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -243,7 +243,9 @@ class LiveMatchIn(_Model):
 
     match_id: str = Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9_.:-]+$")
     """Its id."""
-    decks: list[str] = Field(min_length=2, max_length=4)
+    decks: list[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,59}$")]] = Field(
+        min_length=2, max_length=4
+    )
     """Packaged deck names, one per seat (``p1``, ``p2``, …), see ``/pools/decks``."""
     seed: int = Field(default=0, ge=0, le=2**31)
     """Seed of the shuffle and of who goes first."""
