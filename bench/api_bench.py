@@ -250,8 +250,11 @@ def main() -> int:
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="vwlog-api-bench-"))
     store = args.store or str(work / "vwlog.db")
+    made_schema = None
     if store.startswith("postgres") and "schema=" not in store:
-        store += ("&" if "?" in store else "?") + f"schema=bench_{secrets.token_hex(4)}"
+        made_schema = f"bench_{secrets.token_hex(4)}"
+        base = store
+        store += ("&" if "?" in store else "?") + f"schema={made_schema}"
 
     from vwlog.store.tokens import Role, TokenStore
 
@@ -340,6 +343,12 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+        if made_schema is not None:
+            import psycopg
+
+            with psycopg.connect(base, autocommit=True) as conn:
+                for schema in (made_schema, f"{made_schema}_stats"):
+                    conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
     reference = Tally(latencies=ref_a.latencies + ref_b.latencies)
     ref_wall = sum(reference.latencies)
