@@ -64,6 +64,8 @@ PUBLIC = dict.fromkeys(ROLES, 200) | {"revoked": 401}
         ("/board", None, SEAT_VIEW),
         ("/board", {"player": "p1"}, SEAT_VIEW),
         ("/board", {"player": "p2"}, FULL_ONLY),
+        ("/events", {"player": "p1"}, SEAT_VIEW),
+        ("/events", {"player": "p2"}, FULL_ONLY),
         ("/awaited", None, SEAT_VIEW),
         ("/integrity", None, SEAT_VIEW),
         ("/lineage", None, SEAT_VIEW),

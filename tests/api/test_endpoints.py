@@ -98,6 +98,19 @@ def test_one_players_view_hides_the_other_hands(server: Server) -> None:
     assert nobody.status_code == 400
 
 
+def test_events_as_one_player_knows_them_leave_the_records_out(server: Server) -> None:
+    match = server.tokens["match:full-combat"]
+    with server.client("judge") as c:
+        full = c.get(f"/matches/{match}/events", params={"limit": 20}).json()
+        mine = c.get(f"/matches/{match}/events", params={"limit": 20, "player": "p1"}).json()
+        nobody = c.get(f"/matches/{match}/events", params={"player": "p9"})
+    assert mine["viewer"] == "p1"
+    assert [e["seq"] for e in mine["events"]] == [e["seq"] for e in full["events"]]
+    assert all(e["event"] is None for e in mine["events"])
+    assert all(e["event"] is not None for e in full["events"])
+    assert nobody.status_code == 400
+
+
 def test_validation_and_integrity_reports(server: Server) -> None:
     match = server.tokens["match:full-combat"]
     with server.client("judge") as c:

@@ -216,14 +216,30 @@ def events(
     store: StoreDep,
     after: Annotated[int, Query(ge=0, description="events after this seq")] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+    player: Annotated[
+        str | None, Query(max_length=40, description="sentences as this seat knows them")
+    ] = None,
 ) -> EventsPage:
-    """Events after ``after``, each with one sentence and its place in the turn. A player's
-    token on its match in progress gets the sentences as its seat may know them, without the
-    recorded events."""
-    out, head = events_after(store, access.match_id, after, limit, access.viewer)
+    """Events after ``after``, each with one sentence and its place in the turn. With
+    ``player``, the sentences say only what that seat could know, and the recorded events are
+    left out. A player's token on its match in progress gets only its own seat's."""
+    viewer = seat_of(access, player)
+    if viewer is not None:
+        board_view(state_at(store, access.match_id), player=viewer)  # 400 for no such seat
+    out, head = events_after(store, access.match_id, after, limit, viewer)
     return EventsPage(
-        match_id=access.match_id, viewer=access.viewer, after=after, head_seq=head, events=out
+        match_id=access.match_id, viewer=viewer, after=after, head_seq=head, events=out
     )
+
+
+def seat_of(access: MatchAccess, player: str | None) -> str | None:
+    """The seat whose view is asked for: ``player``, or the token's own seat (403 for a
+    player's token asking for another seat)."""
+    if access.viewer is None:
+        return player
+    if player is not None and player != access.viewer:
+        raise HTTPException(403, f"this token sees seat {access.viewer!r} only, not {player!r}")
+    return access.viewer
 
 
 @router.get(
@@ -240,10 +256,7 @@ def board(
     """The board after ``seq``. With ``player``: the knowledge view (their own hand, public
     zones, other hands and decks as counts, and the hidden cards they have seen). A player's
     token on its match in progress gets only its own seat's view."""
-    if access.viewer is not None:
-        if player is not None and player != access.viewer:
-            raise HTTPException(403, f"this token sees seat {access.viewer!r} only, not {player!r}")
-        player = access.viewer
+    player = seat_of(access, player)
     head = store.head(access.match_id)
     at = head.seq if seq is None else seq
     if player is None:

@@ -88,9 +88,8 @@ def append_decisions(
         if body.auto:
             raise HTTPException(403, "a player's token cannot ask for automatic decisions")
         head = store.head(access.match_id)
-        if expected is not None and expected != head.seq:
-            expected = expected  # the append below answers 409
-        else:
+        if expected is None:
+            # append only at the head whose awaited decision was checked below
             expected = head.seq
         state = state_at(store, access.match_id, head.seq)
         awaited = expect(state.ruleset, state).player if state.ruleset else None
@@ -109,12 +108,10 @@ def append_decisions(
         seed=body.seed,
         expected_seq=expected,
     )
-    new_head = store.head(access.match_id) if result.appended == 0 else None
     head_seq = result.head_seq
-    head_hash = new_head.hash if new_head is not None else store.head(access.match_id).hash
-    if result.appended:
-        # the head this append made (a later append may have moved the match on since)
-        head_hash = next(store.records(access.match_id, gt=head_seq - 1, lte=head_seq)).hash or ""
+    # the hash of the head this append made (a later append may have moved the match on)
+    made = next(store.records(access.match_id, gt=head_seq - 1, lte=head_seq), None)
+    head_hash = (made.hash if made is not None else None) or store.head(access.match_id).hash
     shown = (
         []
         if access.viewer is not None
