@@ -155,6 +155,19 @@ def test_uploading_a_malformed_log_names_the_line_and_stores_nothing(server: Ser
     assert "broken-upload" not in [m["match_id"] for m in listed["matches"]]
 
 
+def test_another_log_under_a_stored_id_is_a_conflict(server: Server) -> None:
+    lines = (SAMPLES / "register-lifo.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    for r in records:
+        r.pop("hash", None)
+    records = records[:-1]  # the same match id, other content
+    body = "\n".join(json.dumps(r) for r in records) + "\n"
+    with server.client("organiser") as c:
+        r = c.post("/matches", content=body, headers=NDJSON)
+    assert r.status_code == 409
+    assert r.json()["error"] == "conflict"
+
+
 def test_an_upload_over_the_limit_is_refused_with_413(server: Server) -> None:
     big = b'{"format": "vwlog", "version": 1, "match_id": "huge"}\n' + b" " * (3 * 1024 * 1024)
 
