@@ -7,16 +7,9 @@ with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr.
 
 from __future__ import annotations
 
-from vwlog.cli import (
-    dispute,
-    matches,
-    replay,
-    schema,
-    serve,  # noqa: F401  (registers 'vwlog serve')
-    stats,
-    tokens,  # noqa: F401  (registers 'vwlog token')
-    validate,
-)
+import vwlog.cli.serve  # registers 'vwlog serve'
+import vwlog.cli.tokens  # noqa: F401  (registers 'vwlog token')
+from vwlog.cli import dispute, matches, replay, schema, stats, validate
 from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
 
 __all__ = [
