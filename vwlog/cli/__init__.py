@@ -7,6 +7,8 @@ with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr.
 
 from __future__ import annotations
 
+import vwlog.cli.serve  # registers 'vwlog serve'
+import vwlog.cli.tokens  # noqa: F401  (registers 'vwlog token')
 from vwlog.cli import dispute, matches, next, replay, schema, stats, validate
 from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
 

@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from vwlog.engine.replay import Fanout, Validator, replay
 from vwlog.events import (
     EventRecord,
     LogHeader,
@@ -20,7 +19,6 @@ from vwlog.model.errors import (
     NotAPriorityPointError,
 )
 from vwlog.projections import evolve
-from vwlog.projections.stats import MatchMetricsVisitor
 from vwlog.rules import expect
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
@@ -28,12 +26,8 @@ if TYPE_CHECKING:
     pass
 
 from vwlog.services.matches import (
-    SNAPSHOT_EVERY,
-    _metrics,
-    _Snapshots,
-    encode_snapshot,
-    meta_from,
     state_at,
+    store_new_match,
 )
 
 # -- forks -----------------------------------------------------------------------------------
@@ -108,30 +102,12 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
         )
         assert header.hash is not None
         records = list(codec.seal(header.hash, [*prefix, marker]))
-        lines = [(codec.record_bytes(r), r) for r in records]
-        snapshots, measure = _Snapshots(SNAPSHOT_EVERY), MatchMetricsVisitor()
-        visitors = Fanout(Validator(), snapshots, measure)
-        report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
-        meta = meta_from(
-            header,
-            report,
-            records[-1].hash or "",
-            events=len(records),
-            metrics=_metrics(measure),
-        )
         try:
-            outcome = store.import_match(header, lines, meta)
+            outcome, _ = store_new_match(store, header, records)
         except MatchExistsError:
             continue  # another writer took this id a moment ago: try the next one
         if outcome != ImportOutcome.STORED:
             continue  # an identical fork was stored by someone else: never share one
-        store.save_snapshots(
-            fork_id,
-            [
-                (seq, encode_snapshot(snap_state, records[seq - 1].hash))
-                for seq, snap_state in snapshots.result()
-            ],
-        )
         return fork_id
     raise ForkNameError(base, "too many forks have this name")
 

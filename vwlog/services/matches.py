@@ -163,6 +163,33 @@ def meta_from(
     )
 
 
+def store_new_match(
+    store: MatchStore, header: LogHeader, records: Sequence[EventRecord]
+) -> tuple[ImportOutcome, MatchMeta]:
+    """Validate, measure and store a match that vwlog made itself (a fork's copied prefix, the
+    start of a live match), sealed under ``header``; with its snapshots when it was stored.
+
+    Raises:
+        MatchExistsError: another match is stored under the header's id.
+        StoreError: the database failed.
+    """
+    assert header.hash is not None
+    lines = [(codec.record_bytes(r), r) for r in records]
+    snapshots, measure = _Snapshots(SNAPSHOT_EVERY), MatchMetricsVisitor()
+    visitors = Fanout(Validator(), snapshots, measure)
+    report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
+    meta = meta_from(
+        header, report, records[-1].hash or "", events=len(records), metrics=_metrics(measure)
+    )
+    outcome = store.import_match(header, lines, meta)
+    if outcome == ImportOutcome.STORED:
+        store.save_snapshots(
+            header.match_id,
+            [(seq, encode_snapshot(st, records[seq - 1].hash)) for seq, st in snapshots.result()],
+        )
+    return outcome, meta
+
+
 def _read_for_import(path: str | Path) -> tuple[LogHeader, list[tuple[bytes, EventRecord]]]:
     """Read a log whole; seal it if it carries no hashes; refuse a broken chain."""
     with open_log(path) as reader:

@@ -20,6 +20,7 @@ from vwlog.model.errors import (
     MatchNotStartedError,
     MatchOverError,
     NotPlayableError,
+    SequenceConflictError,
     UsageError,
 )
 from vwlog.projections import INITIAL
@@ -63,6 +64,7 @@ def play_decisions(
     auto: int = 0,
     policy: str = "greedy",
     seed: int = 0,
+    expected_seq: int | None = None,
 ) -> PlayResult:
     """Append decisions to a stored match in play mode: each is checked (rejected with its
     rule ids if illegal, nothing stored) and followed by every consequence the rules demand;
@@ -77,9 +79,12 @@ def play_decisions(
         MatchOverError: the match is over.
         MatchNotStartedError: the match has no ``match_started``.
         NotPlayableError: a decision is a judge's ruling or a fork marker.
-        SequenceConflictError: another writer appended first (nothing is stored).
+        SequenceConflictError: another writer appended first, or the match no longer ends at
+            ``expected_seq`` when one is given (nothing is stored).
     """
     head = store.head(match_id)
+    if expected_seq is not None and head.seq != expected_seq:
+        raise SequenceConflictError(match_id, expected_seq + 1)
     state = state_at(store, match_id, head.seq)
     rs = state.ruleset
     if rs is None:

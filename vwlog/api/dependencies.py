@@ -1,0 +1,150 @@
+"""What routes depend on: the open store, the tokens, the signer, and access.
+
+Access is declared on the route: ``Depends(require(Role.JUDGE))`` for a role, and
+`match_access` for reading one match (finished matches are public; a match in progress needs
+a token, and a player's token gets only its own seat's knowledge of its own match).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
+
+from fastapi import Depends, Header, HTTPException, Request
+
+from vwlog.store import MatchMeta, MatchStore
+from vwlog.store.tokens import Role, TokenInfo, TokenStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from vwlog.api.settings import ApiSettings
+    from vwlog.api.signing import Signer
+
+
+def get_store(request: Request) -> MatchStore:
+    """The match store the service opened at start-up."""
+    store: MatchStore = request.app.state.store
+    return store
+
+
+def get_tokens(request: Request) -> TokenStore:
+    """The token table of the store."""
+    tokens: TokenStore = request.app.state.tokens
+    return tokens
+
+
+def get_signer(request: Request) -> Signer:
+    """The key that signs receipts."""
+    signer: Signer = request.app.state.signer
+    return signer
+
+
+def get_settings(request: Request) -> ApiSettings:
+    """The service's settings."""
+    settings: ApiSettings = request.app.state.settings
+    return settings
+
+
+StoreDep = Annotated[MatchStore, Depends(get_store)]
+
+
+def principal(
+    request: Request,
+    authorization: Annotated[
+        str | None, Header(description="``Bearer <token>`` (see ``vwlog token create``)")
+    ] = None,
+) -> TokenInfo | None:
+    """The token presented, or ``None`` without one.
+
+    Raises:
+        HTTPException: 401 for a malformed header or an unknown or revoked token.
+    """
+    if authorization is None:
+        return None
+    scheme, _, secret = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not secret.strip():
+        raise HTTPException(401, "the Authorization header must be 'Bearer <token>'")
+    info = get_tokens(request).lookup(secret.strip())
+    if info is None:
+        raise HTTPException(401, "unknown or revoked token")
+    request.state.role = str(info.role)
+    return info
+
+
+PrincipalDep = Annotated[TokenInfo | None, Depends(principal)]
+
+
+def require(*roles: Role) -> Callable[..., TokenInfo]:
+    """A dependency that lets only tokens of ``roles`` through (401 without a token, 403 with
+    another role)."""
+
+    def check(who: PrincipalDep) -> TokenInfo:
+        if who is None:
+            raise HTTPException(401, "this needs a token (Authorization: Bearer <token>)")
+        if who.role not in roles:
+            allowed = " or ".join(str(r) for r in roles)
+            raise HTTPException(403, f"this needs a {allowed} token, not a {who.role} token")
+        return who
+
+    return check
+
+
+def is_finished(meta: MatchMeta) -> bool:
+    """Whether a stored match is over (won, conceded, lost by a ruling): then it is public."""
+    return meta.winner is not None or meta.victory is not None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAccess:
+    """How the caller may read one match."""
+
+    match_id: str
+    meta: MatchMeta
+    viewer: str | None
+    """``None``: the full record; otherwise only this seat's knowledge of it."""
+    who: TokenInfo | None
+
+
+def match_access(match_id: str, store: StoreDep, who: PrincipalDep) -> MatchAccess:
+    """Read access to ``match_id``.
+
+    Raises:
+        MatchNotFoundError: no such match (404).
+        HTTPException: 401 for a match in progress without a token, 403 for a player's token
+            of another match.
+    """
+    meta = store.meta(match_id)
+    if is_finished(meta):
+        return MatchAccess(match_id, meta, None, who)
+    if who is None:
+        raise HTTPException(401, f"match {match_id!r} is in progress: reading it needs a token")
+    if who.role == Role.PLAYER:
+        if who.match_id != match_id:
+            raise HTTPException(403, f"this player token is for another match, not {match_id!r}")
+        return MatchAccess(match_id, meta, who.seat, who)
+    return MatchAccess(match_id, meta, None, who)
+
+
+AccessDep = Annotated[MatchAccess, Depends(match_access)]
+
+
+def match_writer(match_id: str, store: StoreDep, who: PrincipalDep) -> MatchAccess:
+    """Write access (appending decisions) to ``match_id``: organisers and judges, and a
+    player's token for its own match (the seat is checked against the awaited decision).
+
+    Raises:
+        MatchNotFoundError: no such match (404).
+        HTTPException: 401 without a token, 403 for a player's token of another match.
+    """
+    if who is None:
+        raise HTTPException(401, "appending needs a token (Authorization: Bearer <token>)")
+    meta = store.meta(match_id)
+    if who.role == Role.PLAYER:
+        if who.match_id != match_id:
+            raise HTTPException(403, f"this player token is for another match, not {match_id!r}")
+        return MatchAccess(match_id, meta, who.seat, who)
+    return MatchAccess(match_id, meta, None, who)
+
+
+WriterDep = Annotated[MatchAccess, Depends(match_writer)]

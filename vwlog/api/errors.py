@@ -1,0 +1,131 @@
+"""One place that turns errors into JSON answers with the right status.
+
+`VwlogError` subclasses map to statuses (`MatchNotFoundError` 404, `LogFormatError` 422,
+`IllegalEventError` 422 with its rule ids, `SequenceConflictError` 409 with the current head,
+`UsageError` 400); FastAPI's request validation becomes 422 naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fastapi import HTTPException
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from vwlog.api.schemas import ErrorOut, ViolationOut
+from vwlog.model.errors import (
+    CardPoolError,
+    IllegalEventError,
+    LogFormatError,
+    MatchExistsError,
+    MatchNotFoundError,
+    SequenceConflictError,
+    StoreConfigError,
+    StoreError,
+    VwlogError,
+)
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI, Request
+
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    503: "unavailable",
+}
+
+ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
+    code: {"model": ErrorOut, "description": name.replace("_", " ")}
+    for code, name in _HTTP_CODES.items()
+    if code in (400, 401, 403, 404, 409, 413, 422)
+}
+"""The error answers every route documents in OpenAPI."""
+
+
+def _answer(status: int, body: ErrorOut, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
+
+
+def error_status(err: VwlogError) -> int:
+    """The HTTP status of a `VwlogError`."""
+    if isinstance(err, MatchNotFoundError):
+        return 404
+    if isinstance(err, (LogFormatError, IllegalEventError, CardPoolError)):
+        return 422
+    if isinstance(err, (SequenceConflictError, MatchExistsError)):
+        return 409
+    if isinstance(err, (StoreError, StoreConfigError)):
+        return 503
+    return 400
+
+
+def vwlog_error_body(err: VwlogError, store_head: tuple[int, str] | None = None) -> ErrorOut:
+    """The JSON body of a `VwlogError`."""
+    status = error_status(err)
+    if isinstance(err, IllegalEventError):
+        return ErrorOut(
+            error="illegal_decision",
+            message=str(err),
+            rules=sorted({v.rule for v in err.violations}),
+            violations=[ViolationOut.of(v) for v in err.violations],
+        )
+    if isinstance(err, LogFormatError):
+        return ErrorOut(error="invalid_log", message=str(err), line=err.line, field=err.field)
+    head_seq, head_hash = store_head if store_head else (None, None)
+    return ErrorOut(
+        error=_HTTP_CODES.get(status, "error"),
+        message=str(err),
+        head_seq=head_seq,
+        head_hash=head_hash,
+    )
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers on ``app``."""
+
+    @app.exception_handler(VwlogError)
+    async def _vwlog(request: Request, err: VwlogError) -> JSONResponse:
+        head = None
+        if isinstance(err, SequenceConflictError):
+            head = await _current_head(request, str(err.match_id))
+        return _answer(error_status(err), vwlog_error_body(err, head))
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, err: HTTPException) -> JSONResponse:
+        body = ErrorOut(error=_HTTP_CODES.get(err.status_code, "error"), message=str(err.detail))
+        headers = dict(err.headers or {})
+        if err.status_code == 401:
+            headers.setdefault("WWW-Authenticate", "Bearer")
+        return _answer(err.status_code, body, headers or None)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        first = err.errors()[0] if err.errors() else {}
+        loc = [str(p) for p in first.get("loc", ())]
+        field = ".".join(loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc)
+        message = str(first.get("msg", "invalid request")).lower()
+        body = ErrorOut(
+            error="invalid_request",
+            message=f"{field}: {message}" if field else message,
+            field=field or None,
+        )
+        return _answer(422, body)
+
+
+async def _current_head(request: Request, match_id: str) -> tuple[int, str] | None:
+    from starlette.concurrency import run_in_threadpool
+
+    store = request.app.state.store
+    try:
+        head = await run_in_threadpool(store.head, match_id)
+    except VwlogError:
+        return None
+    return head.seq, head.hash

@@ -1,0 +1,87 @@
+"""What the service publishes: card pools, decks, rulesets, the rule catalog, corpus
+statistics, the service's key and its health."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException
+
+from vwlog.api.dependencies import PrincipalDep, StoreDep, get_signer
+from vwlog.api.errors import ERROR_RESPONSES
+from vwlog.api.schemas import TokenOut
+from vwlog.api.signing import Signer
+from vwlog.io.pools import load_deck, load_pool, packaged_decks
+from vwlog.model.cards import DEFAULT_RULESET
+from vwlog.services import rules_catalog
+
+router = APIRouter(tags=["catalog"], responses=ERROR_RESPONSES)
+
+
+@router.get("/health", summary="Whether the service and its store answer")
+def health(store: StoreDep) -> dict[str, Any]:
+    """``ok`` and the store's notification position (one cheap query)."""
+    return {"status": "ok", "store": store.url, "position": store.position()}
+
+
+@router.get("/service/key", summary="The public key that signs receipts")
+def service_key(signer: Annotated[Signer, Depends(get_signer)]) -> dict[str, str]:
+    """The Ed25519 public key (raw, base64) and what it signs."""
+    return {
+        "algorithm": "Ed25519",
+        "public_key": signer.public_key,
+        "signs": "canonical JSON (sorted keys, compact) of {match_id, head_seq, head_hash}",
+    }
+
+
+@router.get("/whoami", summary="Who the presented token speaks for")
+def whoami(who: PrincipalDep) -> TokenOut:
+    """The role of the token, and for a player its match and seat (401 without a token)."""
+    if who is None:
+        raise HTTPException(401, "no token presented")
+    return TokenOut(role=who.role, match_id=who.match_id, seat=who.seat)
+
+
+@router.get("/pools", summary="The published card pools")
+def pools() -> list[dict[str, Any]]:
+    """Every published pool (today the one packaged with vwlog), with its cards."""
+    pool = load_pool()
+    return [pool.model_dump(mode="json")]
+
+
+@router.get("/pools/decks", summary="The published deck lists")
+def decks() -> list[str]:
+    """Names of the published deck lists."""
+    return packaged_decks()
+
+
+@router.get("/pools/decks/{name}", summary="One published deck list")
+def deck(name: str) -> dict[str, Any]:
+    """A deck list: its name and the copies of each card."""
+    if name not in packaged_decks():
+        raise HTTPException(404, f"no published deck {name!r}")
+    return load_deck(name).model_dump(mode="json")
+
+
+@router.get("/rulesets", summary="The published rulesets")
+def rulesets() -> list[dict[str, Any]]:
+    """Every published ruleset (today the default one: the digest's proposal for each open
+    question)."""
+    return [DEFAULT_RULESET.model_dump(mode="json")]
+
+
+@router.get("/rules", summary="The rule catalog")
+def rules() -> list[dict[str, str]]:
+    """Every rule id with its title, status and reason, in document order."""
+    return rules_catalog()
+
+
+@router.get("/stats", summary="Corpus statistics of the stored matches")
+def corpus(store: StoreDep) -> dict[str, Any]:
+    """The statistics read model, brought up to date."""
+    from vwlog.services.stats import corpus_stats
+
+    if store.position() == 0:
+        raise HTTPException(404, "no matches stored yet")
+    data: dict[str, Any] = corpus_stats(store).model_dump(mode="json")
+    return data

@@ -1,0 +1,482 @@
+"""Stored matches: upload, list, events, board, awaited decision, reports, export, stream."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from datetime import date
+from itertools import islice
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from vwlog.api.dependencies import (
+    AccessDep,
+    MatchAccess,
+    StoreDep,
+    get_settings,
+    get_store,
+    match_access,
+    principal,
+    require,
+)
+from vwlog.api.errors import ERROR_RESPONSES
+from vwlog.api.schemas import (
+    AwaitedOut,
+    EventOut,
+    EventsPage,
+    MatchesPage,
+    ShownBoardView,
+    UploadOut,
+    ViolationOut,
+)
+from vwlog.audit.diff import diff_matches
+from vwlog.audit.knowledge import knowledge
+from vwlog.audit.sources import MatchSource
+from vwlog.engine.describe import board_view, describe
+from vwlog.engine.replay import Step, Validator, replay
+from vwlog.events import JudgeRulingIssued, LogHeader
+from vwlog.io import codec
+from vwlog.io.schemas import KnownCardView
+from vwlog.model.errors import LogFormatError
+from vwlog.render.json import diff_json, seen_card_json
+from vwlog.rules import expect, legal_decisions
+from vwlog.services.forks import lineage
+from vwlog.services.matches import import_log, list_matches, state_at, verify_match
+from vwlog.store import MatchMeta, MatchStore
+from vwlog.store.tokens import Role
+
+router = APIRouter(prefix="/matches", tags=["matches"], responses=ERROR_RESPONSES)
+
+MAX_PAGE = 1000
+"""Most events or matches one page holds."""
+LEGAL_LIMIT = 500
+"""Most legal decisions one answer lists."""
+
+
+def full_record(access: MatchAccess) -> None:
+    """Refuse a player's token the full record of a match in progress (403)."""
+    if access.viewer is not None:
+        raise HTTPException(
+            403, f"match {access.match_id!r} is in progress: a player's token sees only its seat"
+        )
+
+
+# -- list and upload -------------------------------------------------------------------------
+
+
+@router.get("", summary="List stored matches, filtered and paged")
+def list_(
+    store: StoreDep,
+    player: Annotated[str | None, Query(max_length=200)] = None,
+    winner: Annotated[str | None, Query(max_length=200)] = None,
+    victory: Annotated[str | None, Query(max_length=40)] = None,
+    flagged: bool | None = None,
+    since: date | None = None,
+    forks: Annotated[bool, Query(description="include forks")] = True,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+) -> MatchesPage:
+    """Stored matches (summaries only; a match in progress is listed, its records are not)."""
+    found = list_matches(
+        store, player=player, winner=winner, victory=victory, flagged=flagged, since=since
+    )
+    if not forks:
+        found = [m for m in found if m.parent is None]
+    return MatchesPage(
+        total=len(found), offset=offset, limit=limit, matches=found[offset : offset + limit]
+    )
+
+
+@router.post(
+    "",
+    status_code=201,
+    summary="Upload a log (JSON Lines); stored once, idempotent by content hash",
+    responses={200: {"model": UploadOut, "description": "the same log was stored before"}},
+    dependencies=[Depends(require(Role.ORGANISER, Role.JUDGE))],
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+        }
+    },
+)
+async def upload(
+    request: Request,
+    response: Response,
+    reject_illegal: bool = False,
+) -> UploadOut:
+    """Validate a log and store it (all of it or nothing). The body is read as a stream up to
+    the service's size limit (413 beyond). The same log uploaded again stores nothing
+    (``unchanged``, 200). Needs an organiser's or judge's token."""
+    limit = get_settings(request).max_upload
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise HTTPException(413, f"the log is larger than the limit of {limit} bytes")
+    fd, tmp = tempfile.mkstemp(prefix="vwlog-upload-", suffix=".jsonl")
+    try:
+        size = 0
+        with os.fdopen(fd, "wb") as f:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise HTTPException(413, f"the log is larger than the limit of {limit} bytes")
+                await run_in_threadpool(f.write, chunk)
+        if size == 0:
+            raise HTTPException(400, "empty body: send the log's lines")
+        store = get_store(request)
+        try:
+            result = await run_in_threadpool(import_log, store, tmp, reject_illegal=reject_illegal)
+        except LogFormatError as err:
+            raise LogFormatError("upload", err.line, err.detail, err.field) from err
+    finally:
+        os.unlink(tmp)
+    if result.outcome == "rejected":
+        raise HTTPException(422, f"not stored: {result.detail}")
+    assert result.match_id is not None
+    if result.outcome == "unchanged":
+        response.status_code = 200
+    return UploadOut(
+        match_id=result.match_id,
+        outcome="unchanged" if result.outcome == "unchanged" else "stored",
+        events=result.events,
+        violations=result.violations,
+    )
+
+
+# -- one match -------------------------------------------------------------------------------
+
+
+@router.get("/{match_id}", summary="A stored match at a glance")
+def meta(access: AccessDep) -> MatchMeta:
+    """The catalog entry of a match."""
+    return access.meta
+
+
+class _Collect:
+    """A replay visitor that keeps the events of a page as `EventOut`."""
+
+    def __init__(self, viewer: str | None, ruleset: Any) -> None:
+        self.viewer = viewer
+        self.ruleset = ruleset
+        self.out: list[EventOut] = []
+
+    def begin_match(self, header: LogHeader | None) -> None:
+        """Nothing to do."""
+
+    def visit(self, step: Step) -> None:
+        """Keep the event."""
+        record, after = step.record, step.after
+        rs = self.ruleset or after.ruleset
+        self.ruleset = rs
+        self.out.append(
+            EventOut(
+                seq=record.seq,
+                type=record.event.type,
+                decision=record.event.DECISION,
+                description=describe(record.event, step.before, viewer=self.viewer),
+                turn=after.turn,
+                phase=str(after.phase) if after.phase else None,
+                step=str(after.step) if after.step else None,
+                priority=after.priority,
+                priority_point=rs is not None and expect(rs, after).kind == "priority",
+                violations=[ViolationOut.of(v) for v in step.violations],
+                event=None
+                if self.viewer is not None
+                else record.event.model_dump(mode="json", by_alias=True),
+                hash=record.hash,
+            )
+        )
+
+    def end_match(self, final: Any) -> None:
+        """Nothing to do."""
+
+    def result(self) -> list[EventOut]:
+        """The events kept."""
+        return self.out
+
+
+def events_after(
+    store: MatchStore, match_id: str, after: int, limit: int, viewer: str | None
+) -> tuple[list[EventOut], int]:
+    """Up to ``limit`` events after ``after``, and the match's head seq."""
+    head = store.head(match_id)
+    start = min(after, head.seq)
+    state = state_at(store, match_id, start)
+    records = store.records(match_id, gt=start, lte=min(head.seq, start + limit))
+    out: list[EventOut] = replay(records, _Collect(viewer, state.ruleset), initial=state)
+    return out, head.seq
+
+
+@router.get("/{match_id}/events", summary="A match's events, paged by seq")
+def events(
+    access: AccessDep,
+    store: StoreDep,
+    after: Annotated[int, Query(ge=0, description="events after this seq")] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+    player: Annotated[
+        str | None, Query(max_length=40, description="sentences as this seat knows them")
+    ] = None,
+) -> EventsPage:
+    """Events after ``after``, each with one sentence and its place in the turn. With
+    ``player``, the sentences say only what that seat could know, and the recorded events are
+    left out. A player's token on its match in progress gets only its own seat's."""
+    viewer = seat_of(access, player)
+    if viewer is not None:
+        board_view(state_at(store, access.match_id), player=viewer)  # 400 for no such seat
+    out, head = events_after(store, access.match_id, after, limit, viewer)
+    return EventsPage(
+        match_id=access.match_id, viewer=viewer, after=after, head_seq=head, events=out
+    )
+
+
+def seat_of(access: MatchAccess, player: str | None) -> str | None:
+    """The seat whose view is asked for: ``player``, or the token's own seat (403 for a
+    player's token asking for another seat)."""
+    if access.viewer is None:
+        return player
+    if player is not None and player != access.viewer:
+        raise HTTPException(403, f"this token sees seat {access.viewer!r} only, not {player!r}")
+    return access.viewer
+
+
+@router.get(
+    "/{match_id}/board",
+    summary="The board after a seq, in full or as one player knows it",
+    response_model_by_alias=True,
+)
+def board(
+    access: AccessDep,
+    store: StoreDep,
+    seq: Annotated[int | None, Query(ge=0, description="default: the last event")] = None,
+    player: Annotated[str | None, Query(max_length=40, description="that seat's view")] = None,
+) -> ShownBoardView:
+    """The board after ``seq``. With ``player``: the knowledge view (their own hand, public
+    zones, other hands and decks as counts, and the hidden cards they have seen). A player's
+    token on its match in progress gets only its own seat's view."""
+    player = seat_of(access, player)
+    head = store.head(access.match_id)
+    at = head.seq if seq is None else seq
+    if player is None:
+        view = board_view(state_at(store, access.match_id, at), seq=at)
+        return ShownBoardView.model_validate(view.model_dump(by_alias=True))
+    if at == 0:
+        view = board_view(state_at(store, access.match_id, 0), seq=0)
+        return ShownBoardView.model_validate(view.model_dump(by_alias=True))
+    k = knowledge(
+        store.records(access.match_id, lte=at), at, player, source=f"match {access.match_id!r}"
+    )
+    data = k.board.model_dump(by_alias=True)
+    data["known"] = [KnownCardView.model_validate(seen_card_json(c)) for c in k.hidden]
+    return ShownBoardView.model_validate(data)
+
+
+@router.get("/{match_id}/awaited", summary="Whose decision is awaited, and the legal ones")
+def awaited(
+    access: AccessDep,
+    store: StoreDep,
+    limit: Annotated[int, Query(ge=0, le=LEGAL_LIMIT)] = 100,
+) -> AwaitedOut:
+    """The decision the match waits for after its last event and every legal decision (from
+    `legal_decisions`). A player's token sees the legal decisions only when the decision is
+    its own (they would name the other player's hand)."""
+    head = store.head(access.match_id)
+    state = state_at(store, access.match_id, head.seq)
+    rs = state.ruleset
+    if rs is None:
+        return AwaitedOut(
+            match_id=access.match_id,
+            seq=head.seq,
+            head_hash=head.hash,
+            player=None,
+            kind=None,
+            rule="R-SET-1",
+            over=False,
+            legal=[],
+            truncated=False,
+        )
+    exp = expect(rs, state)
+    options: list[Any] = []
+    if exp.player is not None and access.viewer in (None, exp.player):
+        options = list(islice(legal_decisions(rs, state, exp.player), limit + 1))
+    return AwaitedOut(
+        match_id=access.match_id,
+        seq=head.seq,
+        head_hash=head.hash,
+        player=exp.player,
+        kind=exp.kind,
+        rule=exp.rule,
+        over=state.over,
+        legal=[o.model_dump(mode="json", by_alias=True) for o in options[:limit]],
+        truncated=len(options) > limit,
+    )
+
+
+@router.get("/{match_id}/validation", summary="The validation report of a match")
+def validation(access: AccessDep, store: StoreDep) -> dict[str, Any]:
+    """Every violation with its rule id, and the match's outcome, from the one replay loop."""
+    full_record(access)
+    report = replay(store.records(access.match_id), Validator(source=f"store:{access.match_id}"))
+    return {
+        "match_id": access.match_id,
+        "ok": report.ok,
+        "events": report.events,
+        "decisions": report.decisions,
+        "consequences": report.consequences,
+        "turns": report.turns,
+        "winner": report.winner,
+        "victory": report.victory,
+        "complete": report.complete,
+        "rulings": report.rulings,
+        "voided": [list(v) for v in report.voided],
+        "violations": [ViolationOut.of(v).model_dump(mode="json") for v in report.violations],
+    }
+
+
+@router.get("/{match_id}/integrity", summary="The hash chain and deck commitments of a match")
+def integrity(access: AccessDep, store: StoreDep) -> dict[str, Any]:
+    """Recompute the stored match's hash chain and name the first broken link."""
+    report = verify_match(store, access.match_id)
+    b = report.broken
+    return {
+        "match_id": access.match_id,
+        "ok": report.ok,
+        "sealed": report.sealed,
+        "records": report.records,
+        "head_hash": report.head_hash,
+        "broken": None
+        if b is None
+        else {"seq": b.seq, "line": b.line, "reason": b.reason, "expected": b.expected},
+        "commitments": [{"player": c.player, "status": c.status} for c in report.commitments],
+    }
+
+
+@router.get(
+    "/{match_id}/export",
+    summary="The match as a log file (JSON Lines)",
+    response_class=Response,
+    responses={200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}}}},
+)
+def export(access: AccessDep, store: StoreDep) -> Response:
+    """The header and the stored lines as they are, hashes included."""
+    full_record(access)
+    header = store.header(access.match_id)
+    lines = [codec.header_bytes(header), *store.raw_lines(access.match_id)]
+    return Response(
+        b"\n".join(lines) + b"\n",
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{access.match_id}.jsonl"'},
+    )
+
+
+@router.get("/{match_id}/lineage", summary="The tree of forks the match belongs to")
+def lineage_(access: AccessDep, store: StoreDep) -> dict[str, Any]:
+    """From the root of the tree: each match's summary and its forks."""
+
+    def node(n: Any) -> dict[str, Any]:
+        return {"match": n.meta.model_dump(mode="json"), "forks": [node(c) for c in n.children]}
+
+    return node(lineage(store, access.match_id))
+
+
+@router.get("/{match_id}/rulings", summary="The judges' rulings recorded in a match")
+def rulings(access: AccessDep, store: StoreDep) -> list[dict[str, Any]]:
+    """Every `judge_ruling_issued` record, with its seq."""
+    return [
+        {"seq": r.seq, **r.event.model_dump(mode="json")}
+        for r in store.records(access.match_id)
+        if isinstance(r.event, JudgeRulingIssued)
+    ]
+
+
+@router.get("/{match_id}/stats", summary="The statistics of one match")
+def match_stats(access: AccessDep, store: StoreDep) -> dict[str, Any]:
+    """The match's metrics per player and per turn (from the read model, or replayed)."""
+    from vwlog.services.stats import match_metrics
+
+    full_record(access)
+    metrics, _ = match_metrics(store, access.meta)
+    if metrics is None:
+        raise HTTPException(404, f"match {access.match_id!r} has no measurable statistics")
+    return metrics.model_dump(mode="json")
+
+
+# -- watching --------------------------------------------------------------------------------
+
+
+@router.get(
+    "/{match_id}/stream",
+    summary="Follow a match as Server-Sent Events",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}}}},
+)
+async def stream(
+    request: Request,
+    access: AccessDep,
+    after: Annotated[int, Query(ge=0)] = 0,
+    seconds: Annotated[float, Query(gt=0, le=3600, description="stop after this long")] = 300,
+) -> StreamingResponse:
+    """Every event after ``after`` as an ``event: record`` message (data: an `EventOut`), then
+    new ones as they are appended; ends with ``event: end`` when the match is over or after
+    ``seconds``. A player's token gets its seat's view, as on ``/events``."""
+    store = get_store(request)
+
+    async def messages() -> AsyncIterator[bytes]:
+        seen = after
+        deadline = time.monotonic() + seconds
+        while True:
+            page, head = await run_in_threadpool(
+                events_after, store, access.match_id, seen, MAX_PAGE, access.viewer
+            )
+            for e in page:
+                data = orjson.dumps(e.model_dump(mode="json"))
+                yield b"event: record\nid: %d\ndata: %s\n\n" % (e.seq, data)
+                seen = e.seq
+            if page:
+                continue
+            meta = await run_in_threadpool(store.meta, access.match_id)
+            over = meta.winner is not None or meta.victory is not None
+            if over or time.monotonic() >= deadline or await request.is_disconnected():
+                end = {"head_seq": head, "over": over}
+                yield b"event: end\ndata: %s\n\n" % orjson.dumps(end)
+                return
+            await asyncio.sleep(0.25)
+
+    return StreamingResponse(messages(), media_type="text/event-stream")
+
+
+# -- diff ------------------------------------------------------------------------------------
+
+diff_router = APIRouter(tags=["matches"], responses=ERROR_RESPONSES)
+
+
+def _source(store: MatchStore, match_id: str) -> MatchSource:
+    header = store.header(match_id)
+
+    def items() -> Iterator[Any]:
+        return iter(store.records(match_id))
+
+    return MatchSource(name=f"store:{match_id}", header=header, open=items)
+
+
+@diff_router.get("/diff", summary="The first divergence of two records of the same match")
+def diff(
+    request: Request,
+    store: StoreDep,
+    a: Annotated[str, Query(min_length=1, max_length=200)],
+    b: Annotated[str, Query(min_length=1, max_length=200)],
+) -> dict[str, Any]:
+    """Where two stored matches part, explained as a difference of the board."""
+    who = principal(request, request.headers.get("authorization"))
+    for match_id in (a, b):
+        full_record(match_access(match_id, store, who))
+    return diff_json(diff_matches(_source(store, a), _source(store, b)))
+
+
+__all__ = ["diff_router", "router"]

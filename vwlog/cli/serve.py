@@ -1,0 +1,122 @@
+"""``vwlog serve``: run the HTTP service (the ``api`` extra) on uvicorn.
+
+The command line and the service do not import each other: uvicorn loads the app by name
+(``vwlog.api.app:app_from_env``) from the ``VWLOG_*`` environment this command sets.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import click
+
+from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.model.errors import UsageError
+from vwlog.store.settings import settings_from_url
+
+APP = "vwlog.api.app:app_from_env"
+"""The app factory uvicorn imports in each worker."""
+
+
+@main.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    envvar="VWLOG_HOST",
+    show_envvar=True,
+    help="Interface to listen on.",
+)
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    envvar="VWLOG_PORT",
+    show_envvar=True,
+    help="Port to listen on.",
+)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    envvar="VWLOG_WORKERS",
+    show_envvar=True,
+    help="Worker processes (more than one needs a PostgreSQL store).",
+)
+@click.option(
+    "--signing-key",
+    default="vwlog-service.key",
+    show_default=True,
+    envvar="VWLOG_SIGNING_KEY",
+    show_envvar=True,
+    metavar="PEM",
+    help="Ed25519 key that signs append receipts; created if missing.",
+)
+@click.option(
+    "--max-upload",
+    default=64 * 1024 * 1024,
+    show_default=True,
+    type=click.IntRange(1),
+    envvar="VWLOG_MAX_UPLOAD",
+    show_envvar=True,
+    help="Largest log upload, in bytes.",
+)
+@click.option(
+    "--access-log/--no-access-log",
+    default=True,
+    show_default=True,
+    help="Log every request as one JSON line on stderr.",
+)
+@pass_cli_context
+def serve(
+    cli: CliContext,
+    host: str,
+    port: int,
+    workers: int,
+    signing_key: str,
+    max_upload: int,
+    *,
+    access_log: bool,
+) -> None:
+    """Serve the store over HTTP: upload, replay, audit, fork and record matches live.
+
+    The OpenAPI document is at /openapi.json and its pages at /docs. SIGTERM or Ctrl-C
+    stops accepting requests and finishes those in flight (appends included).
+
+    Example:
+
+    \b
+        vwlog serve --port 8000
+        VWLOG_STORE=postgresql://vw@127.0.0.1/vwlog vwlog serve --workers 4
+    """
+    if importlib.util.find_spec("fastapi") is None or importlib.util.find_spec("uvicorn") is None:
+        raise UsageError("'vwlog serve' needs the api extra: pip install 'vwlog[api]'")
+    backend = settings_from_url(cli.store).get("PERSISTENCE_MODULE")
+    if workers > 1 and backend != "eventsourcing.postgres":
+        raise UsageError(
+            f"--workers {workers} needs a PostgreSQL store; an SQLite or memory store is "
+            "served by one worker"
+        )
+    os.environ.update(
+        {
+            "VWLOG_STORE": cli.store,
+            "VWLOG_SIGNING_KEY": os.path.abspath(signing_key),
+            "VWLOG_MAX_UPLOAD": str(max_upload),
+            "VWLOG_ACCESS_LOG": "1" if access_log else "0",
+        }
+    )
+    import uvicorn
+
+    uvicorn.run(
+        APP,
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        access_log=False,
+        timeout_graceful_shutdown=30,
+        log_level="info",
+    )
