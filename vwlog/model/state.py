@@ -8,6 +8,7 @@ mappings that are never mutated after construction (a changed mapping is a new d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from vwlog.model.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step
@@ -176,12 +177,58 @@ class Combat:
 NO_COMBAT = Combat()
 
 
+class Marker(StrEnum):
+    """What already happened in the current phase or step, as kept in `MatchState.done`.
+
+    The projections leave these markers and the rules read them to know what comes next.
+    Markers that concern one player (or one choice) are written ``<marker>:<who>`` by `of`;
+    snapshots store the plain strings, which compare equal to the members.
+    """
+
+    OPENING = "opening"
+    """``opening:<player>``: the player drew their opening hand."""
+    PRODUCED = "produced"
+    SUPPLY = "supply"
+    """``supply:<option>``: the active player chose this Supply package."""
+    SUPPLY_TAKEN = "supply_taken"
+    UNSLID = "unslid"
+    DEPLOYED = "deployed"
+    WINDOW = "window"
+    """A registration or result happened in this step's priority window (the step's own
+    action is over)."""
+    ATTACKERS = "attackers"
+    DECLARED = "declared"
+    BLOCKERS = "blockers"
+    """``blockers:<player>``: this defender chose blocking Followers."""
+    BLOCKS = "blocks"
+    """``blocks:<player>``: this defender assigned blocks."""
+    DAMAGE = "damage"
+    """``damage:<player>``: this player distributed Follower damage."""
+    REGISTERED = "registered"
+    RESULTED = "resulted"
+    RETURNED = "returned"
+    DISCARDED = "discarded"
+    """``discarded:<player>``: this player discarded down to the hand limit."""
+    CLEANED = "cleaned"
+    TURN_ENDED = "turn_ended"
+
+    def of(self, who: str) -> str:
+        """The marker for one player or one choice: ``"<marker>:<who>"``."""
+        return f"{self.value}:{who}"
+
+    def choice(self, done: frozenset[str]) -> str | None:
+        """The ``who`` of this marker in ``done`` (the first found), or ``None``."""
+        prefix = f"{self.value}:"
+        return next((d[len(prefix) :] for d in done if d.startswith(prefix)), None)
+
+
 @dataclass(frozen=True)
 class MatchState:
     """The whole board at one moment.
 
-    ``done`` lists what already happened in the current phase or step (``"produced"``,
-    ``"supply_chosen"``, ``"blockers:p2"``, …); the rules read it to know what comes next.
+    ``done`` lists what already happened in the current phase or step, as `Marker` values
+    (``Marker.PRODUCED``, ``Marker.BLOCKERS.of("p2")``, …); the rules read it to know what
+    comes next.
     """
 
     ruleset: Ruleset | None = None

@@ -60,6 +60,7 @@ from vwlog.events import (
 from vwlog.model.state import (
     NO_COMBAT,
     Allot,
+    Marker,
     MatchState,
     Modifier,
     PendingCost,
@@ -90,8 +91,6 @@ if TYPE_CHECKING:
 
 INITIAL = MatchState()
 """The state before any event."""
-
-_WINDOW_ACTIVITY = "window"
 
 
 _VICTORY_EVENTS = (
@@ -129,8 +128,8 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
     match event:
         case PriorityPassed():
             done = state.done
-            if _WINDOW_ACTIVITY not in done:
-                done = done | {_WINDOW_ACTIVITY}
+            if Marker.WINDOW not in done:
+                done = done | {Marker.WINDOW}
             return replace(
                 state,
                 priority=state.next_player(event.player),
@@ -145,8 +144,8 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
             return _match_started(event)
         case OpeningHandDrawn():
             st = _draw(state, event.player, event.cards)
-            done = state.done | {f"opening:{event.player}"}
-            if all(f"opening:{p.id}" in done for p in state.players):
+            done = state.done | {Marker.OPENING.of(event.player)}
+            if all(Marker.OPENING.of(p.id) in done for p in state.players):
                 return replace(st, done=frozenset(), opening_done=True)
             return replace(st, done=done)
         case TurnStarted():
@@ -155,24 +154,24 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
             return _turn_ended(state)
         case GoldProduced():
             st = _player(state, event.player, gold=state.player(event.player).gold + event.amount)
-            return _action_done(st, "produced")
+            return _action_done(st, Marker.PRODUCED)
         case SupplyChosen():
-            return _action_done(state, f"supply:{event.option}")
+            return _action_done(state, Marker.SUPPLY.of(event.option))
         case SupplyTaken():
             st = _draw(state, event.player, event.cards)
             st = _player(st, event.player, gold=st.player(event.player).gold + event.gold)
-            return _action_done(st, "supply_taken")
+            return _action_done(st, Marker.SUPPLY_TAKEN)
         case Unslid():
             cards = set(event.cards)
             perms = {
                 k: (replace(c, slid=False) if k in cards else c)
                 for k, c in state.permanents.items()
             }
-            return _action_done(replace(state, permanents=perms), "unslid")
+            return _action_done(replace(state, permanents=perms), Marker.UNSLID)
         case PropertyPlaced():
             return _placed(state, event)
         case DeploymentFinished():
-            return _action_done(_unplaced(state, event.player), "deployed")
+            return _action_done(_unplaced(state, event.player), Marker.DEPLOYED)
         case CostPaid():
             return _cost_paid(state, event)
         case CardSummoned():
@@ -185,18 +184,18 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
             return _resulted(state, event)
         case AttackersEnteredBattle():
             combat = replace(state.combat, attackers=state.combat.attackers + event.followers)
-            return _action_done(replace(state, combat=combat), "attackers")
+            return _action_done(replace(state, combat=combat), Marker.ATTACKERS)
         case AttackDeclared():
             return _attack_declared(state, event)
         case BlockersEnteredBattle():
             combat = replace(state.combat, blockers=state.combat.blockers + event.followers)
-            return _action_done(replace(state, combat=combat), f"blockers:{event.player}")
+            return _action_done(replace(state, combat=combat), Marker.BLOCKERS.of(event.player))
         case BlocksAssigned():
             return _blocks_assigned(state, event)
         case FollowerDamageAssigned():
             allots = tuple(Allot(a.source, a.recipient, a.amount) for a in event.allocations)
             combat = replace(state.combat, allocations=state.combat.allocations + allots)
-            return _action_done(replace(state, combat=combat), f"damage:{event.player}")
+            return _action_done(replace(state, combat=combat), Marker.DAMAGE.of(event.player))
         case CombatDamageRegistered():
             obj = RegisterObject(
                 id=event.object_id,
@@ -212,7 +211,7 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
                 objects=state.objects + 1,
                 combat=replace(state.combat, allocations=()),
             )
-            return _action_done(st, "registered")
+            return _action_done(st, Marker.REGISTERED)
         case FollowersDestroyed():
             st = _to_graveyard(state, event.cards)
             return _reassess(replace(st, fatal=()))
@@ -227,7 +226,7 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
                 k: (replace(c, where="RETURN_HOME", territory=None, slid=True) if k in cards else c)
                 for k, c in state.permanents.items()
             }
-            return _action_done(replace(state, permanents=perms), "returned")
+            return _action_done(replace(state, permanents=perms), Marker.RETURNED)
         case BecameStray():
             cards = set(event.cards)
             perms = {
@@ -244,14 +243,14 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
                 hand=tuple(c for c in p.hand if c not in gone),
                 graveyard=p.graveyard + tuple(c for c in event.cards if c in p.hand),
             )
-            return replace(st, done=st.done | {f"discarded:{event.player}"})
+            return replace(st, done=st.done | {Marker.DISCARDED.of(event.player)})
         case TurnCleanedUp():
             perms = {
                 k: (replace(c, damage=0) if c.damage else c) for k, c in state.permanents.items()
             }
             mods = tuple(m for m in state.modifiers if m.expires != Expiry.END_OF_TURN)
             st = replace(state, permanents=perms, modifiers=mods, fatal=(), doomed=())
-            return _action_done(st, "cleaned")
+            return _action_done(st, Marker.CLEANED)
         case Conceded():
             st = replace(_player(state, event.player, out=True), out_by="CONCESSION")
             if state.priority == event.player:
@@ -428,7 +427,7 @@ def _turn_ended(state: MatchState) -> MatchState:
         records=records,
         phase=None,
         step=None,
-        done=frozenset({"turn_ended"}),
+        done=frozenset({Marker.TURN_ENDED}),
         priority=None,
         passes=0,
         combat=NO_COMBAT,
@@ -473,7 +472,7 @@ def _cost_paid(state: MatchState, event: CostPaid) -> MatchState:
     return replace(
         st,
         pending_cost=PendingCost(event.player, event.card, event.skill, event.gold, event.slid),
-        done=st.done | {_WINDOW_ACTIVITY},
+        done=st.done | {Marker.WINDOW},
     )
 
 
@@ -499,7 +498,7 @@ def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
         pending_cost=None,
         priority=event.player,
         passes=0,
-        done=st.done | {_WINDOW_ACTIVITY},
+        done=st.done | {Marker.WINDOW},
     )
 
 
@@ -539,7 +538,7 @@ def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
         records=records,
         priority=event.player,
         passes=0,
-        done=state.done | {_WINDOW_ACTIVITY},
+        done=state.done | {Marker.WINDOW},
     )
 
 
@@ -612,7 +611,7 @@ def _attack_declared(state: MatchState, event: AttackDeclared) -> MatchState:
     perms = {k: (replace(c, slid=True) if k in attacks else c) for k, c in state.permanents.items()}
     st = replace(state, permanents=perms, combat=replace(state.combat, attacks=attacks))
     st = _collect_triggers(st, TriggerWhen.ATTACKS, cards=list(attacks))
-    return _action_done(st, "declared")
+    return _action_done(st, Marker.DECLARED)
 
 
 def _blocks_assigned(state: MatchState, event: BlocksAssigned) -> MatchState:
@@ -621,7 +620,7 @@ def _blocks_assigned(state: MatchState, event: BlocksAssigned) -> MatchState:
         blocks[b.blocker] = b.attacker
     st = replace(state, combat=replace(state.combat, blocks=blocks))
     st = _collect_triggers(st, TriggerWhen.BLOCKS, cards=[b.blocker for b in event.blocks])
-    return _action_done(st, f"blocks:{event.player}")
+    return _action_done(st, Marker.BLOCKS.of(event.player))
 
 
 def _resulted(state: MatchState, event: ObjectResulted) -> MatchState:
@@ -643,7 +642,7 @@ def _resulted(state: MatchState, event: ObjectResulted) -> MatchState:
         ObjectKind.COMBAT_DAMAGE_FOLLOWERS,
         ObjectKind.COMBAT_DAMAGE_TERRITORY,
     ):
-        st = replace(st, done=st.done | {"resulted"})
+        st = replace(st, done=st.done | {Marker.RESULTED})
     return _reassess(_reset_priority(st))
 
 

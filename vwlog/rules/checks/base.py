@@ -23,6 +23,7 @@ from vwlog.events import (
     SupplyChosen,
     event_type,
 )
+from vwlog.rules.flow import DecisionKind
 
 if TYPE_CHECKING:
     from vwlog.model.errors import Violation
@@ -31,37 +32,42 @@ if TYPE_CHECKING:
 Violations = tuple["Violation", ...]
 
 
-ACCEPTS: dict[str, tuple[type[BaseEvent], ...]] = {
-    "setup": (MatchStarted,),
-    "supply": (SupplyChosen,),
-    "deploy": (PropertyPlaced, DeploymentFinished),
-    "stray": (PropertyPlaced,),
-    "registration": (CardSummoned, SkillRegistered),
-    "attackers": (AttackersEnteredBattle,),
-    "declare": (AttackDeclared,),
-    "blockers": (BlockersEnteredBattle,),
-    "blocks": (BlocksAssigned,),
-    "damage": (FollowerDamageAssigned,),
-    "discard": (HandLimitDiscarded,),
-    "priority": (PriorityPassed, CostPaid),
+ACCEPTS: dict[DecisionKind, tuple[type[BaseEvent], ...]] = {
+    DecisionKind.SETUP: (MatchStarted,),
+    DecisionKind.SUPPLY: (SupplyChosen,),
+    DecisionKind.DEPLOY: (PropertyPlaced, DeploymentFinished),
+    DecisionKind.STRAY: (PropertyPlaced,),
+    DecisionKind.REGISTRATION: (CardSummoned, SkillRegistered),
+    DecisionKind.ATTACKERS: (AttackersEnteredBattle,),
+    DecisionKind.DECLARE: (AttackDeclared,),
+    DecisionKind.BLOCKERS: (BlockersEnteredBattle,),
+    DecisionKind.BLOCKS: (BlocksAssigned,),
+    DecisionKind.DAMAGE: (FollowerDamageAssigned,),
+    DecisionKind.DISCARD: (HandLimitDiscarded,),
+    DecisionKind.PRIORITY: (PriorityPassed, CostPaid),
 }
 """Which decision events answer which kind of awaited decision."""
 
 
-WHAT: dict[str, str] = {
-    "setup": "start the match",
-    "supply": "choose a supply package",
-    "deploy": "place Property or finish deploying",
-    "stray": "deploy Stray Property into the new Territory",
-    "registration": "register what was just paid for",
-    "attackers": "choose attacking Followers",
-    "declare": "declare the attack",
-    "blockers": "choose blocking Followers",
-    "blocks": "assign blocks",
-    "damage": "distribute Follower damage",
-    "discard": "discard down to the hand limit",
-    "priority": "pass or register (holds priority)",
+WHAT: dict[DecisionKind, str] = {
+    DecisionKind.SETUP: "start the match",
+    DecisionKind.SUPPLY: "choose a supply package",
+    DecisionKind.DEPLOY: "place Property or finish deploying",
+    DecisionKind.STRAY: "deploy Stray Property into the new Territory",
+    DecisionKind.REGISTRATION: "register what was just paid for",
+    DecisionKind.ATTACKERS: "choose attacking Followers",
+    DecisionKind.DECLARE: "declare the attack",
+    DecisionKind.BLOCKERS: "choose blocking Followers",
+    DecisionKind.BLOCKS: "assign blocks",
+    DecisionKind.DAMAGE: "distribute Follower damage",
+    DecisionKind.DISCARD: "discard down to the hand limit",
+    DecisionKind.PRIORITY: "pass or register (holds priority)",
 }
+
+
+def what(kind: DecisionKind | None) -> str:
+    """What a player must do for an awaited decision of this kind (``decide`` for none)."""
+    return WHAT[kind] if kind is not None else "decide"
 
 
 def summary(event: BaseEvent) -> str:

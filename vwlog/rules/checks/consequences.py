@@ -26,12 +26,12 @@ from vwlog.model.types import (
     TriggerWhen,
     Zone,
 )
-from vwlog.rules.checks.base import WHAT, Violations, event_tag, summary
+from vwlog.rules.checks.base import Violations, event_tag, summary, what
 from vwlog.rules.common import (
     violation,
 )
 from vwlog.rules.effects import is_trusted
-from vwlog.rules.flow import Expect
+from vwlog.rules.flow import DecisionKind, Expect
 
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
@@ -161,7 +161,7 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     tag = event_tag(event)
     rule = _CONSEQUENCE_RULE.get(tag, "R-GEN-10")
     if tag in ("phase_started", "step_started", "turn_ended", "turn_started"):
-        if exp.kind == "priority":
+        if exp.kind == DecisionKind.PRIORITY:
             return (
                 violation(
                     window_rule(state),
@@ -174,7 +174,7 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
             return (
                 violation(
                     exp.rule,
-                    f"{tag} while {exp.player} must still {WHAT.get(exp.kind, exp.kind)}",
+                    f"{tag} while {exp.player} must still {what(exp.kind)}",
                     actual=summary(event),
                 ),
             )
@@ -213,7 +213,7 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
                     actual=summary(event),
                 ),
             )
-    who = f"; {exp.player} must {WHAT.get(exp.kind or '', exp.kind)}" if exp.player else ""
+    who = f"; {exp.player} must {what(exp.kind)}" if exp.player else ""
     return (
         violation(rule, f"{tag} is not demanded by the rules here{who}", actual=summary(event)),
     )

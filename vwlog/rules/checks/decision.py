@@ -24,7 +24,7 @@ from vwlog.model.types import (
     Phase,
     Step,
 )
-from vwlog.rules.checks.base import ACCEPTS, WHAT, Violations, event_tag
+from vwlog.rules.checks.base import ACCEPTS, WHAT, Violations, event_tag, what
 from vwlog.rules.checks.combat import (
     check_attackers,
     check_blockers,
@@ -37,7 +37,7 @@ from vwlog.rules.checks.register import check_cost, check_register_skill, check_
 from vwlog.rules.common import (
     violation,
 )
-from vwlog.rules.flow import Expect
+from vwlog.rules.flow import DecisionKind, Expect
 
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
@@ -54,9 +54,9 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
         return (out_of_turn(ruleset, state, exp, event),)
     if player != exp.player:
         rule = exp.rule
-        if kind == "priority":
+        if kind == DecisionKind.PRIORITY:
             rule = priority_rule(state)
-        elif kind == "deploy" and state.phase == Phase.PREP:
+        elif kind == DecisionKind.DEPLOY and state.phase == Phase.PREP:
             rule = "R-PREP-1"
         return (
             violation(
@@ -111,8 +111,7 @@ def priority_rule(state: MatchState) -> str:
 def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violation:
     """A decision that does not answer what is awaited: cite the rule that forbids it here."""
     tag = event_tag(event)
-    kind = exp.kind or ""
-    owed = f"{exp.player} must {WHAT.get(kind, kind)}"
+    owed = f"{exp.player} must {what(exp.kind)}"
     if isinstance(event, (CostPaid, CardSummoned, SkillRegistered)) and state.phase == Phase.PREP:
         return violation("R-PREP-2", f"{tag}: no skill or summon in the Preparation Phase")
     if isinstance(event, (CardSummoned, SkillRegistered)):
@@ -148,7 +147,7 @@ def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEven
         return violation("R-END-3", f"no hand-limit discard is due now ({owed})")
     if isinstance(event, PriorityPassed) and state.phase == Phase.PREP:
         return violation("R-REG-10", "there is no priority in the Preparation Phase")
-    if isinstance(event, PriorityPassed) and exp.kind != "priority":
+    if isinstance(event, PriorityPassed) and exp.kind != DecisionKind.PRIORITY:
         return violation(exp.rule, f"{tag} while {owed}: no priority window is open")
     return violation(exp.rule, f"{tag} is not allowed now: {owed}")
 

@@ -22,7 +22,7 @@ from vwlog.rules.common import (
     uses_capacity,
     violation,
 )
-from vwlog.rules.flow import Expect
+from vwlog.rules.flow import DecisionKind, Expect
 
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
@@ -106,7 +106,7 @@ def check_placement(
                 f"{card_name(state, event.territory)} is not a Territory of {event.player}",
             ),
         )
-    if exp.kind == "stray":
+    if exp.kind == DecisionKind.STRAY:
         if card.where != "STRAY":
             return (
                 violation(
