@@ -401,7 +401,7 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
 @main.command()
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
 @click.option("--matches", "-n", type=click.IntRange(1, 1_000_000), default=1, show_default=True)
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True)
 @click.option(
     "--teams",
     type=click.IntRange(2, 4),

@@ -325,8 +325,6 @@ the engine and broken by a test that asserts its id."""
 PENDING_FLAGS: dict[str, str] = {
     "mulligan": "no mulligan procedure is defined anywhere; the flag is recorded only",
     "produce_is_gain_gold": "the card vocabulary has no 'when you gain gold' trigger yet",
-    "fatigue_until_turn_change": "no Follower can enter play outside its controller's turn in "
-    "the current card vocabulary, so both readings give the same verdicts",
     "deck_out_loses": "a loss by deck-out is not yet applied (R-VIC-5)",
 }
 """Ruleset flags recorded in `Ruleset` whose alternative reading the engine does not apply yet;

@@ -16,7 +16,7 @@ import orjson
 from pydantic import ValidationError
 
 from vwlog.engine.replay import ValidationReport, Validator, replay
-from vwlog.engine.simulate import GeneratedMatch, PolicyName, simulate
+from vwlog.engine.simulate import GeneratedMatch, PolicyName, match_format_for, simulate
 from vwlog.events import DeckRevealed, EventRecord, LogHeader, MatchStarted
 from vwlog.io import codec
 from vwlog.io.logfile import open_log, write_log
@@ -233,13 +233,15 @@ def simulate_to(
     after writing to keep memory flat when ``out`` is given).
 
     Raises:
-        UsageError: the spec is impossible (players out of 2..4, a bad team split).
+        UsageError: the spec is impossible (players out of 2..6, no format of this shape).
         OutputError: a file cannot be written.
     """
-    if not 2 <= spec.players <= 4:
-        raise UsageError(f"--players takes 2 to 4, not {spec.players}")
-    if spec.teams is not None and (spec.teams < 2 or spec.players % spec.teams):
-        raise UsageError(f"--teams {spec.teams} does not divide {spec.players} players evenly")
+    if not 2 <= spec.players <= 6:
+        raise UsageError(f"--players takes 2 to 6, not {spec.players}")
+    try:
+        match_format_for(spec.players, spec.teams)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     if out is not None and not (out.suffix == ".jsonl" and spec.matches == 1):
         out.mkdir(parents=True, exist_ok=True)
     results = []

@@ -202,13 +202,12 @@ def summon_timing(
     keywords: tuple[Keyword, ...],
 ) -> list[Violation]:
     """Territories and Property: the active player's own Main Phase with an empty register
-    (R-MAIN-4, R-MAIN-8, OQ-6); Actions and Lair Territories: whenever holding priority outside
-    the Preparation Phase (R-CARD-8, R-CARD-2)."""
+    (R-MAIN-4, R-MAIN-8, OQ-6); Actions and every card with Lair, Followers included: whenever
+    holding priority outside the Preparation Phase (R-CARD-8, R-CARD-2: Lair means "at any
+    time", any moment at which an Action could be summoned)."""
     if state.phase == Phase.PREP:
         return [violation("R-PREP-2", "nothing may be summoned in the Preparation Phase")]
-    if card_type == CardType.ACTION or (
-        card_type == CardType.TERRITORY and Keyword.LAIR in keywords
-    ):
+    if card_type == CardType.ACTION or Keyword.LAIR in keywords:
         return []
     out = []
     main = state.phase in (Phase.MAIN1, Phase.MAIN2)

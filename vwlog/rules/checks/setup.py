@@ -12,6 +12,7 @@ from vwlog.events import (
     MatchStarted,
 )
 from vwlog.model.types import (
+    MatchFormat,
     RulingKind,
 )
 from vwlog.rules.checks.base import Violations
@@ -42,6 +43,7 @@ def check_match_started(ruleset: Ruleset, event: MatchStarted) -> Violations:
             seen.add(inst.id)
             if inst.card not in defs:
                 out.append(violation("R-SET-4", f"card {inst.card!r} is not in the card pool"))
+    out.extend(match_format(event))
     rs = ruleset
     for s in event.seats:
         if rs.min_deck_size is not None and len(s.deck) < rs.min_deck_size:
@@ -95,3 +97,37 @@ def check_ruling(state: MatchState, event: JudgeRulingIssued) -> Violations:
     if kind == RulingKind.PARTIAL_FIX:
         return trusted_effects(state, corrections)
     return ()
+
+
+FORMAT_SHAPES: dict[MatchFormat, str] = {
+    MatchFormat.DUEL: "two players, no teams",
+    MatchFormat.TAG: "teams of two, at least two teams",
+    MatchFormat.THREE_V_THREE: "two teams of three",
+    MatchFormat.BATTLE_ROYAL: "three or four players, free-for-all",
+}
+"""The seats each known format has (R-GEN-7: Tag Team is teams of two, 3 on 3 teams of three,
+Battle Royal three or four players free-for-all at one table; a duel is two players)."""
+
+
+def match_format(event: MatchStarted) -> list[Violation]:
+    """The seats fit the declared match format (R-GEN-7)."""
+    teams = Counter(s.team for s in event.seats)
+    n = len(event.seats)
+    fmt = event.format
+    if fmt == MatchFormat.DUEL:
+        fits = n == 2 and (None in teams or len(teams) == 2)
+    elif fmt == MatchFormat.TAG:
+        fits = None not in teams and len(teams) >= 2 and set(teams.values()) == {2}
+    elif fmt == MatchFormat.THREE_V_THREE:
+        fits = None not in teams and len(teams) == 2 and set(teams.values()) == {3}
+    else:
+        fits = n in (3, 4) and (set(teams) == {None} or len(teams) == n)
+    if fits:
+        return []
+    shape = ", ".join(f"{team or 'no team'}: {k}" for team, k in sorted(teams.items(), key=str))
+    return [
+        violation(
+            "R-GEN-7",
+            f"a {fmt} match has {FORMAT_SHAPES[fmt]}; these {n} seats are {shape}",
+        )
+    ]
