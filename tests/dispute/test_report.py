@@ -135,17 +135,17 @@ def test_errors(runner: CliRunner, tmp_path: Path) -> None:
 
 PRO_1 = (
     "The active player gains gold equal to the sum of the gold produce of all Territories they "
-    'control. [S000] (Whether this counts as "gaining gold" for triggers: OQ-10.)'
+    'control. (Whether this counts as "gaining gold" for triggers: OQ-10.)'
 )
 
 
 def test_markdown_quotes_the_full_rule_text_under_the_violation(runner: CliRunner) -> None:
     result = runner.invoke(main, ["report", str(sample("invalid/produce-overstated.jsonl"))])
     assert result.exit_code == 0, result.output
-    # the title is cut short; the rule's whole text follows it
+    # the title is the rule's opening sentence; its whole text follows it, without source tags
     heading = (
         "### 1. R-PRO-1: The active player gains gold equal to the sum of the gold produce of "
-        "all Territories…"
+        "all Territories they control"
     )
     assert f"{heading}\n\n> {PRO_1}\n\n- seq 157 · line 158" in result.stdout
 
@@ -154,10 +154,10 @@ def test_markdown_quotes_every_line_of_a_long_rule() -> None:
     text = report_markdown(build_report(log_source(sample("invalid/damage-over-atk.jsonl"))))
     assert (
         "> The active player decides how each of their Followers' ATK damage is distributed; "
-        "then the defending player does the same for theirs. [S000]\n"
+        "then the defending player does the same for theirs.\n"
     ) in text
     assert _md_rule_text("R-GEN-3")[:2] == [
-        "> A player allies with one of two sides [W1][W2]:",
+        "> A player allies with one of two sides:",
         "> - **Human** — four factions: **Order, Chaos, Prosper, Noble**.",
     ]
     assert _md_rule_text("R-NOPE-1") == []
@@ -167,7 +167,7 @@ def test_html_shows_the_rule_text_escaped() -> None:
     page = report_html(build_report(log_source(sample("invalid/produce-overstated.jsonl"))))
     assert (
         '<blockquote class="rule" data-rule="R-PRO-1"><p>The active player gains gold equal to '
-        "the sum of the gold produce of all Territories they control. [S000] (Whether this "
+        "the sum of the gold produce of all Territories they control. (Whether this "
         "counts as &quot;gaining gold&quot; for triggers: OQ-10.)</p></blockquote>"
     ) in page
     # the digest's Markdown becomes markup only after escaping: a `>` stays text
