@@ -626,13 +626,34 @@ def _() -> tuple[Scenario, AnyEvent]:
 
 
 @case(
-    "three players: the phase ends after two passes",
-    'S000: "semua pemain pass secara berurutan, atau terjadi dua kali pass"',
-    disagrees="the window still needs one pass per live player (passing flag not done)",
+    "three players: two passes end the phase (two-pass reading)",
+    'S000: "semua pemain pass secara berurutan, atau terjadi dua kali pass" (OQ-33 TWO_PASSES)',
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    rs = RULESET.model_copy(update={"window_closes_after": "TWO_PASSES"})
+    s = Scenario.start(players=3, ruleset=rs).to(Phase.MAIN1, turn=1)
+    s.do(PriorityPassed(player=P1))
+    # the second pass is the last one the window needs: judge it, then the phase moves on
+    return s, PriorityPassed(player=P2)
+
+
+@case(
+    "three players: two passes do not end the phase (default reading)",
+    'S000: "semua pemain pass secara berurutan" (OQ-33 ALL_PLAYERS, R-REG-7)',
+    "R-REG-7",
 )
 def _() -> tuple[Scenario, AnyEvent]:
     s = three().do(PriorityPassed(player=P1), PriorityPassed(player=P2))
     return s, PhaseStarted(phase=Phase.COMBAT)
+
+
+@case(
+    "three players: all three pass, the phase ends",
+    'S000: "semua pemain pass secara berurutan"',
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = three().do(PriorityPassed(player=P1), PriorityPassed(player=P2))
+    return s, PriorityPassed(player=P3)
 
 
 @case("three players: the second player's Territory", "S000: Territories in own Main Phase")

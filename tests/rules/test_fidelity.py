@@ -46,19 +46,13 @@ def test_a_follower_without_lair_waits_for_its_controllers_main_phase() -> None:
     assert s.violations_of(CostPaid(player="p1", card=soldier, gold=1)) == {"R-MAIN-4"}
 
 
-@pytest.mark.parametrize(("every_turn", "fatigued_in_p3s_turn"), [(True, False), (False, True)])
-def test_fatigue_of_a_lair_follower_by_both_readings(
-    every_turn: bool, fatigued_in_p3s_turn: bool
-) -> None:
-    rs = RULESET.model_copy(update={"fatigue_until_turn_change": every_turn})
-    s = _opponents_main_phase(players=3, ruleset=rs)
+def test_a_lair_follower_summoned_in_an_opponents_turn_attacks_in_its_own() -> None:
+    s = _opponents_main_phase(players=3)
     beast = s.inst("p1", "lair-beast")
     s.summon(beast, territory=s.inst("p1", "keep"))
     assert s.state.permanents[beast].fatigued
-    s.to(Phase.MAIN1, turn=3)
-    assert s.state.active == "p3"
-    assert s.state.permanents[beast].fatigued is fatigued_in_p3s_turn
     s.to(Phase.MAIN1, turn=4)
+    assert s.state.active == "p1"
     assert not s.state.permanents[beast].fatigued
 
 

@@ -31,6 +31,7 @@ from vwlog.events import (
     CostPaid,
     FollowerDamageAssigned,
     MatchStarted,
+    PriorityPassed,
     PropertyPlaced,
     SkillRegistered,
     SkillTriggered,
@@ -333,6 +334,14 @@ def destroyed_guards_become_stray() -> FlagCase:  # OQ-32
     return played(sc, rs(destroyed_guards_become_stray=False), "R-CMB-35")
 
 
+def window_closes_after() -> FlagCase:  # OQ-33
+    # three players: p1 and p2 pass in Main Phase I and the Combat Phase begins at once
+    sc = Scenario.start(players=3, ruleset=rs(window_closes_after="TWO_PASSES")).to(Phase.MAIN1)
+    sc.do(PriorityPassed(player=P1), PriorityPassed(player=P2))
+    assert sc.state.phase == Phase.COMBAT
+    return played(sc, RULESET, "R-REG-7")
+
+
 CASES: dict[str, Callable[[], FlagCase]] = {
     f.__name__: f
     for f in (
@@ -365,6 +374,7 @@ CASES: dict[str, Callable[[], FlagCase]] = {
         raze_destroys_in_step7,
         hand_limit_all_players,
         destroyed_guards_become_stray,
+        window_closes_after,
     )
 }
 

@@ -411,24 +411,9 @@ def _step_started(state: MatchState, step: Step) -> MatchState:
 
 
 def _turn_ended(state: MatchState) -> MatchState:
-    """Turn change: stats revert, effects end, Fatigue wears off (R-END-5, R-SKL-11, OQ-28).
-
-    Fatigue ends at any turn change by default; with ``fatigue_until_turn_change`` off it ends
-    only when its controller's own turn begins (a Lair Follower summoned in an opponent's turn
-    stays Fatigued through the other players' turns)."""
-    rs = state.ruleset
-    nxt = state.next_player(state.active) if state.active else None
-    every = rs is None or rs.fatigue_until_turn_change
-
-    def rested(c: Permanent) -> bool:
-        return c.fatigued and (every or c.controller == nxt)
-
+    """Turn change: stats revert, effects end, Fatigue wears off (R-END-5, R-SKL-11, OQ-28)."""
     perms = {
-        k: (
-            replace(c, fatigued=c.fatigued and not rested(c), damage=0)
-            if c.fatigued or c.damage
-            else c
-        )
+        k: (replace(c, fatigued=False, damage=0) if c.fatigued or c.damage else c)
         for k, c in state.permanents.items()
     }
     mods = tuple(m for m in state.modifiers if m.expires == Expiry.PERMANENT)

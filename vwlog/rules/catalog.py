@@ -325,6 +325,9 @@ the engine and broken by a test that asserts its id."""
 PENDING_FLAGS: dict[str, str] = {
     "mulligan": "no mulligan procedure is defined anywhere; the flag is recorded only",
     "produce_is_gain_gold": "the card vocabulary has no 'when you gain gold' trigger yet",
+    "fatigue_until_turn_change": "a Follower with Lair may enter play in an opponent's turn, "
+    "but Fatigue only forbids attacking, which happens in its controller's own turn, and both "
+    "readings end Fatigue before that turn; so both give the same verdicts",
     "deck_out_loses": "a loss by deck-out is not yet applied (R-VIC-5)",
 }
 """Ruleset flags recorded in `Ruleset` whose alternative reading the engine does not apply yet;

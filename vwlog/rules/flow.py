@@ -318,11 +318,19 @@ def _priority(player: str | None) -> Expect:
     return exp
 
 
+def passes_to_close(ruleset: Ruleset, state: MatchState) -> int:
+    """How many passes in succession close a window (R-REG-7): one per live player, or two
+    where the ruleset reads the seed's "atau terjadi dua kali pass" on its own (OQ-33)."""
+    if ruleset.window_closes_after == "TWO_PASSES":
+        return min(2, state.live)
+    return state.live
+
+
 def _window(ruleset: Ruleset, state: MatchState, after: Callable[[MatchState], Expect]) -> Expect:
     """A priority window: the holder decides until all players pass in succession; then the top
     object results (R-REG-8) or, with an empty register, the step ends (R-REG-7). In steps 6 and
     8 the combat-damage object waits for the next step (R-CMB-23)."""
-    if state.passes < state.live:
+    if state.passes < passes_to_close(ruleset, state):
         return _priority(state.priority)
     reg = state.register
     damage_waits = (
