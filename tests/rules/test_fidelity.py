@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.harness import CARDS, RULESET, Scenario, deck, follower
+from tests.rules.harness import CARDS, RULESET, Scenario, active, board, deck, follower, honor
 from vwlog.events import CardInstance, CostPaid, MatchStarted, PriorityPassed, Seat
-from vwlog.model.types import Keyword, MatchFormat, Phase
+from vwlog.model.types import Keyword, MatchFormat, Phase, Restriction
 from vwlog.projections import INITIAL
 from vwlog.rules import check
 
+P1 = "p1"
+P2 = "p2"
 LAIR_BEAST = follower("lair-beast", atk=3, vit=3, cost=2, keywords=(Keyword.LAIR,))
 POOL = (*CARDS, LAIR_BEAST)
 
@@ -101,3 +103,85 @@ def test_a_format_its_seats_do_not_fit_is_refused(
 )
 def test_a_format_its_seats_fit_is_clean(fmt: MatchFormat, teams: list[str | None]) -> None:
     assert check(RULESET, INITIAL, _start(fmt, teams)) == ()
+
+
+# -- restriction records as the seed keeps them (R-SKL-6..10) -----------------------------------
+
+
+def _two_necromancers() -> Scenario:
+    return board(p1=(("citadel", ("necromancer", "necromancer")),), hand1=("recaller",))
+
+
+def test_a_second_copy_that_never_used_the_skill_may_use_it() -> None:
+    # "mutlak ... asalkan property itu di permainan": the record is the property's own
+    s = _two_necromancers()
+    first, second = s.inst(P1, "necromancer"), s.inst(P1, "necromancer", 1)
+    s.use(first)
+    assert s.violations_of(CostPaid(player=P1, card=second, skill="s1", gold=1)) == set()
+
+
+@pytest.mark.parametrize("key", ["NAME", "CARD"])
+def test_neither_record_key_changes_the_seeds_verdicts(key: str) -> None:
+    s = board(
+        p1=(("citadel", ("necromancer", "necromancer")),),
+        ruleset=RULESET.model_copy(update={"restriction_key": key}),
+    )
+    first, second = s.inst(P1, "necromancer"), s.inst(P1, "necromancer", 1)
+    s.use(first)
+    assert s.violations_of(CostPaid(player=P1, card=first, skill="s1", gold=1)) == {"R-SKL-7"}
+    assert s.violations_of(CostPaid(player=P1, card=second, skill="s1", gold=1)) == set()
+
+
+def test_once_per_match_twice_by_the_same_card_cites_r_skl_7() -> None:
+    s = _two_necromancers()
+    first = s.inst(P1, "necromancer")
+    s.use(first)
+    s.to(Phase.MAIN1, turn=5)
+    assert s.violations_of(CostPaid(player=P1, card=first, skill="s1", gold=1)) == {"R-SKL-7"}
+
+
+def test_a_copy_back_from_hand_inherits_the_record_and_cites_r_skl_8() -> None:
+    # the digest's R-SKL-8 example: the first copy used it, went back to hand; a new copy
+    s = board(
+        p1=(("citadel", ("necromancer", "recaller")),),
+        hand1=("necromancer",),
+    )
+    first, again = s.inst(P1, "necromancer"), s.inst(P1, "necromancer", 1)
+    s.use(first)
+    s.use(s.inst(P1, "recaller"), target=first)
+    assert first in s.state.player(P1).hand
+    s.summon(again, s.inst(P1, "citadel"))
+    assert s.violations_of(CostPaid(player=P1, card=again, skill="s1", gold=1)) == {"R-SKL-8"}
+
+
+def test_a_copy_after_the_graveyard_is_new_and_may_use_it() -> None:
+    # R-SKL-9: Necromancer(Male) went to the Graveyard; the new one may use the skill
+    s = board(
+        p1=(("citadel", ("necromancer",)),),
+        p2=(("keep", ("striker", "striker")),),
+        hand1=("necromancer",),
+    )
+    first, again = s.inst(P1, "necromancer"), s.inst(P1, "necromancer", 1)
+    s.use(first)
+    s.to(Phase.MAIN1, turn=4)
+    s.use(s.inst(P2, "striker"), target=first)
+    assert first in s.state.player(P1).graveyard
+    s.to(Phase.MAIN1, turn=5)
+    s.summon(again, s.inst(P1, "citadel"))
+    assert s.violations_of(CostPaid(player=P1, card=again, skill="s1", gold=1)) == set()
+
+
+def test_a_restriction_may_allow_several_uses() -> None:
+    twice = follower(
+        "twice",
+        skills=(
+            active([honor(1)], gold=1, restriction=Restriction.ONCE_PER_TURN).model_copy(
+                update={"restriction_uses": 2}
+            ),
+        ),
+    )
+    s = Scenario.start([deck("keep", "twice"), deck()], cards=(*CARDS, twice)).to(Phase.MAIN1)
+    keep, card = s.inst(P1, "keep"), s.inst(P1, "twice")
+    s.summon(keep).summon(card, keep)
+    s.use(card).use(card)
+    assert s.violations_of(CostPaid(player=P1, card=card, skill="s1", gold=1)) == {"R-SKL-6"}

@@ -28,12 +28,10 @@ from vwlog.events import (
     AnyEvent,
     AttackersEnteredBattle,
     CardSummoned,
-    CostPaid,
     FollowerDamageAssigned,
     MatchStarted,
     PriorityPassed,
     PropertyPlaced,
-    SkillRegistered,
     SkillTriggered,
     TurnStarted,
 )
@@ -256,14 +254,6 @@ def relics_become_stray() -> FlagCase:  # OQ-21
     return played(sc, rs(relics_become_stray=False), "R-CMB-35")
 
 
-def restriction_key() -> FlagCase:  # OQ-22
-    sc = board(
-        p1=(("citadel", ("necromancer", "necromancer")),), ruleset=rs(restriction_key="CARD")
-    )
-    sc.use(sc.inst(P1, "necromancer")).use(sc.inst(P1, "necromancer", 1)).to(Phase.COMBAT)
-    return played(sc, RULESET, "R-SKL-10")
-
-
 def simultaneous_victory_active_first() -> FlagCase:  # OQ-24
     sc = Scenario.start([deck(), deck("pact")], ruleset=rs(starting_honor=95))
     sc.to(Phase.MAIN1, turn=2).summon(sc.inst(P2, "pact"))
@@ -365,7 +355,6 @@ CASES: dict[str, Callable[[], FlagCase]] = {
         many_blockers_per_attacker,
         raze_lethal_first,
         relics_become_stray,
-        restriction_key,
         simultaneous_victory_active_first,
         team_wins_together,
         force_is_raze,
@@ -429,7 +418,4 @@ def test_the_cases_really_play_what_they_say() -> None:
     """Spot checks that the logs contain the decisions the cases are about."""
     subdeck = CASES["summon_from_subdeck"]().events
     assert any(isinstance(e, CardSummoned) and e.card == "p1-s01" for e in subdeck)
-    double = CASES["restriction_key"]().events
-    assert sum(isinstance(e, SkillRegistered) for e in double) == 2
-    assert sum(isinstance(e, CostPaid) and e.skill is not None for e in double) == 2
     assert isinstance(CASES["opening_hand"]().events[0], MatchStarted)

@@ -105,6 +105,9 @@ class SkillDef(_Frozen):
     """Whether sliding the card is part of the cost (R-SKL-2)."""
     restriction: Restriction = Restriction.NONE
     """How often it may be used (R-SKL-6)."""
+    restriction_uses: int = Field(default=1, ge=1, le=100)
+    """How many uses the restriction allows in its scope ("telah menggunakan sejumlah variabel
+    restriksinya", R-SKL-6): once per turn is 1, "twice per turn" is 2."""
     trigger: TriggerWhen | None = None
     """For trigger skills: the moment they wait for (R-REG-4)."""
     condition: Condition | None = None
@@ -274,7 +277,9 @@ class Ruleset(_Frozen):
     relics_become_stray: bool = True
     """OQ-21: Relics and Runes in a destroyed Territory become Stray (else to the Graveyard)."""
     restriction_key: Literal["NAME", "CARD"] = "NAME"
-    """OQ-22: restriction records are kept per (controller, card name) or per physical card."""
+    """OQ-22: recorded only. Restriction records follow the seed (R-SKL-10): per property in
+    play, carried by name through hand, Fate Deck and subdeck; neither value of this flag is
+    faithful, so it no longer changes verdicts."""
     deck_out_loses: bool = False
     """OQ-23: a player who must draw from an empty Fate Deck loses."""
     simultaneous_victory_active_first: bool = True

@@ -177,6 +177,17 @@ class Combat:
 NO_COMBAT = Combat()
 
 
+def record_key(controller: str, card: str, skill: str, scope: str) -> tuple[str, str, str, str]:
+    """The restriction record of a property in play (R-SKL-6)."""
+    return (controller, card, skill, scope)
+
+
+def carried_key(controller: str, name: str, skill: str, scope: str) -> tuple[str, str, str, str]:
+    """A record carried by card name after its property went back to hand, Fate Deck or
+    subdeck (R-SKL-8); the name is marked so it never equals an instance id."""
+    return (controller, f"name:{name}", skill, scope)
+
+
 class Marker(StrEnum):
     """What already happened in the current phase or step, as kept in `MatchState.done`.
 
@@ -287,8 +298,10 @@ class MatchState:
     honor_due: tuple[tuple[str, int], ...] = ()
     """(player, amount) honor owed for destroyed Territories (OQ-7 parameter)."""
     records: Mapping[tuple[str, str, str, str], tuple[str, int]] = field(default_factory=dict)
-    """Restriction records (R-SKL-6..10): (controller, key, skill id, scope) → (the instance
-    that used it, the register-object count when it was used)."""
+    """Restriction records (R-SKL-6..10), as the seed keeps them: per property in play
+    (`record_key`: controller, instance, skill id, scope) → (the instance that used the skill,
+    uses so far); a property gone back to hand, Fate Deck or subdeck leaves its record under
+    its name (`carried_key`) for the next copy its controller brings into play."""
     winner: str | None = None
     victory: str | None = None
     revealed: frozenset[str] = frozenset()

@@ -69,6 +69,8 @@ from vwlog.model.state import (
     RegisterObject,
     Trigger,
     Where,
+    carried_key,
+    record_key,
     replace,
 )
 from vwlog.model.types import (
@@ -506,11 +508,14 @@ def _is_action(state: MatchState, card: str) -> bool:
     return state.defn(card).type == CardType.ACTION
 
 
-def _record_key(state: MatchState, controller: str, card: str) -> str:
-    rs = state.ruleset
-    if rs is not None and rs.restriction_key == "CARD":
-        return card
-    return state.defn(card).name
+def _used(state: MatchState, controller: str, card: str, skill: str) -> MatchState:
+    """A restricted skill was used: count the use on the property's record (R-SKL-6)."""
+    s = state.defn(card).skill(skill) if card in state.instances else None
+    if s is None or s.restriction == "NONE":
+        return state
+    key = record_key(controller, card, skill, str(s.restriction))
+    _, uses = state.records.get(key, (card, 0))
+    return replace(state, records={**state.records, key: (card, uses + 1)})
 
 
 def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
@@ -522,20 +527,12 @@ def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
         skill=event.skill,
         target=event.target,
     )
-    records = state.records
-    skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
-    if skill is not None and skill.restriction != "NONE":
-        key = _record_key(state, event.player, event.card)
-        records = {
-            **records,
-            (event.player, key, event.skill, str(skill.restriction)): (event.card, state.objects),
-        }
+    st = _used(state, event.player, event.card, event.skill)
     return replace(
-        state,
+        st,
         register=(*state.register, obj),
         objects=state.objects + 1,
         pending_cost=None,
-        records=records,
         priority=event.player,
         passes=0,
         done=state.done | {Marker.WINDOW},
@@ -555,21 +552,13 @@ def _skill_triggered(state: MatchState, event: SkillTriggered) -> MatchState:
         if t.player == event.player and t.card == event.card and t.skill == event.skill:
             del remaining[i]
             break
-    records = state.records
-    skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
-    if skill is not None and skill.restriction != "NONE":
-        key = _record_key(state, event.player, event.card)
-        records = {
-            **records,
-            (event.player, key, event.skill, str(skill.restriction)): (event.card, state.objects),
-        }
+    st = _used(state, event.player, event.card, event.skill)
     return _reset_priority(
         replace(
-            state,
+            st,
             register=(*state.register, obj),
             objects=state.objects + 1,
             triggers=tuple(remaining),
-            records=records,
         )
     )
 
@@ -597,8 +586,8 @@ def _collect_triggers(
             if not condition_holds(state, perm.controller, s.condition):
                 continue
             if s.restriction != "NONE":
-                key = _record_key(state, perm.controller, cid)
-                if (perm.controller, key, s.id, str(s.restriction)) in state.records:
+                key = record_key(perm.controller, cid, s.id, str(s.restriction))
+                if state.records.get(key, (cid, 0))[1] >= s.restriction_uses:
                     continue
             found.append(Trigger(perm.controller, cid, s.id))
     if not found:
@@ -675,7 +664,7 @@ def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:
             entered_turn=state.turn,
             entered_at=state.objects,
         )
-    st = replace(state, permanents=perms)
+    st = replace(state, permanents=perms, records=_records_entering(state, obj.controller, card))
     if d.type == CardType.TERRITORY:
         counts = dict(state.territory_counts)
         counts[obj.controller] = counts.get(obj.controller, 0) + 1
@@ -748,13 +737,40 @@ def _reassess(state: MatchState) -> MatchState:
     return replace(state, fatal=fatal, doomed=doomed)
 
 
-def _clear_records(
-    records: Mapping[tuple[str, str, str, str], tuple[str, int]], gone: Mapping[str, set[str]]
+def _records_leaving(
+    state: MatchState, controller: str, card: str, zone: Zone
 ) -> Mapping[tuple[str, str, str, str], tuple[str, int]]:
-    """A card going from play to the Graveyard clears its restriction records (R-SKL-9)."""
-    if not records:
-        return records
-    return {r: v for r, v in records.items() if r[1] not in gone.get(r[0], set())}
+    """A property leaving play takes its restriction records along: to the Graveyard they end
+    (R-SKL-9, the next copy is new); back to hand, Fate Deck or subdeck they stay with its name,
+    for the next copy its controller brings into play (R-SKL-8)."""
+    mine = {r: v for r, v in state.records.items() if r[0] == controller and r[1] == card}
+    if not mine:
+        return state.records
+    records = {r: v for r, v in state.records.items() if r not in mine}
+    if zone != Zone.GRAVEYARD:
+        name = state.defn(card).name
+        for (who, _, skill, scope), (_, uses) in mine.items():
+            records[carried_key(who, name, skill, scope)] = (card, uses)
+    return records
+
+
+def _records_entering(
+    state: MatchState, controller: str, card: str
+) -> Mapping[tuple[str, str, str, str], tuple[str, int]]:
+    """A property entering play is recognised by a record carried by its name (R-SKL-8)."""
+    name = state.defn(card).name
+    carried = {
+        r: v
+        for r, v in state.records.items()
+        if r[0] == controller and r[1] == carried_key(controller, name, r[2], r[3])[1]
+    }
+    if not carried:
+        return state.records
+    records = {r: v for r, v in state.records.items() if r not in carried}
+    for (who, carried_name, skill, scope), (_, uses) in carried.items():
+        # the user is the name now: the record was inherited, whichever copy comes back
+        records[record_key(who, card, skill, scope)] = (carried_name, uses)
+    return records
 
 
 def _to_graveyard(state: MatchState, cards: Iterable[str]) -> MatchState:
@@ -798,10 +814,7 @@ def _move_from_play(state: MatchState, card: str, zone: Zone) -> MatchState:
     )
     if zones:
         st = _player(st, owner, **zones)
-    if zone == Zone.GRAVEYARD:
-        key = _record_key(state, perm.controller, card)
-        st = replace(st, records=_clear_records(st.records, {perm.controller: {key}}))
-    return st
+    return replace(st, records=_records_leaving(st, perm.controller, card, zone))
 
 
 def _territories_destroyed(state: MatchState, cards: tuple[str, ...]) -> MatchState:

@@ -308,6 +308,10 @@ NOT_ENFORCED: dict[str, tuple[Status, str]] = {
     "R-CMB-22": ("pending", "the card vocabulary has no 'on damage distribution' trigger"),
     "R-CMB-37": ("descriptive", "a consequence of R-CMB-34 and R-CMB-12, both enforced"),
     "R-SKL-9": ("descriptive", "a permission (the Graveyard resets the record); tested as legal"),
+    "R-SKL-10": (
+        "descriptive",
+        "how the records are kept; a used-up allowance cites R-SKL-6, R-SKL-7 or R-SKL-8",
+    ),
     "R-SKL-11": (
         "descriptive",
         "effect durations are applied by the fold at cleanup and turn change",
@@ -328,6 +332,8 @@ PENDING_FLAGS: dict[str, str] = {
     "fatigue_until_turn_change": "a Follower with Lair may enter play in an opponent's turn, "
     "but Fatigue only forbids attacking, which happens in its controller's own turn, and both "
     "readings end Fatigue before that turn; so both give the same verdicts",
+    "restriction_key": "superseded: records follow the seed (per property in play, carried by "
+    "name through hand, Fate Deck and subdeck, R-SKL-10); neither value is faithful",
     "deck_out_loses": "a loss by deck-out is not yet applied (R-VIC-5)",
 }
 """Ruleset flags recorded in `Ruleset` whose alternative reading the engine does not apply yet;

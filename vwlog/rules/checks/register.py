@@ -10,7 +10,7 @@ from vwlog.events import (
     SkillRegistered,
 )
 from vwlog.model.cards import SkillDef, Target
-from vwlog.model.state import condition_holds
+from vwlog.model.state import condition_holds, record_key
 from vwlog.model.types import (
     CardType,
     Keyword,
@@ -166,32 +166,29 @@ def skill_cost(
 def restriction_used(
     ruleset: Ruleset, state: MatchState, event: CostPaid, skill: SkillDef
 ) -> list[Violation]:
-    """A restricted skill whose allowance is used up (R-SKL-6..10)."""
+    """A restricted skill whose allowance is used up (R-SKL-6..8). The record belongs to the
+    property in play; one that went back to hand, Fate Deck or subdeck hands its record to
+    the next copy of its name (R-SKL-8); the Graveyard ends it (R-SKL-9)."""
     if skill.restriction == Restriction.NONE:
         return []
     d = state.defn(event.card)
-    perm = state.permanents[event.card]
-    out: list[Violation] = []
-    key = event.card if ruleset.restriction_key == "CARD" else d.name
-    used = state.records.get((event.player, key, skill.id, str(skill.restriction)))
-    if used is not None:
-        user, serial = used
-        if user != event.card:
-            rule, why = "R-SKL-10", f"a {d.name} of {event.player} already used it"
-        elif perm.entered_at > serial:
-            rule, why = "R-SKL-8", "the record survived its return to hand or deck"
-        elif skill.restriction == Restriction.ONCE_PER_MATCH:
-            rule, why = "R-SKL-7", "the record stays while it is in play"
-        else:
-            rule, why = "R-SKL-6", "its allowance is used up"
-        out.append(
-            violation(
-                rule,
-                f"{d.name}'s skill is restricted {skill.restriction}: {why}",
-                flag="restriction_key" if rule == "R-SKL-10" else None,
-            )
+    user, uses = state.records.get(
+        record_key(event.player, event.card, skill.id, str(skill.restriction)), (event.card, 0)
+    )
+    if uses < skill.restriction_uses:
+        return []
+    allowance = f"{skill.restriction_uses} use" + ("s" if skill.restriction_uses > 1 else "")
+    if user != event.card:
+        rule = "R-SKL-8"
+        why = (
+            f"a {d.name} of {event.player} used it and went back to hand, Fate Deck or "
+            f"subdeck; the {d.name} brought into play again is recognised as having used it"
         )
-    return out
+    elif skill.restriction == Restriction.ONCE_PER_MATCH:
+        rule, why = "R-SKL-7", "the record stays absolute while it is in play"
+    else:
+        rule, why = "R-SKL-6", f"its allowance of {allowance} is used up"
+    return [violation(rule, f"{d.name}'s skill is restricted {skill.restriction}: {why}")]
 
 
 def summon_timing(
