@@ -8,9 +8,27 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.harness import CARDS, RULESET, Scenario, active, board, deck, follower, honor
-from vwlog.events import CardInstance, CostPaid, MatchStarted, PriorityPassed, Seat
-from vwlog.model.types import Keyword, MatchFormat, Phase, Restriction
+from tests.rules.harness import (
+    CARDS,
+    RULESET,
+    Scenario,
+    active,
+    board,
+    deck,
+    fight,
+    follower,
+    honor,
+)
+from vwlog.events import (
+    Allocation,
+    CardInstance,
+    CostPaid,
+    FollowerDamageAssigned,
+    MatchStarted,
+    PriorityPassed,
+    Seat,
+)
+from vwlog.model.types import Keyword, MatchFormat, Phase, Restriction, Step
 from vwlog.projections import INITIAL
 from vwlog.rules import check
 
@@ -185,3 +203,40 @@ def test_a_restriction_may_allow_several_uses() -> None:
     s.summon(keep).summon(card, keep)
     s.use(card).use(card)
     assert s.violations_of(CostPaid(player=P1, card=card, skill="s1", gold=1)) == {"R-SKL-6"}
+
+
+# -- Raze remainder when the only blocker is gone (R-CMB-20) -----------------------------------
+
+
+def _blocker_killed_before_step6(attacker: str) -> Scenario:
+    s = board(p1=(("citadel", (attacker, "striker")),))
+    att, keep2, guard = s.inst(P1, attacker), s.inst(P2, "keep"), s.inst(P2, "soldier")
+    fight(s, {att: keep2}, {guard: att})
+    while s.holder != P1:
+        s.do(PriorityPassed(player=s.holder))
+    s.use(s.inst(P1, "striker"), target=guard)
+    assert guard not in s.state.permanents
+    return s
+
+
+def test_raze_sends_all_its_atk_to_the_territory_when_its_blocker_is_gone() -> None:
+    s = _blocker_killed_before_step6("brute")
+    s.until("damage")
+    brute, keep2 = s.inst(P1, "brute"), s.inst(P2, "keep")
+    assert s.holder == P1
+    whole = FollowerDamageAssigned(
+        player=P1, allocations=(Allocation(source=brute, recipient=keep2, amount=4),)
+    )
+    assert s.violations_of(whole) == set()
+    assert whole in s.legal()
+    short = FollowerDamageAssigned(
+        player=P1, allocations=(Allocation(source=brute, recipient=keep2, amount=3),)
+    )
+    assert s.violations_of(short) == {"R-CMB-19"}
+
+
+def test_without_raze_a_blocked_attacker_deals_nothing_when_its_blocker_is_gone() -> None:
+    s = _blocker_killed_before_step6("soldier")
+    s.to(Phase.COMBAT, Step.C7)
+    assert s.state.combat.allocations == ()
+    assert s.state.permanents[s.inst(P2, "keep")].damage == 0

@@ -43,7 +43,7 @@ from vwlog.rules.common import (
     room,
     uses_capacity,
 )
-from vwlog.rules.flow import DecisionKind, Expect, expect, has_raze
+from vwlog.rules.flow import DecisionKind, Expect, distributes_in_step6, expect, has_raze
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -310,7 +310,7 @@ def _distributions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator
         per_source = []
         for a in live_attackers(state):
             blockers = blockers_of(state, a)
-            if not blockers:
+            if not distributes_in_step6(state, a):
                 continue
             atk = state.stat(a, Stat.ATK)
             recipients = [

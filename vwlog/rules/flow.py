@@ -462,7 +462,7 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
                 return _decide(d, DecisionKind.BLOCKS, "R-CMB-16")
     elif step == Step.C6 and action_open and Marker.REGISTERED not in done:
         if Marker.DAMAGE.of(active) not in done and any(
-            blockers_of(state, a) for a in live_attackers(state)
+            distributes_in_step6(state, a) for a in live_attackers(state)
         ):
             return _decide(active, DecisionKind.DAMAGE, "R-CMB-19")
         for d in defenders(state):
@@ -538,3 +538,12 @@ def _returning(ruleset: Ruleset, state: MatchState) -> tuple[str, ...]:
 def has_raze(state: MatchState, follower: str) -> bool:
     """Whether a Follower has Raze now (R-CMB-20)."""
     return state.has_keyword(follower, Keyword.RAZE)
+
+
+def distributes_in_step6(state: MatchState, attacker: str) -> bool:
+    """Whether an attacker distributes its ATK in step 6: it has blockers, or it was blocked,
+    has Raze and lost its blockers, so the rest of its ATK, all of it, goes to the attacked
+    Territory (R-CMB-20: "mendistribusi sisa ATK damage-nya ke Territory yang diserang")."""
+    if blockers_of(state, attacker):
+        return True
+    return was_blocked(state, attacker) and has_raze(state, attacker)

@@ -30,7 +30,7 @@ from vwlog.rules.common import (
     needs_naval_aerial,
     violation,
 )
-from vwlog.rules.flow import has_raze
+from vwlog.rules.flow import distributes_in_step6, has_raze
 
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
@@ -239,7 +239,11 @@ def check_damage(ruleset: Ruleset, state: MatchState, event: FollowerDamageAssig
     for a in event.allocations:
         by_source.setdefault(a.source, []).append((a.recipient, a.amount))
     if active:
-        sources = {a: blockers_of(state, a) for a in live_attackers(state) if blockers_of(state, a)}
+        sources = {
+            a: blockers_of(state, a)
+            for a in live_attackers(state)
+            if distributes_in_step6(state, a)
+        }
     else:
         sources = {
             b: [a]
