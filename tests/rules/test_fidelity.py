@@ -22,13 +22,15 @@ from tests.rules.harness import (
 from vwlog.events import (
     Allocation,
     CardInstance,
+    Conceded,
     CostPaid,
     FollowerDamageAssigned,
     MatchStarted,
+    MatchWon,
     PriorityPassed,
     Seat,
 )
-from vwlog.model.types import Keyword, MatchFormat, Phase, Restriction, Step
+from vwlog.model.types import Keyword, MatchFormat, Phase, Restriction, Step, Victory
 from vwlog.projections import INITIAL
 from vwlog.rules import check
 
@@ -240,3 +242,23 @@ def test_without_raze_a_blocked_attacker_deals_nothing_when_its_blocker_is_gone(
     s.to(Phase.COMBAT, Step.C7)
     assert s.state.combat.allocations == ()
     assert s.state.permanents[s.inst(P2, "keep")].damage == 0
+
+
+# -- an illegal victory claim never becomes the result (R-VIC-1) -------------------------------
+
+
+def test_an_illegal_military_claim_is_reported_once_and_not_applied() -> None:
+    s = board()
+    holder = s.holder
+    claim = MatchWon(winner=P1, victory=Victory.MILITARY)
+    events = [*s.events, claim, PriorityPassed(player=holder)]
+    found = s.validate_with(events)
+    assert [v.rule for v in found] == ["R-VIC-1"]
+    assert s.state_at(len(events)).winner is None
+
+
+def test_a_concession_win_is_applied() -> None:
+    s = board()
+    s.do(Conceded(player=P2))
+    assert s.state.winner == P1
+    assert s.validate_with() == []

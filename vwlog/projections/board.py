@@ -259,6 +259,8 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
                 st = replace(st, priority=st.next_player(event.player), passes=0)
             return st
         case MatchWon():
+            if not claim_holds(state, event):
+                return state  # an illegal claim (R-VIC-*) is reported, never the result
             return replace(state, winner=event.winner, victory=str(event.victory), priority=None)
         case DeckRevealed():
             return replace(state, revealed=state.revealed | {event.player})
@@ -875,6 +877,30 @@ def capacity_used(state: MatchState, territory: str) -> int:
     if rs is None:
         return len(state.guards(territory))
     return sum(1 for g in state.guards(territory) if uses_capacity(rs, state, g.id))
+
+
+def claim_holds(state: MatchState, event: MatchWon) -> bool:
+    """Whether the claimed winner meets the claimed condition now (R-VIC-1..4, R-VIC-6): the
+    fold applies only a victory that holds, so an illegal claim never becomes the result."""
+    if not state.has_player(event.winner) or state.player(event.winner).out:
+        return False
+    rs = state.ruleset
+    p = state.player(event.winner)
+    team = {q.id for q in state.players if p.team is not None and q.team == p.team}
+    if rs is not None and rs.team_wins_together and team:
+        members = [state.player(q) for q in sorted(team)]
+    else:
+        members = [p]
+    match event.victory:
+        case Victory.MILITARY:
+            return rs is None or any(m.vp >= rs.victory_vp for m in members)
+        case Victory.POLITICAL:
+            return rs is None or any(m.honor >= rs.victory_honor for m in members)
+        case Victory.ABSOLUTE:
+            need = rs.victory_territories if rs is not None else 0
+            return any(state.territory_counts.get(m.id, 0) >= need for m in members)
+    live = state.live_players()
+    return all(q == p.id or q in team for q in live)
 
 
 def victory_of(event: MatchWon) -> Victory:
