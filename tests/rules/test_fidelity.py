@@ -21,7 +21,9 @@ from tests.rules.harness import (
 )
 from vwlog.events import (
     Allocation,
+    AnyEvent,
     CardInstance,
+    CardSummoned,
     Conceded,
     CostPaid,
     FollowerDamageAssigned,
@@ -29,6 +31,7 @@ from vwlog.events import (
     MatchWon,
     PriorityPassed,
     Seat,
+    SkillRegistered,
 )
 from vwlog.model.types import Keyword, MatchFormat, Phase, Restriction, Step, Victory
 from vwlog.projections import INITIAL
@@ -261,4 +264,36 @@ def test_a_concession_win_is_applied() -> None:
     s = board()
     s.do(Conceded(player=P2))
     assert s.state.winner == P1
+    assert s.validate_with() == []
+
+
+# -- one mistake, one violation: a cost paid after its registration (R-REG-3) ------------------
+
+
+def _swapped(kind: type[AnyEvent], skill: bool) -> tuple[Scenario, list[AnyEvent]]:
+    s = board(p1=(("citadel", ("soldier",)),), hand1=("herald",))
+    herald = s.inst(P1, "herald")
+    s.summon(herald, s.inst(P1, "citadel")).use(herald).to(Phase.MAIN1, turn=5)
+    i = next(
+        i
+        for i, e in enumerate(s.events)
+        if isinstance(e, CostPaid) and e.card == herald and (e.skill is not None) == skill
+    )
+    events = list(s.events)
+    assert isinstance(events[i + 1], kind)
+    events[i], events[i + 1] = events[i + 1], events[i]
+    return s, events
+
+
+@pytest.mark.parametrize(("kind", "skill"), [(SkillRegistered, True), (CardSummoned, False)])
+def test_a_cost_paid_after_its_registration_is_one_violation(
+    kind: type[AnyEvent], skill: bool
+) -> None:
+    s, events = _swapped(kind, skill)
+    found = s.validate_with(events)
+    assert [v.rule for v in found] == ["R-REG-3"]
+
+
+def test_the_same_log_in_order_is_clean() -> None:
+    s, _ = _swapped(SkillRegistered, True)
     assert s.validate_with() == []

@@ -116,6 +116,9 @@ class RegisterObject:
     """For a Property summon: the Territory it will guard."""
     allocations: tuple[Allot, ...] = ()
     """For combat damage: the locked allocations."""
+    unpaid: bool = False
+    """Registered without its costs paid just before (R-REG-3); a cost paid right after it pays
+    for it, so one mistake leaves no pending cost behind."""
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ Warning:
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, assert_never
 
 from vwlog.events import (
@@ -86,7 +87,7 @@ from vwlog.model.types import (
     Victory,
     Zone,
 )
-from vwlog.rules.common import uses_capacity
+from vwlog.rules.common import paid_just_before, pays_unpaid_top, uses_capacity
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -473,6 +474,10 @@ def _cost_paid(state: MatchState, event: CostPaid) -> MatchState:
         slid = set(event.slid)
         perms = {k: (replace(c, slid=True) if k in slid else c) for k, c in st.permanents.items()}
         st = replace(st, permanents=perms)
+    if pays_unpaid_top(state, event.player, event.card, event.skill):
+        # the late payment of an object registered unpaid: it pays for that object
+        top = dataclasses.replace(st.register[-1], unpaid=False)
+        return replace(st, register=(*st.register[:-1], top))
     return replace(
         st,
         pending_cost=PendingCost(event.player, event.card, event.skill, event.gold, event.slid),
@@ -494,6 +499,7 @@ def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
         card=event.card,
         skill="play" if event.card in state.instances and _is_action(state, event.card) else None,
         territory=event.territory,
+        unpaid=not paid_just_before(state, event.player, event.card, None),
     )
     return replace(
         st,
@@ -528,6 +534,7 @@ def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
         card=event.card,
         skill=event.skill,
         target=event.target,
+        unpaid=not paid_just_before(state, event.player, event.card, event.skill),
     )
     st = _used(state, event.player, event.card, event.skill)
     return replace(

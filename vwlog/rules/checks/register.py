@@ -22,6 +22,7 @@ from vwlog.rules.checks.base import Violations
 from vwlog.rules.common import (
     card_name,
     is_follower,
+    pays_unpaid_top,
     room,
     uses_capacity,
     violation,
@@ -37,6 +38,8 @@ def check_cost(ruleset: Ruleset, state: MatchState, event: CostPaid) -> Violatio
     """Costs paid for a summon (R-CARD-11) or for an active skill (R-REG-3, R-SKL-*)."""
     if event.card not in state.instances:
         return (violation("R-ZONE-5", f"unknown card {event.card!r}"),)
+    if pays_unpaid_top(state, event.player, event.card, event.skill):
+        return ()  # the late payment of an object whose registration R-REG-3 reported
     p = state.player(event.player)
     out: list[Violation] = []
     if event.gold > p.gold:
