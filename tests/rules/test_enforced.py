@@ -1420,7 +1420,7 @@ def test_a_declared_rule_must_be_asserted() -> None:
 
 
 def test_every_enforced_rule_is_broken_by_a_test() -> None:
-    enforced = {r for r in RULES if status(r)[0] == "enforced"}
+    enforced = {r for r in RULES if status(r)[0] in ("enforced", "partial")}
     assert len(enforced) == 105
     assert sorted(enforced - BROKEN) == []
     assert sorted(BROKEN - enforced) == []
