@@ -35,6 +35,7 @@ from vwlog.events import (
     CostPaid,
     DeploymentFinished,
     FollowerDamageAssigned,
+    ObjectResulted,
     PhaseStarted,
     PriorityPassed,
     PropertyPlaced,
@@ -294,6 +295,37 @@ def _() -> tuple[Scenario, AnyEvent]:
 @case("phase ends before all passed", "S000: all players pass in succession", "R-MAIN-2")
 def _() -> tuple[Scenario, AnyEvent]:
     return duel(), PhaseStarted(phase=Phase.COMBAT)
+
+
+def two_actions(order: str) -> Scenario:
+    rs = RULESET.model_copy(update={"result_order": order})
+    s = Scenario.start([deck("tax", "pact"), deck()], ruleset=rs).to(Phase.MAIN1)
+    s.summon(s.inst(P1, "tax"), resolve=False).summon(s.inst(P1, "pact"), resolve=False)
+    s.resolve()
+    # the position just before the first result, every player having passed
+    i = s.find(ObjectResulted)
+    return Scenario(s.rs, s.state_at(i), s.events[:i])
+
+
+@case(
+    "two Actions: the first registered results first (FIFO reading)",
+    "S000 result, then priority; order not stated (OQ-34 FIFO)",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = two_actions("FIFO")
+    first = s.state.register[0]
+    return s, ObjectResulted(object_id=first.id, effects=s.expected.consequences[0].effects)
+
+
+@case(
+    "two Actions: the first registered results first (default LIFO)",
+    "digest R-REG-8: last in, first out",
+    "R-REG-8",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = two_actions("LIFO")
+    first = s.state.register[0]
+    return s, ObjectResulted(object_id=first.id, effects=())
 
 
 # -- S003 skills ------------------------------------------------------------------------------

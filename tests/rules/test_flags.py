@@ -30,6 +30,7 @@ from vwlog.events import (
     CardSummoned,
     FollowerDamageAssigned,
     MatchStarted,
+    ObjectResulted,
     PriorityPassed,
     PropertyPlaced,
     SkillTriggered,
@@ -332,6 +333,19 @@ def window_closes_after() -> FlagCase:  # OQ-33
     return played(sc, RULESET, "R-REG-7")
 
 
+def result_order() -> FlagCase:  # OQ-34
+    # two Actions on the register; under FIFO the first registered results first
+    sc = Scenario.start([deck("tax", "pact"), deck()], ruleset=rs(result_order="FIFO"))
+    sc.to(Phase.MAIN1)
+    tax, pact = sc.inst(P1, "tax"), sc.inst(P1, "pact")
+    sc.summon(tax, resolve=False).summon(pact, resolve=False)
+    first = sc.state.register[0].id
+    sc.resolve().to(Phase.COMBAT)
+    results = [e.object_id for e in sc.events if isinstance(e, ObjectResulted)]
+    assert results[0] == first
+    return played(sc, RULESET, "R-REG-8")
+
+
 CASES: dict[str, Callable[[], FlagCase]] = {
     f.__name__: f
     for f in (
@@ -364,6 +378,7 @@ CASES: dict[str, Callable[[], FlagCase]] = {
         hand_limit_all_players,
         destroyed_guards_become_stray,
         window_closes_after,
+        result_order,
     )
 }
 

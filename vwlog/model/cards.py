@@ -301,6 +301,9 @@ class Ruleset(_Frozen):
     """OQ-31: the hand limit applies to every player, not only the active one."""
     destroyed_guards_become_stray: bool = True
     """OQ-32: guards of a destroyed Territory become Stray (else they go to the Graveyard)."""
+    result_order: Literal["LIFO", "FIFO"] = "LIFO"
+    """OQ-34: when all players pass with objects on the register, the most recently registered
+    object results first (LIFO), or the earliest (FIFO)."""
     window_closes_after: Literal["ALL_PLAYERS", "TWO_PASSES"] = "ALL_PLAYERS"
     """OQ-33: a priority window closes when every live player has passed in succession, or
     already after two passes in succession (the same in a duel; fewer passes with three or
@@ -344,5 +347,6 @@ OPEN_QUESTION_FLAGS: dict[str, str] = {
     "OQ-31": "hand_limit_all_players",
     "OQ-32": "destroyed_guards_become_stray",
     "OQ-33": "window_closes_after",
+    "OQ-34": "result_order",
 }
 """Which `Ruleset` field answers which open question."""

@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from vwlog.model.cards import Ruleset
-    from vwlog.model.state import MatchState
+    from vwlog.model.state import MatchState, RegisterObject
 
 PHASE_ORDER: tuple[Phase, ...] = (
     Phase.PREP,
@@ -326,6 +326,15 @@ def passes_to_close(ruleset: Ruleset, state: MatchState) -> int:
     return state.live
 
 
+def next_to_result(ruleset: Ruleset, state: MatchState) -> RegisterObject | None:
+    """The object that results when all players have passed (R-REG-8): the last registered
+    (LIFO, the default) or the first (FIFO, OQ-34); a combat-damage object waits through steps
+    6 and 8 (R-CMB-23)."""
+    waiting = state.step in (Step.C6, Step.C8)
+    order = reversed(state.register) if ruleset.result_order == "LIFO" else state.register
+    return next((o for o in order if not (waiting and o.kind in _COMBAT_DAMAGE)), None)
+
+
 def _window(ruleset: Ruleset, state: MatchState, after: Callable[[MatchState], Expect]) -> Expect:
     """A priority window: the holder decides until all players pass in succession; then the top
     object results (R-REG-8) or, with an empty register, the step ends (R-REG-7). In steps 6 and
@@ -333,11 +342,8 @@ def _window(ruleset: Ruleset, state: MatchState, after: Callable[[MatchState], E
     if state.passes < passes_to_close(ruleset, state):
         return _priority(state.priority)
     reg = state.register
-    damage_waits = (
-        state.step in (Step.C6, Step.C8) and len(reg) == 1 and reg[0].kind in _COMBAT_DAMAGE
-    )
-    if reg and not damage_waits:
-        top = reg[-1]
+    top = next_to_result(ruleset, state)
+    if top is not None:
         damage_below = state.step in (Step.C6, Step.C8) and reg[0].kind in _COMBAT_DAMAGE
         return _one(
             ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
