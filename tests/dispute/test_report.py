@@ -139,10 +139,10 @@ PRO_1 = (
 def test_markdown_quotes_the_full_rule_text_under_the_violation(runner: CliRunner) -> None:
     result = runner.invoke(main, ["report", str(sample("invalid/produce-overstated.jsonl"))])
     assert result.exit_code == 0, result.output
-    # the title is cut short; the rule's whole text follows it
+    # the title is the rule's opening sentence; its whole text follows it, without source tags
     heading = (
         "### 1. R-PRO-1: The active player gains gold equal to the sum of the gold produce of "
-        "all Territories…"
+        "all Territories they control"
     )
     assert f"{heading}\n\n> {PRO_1}\n\n- seq 157 · line 158" in result.stdout
 

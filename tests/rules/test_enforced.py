@@ -1218,14 +1218,12 @@ def test_returning_to_hand_keeps_the_record() -> None:
     assert_breaks("R-SKL-8", sc.violations_of(CostPaid(player=P1, card=necro, skill="s1", gold=1)))
 
 
-@breaks("R-SKL-10")
-def test_the_record_is_kept_per_controller_and_card_name() -> None:
+def test_the_record_is_kept_per_property_in_play() -> None:
+    """R-SKL-10 (descriptive since issue 15): a second copy that never used the skill may."""
     sc = with_p1("necromancer", "necromancer")
     first, second = sc.inst(P1, "necromancer"), sc.inst(P1, "necromancer", 1)
     sc.use(first)
-    assert_breaks(
-        "R-SKL-10", sc.violations_of(CostPaid(player=P1, card=second, skill="s1", gold=1))
-    )
+    assert not sc.violations_of(CostPaid(player=P1, card=second, skill="s1", gold=1))
 
 
 def test_the_graveyard_resets_the_record() -> None:
@@ -1422,8 +1420,8 @@ def test_a_declared_rule_must_be_asserted() -> None:
 
 
 def test_every_enforced_rule_is_broken_by_a_test() -> None:
-    enforced = {r for r in RULES if status(r)[0] == "enforced"}
-    assert len(enforced) == 106
+    enforced = {r for r in RULES if status(r)[0] in ("enforced", "partial")}
+    assert len(enforced) == 105
     assert sorted(enforced - BROKEN) == []
     assert sorted(BROKEN - enforced) == []
 

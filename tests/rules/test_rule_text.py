@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from vwlog.rules.catalog import RULES, parse_rules_markdown
+from vwlog.rules.catalog import RULES, parse_rules_markdown, strip_tags
 
 ROOT = Path(__file__).resolve().parents[2]
 DIGEST = ROOT / "docs" / "rules.md"
@@ -38,39 +38,57 @@ def test_every_rule_has_the_digest_text() -> None:
 
 @pytest.mark.parametrize("rid", sorted(RULES))
 def test_the_text_is_the_digest_words(rid: str) -> None:
-    # independent of the parser: the first line is the rest of the defining line, every other
-    # line is a line of the document (dedented), and the title is where the text starts or a name
-    first, *more = RULES[rid].text.split("\n")  # type: ignore[index]
+    # independent of the parser: every line of the text is a line of the document with its
+    # source tags removed, and neither the title nor the text carries a tag
+    rule = RULES[rid]  # type: ignore[index]
+    lines = {strip_tags(line).strip() for line in digest().splitlines()}
+    first, *more = rule.text.split("\n")
     if first.startswith("- "):  # a named rule whose text is only its sub-items
         more, first = [first, *more], ""
-    assert defining_line(rid).rstrip().endswith(first)
-    lines = {line.strip() for line in digest().splitlines()}
+    assert strip_tags(defining_line(rid)).rstrip().endswith(first)
     for line in more:
         assert line.strip() in lines, (rid, line)
+    assert not re.search(r"\[(S\d|W\d|INF|DEF)", rule.text + rule.title), rid
+
+
+@pytest.mark.parametrize("rid", sorted(RULES))
+def test_every_title_is_a_whole_phrase(rid: str) -> None:
+    title = RULES[rid].title  # type: ignore[index]
+    assert title[:1].isupper(), title
+    assert title.count("(") == title.count(")"), title
+    assert len(title) <= 101, title
+
+
+def test_the_titles_judges_saw_as_fragments_are_phrases() -> None:
+    assert RULES["R-REG-6"].title == (  # type: ignore[index]
+        "A player holding priority may register something or pass"
+    )
+    assert RULES["R-CARD-11"].title == (  # type: ignore[index]
+        'Summoning costs gold (Territory gold costs; "saving gold to summon")'
+    )
+    assert RULES["R-CMB-27"].title == "Step 7 — Followers to Graveyard: then R-CMB-0"  # type: ignore[index]
+    assert RULES["R-END-6"].title == "End Phase and end of turn: order"  # type: ignore[index]
 
 
 def test_the_full_text_is_not_cut_like_the_title() -> None:
-    pro = RULES["R-PRO-1"]  # type: ignore[index]
+    pro = RULES["R-GOLD-1"]  # type: ignore[index]
     assert pro.title.endswith("…")
-    assert pro.text == (
-        "The active player gains gold equal to the sum of the gold produce of all Territories "
-        'they control. [S000] (Whether this counts as "gaining gold" for triggers: OQ-10.)'
-    )
+    assert not pro.text.endswith("…")
     cmb = RULES["R-CMB-19"]  # type: ignore[index]
     assert "then the defending player does the same" not in cmb.title
     assert cmb.text == (
         "The active player decides how each of their Followers' ATK damage is distributed; "
-        "then the defending player does the same for theirs. [S000]"
+        "then the defending player does the same for theirs."
     )
 
 
 def test_sub_items_and_continued_paragraphs_belong_to_the_rule() -> None:
     sides = RULES["R-GEN-3"].text.split("\n")  # type: ignore[index]
-    assert sides[0] == "A player allies with one of two sides [W1][W2]:"
+    assert sides[0] == "A player allies with one of two sides:"
     assert sides[1] == "- **Human** — four factions: **Order, Chaos, Prosper, Noble**."
     assert len(sides) == 5
     golden = RULES["R-GEN-4"].text  # type: ignore[index]
-    assert golden.split("\n")[1].startswith("Engine consequence [INF]: every rule below")
+    assert golden.split("\n")[1].startswith("Engine consequence: every rule below")
     # the next rule's bullet is not part of this one
     assert "R-GEN-5" not in golden
 
@@ -86,26 +104,30 @@ def test_a_rule_name_is_not_part_of_its_text() -> None:
 def test_parsing_a_small_digest() -> None:
     text = "\n".join(
         [
+            "# Heading",
             "- **R-AB-1** First rule; more. [S000]",
             "  - an item",
             "    - a nested item",
             "  A continued paragraph.",
             "- **R-AB-2 (named)** Second rule. [INF]",
             "",
-            "  Not part of R-AB-2 (after a blank line).",
+            "Not part of R-AB-2 (after a blank line, not indented).",
+            "",
             "Common: **R-AB-3** Inline rule [DEF].",
             "- **R-AB-4 Thing** — the thing.",
             "- **R-AB-1** A second mention is not a definition.",
+            "- **R-AB-5** Then R-AB-1. [S000]",
         ]
     )
     assert parse_rules_markdown(text) == [
         (
             "R-AB-1",
-            "First rule",
+            "Heading: first rule",
             "SOURCE",
-            "First rule; more. [S000]\n- an item\n  - a nested item\nA continued paragraph.",
+            "First rule; more.\n- an item\n  - a nested item\nA continued paragraph.",
         ),
-        ("R-AB-2", "named", "INF", "Second rule. [INF]"),
-        ("R-AB-3", "Inline rule", "DEF", "Inline rule [DEF]."),
+        ("R-AB-2", "Heading: named", "INF", "Second rule."),
+        ("R-AB-3", "Heading: inline rule", "DEF", "Inline rule."),
         ("R-AB-4", "Thing", "SOURCE", "the thing."),
+        ("R-AB-5", "Heading: then R-AB-1", "SOURCE", "Then R-AB-1."),
     ]

@@ -164,17 +164,18 @@ def validate(
 @click.option(
     "--status",
     "only",
-    type=click.Choice(["enforced", "descriptive", "pending"]),
+    type=click.Choice(["enforced", "partial", "descriptive", "pending"]),
     help="Only rules with this status.",
 )
 @click.option("--flags", is_flag=True, help="List the ruleset flags (open questions) instead.")
 def rules(output_format: str, only: str | None, *, flags: bool) -> None:
     """List the rule catalog: every rule id with its title and enforcement status.
 
-    A rule is enforced (the engine checks it and cites its id), descriptive
-    (nothing a log can break) or pending (checkable, not yet checked; the
-    reason says why). With --flags, list the ruleset flags that answer the
-    open questions, with their defaults.
+    A rule is enforced (the engine checks it and cites its id), partial
+    (checked in part; the reason says what is not), descriptive (nothing a log
+    can break) or pending (checkable, not yet checked; the reason says why).
+    With --flags, list the ruleset flags that answer the open questions, with
+    their defaults.
 
     Example:
 
@@ -214,7 +215,8 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
     counts = Counter(r["status"] for r in rules_catalog())
     click.echo(
         f"{sum(counts.values())} rules: {counts['enforced']} enforced, "
-        f"{counts['descriptive']} descriptive, {counts['pending']} pending",
+        f"{counts['partial']} partial, {counts['descriptive']} descriptive, "
+        f"{counts['pending']} pending",
         err=True,
     )
 
@@ -292,10 +294,10 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
 )
 @click.option(
     "--players",
-    type=click.IntRange(2, 4),
+    type=click.IntRange(2, 6),
     default=2,
     show_default=True,
-    help="Players seated in each match (2 to 4).",
+    help="Players seated in each match (2 to 6).",
 )
 @click.option(
     "--teams",

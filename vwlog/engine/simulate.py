@@ -398,6 +398,29 @@ def make_policy(name: PolicyName, rng: random.Random) -> Policy:
     return GreedyPolicy(rng)
 
 
+def match_format_for(players: int, teams: int | None) -> MatchFormat:
+    """The format of ``players`` seats split into ``teams`` teams (R-GEN-7): one player per
+    team is free-for-all (a duel for two, Battle Royal for three or four), teams of two are
+    Tag Team, two teams of three are 3 on 3.
+
+    Raises:
+        ValueError: no known format has this shape.
+    """
+    if not teams or teams == players:
+        if players == 2:
+            return MatchFormat.DUEL
+        if players in (3, 4):
+            return MatchFormat.BATTLE_ROYAL
+    elif players == 2 * teams and teams >= 2:
+        return MatchFormat.TAG
+    elif teams == 2 and players == 6:
+        return MatchFormat.THREE_V_THREE
+    raise ValueError(
+        f"no match format has {players} players in {teams or players} teams (Tag Team: teams "
+        "of two; 3 on 3: two teams of three; Battle Royal: three or four players alone)"
+    )
+
+
 def simulate(
     pool: CardPool,
     *,
@@ -418,11 +441,10 @@ def simulate(
         if decks
         else [random_deck(pool, rng) for _ in range(players)]
     )
+    fmt = match_format_for(players, teams)
     team_names: list[str | None] | None = None
-    fmt = MatchFormat.DUEL if players == 2 else MatchFormat.BATTLE_ROYAL
-    if teams:
+    if fmt in (MatchFormat.TAG, MatchFormat.THREE_V_THREE) and teams:
         team_names = [f"t{(i % teams) + 1}" for i in range(players)]
-        fmt = MatchFormat.TAG if players == 4 else MatchFormat.THREE_V_THREE
     start = build_start(pool, chosen, rng, ruleset=ruleset, teams=team_names, match_format=fmt)
     match = generate(
         start,

@@ -105,6 +105,9 @@ class SkillDef(_Frozen):
     """Whether sliding the card is part of the cost (R-SKL-2)."""
     restriction: Restriction = Restriction.NONE
     """How often it may be used (R-SKL-6)."""
+    restriction_uses: int = Field(default=1, ge=1, le=100)
+    """How many uses the restriction allows in its scope ("telah menggunakan sejumlah variabel
+    restriksinya", R-SKL-6): once per turn is 1, "twice per turn" is 2."""
     trigger: TriggerWhen | None = None
     """For trigger skills: the moment they wait for (R-REG-4)."""
     condition: Condition | None = None
@@ -274,7 +277,9 @@ class Ruleset(_Frozen):
     relics_become_stray: bool = True
     """OQ-21: Relics and Runes in a destroyed Territory become Stray (else to the Graveyard)."""
     restriction_key: Literal["NAME", "CARD"] = "NAME"
-    """OQ-22: restriction records are kept per (controller, card name) or per physical card."""
+    """OQ-22: recorded only. Restriction records follow the seed (R-SKL-10): per property in
+    play, carried by name through hand, Fate Deck and subdeck; neither value of this flag is
+    faithful, so it no longer changes verdicts."""
     deck_out_loses: bool = False
     """OQ-23: a player who must draw from an empty Fate Deck loses."""
     simultaneous_victory_active_first: bool = True
@@ -296,6 +301,13 @@ class Ruleset(_Frozen):
     """OQ-31: the hand limit applies to every player, not only the active one."""
     destroyed_guards_become_stray: bool = True
     """OQ-32: guards of a destroyed Territory become Stray (else they go to the Graveyard)."""
+    result_order: Literal["LIFO", "FIFO"] = "LIFO"
+    """OQ-34: when all players pass with objects on the register, the most recently registered
+    object results first (LIFO), or the earliest (FIFO)."""
+    window_closes_after: Literal["ALL_PLAYERS", "TWO_PASSES"] = "ALL_PLAYERS"
+    """OQ-33: a priority window closes when every live player has passed in succession, or
+    already after two passes in succession (the same in a duel; fewer passes with three or
+    more players)."""
 
 
 DEFAULT_RULESET = Ruleset()
@@ -334,6 +346,8 @@ OPEN_QUESTION_FLAGS: dict[str, str] = {
     "OQ-30": "raze_destroys_in_step7",
     "OQ-31": "hand_limit_all_players",
     "OQ-32": "destroyed_guards_become_stray",
+    "OQ-33": "window_closes_after",
+    "OQ-34": "result_order",
 }
 """Which `Ruleset` field answers which open question."""
 

@@ -8,6 +8,7 @@ mappings that are never mutated after construction (a changed mapping is a new d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from vwlog.model.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step
@@ -115,6 +116,9 @@ class RegisterObject:
     """For a Property summon: the Territory it will guard."""
     allocations: tuple[Allot, ...] = ()
     """For combat damage: the locked allocations."""
+    unpaid: bool = False
+    """Registered without its costs paid just before (R-REG-3); a cost paid right after it pays
+    for it, so one mistake leaves no pending cost behind."""
 
 
 @dataclass(frozen=True)
@@ -176,12 +180,69 @@ class Combat:
 NO_COMBAT = Combat()
 
 
+def record_key(controller: str, card: str, skill: str, scope: str) -> tuple[str, str, str, str]:
+    """The restriction record of a property in play (R-SKL-6)."""
+    return (controller, card, skill, scope)
+
+
+def carried_key(controller: str, name: str, skill: str, scope: str) -> tuple[str, str, str, str]:
+    """A record carried by card name after its property went back to hand, Fate Deck or
+    subdeck (R-SKL-8); the name is marked so it never equals an instance id."""
+    return (controller, f"name:{name}", skill, scope)
+
+
+class Marker(StrEnum):
+    """What already happened in the current phase or step, as kept in `MatchState.done`.
+
+    The projections leave these markers and the rules read them to know what comes next.
+    Markers that concern one player (or one choice) are written ``<marker>:<who>`` by `of`;
+    snapshots store the plain strings, which compare equal to the members.
+    """
+
+    OPENING = "opening"
+    """``opening:<player>``: the player drew their opening hand."""
+    PRODUCED = "produced"
+    SUPPLY = "supply"
+    """``supply:<option>``: the active player chose this Supply package."""
+    SUPPLY_TAKEN = "supply_taken"
+    UNSLID = "unslid"
+    DEPLOYED = "deployed"
+    WINDOW = "window"
+    """A registration or result happened in this step's priority window (the step's own
+    action is over)."""
+    ATTACKERS = "attackers"
+    DECLARED = "declared"
+    BLOCKERS = "blockers"
+    """``blockers:<player>``: this defender chose blocking Followers."""
+    BLOCKS = "blocks"
+    """``blocks:<player>``: this defender assigned blocks."""
+    DAMAGE = "damage"
+    """``damage:<player>``: this player distributed Follower damage."""
+    REGISTERED = "registered"
+    RESULTED = "resulted"
+    RETURNED = "returned"
+    DISCARDED = "discarded"
+    """``discarded:<player>``: this player discarded down to the hand limit."""
+    CLEANED = "cleaned"
+    TURN_ENDED = "turn_ended"
+
+    def of(self, who: str) -> str:
+        """The marker for one player or one choice: ``"<marker>:<who>"``."""
+        return f"{self.value}:{who}"
+
+    def choice(self, done: frozenset[str]) -> str | None:
+        """The ``who`` of this marker in ``done`` (the first found), or ``None``."""
+        prefix = f"{self.value}:"
+        return next((d[len(prefix) :] for d in done if d.startswith(prefix)), None)
+
+
 @dataclass(frozen=True)
 class MatchState:
     """The whole board at one moment.
 
-    ``done`` lists what already happened in the current phase or step (``"produced"``,
-    ``"supply_chosen"``, ``"blockers:p2"``, …); the rules read it to know what comes next.
+    ``done`` lists what already happened in the current phase or step, as `Marker` values
+    (``Marker.PRODUCED``, ``Marker.BLOCKERS.of("p2")``, …); the rules read it to know what
+    comes next.
     """
 
     ruleset: Ruleset | None = None
@@ -240,8 +301,10 @@ class MatchState:
     honor_due: tuple[tuple[str, int], ...] = ()
     """(player, amount) honor owed for destroyed Territories (OQ-7 parameter)."""
     records: Mapping[tuple[str, str, str, str], tuple[str, int]] = field(default_factory=dict)
-    """Restriction records (R-SKL-6..10): (controller, key, skill id, scope) → (the instance
-    that used it, the register-object count when it was used)."""
+    """Restriction records (R-SKL-6..10), as the seed keeps them: per property in play
+    (`record_key`: controller, instance, skill id, scope) → (the instance that used the skill,
+    uses so far); a property gone back to hand, Fate Deck or subdeck leaves its record under
+    its name (`carried_key`) for the next copy its controller brings into play."""
     winner: str | None = None
     victory: str | None = None
     revealed: frozenset[str] = frozenset()

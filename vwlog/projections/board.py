@@ -51,6 +51,7 @@ from vwlog.events import (
 )
 from vwlog.model.state import (
     Allot,
+    Marker,
     MatchState,
     RegisterObject,
     replace,
@@ -62,7 +63,6 @@ from vwlog.model.types import (
 )
 from vwlog.projections.combat import _attack_declared, _blocks_assigned, _territories_destroyed
 from vwlog.projections.fold import (
-    _WINDOW_ACTIVITY,
     _action_done,
     _draw,
     _player,
@@ -128,8 +128,8 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
     match event:
         case PriorityPassed():
             done = state.done
-            if _WINDOW_ACTIVITY not in done:
-                done = done | {_WINDOW_ACTIVITY}
+            if Marker.WINDOW not in done:
+                done = done | {Marker.WINDOW}
             return replace(
                 state,
                 priority=state.next_player(event.player),
@@ -144,8 +144,8 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
             return _match_started(event)
         case OpeningHandDrawn():
             st = _draw(state, event.player, event.cards)
-            done = state.done | {f"opening:{event.player}"}
-            if all(f"opening:{p.id}" in done for p in state.players):
+            done = state.done | {Marker.OPENING.of(event.player)}
+            if all(Marker.OPENING.of(p.id) in done for p in state.players):
                 return replace(st, done=frozenset(), opening_done=True)
             return replace(st, done=done)
         case TurnStarted():
@@ -154,24 +154,24 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
             return _turn_ended(state)
         case GoldProduced():
             st = _player(state, event.player, gold=state.player(event.player).gold + event.amount)
-            return _action_done(st, "produced")
+            return _action_done(st, Marker.PRODUCED)
         case SupplyChosen():
-            return _action_done(state, f"supply:{event.option}")
+            return _action_done(state, Marker.SUPPLY.of(event.option))
         case SupplyTaken():
             st = _draw(state, event.player, event.cards)
             st = _player(st, event.player, gold=st.player(event.player).gold + event.gold)
-            return _action_done(st, "supply_taken")
+            return _action_done(st, Marker.SUPPLY_TAKEN)
         case Unslid():
             cards = set(event.cards)
             perms = {
                 k: (replace(c, slid=False) if k in cards else c)
                 for k, c in state.permanents.items()
             }
-            return _action_done(replace(state, permanents=perms), "unslid")
+            return _action_done(replace(state, permanents=perms), Marker.UNSLID)
         case PropertyPlaced():
             return _placed(state, event)
         case DeploymentFinished():
-            return _action_done(_unplaced(state, event.player), "deployed")
+            return _action_done(_unplaced(state, event.player), Marker.DEPLOYED)
         case CostPaid():
             return _cost_paid(state, event)
         case CardSummoned():
@@ -184,18 +184,18 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
             return _resulted(state, event)
         case AttackersEnteredBattle():
             combat = replace(state.combat, attackers=state.combat.attackers + event.followers)
-            return _action_done(replace(state, combat=combat), "attackers")
+            return _action_done(replace(state, combat=combat), Marker.ATTACKERS)
         case AttackDeclared():
             return _attack_declared(state, event)
         case BlockersEnteredBattle():
             combat = replace(state.combat, blockers=state.combat.blockers + event.followers)
-            return _action_done(replace(state, combat=combat), f"blockers:{event.player}")
+            return _action_done(replace(state, combat=combat), Marker.BLOCKERS.of(event.player))
         case BlocksAssigned():
             return _blocks_assigned(state, event)
         case FollowerDamageAssigned():
             allots = tuple(Allot(a.source, a.recipient, a.amount) for a in event.allocations)
             combat = replace(state.combat, allocations=state.combat.allocations + allots)
-            return _action_done(replace(state, combat=combat), f"damage:{event.player}")
+            return _action_done(replace(state, combat=combat), Marker.DAMAGE.of(event.player))
         case CombatDamageRegistered():
             obj = RegisterObject(
                 id=event.object_id,
@@ -211,7 +211,7 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
                 objects=state.objects + 1,
                 combat=replace(state.combat, allocations=()),
             )
-            return _action_done(st, "registered")
+            return _action_done(st, Marker.REGISTERED)
         case FollowersDestroyed():
             st = _to_graveyard(state, event.cards)
             return _reassess(replace(st, fatal=()))
@@ -226,7 +226,7 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
                 k: (replace(c, where="RETURN_HOME", territory=None, slid=True) if k in cards else c)
                 for k, c in state.permanents.items()
             }
-            return _action_done(replace(state, permanents=perms), "returned")
+            return _action_done(replace(state, permanents=perms), Marker.RETURNED)
         case BecameStray():
             cards = set(event.cards)
             perms = {
@@ -243,20 +243,22 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
                 hand=tuple(c for c in p.hand if c not in gone),
                 graveyard=p.graveyard + tuple(c for c in event.cards if c in p.hand),
             )
-            return replace(st, done=st.done | {f"discarded:{event.player}"})
+            return replace(st, done=st.done | {Marker.DISCARDED.of(event.player)})
         case TurnCleanedUp():
             perms = {
                 k: (replace(c, damage=0) if c.damage else c) for k, c in state.permanents.items()
             }
             mods = tuple(m for m in state.modifiers if m.expires != Expiry.END_OF_TURN)
             st = replace(state, permanents=perms, modifiers=mods, fatal=(), doomed=())
-            return _action_done(st, "cleaned")
+            return _action_done(st, Marker.CLEANED)
         case Conceded():
             st = replace(_player(state, event.player, out=True), out_by="CONCESSION")
             if state.priority == event.player:
                 st = replace(st, priority=st.next_player(event.player), passes=0)
             return st
         case MatchWon():
+            if not claim_holds(state, event):
+                return state  # an illegal claim (R-VIC-*) is reported, never the result
             return replace(state, winner=event.winner, victory=str(event.victory), priority=None)
         case DeckRevealed():
             return replace(state, revealed=state.revealed | {event.player})
@@ -286,6 +288,30 @@ def capacity_used(state: MatchState, territory: str) -> int:
 def victory_of(event: MatchWon) -> Victory:
     """The victory type of a `MatchWon` event."""
     return event.victory
+
+
+def claim_holds(state: MatchState, event: MatchWon) -> bool:
+    """Whether the claimed winner meets the claimed condition now (R-VIC-1..4, R-VIC-6): the
+    fold applies only a victory that holds, so an illegal claim never becomes the result."""
+    if not state.has_player(event.winner) or state.player(event.winner).out:
+        return False
+    rs = state.ruleset
+    p = state.player(event.winner)
+    team = {q.id for q in state.players if p.team is not None and q.team == p.team}
+    if rs is not None and rs.team_wins_together and team:
+        members = [state.player(q) for q in sorted(team)]
+    else:
+        members = [p]
+    match event.victory:
+        case Victory.MILITARY:
+            return rs is None or any(m.vp >= rs.victory_vp for m in members)
+        case Victory.POLITICAL:
+            return rs is None or any(m.honor >= rs.victory_honor for m in members)
+        case Victory.ABSOLUTE:
+            need = rs.victory_territories if rs is not None else 0
+            return any(state.territory_counts.get(m.id, 0) >= need for m in members)
+    live = state.live_players()
+    return all(q == p.id or q in team for q in live)
 
 
 __all__ = [

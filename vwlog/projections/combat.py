@@ -11,6 +11,7 @@ from vwlog.events import (
     BlocksAssigned,
 )
 from vwlog.model.state import (
+    Marker,
     MatchState,
     Permanent,
     replace,
@@ -35,7 +36,7 @@ def _attack_declared(state: MatchState, event: AttackDeclared) -> MatchState:
     perms = {k: (replace(c, slid=True) if k in attacks else c) for k, c in state.permanents.items()}
     st = replace(state, permanents=perms, combat=replace(state.combat, attacks=attacks))
     st = _collect_triggers(st, TriggerWhen.ATTACKS, cards=list(attacks))
-    return _action_done(st, "declared")
+    return _action_done(st, Marker.DECLARED)
 
 
 def _blocks_assigned(state: MatchState, event: BlocksAssigned) -> MatchState:
@@ -44,7 +45,7 @@ def _blocks_assigned(state: MatchState, event: BlocksAssigned) -> MatchState:
         blocks[b.blocker] = b.attacker
     st = replace(state, combat=replace(state.combat, blocks=blocks))
     st = _collect_triggers(st, TriggerWhen.BLOCKS, cards=[b.blocker for b in event.blocks])
-    return _action_done(st, f"blocks:{event.player}")
+    return _action_done(st, Marker.BLOCKS.of(event.player))
 
 
 def _territories_destroyed(state: MatchState, cards: tuple[str, ...]) -> MatchState:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from vwlog.model.state import (
     MatchState,
     Trigger,
+    carried_key,
+    record_key,
     replace,
 )
 from vwlog.model.types import (
@@ -24,9 +26,6 @@ from vwlog.model.types import (
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
-
-
-_WINDOW_ACTIVITY = "window"
 
 
 def _player(state: MatchState, player_id: str, **changes: object) -> MatchState:
@@ -66,11 +65,14 @@ def _is_action(state: MatchState, card: str) -> bool:
     return state.defn(card).type == CardType.ACTION
 
 
-def _record_key(state: MatchState, controller: str, card: str) -> str:
-    rs = state.ruleset
-    if rs is not None and rs.restriction_key == "CARD":
-        return card
-    return state.defn(card).name
+def _used(state: MatchState, controller: str, card: str, skill: str) -> MatchState:
+    """A restricted skill was used: count the use on the property's record (R-SKL-6)."""
+    s = state.defn(card).skill(skill) if card in state.instances else None
+    if s is None or s.restriction == "NONE":
+        return state
+    key = record_key(controller, card, skill, str(s.restriction))
+    _, uses = state.records.get(key, (card, 0))
+    return replace(state, records={**state.records, key: (card, uses + 1)})
 
 
 def _collect_triggers(
@@ -96,8 +98,8 @@ def _collect_triggers(
             if not condition_holds(state, perm.controller, s.condition):
                 continue
             if s.restriction != "NONE":
-                key = _record_key(state, perm.controller, cid)
-                if (perm.controller, key, s.id, str(s.restriction)) in state.records:
+                key = record_key(perm.controller, cid, s.id, str(s.restriction))
+                if state.records.get(key, (cid, 0))[1] >= s.restriction_uses:
                     continue
             found.append(Trigger(perm.controller, cid, s.id))
     if not found:
@@ -125,13 +127,40 @@ def _reassess(state: MatchState) -> MatchState:
     return replace(state, fatal=fatal, doomed=doomed)
 
 
-def _clear_records(
-    records: Mapping[tuple[str, str, str, str], tuple[str, int]], gone: Mapping[str, set[str]]
+def _records_leaving(
+    state: MatchState, controller: str, card: str, zone: Zone
 ) -> Mapping[tuple[str, str, str, str], tuple[str, int]]:
-    """A card going from play to the Graveyard clears its restriction records (R-SKL-9)."""
-    if not records:
-        return records
-    return {r: v for r, v in records.items() if r[1] not in gone.get(r[0], set())}
+    """A property leaving play takes its restriction records along: to the Graveyard they end
+    (R-SKL-9, the next copy is new); back to hand, Fate Deck or subdeck they stay with its name,
+    for the next copy its controller brings into play (R-SKL-8)."""
+    mine = {r: v for r, v in state.records.items() if r[0] == controller and r[1] == card}
+    if not mine:
+        return state.records
+    records = {r: v for r, v in state.records.items() if r not in mine}
+    if zone != Zone.GRAVEYARD:
+        name = state.defn(card).name
+        for (who, _, skill, scope), (_, uses) in mine.items():
+            records[carried_key(who, name, skill, scope)] = (card, uses)
+    return records
+
+
+def _records_entering(
+    state: MatchState, controller: str, card: str
+) -> Mapping[tuple[str, str, str, str], tuple[str, int]]:
+    """A property entering play is recognised by a record carried by its name (R-SKL-8)."""
+    name = state.defn(card).name
+    carried = {
+        r: v
+        for r, v in state.records.items()
+        if r[0] == controller and r[1] == carried_key(controller, name, r[2], r[3])[1]
+    }
+    if not carried:
+        return state.records
+    records = {r: v for r, v in state.records.items() if r not in carried}
+    for (who, carried_name, skill, scope), (_, uses) in carried.items():
+        # the user is the name now: the record was inherited, whichever copy comes back
+        records[record_key(who, card, skill, scope)] = (carried_name, uses)
+    return records
 
 
 def _to_graveyard(state: MatchState, cards: Iterable[str]) -> MatchState:
@@ -175,10 +204,7 @@ def _move_from_play(state: MatchState, card: str, zone: Zone) -> MatchState:
     )
     if zones:
         st = _player(st, owner, **zones)
-    if zone == Zone.GRAVEYARD:
-        key = _record_key(state, perm.controller, card)
-        st = replace(st, records=_clear_records(st.records, {perm.controller: {key}}))
-    return st
+    return replace(st, records=_records_leaving(st, perm.controller, card, zone))
 
 
 __all__: list[str] = []

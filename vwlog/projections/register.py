@@ -6,6 +6,7 @@ Part of `vwlog.projections.board`; like it, these trust their input and never ch
 
 from __future__ import annotations
 
+import dataclasses
 from typing import assert_never
 
 from vwlog.events import (
@@ -24,6 +25,7 @@ from vwlog.events import (
     StatusChanged,
 )
 from vwlog.model.state import (
+    Marker,
     MatchState,
     Modifier,
     PendingCost,
@@ -38,16 +40,17 @@ from vwlog.model.types import (
     TriggerWhen,
 )
 from vwlog.projections.fold import (
-    _WINDOW_ACTIVITY,
     _collect_triggers,
     _draw,
     _is_action,
     _move_from_play,
     _player,
     _reassess,
-    _record_key,
+    _records_entering,
     _reset_priority,
+    _used,
 )
+from vwlog.rules.common import paid_just_before, pays_unpaid_top
 
 
 def _cost_paid(state: MatchState, event: CostPaid) -> MatchState:
@@ -57,10 +60,14 @@ def _cost_paid(state: MatchState, event: CostPaid) -> MatchState:
         slid = set(event.slid)
         perms = {k: (replace(c, slid=True) if k in slid else c) for k, c in st.permanents.items()}
         st = replace(st, permanents=perms)
+    if pays_unpaid_top(state, event.player, event.card, event.skill):
+        # the late payment of an object registered unpaid: it pays for that object
+        top = dataclasses.replace(st.register[-1], unpaid=False)
+        return replace(st, register=(*st.register[:-1], top))
     return replace(
         st,
         pending_cost=PendingCost(event.player, event.card, event.skill, event.gold, event.slid),
-        done=st.done | {_WINDOW_ACTIVITY},
+        done=st.done | {Marker.WINDOW},
     )
 
 
@@ -78,6 +85,7 @@ def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
         card=event.card,
         skill="play" if event.card in state.instances and _is_action(state, event.card) else None,
         territory=event.territory,
+        unpaid=not paid_just_before(state, event.player, event.card, None),
     )
     return replace(
         st,
@@ -86,7 +94,7 @@ def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
         pending_cost=None,
         priority=event.player,
         passes=0,
-        done=st.done | {_WINDOW_ACTIVITY},
+        done=st.done | {Marker.WINDOW},
     )
 
 
@@ -98,24 +106,17 @@ def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
         card=event.card,
         skill=event.skill,
         target=event.target,
+        unpaid=not paid_just_before(state, event.player, event.card, event.skill),
     )
-    records = state.records
-    skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
-    if skill is not None and skill.restriction != "NONE":
-        key = _record_key(state, event.player, event.card)
-        records = {
-            **records,
-            (event.player, key, event.skill, str(skill.restriction)): (event.card, state.objects),
-        }
+    st = _used(state, event.player, event.card, event.skill)
     return replace(
-        state,
+        st,
         register=(*state.register, obj),
         objects=state.objects + 1,
         pending_cost=None,
-        records=records,
         priority=event.player,
         passes=0,
-        done=state.done | {_WINDOW_ACTIVITY},
+        done=state.done | {Marker.WINDOW},
     )
 
 
@@ -132,21 +133,13 @@ def _skill_triggered(state: MatchState, event: SkillTriggered) -> MatchState:
         if t.player == event.player and t.card == event.card and t.skill == event.skill:
             del remaining[i]
             break
-    records = state.records
-    skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
-    if skill is not None and skill.restriction != "NONE":
-        key = _record_key(state, event.player, event.card)
-        records = {
-            **records,
-            (event.player, key, event.skill, str(skill.restriction)): (event.card, state.objects),
-        }
+    st = _used(state, event.player, event.card, event.skill)
     return _reset_priority(
         replace(
-            state,
+            st,
             register=(*state.register, obj),
             objects=state.objects + 1,
             triggers=tuple(remaining),
-            records=records,
         )
     )
 
@@ -170,7 +163,7 @@ def _resulted(state: MatchState, event: ObjectResulted) -> MatchState:
         ObjectKind.COMBAT_DAMAGE_FOLLOWERS,
         ObjectKind.COMBAT_DAMAGE_TERRITORY,
     ):
-        st = replace(st, done=st.done | {"resulted"})
+        st = replace(st, done=st.done | {Marker.RESULTED})
     return _reassess(_reset_priority(st))
 
 
@@ -203,7 +196,7 @@ def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:
             entered_turn=state.turn,
             entered_at=state.objects,
         )
-    st = replace(state, permanents=perms)
+    st = replace(state, permanents=perms, records=_records_entering(state, obj.controller, card))
     if d.type == CardType.TERRITORY:
         counts = dict(state.territory_counts)
         counts[obj.controller] = counts.get(obj.controller, 0) + 1

@@ -13,6 +13,7 @@ from vwlog.events import (
 )
 from vwlog.model.state import (
     NO_COMBAT,
+    Marker,
     MatchState,
     PlayerState,
     replace,
@@ -145,7 +146,7 @@ def _turn_ended(state: MatchState) -> MatchState:
         records=records,
         phase=None,
         step=None,
-        done=frozenset({"turn_ended"}),
+        done=frozenset({Marker.TURN_ENDED}),
         priority=None,
         passes=0,
         combat=NO_COMBAT,

@@ -8,12 +8,20 @@ from vwlog.model.cards import DEFAULT_RULESET, Ruleset
 from vwlog.rules.catalog import RULES, RULES_VERSION, Rule
 from vwlog.rules.checks import check, check_against
 from vwlog.rules.decisions import legal_decisions
-from vwlog.rules.flow import Expect, awaiting, expect, is_priority_point, next_consequences
+from vwlog.rules.flow import (
+    DecisionKind,
+    Expect,
+    awaiting,
+    expect,
+    is_priority_point,
+    next_consequences,
+)
 
 __all__ = [
     "DEFAULT_RULESET",
     "RULES",
     "RULES_VERSION",
+    "DecisionKind",
     "Expect",
     "Rule",
     "Ruleset",

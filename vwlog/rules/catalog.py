@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from vwlog.model.types import RuleId
 from vwlog.rules.catalog_data import RULES_TABLE
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
 
 RULES_VERSION = "digest-2026-11"
 """Revision of the rules digest the catalog was built from."""
 
 Basis = Literal["SOURCE", "INF", "DEF"]
-Status = Literal["enforced", "descriptive", "pending"]
+Status = Literal["enforced", "partial", "descriptive", "pending"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,64 +59,166 @@ RULE_ID_PATTERN = re.compile(r"\bR-[A-Z]+-\d+\b")
 Row = tuple[str, str, str, str]
 """One rule of the digest: (id, title, basis, text)."""
 
+_DEFINITION = re.compile(r"^(R-[A-Z]+-\d+)(?:\s+\((.*)\)|\s+(.+))?$")
+"""The bold text that defines a rule: its id, optionally with a name in parentheses or plain."""
+SOURCE_TAG = re.compile(r"\s*\[(?:S\d{3}|W\d+|INF|DEF)[^\]]*\](?:\[(?:S\d{3}|W\d+)\])*")
+"""A source or basis tag of the digest (``[S000]``, ``[W1][W2]``, ``[INF]``, ``[DEF]``…)."""
+_TITLE_MAX = 100
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
+
+def _basis(rest: str) -> str:
+    """``DEF`` when the rule is a proposed default, ``INF`` when it opens with an inference
+    (before any source tag), else ``SOURCE``."""
+    head = rest[:400]
+    first_source = min((i for i in (head.find("[S0"), head.find("[W")) if i >= 0), default=10**6)
+    if "[DEF]" in rest:
+        return "DEF"
+    if "[INF" in head and head.find("[INF") < first_source:
+        return "INF"
+    return "SOURCE"
 
 
-def _following_lines(text: str, start: int, end: int) -> str:
-    """The lines after the one holding ``text[start:end]`` that are indented deeper than it
-    (up to the first blank or shallower line), dedented to their shallowest line."""
-    line_start = text.rfind("\n", 0, start) + 1
-    depth = _indent(text[line_start:end])
-    lines: list[str] = []
-    for line in text[end:].split("\n")[1:]:
-        if not line.strip() or _indent(line) <= depth:
+def strip_tags(text: str) -> str:
+    """``text`` without source and basis tags, spacing tidied where a tag stood."""
+    out = SOURCE_TAG.sub("", text)
+    out = re.sub(r"[ \t]+([.;,:)])", r"\1", out)
+    out = re.sub(r"\([ \t]*\)", "", out)
+    return "\n".join(re.sub(r"(?<=\S)[ \t]{2,}", " ", line).rstrip() for line in out.split("\n"))
+
+
+def _plain(markdown: str) -> str:
+    """The words of one line of Markdown: emphasis, code marks and tags removed."""
+    text = strip_tags(markdown)
+    text = re.sub(r"\*\*|__|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)|`", "", text)
+    return " ".join(text.split())
+
+
+def _first_sentence(text: str) -> str:
+    """The opening sentence of ``text``: up to the first ``.``, ``;`` or ``:`` outside
+    parentheses and quotes that ends a clause, cut at a clause or word boundary if long."""
+    depth, quoted, end = 0, False, len(text)
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif ch == '"':
+            quoted = not quoted
+        elif (
+            ch in ".;:"
+            and depth == 0
+            and not quoted
+            and (i + 1 == len(text) or text[i + 1] == " ")
+            and not text[max(0, i - 3) : i + 1].endswith(("e.g.", "i.e."))
+        ):
+            end = i
             break
-        lines.append(line.rstrip())
-    cut = min((_indent(line) for line in lines), default=0)
-    return "\n".join(line[cut:] for line in lines)
+    sentence = text[:end].strip()
+    if len(sentence) <= _TITLE_MAX:
+        return sentence
+    cut = sentence[:_TITLE_MAX]
+    for sep in (" — ", ", "):
+        at = cut.rfind(sep)
+        if at > 40 and cut[:at].count("(") == cut[:at].count(")"):
+            return cut[:at] + "…"
+    cut = cut.rsplit(" ", 1)[0]
+    if cut.count("(") > cut.count(")"):
+        cut = cut[: cut.rfind("(")].rstrip()
+    return cut.rstrip(",;:—- ") + "…"
+
+
+def _title(name: str | None, first_line: str, heading: str) -> str:
+    """A title a judge can read: the rule's own name when it reads as one (``Fate Deck``,
+    ``sides and factions``), otherwise its opening sentence; when neither stands alone
+    (``passing``, ``Then R-CMB-0``) the section it belongs to is named first."""
+    sentence = _first_sentence(_plain(first_line))
+    if name and (name[0].isupper() or " " in name.strip()):
+        title = _plain(name)
+    elif len(sentence.split()) >= 4:
+        title = sentence
+    elif name:
+        title = f"{heading}: {_plain(name)}" if heading else _plain(name)
+    else:
+        title = f"{heading}: {sentence[:1].lower()}{sentence[1:]}" if heading else sentence
+    return title[:1].upper() + title[1:]
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    cut = min((len(x) - len(x.lstrip(" ")) for x in lines if x.strip()), default=0)
+    return [x[cut:].rstrip() for x in lines]
 
 
 def parse_rules_markdown(text: str) -> list[Row]:
-    """Extract (id, title, basis, text) for every rule defined in the digest's Markdown text.
+    """(id, title, basis, text) for every rule defined in the digest's Markdown.
 
-    A rule is defined where its id first appears in bold (``**R-SUP-1**``, optionally with a
-    name: ``**R-GEN-3 (sides and factions)**``, ``**R-ZONE-1 Hand**``). Its text is the rest of
-    that line (without the dash or colon after a name) and the lines indented under it.
+    The document is parsed with markdown-it: a rule is defined by the first **bold** text that
+    is its id, optionally with a name (``**R-GEN-3 (sides and factions)**``,
+    ``**R-ZONE-1 Hand**``). Its text is the rest of that paragraph and, when the bold text
+    opens a list item, everything else in the item (sub-items, continued paragraphs), as
+    Markdown without source tags.
     """
+    from markdown_it import MarkdownIt  # the generator's dependency; the engine never parses
+
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    source = text.split("\n")
     found: list[Row] = []
     seen: set[str] = set()
-    pattern = re.compile(r"\*\*(R-[A-Z]+-\d+)(?:\s+\(([^)]*)\)|\s+([^*]+))?\*\*\s*(.*)$", re.M)
-    for m in pattern.finditer(text):
-        rid, paren, named, rest = m.groups()
-        if rid in seen:
-            continue
-        seen.add(rid)
-        head = rest[:400]
-        first_source = min(
-            (i for i in (head.find("[S0"), head.find("[W")) if i >= 0), default=10**6
-        )
-        if "[DEF]" in rest:
-            basis = "DEF"
-        elif "[INF" in head and head.find("[INF") < first_source:
-            basis = "INF"
-        else:
-            basis = "SOURCE"
-        if paren:
-            title = paren
-        elif named:
-            title = named.strip()
-        else:
-            t = re.sub(r"\[[^\]]*\]", "", rest).replace("**", "").strip()
-            t = re.split(r"(?<=[.;:])\s", t)[0].rstrip(".;:")
-            title = t if len(t) <= 90 else t[:87].rsplit(" ", 1)[0] + "…"
-        body = rest.strip()
-        if paren or named:
-            body = body.lstrip("—:").strip()
-        more = _following_lines(text, m.start(), m.end())
-        found.append((rid, title.strip(), basis, "\n".join(x for x in (body, more) if x)))
+    items: list[tuple[int, int]] = []
+    heading = ""
+    for i, tok in enumerate(tokens):
+        if tok.type == "list_item_open" and tok.map:
+            items.append((tok.map[0], tok.map[1]))
+        elif tok.type == "list_item_close":
+            items.pop()
+        elif tok.type == "inline" and tokens[i - 1].type == "heading_open":
+            heading = re.sub(r"^[\d.]+\s+", "", _plain(tok.content))
+            heading = heading.split(" — see")[0].split(" [")[0].strip()
+        elif tok.type == "inline" and tok.children and tok.map:
+            row = _defined_here(tok, tokens[i - 1], items, source, heading, seen)
+            if row is not None:
+                seen.add(row[0])
+                found.append(row)
     return found
+
+
+def _defined_here(
+    tok: Token,
+    before: Token,
+    items: list[tuple[int, int]],
+    source: list[str],
+    heading: str,
+    seen: set[str],
+) -> Row | None:
+    """The rule a paragraph defines, if its bold text is a rule id not seen before."""
+    kids = tok.children or []
+    for k, child in enumerate(kids[:-2]):
+        if child.type != "strong_open" or kids[k + 2].type != "strong_close":
+            continue
+        m = _DEFINITION.match(kids[k + 1].content.strip())
+        if m is None or m.group(1) in seen:
+            continue
+        rid, paren, named = m.groups()
+        name = paren or named
+        marker = f"**{kids[k + 1].content}**"
+        rest = tok.content[tok.content.index(marker) + len(marker) :]
+        first_line, _, _ = rest.partition("\n")
+        if name:
+            first_line = re.sub(r"^\s*[—:]\s*", "", first_line)
+        opens_item = (
+            before.type == "paragraph_open"
+            and all(c.type == "text" and not c.content.strip() for c in kids[:k])
+            and bool(items)
+        )
+        more: list[str] = []
+        if opens_item and tok.map is not None and tok.map[0] == items[-1][0]:
+            more = source[tok.map[0] + 1 : items[-1][1]]
+        else:
+            more = rest.split("\n")[1:]
+        while more and not more[-1].strip():
+            more.pop()
+        body = "\n".join(x for x in (first_line.strip(), *_dedent(more)) if x.strip())
+        return (rid, _title(name, first_line, heading), _basis(rest), strip_tags(body).strip())
+    return None
 
 
 def render_catalog_module(rows: list[Row]) -> str:
@@ -203,6 +308,10 @@ NOT_ENFORCED: dict[str, tuple[Status, str]] = {
     "R-CMB-22": ("pending", "the card vocabulary has no 'on damage distribution' trigger"),
     "R-CMB-37": ("descriptive", "a consequence of R-CMB-34 and R-CMB-12, both enforced"),
     "R-SKL-9": ("descriptive", "a permission (the Graveyard resets the record); tested as legal"),
+    "R-SKL-10": (
+        "descriptive",
+        "how the records are kept; a used-up allowance cites R-SKL-6, R-SKL-7 or R-SKL-8",
+    ),
     "R-SKL-11": (
         "descriptive",
         "effect durations are applied by the fold at cleanup and turn change",
@@ -220,16 +329,37 @@ the engine and broken by a test that asserts its id."""
 PENDING_FLAGS: dict[str, str] = {
     "mulligan": "no mulligan procedure is defined anywhere; the flag is recorded only",
     "produce_is_gain_gold": "the card vocabulary has no 'when you gain gold' trigger yet",
-    "fatigue_until_turn_change": "no Follower can enter play outside its controller's turn in "
-    "the current card vocabulary, so both readings give the same verdicts",
+    "fatigue_until_turn_change": "a Follower with Lair may enter play in an opponent's turn, "
+    "but Fatigue only forbids attacking, which happens in its controller's own turn, and both "
+    "readings end Fatigue before that turn; so both give the same verdicts",
+    "restriction_key": "superseded: records follow the seed (per property in play, carried by "
+    "name through hand, Fate Deck and subdeck, R-SKL-10); neither value is faithful",
     "deck_out_loses": "a loss by deck-out is not yet applied (R-VIC-5)",
 }
 """Ruleset flags recorded in `Ruleset` whose alternative reading the engine does not apply yet;
 every other flag changes verdicts (a test shows both settings on one log)."""
 
 
+PARTIAL: dict[str, str] = {
+    "R-CMB-7": "enforced only as timing (attackers enter battle up to step 2); no effect in the "
+    "card vocabulary can slide or cancel an attacking Follower, so that part cannot be broken",
+    "R-CMB-15": "enforced only as timing (blockers enter battle up to step 4); no effect in the "
+    "card vocabulary can slide or cancel a blocking Follower, so that part cannot be broken",
+    "R-CMB-28": "unblocked combat damage to the attacked Territory is enforced; skill damage to a "
+    "Territory in combat has no trigger moment in the log format, so its timing is not checked",
+    "R-ZONE-5": "what is in play is enforced; no effect of the log format moves a card out of the "
+    "Graveyard, so a legal 'return a Follower from your Graveyard to hand' is reported",
+    "R-ZONE-2": "draws from the top are enforced; no effect of the log format reorders a deck "
+    "(Glimpse of Fate, Seer's Lantern), and returns to the Fate Deck always go on top",
+}
+"""Rules the engine enforces in part, with what it cannot check and why: these stay cited by
+the engine and broken by a test, and `vwlog rules` says which part is checked."""
+
+
 def status(rule_id: str) -> tuple[Status, str]:
-    """The enforcement status of a rule and, when not enforced, why."""
+    """The enforcement status of a rule and, when not fully enforced, why."""
+    if rule_id in PARTIAL:
+        return ("partial", PARTIAL[rule_id])
     return NOT_ENFORCED.get(rule_id, ("enforced", ""))
 
 

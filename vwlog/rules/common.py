@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vwlog.model.errors import Violation
-from vwlog.model.types import CardType, Keyword, RuleId, Stat, Terrain
+from vwlog.model.types import CardType, Keyword, ObjectKind, RuleId, Stat, Terrain
 from vwlog.rules.catalog import RULES
 
 if TYPE_CHECKING:
@@ -153,3 +153,22 @@ def blockers_of(state: MatchState, attacker: str) -> list[str]:
 def was_blocked(state: MatchState, attacker: str) -> bool:
     """Whether any blocker was ever assigned to the attacker (R-CMB-38)."""
     return attacker in state.combat.blocks.values()
+
+
+def pays_unpaid_top(state: MatchState, player: str, card: str, skill: str | None) -> bool:
+    """Whether a cost paid now is the late payment of the top register object, registered
+    without its costs (R-REG-3, reported there once): the same player, card and skill."""
+    if not state.register:
+        return False
+    top = state.register[-1]
+    if not top.unpaid or top.controller != player or top.card != card:
+        return False
+    if skill is None:
+        return top.kind == ObjectKind.SUMMON
+    return top.kind == ObjectKind.ACTIVE_SKILL and top.skill == skill
+
+
+def paid_just_before(state: MatchState, player: str, card: str, skill: str | None) -> bool:
+    """Whether the pending cost is this player's payment for this card and skill (R-REG-3)."""
+    paid = state.pending_cost
+    return paid is not None and (paid.player, paid.card, paid.skill) == (player, card, skill)

@@ -43,7 +43,7 @@ from vwlog.rules.common import (
     room,
     uses_capacity,
 )
-from vwlog.rules.flow import Expect, expect, has_raze
+from vwlog.rules.flow import DecisionKind, Expect, distributes_in_step6, expect, has_raze
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -71,7 +71,7 @@ def _candidates(
     ruleset: Ruleset, state: MatchState, exp: Expect, player: str
 ) -> Iterator[AnyEvent]:
     kind = exp.kind
-    if kind == "supply":
+    if kind == DecisionKind.SUPPLY:
         options = (
             (SupplyOption.FIRST_TURN_CARD_1, SupplyOption.FIRST_TURN_GOLD_1)
             if is_first_supply(ruleset, state, player)
@@ -80,36 +80,36 @@ def _candidates(
         for option in options:
             yield SupplyChosen(player=player, option=option)
         return
-    if kind in ("deploy", "stray"):
-        yield from _placements(ruleset, state, player, stray=kind == "stray")
-        if kind == "deploy":
+    if kind in (DecisionKind.DEPLOY, DecisionKind.STRAY):
+        yield from _placements(ruleset, state, player, stray=kind == DecisionKind.STRAY)
+        if kind == DecisionKind.DEPLOY:
             yield DeploymentFinished(player=player)
         return
-    if kind == "priority":
+    if kind == DecisionKind.PRIORITY:
         yield PriorityPassed(player=player)
         yield from _costs(state, player)
         return
-    if kind == "registration":
+    if kind == DecisionKind.REGISTRATION:
         yield from _registrations(ruleset, state, player)
         return
-    if kind == "attackers":
+    if kind == DecisionKind.ATTACKERS:
         for subset in _subsets(attack_candidates(state, player)):
             yield AttackersEnteredBattle(player=player, followers=subset)
         return
-    if kind == "declare":
+    if kind == DecisionKind.DECLARE:
         yield from _declarations(ruleset, state, player)
         return
-    if kind == "blockers":
+    if kind == DecisionKind.BLOCKERS:
         for subset in _subsets(block_candidates(ruleset, state, player)):
             yield BlockersEnteredBattle(player=player, followers=subset)
         return
-    if kind == "blocks":
+    if kind == DecisionKind.BLOCKS:
         yield from _block_assignments(ruleset, state, player)
         return
-    if kind == "damage":
+    if kind == DecisionKind.DAMAGE:
         yield from _distributions(ruleset, state, player)
         return
-    if kind == "discard":
+    if kind == DecisionKind.DISCARD:
         hand = state.player(player).hand
         need = len(hand) - ruleset.hand_limit
         for cards in islice(combinations(hand, need), PRODUCT_LIMIT):
@@ -310,7 +310,7 @@ def _distributions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator
         per_source = []
         for a in live_attackers(state):
             blockers = blockers_of(state, a)
-            if not blockers:
+            if not distributes_in_step6(state, a):
                 continue
             atk = state.stat(a, Stat.ATK)
             recipients = [

@@ -9,6 +9,7 @@ whose decision is awaited and what kind of decision it is. `next_consequences`,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from vwlog.events import (
@@ -33,6 +34,7 @@ from vwlog.events import (
     Unslid,
     VictoryPointGained,
 )
+from vwlog.model.state import Marker
 from vwlog.model.types import (
     Keyword,
     ObjectKind,
@@ -58,7 +60,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from vwlog.model.cards import Ruleset
-    from vwlog.model.state import MatchState
+    from vwlog.model.state import MatchState, RegisterObject
 
 PHASE_ORDER: tuple[Phase, ...] = (
     Phase.PREP,
@@ -98,6 +100,23 @@ R-REG-10), nor do the hand-limit discard and the cleanup (R-REG-2, R-END-6)."""
 _COMBAT_DAMAGE = (ObjectKind.COMBAT_DAMAGE_FOLLOWERS, ObjectKind.COMBAT_DAMAGE_TERRITORY)
 
 
+class DecisionKind(StrEnum):
+    """The kinds of decision the rules can await (`Expect.kind`)."""
+
+    SETUP = "setup"
+    SUPPLY = "supply"
+    DEPLOY = "deploy"
+    STRAY = "stray"
+    REGISTRATION = "registration"
+    ATTACKERS = "attackers"
+    DECLARE = "declare"
+    BLOCKERS = "blockers"
+    BLOCKS = "blocks"
+    DAMAGE = "damage"
+    DISCARD = "discard"
+    PRIORITY = "priority"
+
+
 @dataclass(frozen=True, slots=True)
 class Expect:
     """What the rules expect next: consequences, or a decision by ``player`` of ``kind``."""
@@ -106,16 +125,15 @@ class Expect:
     """Consequences demanded now; when several, any of them may come next (OQ-16)."""
     player: str | None = None
     """Whose decision is awaited."""
-    kind: str | None = None
-    """The kind of decision: setup, supply, deploy, stray, registration, attackers, declare,
-    blockers, blocks, damage, discard or priority."""
+    kind: DecisionKind | None = None
+    """The kind of decision awaited."""
     rule: str = "R-GEN-10"
     """The rule that demands what is expected."""
 
     @property
     def is_priority(self) -> bool:
         """Whether a player holds priority in an open window (a priority point)."""
-        return self.kind == "priority"
+        return self.kind == DecisionKind.PRIORITY
 
 
 NOTHING = Expect()
@@ -149,19 +167,19 @@ def _one(event: AnyEvent, rule: str) -> Expect:
     return Expect(consequences=(event,), rule=rule)
 
 
-def _decide(player: str | None, kind: str, rule: str) -> Expect:
+def _decide(player: str | None, kind: DecisionKind, rule: str) -> Expect:
     return Expect(player=player, kind=kind, rule=rule)
 
 
 def expect(ruleset: Ruleset, state: MatchState) -> Expect:
     """What comes next in ``state`` under ``ruleset`` (see `Expect`)."""
     if not state.started:
-        return _decide(None, "setup", "R-SET-1")
+        return _decide(None, DecisionKind.SETUP, "R-SET-1")
     if state.winner is not None:
         return NOTHING
     if not state.opening_done:
         for p in state.players:
-            if f"opening:{p.id}" not in state.done:
+            if Marker.OPENING.of(p.id) not in state.done:
                 hand = p.deck[: ruleset.opening_hand]
                 return _one(OpeningHandDrawn(player=p.id, cards=hand), "R-SET-4")
     if state.turn == 0:
@@ -182,11 +200,11 @@ def expect(ruleset: Ruleset, state: MatchState) -> Expect:
         group = _trigger_group(ruleset, state)
         return Expect(consequences=group, rule=_trigger_rule(state, group[0]))
     if state.pending_cost is not None:
-        return _decide(state.pending_cost.player, "registration", "R-REG-3")
+        return _decide(state.pending_cost.player, DecisionKind.REGISTRATION, "R-REG-3")
     if state.stray_territory is not None:
         perm = state.permanents.get(state.stray_territory)
         if perm is not None and _stray_to_place(ruleset, state, perm.controller):
-            return _decide(perm.controller, "stray", "R-MAIN-6")
+            return _decide(perm.controller, DecisionKind.STRAY, "R-MAIN-6")
     return _turn_flow(ruleset, state)
 
 
@@ -296,22 +314,36 @@ def _priority(player: str | None) -> Expect:
     """The (shared, immutable) expectation that ``player`` decides with priority."""
     exp = _PRIORITY.get(player)
     if exp is None:
-        exp = _PRIORITY[player] = Expect(player=player, kind="priority", rule="R-REG-6")
+        exp = _PRIORITY[player] = Expect(player=player, kind=DecisionKind.PRIORITY, rule="R-REG-6")
     return exp
+
+
+def passes_to_close(ruleset: Ruleset, state: MatchState) -> int:
+    """How many passes in succession close a window (R-REG-7): one per live player, or two
+    where the ruleset reads the seed's "atau terjadi dua kali pass" on its own (OQ-33)."""
+    if ruleset.window_closes_after == "TWO_PASSES":
+        return min(2, state.live)
+    return state.live
+
+
+def next_to_result(ruleset: Ruleset, state: MatchState) -> RegisterObject | None:
+    """The object that results when all players have passed (R-REG-8): the last registered
+    (LIFO, the default) or the first (FIFO, OQ-34); a combat-damage object waits through steps
+    6 and 8 (R-CMB-23)."""
+    waiting = state.step in (Step.C6, Step.C8)
+    order = reversed(state.register) if ruleset.result_order == "LIFO" else state.register
+    return next((o for o in order if not (waiting and o.kind in _COMBAT_DAMAGE)), None)
 
 
 def _window(ruleset: Ruleset, state: MatchState, after: Callable[[MatchState], Expect]) -> Expect:
     """A priority window: the holder decides until all players pass in succession; then the top
     object results (R-REG-8) or, with an empty register, the step ends (R-REG-7). In steps 6 and
     8 the combat-damage object waits for the next step (R-CMB-23)."""
-    if state.passes < state.live:
+    if state.passes < passes_to_close(ruleset, state):
         return _priority(state.priority)
     reg = state.register
-    damage_waits = (
-        state.step in (Step.C6, Step.C8) and len(reg) == 1 and reg[0].kind in _COMBAT_DAMAGE
-    )
-    if reg and not damage_waits:
-        top = reg[-1]
+    top = next_to_result(ruleset, state)
+    if top is not None:
         damage_below = state.step in (Step.C6, Step.C8) and reg[0].kind in _COMBAT_DAMAGE
         return _one(
             ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
@@ -344,7 +376,7 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
     active = state.active
     assert active is not None
     done = state.done
-    if "turn_ended" in done:
+    if Marker.TURN_ENDED in done:
         return _one(TurnStarted(turn=state.turn + 1, player=state.next_player(active)), "R-END-5")
     if state.phase is None:
         return _one(_PHASE_STARTED[Phase.PREP], "R-GEN-10")
@@ -357,16 +389,16 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
         if step is None:
             return _next_step(state)
         if step == Step.PRODUCE:
-            if "produced" not in done:
+            if Marker.PRODUCED not in done:
                 total = sum(state.stat(t.id, Stat.GOLD_PRODUCE) for t in state.territories(active))
                 return _one(GoldProduced(player=active, amount=total), "R-PRO-1")
             return _next_step(state)
         if step == Step.SUPPLY:
-            chosen = next((d for d in done if d.startswith("supply:")), None)
+            chosen = Marker.SUPPLY.choice(done)
             if chosen is None:
-                return _decide(active, "supply", "R-SUP-1")
-            if "supply_taken" not in done:
-                option = SupplyOption(chosen.split(":", 1)[1])
+                return _decide(active, DecisionKind.SUPPLY, "R-SUP-1")
+            if Marker.SUPPLY_TAKEN not in done:
+                option = SupplyOption(chosen)
                 deck = state.player(active).deck
                 return _one(
                     SupplyTaken(player=active, cards=deck[: option.cards], gold=option.gold),
@@ -374,17 +406,17 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
                 )
             return _next_step(state)
         # UNSLIDE
-        if "unslid" not in done:
+        if Marker.UNSLID not in done:
             slid = tuple(
                 sorted(c.id for c in state.permanents.values() if c.controller == active and c.slid)
             )
             return _one(Unslid(player=active, cards=slid), "R-UNS-1")
-        if "deployed" not in done:
-            return _decide(active, "deploy", "R-UNS-3")
+        if Marker.DEPLOYED not in done:
+            return _decide(active, DecisionKind.DEPLOY, "R-UNS-3")
         return _next_phase(state)
     if phase == Phase.DEPLOY:
-        if "deployed" not in done:
-            return _decide(active, "deploy", "R-DEP-1")
+        if Marker.DEPLOYED not in done:
+            return _decide(active, DecisionKind.DEPLOY, "R-DEP-1")
         if not ruleset.deploy_phase_window:
             return _next_phase(state)
         return _window(ruleset, state, _next_phase)
@@ -398,11 +430,11 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
             for pid in order:
                 if (
                     len(state.player(pid).hand) > ruleset.hand_limit
-                    and f"discarded:{pid}" not in done
+                    and Marker.DISCARDED.of(pid) not in done
                 ):
-                    return _decide(pid, "discard", "R-END-3")
+                    return _decide(pid, DecisionKind.DISCARD, "R-END-3")
             return _next_step(state)
-        if "cleaned" not in done:
+        if Marker.CLEANED not in done:
             return _one(TurnCleanedUp(), "R-END-4")
         return _one(TurnEnded(turn=state.turn), "R-END-6")
     raise AssertionError(f"unknown phase {phase!r}")  # pragma: no cover
@@ -412,19 +444,19 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
     active = state.active
     assert active is not None
     step, done = state.step, state.done
-    action_open = "window" not in done
+    action_open = Marker.WINDOW not in done
     if step is None:
         return _next_step(state)
-    if step == Step.C2 and action_open and "attackers" not in done:
+    if step == Step.C2 and action_open and Marker.ATTACKERS not in done:
         if attack_candidates(state, active):
-            return _decide(active, "attackers", "R-CMB-2")
-    elif step == Step.C3 and action_open and "declared" not in done:
+            return _decide(active, DecisionKind.ATTACKERS, "R-CMB-2")
+    elif step == Step.C3 and action_open and Marker.DECLARED not in done:
         if any(attackable(ruleset, state, a) for a in state.combat.attackers):
-            return _decide(active, "declare", "R-CMB-8")
+            return _decide(active, DecisionKind.DECLARE, "R-CMB-8")
     elif step == Step.C4 and action_open:
         for d in defenders(state):
-            if f"blockers:{d}" not in done and block_candidates(ruleset, state, d):
-                return _decide(d, "blockers", "R-CMB-11")
+            if Marker.BLOCKERS.of(d) not in done and block_candidates(ruleset, state, d):
+                return _decide(d, DecisionKind.BLOCKERS, "R-CMB-11")
     elif step == Step.C5 and action_open:
         for d in defenders(state):
             mine = [
@@ -432,13 +464,13 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
                 for b in state.combat.blockers
                 if b in state.permanents and state.permanents[b].controller == d
             ]
-            if f"blocks:{d}" not in done and mine and live_attackers(state):
-                return _decide(d, "blocks", "R-CMB-16")
-    elif step == Step.C6 and action_open and "registered" not in done:
-        if f"damage:{active}" not in done and any(
-            blockers_of(state, a) for a in live_attackers(state)
+            if Marker.BLOCKS.of(d) not in done and mine and live_attackers(state):
+                return _decide(d, DecisionKind.BLOCKS, "R-CMB-16")
+    elif step == Step.C6 and action_open and Marker.REGISTERED not in done:
+        if Marker.DAMAGE.of(active) not in done and any(
+            distributes_in_step6(state, a) for a in live_attackers(state)
         ):
-            return _decide(active, "damage", "R-CMB-19")
+            return _decide(active, DecisionKind.DAMAGE, "R-CMB-19")
         for d in defenders(state):
             blocking = [
                 b
@@ -447,8 +479,8 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
                 and a in state.permanents
                 and state.permanents[b].controller == d
             ]
-            if blocking and f"damage:{d}" not in done:
-                return _decide(d, "damage", "R-CMB-19")
+            if blocking and Marker.DAMAGE.of(d) not in done:
+                return _decide(d, DecisionKind.DAMAGE, "R-CMB-19")
         if state.combat.allocations:
             return _one(
                 CombatDamageRegistered(
@@ -463,13 +495,13 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
             )
     elif step in (Step.C7, Step.C9) and action_open:
         reg = state.register
-        if reg and reg[-1].kind in _COMBAT_DAMAGE and "resulted" not in done:
+        if reg and reg[-1].kind in _COMBAT_DAMAGE and Marker.RESULTED not in done:
             top = reg[-1]
             return _one(
                 ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
                 "R-CMB-24" if step == Step.C7 else "R-CMB-29",
             )
-    elif step == Step.C8 and action_open and "registered" not in done:
+    elif step == Step.C8 and action_open and Marker.REGISTERED not in done:
         allocations = tuple(
             Allocation(source=a, recipient=t, amount=state.stat(a, Stat.ATK))
             for a, t in state.combat.attacks.items()
@@ -488,7 +520,7 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
                 "R-CMB-28",
             )
     elif step == Step.C10 and action_open:
-        if "returned" not in done:
+        if Marker.RETURNED not in done:
             home = _returning(ruleset, state)
             if home:
                 return _one(BecameReturnHome(cards=home), "R-CMB-34")
@@ -512,3 +544,12 @@ def _returning(ruleset: Ruleset, state: MatchState) -> tuple[str, ...]:
 def has_raze(state: MatchState, follower: str) -> bool:
     """Whether a Follower has Raze now (R-CMB-20)."""
     return state.has_keyword(follower, Keyword.RAZE)
+
+
+def distributes_in_step6(state: MatchState, attacker: str) -> bool:
+    """Whether an attacker distributes its ATK in step 6: it has blockers, or it was blocked,
+    has Raze and lost its blockers, so the rest of its ATK, all of it, goes to the attacked
+    Territory (R-CMB-20: "mendistribusi sisa ATK damage-nya ke Territory yang diserang")."""
+    if blockers_of(state, attacker):
+        return True
+    return was_blocked(state, attacker) and has_raze(state, attacker)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vwlog.engine.simulate import GeneratedMatch, PolicyName, simulate
+from vwlog.engine.simulate import GeneratedMatch, PolicyName, match_format_for, simulate
 from vwlog.events import EventRecord, LogHeader
 from vwlog.io import codec
 from vwlog.io.logfile import write_log
@@ -64,15 +64,16 @@ def simulate_to(
     after writing to keep memory flat when ``out`` is given).
 
     Raises:
-        InvalidParameterError: the spec is impossible (players out of 2..4, a bad team split).
+        InvalidParameterError: the spec is impossible (players out of 2..6, no format with
+            this shape).
         OutputError: a file cannot be written.
     """
-    if not 2 <= spec.players <= 4:
-        raise InvalidParameterError("players", spec.players, "must be 2 to 4")
-    if spec.teams is not None and (spec.teams < 2 or spec.players % spec.teams):
-        raise InvalidParameterError(
-            "teams", spec.teams, f"must divide {spec.players} players evenly"
-        )
+    if not 2 <= spec.players <= 6:
+        raise InvalidParameterError("players", spec.players, "must be 2 to 6")
+    try:
+        match_format_for(spec.players, spec.teams)
+    except ValueError as err:
+        raise InvalidParameterError("teams", spec.teams, str(err)) from None
     if out is not None and not (out.suffix == ".jsonl" and spec.matches == 1):
         out.mkdir(parents=True, exist_ok=True)
     results = []

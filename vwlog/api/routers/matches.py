@@ -40,8 +40,8 @@ from vwlog.audit.diff import diff_matches
 from vwlog.audit.knowledge import knowledge
 from vwlog.audit.sources import MatchSource
 from vwlog.engine.describe import board_view, describe
-from vwlog.engine.replay import Step, Validator, replay
-from vwlog.events import JudgeRulingIssued, LogHeader
+from vwlog.engine.replay import BaseVisitor, Step, Validator, replay
+from vwlog.events import JudgeRulingIssued
 from vwlog.io import codec
 from vwlog.io.schemas import KnownCardView
 from vwlog.model.errors import LogFormatError
@@ -159,16 +159,13 @@ def meta(access: AccessDep) -> MatchMeta:
     return access.meta
 
 
-class _Collect:
+class _Collect(BaseVisitor[list[EventOut]]):
     """A replay visitor that keeps the events of a page as `EventOut`."""
 
     def __init__(self, viewer: str | None, ruleset: Any) -> None:
         self.viewer = viewer
         self.ruleset = ruleset
         self.out: list[EventOut] = []
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Nothing to do."""
 
     def visit(self, step: Step) -> None:
         """Keep the event."""
@@ -193,9 +190,6 @@ class _Collect:
                 hash=record.hash,
             )
         )
-
-    def end_match(self, final: Any) -> None:
-        """Nothing to do."""
 
     def result(self) -> list[EventOut]:
         """The events kept."""

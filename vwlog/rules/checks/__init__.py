@@ -1,0 +1,93 @@
+"""Is this event legal here? ``check(ruleset, state, event) -> tuple[Violation, ...]``.
+
+A consequence is legal when it is one the rules demand now (`flow.expect`); a missing, extra or
+different consequence cites the rule that demands it. A decision is legal when it is the awaited
+kind of decision, by the awaited player, and passes the checks of its rules. Every violation
+cites a rule id of the catalog; rules that hold only by inference or default say so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vwlog.events import (
+    AnyEvent,
+    Conceded,
+    DeckRevealed,
+    JudgeRulingIssued,
+    MatchForked,
+    MatchStarted,
+)
+from vwlog.rules.checks.base import ACCEPTS, WHAT, Violations, event_tag, summary
+from vwlog.rules.checks.consequences import (
+    WINDOW_CLOSE_RULES,
+    check_consequence,
+    check_extra,
+    window_rule,
+)
+from vwlog.rules.checks.decision import check_decision
+from vwlog.rules.checks.deploy import is_first_supply
+from vwlog.rules.checks.register import valid_targets
+from vwlog.rules.checks.setup import check_always, check_match_started
+from vwlog.rules.common import violation
+from vwlog.rules.flow import Expect, expect
+
+if TYPE_CHECKING:
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState
+
+__all__ = [
+    "ACCEPTS",
+    "WHAT",
+    "WINDOW_CLOSE_RULES",
+    "Violations",
+    "check",
+    "check_against",
+    "is_first_supply",
+    "summary",
+    "valid_targets",
+    "window_rule",
+]
+
+
+_ALWAYS = (Conceded, DeckRevealed, JudgeRulingIssued)
+
+
+def check(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violations:
+    """The rules ``event`` breaks if it happens now; empty when it is legal."""
+    return check_against(ruleset, state, expect(ruleset, state), event)
+
+
+def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
+    """Like `check`, with the expectation already computed (the replay loop computes it once)."""
+    if not state.started:
+        if isinstance(event, MatchStarted):
+            return check_match_started(ruleset, event)
+        return (
+            violation(
+                "R-SET-1",
+                f"the first event must be match_started, not {event_tag(event)}; without it no "
+                "event can be judged",
+            ),
+        )
+    if isinstance(event, MatchStarted):
+        return (violation("R-SET-1", "the match has already started"),)
+    if state.winner is not None and not isinstance(event, (DeckRevealed, JudgeRulingIssued)):
+        return (
+            violation(
+                "R-VIC-4",
+                f"the match is already won by {state.winner} ({state.victory}); "
+                f"nothing may follow but reveals and rulings, got {event_tag(event)}",
+            ),
+        )
+    if isinstance(event, _ALWAYS):
+        return check_always(state, event)
+    if isinstance(event, MatchForked):
+        if not exp.is_priority:
+            return (violation("R-REG-5", "a fork may start only where a player holds priority"),)
+        return ()
+    if exp.consequences:
+        return check_consequence(ruleset, state, exp, event)
+    if not event.DECISION:
+        return check_extra(state, exp, event)
+    return check_decision(ruleset, state, exp, event)

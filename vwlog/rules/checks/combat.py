@@ -1,0 +1,334 @@
+"""Combat decisions: attackers, the declaration, blockers, blocks and damage (R-CMB-*)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from vwlog.events import (
+    AttackDeclared,
+    AttackersEnteredBattle,
+    BlockersEnteredBattle,
+    BlocksAssigned,
+    FollowerDamageAssigned,
+)
+from vwlog.model.types import (
+    Keyword,
+    Stat,
+)
+from vwlog.rules.checks.base import Violations
+from vwlog.rules.common import (
+    attack_candidates,
+    attackable,
+    block_candidates,
+    blockers_of,
+    can_attack,
+    card_name,
+    is_follower,
+    live_attackers,
+    may_block_at,
+    needs_naval_aerial,
+    violation,
+)
+from vwlog.rules.flow import distributes_in_step6, has_raze
+
+if TYPE_CHECKING:
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
+
+
+def check_attackers(state: MatchState, event: AttackersEnteredBattle) -> Violations:
+    out: list[Violation] = []
+    if len(set(event.followers)) != len(event.followers):
+        out.append(violation("R-CMB-2", "a Follower enters battle once"))
+    allowed = set(attack_candidates(state, event.player))
+    for f in event.followers:
+        if f in allowed:
+            continue
+        perm = state.permanents.get(f)
+        if perm is None or perm.controller != event.player or not is_follower(state, f):
+            out.append(
+                violation(
+                    "R-CMB-2", f"{card_name(state, f)} is not a Follower of {event.player} in play"
+                )
+            )
+        elif perm.slid:
+            out.append(
+                violation("R-CMB-4", f"{card_name(state, f)} is slid and may not enter battle")
+            )
+        else:
+            out.append(
+                violation(
+                    "R-CMB-5", f"{card_name(state, f)} guards no Territory ({perm.where.lower()})"
+                )
+            )
+    return tuple(out)
+
+
+def check_declare(ruleset: Ruleset, state: MatchState, event: AttackDeclared) -> Violations:
+    out: list[Violation] = []
+    in_battle = [a for a in state.combat.attackers if a in state.permanents]
+    declared = [a.follower for a in event.attacks]
+    if len(set(declared)) != len(declared):
+        out.append(violation("R-CMB-8", "each attacker is declared once"))
+    for a in event.attacks:
+        if a.follower not in in_battle:
+            out.append(
+                violation(
+                    "R-CMB-8", f"{card_name(state, a.follower)} did not enter battle as an attacker"
+                )
+            )
+            continue
+        if not can_attack(state, a.follower):
+            out.append(
+                violation(
+                    "R-CMB-3", f"{card_name(state, a.follower)} is Fatigued and may not attack"
+                )
+            )
+        terr = state.permanents.get(a.target)
+        if (
+            terr is None
+            or terr.where != "TERRITORY"
+            or terr.controller not in state.opponents(event.player)
+        ):
+            out.append(
+                violation(
+                    "R-CMB-10", f"{card_name(state, a.target)} is not an opponent's Territory"
+                )
+            )
+        elif (
+            ruleset.naval_aerial_need_skill
+            and needs_naval_aerial(state, a.target)
+            and not state.has_keyword(a.follower, Keyword.NAVAL_AERIAL_ATTACK)
+        ):
+            out.append(
+                violation(
+                    "R-CMB-10",
+                    f"{card_name(state, a.follower)} cannot attack a "
+                    f"{state.defn(a.target).terrain} Territory",
+                    flag="naval_aerial_need_skill",
+                )
+            )
+    missing = [a for a in in_battle if attackable(ruleset, state, a) and a not in declared]
+    if missing:
+        out.append(
+            violation(
+                "R-CMB-8",
+                "every attacking Follower able to attack is slid and "
+                f"declared; missing {', '.join(missing)}",
+            )
+        )
+    if ruleset.attack_target_mode == "SINGLE" and len({a.target for a in event.attacks}) > 1:
+        out.append(
+            violation(
+                "R-CMB-8", "one Territory is attacked per Combat Phase", flag="attack_target_mode"
+            )
+        )
+    return tuple(out)
+
+
+def check_blockers(ruleset: Ruleset, state: MatchState, event: BlockersEnteredBattle) -> Violations:
+    out: list[Violation] = []
+    allowed = set(block_candidates(ruleset, state, event.player))
+    if len(set(event.followers)) != len(event.followers):
+        out.append(violation("R-CMB-11", "a Follower enters battle once"))
+    for f in event.followers:
+        if f in allowed:
+            continue
+        perm = state.permanents.get(f)
+        if perm is None or perm.controller != event.player or not is_follower(state, f):
+            out.append(
+                violation(
+                    "R-CMB-11", f"{card_name(state, f)} is not a Follower of {event.player} in play"
+                )
+            )
+        elif perm.slid:
+            out.append(
+                violation("R-CMB-12", f"{card_name(state, f)} is slid and may not enter battle")
+            )
+        elif perm.where != "GUARD":
+            out.append(violation("R-CMB-5", f"{card_name(state, f)} guards no Territory"))
+        else:
+            out.append(
+                violation(
+                    "R-CMB-13",
+                    f"{card_name(state, f)} guards no attacked Territory and has no Cavalry",
+                    flag="cavalry_only_blocks_elsewhere",
+                )
+            )
+    return tuple(out)
+
+
+def check_blocks(ruleset: Ruleset, state: MatchState, event: BlocksAssigned) -> Violations:
+    out: list[Violation] = []
+    attacks = state.combat.attacks
+    seen: set[str] = set()
+    per_attacker: Counter[str] = Counter()
+    for b in event.blocks:
+        perm = state.permanents.get(b.blocker)
+        if perm is None or perm.controller != event.player:
+            out.append(
+                violation(
+                    "R-CMB-16", f"{card_name(state, b.blocker)} is not {event.player}'s Follower"
+                )
+            )
+            continue
+        if b.blocker not in state.combat.blockers:
+            out.append(
+                violation(
+                    "R-ZONE-7",
+                    f"{card_name(state, b.blocker)} did not enter battle as a blocker",
+                )
+            )
+            continue
+        if b.blocker in seen or b.blocker in state.combat.blocks:
+            out.append(
+                violation(
+                    "R-CMB-16",
+                    f"{card_name(state, b.blocker)} blocks one attacker",
+                    flag="many_blockers_per_attacker",
+                )
+            )
+            continue
+        seen.add(b.blocker)
+        target = attacks.get(b.attacker)
+        if target is None or b.attacker not in state.permanents:
+            out.append(
+                violation(
+                    "R-CMB-16", f"{card_name(state, b.attacker)} is not an attacking Follower"
+                )
+            )
+            continue
+        if state.owners.get(target) != event.player and (
+            target not in state.permanents or state.permanents[target].controller != event.player
+        ):
+            out.append(
+                violation(
+                    "R-CMB-16", f"{card_name(state, b.attacker)} does not attack {event.player}"
+                )
+            )
+            continue
+        if not may_block_at(ruleset, state, perm, target):
+            out.append(
+                violation(
+                    "R-CMB-13",
+                    f"{card_name(state, b.blocker)} cannot block at "
+                    f"{card_name(state, target)} without Cavalry",
+                    flag="cavalry_only_blocks_elsewhere",
+                )
+            )
+        per_attacker[b.attacker] += 1
+    if not ruleset.many_blockers_per_attacker:
+        for attacker, n in per_attacker.items():
+            if n + len(blockers_of(state, attacker)) > 1:
+                out.append(
+                    violation(
+                        "R-CMB-16",
+                        f"{card_name(state, attacker)} may be blocked by one Follower only",
+                        flag="many_blockers_per_attacker",
+                    )
+                )
+    return tuple(out)
+
+
+def check_damage(ruleset: Ruleset, state: MatchState, event: FollowerDamageAssigned) -> Violations:
+    out: list[Violation] = []
+    active = event.player == state.active
+    by_source: dict[str, list[tuple[str, int]]] = {}
+    for a in event.allocations:
+        by_source.setdefault(a.source, []).append((a.recipient, a.amount))
+    if active:
+        sources = {
+            a: blockers_of(state, a)
+            for a in live_attackers(state)
+            if distributes_in_step6(state, a)
+        }
+    else:
+        sources = {
+            b: [a]
+            for b, a in state.combat.blocks.items()
+            if b in state.permanents
+            and a in state.permanents
+            and state.permanents[b].controller == event.player
+        }
+    for src in by_source:
+        if src not in sources:
+            out.append(
+                violation(
+                    "R-CMB-19",
+                    f"{card_name(state, src)} does not distribute "
+                    f"damage for {event.player} in this battle",
+                )
+            )
+    for src, blockers in sources.items():
+        allocs = by_source.get(src, [])
+        atk = state.stat(src, Stat.ATK)
+        total = sum(n for _, n in allocs)
+        if total != atk:
+            out.append(
+                violation(
+                    "R-CMB-19",
+                    f"{card_name(state, src)} distributes {total} damage; its ATK is {atk}",
+                    expected=str(atk),
+                    actual=str(total),
+                )
+            )
+        territory = state.combat.attacks.get(src) if active else None
+        raze = active and has_raze(state, src)
+        for recipient, _amount in allocs:
+            if recipient in blockers:
+                continue
+            if raze and recipient == territory:
+                continue
+            if not active:
+                out.append(
+                    violation(
+                        "R-CMB-39",
+                        f"{card_name(state, src)} may damage only the attacker it blocks",
+                    )
+                )
+            elif recipient == territory:
+                out.append(
+                    violation(
+                        "R-CMB-38",
+                        f"{card_name(state, src)} is blocked and has no "
+                        "Raze: no damage to the Territory",
+                    )
+                )
+            else:
+                out.append(
+                    violation(
+                        "R-CMB-19",
+                        f"{card_name(state, src)} may damage only the Followers blocking it",
+                    )
+                )
+        if raze and ruleset.raze_lethal_first and territory is not None:
+            out.extend(raze_lethal_first(state, allocs, blockers, territory))
+    return tuple(out)
+
+
+def raze_lethal_first(
+    state: MatchState, allocs: list[tuple[str, int]], blockers: list[str], territory: str
+) -> list[Violation]:
+    """Raze sends damage on to the Territory only after each blocker got its remaining VIT
+    (R-CMB-20, flag ``raze_lethal_first``)."""
+    out: list[Violation] = []
+    to_territory = sum(n for r, n in allocs if r == territory)
+    if to_territory > 0:
+        got = Counter[str]()
+        for r, n in allocs:
+            got[r] += n
+        for b in blockers:
+            need = max(0, state.stat(b, Stat.VIT) - state.permanents[b].damage)
+            if got[b] < need:
+                out.append(
+                    violation(
+                        "R-CMB-20",
+                        f"Raze sends damage to the Territory "
+                        f"only after {card_name(state, b)} "
+                        f"gets its remaining VIT ({need})",
+                        flag="raze_lethal_first",
+                    )
+                )
+    return out

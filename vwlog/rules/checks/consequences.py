@@ -1,0 +1,248 @@
+"""Consequences: an event the rules demand now, or one they do not demand (missing, extra or
+different consequences), and the structural check of trusted effects."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vwlog.events import (
+    AnyEvent,
+    CardMoved,
+    CardsDrawn,
+    DamageDealt,
+    Effect,
+    GoldChanged,
+    GoldProduced,
+    HonorChanged,
+    MatchWon,
+    ObjectResulted,
+    SkillTriggered,
+    StatChanged,
+    StatusChanged,
+    VictoryPointGained,
+)
+from vwlog.model.types import (
+    Phase,
+    TriggerWhen,
+    Zone,
+)
+from vwlog.rules.checks.base import Violations, event_tag, summary, what
+from vwlog.rules.common import (
+    violation,
+)
+from vwlog.rules.effects import is_trusted
+from vwlog.rules.flow import DecisionKind, Expect
+
+if TYPE_CHECKING:
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
+
+
+def check_consequence(
+    ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent
+) -> Violations:
+    if event in exp.consequences:
+        return ()
+    first = exp.consequences[0]
+    if isinstance(event, ObjectResulted) and isinstance(first, ObjectResulted):
+        obj = next((o for o in state.register if o.id == first.object_id), None)
+        if event.object_id == first.object_id and obj is not None and is_trusted(state, obj):
+            return trusted_effects(state, event.effects)
+        if event.object_id != first.object_id:
+            return (
+                violation(
+                    "R-REG-8",
+                    f"object {event.object_id!r} resulted, but the top of the register is "
+                    f"{first.object_id!r} (last in, first out)",
+                    expected=summary(first),
+                    actual=summary(event),
+                ),
+            )
+        rule = "R-CMB-25" if obj is not None and obj.kind.startswith("COMBAT") else "R-REG-9"
+        return (
+            violation(
+                rule,
+                f"object {event.object_id!r} resulted with effects other than the rules derive",
+                expected=summary(first),
+                actual=summary(event),
+            ),
+        )
+    if isinstance(event, SkillTriggered) and any(
+        t.player == event.player and t.card == event.card and t.skill == event.skill
+        for t in state.triggers
+    ):
+        return (
+            violation(
+                "R-REG-12",
+                f"{event.player}'s trigger goes on the register after "
+                f"{getattr(first, 'player', '?')}'s (active player first, then turn order)",
+                flag="triggers_active_first",
+                expected=summary(first),
+                actual=summary(event),
+            ),
+        )
+    if isinstance(event, GoldProduced) and isinstance(first, GoldProduced):
+        if event.player != first.player:
+            return (
+                violation(
+                    "R-GOLD-1",
+                    "only the active player produces gold",
+                    expected=summary(first),
+                    actual=summary(event),
+                ),
+            )
+    if type(event) is type(first) or any(type(event) is type(c) for c in exp.consequences):
+        return (
+            violation(
+                exp.rule,
+                f"{event_tag(event)} differs from what the rules demand",
+                expected=summary(first),
+                actual=summary(event),
+            ),
+        )
+    return (
+        violation(
+            exp.rule,
+            f"missing {event_tag(first)}: the rules demand it before {event_tag(event)}",
+            expected=summary(first),
+            actual=summary(event),
+        ),
+    )
+
+
+_CONSEQUENCE_RULE: dict[str, str] = {
+    "opening_hand_drawn": "R-SET-4",
+    "turn_started": "R-END-5",
+    "phase_started": "R-GEN-10",
+    "step_started": "R-GEN-10",
+    "turn_ended": "R-END-6",
+    "gold_produced": "R-PRO-1",
+    "supply_taken": "R-SUP-2",
+    "unslid": "R-UNS-1",
+    "skill_triggered": "R-REG-4",
+    "object_resulted": "R-REG-8",
+    "combat_damage_registered": "R-CMB-21",
+    "followers_destroyed": "R-CMB-26",
+    "territories_destroyed": "R-CMB-30",
+    "victory_point_gained": "R-VP-1",
+    "became_return_home": "R-CMB-34",
+    "became_stray": "R-CMB-35",
+    "turn_cleaned_up": "R-END-4",
+    "match_won": "R-VIC-4",
+}
+
+
+WINDOW_CLOSE_RULES: dict[str, str] = {
+    "MAIN1": "R-MAIN-2",
+    "MAIN2": "R-MAIN-9",
+    "DEPLOY": "R-DEP-2",
+    "END_WINDOW": "R-END-2",
+    "C7": "R-CMB-27",
+    "C9": "R-CMB-32",
+    "C10": "R-CMB-36",
+}
+"""The rule that ends each window only when all players pass with an empty register."""
+
+
+_VICTORY_RULES = {"MILITARY": "R-VIC-1", "POLITICAL": "R-HON-1", "ABSOLUTE": "R-VIC-3"}
+
+
+def window_rule(state: MatchState) -> str:
+    """The rule closing the current priority window (R-REG-7 and its per-step statements)."""
+    if state.passes > 0:
+        return "R-REG-7"
+    where = str(state.step) if state.step else str(state.phase)
+    return WINDOW_CLOSE_RULES.get(where, "R-CMB-0" if state.phase == Phase.COMBAT else "R-REG-7")
+
+
+def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
+    """A consequence the rules do not demand now."""
+    tag = event_tag(event)
+    rule = _CONSEQUENCE_RULE.get(tag, "R-GEN-10")
+    if tag in ("phase_started", "step_started", "turn_ended", "turn_started"):
+        if exp.kind == DecisionKind.PRIORITY:
+            return (
+                violation(
+                    window_rule(state),
+                    f"{tag} before all players passed in succession with an empty register",
+                    actual=summary(event),
+                ),
+            )
+        if exp.kind is not None and exp.player is not None:
+            # leaving a step while a decision is owed: cite the rule that demands the decision
+            return (
+                violation(
+                    exp.rule,
+                    f"{tag} while {exp.player} must still {what(exp.kind)}",
+                    actual=summary(event),
+                ),
+            )
+    if isinstance(event, ObjectResulted):
+        return (
+            violation(
+                rule,
+                "an object results only when all players passed in succession",
+                actual=summary(event),
+            ),
+        )
+    if isinstance(event, MatchWon):
+        rule = _VICTORY_RULES.get(str(event.victory), "R-VIC-4")
+        return (
+            violation(
+                rule,
+                f"{event.winner} does not meet the {event.victory} condition",
+                actual=summary(event),
+            ),
+        )
+    if isinstance(event, VictoryPointGained):
+        return (
+            violation(
+                "R-VP-2",
+                f"{event.opponent} was not left without Territories by {event.player}",
+                actual=summary(event),
+            ),
+        )
+    if isinstance(event, SkillTriggered) and state.phase == Phase.MAIN2:
+        skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
+        if skill is not None and skill.trigger == TriggerWhen.FIRST_MAIN_START:
+            return (
+                violation(
+                    "R-MAIN-9",
+                    "first-Main-Phase triggers do not fire in Main Phase II",
+                    actual=summary(event),
+                ),
+            )
+    who = f"; {exp.player} must {what(exp.kind)}" if exp.player else ""
+    return (
+        violation(rule, f"{tag} is not demanded by the rules here{who}", actual=summary(event)),
+    )
+
+
+def trusted_effects(state: MatchState, effects: tuple[Effect, ...]) -> Violations:
+    """Structural checks of trusted effects: the cards and players they name exist and the
+    zones are possible (DESIGN §2: a text-only skill is trusted, checked structurally)."""
+    out: list[Violation] = []
+    for e in effects:
+        if isinstance(e, (GoldChanged, HonorChanged, CardsDrawn)) and not state.has_player(
+            e.player
+        ):
+            out.append(violation("R-GEN-7", f"effect names unknown player {e.player!r}"))
+        elif isinstance(e, CardsDrawn):
+            deck = state.player(e.player).deck
+            if tuple(e.cards) != deck[: len(e.cards)]:
+                out.append(
+                    violation("R-ZONE-2", f"{e.player} did not draw the top of their Fate Deck")
+                )
+        elif isinstance(e, (StatChanged, StatusChanged, CardMoved)):
+            if e.card not in state.permanents:
+                out.append(violation("R-ZONE-5", f"effect names {e.card!r}, which is not in play"))
+            elif isinstance(e, CardMoved) and e.to_zone in (Zone.PLAY, Zone.REGISTER):
+                out.append(
+                    violation("R-ZONE-5", f"card moved to {e.to_zone}, not a zone to move to")
+                )
+        elif isinstance(e, DamageDealt) and e.recipient not in state.permanents:
+            out.append(
+                violation("R-ZONE-5", f"damage dealt to {e.recipient!r}, which is not in play")
+            )
+    return tuple(out)

@@ -1,0 +1,170 @@
+"""Decisions: is this the awaited decision, by the awaited player, and legal by its rules?"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vwlog.events import (
+    AnyEvent,
+    AttackDeclared,
+    AttackersEnteredBattle,
+    BlockersEnteredBattle,
+    BlocksAssigned,
+    CardSummoned,
+    CostPaid,
+    DeploymentFinished,
+    FollowerDamageAssigned,
+    HandLimitDiscarded,
+    PriorityPassed,
+    PropertyPlaced,
+    SkillRegistered,
+    SupplyChosen,
+)
+from vwlog.model.types import (
+    Phase,
+    Step,
+)
+from vwlog.rules.checks.base import ACCEPTS, WHAT, Violations, event_tag, what
+from vwlog.rules.checks.combat import (
+    check_attackers,
+    check_blockers,
+    check_blocks,
+    check_damage,
+    check_declare,
+)
+from vwlog.rules.checks.deploy import check_deployment_finished, check_placement, check_supply
+from vwlog.rules.checks.register import check_cost, check_register_skill, check_summon
+from vwlog.rules.common import (
+    violation,
+)
+from vwlog.rules.flow import DecisionKind, Expect
+
+if TYPE_CHECKING:
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
+
+
+def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
+    kind = exp.kind
+    player = getattr(event, "player", None)
+    if kind is None:
+        return (violation("R-VIC-4", f"{event_tag(event)}: nothing may happen now"),)
+    if not isinstance(event, ACCEPTS[kind]):
+        return (out_of_turn(ruleset, state, exp, event),)
+    if player != exp.player:
+        rule = exp.rule
+        if kind == DecisionKind.PRIORITY:
+            rule = priority_rule(state)
+        elif kind == DecisionKind.DEPLOY and state.phase == Phase.PREP:
+            rule = "R-PREP-1"
+        return (
+            violation(
+                rule,
+                f"{player} may not act now: {exp.player} must {WHAT[kind]}",
+                expected=exp.player,
+                actual=str(player),
+            ),
+        )
+    match event:
+        case PriorityPassed():
+            return ()
+        case CostPaid():
+            return check_cost(ruleset, state, event)
+        case SupplyChosen():
+            return check_supply(ruleset, state, event)
+        case PropertyPlaced():
+            return check_placement(ruleset, state, exp, event)
+        case DeploymentFinished():
+            return check_deployment_finished(ruleset, state, event)
+        case CardSummoned():
+            return check_summon(ruleset, state, event)
+        case SkillRegistered():
+            return check_register_skill(state, event)
+        case AttackersEnteredBattle():
+            return check_attackers(state, event)
+        case AttackDeclared():
+            return check_declare(ruleset, state, event)
+        case BlockersEnteredBattle():
+            return check_blockers(ruleset, state, event)
+        case BlocksAssigned():
+            return check_blocks(ruleset, state, event)
+        case FollowerDamageAssigned():
+            return check_damage(ruleset, state, event)
+        case HandLimitDiscarded():
+            return check_discard(ruleset, state, event)
+    return ()
+
+
+def priority_rule(state: MatchState) -> str:
+    """Who holds priority: the active player first (R-MAIN-5 in a Main Phase, R-CMB-0 in a
+    combat step, R-REG-5 after triggers and results), then in turn order (R-REG-6)."""
+    if state.passes > 0:
+        return "R-REG-6"
+    if state.phase in (Phase.MAIN1, Phase.MAIN2) and not state.register:
+        return "R-MAIN-5"
+    if state.phase == Phase.COMBAT and not state.register:
+        return "R-CMB-0"
+    return "R-REG-5"
+
+
+def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violation:
+    """A decision that does not answer what is awaited: cite the rule that forbids it here."""
+    tag = event_tag(event)
+    owed = f"{exp.player} must {what(exp.kind)}"
+    if isinstance(event, (CostPaid, CardSummoned, SkillRegistered)) and state.phase == Phase.PREP:
+        return violation("R-PREP-2", f"{tag}: no skill or summon in the Preparation Phase")
+    if isinstance(event, (CardSummoned, SkillRegistered)):
+        return violation("R-REG-3", f"{tag} without its costs paid first ({owed})")
+    if isinstance(event, PropertyPlaced):
+        if state.phase in (Phase.MAIN1, Phase.MAIN2):
+            return violation(
+                "R-MAIN-6",
+                "Property may not be deployed in a Main Phase except Stray into a new Territory",
+            )
+        return violation(
+            "R-DEP-1",
+            f"Property may be moved only in the Unslide step and the Deploy Phase ({owed})",
+        )
+    if isinstance(event, AttackDeclared) and state.step == Step.C3:
+        # no attacker here may attack: say why, by the rule the declaration breaks
+        found = check_declare(ruleset, state, event)
+        if found:
+            return found[0]
+    if isinstance(event, AttackersEnteredBattle) and state.step not in (None, Step.C1, Step.C2):
+        return violation("R-CMB-7", "attackers may enter battle only up to step 2")
+    if isinstance(event, BlockersEnteredBattle) and state.step not in (
+        None,
+        Step.C1,
+        Step.C2,
+        Step.C3,
+        Step.C4,
+    ):
+        return violation("R-CMB-15", "blockers may enter battle only up to step 4")
+    if isinstance(event, SupplyChosen):
+        return violation("R-SUP-1", f"a supply package is chosen once, in the Supply step ({owed})")
+    if isinstance(event, HandLimitDiscarded):
+        return violation("R-END-3", f"no hand-limit discard is due now ({owed})")
+    if isinstance(event, PriorityPassed) and state.phase == Phase.PREP:
+        return violation("R-REG-10", "there is no priority in the Preparation Phase")
+    if isinstance(event, PriorityPassed) and exp.kind != DecisionKind.PRIORITY:
+        return violation(exp.rule, f"{tag} while {owed}: no priority window is open")
+    return violation(exp.rule, f"{tag} is not allowed now: {owed}")
+
+
+def check_discard(ruleset: Ruleset, state: MatchState, event: HandLimitDiscarded) -> Violations:
+    hand = state.player(event.player).hand
+    need = len(hand) - ruleset.hand_limit
+    out: list[Violation] = []
+    if len(set(event.cards)) != len(event.cards) or any(c not in hand for c in event.cards):
+        out.append(violation("R-END-3", "discarded cards must be distinct cards in hand"))
+    if len(event.cards) != need:
+        out.append(
+            violation(
+                "R-END-3",
+                f"discard down to {ruleset.hand_limit}: {need} cards, not {len(event.cards)}",
+                expected=str(need),
+                actual=str(len(event.cards)),
+            )
+        )
+    return tuple(out)

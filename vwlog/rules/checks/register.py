@@ -1,0 +1,316 @@
+"""The register: costs, summons and skill registrations (R-REG-*, R-CARD-*, R-SKL-*)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vwlog.events import (
+    CardSummoned,
+    CostPaid,
+    SkillRegistered,
+)
+from vwlog.model.cards import SkillDef, Target
+from vwlog.model.state import condition_holds, record_key
+from vwlog.model.types import (
+    CardType,
+    Keyword,
+    Phase,
+    Restriction,
+    SkillKind,
+)
+from vwlog.rules.checks.base import Violations
+from vwlog.rules.common import (
+    card_name,
+    is_follower,
+    pays_unpaid_top,
+    room,
+    uses_capacity,
+    violation,
+)
+
+if TYPE_CHECKING:
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
+
+
+def check_cost(ruleset: Ruleset, state: MatchState, event: CostPaid) -> Violations:
+    """Costs paid for a summon (R-CARD-11) or for an active skill (R-REG-3, R-SKL-*)."""
+    if event.card not in state.instances:
+        return (violation("R-ZONE-5", f"unknown card {event.card!r}"),)
+    if pays_unpaid_top(state, event.player, event.card, event.skill):
+        return ()  # the late payment of an object whose registration R-REG-3 reported
+    p = state.player(event.player)
+    out: list[Violation] = []
+    if event.gold > p.gold:
+        out.append(violation("R-GOLD-3", f"{event.player} pays {event.gold} gold but has {p.gold}"))
+    if event.skill is None:
+        return summon_cost(ruleset, state, event, out)
+    return skill_cost(ruleset, state, event, out)
+
+
+def summon_cost(
+    ruleset: Ruleset, state: MatchState, event: CostPaid, out: list[Violation]
+) -> Violations:
+    """A summon from hand (R-CARD-11); the subdeck only where the ruleset allows (OQ-4)."""
+    d = state.defn(event.card)
+    p = state.player(event.player)
+    in_sub = event.card in p.subdeck and ruleset.summon_from_subdeck
+    if event.card not in p.hand and not in_sub:
+        where = "the subdeck" if event.card in p.subdeck else "their hand"
+        flag = "summon_from_subdeck" if event.card in p.subdeck else None
+        return (
+            violation(
+                "R-ZONE-3" if flag else "R-ZONE-1",
+                f"{card_name(state, event.card)} is not in {where}",
+                flag=flag,
+            ),
+        )
+    if event.gold != d.cost:
+        out.append(
+            violation(
+                "R-CARD-11",
+                f"{d.name} costs {d.cost} gold, {event.gold} paid",
+                expected=str(d.cost),
+                actual=str(event.gold),
+            )
+        )
+    if event.slid:
+        out.append(violation("R-REG-3", "a summon has no slide cost"))
+    if p.honor < d.honor_req:
+        out.append(
+            violation(
+                "R-CARD-10",
+                f"{d.name} needs {d.honor_req} honor, {event.player} has {p.honor}",
+            )
+        )
+    out.extend(summon_timing(ruleset, state, event.player, d.type, d.keywords))
+    if d.type.is_property and not any(
+        not uses_capacity(ruleset, state, event.card) or room(ruleset, state, t.id) > 0
+        for t in state.territories(event.player)
+    ):
+        out.append(
+            violation(
+                "R-CARD-2",
+                f"{event.player} has no Territory with remaining capacity for {d.name}",
+            )
+        )
+    return tuple(out)
+
+
+def skill_cost(
+    ruleset: Ruleset, state: MatchState, event: CostPaid, out: list[Violation]
+) -> Violations:
+    """An active skill of a card in play: its kind, timing, costs, target, condition,
+    restriction and requirements (R-SKL-1..10, R-REG-3, R-GEN-4, R-GEN-6)."""
+    d = state.defn(event.card)
+    perm = state.permanents.get(event.card)
+    if perm is None or perm.controller != event.player:
+        return (
+            violation(
+                "R-SKL-2", f"{card_name(state, event.card)} is not in play under {event.player}"
+            ),
+        )
+    skill = d.skill(event.skill or "")
+    if skill is None:
+        return (violation("R-SKL-2", f"{d.name} has no skill {event.skill!r}"),)
+    if skill.kind == SkillKind.STATIC:
+        return (violation("R-SKL-1", f"{d.name}'s static skill never uses the register"),)
+    if skill.kind == SkillKind.AURA:
+        return (violation("R-SKL-4", f"{d.name}'s aura never uses the register"),)
+    if skill.kind == SkillKind.TRIGGER:
+        return (
+            violation(
+                "R-SKL-3",
+                f"{d.name}'s triggered skill is used automatically, not registered by a player",
+            ),
+        )
+    if state.phase == Phase.PREP:
+        out.append(violation("R-PREP-2", "no skill may be used in the Preparation Phase"))
+    if event.gold != skill.cost_gold:
+        out.append(
+            violation(
+                "R-REG-3",
+                f"the skill costs {skill.cost_gold} gold, {event.gold} paid",
+                expected=str(skill.cost_gold),
+                actual=str(event.gold),
+            )
+        )
+    wanted = (event.card,) if skill.cost_slide else ()
+    if tuple(event.slid) != wanted:
+        out.append(
+            violation(
+                "R-SKL-2",
+                "the slide cost is sliding the card itself"
+                if skill.cost_slide
+                else "this skill has no slide cost",
+                expected=str(wanted),
+                actual=str(tuple(event.slid)),
+            )
+        )
+    elif skill.cost_slide and perm.slid:
+        out.append(violation("R-REG-3", f"{d.name} is already slid and cannot pay a slide cost"))
+    if skill.target is not None and not valid_targets(state, event.player, skill.target):
+        out.append(violation("R-GEN-4", f"{d.name}'s skill has no valid target ({skill.target})"))
+    if not condition_holds(state, event.player, skill.condition):
+        out.append(violation("R-SKL-5", f"the condition of {d.name}'s skill does not hold"))
+    out.extend(restriction_used(ruleset, state, event, skill))
+    if ruleset.requirements_continuous and state.player(event.player).honor < d.honor_req:
+        out.append(
+            violation(
+                "R-GEN-6",
+                f"{d.name} needs {d.honor_req} honor, re-checked on use",
+                flag="requirements_continuous",
+            )
+        )
+    return tuple(out)
+
+
+def restriction_used(
+    ruleset: Ruleset, state: MatchState, event: CostPaid, skill: SkillDef
+) -> list[Violation]:
+    """A restricted skill whose allowance is used up (R-SKL-6..8). The record belongs to the
+    property in play; one that went back to hand, Fate Deck or subdeck hands its record to
+    the next copy of its name (R-SKL-8); the Graveyard ends it (R-SKL-9)."""
+    if skill.restriction == Restriction.NONE:
+        return []
+    d = state.defn(event.card)
+    user, uses = state.records.get(
+        record_key(event.player, event.card, skill.id, str(skill.restriction)), (event.card, 0)
+    )
+    if uses < skill.restriction_uses:
+        return []
+    allowance = f"{skill.restriction_uses} use" + ("s" if skill.restriction_uses > 1 else "")
+    if user != event.card:
+        rule = "R-SKL-8"
+        why = (
+            f"a {d.name} of {event.player} used it and went back to hand, Fate Deck or "
+            f"subdeck; the {d.name} brought into play again is recognised as having used it"
+        )
+    elif skill.restriction == Restriction.ONCE_PER_MATCH:
+        rule, why = "R-SKL-7", "the record stays absolute while it is in play"
+    else:
+        rule, why = "R-SKL-6", f"its allowance of {allowance} is used up"
+    return [violation(rule, f"{d.name}'s skill is restricted {skill.restriction}: {why}")]
+
+
+def summon_timing(
+    ruleset: Ruleset,
+    state: MatchState,
+    player: str,
+    card_type: CardType,
+    keywords: tuple[Keyword, ...],
+) -> list[Violation]:
+    """Territories and Property: the active player's own Main Phase with an empty register
+    (R-MAIN-4, R-MAIN-8, OQ-6); Actions and every card with Lair, Followers included: whenever
+    holding priority outside the Preparation Phase (R-CARD-8, R-CARD-2: Lair means "at any
+    time", any moment at which an Action could be summoned)."""
+    if state.phase == Phase.PREP:
+        return [violation("R-PREP-2", "nothing may be summoned in the Preparation Phase")]
+    if card_type == CardType.ACTION or Keyword.LAIR in keywords:
+        return []
+    out = []
+    main = state.phase in (Phase.MAIN1, Phase.MAIN2)
+    if not main or state.active != player:
+        rule = "R-MAIN-8" if card_type == CardType.TERRITORY else "R-MAIN-4"
+        out.append(
+            violation(
+                rule, f"a {card_type.lower()} is summoned only in its controller's own Main Phase"
+            )
+        )
+    elif state.register and ruleset.summon_needs_empty_register:
+        out.append(
+            violation(
+                "R-MAIN-4",
+                "a Territory or Property is summoned only with an empty register",
+                flag="summon_needs_empty_register",
+            )
+        )
+    return out
+
+
+def check_object_id(state: MatchState, object_id: str) -> Violations:
+    wanted = f"o{state.objects + 1}"
+    if object_id != wanted:
+        return (
+            violation(
+                "R-REG-1",
+                f"register objects are numbered in order: expected {wanted!r}",
+                expected=wanted,
+                actual=object_id,
+            ),
+        )
+    return ()
+
+
+def check_paid_for(state: MatchState, player: str, card: str, skill: str | None) -> Violations:
+    paid = state.pending_cost
+    if paid is None or paid.player != player or paid.card != card or paid.skill != skill:
+        what = f"{card}/{skill}" if skill else card
+        return (violation("R-REG-3", f"costs for {what!r} were not paid just before"),)
+    return ()
+
+
+def check_summon(ruleset: Ruleset, state: MatchState, event: CardSummoned) -> Violations:
+    out = list(check_paid_for(state, event.player, event.card, None))
+    out.extend(check_object_id(state, event.object_id))
+    if out:
+        return tuple(out)
+    d = state.defn(event.card)
+    if d.type.is_property:
+        terr = state.permanents.get(event.territory or "")
+        if terr is None or terr.where != "TERRITORY" or terr.controller != event.player:
+            out.append(
+                violation(
+                    "R-CARD-9", f"Property is summoned into one of {event.player}'s Territories"
+                )
+            )
+        elif uses_capacity(ruleset, state, event.card) and room(ruleset, state, terr.id) <= 0:
+            out.append(
+                violation("R-CARD-2", f"{card_name(state, terr.id)} has no remaining capacity")
+            )
+    elif event.territory is not None:
+        rule = "R-CARD-8" if d.type == CardType.ACTION else "R-CARD-9"
+        out.append(violation(rule, f"a {d.type.lower()} does not go into a Territory"))
+    return tuple(out)
+
+
+def check_register_skill(state: MatchState, event: SkillRegistered) -> Violations:
+    out = list(check_paid_for(state, event.player, event.card, event.skill))
+    out.extend(check_object_id(state, event.object_id))
+    if out:
+        return tuple(out)
+    skill = state.defn(event.card).skill(event.skill)
+    wanted = skill.target if skill is not None else None
+    if wanted is None:
+        if event.target is not None:
+            out.append(violation("R-GEN-4", "this skill takes no target"))
+        return tuple(out)
+    target = state.permanents.get(event.target or "")
+    if target is None:
+        return (violation("R-GEN-4", f"the skill needs a target in play ({wanted})"),)
+    if target.id not in valid_targets(state, event.player, wanted):
+        out.append(
+            violation("R-GEN-4", f"{card_name(state, target.id)} is not a valid target ({wanted})")
+        )
+    return tuple(out)
+
+
+def valid_targets(state: MatchState, player: str, wanted: Target) -> list[str]:
+    """Cards in play that fit a skill's target kind for ``player`` (R-GEN-4: the card says)."""
+    opponents = set(state.opponents(player))
+    out = []
+    for perm in state.permanents.values():
+        own = perm.controller == player
+        is_territory = perm.where == "TERRITORY"
+        fits = {
+            Target.OWN_FOLLOWER: own and not is_territory and is_follower(state, perm.id),
+            Target.OPPOSING_FOLLOWER: perm.controller in opponents
+            and not is_territory
+            and is_follower(state, perm.id),
+            Target.OWN_TERRITORY: own and is_territory,
+            Target.OPPOSING_TERRITORY: perm.controller in opponents and is_territory,
+        }.get(wanted, False)
+        if fits:
+            out.append(perm.id)
+    return out
