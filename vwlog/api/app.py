@@ -102,3 +102,6 @@ def app_from_env() -> FastAPI:
     """The app configured by ``VWLOG_*`` environment variables (uvicorn's factory for several
     workers: ``uvicorn --factory vwlog.api.app:app_from_env``)."""
     return create_app(ApiSettings.from_env())
+
+
+__all__ = ["ACCESS_LOG", "app_from_env", "create_app"]

@@ -148,3 +148,20 @@ def match_writer(match_id: str, store: StoreDep, who: PrincipalDep) -> MatchAcce
 
 
 WriterDep = Annotated[MatchAccess, Depends(match_writer)]
+
+__all__ = [
+    "AccessDep",
+    "MatchAccess",
+    "PrincipalDep",
+    "StoreDep",
+    "WriterDep",
+    "get_settings",
+    "get_signer",
+    "get_store",
+    "get_tokens",
+    "is_finished",
+    "match_access",
+    "match_writer",
+    "principal",
+    "require",
+]

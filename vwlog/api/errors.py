@@ -129,3 +129,6 @@ async def _current_head(request: Request, match_id: str) -> tuple[int, str] | No
     except VwlogError:
         return None
     return head.seq, head.hash
+
+
+__all__ = ["ERROR_RESPONSES", "error_status", "install", "vwlog_error_body"]

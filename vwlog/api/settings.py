@@ -40,3 +40,6 @@ class ApiSettings:
             max_upload=int(e.get("VWLOG_MAX_UPLOAD", str(DEFAULT_MAX_UPLOAD))),
             access_log=e.get("VWLOG_ACCESS_LOG", "1") not in ("0", "false", "no"),
         )
+
+
+__all__ = ["DEFAULT_KEY_FILE", "DEFAULT_MAX_UPLOAD", "ApiSettings"]

@@ -71,3 +71,6 @@ def verify(public_key: str, payload: dict[str, object], signature: str) -> bool:
     except InvalidSignature:
         return False
     return True
+
+
+__all__ = ["Signer", "verify"]

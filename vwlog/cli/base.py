@@ -118,3 +118,6 @@ def main(ctx: click.Context, store: str) -> None:
         vwlog --version
     """
     ctx.obj = CliContext(store=store)
+
+
+__all__ = ["INTERRUPTED", "CliContext", "InputError", "OneLineUsageError", "VwlogGroup", "main"]

@@ -57,3 +57,6 @@ def on_cluster(
     order; connects on the first result asked for and disconnects after the last."""
     with cluster_client(address, jobs) as client:
         yield from run_ordered(client, task, items, *args)
+
+
+__all__ = ["cluster_client", "on_cluster", "report_failure"]

@@ -209,3 +209,6 @@ def report(
     finally:
         tmp.unlink(missing_ok=True)
     click.echo(f"wrote {out}", err=True)
+
+
+__all__ = ["diff", "open_match", "report"]

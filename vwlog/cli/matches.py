@@ -498,3 +498,6 @@ def lineage_(cli: CliContext, match_id: str, output_format: str) -> None:
         click.echo(to_json(as_dict(root)))
         return
     echo("\n".join(_tree(root)))
+
+
+__all__ = ["export", "fork", "import_", "lineage_", "list_", "open_store", "play", "rebase_"]

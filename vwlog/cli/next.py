@@ -83,3 +83,6 @@ def next_(
         )
     else:
         click.echo(_text(result))
+
+
+__all__ = ["next_"]

@@ -390,3 +390,26 @@ def reading(ruleset_file: Path | None, sets: Sequence[str]) -> Reading:
 
     ruleset = load_ruleset(ruleset_file) if ruleset_file else None
     return Reading(ruleset, tuple(parse_overrides(sets).items()))
+
+
+__all__ = [
+    "Decorator",
+    "LoadedMatch",
+    "NotFoundError",
+    "Reading",
+    "expand_logs",
+    "load_records",
+    "log_file",
+    "named_for_user",
+    "no_match",
+    "once_readable",
+    "open_store",
+    "output_format",
+    "reading",
+    "reading_store",
+    "reread",
+    "ruleset_options",
+    "shown_name",
+    "store_exists",
+    "stored_match",
+]

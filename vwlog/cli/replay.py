@@ -504,3 +504,6 @@ def _final(
     else:
         state = replay(counted(), Fanout(FinalState(), visitor), ruleset=ruleset)[0]
     return last[0], state
+
+
+__all__ = ["BOARD_INDENT", "Filters", "load_records", "replay_command", "show", "violation_line"]

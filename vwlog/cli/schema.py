@@ -73,3 +73,6 @@ def schema_export(ctx: click.Context, out_dir: Path, *, check: bool) -> None:
         )
     else:
         click.echo(f"schemas in {out_dir.as_posix()} are current", err=True)
+
+
+__all__ = ["schema", "schema_export"]

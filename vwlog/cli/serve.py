@@ -120,3 +120,6 @@ def serve(
         timeout_graceful_shutdown=30,
         log_level="info",
     )
+
+
+__all__ = ["APP", "serve"]

@@ -410,3 +410,6 @@ def stats(
         )
     if unreadable:
         ctx.exit(2)
+
+
+__all__ = ["match_metrics", "stats"]

@@ -292,3 +292,6 @@ def run_stepper(match: LoadedMatch, *, start_seq: int | None, player: str | None
         stepper.index = timeline.index(start_seq)
     locale.setlocale(locale.LC_ALL, "")
     curses.wrapper(_loop, stepper)
+
+
+__all__ = ["COMBAT_STEPS", "CONTEXT", "HELP", "Descriptions", "Stepper", "run_stepper"]

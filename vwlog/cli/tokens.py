@@ -89,3 +89,6 @@ def revoke(cli: CliContext, token_id: str) -> None:
     with TokenStore.open(cli.store) as tokens:
         info = tokens.revoke(token_id)
     click.echo(f"revoked {info.role} token {info.id}", err=True)
+
+
+__all__ = ["create", "list_", "revoke", "token"]

@@ -433,3 +433,6 @@ def _victory_table(out: Path | None, matches: int, victories: Counter[str]) -> N
     for victory in ("MILITARY", "POLITICAL", "ABSOLUTE", "CONCESSION", "UNFINISHED"):
         share = victories[victory] / matches
         click.echo(f"  {victory.lower():11} {victories[victory]:6}  {share:6.1%}")
+
+
+__all__ = ["rules", "simulate", "validate", "verify"]

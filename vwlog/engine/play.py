@@ -55,3 +55,6 @@ def play(
     state = evolve(state, decision)
     state, events = advance(ruleset, state)
     return state, [decision, *events]
+
+
+__all__ = ["CONSEQUENCE_LIMIT", "advance", "play"]

@@ -312,3 +312,6 @@ class ParquetStats:
     def __exit__(self, *exc: object) -> None:
         if exc[0] is None:
             self.close()
+
+
+__all__ = ["PARTITION", "PART_MATCHES", "SCHEMAS", "ParquetStats"]

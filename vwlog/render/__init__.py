@@ -8,3 +8,5 @@
 * `vwlog.render.statspage` - the statistics report in every format;
 * `vwlog.render.rules` - rule titles and texts without the digest's source tags.
 """
+
+__all__ = []

@@ -372,3 +372,24 @@ def render_matches_csv(matches: Iterable[MatchMetrics]) -> str:
 def render_matches_json(matches: Iterable[MatchMetrics]) -> str:
     """Per-match metrics as a JSON list of `MatchMetrics` objects (sorted keys)."""
     return dumps([m.model_dump(mode="json") for m in matches])
+
+
+__all__ = [
+    "CSV_COLUMNS",
+    "DEFAULT_MIN_N",
+    "DEFAULT_TOP",
+    "MATCH_COLUMNS",
+    "PLAYER_COLUMNS",
+    "SCOPE_COLUMNS",
+    "STATS_EXTRA",
+    "TURN_FIELDS",
+    "csv_rows",
+    "match_rows",
+    "order_label",
+    "render_csv",
+    "render_json",
+    "render_matches_csv",
+    "render_matches_json",
+    "report",
+    "win_dict",
+]

@@ -167,3 +167,13 @@ def definitions_markdown() -> str:
 
 def _md_cell(text: str) -> str:
     return text.replace("|", r"\|")
+
+
+__all__ = [
+    "DEFINED_MODELS",
+    "DERIVED",
+    "DOCS",
+    "definitions",
+    "definitions_markdown",
+    "field_definitions",
+]

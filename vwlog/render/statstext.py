@@ -279,3 +279,15 @@ def render_table(stats: CorpusStats, *, min_n: int = DEFAULT_MIN_N, top: int = D
     for title, body in sections:
         out += ["", title, _indent(body)]
     return "\n".join(out)
+
+
+__all__ = [
+    "CARD_HEADERS",
+    "WIN_HEADERS",
+    "card_cells",
+    "filters_text",
+    "pct",
+    "render_matches_table",
+    "render_table",
+    "win_cells",
+]

@@ -375,3 +375,22 @@ if __name__ == "__main__":  # pragma: no cover - maintenance entry point
     source = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/rules.md")
     target = Path(__file__).with_name("catalog_data.py")
     target.write_text(render_catalog_module(parse_rules_markdown(source.read_text("utf-8"))))
+
+__all__ = [
+    "NOT_ENFORCED",
+    "PARTIAL",
+    "PENDING_FLAGS",
+    "RULES",
+    "RULES_VERSION",
+    "RULE_ID_PATTERN",
+    "SOURCE_TAG",
+    "Basis",
+    "Row",
+    "Rule",
+    "Status",
+    "parse_rules_markdown",
+    "render_catalog_module",
+    "rule",
+    "status",
+    "strip_tags",
+]

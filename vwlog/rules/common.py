@@ -172,3 +172,24 @@ def paid_just_before(state: MatchState, player: str, card: str, skill: str | Non
     """Whether the pending cost is this player's payment for this card and skill (R-REG-3)."""
     paid = state.pending_cost
     return paid is not None and (paid.player, paid.card, paid.skill) == (player, card, skill)
+
+
+__all__ = [
+    "attack_candidates",
+    "attackable",
+    "block_candidates",
+    "blockers_of",
+    "can_attack",
+    "card_name",
+    "defenders",
+    "is_follower",
+    "live_attackers",
+    "may_block_at",
+    "needs_naval_aerial",
+    "paid_just_before",
+    "pays_unpaid_top",
+    "room",
+    "uses_capacity",
+    "violation",
+    "was_blocked",
+]

@@ -330,3 +330,6 @@ def _distributions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator
             Allocation(source=src, recipient=r, amount=n) for src, dist in combo for r, n in dist
         )
         yield FollowerDamageAssigned(player=player, allocations=allocations)
+
+
+__all__ = ["PRODUCT_LIMIT", "SUBSET_LIMIT", "legal_decisions"]

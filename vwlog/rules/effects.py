@@ -123,3 +123,6 @@ def _effect(
     if kind == "unslide":
         return [StatusChanged(card=card, slid=False)]
     return []
+
+
+__all__ = ["derive_effects", "is_trusted", "object_skill"]

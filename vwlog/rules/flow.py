@@ -553,3 +553,22 @@ def distributes_in_step6(state: MatchState, attacker: str) -> bool:
     if blockers_of(state, attacker):
         return True
     return was_blocked(state, attacker) and has_raze(state, attacker)
+
+
+__all__ = [
+    "NOTHING",
+    "PHASE_ORDER",
+    "PRIORITY_STEPS",
+    "STEPS",
+    "TRIGGER_RULES",
+    "DecisionKind",
+    "Expect",
+    "awaiting",
+    "distributes_in_step6",
+    "expect",
+    "has_raze",
+    "is_priority_point",
+    "next_consequences",
+    "next_to_result",
+    "passes_to_close",
+]

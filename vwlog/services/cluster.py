@@ -402,3 +402,28 @@ def prepare_simulation(spec: SimulationSpec, out: Path | None) -> str:
         except OSError as err:
             raise OutputError(str(out), err.strerror or str(err)) from err
     return str(out.absolute())
+
+
+__all__ = [
+    "ENV_SCHEDULER",
+    "LOCAL",
+    "WINDOW_PER_WORKER",
+    "ClusterInfo",
+    "R",
+    "Simulated",
+    "T",
+    "TaskFailure",
+    "cluster_address",
+    "connect",
+    "dask_installed",
+    "import_needs_shared_store",
+    "import_task",
+    "measure_log",
+    "prepare_simulation",
+    "run_ordered",
+    "shared_paths",
+    "simulate_task",
+    "stats_task",
+    "store_metrics_task",
+    "validate_task",
+]

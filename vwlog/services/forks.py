@@ -146,3 +146,6 @@ def lineage(store: MatchStore, match_id: str) -> LineageNode:
         return LineageNode(metas[mid], [build(c) for c in sorted(children.get(mid, []))])
 
     return build(root)
+
+
+__all__ = ["LineageNode", "fork_match", "lineage", "priority_seqs_near"]

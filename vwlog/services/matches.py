@@ -470,3 +470,20 @@ def _replayed(state: MatchState, records: Iterable[EventRecord]) -> MatchState:
     the snapshots see it: back-up rulings restore, omitted consequences are caught up), not
     the bare fold."""
     return replay(records, FinalState(), initial=state)
+
+
+__all__ = [
+    "SNAPSHOT_EVERY",
+    "ImportResult",
+    "created_day",
+    "decode_snapshot",
+    "encode_snapshot",
+    "export_match",
+    "import_log",
+    "import_logs",
+    "list_matches",
+    "meta_from",
+    "state_at",
+    "store_new_match",
+    "verify_match",
+]

@@ -182,3 +182,6 @@ def state_at_records(
     if _backs_up_before(tail, stored_head):
         return _replayed(INITIAL, [*store.records(match_id, lte=stored_head), *tail])
     return _replayed(state_at(store, match_id, stored_head), tail)
+
+
+__all__ = ["PlayResult", "append_played", "play_decisions", "state_at_records"]

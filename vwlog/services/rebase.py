@@ -264,3 +264,6 @@ class _Replayer:
         self.state, n_events, self.decisions = self.whole
         del self.events[n_events:]
         self.pending.clear()
+
+
+__all__ = ["BrokenDecision", "RebaseResult", "Stop", "rebase"]

@@ -98,3 +98,6 @@ def rules_catalog() -> list[dict[str, str]]:
             }
         )
     return out
+
+
+__all__ = ["apply_overrides", "load_ruleset", "parse_overrides", "rules_catalog"]

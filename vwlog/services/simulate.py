@@ -99,3 +99,6 @@ def simulate_to(
             on_match(match, path)
         results.append(match)
     return results
+
+
+__all__ = ["SimulationSpec", "match_path", "sealed", "simulate_to"]

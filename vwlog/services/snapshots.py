@@ -112,3 +112,6 @@ def decode_state(static: MatchState, data: bytes) -> MatchState:
     if set(raw) != known:
         raise SnapshotFormatError("fields differ from this version's state")
     return replace(static, **{k: _decode(v, k) for k, v in raw.items()})
+
+
+__all__ = ["STATIC_FIELDS", "SnapshotFormatError", "decode_state", "encode_state"]

@@ -111,3 +111,6 @@ def validate_logs(
 
     with multiprocessing.get_context(_START_METHOD).Pool(jobs) as pool:
         yield from pool.imap(_validate_one, work, chunksize=max(1, len(work) // (jobs * 8)))
+
+
+__all__ = ["InputProblem", "ValidationOptions", "validate_log", "validate_logs"]

@@ -163,3 +163,6 @@ def verify_lines(
     return VerifyReport(
         source, header.match_id, count, previous, broken, commitments=tuple(commitments)
     )
+
+
+__all__ = ["BrokenLink", "Commitment", "VerifyReport", "verify_lines", "verify_log"]

@@ -1,1 +1,3 @@
 """The service's routers, one per resource."""
+
+__all__ = []

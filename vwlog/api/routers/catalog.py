@@ -85,3 +85,16 @@ def corpus(store: StoreDep) -> dict[str, Any]:
         raise HTTPException(404, "no matches stored yet")
     data: dict[str, Any] = corpus_stats(store).model_dump(mode="json")
     return data
+
+
+__all__ = [
+    "corpus",
+    "deck",
+    "decks",
+    "health",
+    "pools",
+    "rules",
+    "rulesets",
+    "service_key",
+    "whoami",
+]

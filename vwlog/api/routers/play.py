@@ -205,3 +205,16 @@ def rule(
         winner=store.meta(match_id).winner,
         events=[ruling.model_dump(mode="json")],
     )
+
+
+__all__ = [
+    "Judge",
+    "SignerDep",
+    "Writer",
+    "append_decisions",
+    "fork",
+    "rebase_",
+    "receipt",
+    "rule",
+    "start_live",
+]

@@ -79,3 +79,6 @@ def summary(event: BaseEvent) -> str:
 
 def event_tag(event: BaseEvent) -> str:
     return event_type(event)
+
+
+__all__ = ["ACCEPTS", "WHAT", "Violations", "event_tag", "summary", "what"]

@@ -332,3 +332,13 @@ def raze_lethal_first(
                     )
                 )
     return out
+
+
+__all__ = [
+    "check_attackers",
+    "check_blockers",
+    "check_blocks",
+    "check_damage",
+    "check_declare",
+    "raze_lethal_first",
+]

@@ -246,3 +246,12 @@ def trusted_effects(state: MatchState, effects: tuple[Effect, ...]) -> Violation
                 violation("R-ZONE-5", f"damage dealt to {e.recipient!r}, which is not in play")
             )
     return tuple(out)
+
+
+__all__ = [
+    "WINDOW_CLOSE_RULES",
+    "check_consequence",
+    "check_extra",
+    "trusted_effects",
+    "window_rule",
+]

@@ -168,3 +168,6 @@ def check_discard(ruleset: Ruleset, state: MatchState, event: HandLimitDiscarded
             )
         )
     return tuple(out)
+
+
+__all__ = ["check_decision", "check_discard", "out_of_turn", "priority_rule"]

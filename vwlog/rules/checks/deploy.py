@@ -155,3 +155,6 @@ def check_placement(
             ),
         )
     return ()
+
+
+__all__ = ["check_deployment_finished", "check_placement", "check_supply", "is_first_supply"]

@@ -314,3 +314,17 @@ def valid_targets(state: MatchState, player: str, wanted: Target) -> list[str]:
         if fits:
             out.append(perm.id)
     return out
+
+
+__all__ = [
+    "check_cost",
+    "check_object_id",
+    "check_paid_for",
+    "check_register_skill",
+    "check_summon",
+    "restriction_used",
+    "skill_cost",
+    "summon_cost",
+    "summon_timing",
+    "valid_targets",
+]

@@ -131,3 +131,6 @@ def match_format(event: MatchStarted) -> list[Violation]:
             f"a {fmt} match has {FORMAT_SHAPES[fmt]}; these {n} seats are {shape}",
         )
     ]
+
+
+__all__ = ["FORMAT_SHAPES", "check_always", "check_match_started", "check_ruling", "match_format"]
