@@ -233,7 +233,7 @@ def render_catalog_module(rows: list[Row]) -> str:
         "RULES_TABLE: tuple[tuple[str, str, str, str], ...] = (",
     ]
     out.extend(f"    {row!r}," for row in rows)
-    out.append(")")
+    out.extend([")", "", '__all__ = ["RULES_TABLE"]'])
     return "\n".join(out) + "\n"
 
 

@@ -145,3 +145,5 @@ RULES_TABLE: tuple[tuple[str, str, str, str], ...] = (
     ('R-END-5', 'The End Phase is the last chance to use skills in the turn', 'SOURCE', 'The End Phase is the last chance to use skills in the turn; then the turn passes to the opponent, who enters their Preparation Phase. At that moment all Follower ATK/DEF/VIT and Territory defense return to their base values and all skill effects end.'),
     ('R-END-6', 'End Phase and end of turn: order', 'INF', 'Sequence: (a) end-of-turn triggers registered → priority window until all pass with empty register; (b) hand-limit discard; (c) simultaneous cleanup; (d) turn ends — no further priority. This matches the bullet order of and the peer structure of WoW TCG (priority window, then a final step without priority that discards to 7 and ends "until end of turn" modifiers).'),
 )
+
+__all__ = ["RULES_TABLE"]
