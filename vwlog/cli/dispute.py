@@ -24,8 +24,7 @@ from vwlog.audit.dispute import (
 )
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
-from vwlog.io.logfile import STDIO
-from vwlog.model.errors import OutputError
+from vwlog.io.logfile import STDIO, replacing, require_regular_file
 
 if TYPE_CHECKING:
     from vwlog.services import VerifyReport
@@ -183,6 +182,7 @@ def report(
         vwlog report sim-7-00001 --format html -o sim.html
     """
     with ExitStack() as stack:
+        require_regular_file(match_or_log, "the report reads the log more than once")
         source = open_match(stack, cli, match_or_log)
         integrity = _integrity(stack, cli, match_or_log)
         document = build_report(source, integrity=integrity, at=at)
@@ -190,12 +190,6 @@ def report(
     if out is None or str(out) == STDIO:
         sys.stdout.write(text)
         return
-    tmp = out.with_name(f".{out.name}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(out)
-    except OSError as err:
-        raise OutputError(str(out), err.strerror or str(err)) from err
-    finally:
-        tmp.unlink(missing_ok=True)
+    with replacing(out) as file:
+        file.write(text.encode("utf-8"))
     click.echo(f"wrote {out}", err=True)

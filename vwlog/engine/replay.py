@@ -25,6 +25,7 @@ from vwlog.events import (
     event_type,
 )
 from vwlog.model.errors import IllegalEventError, Violation
+from vwlog.model.state import UnknownIdError
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, Expect, Ruleset, check_against, expect
@@ -155,7 +156,10 @@ def replay(
         exp = expect(rs, state)
         if exp.kind == "priority":
             remember((record.seq - 1, state))
-        found = check_against(rs, state, exp, event)
+        try:
+            found = check_against(rs, state, exp, event)
+        except UnknownIdError as err:
+            found = (_unknown(err),)
         if not state.started and found:
             # R-SET-1 once: without match_started nothing after it can be judged, and one
             # violation per event would bury the one that matters
@@ -164,7 +168,10 @@ def replay(
             unstarted = True
         before = state
         if found and exp.consequences and event not in exp.consequences:
-            caught = _catch_up(rs, state, event)
+            try:
+                caught = _catch_up(rs, state, event)
+            except UnknownIdError:
+                caught = None
             if caught is not None:
                 state = caught
         voids: tuple[int, int] | None = None
@@ -179,7 +186,7 @@ def replay(
                         "match",
                     ),
                 )
-                after = evolve(state, event)
+                after, found = _evolve(state, event, found)
             else:
                 voids = (restored[0] + 1, record.seq - 1)
                 after = restored[1]
@@ -187,7 +194,7 @@ def replay(
             # judge under the given ruleset: the fold reads its setup and flags from the state
             after = evolve(state, event.model_copy(update={"ruleset": ruleset}))
         else:
-            after = evolve(state, event)
+            after, found = _evolve(state, event, found)
         located = tuple(_locate(v, record, line, before) for v in found) if found else ()
         if located and strict:
             raise IllegalEventError(record.seq, event_type(event), located)
@@ -195,6 +202,23 @@ def replay(
         state = after
     visitor.end_match(state)
     return visitor.result()
+
+
+def _unknown(err: UnknownIdError) -> Violation:
+    return violation(err.rule, f"{err}: the match has no such {err.kind}")
+
+
+def _evolve(
+    state: MatchState, event: AnyEvent, found: tuple[Violation, ...]
+) -> tuple[MatchState, tuple[Violation, ...]]:
+    """The fold of ``event``; an event naming a card or player the match does not have
+    changes nothing and is a violation (once), not a crash."""
+    try:
+        return evolve(state, event), found
+    except UnknownIdError as err:
+        if any(v.rule == err.rule and str(err) in v.message for v in found):
+            return state, found
+        return state, (*found, _unknown(err))
 
 
 def _restore(

@@ -27,7 +27,7 @@ from vwlog.events import (
     MatchStarted,
 )
 from vwlog.io import codec
-from vwlog.io.logfile import open_log
+from vwlog.io.logfile import open_log, replacing
 from vwlog.model.errors import (
     IllegalEventError,
     LogFormatError,
@@ -48,6 +48,7 @@ from vwlog.store import Head, ImportOutcome, MatchMeta, MatchStore
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from pathlib import Path
+    from typing import BinaryIO
 
     from vwlog.events import AnyEvent
     from vwlog.model.cards import Ruleset
@@ -323,26 +324,22 @@ def export_match(store: MatchStore, match_id: str, target: str | Path) -> int:
     """
     header = store.header(match_id)
     head = codec.header_bytes(header)
-    data = [head, *store.raw_lines(match_id)]
     if str(target) == "-":
         import sys
 
-        sys.stdout.buffer.write(b"\n".join(data) + b"\n")
-        return len(data) - 1
-    from pathlib import Path as _Path
+        return _write_export(sys.stdout.buffer, head, store.raw_lines(match_id))
+    with replacing(target) as out:
+        return _write_export(out, head, store.raw_lines(match_id))
 
-    path = _Path(target)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_bytes(b"\n".join(data) + b"\n")
-        tmp.replace(path)
-    except OSError as err:
-        from vwlog.model.errors import OutputError
 
-        raise OutputError(str(path), err.strerror or str(err)) from err
-    finally:
-        tmp.unlink(missing_ok=True)
-    return len(data) - 1
+def _write_export(out: BinaryIO, head: bytes, lines: Iterable[bytes]) -> int:
+    """Write the header line and the stored lines, one at a time; return how many records."""
+    out.write(head + b"\n")
+    count = 0
+    for line in lines:
+        out.write(line + b"\n")
+        count += 1
+    return count
 
 
 def verify_match(store: MatchStore, match_id: str) -> VerifyReport:
