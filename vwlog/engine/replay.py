@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from vwlog.events import (
     AnyEvent,
+    CardSummoned,
     EventRecord,
     JudgeRulingIssued,
     LogHeader,
@@ -160,6 +161,8 @@ def replay(
             found = check_against(rs, state, exp, event)
         except UnknownIdError as err:
             found = (_unknown(err),)
+        if state.started:
+            found = _unknown_names(state, event, found)
         if not state.started and found:
             # R-SET-1 once: without match_started nothing after it can be judged, and one
             # violation per event would bury the one that matters
@@ -202,6 +205,23 @@ def replay(
         state = after
     visitor.end_match(state)
     return visitor.result()
+
+
+def _unknown_names(
+    state: MatchState, event: AnyEvent, found: tuple[Violation, ...]
+) -> tuple[Violation, ...]:
+    """Put first what breaks the most specific rule: a summoned card or an acting player the
+    match does not have (other rules then fail too, as a consequence)."""
+    player = getattr(event, "player", None)
+    if isinstance(player, str) and not state.has_player(player):
+        err = UnknownIdError("player", player)
+    elif isinstance(event, CardSummoned) and event.card not in state.instances:
+        err = UnknownIdError("card", event.card)
+    else:
+        return found
+    if any(v.rule == err.rule and repr(err.ident) in v.message for v in found):
+        return found
+    return (_unknown(err), *found)
 
 
 def _unknown(err: UnknownIdError) -> Violation:

@@ -61,7 +61,7 @@ _BOM = b"\xef\xbb\xbf"
 _validate_record = RECORD.validator.validate_json
 _TRUNCATED = "truncated last line (no newline at end of file and the json is incomplete)"
 _JSON_POSITION = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
-_LONG_DIGITS = re.compile(rb"[0-9]{20}")
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
 _EXAMPLE_HEADER = '{"format": "vwlog", "version": 1, "match_id": ...}'
 
 
@@ -280,7 +280,7 @@ class LogReader:
         except ValidationError as err:
             raise self._invalid(err, raw, complete=complete) from err
         if _LONG_DIGITS.search(raw) is not None:
-            # a run of 20 digits may be an integer beyond 64 bits, which has no canonical form;
+            # a run of 19 digits may be an integer beyond 64 bits, which has no canonical form;
             # only then is the record encoded to find out
             try:
                 codec.record_bytes(record)
