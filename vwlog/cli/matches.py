@@ -66,6 +66,7 @@ def _meta_dict(m: MatchMeta) -> dict[str, Any]:
         "parent": m.parent,
         "fork_at": m.fork_at,
         "flagged": m.flagged,
+        "seal": m.seal,
     }
 
 
@@ -242,6 +243,8 @@ def list_(
     click.echo(header)
     for m in metas:
         fork = f"  (fork of {m.parent} @{m.fork_at})" if m.parent else ""
+        if m.seal == "import":
+            fork += "  (sealed on import)"
         day = created_day(m.created)
         click.echo(
             f"{m.match_id:28} {day.isoformat() if day else '-':10} {','.join(m.players):12} "

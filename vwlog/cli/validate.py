@@ -373,6 +373,8 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
                     "commitments": [
                         {"player": c.player, "status": c.status} for c in report.commitments
                     ],
+                    "seal": report.seal,
+                    "derived": list(report.derived),
                 }
             )
             continue
@@ -390,6 +392,11 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
             click.echo(f"{report.source}: BROKEN at {where}: {b.reason}")
             if b.expected or b.found:
                 click.echo(f"    expected {b.expected}\n    found    {b.found}")
+        if report.seal == "import":
+            click.echo("    sealed on import: the log carried no hashes, so the chain shows only")
+            click.echo("    that nothing changed since it was imported, not what its author wrote")
+        for problem in report.derived:
+            click.echo(f"    ALTERED derived data: {problem}")
         for c in report.commitments:
             click.echo(f"    deck commitment of {c.player}: {c.status}")
     if output_format == "json":

@@ -324,14 +324,21 @@ class VerifyReport:
     commitments: tuple[Commitment, ...] = ()
     sealed: bool = True
     """Whether the log carries hashes at all."""
+    seal: str | None = None
+    """For a stored match, where its chain came from: ``author`` (the log carried its hashes),
+    ``import`` (sealed on import: the log carried none), ``None`` if not recorded."""
+    derived: tuple[str, ...] = ()
+    """For a stored match, what its catalog entry, snapshots or the statistics view say that
+    the records do not (each an alteration of derived data)."""
 
     @property
     def ok(self) -> bool:
-        """Whether the chain holds and no commitment failed."""
+        """Whether the chain holds, no commitment failed and the derived data agree."""
         return (
             self.sealed
             and self.broken is None
             and all(c.status != "mismatch" for c in self.commitments)
+            and not self.derived
         )
 
 

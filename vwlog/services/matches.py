@@ -14,7 +14,7 @@ import re
 import weakref
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from vwlog.engine.play import play
 from vwlog.engine.replay import FinalState, Step, ValidationReport, Validator, replay
@@ -200,8 +200,11 @@ def meta_from(
     )
 
 
-def _read_for_import(path: str | Path) -> tuple[LogHeader, list[tuple[bytes, EventRecord]]]:
-    """Read a log whole; seal it if it carries no hashes; refuse a broken chain."""
+def _read_for_import(
+    path: str | Path,
+) -> tuple[LogHeader, list[tuple[bytes, EventRecord]], Literal["author", "import"]]:
+    """Read a log whole; seal it if it carries no hashes; refuse a broken chain. Also says who
+    sealed it: its ``author``, or this ``import``."""
     with open_log(path) as reader:
         header = reader.header
         upcast = reader.upcast
@@ -212,7 +215,7 @@ def _read_for_import(path: str | Path) -> tuple[LogHeader, list[tuple[bytes, Eve
         head = codec.seal_header(header.model_copy(update={"hash": None}))
         assert head.hash is not None
         sealed = list(codec.seal(head.hash, (r.model_copy(update={"hash": None}) for r in records)))
-        return head, [(codec.record_bytes(r), r) for r in sealed]
+        return head, [(codec.record_bytes(r), r) for r in sealed], "import"
     missing = next((r.seq for r in records if r.hash is None), None)
     if header.hash is None or missing is not None:
         where = "the header" if header.hash is None else f"seq {missing}"
@@ -238,8 +241,8 @@ def _read_for_import(path: str | Path) -> tuple[LogHeader, list[tuple[bytes, Eve
             "not imported: check it with 'vwlog verify'",
         )
     if upcast:
-        return header, [(codec.record_bytes(r), r) for r in records]
-    return header, lines
+        return header, [(codec.record_bytes(r), r) for r in records], "author"
+    return header, lines, "author"
 
 
 def import_log(
@@ -259,7 +262,7 @@ def import_log(
         MatchExistsError: another match with this id is stored.
         StoreError: the database failed.
     """
-    header, lines = _read_for_import(path)
+    header, lines, seal = _read_for_import(path)
     snapshots = _Snapshots(snapshot_every)
     visitors = _Both(Validator(source=str(path)), snapshots)
     report = replay(((i + 2, r) for i, (_, r) in enumerate(lines)), visitors, header=header)
@@ -274,6 +277,7 @@ def import_log(
             f"{len(report.violations)} violations; first: {report.violations[0]}",
         )
     meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=visitors.metrics())
+    meta = meta.model_copy(update={"seal": seal})
     outcome = store.import_match(header, lines, meta)
     if outcome == ImportOutcome.STORED:
         store.save_snapshots(
@@ -344,15 +348,20 @@ def _write_export(out: BinaryIO, head: bytes, lines: Iterable[bytes]) -> int:
 
 def verify_match(store: MatchStore, match_id: str) -> VerifyReport:
     """Recompute the hash chain of a stored match from its stored lines, and check that it ends
-    at the head the catalog recorded (so records deleted from the end are found too).
+    at the head the catalog recorded (so records deleted from the end are found too); when the
+    chain holds, replay the records and check the derived data against them: the catalog
+    entry, the snapshots and the statistics view (`vwlog.services.integrity`).
 
     Raises:
         MatchNotFoundError: no such match.
     """
+    from vwlog.services.integrity import check_derived, check_view
+
     header = store.header(match_id)
     meta = store.meta(match_id)
     lines = ((i + 2, raw) for i, raw in enumerate(store.raw_lines(match_id)))
     report = verify_lines(f"store:{match_id}", header, lines)
+    report = dataclasses.replace(report, seal=meta.seal)
     if report.broken is None and (
         report.records != meta.events or report.head_hash != meta.head_hash
     ):
@@ -365,6 +374,12 @@ def verify_match(store: MatchStore, match_id: str) -> VerifyReport:
             report.head_hash,
         )
         return dataclasses.replace(report, broken=broken)
+    if report.broken is None:
+        derived = check_derived(store, match_id)
+        view = check_view(store)
+        if view is not None:
+            derived.append(view)
+        report = dataclasses.replace(report, derived=tuple(derived))
     return report
 
 

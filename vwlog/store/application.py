@@ -305,6 +305,7 @@ class MatchStore:
                 )
             events = list(records)
             if meta is not None:
+                meta = _keep_seal(meta, _meta)
                 events.append(self._mapper.stored_meta(match_id, catalog_version + 1, meta))
             try:
                 self._insert(events)
@@ -328,10 +329,11 @@ class MatchStore:
         match_id = MatchId(meta.match_id)
         oid = match_uuid(match_id)
         for _ in range(_WRITE_ATTEMPTS):
-            catalog_version, _meta = self._catalog_head(match_id)
+            catalog_version, current = self._catalog_head(match_id)
             head = self._head(match_id, oid)
             if (meta.events, meta.head_hash) != (head.seq, head.hash):
                 raise SequenceConflictError(match_id, head.seq)
+            meta = _keep_seal(meta, current)
             try:
                 self._insert([self._mapper.stored_meta(match_id, catalog_version + 1, meta)])
             except IntegrityError:
@@ -478,6 +480,26 @@ class MatchStore:
             return found[0].originator_version, self._mapper.snapshot(found[0])
         self._require(match_id)
         return None
+
+    def snapshots(self, match_id: str) -> Iterator[tuple[int, bytes]]:
+        """Every snapshot of the match, as ``(the seq it was taken after, its bytes)``, in seq
+        order (for checking them against the records).
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoreError: The database failed.
+        """
+        self._require(match_id)
+        oid = match_uuid(match_id)
+        after: int | None = None
+        while True:
+            with self._translated():
+                page = self._snapshots.select_events(oid, gt=after, limit=PAGE_SIZE)
+            for stored in page:
+                yield stored.originator_version, self._mapper.snapshot(stored)
+            if len(page) < PAGE_SIZE:
+                return
+            after = page[-1].originator_version
 
     def match_ids(self) -> list[MatchId]:
         """Ids of every stored match, in the order they were first stored.
@@ -874,6 +896,14 @@ def _check_meta(meta: MatchMeta, match_id: str, *, events: int, head_hash: str) 
             f"metadata of match {match_id!r} says {meta.events} events ending in "
             f"{meta.head_hash[:12]}, the records say {events} ending in {head_hash[:12]}"
         )
+
+
+def _keep_seal(meta: MatchMeta, current: MatchMeta) -> MatchMeta:
+    """``meta``, keeping where the chain's seal came from when it does not say: records
+    appended later are sealed by vwlog, but the prefix was sealed as it was."""
+    if meta.seal is None and current.seal is not None:
+        return meta.model_copy(update={"seal": current.seal})
+    return meta
 
 
 def _compare(match_id: MatchId, stored: Head, head_hash: str) -> ImportOutcome:

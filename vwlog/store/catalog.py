@@ -7,7 +7,7 @@ only keeps it beside the match, replaces it on request, and lists it.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,6 +43,11 @@ class MatchMeta(BaseModel):
     """For a fork: the parent's priority point it continues from."""
     flagged: bool = False
     """Whether the match was stored despite breaking rules, for a judge to look at."""
+    seal: Literal["author", "import"] | None = None
+    """Where the hash chain came from: ``author`` — the log carried its hashes when it was
+    imported (or vwlog wrote them, as for a fork or a simulated match); ``import`` — the log
+    carried none and was sealed on import, so the chain proves nothing about what the author
+    wrote, only that nothing changed since; ``None`` for entries stored before vwlog kept it."""
     metrics: dict[str, Any] | None = None
     """The match's statistics (a `vwlog.projections.stats.MatchMetrics` dumped in JSON mode),
     folded in the same replay as validation; ``None`` for entries stored before vwlog kept
