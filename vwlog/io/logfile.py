@@ -370,6 +370,16 @@ def write_log(
     return _write_lines(target, name, header, records)
 
 
+def file_is_regular(path: str | Path) -> bool:
+    """Whether ``path`` names a regular file (which can be read more than once)."""
+    if str(path) == STDIO:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def require_regular_file(path: str | Path, why: str) -> None:
     """Refuse a pipe, a device or a socket where a command must read a file twice (``why``);
     a path that does not exist is left for the caller to judge (it may be a match id).
@@ -595,6 +605,7 @@ __all__ = [
     "LogLine",
     "LogReader",
     "describe_error",
+    "file_is_regular",
     "open_log",
     "read_log",
     "replacing",

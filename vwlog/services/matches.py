@@ -27,7 +27,7 @@ from vwlog.events import (
     MatchStarted,
 )
 from vwlog.io import codec
-from vwlog.io.logfile import open_log, replacing
+from vwlog.io.logfile import file_is_regular, open_log, replacing
 from vwlog.model.errors import (
     IllegalEventError,
     LogFormatError,
@@ -262,6 +262,12 @@ def import_log(
         MatchExistsError: another match with this id is stored.
         StoreError: the database failed.
     """
+    if file_is_regular(path):
+        from vwlog.services.importing import import_streaming
+
+        return import_streaming(
+            store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
+        )
     header, lines, seal = _read_for_import(path)
     snapshots = _Snapshots(snapshot_every)
     visitors = _Both(Validator(source=str(path)), snapshots)

@@ -31,7 +31,7 @@ import contextlib
 import hashlib
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 from uuid import UUID
@@ -46,6 +46,7 @@ from eventsourcing.persistence import (
     Notification,
     StoredEvent,
 )
+from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder
 from eventsourcing.utils import Environment
 from typing_extensions import override
 
@@ -251,6 +252,84 @@ class MatchStore:
             if stored.hash != head_hash:
                 raise MatchExistsError(match_id, stored.hash, head_hash) from err
             return ImportOutcome.UNCHANGED
+        return ImportOutcome.STORED
+
+    def import_stream(
+        self,
+        header: LogHeader,
+        lines: Iterable[tuple[bytes, EventRecord]],
+        meta: MatchMeta,
+        snapshots: Iterable[tuple[int, bytes]] = (),
+    ) -> ImportOutcome:
+        """Store a whole match, its registration and its snapshots in one transaction,
+        consuming ``lines`` and ``snapshots`` once and holding neither whole: what
+        `import_match` does, in memory that does not grow with the match.
+
+        ``meta`` (computed in an earlier pass over the same records) must describe them:
+        if the lines end elsewhere, or a snapshot names a seq past them, nothing is stored.
+        An exception raised by either iterable also stores nothing. On SQLite the rows are
+        written in pages inside one transaction; the other backends receive the rows at once.
+
+        Raises:
+            UsageError: As `import_match`, or a snapshot's seq is not a position of the match.
+            MatchExistsError: A match with this id but a different head hash is stored.
+            SequenceConflictError: The match's stream already holds records that the catalog
+                does not know (a damaged store); nothing was written.
+            StoreError: The database failed; nothing was written.
+        """
+        match_id = MatchId(header.match_id)
+        if header.hash is None:
+            raise UsageError(f"the header of match {match_id!r} has no hash: seal it first")
+        stored = self._stored_head(match_id)
+        if stored is not None:
+            return _compare(match_id, stored, meta.head_hash)
+        datastore = getattr(self._recorder, "datastore", None)
+        if not isinstance(self._recorder, SQLiteApplicationRecorder) or datastore is None:
+            whole = list(lines)
+            outcome = self.import_match(header, whole, meta)
+            if outcome == ImportOutcome.STORED:
+                self.save_snapshots(match_id, list(snapshots))
+            return outcome
+        oid = match_uuid(match_id)
+        mapper = self._mapper
+        recorder = self._recorder
+        snapshot_recorder = self._snapshots
+        assert isinstance(snapshot_recorder, SQLiteAggregateRecorder)
+        try:
+            with self._translated(), datastore.transaction(commit=True) as cursor:
+                registration = mapper.stored_registration(match_id, header, meta)
+                recorder._insert_events(cursor, [registration])
+                page: list[StoredEvent] = []
+                head_seq, head_hash = 0, header.hash
+                for line, record in lines:
+                    head_seq += 1
+                    if record.seq != head_seq or record.hash is None:
+                        _check_lines(match_id, [(line, record)], after=head_seq - 1, root=None)
+                    head_hash = record.hash or ""
+                    page.append(mapper.stored_record(oid, line, record))
+                    if len(page) == PAGE_SIZE:
+                        recorder._insert_events(cursor, page)
+                        page = []
+                recorder._insert_events(cursor, page)
+                _check_meta(meta, match_id, events=head_seq, head_hash=head_hash)
+                page = []
+                for seq, data in snapshots:
+                    if not 1 <= seq <= head_seq:
+                        raise UsageError(
+                            f"match {match_id!r} has records 1 to {head_seq}: no snapshot "
+                            f"after seq {seq}"
+                        )
+                    page.append(mapper.stored_snapshot(match_id, seq, data))
+                    if len(page) == PAGE_SIZE:
+                        snapshot_recorder._insert_events(cursor, page)
+                        page = []
+                snapshot_recorder._insert_events(cursor, page)
+        except IntegrityError as err:
+            stored = self._stored_head(match_id)
+            if stored is None:
+                first = self._select(oid, limit=1)
+                raise SequenceConflictError(match_id, _first_seq(first)) from err
+            return _compare(match_id, stored, meta.head_hash)
         return ImportOutcome.STORED
 
     def append(
