@@ -286,9 +286,16 @@ class MatchStore:
         datastore = getattr(self._recorder, "datastore", None)
         if not isinstance(self._recorder, SQLiteApplicationRecorder) or datastore is None:
             whole = list(lines)
+            kept = list(snapshots)
+            for seq, _data in kept:
+                if not 1 <= seq <= len(whole):
+                    raise UsageError(
+                        f"match {match_id!r} has records 1 to {len(whole)}: no snapshot after "
+                        f"seq {seq}"
+                    )
             outcome = self.import_match(header, whole, meta)
             if outcome == ImportOutcome.STORED:
-                self.save_snapshots(match_id, list(snapshots))
+                self.save_snapshots(match_id, kept)
             return outcome
         oid = match_uuid(match_id)
         mapper = self._mapper
