@@ -140,6 +140,8 @@ def check_view(store: MatchStore) -> str | None:
     from vwlog.projections.stats import CorpusStats
     from vwlog.services.stats import _unpack, count
 
+    if not store.has_stats_view():
+        return None
     view = store.stats_view()
     state = view.load()
     if state is None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -691,6 +692,24 @@ class MatchStore:
         entry = found[0]
         digest = hashlib.sha256(entry.state).hexdigest()[:16]
         return f"{_uuid(entry.originator_id)}:{entry.originator_version}:{digest}"
+
+    def has_stats_view(self) -> bool:
+        """Whether the statistics view may hold something, without creating it: ``False``
+        when the store is SQLite and the view's file does not exist yet.
+
+        Raises:
+            StoreError: The store is closed.
+        """
+        if self._closed:
+            raise StoreError(f"{self.url}: the store is closed")
+        if self._view is not None:
+            return True
+        from vwlog.store.statsview import view_settings
+
+        env = view_settings(self._env)
+        if env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+            return os.path.exists(env.get("SQLITE_DBNAME", ""))
+        return True
 
     def stats_view(self) -> StatsViewStore:
         """The storage of the statistics read model that follows this store.
