@@ -6,9 +6,11 @@ both must exit 1 and name the first broken link by its seq and line.
 
 from __future__ import annotations
 
+import hashlib
 import random
+import re
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
@@ -17,7 +19,7 @@ from vwlog.cli import main
 from vwlog.services import verify_log
 from vwlog.services.matches import export_match, import_log, verify_match
 from vwlog.store import MatchStore
-from vwlog.store.mapping import match_uuid
+from vwlog.store.mapping import catalog_uuid, match_uuid
 
 from .support import generated_log, lines_of, records_of, write_lines
 
@@ -264,3 +266,174 @@ def test_records_deleted_from_the_end_of_a_stored_match_are_found(
     assert result.exit_code == 1, result.output
     assert f"BROKEN at seq {len(records) - 4}, line {len(records) - 3}: " in result.stdout
     assert f"catalog recorded {len(records)} events" in result.stdout
+
+
+# -- derived data altered in the database: catalog rows, snapshots, the statistics view ------
+
+
+def _sql(url: str, query: str, *args: object) -> list[tuple[Any, ...]]:
+    """Run one statement on the store's tables (``{events}``/``{snapshots}`` filled in)."""
+    if url.startswith("sqlite:"):
+        tables = {"events": "stored_events", "snapshots": "stored_snapshots"}
+        with sqlite3.connect(url.removeprefix("sqlite:///")) as conn:
+            return conn.execute(query.format(**tables).replace("%s", "?"), args).fetchall()
+    import psycopg
+
+    dsn, _, schema = url.partition("?schema=")
+    tables = {"events": f"{schema}.vwlog_events", "snapshots": f"{schema}.vwlog_snapshots"}
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        cursor = conn.execute(query.format(**tables), args)  # type: ignore[arg-type]
+        return cursor.fetchall() if cursor.description else []
+
+
+def _oid(url: str, uuid: Any) -> Any:
+    return uuid.hex if url.startswith("sqlite:") else uuid
+
+
+def _edit_catalog(url: str, match_id: str, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Change the match's registration entry in place, as someone with database access can."""
+    oid = _oid(url, catalog_uuid(match_id))
+    where = "originator_id = %s AND originator_version = 1"
+    [(state,)] = _sql(url, f"SELECT state FROM {{events}} WHERE {where}", oid)
+    data = orjson.loads(bytes(state))
+    edit(data["meta"])
+    _sql(url, f"UPDATE {{events}} SET state = %s WHERE {where}", orjson.dumps(data), oid)
+
+
+@pytest.fixture
+def stored(shared_url: str, tmp_path: Path) -> tuple[str, str]:
+    """A generated match with a winner, imported with a snapshot every 50 records."""
+    path = generated_log(tmp_path, SEED, 8)
+    match_id = records_of(path)[0].match_id
+    with MatchStore.open(shared_url) as store:
+        import_log(store, path, snapshot_every=50)
+        assert verify_match(store, match_id).ok
+    return shared_url, match_id
+
+
+CATALOG_EDITS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+    ("winner", lambda m: m.update(winner="p2" if m["winner"] != "p2" else "p1"), "winner"),
+    ("violations", lambda m: m.update(violations=m["violations"] + 3), "violations"),
+    ("flagged", lambda m: m.update(flagged=not m["flagged"]), "flagged"),
+    ("turns", lambda m: m.update(turns=(m["turns"] or 0) + 1), "turns"),
+    ("statistics", lambda m: m["metrics"].update(turns=99), "statistics"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "edit", "named"), CATALOG_EDITS, ids=[c[0] for c in CATALOG_EDITS]
+)
+def test_an_altered_catalog_row_is_reported_by_verify(
+    runner: CliRunner,
+    stored: tuple[str, str],
+    name: str,
+    edit: Callable[[dict[str, Any]], None],
+    named: str,
+) -> None:
+    url, match_id = stored
+    _edit_catalog(url, match_id, edit)
+    with MatchStore.open(url) as store:
+        report = verify_match(store, match_id)
+    assert not report.ok
+    assert report.broken is None
+    assert any(named in problem for problem in report.derived), report.derived
+    result = runner.invoke(main, ["--store", url, "verify", match_id])
+    assert result.exit_code == 1
+    assert "ALTERED derived data" in result.stdout
+
+
+def test_a_snapshot_altered_with_its_digest_recomputed_is_reported(
+    runner: CliRunner, stored: tuple[str, str]
+) -> None:
+    url, match_id = stored
+    oid = _oid(url, match_uuid(match_id))
+    rows = _sql(
+        url, "SELECT originator_version, state FROM {snapshots} WHERE originator_id = %s", oid
+    )
+    assert rows
+    seq, state = rows[len(rows) // 2]
+    head, _, rest = bytes(state).partition(b"\n")
+    record_hash, _, rest = rest.partition(b"\n")
+    _digest, _, payload = rest.partition(b"\n")
+    altered = payload.replace(b'"gold":', b'"gold":4', 1)
+    assert altered != payload
+    digest = hashlib.sha256(altered).hexdigest().encode()
+    forged = b"\n".join([head, record_hash, digest, altered])
+    _sql(
+        url,
+        "UPDATE {snapshots} SET state = %s WHERE originator_id = %s AND originator_version = %s",
+        forged,
+        oid,
+        seq,
+    )
+    with MatchStore.open(url) as store:
+        report = verify_match(store, match_id)
+    assert report.derived == (
+        f"the snapshot after seq {seq} differs from the board the records give",
+    )
+    result = runner.invoke(main, ["--store", url, "verify", match_id])
+    assert result.exit_code == 1
+
+
+def test_an_altered_statistics_view_is_reported(runner: CliRunner, stored: tuple[str, str]) -> None:
+    url, match_id = stored
+    assert runner.invoke(main, ["--store", url, "stats"]).exit_code == 0
+    with MatchStore.open(url) as store:
+        assert verify_match(store, match_id).ok
+        view = store.stats_view()
+        state = view.load()
+        assert state is not None
+        head, _, body = state.data.partition(b"\n")
+        data = orjson.loads(body)
+        data["matches"] = data.get("matches", 0) + 5
+        view.save(head + b"\n" + orjson.dumps(data), state.position, base=state, restart=True)
+        report = verify_match(store, match_id)
+    assert any("statistics view" in problem for problem in report.derived), report.derived
+    assert runner.invoke(main, ["--store", url, "verify", match_id]).exit_code == 1
+
+
+def test_a_log_sealed_on_import_says_so_in_verify_and_list(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    path = generated_log(tmp_path, SEED, 2)
+    unsealed = [orjson.loads(line) for line in lines_of(path)]
+    for line in unsealed:
+        line.pop("hash", None)
+    stripped = write_lines(
+        tmp_path / "stripped.jsonl",
+        [orjson.dumps(line, option=orjson.OPT_SORT_KEYS) for line in unsealed],
+    )
+    url_a = f"sqlite:///{tmp_path / 'a.db'}"
+    url_b = f"sqlite:///{tmp_path / 'b.db'}"
+    assert runner.invoke(main, ["--store", url_a, "import", str(stripped)]).exit_code == 0
+    assert runner.invoke(main, ["--store", url_b, "import", str(path)]).exit_code == 0
+    match_id = records_of(path)[0].match_id
+    sealed_here = runner.invoke(main, ["--store", url_a, "verify", match_id])
+    assert sealed_here.exit_code == 0
+    assert "sealed on import" in sealed_here.stdout
+    by_author = runner.invoke(main, ["--store", url_b, "verify", match_id])
+    assert "sealed on import" not in by_author.stdout
+    listed = runner.invoke(main, ["--store", url_a, "list"])
+    assert "(sealed on import)" in listed.stdout
+    as_json = runner.invoke(main, ["--store", url_b, "list", "--format", "json"])
+    assert orjson.loads(as_json.stdout)[0]["seal"] == "author"
+
+
+def test_a_number_turned_into_a_string_in_a_stored_row_fails_verify(
+    runner: CliRunner, shared_url: str, tmp_path: Path
+) -> None:
+    path = generated_log(tmp_path, SEED, 2)
+    match_id = records_of(path)[0].match_id
+    seq = _last_gold(path)
+    line = lines_of(path)[seq]
+    altered = re.sub(rb'"amount":(\d+)', rb'"amount":"\1"', line, count=1)
+    assert altered != line
+    with MatchStore.open(shared_url) as store:
+        import_log(store, path)
+    tamper(shared_url, match_id, seq, altered)
+    with MatchStore.open(shared_url) as store:
+        report = verify_match(store, match_id)
+    assert report.broken is not None
+    assert report.broken.seq == seq
+    result = runner.invoke(main, ["--store", shared_url, "show", match_id, "--at", str(seq)])
+    assert result.exit_code == 2

@@ -127,3 +127,30 @@ def test_passwords_are_hidden_in_messages() -> None:
     with pytest.raises(StoreConfigError) as caught:
         settings_from_url("postgresql://vw:secret@db.example/m?bad=1")
     assert "secret" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("postgresql://vw@db/matches?schema=Upper", "not a plain lower-case name"),
+        ('postgresql://vw@db/matches?schema=a"b', "not a plain lower-case name"),
+        ("postgresql://vw@db/matches?schema=" + "a" * 58, "not a plain lower-case name"),
+        ("postgresql://vw@db/matches?schema=information_schema", "system schema"),
+        ("postgresql://vw@db/matches?schema=pg_catalog", "system schema"),
+        ("postgresql://vw@db/mat%00ches", "database name contains a NUL"),
+        ("postgresql://v%00w@db/matches", "user contains a NUL"),
+    ],
+)
+def test_a_schema_or_name_the_store_cannot_use_is_refused(url: str, problem: str) -> None:
+    if not importlib.util.find_spec("psycopg"):
+        pytest.skip("the postgres extra is not installed")
+    with pytest.raises(StoreConfigError, match=problem):
+        settings_from_url(url)
+
+
+def test_a_lower_case_schema_of_57_characters_is_accepted() -> None:
+    if not importlib.util.find_spec("psycopg"):
+        pytest.skip("the postgres extra is not installed")
+    name = "s" * 57
+    settings = settings_from_url(f"postgresql://vw@db/matches?schema={name}")
+    assert settings["POSTGRES_SCHEMA"] == name

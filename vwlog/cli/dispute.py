@@ -15,8 +15,7 @@ from vwlog.audit.sources import MatchSource, log_source
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo
-from vwlog.io.logfile import STDIO
-from vwlog.model.errors import OutputError
+from vwlog.io.logfile import STDIO, replacing
 from vwlog.render.html import report_html
 from vwlog.render.json import diff_json, dumps
 from vwlog.render.markdown import report_markdown
@@ -200,14 +199,8 @@ def report(
     if out is None or str(out) == STDIO:
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
         return
-    tmp = out.with_name(f".{out.name}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(out)
-    except OSError as err:
-        raise OutputError(str(out), err.strerror or str(err)) from err
-    finally:
-        tmp.unlink(missing_ok=True)
+    with replacing(out) as file:
+        file.write(text.encode("utf-8"))
     click.echo(f"wrote {out}", err=True)
 
 

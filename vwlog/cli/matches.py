@@ -248,6 +248,8 @@ def list_(
     rows = []
     for m in metas:
         fork = f"(fork of {m.parent} @{m.fork_at})" if m.parent else ""
+        if m.seal == "import":
+            fork = f"{fork} (sealed on import)".strip()
         day = created_day(m.created)
         rows.append(
             (

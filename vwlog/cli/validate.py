@@ -274,6 +274,11 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
             echo(f"{term(report.source)}: BROKEN at {where}: {term(b.reason)}")
             if b.expected or b.found:
                 echo(f"    expected {term(b.expected)}\n    found    {term(b.found)}")
+        if report.seal == "import":
+            echo("    sealed on import: the log carried no hashes, so the chain shows only")
+            echo("    that nothing changed since it was imported, not what its author wrote")
+        for problem in report.derived:
+            echo(f"    ALTERED derived data: {term(problem)}")
         for c in report.commitments:
             echo(f"    deck commitment of {term(c.player)}: {term(c.status)}")
     if output_format == "json":

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from vwlog.events import (
     AnyEvent,
+    CardSummoned,
     EventRecord,
     JudgeRulingIssued,
     LogHeader,
@@ -27,7 +28,7 @@ from vwlog.events import (
     event_type,
 )
 from vwlog.model.errors import IllegalEventError, Violation
-from vwlog.model.state import MatchState
+from vwlog.model.state import MatchState, UnknownIdError
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, Expect, Ruleset, check_against, expect
@@ -228,7 +229,12 @@ def replay(
         exp = expect(rs, state)
         if exp.kind == "priority":
             remember((record.seq - 1, state))
-        found = check_against(rs, state, exp, event)
+        try:
+            found = check_against(rs, state, exp, event)
+        except UnknownIdError as err:
+            found = (_unknown(err),)
+        if state.started:
+            found = _unknown_names(state, event, found)
         if not state.started and found:
             # R-SET-1 once: without match_started nothing after it can be judged, and one
             # violation per event would bury the one that matters
@@ -237,7 +243,10 @@ def replay(
             unstarted = True
         before = state
         if found and exp.consequences and event not in exp.consequences:
-            caught = _catch_up(rs, state, event)
+            try:
+                caught = _catch_up(rs, state, event)
+            except UnknownIdError:
+                caught = None
             if caught is not None:
                 state = caught
         voids: tuple[int, int] | None = None
@@ -247,7 +256,7 @@ def replay(
             # judge under the given ruleset: the fold reads its setup and flags from the state
             after = evolve(state, event.model_copy(update={"ruleset": ruleset}))
         else:
-            after = evolve(state, event)
+            after, found = _evolve(state, event, found)
         located = tuple(_locate(v, record, line, before) for v in found) if found else ()
         if located and stop:
             raise IllegalEventError(record.seq, event_type(event), located)
@@ -272,8 +281,43 @@ def _back_up(
             "R-GEN-8",
             f"back-up to seq {event.back_to}: not a recent priority point of this match",
         )
-        return evolve(state, event), None, (*found, wrong)
+        after, found = _evolve(state, event, (*found, wrong))
+        return after, None, found
     return restored[1], (restored[0] + 1, seq - 1), found
+
+
+def _unknown_names(
+    state: MatchState, event: AnyEvent, found: tuple[Violation, ...]
+) -> tuple[Violation, ...]:
+    """Put first what breaks the most specific rule: a summoned card or an acting player the
+    match does not have (other rules then fail too, as a consequence)."""
+    player = getattr(event, "player", None)
+    if isinstance(player, str) and not state.has_player(player):
+        err = UnknownIdError("player", player)
+    elif isinstance(event, CardSummoned) and event.card not in state.instances:
+        err = UnknownIdError("card", event.card)
+    else:
+        return found
+    if any(v.rule == err.rule and repr(err.ident) in v.message for v in found):
+        return found
+    return (_unknown(err), *found)
+
+
+def _unknown(err: UnknownIdError) -> Violation:
+    return violation(err.rule, f"{err}: the match has no such {err.kind}")
+
+
+def _evolve(
+    state: MatchState, event: AnyEvent, found: tuple[Violation, ...]
+) -> tuple[MatchState, tuple[Violation, ...]]:
+    """The fold of ``event``; an event naming a card or player the match does not have
+    changes nothing and is a violation (once), not a crash."""
+    try:
+        return evolve(state, event), found
+    except UnknownIdError as err:
+        if any(v.rule == err.rule and str(err) in v.message for v in found):
+            return state, found
+        return state, (*found, _unknown(err))
 
 
 def _restore(

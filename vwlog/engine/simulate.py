@@ -38,7 +38,7 @@ from vwlog.rules import expect, legal_decisions
 from vwlog.rules.common import can_attack
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from vwlog.model.state import MatchState
 
@@ -137,6 +137,57 @@ def build_start(
     )
 
 
+class Generation:
+    """A match being generated, streamed: iterate `records` once (each record is made as the
+    match is played, none is kept); `state` is then the final state.
+
+    What `generate` returns whole, in memory that does not grow with the match.
+    """
+
+    def __init__(
+        self,
+        start: MatchStarted,
+        policy: Policy,
+        *,
+        match_id: str,
+        max_turns: int = 200,
+        generator: str | None = None,
+    ) -> None:
+        self.start = start
+        self.policy = policy
+        self.max_turns = max_turns
+        self.header = LogHeader(match_id=match_id, generator=generator)
+        """The log's header (unsealed)."""
+        self.state: MatchState = INITIAL
+        """The state after the records yielded so far (the final state once they are all)."""
+
+    def records(self) -> Iterator[EventRecord]:
+        """Play the match, yielding its records (seq 1, 2, 3, ...) as they are made."""
+        for seq, event in enumerate(self._events(), start=1):
+            yield EventRecord(seq=seq, event=event)
+
+    def _events(self) -> Iterator[AnyEvent]:
+        start, ruleset = self.start, self.start.ruleset
+        state = evolve(INITIAL, start)
+        self.state = state
+        yield start
+        state, more = advance(ruleset, state)
+        self.state = state
+        yield from more
+        while not state.over and state.turn <= self.max_turns:
+            exp = expect(ruleset, state)
+            player = exp.player
+            if player is None:  # pragma: no cover - advance always stops at a decision
+                break
+            options = list(legal_decisions(ruleset, state, player))
+            if not options:  # pragma: no cover - a decision point always offers something
+                raise AssertionError(f"no legal decision for {player} at turn {state.turn}")
+            decision = self.policy.choose(state, player, options)
+            state, applied = play(ruleset, state, decision)
+            self.state = state
+            yield from applied
+
+
 def generate(
     start: MatchStarted,
     policy: Policy,
@@ -146,25 +197,11 @@ def generate(
     generator: str | None = None,
 ) -> GeneratedMatch:
     """Play a match from ``start`` until it is won or ``max_turns`` turns have been played."""
-    ruleset = start.ruleset
-    state = evolve(INITIAL, start)
-    events: list[AnyEvent] = [start]
-    state, more = advance(ruleset, state)
-    events.extend(more)
-    while not state.over and state.turn <= max_turns:
-        exp = expect(ruleset, state)
-        player = exp.player
-        if player is None:  # pragma: no cover - advance always stops at a decision
-            break
-        options = list(legal_decisions(ruleset, state, player))
-        if not options:  # pragma: no cover - a decision point always offers something
-            raise AssertionError(f"no legal decision for {player} at turn {state.turn}")
-        decision = policy.choose(state, player, options)
-        state, applied = play(ruleset, state, decision)
-        events.extend(applied)
-    header = LogHeader(match_id=match_id, generator=generator)
-    records = tuple(EventRecord(seq=i + 1, event=e) for i, e in enumerate(events))
-    return GeneratedMatch(header=header, records=records, state=state)
+    generation = Generation(
+        start, policy, match_id=match_id, max_turns=max_turns, generator=generator
+    )
+    records = tuple(generation.records())
+    return GeneratedMatch(header=generation.header, records=records, state=generation.state)
 
 
 # -- policies --------------------------------------------------------------------------------
@@ -435,6 +472,39 @@ def simulate(
     on_progress: Callable[[int], None] | None = None,
 ) -> GeneratedMatch:
     """Generate match number ``index`` of a run seeded with ``seed`` (deterministic)."""
+    generation = simulation(
+        pool,
+        seed=seed,
+        index=index,
+        players=players,
+        teams=teams,
+        decks=decks,
+        policy=policy,
+        max_turns=max_turns,
+        ruleset=ruleset,
+    )
+    match = GeneratedMatch(
+        header=generation.header, records=tuple(generation.records()), state=generation.state
+    )
+    if on_progress is not None:
+        on_progress(index)
+    return match
+
+
+def simulation(
+    pool: CardPool,
+    *,
+    seed: int,
+    index: int = 0,
+    players: int = 2,
+    teams: int | None = None,
+    decks: Sequence[Sequence[str]] | None = None,
+    policy: PolicyName = "greedy",
+    max_turns: int = 200,
+    ruleset: Ruleset = DEFAULT_RULESET,
+) -> Generation:
+    """Match number ``index`` of a run seeded with ``seed``, as `simulate` makes it, streamed:
+    its records are made while they are read."""
     rng = random.Random(f"vwlog:{seed}:{index}")
     chosen = (
         [list(decks[i % len(decks)]) for i in range(players)]
@@ -446,16 +516,14 @@ def simulate(
     if fmt in (MatchFormat.TAG, MatchFormat.THREE_V_THREE) and teams:
         team_names = [f"t{(i % teams) + 1}" for i in range(players)]
     start = build_start(pool, chosen, rng, ruleset=ruleset, teams=team_names, match_format=fmt)
-    match = generate(
+    generation = Generation(
         start,
         make_policy(policy, rng),
         match_id=f"sim-{seed}-{index:05d}",
         max_turns=max_turns,
         generator=f"vwlog simulate --seed {seed} --players {players} --policy {policy}",
     )
-    if on_progress is not None:
-        on_progress(index)
-    return match
+    return generation
 
 
 __all__ = [
@@ -463,6 +531,7 @@ __all__ = [
     "MAX_COPIES",
     "REGISTRATIONS_PER_WINDOW",
     "GeneratedMatch",
+    "Generation",
     "GreedyPolicy",
     "Policy",
     "PolicyName",
@@ -470,6 +539,8 @@ __all__ = [
     "build_start",
     "generate",
     "make_policy",
+    "match_format_for",
     "random_deck",
     "simulate",
+    "simulation",
 ]

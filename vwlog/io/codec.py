@@ -10,6 +10,7 @@ the line is no longer canonical or its hash no longer matches.
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -20,11 +21,29 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
 _OPTS = orjson.OPT_SORT_KEYS
+_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+class EncodeError(ValueError):
+    """A value that has no canonical JSON form (an integer beyond 64 bits, nesting deeper than
+    255 levels, a non-string key)."""
 
 
 def canonical(obj: Any) -> bytes:
-    """Canonical JSON of a JSON-compatible value (sorted keys, compact)."""
-    return orjson.dumps(obj, option=_OPTS)
+    """Canonical JSON of a JSON-compatible value (sorted keys, compact).
+
+    Raises:
+        EncodeError: The value has no canonical form.
+    """
+    try:
+        return orjson.dumps(obj, option=_OPTS)
+    except TypeError as err:  # orjson.JSONEncodeError is a TypeError
+        raise EncodeError(f"no canonical json form: {str(err).lower()}") from err
+
+
+def is_hash(value: object) -> bool:
+    """Whether ``value`` has the shape of a chain hash (64 lower-case hex digits)."""
+    return isinstance(value, str) and _HASH.fullmatch(value) is not None
 
 
 def record_to_dict(record: EventRecord, *, with_hash: bool = True) -> dict[str, Any]:
@@ -56,8 +75,12 @@ def header_bytes(header: LogHeader) -> bytes:
 
 
 def chain_hash(previous: str, body: bytes) -> str:
-    """SHA-256 (hex) of the previous hash, a newline and a canonical body."""
-    h = hashlib.sha256(previous.encode("ascii"))
+    """SHA-256 (hex) of the previous hash, a newline and a canonical body.
+
+    ``previous`` is a hash, so ASCII; whatever else a damaged log puts there is hashed as
+    UTF-8 (it then matches nothing), never an error.
+    """
+    h = hashlib.sha256(previous.encode("utf-8", "surrogatepass"))
     h.update(b"\n")
     h.update(body)
     return h.hexdigest()
@@ -81,9 +104,10 @@ def seal(previous: str, records: Iterable[EventRecord]) -> Iterator[EventRecord]
         yield record.model_copy(update={"hash": digest})
 
 
-def parse_record(line: bytes) -> EventRecord:
-    """Parse one record line (raises pydantic's ``ValidationError`` on bad input)."""
-    return RECORD.validate_json(line)
+def parse_record(line: bytes, *, strict: bool = False) -> EventRecord:
+    """Parse one record line (raises pydantic's ``ValidationError`` on bad input); ``strict``
+    refuses what a log may not say (``"1"``, ``1.0`` or ``true`` for an integer)."""
+    return RECORD.validate_json(line, strict=strict)
 
 
 def deck_commitment(salt: str, card_ids: Iterable[str]) -> str:

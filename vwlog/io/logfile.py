@@ -16,10 +16,15 @@ board.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import math
+import os
 import re
+import stat
 import sys
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, get_args
 
@@ -56,6 +61,7 @@ _BOM = b"\xef\xbb\xbf"
 _validate_record = RECORD.validator.validate_json
 _TRUNCATED = "truncated last line (no newline at end of file and the json is incomplete)"
 _JSON_POSITION = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
 _EXAMPLE_HEADER = '{"format": "vwlog", "version": 1, "match_id": ...}'
 
 
@@ -140,6 +146,17 @@ class LogReader:
                 raise LogFormatError(self.name, self._line_no, str(problem), "seq")
             self._last_seq = record.seq
             yield LogLine(self._line_no, raw, record)
+
+    def raw_lines(self) -> Iterator[tuple[int, bytes]]:
+        """Yield the record lines unparsed, as ``(line number, bytes without the newline)``,
+        for readers that judge the bytes themselves (the hash chain). Iterate a reader either
+        this way or as records, once.
+
+        Raises:
+            LogFormatError: A line is longer than `max_line_bytes`, or the file cannot be read.
+        """
+        while (line := self._next_line()) is not None:
+            yield self._line_no, line[0]
 
     def records(self) -> Iterator[EventRecord]:
         """Yield only the records (see `__iter__` for what is raised)."""
@@ -262,6 +279,13 @@ class LogReader:
             record: EventRecord = _validate_record(raw, strict=True)
         except ValidationError as err:
             raise self._invalid(err, raw, complete=complete) from err
+        if _LONG_DIGITS.search(raw) is not None:
+            # a run of 19 digits may be an integer beyond 64 bits, which has no canonical form;
+            # only then is the record encoded to find out
+            try:
+                codec.record_bytes(record)
+            except codec.EncodeError as err:
+                raise self._error(f"{err} (the log format's integers fit in 64 bits)") from err
         return record
 
     def _invalid(
@@ -340,19 +364,79 @@ def write_log(
     if isinstance(target, str | Path):
         if str(target) == STDIO:
             return _write_lines(sys.stdout.buffer, "<stdout>", header, records)
-        path = Path(target)
-        temporary = path.with_name(f".{path.name}.tmp")
-        try:
-            with temporary.open("wb") as out:
-                count = _write_lines(out, str(path), header, records)
-            temporary.replace(path)
-        except OSError as err:
-            raise OutputError(str(path), _os_detail(err)) from err
-        finally:
-            temporary.unlink(missing_ok=True)
-        return count
+        with replacing(target) as out:
+            return _write_lines(out, str(target), header, records)
     name = str(getattr(target, "name", "<stream>"))
     return _write_lines(target, name, header, records)
+
+
+def file_is_regular(path: str | Path) -> bool:
+    """Whether ``path`` names a regular file (which can be read more than once)."""
+    if str(path) == STDIO:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def require_regular_file(path: str | Path, why: str) -> None:
+    """Refuse a pipe, a device or a socket where a command must read a file twice (``why``);
+    a path that does not exist is left for the caller to judge (it may be a match id).
+
+    Raises:
+        LogFormatError: ``path`` exists and is not a regular file.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise LogFormatError(str(path), None, f"not a regular file: {why}; save it to a file first")
+
+
+@contextmanager
+def replacing(target: str | Path) -> Iterator[BinaryIO]:
+    """A binary file to write ``target``'s new content into; on success it replaces
+    ``target`` whole (a rename), on any error ``target`` is left as it was.
+
+    The temporary file is created beside the target by `tempfile.mkstemp` (``O_EXCL``, a fresh
+    random name, mode 0600 until it is renamed): a link or file planted at a predictable name
+    is never followed or overwritten. The new file gets the permissions the umask allows.
+
+    Raises:
+        OutputError: ``target`` is empty or names a directory, or the file cannot be written
+            (nothing is replaced then).
+    """
+    name = str(target)
+    path = Path(name)
+    if not name or not path.name or name.endswith(("/", os.sep)):
+        raise OutputError(name, "no file name given")
+    if path.is_dir():
+        raise OutputError(name, "is a directory")
+    try:
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as err:
+        raise OutputError(name, _os_detail(err)) from err
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+        with os.fdopen(fd, "wb") as out:
+            yield out
+        os.replace(temporary, path)
+    except OSError as err:
+        raise OutputError(name, _os_detail(err)) from err
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (``os.umask`` would, for every thread)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    return 0o022
 
 
 def _write_lines(
@@ -521,8 +605,11 @@ __all__ = [
     "LogLine",
     "LogReader",
     "describe_error",
+    "file_is_regular",
     "open_log",
     "read_log",
+    "replacing",
+    "require_regular_file",
     "seq_problem",
     "write_log",
 ]

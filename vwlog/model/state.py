@@ -22,6 +22,27 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 
+class UnknownIdError(KeyError):
+    """A record names a card instance or a player the match does not have.
+
+    A ``KeyError`` (callers that ask "is it there?" with ``except KeyError`` keep working),
+    carrying what the replay loop needs to report it as a violation instead of a crash: the
+    rule a record breaks by naming it (R-ZONE-5 for a card, R-GEN-7 for a player).
+    """
+
+    def __init__(self, kind: Literal["card", "player"], ident: str) -> None:
+        super().__init__(kind, ident)
+        self.kind = kind
+        """``card`` or ``player``."""
+        self.ident = ident
+        """The id the record gave."""
+        self.rule = "R-ZONE-5" if kind == "card" else "R-GEN-7"
+        """The rule id the record breaks."""
+
+    def __str__(self) -> str:
+        return f"unknown {self.kind} {self.ident!r}"
+
+
 def replace(obj: _T, /, **changes: Any) -> _T:
     """A copy of a frozen state value with some fields changed.
 
@@ -322,8 +343,11 @@ class MatchState:
         return self.winner is not None
 
     def player(self, player_id: str) -> PlayerState:
-        """The player with this id (raises ``KeyError`` if unknown)."""
-        return self.players[self.seats[player_id]]
+        """The player with this id (raises `UnknownIdError`, a ``KeyError``, if unknown)."""
+        try:
+            return self.players[self.seats[player_id]]
+        except (KeyError, IndexError):
+            raise UnknownIdError("player", player_id) from None
 
     def has_player(self, player_id: str) -> bool:
         """Whether a player with this id sits at the table."""
@@ -334,8 +358,12 @@ class MatchState:
         return self.territory_counts.get(player_id, 0)
 
     def defn(self, instance: str) -> CardDef:
-        """The definition of a card instance (raises ``KeyError`` if unknown)."""
-        return self.cards[self.instances[instance]]
+        """The definition of a card instance (raises `UnknownIdError`, a ``KeyError``, if
+        unknown)."""
+        try:
+            return self.cards[self.instances[instance]]
+        except KeyError:
+            raise UnknownIdError("card", instance) from None
 
     def territories(self, player_id: str) -> list[Permanent]:
         """The Territories a player controls, in order of entering play."""
@@ -496,6 +524,9 @@ def render(state: MatchState) -> str:
             f"deck {len(p.deck)} grave {len(p.graveyard)}" + (" · OUT" if p.out else "")
         )
         for t in state.territories(p.id):
+            if t.id not in state.instances:
+                lines.append(f"    [{t.id}] {_UNKNOWN_CARD}")
+                continue
             d = state.defn(t.id)
             cap = current_stat(state, t.id, Stat.CAPACITY)
             guards = state.guards(t.id)
@@ -511,12 +542,22 @@ def render(state: MatchState) -> str:
     if state.register:
         lines.append("register (top last):")
         for o in state.register:
-            what = state.defn(o.card).name if o.card else ""
+            what = _card_name(state, o.card) if o.card else ""
             lines.append(f"    {o.id} {o.kind} {o.controller} {what}".rstrip())
     return "\n".join(lines)
 
 
+_UNKNOWN_CARD = "(a card this match does not have)"
+
+
+def _card_name(state: MatchState, instance: str) -> str:
+    """The card's name; a record may name an instance the match lacks (a violation, shown)."""
+    return state.defn(instance).name if instance in state.instances else _UNKNOWN_CARD
+
+
 def _card_text(state: MatchState, c: Permanent) -> str:
+    if c.id not in state.instances:
+        return f"{c.id} {_UNKNOWN_CARD}"
     d = state.defn(c.id)
     text = f"{c.id} {d.name}"
     if d.type == CardType.FOLLOWER:

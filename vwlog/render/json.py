@@ -221,6 +221,10 @@ class VerifyOutcome(Protocol):
     def broken(self) -> _Broken | None: ...
     @property
     def commitments(self) -> Sequence[_Commitment]: ...
+    @property
+    def seal(self) -> str | None: ...
+    @property
+    def derived(self) -> Sequence[str]: ...
 
 
 def verify_json(report: VerifyOutcome) -> dict[str, Any]:
@@ -243,6 +247,8 @@ def verify_json(report: VerifyOutcome) -> dict[str, Any]:
             "found": b.found,
         },
         "commitments": [{"player": c.player, "status": c.status} for c in report.commitments],
+        "seal": report.seal,
+        "derived": list(report.derived),
     }
 
 
@@ -262,6 +268,7 @@ def match_summary_json(m: MatchMeta) -> dict[str, Any]:
         "parent": m.parent,
         "fork_at": m.fork_at,
         "flagged": m.flagged,
+        "seal": m.seal,
     }
 
 

@@ -12,7 +12,7 @@ import hashlib
 import weakref
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from vwlog.engine.replay import (
     BaseVisitor,
@@ -30,7 +30,7 @@ from vwlog.events import (
     MatchStarted,
 )
 from vwlog.io import codec
-from vwlog.io.logfile import open_log
+from vwlog.io.logfile import file_is_regular, open_log, replacing
 from vwlog.model.errors import (
     LogFormatError,
     MatchExistsError,
@@ -49,6 +49,7 @@ from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from pathlib import Path
+    from typing import BinaryIO
 
     from vwlog.model.state import MatchState
 
@@ -190,8 +191,11 @@ def store_new_match(
     return outcome, meta
 
 
-def _read_for_import(path: str | Path) -> tuple[LogHeader, list[tuple[bytes, EventRecord]]]:
-    """Read a log whole; seal it if it carries no hashes; refuse a broken chain."""
+def _read_for_import(
+    path: str | Path,
+) -> tuple[LogHeader, list[tuple[bytes, EventRecord]], Literal["author", "import"]]:
+    """Read a log whole; seal it if it carries no hashes; refuse a broken chain. Also says who
+    sealed it: its ``author``, or this ``import``."""
     with open_log(path) as reader:
         header = reader.header
         upcast = reader.upcast
@@ -202,7 +206,7 @@ def _read_for_import(path: str | Path) -> tuple[LogHeader, list[tuple[bytes, Eve
         head = codec.seal_header(header.model_copy(update={"hash": None}))
         assert head.hash is not None
         sealed = list(codec.seal(head.hash, (r.model_copy(update={"hash": None}) for r in records)))
-        return head, [(codec.record_bytes(r), r) for r in sealed]
+        return head, [(codec.record_bytes(r), r) for r in sealed], "import"
     missing = next((r.seq for r in records if r.hash is None), None)
     if header.hash is None or missing is not None:
         where = "the header" if header.hash is None else f"seq {missing}"
@@ -228,8 +232,8 @@ def _read_for_import(path: str | Path) -> tuple[LogHeader, list[tuple[bytes, Eve
             "not imported: check it with 'vwlog verify'",
         )
     if upcast:
-        return header, [(codec.record_bytes(r), r) for r in records]
-    return header, lines
+        return header, [(codec.record_bytes(r), r) for r in records], "author"
+    return header, lines, "author"
 
 
 def import_log(
@@ -249,7 +253,13 @@ def import_log(
         MatchExistsError: another match with this id is stored.
         StoreError: the database failed.
     """
-    header, lines = _read_for_import(path)
+    if file_is_regular(path):
+        from vwlog.services.importing import import_streaming
+
+        return import_streaming(
+            store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
+        )
+    header, lines, seal = _read_for_import(path)
     # one pass feeds validation, snapshots and the match's statistics (kept in its catalog
     # entry for the statistics read model)
     snapshots, measure = _Snapshots(snapshot_every), MatchMetricsVisitor()
@@ -268,6 +278,7 @@ def import_log(
             f"{len(report.violations)} violations; first: {report.violations[0]}",
         )
     meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=_metrics(measure))
+    meta = meta.model_copy(update={"seal": seal})
     outcome = store.import_match(header, lines, meta)
     if outcome == ImportOutcome.STORED:
         store.save_snapshots(
@@ -318,39 +329,41 @@ def export_match(store: MatchStore, match_id: str, target: str | Path) -> int:
     """
     header = store.header(match_id)
     head = codec.header_bytes(header)
-    data = [head, *store.raw_lines(match_id)]
+
     if str(target) == "-":
         import sys
 
-        sys.stdout.buffer.write(b"\n".join(data) + b"\n")
-        return len(data) - 1
-    from pathlib import Path as _Path
+        return _write_export(sys.stdout.buffer, head, store.raw_lines(match_id))
+    with replacing(target) as out:
+        return _write_export(out, head, store.raw_lines(match_id))
 
-    path = _Path(target)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_bytes(b"\n".join(data) + b"\n")
-        tmp.replace(path)
-    except OSError as err:
-        from vwlog.model.errors import OutputError
 
-        raise OutputError(str(path), err.strerror or str(err)) from err
-    finally:
-        tmp.unlink(missing_ok=True)
-    return len(data) - 1
+def _write_export(out: BinaryIO, head: bytes, lines: Iterable[bytes]) -> int:
+    """Write the header line and the stored lines, one at a time; return how many records."""
+    out.write(head + b"\n")
+    count = 0
+    for line in lines:
+        out.write(line + b"\n")
+        count += 1
+    return count
 
 
 def verify_match(store: MatchStore, match_id: str) -> VerifyReport:
     """Recompute the hash chain of a stored match from its stored lines, and check that it ends
-    at the head the catalog recorded (so records deleted from the end are found too).
+    at the head the catalog recorded (so records deleted from the end are found too); when the
+    chain holds, replay the records and check the derived data against them: the catalog
+    entry, the snapshots and the statistics view (`vwlog.services.integrity`).
 
     Raises:
         MatchNotFoundError: no such match.
     """
+    from vwlog.services.integrity import check_derived, check_view
+
     header = store.header(match_id)
     meta = store.meta(match_id)
     lines = ((i + 2, raw) for i, raw in enumerate(store.raw_lines(match_id)))
     report = verify_lines(f"store:{match_id}", header, lines)
+    report = dataclasses.replace(report, seal=meta.seal)
     if report.broken is None and (
         report.records != meta.events or report.head_hash != meta.head_hash
     ):
@@ -363,6 +376,12 @@ def verify_match(store: MatchStore, match_id: str) -> VerifyReport:
             report.head_hash,
         )
         return dataclasses.replace(report, broken=broken)
+    if report.broken is None:
+        derived = check_derived(store, match_id)
+        view = check_view(store)
+        if view is not None:
+            derived.append(view)
+        report = dataclasses.replace(report, derived=tuple(derived))
     return report
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vwlog.engine.simulate import GeneratedMatch, PolicyName, match_format_for, simulate
+from vwlog.engine.simulate import GeneratedMatch, PolicyName, match_format_for, simulation
 from vwlog.events import EventRecord, LogHeader
 from vwlog.io import codec
 from vwlog.io.logfile import write_log
@@ -78,7 +78,7 @@ def simulate_to(
         out.mkdir(parents=True, exist_ok=True)
     results = []
     for index in range(spec.matches):
-        match = simulate(
+        generation = simulation(
             pool,
             seed=spec.seed,
             index=index,
@@ -91,10 +91,14 @@ def simulate_to(
         )
         path = None
         if out is not None:
+            # streamed: each record is sealed and written as it is made, none is kept
             path = match_path(out, spec, index)
-            header, records = sealed(match.header, match.records)
-            write_log(path, header, records)
-            match = GeneratedMatch(header=header, records=(), state=match.state)
+            header = codec.seal_header(generation.header)
+            write_log(path, header, codec.seal(header.hash or "", generation.records()))
+            match = GeneratedMatch(header=header, records=(), state=generation.state)
+        else:
+            records = tuple(generation.records())
+            match = GeneratedMatch(generation.header, records, generation.state)
         if on_match is not None:
             on_match(match, path)
         results.append(match)

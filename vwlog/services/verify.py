@@ -54,14 +54,21 @@ class VerifyReport:
     commitments: tuple[Commitment, ...] = ()
     sealed: bool = True
     """Whether the log carries hashes at all."""
+    seal: str | None = None
+    """For a stored match, where its chain came from: ``author`` (the log carried its hashes),
+    ``import`` (sealed on import: the log carried none), ``None`` if not recorded."""
+    derived: tuple[str, ...] = ()
+    """For a stored match, what its catalog entry, snapshots or the statistics view say that
+    the records do not (each an alteration of derived data)."""
 
     @property
     def ok(self) -> bool:
-        """Whether the chain holds and no commitment failed."""
+        """Whether the chain holds, no commitment failed and the derived data agree."""
         return (
             self.sealed
             and self.broken is None
             and all(c.status != "mismatch" for c in self.commitments)
+            and not self.derived
         )
 
 
@@ -69,27 +76,25 @@ def verify_log(path: str | Path) -> VerifyReport:
     """Recompute a log file's hash chain and check deck commitments against their reveals.
 
     Reads raw lines itself, so an altered line is reported at its seq even when the alteration
-    broke its JSON.
+    broke its JSON. The file is opened once (a pipe works) and lines are limited as
+    validation limits them.
 
     Raises:
-        LogFormatError: the file cannot be opened or has no valid header.
+        LogFormatError: the file cannot be opened or read, has no valid header, or has a line
+            longer than the limit.
     """
     with open_log(path) as reader:
-        header = reader.header
-        name = reader.name
-    with Path(path).open("rb") as raw_file:
-        lines = (
-            (line_no, raw_line.rstrip(b"\n"))
-            for line_no, raw_line in enumerate(raw_file, start=1)
-            if line_no > 1
-        )
-        return verify_lines(name, header, lines)
+        return verify_lines(reader.name, reader.header, reader.raw_lines())
 
 
 def verify_lines(
     source: str, header: LogHeader, lines: Iterable[tuple[int, bytes]]
 ) -> VerifyReport:
-    """Check the chain of raw record lines ``(line number, bytes)`` under ``header``."""
+    """Check the chain of raw record lines ``(line number, bytes)`` under ``header``.
+
+    A line passes only in canonical form: the hash of a record written another way (``2.0``
+    for ``2``, ``"5"`` for ``5``) may still match, but the line does not.
+    """
     if header.hash is None:
         return VerifyReport(source, header.match_id, 0, None, None, sealed=False)
     broken: BrokenLink | None = None
@@ -114,34 +119,41 @@ def verify_lines(
                 broken = BrokenLink(count, line_no, "line altered: no longer a valid record")
             break
         claimed = data.pop("hash", None)
-        expected = codec.chain_hash(previous, orjson.dumps(data, option=orjson.OPT_SORT_KEYS))
+        try:
+            body = codec.canonical(data)
+        except codec.EncodeError:
+            body = b""
+        expected = codec.chain_hash(previous, body)
+        canonical_line: bytes | None = None
         if claimed != expected:
             try:
-                record = codec.parse_record(raw)
-            except ValidationError:
+                record = codec.parse_record(raw, strict=True)
+                expected = codec.chain_hash(previous, codec.record_body(record))
+                canonical_line = codec.record_bytes(record)
+            except (ValidationError, codec.EncodeError):
                 if broken is None:
                     broken = BrokenLink(count, line_no, "line altered: no longer a valid record")
                 break
-            expected = codec.chain_hash(previous, codec.record_body(record))
         if broken is None:
             # name the link by its position in the chain, whatever seq the line claims
             if claimed != expected:
+                shown = claimed if isinstance(claimed, str) else None
                 broken = BrokenLink(
-                    count, line_no, "hash does not match the chain", expected, claimed
+                    count, line_no, "hash does not match the chain", expected, shown
                 )
             elif data.get("seq") != count:
                 broken = BrokenLink(
                     count, line_no, f"seq altered (the line says {data.get('seq')})"
                 )
-            elif raw != orjson.dumps({**data, "hash": claimed}, option=orjson.OPT_SORT_KEYS):
+            elif raw != (canonical_line or codec.canonical({**data, "hash": claimed})):
                 broken = BrokenLink(count, line_no, "line altered: not in canonical form")
-        previous = claimed or expected
+        previous = claimed if codec.is_hash(claimed) else expected
         event_data = data.get("event")
         kind = event_data.get("type") if isinstance(event_data, dict) else None
         if kind not in ("match_started", "deck_revealed"):
             continue
         try:
-            event = codec.parse_record(raw).event
+            event = codec.parse_record(raw, strict=True).event
         except ValidationError:
             continue
         if isinstance(event, MatchStarted):

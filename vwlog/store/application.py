@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 from uuid import UUID
@@ -46,6 +47,7 @@ from eventsourcing.persistence import (
     Notification,
     StoredEvent,
 )
+from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder
 from eventsourcing.utils import Environment
 from typing_extensions import override
 
@@ -253,6 +255,91 @@ class MatchStore:
             return ImportOutcome.UNCHANGED
         return ImportOutcome.STORED
 
+    def import_stream(
+        self,
+        header: LogHeader,
+        lines: Iterable[tuple[bytes, EventRecord]],
+        meta: MatchMeta,
+        snapshots: Iterable[tuple[int, bytes]] = (),
+    ) -> ImportOutcome:
+        """Store a whole match, its registration and its snapshots in one transaction,
+        consuming ``lines`` and ``snapshots`` once and holding neither whole: what
+        `import_match` does, in memory that does not grow with the match.
+
+        ``meta`` (computed in an earlier pass over the same records) must describe them:
+        if the lines end elsewhere, or a snapshot names a seq past them, nothing is stored.
+        An exception raised by either iterable also stores nothing. On SQLite the rows are
+        written in pages inside one transaction; the other backends receive the rows at once.
+
+        Raises:
+            UsageError: As `import_match`, or a snapshot's seq is not a position of the match.
+            MatchExistsError: A match with this id but a different head hash is stored.
+            SequenceConflictError: The match's stream already holds records that the catalog
+                does not know (a damaged store); nothing was written.
+            StoreError: The database failed; nothing was written.
+        """
+        match_id = MatchId(header.match_id)
+        if header.hash is None:
+            raise UsageError(f"the header of match {match_id!r} has no hash: seal it first")
+        stored = self._stored_head(match_id)
+        if stored is not None:
+            return _compare(match_id, stored, meta.head_hash)
+        datastore = getattr(self._recorder, "datastore", None)
+        if not isinstance(self._recorder, SQLiteApplicationRecorder) or datastore is None:
+            whole = list(lines)
+            kept = list(snapshots)
+            for seq, _data in kept:
+                if not 1 <= seq <= len(whole):
+                    raise UsageError(
+                        f"match {match_id!r} has records 1 to {len(whole)}: no snapshot after "
+                        f"seq {seq}"
+                    )
+            outcome = self.import_match(header, whole, meta)
+            if outcome == ImportOutcome.STORED:
+                self.save_snapshots(match_id, kept)
+            return outcome
+        oid = match_uuid(match_id)
+        mapper = self._mapper
+        recorder = self._recorder
+        snapshot_recorder = self._snapshots
+        assert isinstance(snapshot_recorder, SQLiteAggregateRecorder)
+        try:
+            with self._translated(), datastore.transaction(commit=True) as cursor:
+                registration = mapper.stored_registration(match_id, header, meta)
+                recorder._insert_events(cursor, [registration])
+                page: list[StoredEvent] = []
+                head_seq, head_hash = 0, header.hash
+                for line, record in lines:
+                    head_seq += 1
+                    if record.seq != head_seq or record.hash is None:
+                        _check_lines(match_id, [(line, record)], after=head_seq - 1, root=None)
+                    head_hash = record.hash or ""
+                    page.append(mapper.stored_record(oid, line, record))
+                    if len(page) == PAGE_SIZE:
+                        recorder._insert_events(cursor, page)
+                        page = []
+                recorder._insert_events(cursor, page)
+                _check_meta(meta, match_id, events=head_seq, head_hash=head_hash)
+                page = []
+                for seq, data in snapshots:
+                    if not 1 <= seq <= head_seq:
+                        raise UsageError(
+                            f"match {match_id!r} has records 1 to {head_seq}: no snapshot "
+                            f"after seq {seq}"
+                        )
+                    page.append(mapper.stored_snapshot(match_id, seq, data))
+                    if len(page) == PAGE_SIZE:
+                        snapshot_recorder._insert_events(cursor, page)
+                        page = []
+                snapshot_recorder._insert_events(cursor, page)
+        except IntegrityError as err:
+            stored = self._stored_head(match_id)
+            if stored is None:
+                first = self._select(oid, limit=1)
+                raise SequenceConflictError(match_id, _first_seq(first)) from err
+            return _compare(match_id, stored, meta.head_hash)
+        return ImportOutcome.STORED
+
     def append(
         self,
         match_id: str,
@@ -305,6 +392,7 @@ class MatchStore:
                 )
             events = list(records)
             if meta is not None:
+                meta = _keep_seal(meta, _meta)
                 events.append(self._mapper.stored_meta(match_id, catalog_version + 1, meta))
             try:
                 self._insert(events)
@@ -328,10 +416,11 @@ class MatchStore:
         match_id = MatchId(meta.match_id)
         oid = match_uuid(match_id)
         for _ in range(_WRITE_ATTEMPTS):
-            catalog_version, _meta = self._catalog_head(match_id)
+            catalog_version, current = self._catalog_head(match_id)
             head = self._head(match_id, oid)
             if (meta.events, meta.head_hash) != (head.seq, head.hash):
                 raise SequenceConflictError(match_id, head.seq)
+            meta = _keep_seal(meta, current)
             try:
                 self._insert([self._mapper.stored_meta(match_id, catalog_version + 1, meta)])
             except IntegrityError:
@@ -479,6 +568,26 @@ class MatchStore:
         self._require(match_id)
         return None
 
+    def snapshots(self, match_id: str) -> Iterator[tuple[int, bytes]]:
+        """Every snapshot of the match, as ``(the seq it was taken after, its bytes)``, in seq
+        order (for checking them against the records).
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoreError: The database failed.
+        """
+        self._require(match_id)
+        oid = match_uuid(match_id)
+        after: int | None = None
+        while True:
+            with self._translated():
+                page = self._snapshots.select_events(oid, gt=after, limit=PAGE_SIZE)
+            for stored in page:
+                yield stored.originator_version, self._mapper.snapshot(stored)
+            if len(page) < PAGE_SIZE:
+                return
+            after = page[-1].originator_version
+
     def match_ids(self) -> list[MatchId]:
         """Ids of every stored match, in the order they were first stored.
 
@@ -583,6 +692,24 @@ class MatchStore:
         entry = found[0]
         digest = hashlib.sha256(entry.state).hexdigest()[:16]
         return f"{_uuid(entry.originator_id)}:{entry.originator_version}:{digest}"
+
+    def has_stats_view(self) -> bool:
+        """Whether the statistics view may hold something, without creating it: ``False``
+        when the store is SQLite and the view's file does not exist yet.
+
+        Raises:
+            StoreError: The store is closed.
+        """
+        if self._closed:
+            raise StoreError(f"{self.url}: the store is closed")
+        if self._view is not None:
+            return True
+        from vwlog.store.statsview import view_settings
+
+        env = view_settings(self._env)
+        if env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+            return os.path.exists(env.get("SQLITE_DBNAME", ""))
+        return True
 
     def stats_view(self) -> StatsViewStore:
         """The storage of the statistics read model that follows this store.
@@ -874,6 +1001,14 @@ def _check_meta(meta: MatchMeta, match_id: str, *, events: int, head_hash: str) 
             f"metadata of match {match_id!r} says {meta.events} events ending in "
             f"{meta.head_hash[:12]}, the records say {events} ending in {head_hash[:12]}"
         )
+
+
+def _keep_seal(meta: MatchMeta, current: MatchMeta) -> MatchMeta:
+    """``meta``, keeping where the chain's seal came from when it does not say: records
+    appended later are sealed by vwlog, but the prefix was sealed as it was."""
+    if meta.seal is None and current.seal is not None:
+        return meta.model_copy(update={"seal": current.seal})
+    return meta
 
 
 def _compare(match_id: MatchId, stored: Head, head_hash: str) -> ImportOutcome:

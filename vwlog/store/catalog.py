@@ -7,7 +7,7 @@ only keeps it beside the match, replaces it on request, and lists it.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,8 +23,8 @@ class MatchMeta(BaseModel):
     """Player ids in seat order."""
     created: str | None = None
     """When the match was played or generated (ISO 8601), if known."""
-    turns: int | None = Field(default=None, ge=0)
-    """Number of turns played, if known."""
+    turns: int | None = None
+    """Number of turns played, if known (as the records number them: a log may say -1)."""
     winner: str | None = None
     """The winning player, if the match ended with a winner."""
     victory: str | None = None
@@ -43,6 +43,15 @@ class MatchMeta(BaseModel):
     """For a fork: the parent's priority point it continues from."""
     flagged: bool = False
     """Whether the match was stored despite breaking rules, for a judge to look at."""
+    seal: Literal["author", "import"] | None = None
+    """Where the hash chain came from: ``author`` — the log carried its hashes when it was
+    imported (or vwlog wrote them, as for a fork or a simulated match); ``import`` — the log
+    carried none and was sealed on import, so the chain proves nothing about what the author
+    wrote, only that nothing changed since; ``None`` for entries stored before vwlog kept it."""
+    source_sha256: str | None = Field(default=None, pattern="^[0-9a-f]{64}$")
+    """SHA-256 of the log file as it was imported, so that importing the same file again is
+    recognised before anything is read twice; ``None`` for entries that were not imported
+    from a file."""
     metrics: dict[str, Any] | None = None
     """The match's statistics (a `vwlog.projections.stats.MatchMetrics` dumped in JSON mode),
     folded in the same replay as validation; ``None`` for entries stored before vwlog kept

@@ -223,12 +223,12 @@ class RecordMapper(Mapper[UUID]):
             raise _unreadable(stored, f"unknown event type {tag!r} (stored by a newer vwlog?)")
         try:
             if version == cls.VERSION:
-                return codec.parse_record(line)
+                return codec.parse_record(line, strict=True)
             if version > cls.VERSION:
                 detail = f"written as v{version}, this vwlog reads {tag} up to v{cls.VERSION}"
                 raise _unreadable(stored, detail)
             upcast = _upcast(stored, tag, version, cls.VERSION, line)
-            return codec.parse_record(orjson.dumps(upcast))
+            return codec.parse_record(orjson.dumps(upcast), strict=True)
         except (orjson.JSONDecodeError, pydantic.ValidationError, KeyError, TypeError) as err:
             raise _unreadable(stored, str(err).splitlines()[0]) from err
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import getpass
 import importlib.util
 import os
+import re
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from vwlog.model.errors import StoreConfigError
@@ -133,6 +134,10 @@ def _postgres_settings(url: str, text: str) -> dict[str, str]:
     dbname = unquote(parts.path.lstrip("/"))
     if not dbname or "/" in dbname:
         raise StoreConfigError(shown, "no database name: postgresql://user@host:5432/dbname")
+    for what, value in (("database name", dbname), ("user", unquote(parts.username or ""))):
+        if "\x00" in value:
+            # libpq would cut the name at the NUL and open another database
+            raise StoreConfigError(shown, f"the {what} contains a NUL character")
     try:
         port = parts.port
     except ValueError:
@@ -151,8 +156,35 @@ def _postgres_settings(url: str, text: str) -> dict[str, str]:
         "POSTGRES_MAX_OVERFLOW": str(POSTGRES_POOL[1]),
     }
     if "schema" in options:
-        settings["POSTGRES_SCHEMA"] = options["schema"]
+        settings["POSTGRES_SCHEMA"] = _schema_name(shown, options["schema"])
     return settings
+
+
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,56}")
+"""At most 57 characters: the statistics view's schema appends ``_stats`` within 63."""
+_RESERVED_SCHEMAS = ("information_schema", "pg_")
+
+
+def _schema_name(url: str, schema: str) -> str:
+    """The ``schema`` option, if it is a name the store can use.
+
+    eventsourcing writes the name into its SQL unquoted, where PostgreSQL folds it to lower
+    case: ``Upper`` would create tables in ``upper`` and then look for them in ``Upper``.
+    The system schemas (``information_schema``, ``pg_*``) are not a place for matches.
+
+    Raises:
+        StoreConfigError: The name is not lower-case letters, digits and ``_`` (starting with
+            a letter or ``_``, at most 63 characters), or names a system schema.
+    """
+    if _SCHEMA_NAME.fullmatch(schema) is None:
+        raise StoreConfigError(
+            url,
+            f"schema {schema!r} is not a plain lower-case name (a-z, 0-9 and _, starting with "
+            "a letter or _, at most 57 characters)",
+        )
+    if schema == _RESERVED_SCHEMAS[0] or schema.startswith(_RESERVED_SCHEMAS[1]):
+        raise StoreConfigError(url, f"schema {schema!r} is a PostgreSQL system schema")
+    return schema
 
 
 def _options(url: str, query: str, *, allowed: tuple[str, ...]) -> dict[str, str]:

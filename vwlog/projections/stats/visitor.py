@@ -254,9 +254,15 @@ class MatchMetricsVisitor:
             self._decisions += 1
             self._time_decision(event, record.at)
         before, after = step.before, step.after
-        if after.permanents is not before.permanents:
-            self._count_losses(before, after)
-        self._fold(event, before, after)
+        try:
+            if after.permanents is not before.permanents:
+                self._count_losses(before, after)
+            self._fold(event, before, after)
+        except KeyError:
+            # a record naming a card or player the match does not have is a violation
+            # (R-ZONE-5, R-GEN-7) and adds nothing to the statistics
+            if not step.violations:
+                raise
 
     def end_match(self, final: MatchState) -> None:
         """Take final resources, and a tempo point for a last turn that never ended."""

@@ -1,0 +1,243 @@
+"""Reproducers of the crashes and hangs adversarial input found, one test each."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from click.testing import CliRunner
+
+from tests.fuzz.harness import problems, run, run_all
+from tests.fuzz.test_commands import LINES, dumps, reseal
+from vwlog.cli import main
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+SAMPLE = Path(__file__).parents[2] / "samples" / "full-combat.jsonl"
+
+
+def parsed(path: Path = SAMPLE) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    lines = path.read_bytes().splitlines()
+    return json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+
+
+def write(path: Path, header: dict[str, Any], records: list[dict[str, Any]]) -> Path:
+    path.write_bytes(b"\n".join(dumps(x) for x in [header, *records]) + b"\n")
+    return path
+
+
+def strip(header: dict[str, Any], records: list[dict[str, Any]]) -> None:
+    header.pop("hash", None)
+    for record in records:
+        record.pop("hash", None)
+
+
+def first(records: list[dict[str, Any]], kind: str) -> dict[str, Any]:
+    return next(r for r in records if r["event"]["type"] == kind)
+
+
+def cli(*args: str, store: Path, stdin: bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(
+        main, ["--store", str(store), *args], input=stdin, catch_exceptions=False
+    )
+    return result.exit_code, result.stdout, result.stderr
+
+
+def no_problems(log: Path, work: Path) -> None:
+    found = problems(run_all(log, work))
+    assert not found, "\n".join(found)
+
+
+def test_a_card_the_match_does_not_have_is_a_violation(tmp_path: Path) -> None:
+    header, records = parsed()
+    strip(header, records)
+    summoned = first(records, "card_summoned")
+    summoned["event"]["card"] = "p9-404"
+    log = write(tmp_path / "x.jsonl", header, records)
+    no_problems(log, tmp_path)
+    code, out, _ = cli("validate", str(log), store=tmp_path / "s.db")
+    assert code == 1
+    assert "R-ZONE-5" in out
+    assert "p9-404" in out
+
+
+def test_a_card_in_hand_the_match_does_not_have_is_a_violation_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    # the opening hand takes the unknown id; the summon of it then breaks R-ZONE-5, and
+    # the board, the statistics and the report show it instead of raising KeyError
+    text = SAMPLE.read_bytes()
+    header, records = parsed()
+    strip(header, records)
+    log = write(tmp_path / "x.jsonl", header, records)
+    log.write_bytes(log.read_bytes().replace(b'"p1-003"', b'"nosuch"', 2))
+    assert b'"p1-003"' in text
+    no_problems(log, tmp_path)
+    code, out, _ = cli("validate", str(log), store=tmp_path / "s.db")
+    assert code == 1
+    assert "R-ZONE-5" in out
+
+
+def test_a_player_the_match_does_not_have_is_a_violation(tmp_path: Path) -> None:
+    header, records = parsed()
+    strip(header, records)
+    for record in records[5:12]:
+        if "player" in record["event"]:
+            record["event"]["player"] = "nobody"
+    log = write(tmp_path / "x.jsonl", header, records)
+    no_problems(log, tmp_path)
+    code, out, _ = cli("validate", str(log), store=tmp_path / "s.db")
+    assert code == 1
+    assert "R-GEN-7" in out
+
+
+@pytest.mark.parametrize("value", [2**64, 2**70, -(2**63) - 1])
+@pytest.mark.parametrize("sealing", ["strip", "reseal"])
+def test_an_integer_beyond_64_bits_is_an_input_error(
+    tmp_path: Path, value: int, sealing: str
+) -> None:
+    header, records = parsed()
+    first(records, "turn_started")["event"]["turn"] = value  # an unbounded integer field
+    (strip if sealing == "strip" else reseal)(header, records)
+    log = write(tmp_path / "x.jsonl", header, records)
+    no_problems(log, tmp_path)
+    code, _, err = cli("validate", str(log), store=tmp_path / "s.db")
+    assert code == 2
+    assert "64 bits" in err
+    code, _, err = cli("import", str(log), store=tmp_path / "s.db")
+    assert code == 2
+    if sealing == "reseal":
+        assert cli("verify", str(log), store=tmp_path / "s.db")[0] == 1
+
+
+def test_a_hash_with_a_non_ascii_character_breaks_the_chain(tmp_path: Path) -> None:
+    lines = SAMPLE.read_bytes().splitlines()
+    lines[3] = lines[3].replace(b'"hash":"', '"hash":"\u00e9'.encode(), 1)
+    log = tmp_path / "x.jsonl"
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    no_problems(log, tmp_path)
+    code, out, _ = cli("verify", str(log), store=tmp_path / "s.db")
+    assert code == 1
+    assert "seq 3" in out
+
+
+def test_json_nested_300_deep_is_a_broken_chain_or_an_input_error(tmp_path: Path) -> None:
+    lines = SAMPLE.read_bytes().splitlines()
+    lines[3] = lines[3][:-1] + b',"x":' + b"[" * 300 + b"]" * 300 + b"}"
+    log = tmp_path / "x.jsonl"
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    no_problems(log, tmp_path)
+    assert cli("verify", str(log), store=tmp_path / "s.db")[0] == 1
+    assert cli("validate", str(log), store=tmp_path / "s.db")[0] == 2
+
+
+def test_verify_reads_standard_input(tmp_path: Path) -> None:
+    code, out, _ = cli("verify", "-", store=tmp_path / "s.db", stdin=SAMPLE.read_bytes())
+    assert code == 0
+    assert out.startswith("<stdin>: chain intact")
+
+
+@pytest.mark.parametrize("command", [("export", "sample-full-combat"), ("report", str(SAMPLE))])
+def test_an_empty_output_name_is_an_input_error(tmp_path: Path, command: tuple[str, str]) -> None:
+    store = tmp_path / "s.db"
+    assert cli("import", str(SAMPLE), store=store)[0] == 0
+    code, _, err = cli(*command, "-o", "", store=store)
+    assert code == 2
+    assert err.startswith("Error: ")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_export_never_follows_a_link_planted_at_a_temporary_name(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    assert cli("import", str(SAMPLE), store=store)[0] == 0
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"keep me")
+    out = tmp_path / "out.jsonl"
+    for name in (f".{out.name}.tmp", f".{out.name}.tmp.tmp"):
+        (tmp_path / name).symlink_to(victim)
+    assert cli("export", "sample-full-combat", "-o", str(out), store=store)[0] == 0
+    assert victim.read_bytes() == b"keep me"
+    assert out.read_bytes() == SAMPLE.read_bytes()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp") and not p.is_symlink()]
+
+
+def feeding(fifo: Path, content: bytes) -> threading.Thread:
+    """A thread that writes ``content`` into ``fifo`` once a reader opens it."""
+
+    def write() -> None:
+        with fifo.open("wb") as out:
+            out.write(content)
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_verify_reads_a_fifo_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    thread = feeding(fifo, SAMPLE.read_bytes())
+    code, out, _ = cli("verify", str(fifo), store=tmp_path / "s.db")
+    thread.join(timeout=10)
+    assert code == 0
+    assert "chain intact" in out
+
+
+def test_report_refuses_a_fifo_instead_of_waiting_for_a_second_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    code, _, err = cli("report", str(fifo), store=tmp_path / "s.db")
+    assert code == 2
+    assert "not a regular file" in err
+
+
+LONG = 17 * 1024 * 1024
+
+
+@pytest.mark.parametrize("command", ["verify", "report", "validate", "import"])
+def test_a_line_over_16_mib_is_an_input_error(tmp_path: Path, command: str) -> None:
+    lines = SAMPLE.read_bytes().splitlines()
+    lines.insert(3, b'{"x":"' + b"a" * LONG + b'"}')
+    log = tmp_path / "x.jsonl"
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    code, _, err = cli(command, str(log), store=tmp_path / "s.db")
+    assert code == 2
+    assert "longer than the limit of 16 MiB" in err
+
+
+CANONICAL: list[tuple[str, Callable[[bytes], bytes]]] = [
+    ("integer as float", lambda line: line.replace(b'"amount":0', b'"amount":0.0')),
+    ("integer as string", lambda line: line.replace(b'"amount":0', b'"amount":"0"')),
+    ("space", lambda line: line.replace(b'"amount":0', b'"amount": 0')),
+]
+
+
+@pytest.mark.parametrize(("name", "change"), CANONICAL)
+def test_a_number_written_another_way_fails_verify(
+    tmp_path: Path, name: str, change: Callable[[bytes], bytes]
+) -> None:
+    lines = SAMPLE.read_bytes().splitlines()
+    at = next(i for i, line in enumerate(lines) if b'"amount":0' in line)
+    lines[at] = change(lines[at])
+    log = tmp_path / "x.jsonl"
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    code, out, _ = cli("verify", str(log), store=tmp_path / "s.db")
+    assert code == 1, name
+    assert f"line {at + 1}" in out
+    assert cli("import", str(log), store=tmp_path / "s.db")[0] == 2
+
+
+def test_the_small_sample_is_clean(tmp_path: Path) -> None:
+    log = tmp_path / "x.jsonl"
+    log.write_bytes(b"\n".join(LINES) + b"\n")
+    outcomes = run_all(log, tmp_path)
+    assert not problems(outcomes)
+    assert {o.args[0]: o.exit_code for o in outcomes[:8]} == dict.fromkeys(
+        ["validate", "verify", "replay", "show", "report", "diff", "stats", "import"], 0
+    )
+    assert run(["verify", "sample-absolute-victory"], tmp_path / "store.db").exit_code == 0

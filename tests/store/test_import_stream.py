@@ -1,0 +1,105 @@
+"""`MatchStore.import_stream`: a whole match, its registration and its snapshots in one
+transaction, from iterables consumed once; and the streaming import built on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.store.records import synthetic_match
+from vwlog.model.errors import UsageError
+from vwlog.services import importing
+from vwlog.services.matches import import_log, verify_match
+from vwlog.store import ImportOutcome, MatchStore
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from vwlog.events import EventRecord
+
+SAMPLES = Path(__file__).parents[2] / "samples"
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'vwlog.db'}" if request.param == "sqlite" else "memory:"
+
+
+def test_a_streamed_import_stores_records_registration_and_snapshots(url: str) -> None:
+    match = synthetic_match("m1", 2500)
+    snapshots = [(seq, f"state {seq}".encode()) for seq in (1000, 2000)]
+    with MatchStore.open(url) as store:
+        outcome = store.import_stream(
+            match.header, iter(match.lines), match.meta(), iter(snapshots)
+        )
+        assert outcome == ImportOutcome.STORED
+        assert list(store.raw_lines("m1")) == [line for line, _ in match.lines]
+        assert store.meta("m1") == match.meta()
+        assert list(store.snapshots("m1")) == snapshots
+        again = store.import_stream(match.header, iter(match.lines), match.meta())
+        assert again == ImportOutcome.UNCHANGED
+
+
+def _failing(
+    lines: list[tuple[bytes, EventRecord]], at: int
+) -> Iterator[tuple[bytes, EventRecord]]:
+    for index, line in enumerate(lines):
+        if index == at:
+            raise OSError("the disk went away")
+        yield line
+
+
+def test_nothing_is_stored_when_the_records_fail_half_way(tmp_path: Path) -> None:
+    match = synthetic_match("m1", 2500)
+    with MatchStore.open(f"sqlite:///{tmp_path / 'vwlog.db'}") as store:
+        with pytest.raises(OSError, match="disk went away"):
+            store.import_stream(match.header, _failing(match.lines, 1800), match.meta())
+        assert store.match_ids() == []
+        assert "m1" not in store
+        store.import_stream(match.header, iter(match.lines), match.meta())
+        assert store.head("m1").seq == 2500
+
+
+@pytest.mark.parametrize("problem", ["fewer records", "snapshot past the end"])
+def test_nothing_is_stored_when_the_metadata_or_a_snapshot_does_not_fit(
+    url: str, problem: str
+) -> None:
+    match = synthetic_match("m1", 300)
+    lines = match.lines[:-1] if problem == "fewer records" else match.lines
+    snapshots = [(301, b"x")] if problem == "snapshot past the end" else []
+    with MatchStore.open(url) as store:
+        with pytest.raises(UsageError):
+            store.import_stream(match.header, iter(lines), match.meta(), iter(snapshots))
+        assert "m1" not in store
+        assert store.match_ids() == []
+
+
+def test_reimporting_the_same_file_is_recognised_before_validation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = SAMPLES / "full-combat.jsonl"
+    with MatchStore.open(f"sqlite:///{tmp_path / 'vwlog.db'}") as store:
+        first = import_log(store, log)
+        assert first.outcome == "stored"
+        assert store.meta(first.match_id or "").source_sha256 == importing.file_sha256(log)
+
+        def no_replay(*_args: object, **_kwargs: object) -> None:
+            raise AssertionError("validated again")
+
+        monkeypatch.setattr(importing, "replay", no_replay)
+        again = import_log(store, log)
+        assert (again.outcome, again.events) == ("unchanged", first.events)
+
+
+def test_a_streamed_import_keeps_snapshots_that_check_out(tmp_path: Path) -> None:
+    log = SAMPLES / "full-combat.jsonl"
+    with MatchStore.open(f"sqlite:///{tmp_path / 'vwlog.db'}") as store:
+        result = import_log(store, log, snapshot_every=50)
+        match_id = result.match_id or ""
+        assert [seq for seq, _ in store.snapshots(match_id)] == [50, 100, 150, 200]
+        report = verify_match(store, match_id)
+        assert report.ok
+        assert report.derived == ()
+        assert report.seal == "author"
