@@ -26,11 +26,11 @@ from vwlog.services import (
     load_ruleset,
     parse_overrides,
     rules_catalog,
-    sealed,
     simulate_to,
     validate_logs,
     verify_log,
 )
+from vwlog.services.trust import close_records, published_for
 
 if TYPE_CHECKING:
     from vwlog.engine.simulate import GeneratedMatch
@@ -487,7 +487,7 @@ def simulate(
 
         results = simulate_to(pool, spec, out, on_match=seen)
     if out is None:
-        header, records = sealed(results[0].header, results[0].records)
+        header, records = close_records(results[0].header, results[0].records, published_for(pool))
         write_log("-", header, records)
         return
     where = out if (out.suffix == ".jsonl" and matches == 1) else out / "*.jsonl"

@@ -14,6 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from vwlog.events import TRAILER_TYPES as _TRAILER
 from vwlog.events import (
     AnyEvent,
     EventRecord,
@@ -30,6 +31,7 @@ from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, Expect, Ruleset, check_against, expect
 from vwlog.rules.common import violation
 from vwlog.rules.effects import is_trusted
+from vwlog.rules.published import Integrity, TrustedResult
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -150,6 +152,8 @@ def replay(
         else:
             line, record = item
         event = record.event
+        if isinstance(event, _TRAILER):
+            continue  # the seal and its signatures: checked by the integrity pass, not the rules
         if not state.started and isinstance(event, MatchStarted):
             rs = ruleset or event.ruleset
         exp = expect(rs, state)
@@ -241,11 +245,16 @@ class ValidationReport:
     """Whether the match reached a winner."""
     stopped_at: int | None = None
     """In strict mode: the seq of the first illegal event, where validation stopped."""
+    trusted: list[TrustedResult] = field(default_factory=list)
+    """Every result whose effects could not be checked (text-only skills), in log order."""
+    integrity: Integrity | None = None
+    """What the verdict rests on: chain, seal, signatures, published pool and ruleset (filled
+    in by the services layer; ``None`` when not checked)."""
 
     @property
     def ok(self) -> bool:
-        """Whether no rule was broken."""
-        return not self.violations
+        """Whether no rule was broken and the record's integrity holds (when checked)."""
+        return not self.violations and (self.integrity is None or self.integrity.ok)
 
 
 _NOTED = frozenset({MatchStarted, ObjectResulted, JudgeRulingIssued, MatchForked})
@@ -284,6 +293,15 @@ class Validator:
             if obj is not None and is_trusted(step.before, obj):
                 r.effects_trusted += len(event.effects)
                 r.objects_trusted += 1
+                r.trusted.append(
+                    TrustedResult(
+                        seq=step.record.seq,
+                        card=step.before.instances.get(obj.card) if obj.card else None,
+                        skill=obj.skill,
+                        effects=len(event.effects),
+                        line=step.line,
+                    )
+                )
             else:
                 r.effects_verified += len(event.effects)
         if isinstance(event, JudgeRulingIssued):

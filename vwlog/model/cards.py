@@ -297,6 +297,11 @@ class Ruleset(_Frozen):
     destroyed_guards_become_stray: bool = True
     """OQ-32: guards of a destroyed Territory become Stray (else they go to the Graveyard)."""
 
+    # trust (not an open question of the digest)
+    accept_trusted_effects: bool | None = None
+    """Accept the effects a log claims for skills the published pool leaves text only (else
+    each such result is R-TRUST-3); absent means not accepted. They are listed either way."""
+
 
 DEFAULT_RULESET = Ruleset()
 """The digest's proposed interpretation."""

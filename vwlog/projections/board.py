@@ -36,6 +36,7 @@ from vwlog.events import (
     HonorChanged,
     JudgeRulingIssued,
     MatchForked,
+    MatchSealed,
     MatchStarted,
     MatchWon,
     ObjectResulted,
@@ -43,6 +44,7 @@ from vwlog.events import (
     PhaseStarted,
     PriorityPassed,
     PropertyPlaced,
+    RecordSigned,
     SkillRegistered,
     SkillTriggered,
     StatChanged,
@@ -270,7 +272,7 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
                     st = _apply_effect(st, effect)
                 return _reassess(st)
             return state
-        case MatchForked():
+        case MatchForked() | MatchSealed() | RecordSigned():
             return state
         case _:
             assert_never(event)

@@ -51,6 +51,7 @@ from vwlog.events import (
     JudgeRulingIssued,
     LogHeader,
     MatchForked,
+    MatchSealed,
     MatchStarted,
     MatchWon,
     ObjectResulted,
@@ -58,6 +59,7 @@ from vwlog.events import (
     PhaseStarted,
     PriorityPassed,
     PropertyPlaced,
+    RecordSigned,
     SkillRegistered,
     SkillTriggered,
     StatChanged,
@@ -775,6 +777,8 @@ class MatchMetricsVisitor:
                 | Conceded()
                 | JudgeRulingIssued()
                 | MatchForked()
+                | MatchSealed()
+                | RecordSigned()
                 | TurnStarted()
                 | PhaseStarted()
                 | StepStarted()

@@ -23,6 +23,7 @@ from vwlog.io.logfile import open_log, write_log
 from vwlog.model.cards import CardPool, Ruleset
 from vwlog.model.errors import IllegalEventError, LogFormatError, UsageError
 from vwlog.rules.catalog import RULES, status
+from vwlog.services.trust import TrustOptions, close_records, published_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -102,6 +103,9 @@ class ValidationOptions:
     ruleset: Ruleset | None = None
     overrides: tuple[tuple[str, Any], ...] = ()
     strict: bool = False
+    trust: TrustOptions | None = None
+    """What the log is held to (published pool and ruleset, keyring); ``None``: the built-in
+    pool and ruleset, no keyring."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +138,7 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
             ruleset = apply_overrides(ruleset, dict(opts.overrides))
         items = itertools.chain(() if first is None else (first,), lines)
         try:
-            return replay(
+            report = replay(
                 ((line.line_no, line.record) for line in items),
                 validator,
                 header=reader.header,
@@ -146,7 +150,41 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
             report.violations.extend(err.violations)
             report.stopped_at = err.seq
             report.turns = max((v.turn or 0 for v in err.violations), default=0)
-            return report
+    return with_integrity(report, path, opts.trust, ruleset)
+
+
+def with_integrity(
+    report: ValidationReport,
+    path: str | Path,
+    trust: TrustOptions | None,
+    ruleset: Ruleset | None = None,
+) -> ValidationReport:
+    """The report with the integrity result and the R-TRUST violations added (one verdict).
+
+    Raises:
+        LogFormatError: the file cannot be read again.
+        UsageError: ``--pool``/``--ruleset`` names nothing published.
+    """
+    from vwlog.rules.published import Integrity
+    from vwlog.services.trust import check_integrity
+
+    if str(path) == "-":
+        report.integrity = Integrity(
+            chain="not checked",
+            sealed=False,
+            seal="not checked",
+            pool="not checked",
+            ruleset="not checked",
+            problems=("read from standard input: chain, seal and signatures not checked",),
+        )
+        return report
+    findings = check_integrity(path, trust, trusted=report.trusted, judged_under=ruleset)
+    report.integrity = findings.integrity
+    if findings.violations:
+        report.violations = sorted(
+            [*findings.violations, *report.violations], key=lambda v: v.seq or 0
+        )
+    return report
 
 
 def _validate_one(
@@ -243,6 +281,7 @@ def simulate_to(
     if out is not None and not (out.suffix == ".jsonl" and spec.matches == 1):
         out.mkdir(parents=True, exist_ok=True)
     results = []
+    published = published_for(pool)
     for index in range(spec.matches):
         match = simulate(
             pool,
@@ -258,7 +297,7 @@ def simulate_to(
         path = None
         if out is not None:
             path = match_path(out, spec, index)
-            header, records = sealed(match.header, match.records)
+            header, records = close_records(match.header, match.records, published)
             write_log(path, header, records)
             match = GeneratedMatch(header=header, records=(), state=match.state)
         if on_match is not None:
