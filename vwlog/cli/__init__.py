@@ -7,7 +7,7 @@ with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr.
 
 from __future__ import annotations
 
-from vwlog.cli import dispute, matches, replay, schema, stats, validate
+from vwlog.cli import dispute, matches, replay, schema, stats, trust, validate
 from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
 
 __all__ = [
@@ -21,5 +21,6 @@ __all__ = [
     "replay",
     "schema",
     "stats",
+    "trust",
     "validate",
 ]

@@ -10,6 +10,7 @@ import click
 
 from vwlog.audit.dispute import voided_markdown
 from vwlog.cli import options
+from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import progress, rule_title, to_json
 from vwlog.engine.replay import ValidationReport
@@ -30,7 +31,7 @@ from vwlog.services import (
     validate_logs,
     verify_log,
 )
-from vwlog.services.trust import close_records, published_for
+from vwlog.services.trust import check_integrity, close_records, published_for
 
 if TYPE_CHECKING:
     from vwlog.engine.simulate import GeneratedMatch
@@ -76,6 +77,9 @@ def _report_dict(r: ValidationReport) -> dict[str, Any]:
         "rulings": r.rulings,
         "voided": [list(v) for v in r.voided],
         "violations": [_violation_dict(v) for v in r.violations],
+        "verdict": trust_cli.verdict(r),
+        "integrity": trust_cli.integrity_dict(r.integrity),
+        "trusted": trust_cli.trusted_dicts(r),
     }
 
 
@@ -107,7 +111,8 @@ def _text(r: ValidationReport) -> str:
             lines.append(f"      actual:   {v.actual}")
     for start, end in r.voided:
         lines.append(f"  voided by a judge's back-up: seq {start}..{end}")
-    lines.append(f"  {'OK' if r.ok else 'ILLEGAL'} · {_summary(r)}")
+    lines += trust_cli.rests_on_lines(r)
+    lines.append(f"  {trust_cli.verdict(r)} · {_summary(r)}")
     return "\n".join(lines)
 
 
@@ -118,9 +123,10 @@ def _markdown(r: ValidationReport) -> str:
         f"- Source: `{r.source}`",
         f"- Players: {', '.join(r.players)}",
         f"- Ruleset: `{r.ruleset}`",
-        f"- Verdict: **{'legal' if r.ok else 'illegal'}**",
+        f"- Verdict: **{_VERDICT_WORDS[trust_cli.verdict(r)]}**",
         f"- Summary: {_summary(r)}",
         "",
+        *trust_cli.rests_on_markdown(r),
     ]
     if r.violations:
         lines += [
@@ -143,17 +149,41 @@ def _markdown(r: ValidationReport) -> str:
     return "\n".join(lines)
 
 
+_VERDICT_WORDS = {
+    "OK": "legal",
+    "ILLEGAL": "illegal",
+    "INCOMPLETE": "incomplete (unsealed)",
+    "UNTRUSTED": "untrusted (integrity fails)",
+}
+
+
 def _ruleset_options(ruleset_file: Path | None, sets: tuple[str, ...]) -> ValidationOptions:
     ruleset = load_ruleset(ruleset_file) if ruleset_file else None
     overrides = tuple(parse_overrides(sets).items())
     return ValidationOptions(ruleset=ruleset, overrides=overrides)
 
 
+def _split_ruleset(value: str | None) -> tuple[Path | None, str | None]:
+    """``--ruleset``: an existing JSON file to judge under, or a published ruleset's id."""
+    if value is None:
+        return None, None
+    if Path(value).is_file():
+        return Path(value), None
+    return None, value
+
+
 ruleset_file_option = click.option(
     "--ruleset",
     "ruleset_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     help="Judge under this ruleset (JSON) instead of the one each match names.",
+)
+ruleset_choice_option = click.option(
+    "--ruleset",
+    "ruleset_arg",
+    metavar="FILE|ID",
+    help="A ruleset JSON file to judge under instead of the one each match names, or the id of "
+    "a published ruleset to hold each log's ruleset to (see 'vwlog ruleset list').",
 )
 set_option = click.option(
     "--set",
@@ -185,18 +215,24 @@ set_option = click.option(
     help="Worker processes (one log per worker at a time).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only illegal logs and the totals.")
-@ruleset_file_option
+@ruleset_choice_option
+@trust_cli.pool_option
+@trust_cli.keyring_option
 @set_option
+@pass_cli_context
 @click.pass_context
 def validate(
     ctx: click.Context,
+    cli: CliContext,
     logs: tuple[Path, ...],
     output_format: str,
     *,
     strict: bool,
     jobs: int,
     quiet: bool,
-    ruleset_file: Path | None,
+    ruleset_arg: str | None,
+    pool_id: str | None,
+    keyring: Path | None,
     sets: tuple[str, ...],
 ) -> None:
     """Check match logs against the VW rules and report every violation.
@@ -207,9 +243,16 @@ def validate(
     holder, and what was expected instead. Validation goes on after a
     violation (like a judge reading the whole record) unless --strict.
 
-    Exit status: 0 all logs legal, 1 a log breaks a rule, 2 a log cannot be
-    read (the others are still validated). A directory stands for the
-    *.jsonl files directly in it.
+    Beside the rules, every report says what its verdict rests on: the card
+    pool and ruleset the log is held to (published, or the log's own with a
+    warning), the hash chain, the seal and the signatures, and every result
+    whose effects are taken as logged. A log without a seal is INCOMPLETE
+    (its end cannot be told from a cut); a broken chain, a seal that does
+    not match or a bad signature is UNTRUSTED.
+
+    Exit status: 0 all logs legal and sealed, 1 a log breaks a rule or is
+    incomplete or untrusted, 2 a log cannot be read (the others are still
+    validated). A directory stands for the *.jsonl files directly in it.
 
     Example:
 
@@ -221,11 +264,13 @@ def validate(
         vwlog validate -j 2 corpus/*.jsonl --quiet
     """
     paths = options.expand_logs(logs)
-    opts = _ruleset_options(ruleset_file, sets)
-    if strict:
-        opts = ValidationOptions(opts.ruleset, opts.overrides, strict=True)
+    ruleset_file, ruleset_id = _split_ruleset(ruleset_arg)
+    base = _ruleset_options(ruleset_file, sets)
+    held = trust_cli.trust_options(cli, pool_id, ruleset_id, keyring)
+    opts = ValidationOptions(base.ruleset, base.overrides, strict=strict, trust=held)
     illegal = unreadable = total = 0
     reports: list[dict[str, Any]] = []
+    verdicts: Counter[str] = Counter()
     with progress(
         len(paths), "validating", enabled=len(paths) > 1 and output_format == "text"
     ) as bar:
@@ -238,6 +283,7 @@ def validate(
                 continue
             if not outcome.ok:
                 illegal += 1
+            verdicts[trust_cli.verdict(outcome)] += 1
             if output_format == "json":
                 reports.append(_report_dict(outcome))
             elif output_format == "markdown":
@@ -248,9 +294,12 @@ def validate(
         click.echo(to_json(reports))
     else:
         legal = total - illegal - unreadable
+        doubtful = "".join(
+            f", {verdicts[v]} {v.lower()}" for v in ("INCOMPLETE", "UNTRUSTED") if verdicts[v]
+        )
         click.echo(
-            f"{total} log{'s' if total != 1 else ''}: {legal} legal, {illegal} illegal, "
-            f"{unreadable} unreadable",
+            f"{total} log{'s' if total != 1 else ''}: {legal} legal, {verdicts['ILLEGAL']} "
+            f"illegal{doubtful}, {unreadable} unreadable",
             err=output_format != "text",
         )
     if unreadable:
@@ -320,38 +369,54 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="MATCH_OR_LOG...")
 @options.output_format(["text", "json"], "Output for people (text) or machines (json).")
+@trust_cli.keyring_option
 @pass_cli_context
 @click.pass_context
-def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_format: str) -> None:
-    """Check the hash chain and deck commitments of log files or stored matches.
+def verify(
+    ctx: click.Context,
+    cli: CliContext,
+    logs: tuple[str, ...],
+    output_format: str,
+    keyring: Path | None,
+) -> None:
+    """Check the hash chain, seal, signatures and deck commitments of logs.
 
     Every record carries SHA-256 over its canonical JSON and the previous
     hash; the first broken link is named with its seq and line, expected vs
-    found. Deck-order commitments in match_started are checked against the
-    deck_revealed salts.
+    found. A log file must end with a seal that matches it (else it is
+    unsealed: its end cannot be told from a cut); every signature must be
+    its key's over the seal, and with --keyring at least one must be by a
+    key of the ring, named as the ring names it. Deck-order commitments in
+    match_started are checked against the deck_revealed salts.
 
-    Exit status: 0 intact, 1 a chain is broken or a commitment fails (or the
-    log carries no hashes), 2 a file cannot be read.
+    Exit status: 0 intact and sealed, 1 a chain is broken, the log is
+    unsealed, a seal or signature fails or a commitment fails (or the log
+    carries no hashes), 2 a file or key cannot be read.
 
     Example:
 
     \b
         vwlog verify match.jsonl
+        vwlog verify --keyring keys/ signed.jsonl
         vwlog verify --format json exported/*.jsonl
         vwlog verify sim-7-00001
     """
     bad = 0
     out = []
+    held = trust_cli.trust_options(cli, None, None, keyring)
     for path in logs:
+        integrity = None
         if Path(path).exists() or path == "-":
             report = verify_log(path)
+            if path != "-":
+                integrity = check_integrity(path, held).integrity
         else:
             from vwlog.cli.matches import open_store
             from vwlog.services.matches import verify_match
 
             with open_store(cli) as store:
                 report = verify_match(store, path)
-        bad += not report.ok
+        bad += not report.ok or (integrity is not None and not integrity.ok)
         if output_format == "json":
             out.append(
                 {
@@ -373,6 +438,7 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
                     "commitments": [
                         {"player": c.player, "status": c.status} for c in report.commitments
                     ],
+                    "integrity": trust_cli.integrity_dict(integrity),
                 }
             )
             continue
@@ -392,6 +458,14 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
                 click.echo(f"    expected {b.expected}\n    found    {b.found}")
         for c in report.commitments:
             click.echo(f"    deck commitment of {c.player}: {c.status}")
+        if integrity is not None:
+            click.echo(f"    seal: {integrity.seal}")
+            for s in integrity.signatures:
+                known = f" (keyring: {s.known_as})" if s.known_as else ""
+                click.echo(f"    signed by {s.signer}{known}, key {s.key_id}: {s.status}")
+            for problem in integrity.problems:
+                if "hash chain" not in problem:
+                    click.echo(f"    {trust_cli.plain(problem)}")
     if output_format == "json":
         click.echo(to_json(out))
     if bad:

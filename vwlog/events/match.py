@@ -47,7 +47,7 @@ class PublishedRef(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
-    id: str = Field(min_length=1, max_length=200)
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,199}$")
     """Stable id, for example ``"vw-sample-pool@1"`` or ``"vw-default@1"``."""
     hash: str = Field(pattern=r"^[0-9a-f]{64}$")
     """SHA-256 (hex) of the definition's canonical JSON."""
@@ -201,7 +201,7 @@ class RecordSigned(Consequence):
     A consequence of signing the record."""
 
     type: Literal["record_signed"] = "record_signed"
-    signer: str = Field(min_length=1, max_length=200)
+    signer: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
     """Who signed (the key's name)."""
     key: str = Field(pattern=r"^[0-9a-f]{64}$")
     """The Ed25519 public key (hex)."""
