@@ -199,7 +199,14 @@ keyring_option = click.option(
 
 @main.group()
 def pool() -> None:
-    """Published card pools: the definitions logs are held to."""
+    """Published card pools: the definitions logs are held to.
+
+    Example:
+
+    \b
+        vwlog pool publish errata.json --id spring-cup@1
+        vwlog pool list
+    """
 
 
 @pool.command("publish")
@@ -251,7 +258,14 @@ def pool_list(cli: CliContext, output_format: str) -> None:
 
 @main.group("ruleset")
 def ruleset_group() -> None:
-    """Published rulesets: the flags logs are held to."""
+    """Published rulesets: the flags logs are held to.
+
+    Example:
+
+    \b
+        vwlog ruleset publish spring-cup.json
+        vwlog ruleset list
+    """
 
 
 @ruleset_group.command("publish")
@@ -293,7 +307,14 @@ def ruleset_list(cli: CliContext) -> None:
 
 @main.group()
 def keys() -> None:
-    """Ed25519 keys for signing sealed records."""
+    """Ed25519 keys for signing sealed records.
+
+    Example:
+
+    \b
+        vwlog keys create alice --dir keys
+        vwlog keys list --dir keys
+    """
 
 
 keys_dir_option = click.option(
