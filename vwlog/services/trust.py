@@ -385,6 +385,16 @@ def close_records(
     return head, tail
 
 
+def seal_after(first: EventRecord | None, last: EventRecord) -> EventRecord:
+    """The seal record chained after ``last`` (a hashed record), for a match whose first
+    record is ``first``."""
+    from vwlog.io import codec
+
+    start = first.event if first is not None and isinstance(first.event, MatchStarted) else None
+    seal = EventRecord(seq=last.seq + 1, event=io_trust.seal_event(start, last.seq, last.hash or ""))
+    return next(codec.seal(last.hash or "", [seal]))
+
+
 def packaged_pool() -> PublishedPool:
     """The packaged pool, published."""
     return io_trust.published_pool(load_pool(), io_trust.PACKAGED_POOL_ID, builtin=True)
