@@ -24,7 +24,7 @@ def resealed(
     out: Path,
     alter: Callable[[list[EventRecord]], list[EventRecord]],
     *,
-    pool: PublishedPool | None | bool = True,
+    pool: PublishedPool | bool | None = True,
 ) -> Path:
     """``source`` with its records altered, then re-sealed the way a forger would: the pool
     and ruleset named again, the chain recomputed and a new seal written (signatures dropped)."""

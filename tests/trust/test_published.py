@@ -13,6 +13,7 @@ import orjson
 import pytest
 from pydantic import ValidationError
 
+from tests.trust.support import SAMPLES, resealed, run
 from vwlog.events import MatchStarted
 from vwlog.io.logfile import read_log
 from vwlog.io.pools import load_pool
@@ -28,7 +29,6 @@ from vwlog.rules.published import (
 )
 from vwlog.services import ValidationOptions, validate_log
 from vwlog.services.trust import TrustOptions
-from tests.trust.support import SAMPLES, resealed, run
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -230,7 +230,8 @@ def test_a_re_sealed_log_with_a_changed_card_is_illegal(
     assert any(f"field {path!r}" in v.message and card_id in v.message for v in trust)
     assert all(v.seq == 1 for v in trust)
     assert not report.ok
-    assert report.integrity is not None and report.integrity.ok  # the chain and seal hold
+    assert report.integrity is not None
+    assert report.integrity.ok
 
 
 def test_a_re_sealed_log_with_a_changed_flag_is_illegal_and_exits_1(
@@ -320,14 +321,18 @@ def test_publishing_other_content_under_a_taken_id_changes_nothing(
     second.write_bytes(orjson.dumps({"id": "cup", "version": 1, "hand_limit": 9}))
     result = run(runner, "ruleset", "publish", second, store=store)
     assert result.exit_code == 2
-    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("Error: ")
+    assert result.stderr.count("\n") == 1
     listed = run(runner, "ruleset", "list", store=store)
     assert "cup@1" in listed.stdout
     assert store.read_bytes() == before
     malformed = tmp_path / "bad.json"
     malformed.write_bytes(b'{"hand_limit": "many"}')
     bad = run(runner, "ruleset", "publish", malformed, store=store)
-    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
-    assert "line 1" in bad.stderr and "hand_limit" in bad.stderr
+    assert bad.exit_code == 2
+    assert bad.stderr.count("\n") == 1
+    assert "line 1" in bad.stderr
+    assert "hand_limit" in bad.stderr
     unknown = run(runner, "pool", "publish", tmp_path / "missing.json", "--id", "x@1", store=store)
-    assert unknown.exit_code == 2 and unknown.stderr.count("\n") == 1
+    assert unknown.exit_code == 2
+    assert unknown.stderr.count("\n") == 1
