@@ -245,6 +245,9 @@ class ValidationReport:
     """Whether the match reached a winner."""
     stopped_at: int | None = None
     """In strict mode: the seq of the first illegal event, where validation stopped."""
+    owed: tuple[str, ...] = ()
+    """Consequences the rules still demanded when the record ended (a sealed record must owe
+    none)."""
     trusted: list[TrustedResult] = field(default_factory=list)
     """Every result whose effects could not be checked (text-only skills), in log order."""
     integrity: Integrity | None = None
@@ -317,6 +320,9 @@ class Validator:
         self.report.winner = final.winner
         self.report.victory = final.victory
         self.report.complete = final.winner is not None
+        if final.started and final.ruleset is not None:
+            owed = expect(final.ruleset, final).consequences
+            self.report.owed = tuple(event_type(c) for c in owed)
         if not final.started and not self.report.violations:
             # a header alone (or nothing) is no match: it cannot be called legal
             self.report.violations.append(

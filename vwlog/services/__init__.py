@@ -178,7 +178,9 @@ def with_integrity(
             problems=("read from standard input: chain, seal and signatures not checked",),
         )
         return report
-    findings = check_integrity(path, trust, trusted=report.trusted, judged_under=ruleset)
+    findings = check_integrity(
+        path, trust, trusted=report.trusted, judged_under=ruleset, owed=report.owed
+    )
     report.integrity = findings.integrity
     if findings.violations:
         report.violations = sorted(

@@ -138,6 +138,7 @@ def check_integrity(
     *,
     trusted: Sequence[TrustedResult] = (),
     judged_under: Ruleset | None = None,
+    owed: Sequence[str] = (),
 ) -> TrustFindings:
     """Check what a verdict on the log at ``path`` rests on.
 
@@ -146,6 +147,8 @@ def check_integrity(
         options: what to hold it to.
         trusted: the results with unchecked effects the replay found (for R-TRUST-3).
         judged_under: the ruleset the replay judged under (its ``accept_trusted_effects``).
+        owed: consequences the rules still demanded at the end of the record (a sealed record
+            must owe none: a seal cannot close a match half-way through a consequence).
 
     Raises:
         LogFormatError: the file cannot be read as a log.
@@ -158,7 +161,17 @@ def check_integrity(
     with open_log(path) as reader:
         header = reader.header
         lines = _trust_lines(reader)
-    return _findings(header, chain_report_text(chain_report), lines, opts, trusted, judged_under)
+    findings = _findings(
+        header, chain_report_text(chain_report), lines, opts, trusted, judged_under
+    )
+    if owed and findings.integrity.sealed:
+        problem = "the seal closes the record while the rules still demand " + ", ".join(
+            dict.fromkeys(owed)
+        )
+        findings.integrity = replace(
+            findings.integrity, problems=(*findings.integrity.problems, problem)
+        )
+    return findings
 
 
 def chain_report_text(report: object) -> str:
@@ -391,7 +404,9 @@ def seal_after(first: EventRecord | None, last: EventRecord) -> EventRecord:
     from vwlog.io import codec
 
     start = first.event if first is not None and isinstance(first.event, MatchStarted) else None
-    seal = EventRecord(seq=last.seq + 1, event=io_trust.seal_event(start, last.seq, last.hash or ""))
+    seal = EventRecord(
+        seq=last.seq + 1, event=io_trust.seal_event(start, last.seq, last.hash or "")
+    )
     return next(codec.seal(last.hash or "", [seal]))
 
 
