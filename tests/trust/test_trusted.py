@@ -92,3 +92,23 @@ def test_a_ruleset_that_accepts_trusted_effects_still_lists_them(
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+
+def test_the_dispute_report_shows_what_the_verdict_rests_on_at_the_top(
+    runner: CliRunner, generated: Path, tmp_path: Path
+) -> None:
+    seq = _trusted_seqs(generated)[0]
+    forged = resealed(generated, tmp_path / "forged.jsonl", _forge(seq))
+    md = run(runner, "report", forged)
+    assert md.exit_code == 1
+    top = md.stdout.split("## Match", 1)[0]
+    assert "**Verdict: illegal**" in top
+    assert "## What the verdict rests on" in top
+    assert "- Pool: published vw-sample-pool@1" in top
+    assert "- Chain: intact; seal: sealed after" in top
+    assert f"  - seq {seq}: " in top
+    page = run(runner, "report", "--format", "html", generated)
+    assert page.exit_code == 0, page.output
+    head = page.stdout.split("<h2", 2)
+    assert 'id="rests-on"' in head[0] + "<h2" + head[1]
+    assert "Verdict: ok" in page.stdout

@@ -23,6 +23,7 @@ from vwlog.audit.dispute import (
     report_markdown,
 )
 from vwlog.cli import options
+from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import OutputError
@@ -155,8 +156,14 @@ def diff(
     help="Write the document here instead of standard output.",
 )
 @pass_cli_context
+@click.pass_context
 def report(
-    cli: CliContext, match_or_log: str, at: int | None, output_format: str, out: Path | None
+    ctx: click.Context,
+    cli: CliContext,
+    match_or_log: str,
+    at: int | None,
+    output_format: str,
+    out: Path | None,
 ) -> None:
     """Write one document for a disputed match: everything a judge needs.
 
@@ -171,9 +178,16 @@ def report(
     player could know then (their hand, the public zones, and the hidden
     cards they had seen).
 
+    At the top, the report says what its verdict rests on: the card pool and
+    ruleset (published, or the log's own), the seal, the signatures and every
+    result whose effects are taken as logged.
+
     MATCH_OR_LOG is a log file, or a stored match id when no such file
     exists. The HTML draws each board with CSS boxes and needs no script and
     nothing from the network.
+
+    Exit status: 0 legal and sealed, 1 a rule is broken or the record is
+    incomplete or untrusted, 2 unreadable input.
 
     Example:
 
@@ -186,9 +200,13 @@ def report(
         source = open_match(stack, cli, match_or_log)
         integrity = _integrity(stack, cli, match_or_log)
         document = build_report(source, integrity=integrity, at=at)
+        verdict = trust_cli.verdict_of(stack, cli, match_or_log)
     text = report_html(document) if output_format == "html" else report_markdown(document)
+    text = trust_cli.with_rests_on(text, verdict, html=output_format == "html")
     if out is None or str(out) == STDIO:
         sys.stdout.write(text)
+        if not verdict.ok:
+            ctx.exit(1)
         return
     tmp = out.with_name(f".{out.name}.tmp")
     try:
@@ -199,3 +217,5 @@ def report(
     finally:
         tmp.unlink(missing_ok=True)
     click.echo(f"wrote {out}", err=True)
+    if not verdict.ok:
+        ctx.exit(1)

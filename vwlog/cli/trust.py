@@ -18,6 +18,8 @@ from vwlog.services import trust as services_trust
 from vwlog.services.trust import TrustOptions
 
 if TYPE_CHECKING:
+    from contextlib import ExitStack
+
     from vwlog.engine.replay import ValidationReport
     from vwlog.io.trust import Registry
     from vwlog.rules.published import Integrity
@@ -34,7 +36,7 @@ def plain(text: str) -> str:
 def md(text: str) -> str:
     """Text safe inside Markdown (and a terminal)."""
     out = plain(text)
-    for ch in "\\`*_{}[]<>()#+!|~":
+    for ch in "\\`*_[]<>#|":
         out = out.replace(ch, "\\" + ch)
     return out
 
@@ -143,6 +145,71 @@ def rests_on_markdown(report: ValidationReport) -> list[str]:
     lines += [f"- **Warning:** {md(w)}" for w in i.warnings if not w[0].isdigit()]
     lines += [f"- **Integrity problem:** {md(p)}" for p in i.problems]
     return [*lines, ""]
+
+
+def verdict_of(stack: ExitStack, cli: CliContext, match_or_log: str) -> ValidationReport:
+    """The one verdict (rules and integrity) on a log file or a stored match (written to a
+    temporary file, record for record, to check it like a file)."""
+    from vwlog.services import ValidationOptions, validate_log
+
+    held = trust_options(cli, None, None, None)
+    options = ValidationOptions(trust=held)
+    if Path(match_or_log).exists():
+        return validate_log(match_or_log, options)
+    import tempfile
+
+    from vwlog.cli.matches import open_store
+    from vwlog.io.logfile import write_log
+
+    store = stack.enter_context(open_store(cli))
+    directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="vwlog-report-"))
+    path = Path(directory) / "match.jsonl"
+    write_log(path, store.header(match_or_log), store.records(match_or_log))
+    report = validate_log(path, options)
+    report.source = f"store:{match_or_log}"
+    return report
+
+
+def with_rests_on(document: str, report: ValidationReport, *, html: bool) -> str:
+    """A dispute report with "What the verdict rests on" at the top (after its title)."""
+    if not html:
+        title, sep, rest = document.partition("\n\n")
+        verdict_line = f"**Verdict: {verdict(report).lower()}**"
+        section = "\n".join([verdict_line, "", *rests_on_markdown(report)])
+        section = section.replace("### What the verdict rests on", "## What the verdict rests on")
+        return f"{title}{sep}{section}\n{rest}" if sep else document + "\n" + section
+    from html import escape
+
+    i = report.integrity
+    items = (
+        []
+        if i is None
+        else [
+            ("Pool", i.pool),
+            ("Ruleset", i.ruleset),
+            ("Chain", i.chain),
+            ("Seal", i.seal),
+            ("Signatures", _signatures_text(i)),
+            (
+                "Trusted effects",
+                f"{len(report.trusted)} results not machine-checked"
+                + "".join(f"; seq {t.seq}: {t.card} {t.skill}" for t in report.trusted),
+            ),
+            *(("Warning", w) for w in i.warnings if not w[0].isdigit()),
+            *(("Integrity problem", p) for p in i.problems),
+        ]
+    )
+    rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(plain(v))}</td></tr>" for k, v in items)
+    section = (
+        '<section id="rests-on"><h2>What the verdict rests on</h2>'
+        f"<p><strong>Verdict: {escape(verdict(report).lower())}</strong></p>"
+        f"<table>{rows}</table></section>"
+    )
+    end = document.find("</h1>")
+    if end < 0:
+        return document
+    end += len("</h1>")
+    return document[:end] + "\n" + section + document[end:]
 
 
 # -- options ---------------------------------------------------------------------------------
