@@ -462,7 +462,8 @@ def verify(
             click.echo(f"    seal: {integrity.seal}")
             for s in integrity.signatures:
                 known = f" (keyring: {s.known_as})" if s.known_as else ""
-                click.echo(f"    signed by {s.signer}{known}, key {s.key_id}: {s.status}")
+                who = trust_cli.plain(s.signer + known)
+                click.echo(f"    signed by {who}, key {s.key_id}: {s.status}")
             for problem in integrity.problems:
                 if "hash chain" not in problem:
                     click.echo(f"    {trust_cli.plain(problem)}")

@@ -47,9 +47,9 @@ class PublishedRef(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
-    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,199}$")
+    id: str = Field(min_length=1, max_length=200)
     """Stable id, for example ``"vw-sample-pool@1"`` or ``"vw-default@1"``."""
-    hash: str = Field(pattern=r"^[0-9a-f]{64}$")
+    hash: str = Field(max_length=64)
     """SHA-256 (hex) of the definition's canonical JSON."""
 
 
@@ -174,8 +174,8 @@ class MatchSealed(Consequence):
     """The record is closed: the seal names how many records precede it, the hash of the last
     of them, and the hashes of the card pool and ruleset the match was judged under.
 
-    Written by the recorder after the last game event; only signatures may follow it. Not a
-    game fact: the rules and the board never see it.
+    Written by the recorder after the last game event (DESIGN §7); only signatures may follow
+    it. Not a game fact: the rules and the board never see it.
 
     A consequence of closing the record."""
 
@@ -196,16 +196,16 @@ class RecordSigned(Consequence):
     """A signature over the seal: a player, the recording device or the service vouches for the
     sealed record (Ed25519 over ``vwlog-seal-v1``, a newline and the seal record's hash).
 
-    Follows the seal; not a game fact.
+    Follows the seal (DESIGN §7); not a game fact.
 
     A consequence of signing the record."""
 
     type: Literal["record_signed"] = "record_signed"
-    signer: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+    signer: str = Field(min_length=1, max_length=64)
     """Who signed (the key's name)."""
-    key: str = Field(pattern=r"^[0-9a-f]{64}$")
+    key: str = Field(max_length=64)
     """The Ed25519 public key (hex)."""
-    signature: str = Field(pattern=r"^[0-9a-f]{128}$")
+    signature: str = Field(max_length=128)
     """The Ed25519 signature (hex)."""
     seal: int = Field(ge=1, le=10**12)
     """Seq of the seal record signed."""

@@ -258,7 +258,10 @@ class PublicKey:
 
 
 def key_id(public_hex: str) -> str:
-    """Short id of a public key: the first 16 hex digits of its SHA-256."""
+    """Short id of a public key: the first 16 hex digits of its SHA-256 (``malformed`` when
+    the text is no hex key)."""
+    if not re.fullmatch(r"[0-9a-f]{64}", public_hex):
+        return "malformed"
     return hashlib.sha256(bytes.fromhex(public_hex)).hexdigest()[:16]
 
 
