@@ -32,7 +32,7 @@ from vwlog.events import (
 from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.io.pools import load_pool
-from vwlog.model.errors import UsageError
+from vwlog.model.errors import LogFormatError, UsageError
 from vwlog.rules.published import (
     OWN_DEFINITIONS_WARNING,
     OWN_RULESET_WARNING,
@@ -158,12 +158,22 @@ def check_integrity(
 
     opts = options or TrustOptions()
     chain_report = verify_log(path)
+    unreadable: str | None = None
     with open_log(path) as reader:
         header = reader.header
-        lines = _trust_lines(reader)
+        lines: list[tuple[int, EventRecord]] = []
+        try:
+            lines = _trust_lines(reader, lines)
+        except LogFormatError as err:
+            # an altered record may no longer parse: the chain check names it; judge the rest
+            unreadable = f"the record cannot be read past line {err.line}: {err.detail}"
     findings = _findings(
         header, chain_report_text(chain_report), lines, opts, trusted, judged_under
     )
+    if unreadable is not None:
+        findings.integrity = replace(
+            findings.integrity, problems=(*findings.integrity.problems, unreadable)
+        )
     if owed and findings.integrity.sealed:
         problem = "the seal closes the record while the rules still demand " + ", ".join(
             dict.fromkeys(owed)
@@ -191,11 +201,12 @@ def chain_report_text(report: object) -> str:
     return f"broken at {where}: {b.reason}"
 
 
-def _trust_lines(lines: Iterable[LogLine]) -> list[tuple[int, EventRecord]]:
+def _trust_lines(
+    lines: Iterable[LogLine], out: list[tuple[int, EventRecord]]
+) -> list[tuple[int, EventRecord]]:
     """The records the seal and signature checks need, streaming: the first record, every
     seal and signature, the record just before the first of them, and the first game record
-    after them."""
-    out: list[tuple[int, EventRecord]] = []
+    after them (appended to ``out``, so what was read before an error is kept)."""
     previous: tuple[int, EventRecord] | None = None
     in_trailer = False
     for line in lines:
