@@ -153,7 +153,10 @@ def replay(
             line, record = item
         event = record.event
         if isinstance(event, _TRAILER):
-            continue  # the seal and its signatures: checked by the integrity pass, not the rules
+            # the seal and its signatures: no game facts, checked by the integrity pass; the
+            # visitor still sees them (a step that leaves the board as it was)
+            visit(Step(record, line, state, state, expect(rs, state), ()))
+            continue
         if not state.started and isinstance(event, MatchStarted):
             rs = ruleset or event.ruleset
         exp = expect(rs, state)
