@@ -224,9 +224,15 @@ def registry_for(cli: CliContext) -> Registry:
         if ":memory:" in path or not Path(path.split("?")[0]).is_file():
             return io_trust.builtin_registry()
     from vwlog.cli.matches import open_store
+    from vwlog.model.errors import StoreConfigError, StoreError
 
-    with open_store(cli) as store:
-        return services_trust.store_registry(store)
+    try:
+        with open_store(cli) as store:
+            return services_trust.store_registry(store)
+    except (StoreError, StoreConfigError):
+        # no reachable store: the built-in definitions only (a log naming a pool published
+        # there is then judged with the "log's own" warning; --pool ID says it is unknown)
+        return io_trust.builtin_registry()
 
 
 def trust_options(
