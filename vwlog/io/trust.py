@@ -231,11 +231,6 @@ def seal_event(start: MatchStarted | None, count: int, head: str) -> MatchSealed
     )
 
 
-def expected_seal(start: MatchStarted | None, count: int, head: str) -> MatchSealed:
-    """What the seal after these records must say (see `seal_event`)."""
-    return seal_event(start, count, head)
-
-
 def strip_trailer(records: Iterable[EventRecord]) -> list[EventRecord]:
     """The records without a seal and signatures (to re-seal after a change)."""
     return [r for r in records if not isinstance(r.event, MatchSealed | RecordSigned)]
