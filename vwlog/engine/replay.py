@@ -279,9 +279,12 @@ class Validator:
             self.report.match_id = header.match_id
 
     def visit(self, step: Step) -> None:
-        """Count the event and keep its violations."""
+        """Count the event and keep its violations (the seal and signatures are records, not
+        game events: the integrity check reports them)."""
         r = self.report
         event = step.record.event
+        if isinstance(event, _TRAILER):
+            return
         r.events += 1
         if event.DECISION:
             r.decisions += 1
