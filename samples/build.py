@@ -76,7 +76,8 @@ from vwlog.model.types import (
 )
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import check, expect
-from vwlog.services import SimulationSpec, sealed, simulate_to
+from vwlog.services import SimulationSpec, simulate_to
+from vwlog.services.trust import close_records, packaged_pool
 
 HERE = Path(__file__).resolve().parent
 INVALID = HERE / "invalid"
@@ -359,7 +360,7 @@ def log_bytes(match_id: str, events: Sequence[AnyEvent]) -> bytes:
     """A sealed log file of ``events`` (numbered from seq 1)."""
     header = LogHeader(match_id=match_id, generator=GENERATOR)
     records = [EventRecord(seq=i + 1, event=e) for i, e in enumerate(events)]
-    head, sealed_records = sealed(header, records)
+    head, sealed_records = close_records(header, records, packaged_pool())
     out = io.BytesIO()
     write_log(out, head, sealed_records)
     return out.getvalue()
@@ -782,7 +783,7 @@ class Generated:
                 f"{self.file}: seed {self.seed} now ends {match.victory or 'unfinished'}, not "
                 f"{self.victory}; pick another seed (the pool or the policy changed)"
             )
-        header, records = sealed(match.header, match.records)
+        header, records = close_records(match.header, match.records, packaged_pool())
         out = io.BytesIO()
         write_log(out, header, records)
         return out.getvalue()

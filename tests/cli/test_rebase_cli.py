@@ -79,13 +79,17 @@ def test_an_untouched_fork_rebases_to_the_parent_s_end_and_validates(
     result = vwlog(runner, db, "rebase", fork_id)
 
     assert result.exit_code == 0, result.output
+    # the parent's seal is no decision: the fork, unfinished, stays unsealed (incomplete)
     assert result.stdout == (
         f"{fork_id}: re-applied {n} of {n} parent decisions "
-        f"({len(records) - at} events appended; head seq {len(records) + 1})\n"
+        f"({len(records) - at - 1} events appended; head seq {len(records)})\n"
     )
     out = tmp_path / "fork.jsonl"
     assert vwlog(runner, db, "export", fork_id, "-o", out).exit_code == 0
-    assert runner.invoke(main, ["validate", str(out)]).exit_code == 0
+    validated = runner.invoke(main, ["validate", str(out)])
+    assert validated.exit_code == 1
+    assert " INCOMPLETE · " in validated.stdout
+    assert " 0 violations" in validated.stdout
     assert vwlog(runner, db, "verify", fork_id).exit_code == 0
     again = vwlog(runner, db, "rebase", fork_id)
     assert again.exit_code == 0
@@ -115,7 +119,9 @@ def test_a_decision_no_longer_legal_exits_1_naming_its_seq_and_rules(
     assert rule in RULES
     out = tmp_path / "fork.jsonl"
     assert vwlog(runner, db, "export", fork_id, "-o", out).exit_code == 0
-    assert runner.invoke(main, ["validate", str(out)]).exit_code == 0
+    validated = runner.invoke(main, ["validate", str(out)])
+    assert (validated.exit_code, " 0 violations" in validated.stdout) == (1, True)
+    assert " INCOMPLETE · " in validated.stdout  # an unfinished fork is unsealed
 
 
 def test_a_dry_run_stores_nothing(runner: CliRunner, db: str, log: Path) -> None:

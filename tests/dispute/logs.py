@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 
 from vwlog.engine.play import play
 from vwlog.engine.replay import FinalState, replay
-from vwlog.events import EventRecord, LogHeader
+from vwlog.events import TRAILER_TYPES, EventRecord, LogHeader
 from vwlog.io.logfile import read_log, write_log
 from vwlog.rules import expect, legal_decisions
 from vwlog.services import sealed
+from vwlog.services.trust import close_records, packaged_pool
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -36,18 +37,26 @@ def load(name: str | Path) -> tuple[LogHeader, list[EventRecord]]:
     return read_log(name if isinstance(name, Path) else SAMPLES / name)
 
 
-def write(path: Path, events: Sequence[AnyEvent], *, match_id: str = "second-record") -> Path:
-    """A sealed log of ``events`` numbered from 1, under its own header (its own chain)."""
+def write(
+    path: Path, events: Sequence[AnyEvent], *, match_id: str = "second-record", close: bool = False
+) -> Path:
+    """A hash-chained log of ``events`` numbered from 1, under its own header (its own chain);
+    with ``close``, any seal among the events is dropped and a new one closes the record."""
     header = LogHeader(match_id=match_id, generator="tests/dispute")
+    if close:
+        events = [e for e in events if not isinstance(e, TRAILER_TYPES)]
     records = [EventRecord(seq=i + 1, event=e) for i, e in enumerate(events)]
-    head, sealed_records = sealed(header, records)
+    if close:
+        head, sealed_records = close_records(header, records, packaged_pool())
+    else:
+        head, sealed_records = sealed(header, records)
     write_log(path, head, sealed_records)
     return path
 
 
 def events(records: Sequence[EventRecord]) -> list[AnyEvent]:
-    """The events of records."""
-    return [r.event for r in records]
+    """The game events of records (a seal and signatures left out)."""
+    return [r.event for r in records if not isinstance(r.event, TRAILER_TYPES)]
 
 
 def branch(

@@ -88,8 +88,8 @@ def test_diverging_at_a_consequence_names_the_missing_death() -> None:
     spearman = next(x.text for x in d.differences if x.key == "p2-002")
     assert spearman.startswith("in A, Militia Spearman (p2-002) has 1 damage and goes to p2's")
     assert "Graveyard at seq 200" in spearman
-    assert report.a.events == 237
-    assert report.b.events == 236
+    assert report.a.events == 238  # the last is the seal
+    assert report.b.events == 237
 
 
 def test_diverging_near_the_end(tmp_path: Path) -> None:
@@ -140,13 +140,13 @@ def test_both_decisions_legal_in_a_three_player_match(tmp_path: Path) -> None:
 
 def test_identical_records_with_different_match_ids(tmp_path: Path) -> None:
     _, records = load("full-combat.jsonl")
-    other = write(tmp_path / "p2.jsonl", events(records), match_id="p2-copy")
+    other = write(tmp_path / "p2.jsonl", [r.event for r in records], match_id="p2-copy")
 
     report = diff_logs(sample("full-combat.jsonl"), other)
 
     assert report.same
-    assert report.common == 237
-    assert diff_text(report).endswith("identical: 237 events")
+    assert report.common == 238
+    assert diff_text(report).endswith("identical: 238 events")
 
 
 def test_one_record_a_prefix_of_the_other(tmp_path: Path) -> None:
@@ -160,7 +160,7 @@ def test_one_record_a_prefix_of_the_other(tmp_path: Path) -> None:
     assert report.continuation[0].seq == 151
     assert not report.continuation[0].violations
     text = diff_text(report)
-    assert "A ends at seq 150; B continues with 87 more events:" in text
+    assert "A ends at seq 150; B continues with 88 more events:" in text
 
 
 def test_records_in_memory() -> None:
@@ -199,7 +199,7 @@ def test_cli_exit_codes_and_json(runner: CliRunner, tmp_path: Path) -> None:
     path = str(sample("full-combat.jsonl"))
     same = runner.invoke(main, ["diff", path, path])
     assert same.exit_code == 0
-    assert same.stdout.strip().endswith("identical: 237 events")
+    assert same.stdout.strip().endswith("identical: 238 events")
 
     diverged = runner.invoke(
         main,

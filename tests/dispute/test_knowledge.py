@@ -61,5 +61,5 @@ def test_errors_name_the_problem() -> None:
     _, records = load("judge-backup.jsonl")
     with pytest.raises(UsageError, match="no player 'p9'"):
         knowledge(records, 30, "p9")
-    with pytest.raises(UsageError, match=r"no event with seq 999 .*1\.\.84"):
+    with pytest.raises(UsageError, match=r"no event with seq 999 .*1\.\.85"):
         knowledge(records, 999, "p1")

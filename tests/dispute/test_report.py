@@ -104,14 +104,14 @@ def test_a_stored_match_and_a_broken_chain(runner: CliRunner, tmp_path: Path) ->
     stored = runner.invoke(main, ["--store", store, "report", "sample-full-combat", "--at", "200"])
     assert stored.exit_code == 0, stored.output
     assert "Source: `store:sample-full-combat`" in stored.stdout
-    assert "- Hash chain: intact (237 records)" in stored.stdout
+    assert "- Hash chain: intact (238 records)" in stored.stdout  # the last is the seal
     assert "## Position at seq 200" in stored.stdout
 
     exported = tmp_path / "exported.jsonl"
     runner.invoke(main, ["--store", store, "export", "sample-full-combat", "-o", str(exported)])
     alter_byte(exported, 5, b"PREP", b"END")
     broken = runner.invoke(main, ["report", str(exported)])
-    assert broken.exit_code == 0
+    assert broken.exit_code == 1  # the verdict rests on a broken chain
     assert "- Hash chain: BROKEN at seq 5, line 6: hash does not match the chain" in broken.stdout
 
 
@@ -138,7 +138,7 @@ PRO_1 = (
 
 def test_markdown_quotes_the_full_rule_text_under_the_violation(runner: CliRunner) -> None:
     result = runner.invoke(main, ["report", str(sample("invalid/produce-overstated.jsonl"))])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # illegal
     # the title is the rule's opening sentence; its whole text follows it, without source tags
     heading = (
         "### 1. R-PRO-1: The active player gains gold equal to the sum of the gold produce of "

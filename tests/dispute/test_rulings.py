@@ -55,7 +55,7 @@ def ruled_match() -> list[AnyEvent]:
 
 @pytest.fixture
 def ruled(tmp_path: Path) -> Path:
-    return write(tmp_path / "ruled.jsonl", ruled_match(), match_id="ruled")
+    return write(tmp_path / "ruled.jsonl", ruled_match(), match_id="ruled", close=True)
 
 
 def test_the_game_loss_wins_by_judge() -> None:
@@ -95,7 +95,7 @@ def test_play_goes_on_from_the_restored_board(ruled: Path) -> None:
 def test_a_game_loss_recorded_as_a_concession_is_flagged(tmp_path: Path) -> None:
     evs = ruled_match()
     wrong = [*evs[:-1], MatchWon(winner="p1", victory=Victory.CONCESSION)]
-    report = validate_log(write(tmp_path / "wrong.jsonl", wrong))
+    report = validate_log(write(tmp_path / "wrong.jsonl", wrong, close=True))
     assert [v.seq for v in report.violations] == [len(evs)]
     assert report.violations[0].rule == "R-VIC-4"
 
@@ -142,7 +142,7 @@ def with_ruling(ruling: JudgeRulingIssued, after_seq: int = 14) -> list[AnyEvent
 
 
 def test_a_partial_fix_applies_its_corrections_and_the_game_goes_on(tmp_path: Path) -> None:
-    log = write(tmp_path / "fixed.jsonl", with_ruling(SHORTED), match_id="fixed")
+    log = write(tmp_path / "fixed.jsonl", with_ruling(SHORTED), match_id="fixed", close=True)
     report = validate_log(log)
     assert report.ok, report.violations
     assert report.rulings == 1
@@ -150,7 +150,7 @@ def test_a_partial_fix_applies_its_corrections_and_the_game_goes_on(tmp_path: Pa
     before, after = state_at(records, 14), state_at(records, 15)
     assert after.player("p1").gold == before.player("p1").gold + 3
     # the game as played: the same log without the ruling is the original record
-    assert [r.event for r in records if r.event != SHORTED] == events(load("full-combat.jsonl")[1])
+    assert [e for e in events(records) if e != SHORTED] == events(load("full-combat.jsonl")[1])
 
 
 @pytest.mark.parametrize(
@@ -179,13 +179,15 @@ def test_a_partial_fix_applies_its_corrections_and_the_game_goes_on(tmp_path: Pa
 def test_a_ruling_that_cannot_be_carried_out_is_a_violation(
     tmp_path: Path, ruling: JudgeRulingIssued, message: str
 ) -> None:
-    report = validate_log(write(tmp_path / "bad.jsonl", with_ruling(ruling), match_id="bad"))
+    report = validate_log(
+        write(tmp_path / "bad.jsonl", with_ruling(ruling), match_id="bad", close=True)
+    )
     assert [v.seq for v in report.violations] == [15]
     assert message in report.violations[0].message
 
 
 def test_a_partial_fix_is_described_with_its_corrections(runner: CliRunner, tmp_path: Path) -> None:
-    log = write(tmp_path / "fixed.jsonl", with_ruling(SHORTED), match_id="fixed")
+    log = write(tmp_path / "fixed.jsonl", with_ruling(SHORTED), match_id="fixed", close=True)
     result = runner.invoke(main, ["replay", str(log), "--from", "15", "--to", "15"])
     assert result.exit_code == 0, result.output
     assert "Ruling by Head Judge: partial fix (p1 gains 3 gold)" in result.stdout

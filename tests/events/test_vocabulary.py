@@ -59,6 +59,8 @@ CONSEQUENCES = {
     "became_return_home",
     "became_stray",
     "turn_cleaned_up",
+    "match_sealed",
+    "record_signed",
 }
 CITATION = re.compile(r"\b(R-[A-Z]+-\d+|OQ-\d+)\b|(RULES\.md|DESIGN) §\d+")
 

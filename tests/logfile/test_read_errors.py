@@ -48,7 +48,7 @@ def test_unknown_event_type_without_a_close_match_says_how_many_exist(tmp_path: 
     name, message = error_of(tmp_path, HEADER + line)
     assert message == (
         f"{name}, line 2, field 'event.type': unknown event type 'xyzzy' "
-        "(not one of the 36 event types)"
+        "(not one of the 38 event types)"
     )
 
 

@@ -98,7 +98,7 @@ def test_errors_in_a_version_0_log_say_it_was_upcast(tmp_path: Path) -> None:
         read_log(path)
     assert str(caught.value) == (
         f"{path}, line 2, field 'event.type': unknown event type 'x' "
-        "(not one of the 36 event types) (upcast from format version 0)"
+        "(not one of the 38 event types) (upcast from format version 0)"
     )
 
 

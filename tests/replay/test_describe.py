@@ -32,6 +32,7 @@ from vwlog.events import (
     ObjectResulted,
     OpeningHandDrawn,
     PriorityPassed,
+    RecordSigned,
     StatusChanged,
     StepStarted,
     event_type,
@@ -63,6 +64,7 @@ def _constructed() -> list[AnyEvent]:
         Conceded(player="p2"),
         DeckRevealed(player="p1", salt="c2FsdA"),
         MatchForked(parent="sim-7-00000", at=412, name="block"),
+        RecordSigned(signer="alice", key="ab" * 32, signature="cd" * 64, seal=900),
         *(
             JudgeRulingIssued(judge="Ana", kind=kind, reason="slow play", back_to=57, loser="p2")
             for kind in RulingKind

@@ -1419,9 +1419,38 @@ def test_a_declared_rule_must_be_asserted() -> None:
         another()
 
 
+# -- trust: a log's definitions held to the published ones (tests/trust has the full sweep) --
+
+
+@breaks("R-TRUST-1")
+def test_a_card_that_differs_from_the_published_pool() -> None:
+    from vwlog.io.pools import load_pool
+    from vwlog.rules.published import compare_cards
+
+    published = {c.id: c for c in load_pool().cards}
+    card = published["militia-spearman"]
+    assert_breaks("R-TRUST-1", compare_cards(published, [card.model_copy(update={"atk": 9})]))
+
+
+@breaks("R-TRUST-2")
+def test_a_flag_that_differs_from_the_published_ruleset() -> None:
+    from vwlog.rules.published import compare_ruleset
+
+    logged = Ruleset(hand_limit=9)
+    assert_breaks("R-TRUST-2", compare_ruleset(Ruleset(), logged))
+
+
+@breaks("R-TRUST-3")
+def test_effects_claimed_for_a_text_only_skill() -> None:
+    from vwlog.rules.published import TrustedResult, trusted_effects_violation
+
+    found = trusted_effects_violation(TrustedResult(10, "oracle-of-mists", "s1", 1))
+    assert_breaks("R-TRUST-3", [found])
+
+
 def test_every_enforced_rule_is_broken_by_a_test() -> None:
     enforced = {r for r in RULES if status(r)[0] in ("enforced", "partial")}
-    assert len(enforced) == 105
+    assert len(enforced) == 108  # 105 of the digest (enforced or partly) and R-TRUST-1..3
     assert sorted(enforced - BROKEN) == []
     assert sorted(BROKEN - enforced) == []
 

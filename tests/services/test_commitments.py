@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 from vwlog.cli import main
-from vwlog.events import DeckRevealed, EventRecord, MatchStarted
+from vwlog.events import DeckRevealed, EventRecord, MatchSealed, MatchStarted
 from vwlog.io import codec
 from vwlog.io.logfile import read_log, write_log
 from vwlog.services import validate_log, verify_log
 from vwlog.services.matches import import_log, verify_match
+from vwlog.services.trust import close_records, packaged_pool
 from vwlog.store import MatchStore
 
 if TYPE_CHECKING:
@@ -42,12 +43,11 @@ def committed_log(out: Path, reveals: dict[str, str]) -> Path:
     )
     events = [
         start.model_copy(update={"seats": seats}),
-        *(r.event for r in records[1:]),
+        *(r.event for r in records[1:] if not isinstance(r.event, MatchSealed)),
         *(DeckRevealed(player=p, salt=salt) for p, salt in reveals.items()),
     ]
-    head = codec.seal_header(header.model_copy(update={"hash": None}))
-    assert head.hash is not None
-    sealed = codec.seal(head.hash, (EventRecord(seq=i, event=e) for i, e in enumerate(events, 1)))
+    numbered = [EventRecord(seq=i, event=e) for i, e in enumerate(events, 1)]
+    head, sealed = close_records(header, numbered, packaged_pool())
     write_log(out, head, sealed)
     return out
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import vwlog.cli.serve  # registers 'vwlog serve'
 import vwlog.cli.tokens  # noqa: F401  (registers 'vwlog token')
-from vwlog.cli import dispute, matches, next, replay, schema, stats, validate
+from vwlog.cli import dispute, matches, next, replay, schema, stats, trust, validate
 from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
 
 __all__ = [
@@ -24,5 +24,6 @@ __all__ = [
     "replay",
     "schema",
     "stats",
+    "trust",
     "validate",
 ]

@@ -13,12 +13,13 @@ from vwlog.audit.diff import DIFF_WINDOW, diff_matches
 from vwlog.audit.report import Integrity, build_report
 from vwlog.audit.sources import MatchSource, log_source
 from vwlog.cli import options
+from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo
 from vwlog.io.logfile import STDIO, replacing
 from vwlog.render.html import report_html
 from vwlog.render.json import diff_json, dumps
-from vwlog.render.markdown import report_markdown
+from vwlog.render.markdown import report_markdown, with_rests_on
 from vwlog.render.text import diff_text, visible
 
 if TYPE_CHECKING:
@@ -179,9 +180,16 @@ def report(
     player could know then (their hand, the public zones, and the hidden
     cards they had seen).
 
+    At the top, the report says what its verdict rests on: the card pool and
+    ruleset (published, or the log's own), the seal, the signatures and every
+    result whose effects are taken as logged.
+
     MATCH_OR_LOG is a log file, or a stored match id when no such file
     exists. The HTML draws each board with CSS boxes and needs no script and
     nothing from the network.
+
+    Exit status: 0 legal and sealed, 1 a rule is broken or the record is
+    incomplete or untrusted, 2 unreadable input.
 
     Example:
 
@@ -195,13 +203,19 @@ def report(
         source = options.reread(open_match(ctx, cli, match_or_log), chosen)
         integrity = _integrity(ctx, cli, match_or_log)
         document = build_report(source, integrity=integrity, at=at)
+        verdict = trust_cli.verdict_of(ctx, cli, match_or_log)
     text = report_html(document) if output_format == "html" else report_markdown(document)
+    text = with_rests_on(text, verdict, html=output_format == "html")
     if out is None or str(out) == STDIO:
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
+        if not verdict.ok:
+            ctx.exit(1)
         return
     with replacing(out) as file:
         file.write(text.encode("utf-8"))
     click.echo(f"wrote {out}", err=True)
+    if not verdict.ok:
+        ctx.exit(1)
 
 
 __all__ = ["diff", "open_match", "report"]

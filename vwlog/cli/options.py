@@ -287,17 +287,21 @@ log_path = click.argument("log", metavar="LOG")
 # -- judging under another reading -----------------------------------------------------------
 
 
+set_option = click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="FLAG=VALUE",
+    help="Override one ruleset flag (repeatable), e.g. --set attack_target_mode=SINGLE.",
+)
+"""``--set FLAG=VALUE``: override one ruleset flag (the command receives ``sets``)."""
+
+
 def ruleset_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """``--ruleset FILE`` and ``--set FLAG=VALUE``: judge under another reading of the rules.
     The command receives them as ``ruleset_file`` and ``sets``; `reading` turns them into a
     `Reading`."""
-    command = click.option(
-        "--set",
-        "sets",
-        multiple=True,
-        metavar="FLAG=VALUE",
-        help="Override one ruleset flag (repeatable), e.g. --set attack_target_mode=SINGLE.",
-    )(command)
+    command = set_option(command)
     return click.option(
         "--ruleset",
         "ruleset_file",
@@ -409,6 +413,7 @@ __all__ = [
     "reading_store",
     "reread",
     "ruleset_options",
+    "set_option",
     "shown_name",
     "store_exists",
     "stored_match",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from vwlog.cli import options
+from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import echo, progress, rule_title, to_json
@@ -18,9 +19,10 @@ from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
 from vwlog.model.errors import UsageError
-from vwlog.render.json import validation_json, verify_json
+from vwlog.render.json import integrity_json, validation_json, verify_json
 from vwlog.render.markdown import validation_markdown
 from vwlog.render.text import counted, term, validation_text
+from vwlog.render.trust import verdict
 from vwlog.rules.catalog import PENDING_FLAGS
 from vwlog.services import (
     InputProblem,
@@ -30,7 +32,6 @@ from vwlog.services import (
     load_ruleset,
     parse_overrides,
     rules_catalog,
-    sealed,
     simulate_to,
     validate_logs,
     verify_log,
@@ -42,6 +43,7 @@ from vwlog.services.cluster import (
     simulate_task,
     validate_task,
 )
+from vwlog.services.trust import check_integrity, close_records, published_for
 
 if TYPE_CHECKING:
     from vwlog.engine.simulate import GeneratedMatch
@@ -50,6 +52,24 @@ if TYPE_CHECKING:
 def _ruleset_options(ruleset_file: Path | None, sets: tuple[str, ...]) -> ValidationOptions:
     chosen = options.reading(ruleset_file, sets)
     return ValidationOptions(ruleset=chosen.ruleset, overrides=chosen.overrides)
+
+
+def _split_ruleset(value: str | None) -> tuple[Path | None, str | None]:
+    """``--ruleset``: an existing JSON file to judge under, or a published ruleset's id."""
+    if value is None:
+        return None, None
+    if Path(value).is_file():
+        return Path(value), None
+    return None, value
+
+
+ruleset_choice_option = click.option(
+    "--ruleset",
+    "ruleset_arg",
+    metavar="FILE|ID",
+    help="A ruleset JSON file to judge under instead of the one each match names, or the id of "
+    "a published ruleset to hold each log's ruleset to (see 'vwlog ruleset list').",
+)
 
 
 @main.command()
@@ -74,10 +94,15 @@ def _ruleset_options(ruleset_file: Path | None, sets: tuple[str, ...]) -> Valida
 )
 @cluster_option
 @click.option("--quiet", "-q", is_flag=True, help="Print only illegal logs and the totals.")
-@options.ruleset_options
+@ruleset_choice_option
+@trust_cli.pool_option
+@trust_cli.keyring_option
+@options.set_option
+@pass_cli_context
 @click.pass_context
 def validate(
     ctx: click.Context,
+    cli: CliContext,
     logs: tuple[Path, ...],
     output_format: str,
     *,
@@ -85,7 +110,9 @@ def validate(
     jobs: int,
     cluster: str | None,
     quiet: bool,
-    ruleset_file: Path | None,
+    ruleset_arg: str | None,
+    pool_id: str | None,
+    keyring: Path | None,
     sets: tuple[str, ...],
 ) -> None:
     """Check match logs against the VW rules and report every violation.
@@ -96,9 +123,16 @@ def validate(
     holder, and what was expected instead. Validation goes on after a
     violation (like a judge reading the whole record) unless --strict.
 
-    Exit status: 0 all logs legal, 1 a log breaks a rule, 2 a log cannot be
-    read (the others are still validated). A directory stands for the
-    *.jsonl files directly in it.
+    Beside the rules, every report says what its verdict rests on: the card
+    pool and ruleset the log is held to (published, or the log's own with a
+    warning), the hash chain, the seal and the signatures, and every result
+    whose effects are taken as logged. A log without a seal is INCOMPLETE
+    (its end cannot be told from a cut); a broken chain, a seal that does
+    not match or a bad signature is UNTRUSTED.
+
+    Exit status: 0 all logs legal and sealed, 1 a log breaks a rule or is
+    incomplete or untrusted, 2 a log cannot be read (the others are still
+    validated). A directory stands for the *.jsonl files directly in it.
 
     Example:
 
@@ -111,11 +145,14 @@ def validate(
         vwlog validate --cluster tcp://scheduler:8786 /shared/corpus/ -q
     """
     paths = options.expand_logs(logs)
-    opts = _ruleset_options(ruleset_file, sets)
-    if strict:
-        opts = ValidationOptions(opts.ruleset, opts.overrides, ViolationPolicy.STOP_AT_FIRST)
+    ruleset_file, ruleset_id = _split_ruleset(ruleset_arg)
+    base = _ruleset_options(ruleset_file, sets)
+    held = trust_cli.trust_options(cli, pool_id, ruleset_id, keyring)
+    policy = ViolationPolicy.STOP_AT_FIRST if strict else ViolationPolicy.COLLECT
+    opts = ValidationOptions(base.ruleset, base.overrides, policy, trust=held)
     illegal = unreadable = total = 0
     reports: list[dict[str, Any]] = []
+    verdicts: Counter[str] = Counter()
     with progress(
         len(paths), "validating", enabled=len(paths) > 1 and output_format == "text"
     ) as bar:
@@ -137,6 +174,7 @@ def validate(
                 continue
             if not outcome.ok:
                 illegal += 1
+            verdicts[verdict(outcome)] += 1
             if output_format == "json":
                 reports.append(validation_json(outcome))
             elif output_format == "markdown":
@@ -147,8 +185,12 @@ def validate(
         click.echo(to_json(reports))
     else:
         legal = total - illegal - unreadable
+        doubtful = "".join(
+            f", {verdicts[v]} {v.lower()}" for v in ("INCOMPLETE", "UNTRUSTED") if verdicts[v]
+        )
         click.echo(
-            f"{counted(total, 'log')}: {legal} legal, {illegal} illegal, {unreadable} unreadable",
+            f"{counted(total, 'log')}: {legal} legal, {verdicts['ILLEGAL']} "
+            f"illegal{doubtful}, {unreadable} unreadable",
             err=output_format != "text",
         )
     if unreadable:
@@ -224,41 +266,57 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="MATCH_OR_LOG...")
 @options.output_format(["text", "json"], "Output for people (text) or machines (json).")
+@trust_cli.keyring_option
 @pass_cli_context
 @click.pass_context
-def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_format: str) -> None:
-    """Check the hash chain and deck commitments of log files or stored matches.
+def verify(
+    ctx: click.Context,
+    cli: CliContext,
+    logs: tuple[str, ...],
+    output_format: str,
+    keyring: Path | None,
+) -> None:
+    """Check the hash chain, seal, signatures and deck commitments of logs.
 
     Every record carries SHA-256 over its canonical JSON and the previous
     hash; the first broken link is named with its seq and line, expected vs
-    found. Deck-order commitments in match_started are checked against the
-    deck_revealed salts.
+    found. A log file must end with a seal that matches it (else it is
+    unsealed: its end cannot be told from a cut); every signature must be
+    its key's over the seal, and with --keyring at least one must be by a
+    key of the ring, named as the ring names it. Deck-order commitments in
+    match_started are checked against the deck_revealed salts.
 
-    Exit status: 0 intact, 1 a chain is broken or a commitment fails (or the
-    log carries no hashes), 2 a file cannot be read.
+    Exit status: 0 intact and sealed, 1 a chain is broken, the log is
+    unsealed, a seal or signature fails or a commitment fails (or the log
+    carries no hashes), 2 a file or key cannot be read.
 
     Example:
 
     \b
         vwlog verify match.jsonl
+        vwlog verify --keyring keys/ signed.jsonl
         vwlog verify --format json exported/*.jsonl
         vwlog verify sim-7-00001
     """
     bad = 0
     out = []
+    held = trust_cli.trust_options(cli, None, None, keyring)
     for arg in logs:
         path = options.log_file(arg)
+        integrity = None
         with options.named_for_user(ctx):
             if path is not None:
-                report = verify_log(options.once_readable(ctx, path))
+                readable = options.once_readable(ctx, path)
+                report = verify_log(readable)
                 report = dataclasses.replace(report, source=options.shown_name(ctx, report.source))
+                integrity = check_integrity(readable, held).integrity
             else:
                 from vwlog.services.matches import verify_match
 
                 report = verify_match(options.stored_match(ctx, cli.store, arg), arg)
-        bad += not report.ok
+        bad += not report.ok or (integrity is not None and not integrity.ok)
         if output_format == "json":
-            out.append(verify_json(report))
+            out.append(verify_json(report) | {"integrity": integrity_json(integrity)})
             continue
         if not report.sealed:
             echo(f"{term(report.source)}: carries no hashes; nothing to verify")
@@ -281,6 +339,14 @@ def verify(ctx: click.Context, cli: CliContext, logs: tuple[str, ...], output_fo
             echo(f"    ALTERED derived data: {term(problem)}")
         for c in report.commitments:
             echo(f"    deck commitment of {term(c.player)}: {term(c.status)}")
+        if integrity is not None:
+            echo(f"    seal: {term(integrity.seal)}")
+            for sig in integrity.signatures:
+                known = f" (keyring: {sig.known_as})" if sig.known_as else ""
+                echo(f"    signed by {term(sig.signer + known)}, key {sig.key_id}: {sig.status}")
+            for problem in integrity.problems:
+                if "hash chain" not in problem:
+                    echo(f"    {term(problem)}")
     if output_format == "json":
         click.echo(to_json(out))
     if bad:
@@ -424,7 +490,7 @@ def simulate(
 
         results = simulate_to(pool, spec, out, on_match=seen)
     if out is None:
-        header, records = sealed(results[0].header, results[0].records)
+        header, records = close_records(results[0].header, results[0].records, published_for(pool))
         write_log("-", header, records)
         return
     _victory_table(out, matches, victories)

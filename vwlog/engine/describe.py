@@ -53,6 +53,7 @@ from vwlog.events import (
     HonorChanged,
     JudgeRulingIssued,
     MatchForked,
+    MatchSealed,
     MatchStarted,
     MatchWon,
     ObjectResulted,
@@ -60,6 +61,7 @@ from vwlog.events import (
     PhaseStarted,
     PriorityPassed,
     PropertyPlaced,
+    RecordSigned,
     SkillRegistered,
     SkillTriggered,
     StatChanged,
@@ -211,6 +213,10 @@ def describe(event: AnyEvent, before: MatchState, *, viewer: str | None = None) 
             return f"{event.winner}{team} wins the match: {event.victory.value.lower()} victory"
         case JudgeRulingIssued():
             return _ruling(event, s, viewer)
+        case MatchSealed():
+            return f"The record is sealed after {event.events} records"
+        case RecordSigned():
+            return f"{event.signer} signs the sealed record (key {event.key[:16]})"
         case MatchForked():
             name = f" ({event.name})" if event.name else ""
             return f"Forked from match {event.parent} at seq {event.at}{name}"

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from vwlog.events import TRAILER_TYPES as _TRAILER
 from vwlog.events import (
     AnyEvent,
     CardSummoned,
@@ -34,6 +35,7 @@ from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, Expect, Ruleset, check_against, expect
 from vwlog.rules.common import violation
 from vwlog.rules.effects import is_trusted
+from vwlog.rules.published import Integrity, TrustedResult
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -224,6 +226,11 @@ def replay(
         else:
             line, record = item
         event = record.event
+        if isinstance(event, _TRAILER):
+            # the seal and its signatures: no game facts, checked by the integrity pass; the
+            # visitor still sees them (a step that leaves the board as it was)
+            visit(Step(record, line, state, state, expect(rs, state), ()))
+            continue
         if not state.started and isinstance(event, MatchStarted):
             rs = ruleset or event.ruleset
         exp = expect(rs, state)
@@ -364,11 +371,19 @@ class ValidationReport:
     """Whether the match reached a winner."""
     stopped_at: int | None = None
     """In strict mode: the seq of the first illegal event, where validation stopped."""
+    owed: tuple[str, ...] = ()
+    """Consequences the rules still demanded when the record ended (a sealed record must owe
+    none)."""
+    trusted: list[TrustedResult] = field(default_factory=list)
+    """Every result whose effects could not be checked (text-only skills), in log order."""
+    integrity: Integrity | None = None
+    """What the verdict rests on: chain, seal, signatures, published pool and ruleset (filled
+    in by the services layer; ``None`` when not checked)."""
 
     @property
     def ok(self) -> bool:
-        """Whether no rule was broken."""
-        return not self.violations
+        """Whether no rule was broken and the record's integrity holds (when checked)."""
+        return not self.violations and (self.integrity is None or self.integrity.ok)
 
 
 _NOTED = frozenset({MatchStarted, ObjectResulted, JudgeRulingIssued, MatchForked})
@@ -387,9 +402,12 @@ class Validator(BaseVisitor[ValidationReport]):
             self.report.match_id = header.match_id
 
     def visit(self, step: Step) -> None:
-        """Count the event and keep its violations."""
+        """Count the event and keep its violations (the seal and signatures are records, not
+        game events: the integrity check reports them)."""
         r = self.report
         event = step.record.event
+        if isinstance(event, _TRAILER):
+            return
         r.events += 1
         if event.DECISION:
             r.decisions += 1
@@ -407,6 +425,15 @@ class Validator(BaseVisitor[ValidationReport]):
             if obj is not None and is_trusted(step.before, obj):
                 r.effects_trusted += len(event.effects)
                 r.objects_trusted += 1
+                r.trusted.append(
+                    TrustedResult(
+                        seq=step.record.seq,
+                        card=step.before.instances.get(obj.card) if obj.card else None,
+                        skill=obj.skill,
+                        effects=len(event.effects),
+                        line=step.line,
+                    )
+                )
             else:
                 r.effects_verified += len(event.effects)
         if isinstance(event, JudgeRulingIssued):
@@ -422,6 +449,9 @@ class Validator(BaseVisitor[ValidationReport]):
         self.report.winner = final.winner
         self.report.victory = final.victory
         self.report.complete = final.winner is not None
+        if final.started and final.ruleset is not None:
+            owed = expect(final.ruleset, final).consequences
+            self.report.owed = tuple(event_type(c) for c in owed)
         if not final.started and not self.report.violations:
             # a header alone (or nothing) is no match: it cannot be called legal
             self.report.violations.append(

@@ -49,9 +49,12 @@ from vwlog.events.match import (
     DeckRevealed,
     JudgeRulingIssued,
     MatchForked,
+    MatchSealed,
     MatchStarted,
     MatchWon,
     OpeningHandDrawn,
+    PublishedRef,
+    RecordSigned,
     Seat,
 )
 from vwlog.events.preparation import (
@@ -108,6 +111,8 @@ AnyEvent: TypeAlias = (
     | BecameStray
     | HandLimitDiscarded
     | TurnCleanedUp
+    | MatchSealed
+    | RecordSigned
 )
 """Every event type (the plain union, for ``match`` statements and type hints)."""
 
@@ -121,6 +126,10 @@ EVENT_TYPES: dict[str, type[BaseEvent]] = {
     cls.model_fields["type"].default: cls for cls in get_args(AnyEvent)
 }
 """Event class by type tag."""
+
+TRAILER_TYPES: tuple[type[BaseEvent], ...] = (MatchSealed, RecordSigned)
+"""Records that close a log (the seal and signatures over it): no game facts, so the rules
+and the board never see them."""
 
 
 class EventRecord(BaseModel):
@@ -159,6 +168,7 @@ __all__ = [
     "FORMAT_VERSION",
     "GAME_EVENT",
     "RECORD",
+    "TRAILER_TYPES",
     "Allocation",
     "AnyEvent",
     "Attack",
@@ -192,6 +202,7 @@ __all__ = [
     "JudgeRulingIssued",
     "LogHeader",
     "MatchForked",
+    "MatchSealed",
     "MatchStarted",
     "MatchWon",
     "ObjectResulted",
@@ -199,6 +210,8 @@ __all__ = [
     "PhaseStarted",
     "PriorityPassed",
     "PropertyPlaced",
+    "PublishedRef",
+    "RecordSigned",
     "Seat",
     "SkillRegistered",
     "SkillTriggered",

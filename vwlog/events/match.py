@@ -42,6 +42,17 @@ class Seat(BaseModel):
     """SHA-256 of the deck order committed before the match; checked against `DeckRevealed`."""
 
 
+class PublishedRef(BaseModel):
+    """A published card pool or ruleset named by its stable id and its content hash."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    id: str = Field(min_length=1, max_length=200)
+    """Stable id, for example ``"vw-sample-pool@1"`` or ``"vw-default@1"``."""
+    hash: str = Field(max_length=64)
+    """SHA-256 (hex) of the definition's canonical JSON."""
+
+
 class MatchStarted(Consequence):
     """The match began: seats in turn order, first player, ruleset, card pool and decks
     (R-GEN-7, R-SET-1, OQ-1, OQ-2).
@@ -62,6 +73,12 @@ class MatchStarted(Consequence):
     """The interpretation of the open questions this match is judged under."""
     cards: tuple[CardDef, ...] = Field(max_length=5_000)
     """Definitions of every card used in the match."""
+    pool: PublishedRef | None = None
+    """The published card pool the match was played under (absent in older logs: the card
+    definitions are then held to the packaged pool when they all come from it)."""
+    ruleset_ref: PublishedRef | None = None
+    """The published ruleset the match was played under (absent in older logs: it is then
+    looked up by ``ruleset.id@ruleset.version``)."""
 
 
 class OpeningHandDrawn(Consequence):
@@ -153,14 +170,57 @@ class MatchForked(Decision):
     """A name for the fork ("what if I had blocked")."""
 
 
+class MatchSealed(Consequence):
+    """The record is closed: the seal names how many records precede it, the hash of the last
+    of them, and the hashes of the card pool and ruleset the match was judged under.
+
+    Written by the recorder after the last game event (DESIGN §7); only signatures may follow
+    it. Not a game fact: the rules and the board never see it.
+
+    A consequence of closing the record."""
+
+    type: Literal["match_sealed"] = "match_sealed"
+    events: int = Field(ge=0, le=10**12)
+    """Number of records before the seal."""
+    head: str = Field(max_length=64)
+    """Hash of the last record before the seal (the header's hash when there is none)."""
+    pool: str | None = Field(default=None, max_length=64)
+    """Hash of the published pool named by ``match_started.pool``."""
+    ruleset: str | None = Field(default=None, max_length=64)
+    """Hash of the ruleset embedded in ``match_started``."""
+    cards: str | None = Field(default=None, max_length=64)
+    """Hash of the card definitions embedded in ``match_started``."""
+
+
+class RecordSigned(Consequence):
+    """A signature over the seal: a player, the recording device or the service vouches for the
+    sealed record (Ed25519 over ``vwlog-seal-v1``, a newline and the seal record's hash).
+
+    Follows the seal (DESIGN §7); not a game fact.
+
+    A consequence of signing the record."""
+
+    type: Literal["record_signed"] = "record_signed"
+    signer: str = Field(min_length=1, max_length=64)
+    """Who signed (the key's name)."""
+    key: str = Field(max_length=64)
+    """The Ed25519 public key (hex)."""
+    signature: str = Field(max_length=128)
+    """The Ed25519 signature (hex)."""
+    seal: int = Field(ge=1, le=10**12)
+    """Seq of the seal record signed."""
+
+
 __all__ = [
     "CardInstance",
     "Conceded",
     "DeckRevealed",
     "JudgeRulingIssued",
     "MatchForked",
+    "MatchSealed",
     "MatchStarted",
     "MatchWon",
     "OpeningHandDrawn",
+    "RecordSigned",
     "Seat",
 ]

@@ -309,6 +309,11 @@ class Ruleset(_Frozen):
     already after two passes in succession (the same in a duel; fewer passes with three or
     more players)."""
 
+    # trust (not an open question of the digest)
+    accept_trusted_effects: bool | None = None
+    """Accept the effects a log claims for skills the published pool leaves text only (else
+    each such result is R-TRUST-3); absent means not accepted. They are listed either way."""
+
 
 DEFAULT_RULESET = Ruleset()
 """The digest's proposed interpretation."""

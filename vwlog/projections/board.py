@@ -30,6 +30,7 @@ from vwlog.events import (
     HandLimitDiscarded,
     JudgeRulingIssued,
     MatchForked,
+    MatchSealed,
     MatchStarted,
     MatchWon,
     ObjectResulted,
@@ -37,6 +38,7 @@ from vwlog.events import (
     PhaseStarted,
     PriorityPassed,
     PropertyPlaced,
+    RecordSigned,
     SkillRegistered,
     SkillTriggered,
     StepStarted,
@@ -271,7 +273,7 @@ def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
                     st = _apply_effect(st, effect)
                 return _reassess(st)
             return state
-        case MatchForked():
+        case MatchForked() | MatchSealed() | RecordSigned():
             return state
         case _:
             assert_never(event)

@@ -25,6 +25,7 @@ import orjson
 
 from vwlog.engine.describe import state_json
 from vwlog.render.rules import rule_title
+from vwlog.render.trust import verdict
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -37,7 +38,9 @@ if TYPE_CHECKING:
     from vwlog.engine.seek import PriorityPoint
     from vwlog.model.errors import Violation
     from vwlog.model.state import MatchState
+    from vwlog.rules.published import Integrity
     from vwlog.store.catalog import MatchMeta
+
 
 __all__ = [
     "board_json",
@@ -45,11 +48,13 @@ __all__ = [
     "diff_json",
     "dispute_json",
     "dumps",
+    "integrity_json",
     "knowledge_json",
     "match_summary_json",
     "priority_point_json",
     "seen_card_json",
     "step_json",
+    "trusted_json",
     "validation_json",
     "verify_json",
     "violation_json",
@@ -179,6 +184,9 @@ def validation_json(r: ValidationReport) -> dict[str, Any]:
         "rulings": r.rulings,
         "voided": [list(v) for v in r.voided],
         "violations": violations_json(r.violations),
+        "verdict": verdict(r),
+        "integrity": integrity_json(r.integrity),
+        "trusted": trusted_json(r),
     }
 
 
@@ -424,3 +432,38 @@ def knowledge_json(k: Knowledge) -> dict[str, Any]:
         "seen": [seen_card_json(c) for c in k.seen],
         "hidden_known": [c.id for c in k.hidden],
     }
+
+
+def integrity_json(integrity: Integrity | None) -> dict[str, Any] | None:
+    """The JSON form of an integrity result."""
+    if integrity is None:
+        return None
+    return {
+        "ok": integrity.ok,
+        "chain": integrity.chain,
+        "sealed": integrity.sealed,
+        "seal": integrity.seal,
+        "pool": integrity.pool,
+        "ruleset": integrity.ruleset,
+        "keyring": integrity.keyring,
+        "signatures": [
+            {
+                "seq": s.seq,
+                "signer": s.signer,
+                "key_id": s.key_id,
+                "status": s.status,
+                "known_as": s.known_as,
+            }
+            for s in integrity.signatures
+        ],
+        "problems": list(integrity.problems),
+        "warnings": list(integrity.warnings),
+    }
+
+
+def trusted_json(report: ValidationReport) -> list[dict[str, Any]]:
+    """Every result whose effects were taken as logged."""
+    return [
+        {"seq": t.seq, "line": t.line, "card": t.card, "skill": t.skill, "effects": t.effects}
+        for t in report.trusted
+    ]

@@ -12,6 +12,7 @@ leave. A crafted name therefore shows as the text it is: no ``<script>``, ``<img
 from __future__ import annotations
 
 import re
+from html import escape
 from typing import TYPE_CHECKING
 
 from vwlog.audit.report import flag_rows
@@ -28,6 +29,7 @@ from vwlog.render.text import (
     violation_where,
     visible,
 )
+from vwlog.render.trust import signatures_text, verdict
 
 if TYPE_CHECKING:
     from vwlog.audit.knowledge import Knowledge
@@ -35,12 +37,15 @@ if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
     from vwlog.events import MatchStarted
 
+
 __all__ = [
     "md",
     "md_code",
     "report_markdown",
+    "rests_on_markdown",
     "validation_markdown",
     "voided_markdown",
+    "with_rests_on",
 ]
 
 _META = re.compile(r"([\\`*_\[\]|~])")
@@ -78,6 +83,15 @@ def _md_block(text: str, info: str = "text") -> list[str]:
     return [f"{fence}{info}", shown, fence]
 
 
+_VERDICT_WORDS = {
+    "OK": "legal",
+    "ILLEGAL": "illegal",
+    "INCOMPLETE": "incomplete (unsealed)",
+    "UNTRUSTED": "untrusted",
+}
+"""The verdict as the Markdown report words it."""
+
+
 def validation_markdown(r: ValidationReport) -> str:
     """One validation as a Markdown section: the match, the verdict, a table of violations."""
     lines = [
@@ -86,9 +100,10 @@ def validation_markdown(r: ValidationReport) -> str:
         f"- Source: {md_code(r.source)}",
         f"- Players: {', '.join(md(p) for p in r.players)}",
         f"- Ruleset: {md_code(r.ruleset)}",
-        f"- Verdict: **{'legal' if r.ok else 'illegal'}**",
+        f"- Verdict: **{_VERDICT_WORDS[verdict(r)]}**",
         f"- Summary: {md(validation_summary(r))}",
         "",
+        *rests_on_markdown(r),
     ]
     if r.violations:
         lines += [
@@ -316,3 +331,67 @@ def report_markdown(report: DisputeReport) -> str:
         for k in report.knowledge.values():
             out += _md_knowledge(k)
     return "\n".join(out).rstrip() + "\n"
+
+
+def rests_on_markdown(report: ValidationReport) -> list[str]:
+    """Markdown lines: what the verdict rests on."""
+    i = report.integrity
+    if i is None:
+        return []
+    lines = [
+        "### What the verdict rests on",
+        "",
+        f"- Pool: {md(i.pool)}",
+        f"- Ruleset: {md(i.ruleset)}",
+        f"- Chain: {md(i.chain)}; seal: {md(i.seal)}",
+        f"- Signatures: {md(signatures_text(i))}",
+        f"- Trusted effects: {len(report.trusted)} result"
+        f"{'s' if len(report.trusted) != 1 else ''} not machine-checked"
+        + "".join(
+            f"\n  - seq {t.seq}: {md(t.card or '?')} {md(t.skill or '?')} ({t.effects} effects)"
+            for t in report.trusted
+        ),
+    ]
+    lines += [f"- **Warning:** {md(w)}" for w in i.warnings if not w[0].isdigit()]
+    lines += [f"- **Integrity problem:** {md(p)}" for p in i.problems]
+    return [*lines, ""]
+
+
+def with_rests_on(document: str, report: ValidationReport, *, html: bool) -> str:
+    """A dispute report with "What the verdict rests on" at the top (after its title)."""
+    if not html:
+        title, sep, rest = document.partition("\n\n")
+        verdict_line = f"**Verdict: {verdict(report).lower()}**"
+        section = "\n".join([verdict_line, "", *rests_on_markdown(report)])
+        section = section.replace("### What the verdict rests on", "## What the verdict rests on")
+        return f"{title}{sep}{section}\n{rest}" if sep else document + "\n" + section
+    i = report.integrity
+    items = (
+        []
+        if i is None
+        else [
+            ("Pool", i.pool),
+            ("Ruleset", i.ruleset),
+            ("Chain", i.chain),
+            ("Seal", i.seal),
+            ("Signatures", signatures_text(i)),
+            (
+                "Trusted effects",
+                f"{len(report.trusted)} results not machine-checked"
+                + "".join(f"; seq {t.seq}: {t.card} {t.skill}" for t in report.trusted),
+            ),
+            *(("Warning", w) for w in i.warnings if not w[0].isdigit()),
+            *(("Integrity problem", p) for p in i.problems),
+        ]
+    )
+    rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(visible(v))}</td></tr>" for k, v in items)
+    section = (
+        '<section id="rests-on"><h2>What the verdict rests on</h2>'
+        f"<p><strong>Verdict: {escape(verdict(report).lower())}</strong></p>"
+        f"<table>{rows}</table></section>"
+    )
+    end = document.find("</h1>")
+    if end < 0:
+        return document
+    end += len("</h1>")
+    return document[:end] + "\n" + section + document[end:]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
+from vwlog.render.trust import signatures_text, verdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from vwlog.events import MatchStarted
     from vwlog.model.errors import Violation
 
+
 __all__ = [
     "cell_text",
     "counted",
@@ -34,6 +36,7 @@ __all__ = [
     "hidden_lines",
     "integrity_rows",
     "plural",
+    "rests_on_lines",
     "ruling_title",
     "seat_rows",
     "table",
@@ -169,7 +172,8 @@ def validation_text(r: ValidationReport) -> str:
     for v in r.violations:
         lines.extend(violation_lines(v))
     lines.extend(f"  voided by a judge's back-up: seq {a}..{b}" for a, b in r.voided)
-    lines.append(f"  {'OK' if r.ok else 'ILLEGAL'} · {validation_summary(r)}")
+    lines.extend(rests_on_lines(r))
+    lines.append(f"  {verdict(r)} · {validation_summary(r)}")
     return "\n".join(lines)
 
 
@@ -357,3 +361,28 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
             tail = f" ({settle})" if diff.when == "after" else f" (at {span})"
         lines.append(f"  - {term(diff.text)}{tail}")
     return "\n".join(lines)
+
+
+def rests_on_lines(report: ValidationReport) -> list[str]:
+    """Text lines: what the verdict rests on (indented, for a judge)."""
+    i = report.integrity
+    if i is None:
+        return []
+    lines = [
+        f"  rests on: pool {visible(i.pool)}",
+        f"            ruleset {visible(i.ruleset)}",
+        f"            chain {visible(i.chain)} · {visible(i.seal)}",
+        f"            signatures {visible(signatures_text(i))}",
+        f"            trusted effects: {len(report.trusted)} result"
+        f"{'s' if len(report.trusted) != 1 else ''} not machine-checked",
+    ]
+    lines += [
+        f"      {t.seq:>6}  {visible(t.card or '?')} {visible(t.skill or '?')} "
+        f"({t.effects} effects)"
+        for t in report.trusted[:20]
+    ]
+    if len(report.trusted) > 20:
+        lines.append(f"      … and {len(report.trusted) - 20} more (see --format json)")
+    lines += [f"  WARNING: {visible(w)}" for w in i.warnings if not w[0].isdigit()]
+    lines += [f"  INTEGRITY: {visible(p)}" for p in i.problems]
+    return lines

@@ -152,6 +152,11 @@ def append_played(
     """
     records = [EventRecord(seq=head.seq + i + 1, event=e) for i, e in enumerate(events)]
     sealed = list(codec.seal(head.hash, records))
+    if state.over:
+        # the match is won: close the record with its seal
+        from vwlog.services.trust import seal_after
+
+        sealed.append(seal_after(next(iter(store.records(match_id, lte=1)), None), sealed[-1]))
     lines = [(codec.record_bytes(r), r) for r in sealed]
     # play mode appends only legal events, so the stored verdict of the prefix stands
     meta = store.meta(match_id).model_copy(

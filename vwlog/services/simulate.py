@@ -12,6 +12,7 @@ from vwlog.io import codec
 from vwlog.io.logfile import write_log
 from vwlog.model.cards import CardPool, Ruleset
 from vwlog.model.errors import InvalidParameterError
+from vwlog.services.trust import close_stream, published_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -77,6 +78,7 @@ def simulate_to(
     if out is not None and not (out.suffix == ".jsonl" and spec.matches == 1):
         out.mkdir(parents=True, exist_ok=True)
     results = []
+    published = published_for(pool)
     for index in range(spec.matches):
         generation = simulation(
             pool,
@@ -93,8 +95,8 @@ def simulate_to(
         if out is not None:
             # streamed: each record is sealed and written as it is made, none is kept
             path = match_path(out, spec, index)
-            header = codec.seal_header(generation.header)
-            write_log(path, header, codec.seal(header.hash or "", generation.records()))
+            header, stream = close_stream(generation.header, generation.records(), published)
+            write_log(path, header, stream)
             match = GeneratedMatch(header=header, records=(), state=generation.state)
         else:
             records = tuple(generation.records())

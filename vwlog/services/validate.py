@@ -13,6 +13,7 @@ from vwlog.events import MatchStarted
 from vwlog.io.logfile import open_log
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import IllegalEventError, LogFormatError
+from vwlog.services.trust import TrustOptions
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -29,6 +30,9 @@ class ValidationOptions:
     ruleset: Ruleset | None = None
     overrides: tuple[tuple[str, Any], ...] = ()
     policy: ViolationPolicy = ViolationPolicy.COLLECT
+    trust: TrustOptions | None = None
+    """What the log is held to (published pool and ruleset, keyring); ``None``: the built-in
+    pool and ruleset, no keyring."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +65,7 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
             ruleset = apply_overrides(ruleset, dict(opts.overrides))
         items = itertools.chain(() if first is None else (first,), lines)
         try:
-            return replay(
+            report = replay(
                 ((line.line_no, line.record) for line in items),
                 validator,
                 header=reader.header,
@@ -73,7 +77,43 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
             report.violations.extend(err.violations)
             report.stopped_at = err.seq
             report.turns = max((v.turn or 0 for v in err.violations), default=0)
-            return report
+    return with_integrity(report, path, opts.trust, ruleset)
+
+
+def with_integrity(
+    report: ValidationReport,
+    path: str | Path,
+    trust: TrustOptions | None,
+    ruleset: Ruleset | None = None,
+) -> ValidationReport:
+    """The report with the integrity result and the R-TRUST violations added (one verdict).
+
+    Raises:
+        LogFormatError: the file cannot be read again.
+        UsageError: ``--pool``/``--ruleset`` names nothing published.
+    """
+    from vwlog.rules.published import Integrity
+    from vwlog.services.trust import check_integrity
+
+    if str(path) == "-":
+        report.integrity = Integrity(
+            chain="not checked",
+            sealed=False,
+            seal="not checked",
+            pool="not checked",
+            ruleset="not checked",
+            problems=("read from standard input: chain, seal and signatures not checked",),
+        )
+        return report
+    findings = check_integrity(
+        path, trust, trusted=report.trusted, judged_under=ruleset, owed=report.owed
+    )
+    report.integrity = findings.integrity
+    if findings.violations:
+        report.violations = sorted(
+            [*findings.violations, *report.violations], key=lambda v: v.seq or 0
+        )
+    return report
 
 
 def _validate_one(

@@ -35,7 +35,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Self
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.application import Application
 from eventsourcing.domain import EventSourcingError
@@ -91,6 +91,9 @@ _LOCKED_PAUSE = 0.02
 _WRITE_ATTEMPTS = 5
 """How often a write is retried when only the catalog (metadata) moved underneath it."""
 
+
+_PUBLISHED_NAMESPACE = UUID("0b0f6c39-8a57-4a8f-9f0e-3c1d7e2b5a61")
+"""Namespace of the uuid5 that names a published pool's or ruleset's stream."""
 
 _APPLICATION = "vwlog"
 _TABLES = (f"{_APPLICATION}_events", f"{_APPLICATION}_snapshots")
@@ -487,6 +490,47 @@ class MatchStore:
         return len(stored)
 
     # Reading
+
+    # Published card pools and rulesets (organisers' errata)
+
+    def publish(self, kind: str, item_id: str, data: bytes) -> bool:
+        """Keep a published definition (``kind`` ``pool`` or ``ruleset``) under its id, for
+        good: an id once published never changes its bytes.
+
+        Returns:
+            ``True`` when stored, ``False`` when the same bytes were already stored.
+
+        Raises:
+            UsageError: Other bytes are published under that id already (nothing is written).
+            StoreError: The database failed; nothing was written.
+        """
+        oid = uuid5(_PUBLISHED_NAMESPACE, f"{kind}:{item_id}")
+        stored = StoredEvent(
+            originator_id=oid,
+            originator_version=1,
+            topic=f"vwlog-store:{kind}_published:v1",
+            state=self._mapper._protect(data),
+        )
+        try:
+            self._insert([stored])
+        except IntegrityError:
+            found = self._select(oid, limit=1)
+            if found and self._mapper._unprotect(found[0]) == data:
+                return False
+            raise UsageError(
+                f"a {kind} is already published as {item_id!r} with other content; publish the "
+                "errata under a new id (for example with a new @version)"
+            ) from None
+        return True
+
+    def published(self, kind: str) -> list[bytes]:
+        """Every definition of ``kind`` published into this store, in publishing order.
+
+        Raises:
+            StoreError: The database failed.
+        """
+        topic = f"vwlog-store:{kind}_published:v1"
+        return [self._mapper._unprotect(n) for n in self._notifications((topic,))]
 
     def __contains__(self, match_id: object) -> bool:
         return isinstance(match_id, str) and self._catalog_first(match_id) is not None

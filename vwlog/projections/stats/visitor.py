@@ -34,6 +34,7 @@ from vwlog.events import (
     JudgeRulingIssued,
     LogHeader,
     MatchForked,
+    MatchSealed,
     MatchStarted,
     MatchWon,
     ObjectResulted,
@@ -41,6 +42,7 @@ from vwlog.events import (
     PhaseStarted,
     PriorityPassed,
     PropertyPlaced,
+    RecordSigned,
     SkillRegistered,
     SkillTriggered,
     StatChanged,
@@ -412,6 +414,8 @@ class MatchMetricsVisitor:
                 | Conceded()
                 | JudgeRulingIssued()
                 | MatchForked()
+                | MatchSealed()
+                | RecordSigned()
                 | TurnStarted()
                 | PhaseStarted()
                 | StepStarted()

@@ -1,0 +1,296 @@
+"""``vwlog pool publish``, ``vwlog ruleset publish``, ``vwlog keys``, ``vwlog sign``, and how
+every verdict shows what it rests on (chain, seal, signatures, published pool and ruleset,
+trusted effects)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from vwlog.cli import options
+from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.cli.render import to_json
+from vwlog.io import trust as io_trust
+from vwlog.model.errors import UsageError
+from vwlog.services import trust as services_trust
+from vwlog.services.trust import TrustOptions
+
+if TYPE_CHECKING:
+    from vwlog.engine.replay import ValidationReport
+    from vwlog.io.trust import Registry
+
+
+def verdict_of(ctx: click.Context, cli: CliContext, match_or_log: str) -> ValidationReport:
+    """The one verdict (rules and integrity) on a log file or a stored match (written to a
+    temporary file, record for record, to check it like a file)."""
+    from vwlog.services import ValidationOptions, validate_log
+
+    held = trust_options(cli, None, None, None)
+    opts = ValidationOptions(trust=held)
+    path = options.log_file(match_or_log)
+    if path is not None:
+        report = validate_log(options.once_readable(ctx, path), opts)
+        report.source = options.shown_name(ctx, report.source or path)
+        return report
+    import tempfile
+
+    from vwlog.io.logfile import write_log
+
+    store = options.stored_match(ctx, cli.store, match_or_log)
+    directory = ctx.with_resource(tempfile.TemporaryDirectory(prefix="vwlog-report-"))
+    target = Path(directory) / "match.jsonl"
+    write_log(target, store.header(match_or_log), store.records(match_or_log))
+    report = validate_log(target, opts)
+    report.source = f"store:{match_or_log}"
+    return report
+
+
+# -- options ---------------------------------------------------------------------------------
+
+
+def registry_for(cli: CliContext) -> Registry:
+    """The built-in definitions and those published into the store, when a store exists
+    (validating a file never creates one)."""
+    url = cli.store
+    if not url.startswith("postgres"):
+        path = url.removeprefix("sqlite:///").removeprefix("sqlite://")
+        if ":memory:" in path or not Path(path.split("?")[0]).is_file():
+            return io_trust.builtin_registry()
+    from vwlog.cli.matches import open_store
+    from vwlog.model.errors import StoreConfigError, StoreError
+
+    try:
+        with open_store(cli) as store:
+            return services_trust.store_registry(store)
+    except (StoreError, StoreConfigError):
+        # no reachable store: the built-in definitions only (a log naming a pool published
+        # there is then judged with the "log's own" warning; --pool ID says it is unknown)
+        return io_trust.builtin_registry()
+
+
+def trust_options(
+    cli: CliContext, pool: str | None, ruleset: str | None, keyring: Path | None
+) -> TrustOptions:
+    """`TrustOptions` from ``--pool``, ``--ruleset ID`` and ``--keyring``, checked.
+
+    Raises:
+        UsageError: an id names nothing published, or a keyring key is malformed.
+    """
+    opts = TrustOptions(
+        registry=registry_for(cli),
+        pool=pool,
+        ruleset=ruleset,
+        keyring=None if keyring is None else io_trust.load_keyring(keyring),
+    )
+    services_trust.check_options(opts)
+    return opts
+
+
+pool_option = click.option(
+    "--pool",
+    "pool_id",
+    metavar="ID",
+    help="Hold the logs to this published pool (default: the one each log names).",
+)
+keyring_option = click.option(
+    "--keyring",
+    type=click.Path(path_type=Path),
+    help="Directory of public keys (NAME.pub): every signature is checked, and at least one "
+    "must be by a key of the ring.",
+)
+
+
+# -- publishing ------------------------------------------------------------------------------
+
+
+@main.group()
+def pool() -> None:
+    """Published card pools: the definitions logs are held to.
+
+    Example:
+
+    \b
+        vwlog pool publish errata.json --id spring-cup@1
+        vwlog pool list
+    """
+
+
+@pool.command("publish")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--id", "pool_id", required=True, metavar="ID", help="Stable id, e.g. spring-cup@1.")
+@pass_cli_context
+def pool_publish(cli: CliContext, file: Path, pool_id: str) -> None:
+    """Publish a card pool file (a tournament's errata) into the store.
+
+    An id is published once: publishing other content under it is refused
+    (exit 2) and nothing stored changes.
+
+    Example:
+
+    \b
+        vwlog pool publish errata.json --id spring-cup@1
+        vwlog validate --pool spring-cup@1 match.jsonl
+    """
+    from vwlog.cli.matches import open_store
+
+    with open_store(cli) as store:
+        item, stored = services_trust.publish_pool(store, file, pool_id)
+    state = "published" if stored else "already published"
+    click.echo(f"pool {item.id} {state} · {len(item.pool.cards)} cards · sha256 {item.hash}")
+
+
+@pool.command("list")
+@options.output_format(["text", "json"], "Text or JSON.")
+@pass_cli_context
+def pool_list(cli: CliContext, output_format: str) -> None:
+    """List the published pools (built in and in the store).
+
+    Example:
+
+    \b
+        vwlog pool list
+    """
+    registry = registry_for(cli)
+    rows: list[dict[str, Any]] = [
+        {"id": p.id, "hash": p.hash, "cards": len(p.pool.cards), "builtin": p.builtin}
+        for p in registry.pools.values()
+    ]
+    if output_format == "json":
+        click.echo(to_json(rows))
+        return
+    for row in rows:
+        click.echo(f"{row['id']:30} {row['hash'][:16]}  {row['cards']:4} cards")
+
+
+@main.group("ruleset")
+def ruleset_group() -> None:
+    """Published rulesets: the flags logs are held to.
+
+    Example:
+
+    \b
+        vwlog ruleset publish spring-cup.json
+        vwlog ruleset list
+    """
+
+
+@ruleset_group.command("publish")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@pass_cli_context
+def ruleset_publish(cli: CliContext, file: Path) -> None:
+    """Publish a ruleset file into the store under its id@version.
+
+    Example:
+
+    \b
+        vwlog ruleset publish spring-cup.json
+        vwlog validate --ruleset spring-cup@1 match.jsonl
+    """
+    from vwlog.cli.matches import open_store
+
+    with open_store(cli) as store:
+        item, stored = services_trust.publish_ruleset(store, file)
+    state = "published" if stored else "already published"
+    click.echo(f"ruleset {item.id} {state} · sha256 {item.hash}")
+
+
+@ruleset_group.command("list")
+@pass_cli_context
+def ruleset_list(cli: CliContext) -> None:
+    """List the published rulesets (built in and in the store).
+
+    Example:
+
+    \b
+        vwlog ruleset list
+    """
+    for item in registry_for(cli).rulesets.values():
+        click.echo(f"{item.id:30} {item.hash[:16]}")
+
+
+# -- keys and signing ------------------------------------------------------------------------
+
+
+@main.group()
+def keys() -> None:
+    """Ed25519 keys for signing sealed records.
+
+    Example:
+
+    \b
+        vwlog keys create alice --dir keys
+        vwlog keys list --dir keys
+    """
+
+
+keys_dir_option = click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("keys"),
+    show_default=True,
+    help="Key directory (NAME.key private, NAME.pub public).",
+)
+
+
+@keys.command("create")
+@click.argument("name")
+@keys_dir_option
+def keys_create(name: str, directory: Path) -> None:
+    """Create a key pair NAME.key (private, mode 0600) and NAME.pub.
+
+    Give NAME.pub to whoever verifies (their keyring directory); keep NAME.key.
+
+    Example:
+
+    \b
+        vwlog keys create alice --dir keys
+    """
+    try:
+        key = io_trust.create_key(directory, name)
+    except OSError as err:
+        raise UsageError(f"{directory}: cannot write key: {err.strerror}") from err
+    click.echo(f"created {directory / (name + '.key')} and .pub · key id {key.key_id}")
+
+
+@keys.command("list")
+@keys_dir_option
+def keys_list(directory: Path) -> None:
+    """List the public keys of a directory (a keyring).
+
+    Example:
+
+    \b
+        vwlog keys list --dir keys
+    """
+    for key in io_trust.load_keyring(directory).values():
+        click.echo(f"{key.name:20} {key.key_id}  {key.hex}")
+
+
+@main.command()
+@click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--key",
+    "key_path",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Private key file (NAME.key).",
+)
+@click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here.")
+def sign(log: Path, key_path: Path, out: Path | None) -> None:
+    """Sign a sealed log: append a signature over its seal.
+
+    The log must be sealed and its chain intact. The file is rewritten
+    whole (or written to --out); a log that cannot be signed is left as it
+    was (exit 2).
+
+    Example:
+
+    \b
+        vwlog sign match.jsonl --key keys/alice.key
+        vwlog verify --keyring keys match.jsonl
+    """
+    check = services_trust.sign_log(log, key_path, out)
+    click.echo(f"{out or log}: signed by {check.signer} (key {check.key_id}) at seq {check.seq}")

@@ -1,0 +1,200 @@
+"""A log's embedded card definitions and ruleset held against the published ones (pure).
+
+A log carries its own card definitions and ruleset (`MatchStarted.cards`, `.ruleset`), so on its
+own it can claim anything. Judging compares them with the published pool and ruleset the log is
+held to: every card field or ruleset flag that differs is a violation, R-TRUST-1 for a card and
+R-TRUST-2 for a flag, naming the card, the field, the published and the logged value. Effects
+claimed for a skill the published pool leaves text-only are R-TRUST-3 unless the ruleset accepts
+them (`TRUSTED_EFFECTS_FLAG`).
+
+Also here, because the engine's report carries them: `TrustedResult` (a result whose effects
+could not be checked) and `Integrity` (what a verdict rests on). Hashing and signature checks are
+I/O and live in `vwlog.io.trust`; this module only compares values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from vwlog.rules.common import violation
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from vwlog.model.cards import CardDef, Ruleset
+    from vwlog.model.errors import Violation
+
+OWN_DEFINITIONS_WARNING = "card definitions are the log's own"
+"""The warning every output shows when a log's cards match nothing published."""
+OWN_RULESET_WARNING = "the ruleset is the log's own"
+"""The warning every output shows when a log's ruleset matches nothing published."""
+
+_MISSING = "(absent)"
+
+
+@dataclass(frozen=True, slots=True)
+class TrustedResult:
+    """A result whose effects are taken as logged: its skill is text only."""
+
+    seq: int
+    """Seq of the ``object_resulted`` event."""
+    card: str | None
+    """The card definition id (``None`` when unknown)."""
+    skill: str | None
+    """The skill id."""
+    effects: int
+    """How many effects the log claims."""
+    line: int | None = None
+    """Line of the log file, when validating a file."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignatureCheck:
+    """One signature over a seal, and what checking it showed."""
+
+    seq: int
+    """Seq of the ``record_signed`` record."""
+    signer: str
+    """The name the record gives."""
+    key_id: str
+    """Short id of the public key (first 16 hex digits of its SHA-256)."""
+    status: str
+    """``valid``, ``invalid`` (the signature does not fit the seal), ``unknown key`` (valid
+    but the key is not in the keyring) or ``not checked`` (no keyring given)."""
+    known_as: str | None = None
+    """The keyring's name for the key, when it is there."""
+
+
+@dataclass(frozen=True, slots=True)
+class Integrity:
+    """What a verdict rests on: the chain, the seal, the signatures and the published pool and
+    ruleset. ``problems`` make the verdict fail; ``warnings`` are shown in every output."""
+
+    chain: str
+    """``intact``, ``broken: <where and why>`` or ``no hashes``."""
+    sealed: bool
+    """Whether the record ends with a seal that matches it."""
+    seal: str
+    """``sealed after N records``, ``unsealed`` or what is wrong with the seal."""
+    pool: str
+    """The published pool the cards are held to (``id`` and hash), or the warning."""
+    ruleset: str
+    """The published ruleset the flags are held to, or the warning."""
+    signatures: tuple[SignatureCheck, ...] = ()
+    problems: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    keyring: bool = False
+    """Whether signatures were checked against a keyring."""
+    trusted_listed: int = field(default=0)
+    """How many results with unchecked effects the report lists."""
+
+    @property
+    def ok(self) -> bool:
+        """Whether nothing undermines the verdict."""
+        return not self.problems
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    return repr(value)
+
+
+def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    """Leaf paths of a JSON-like value: ``{"skills.0.effects.0.amount": 2, ...}``.
+
+    >>> flatten({"a": 1, "b": [{"c": 2}], "d": []})
+    {'a': 1, 'b.0.c': 2, 'd': []}
+    """
+    out: dict[str, Any] = {}
+    if isinstance(value, dict) and value:
+        for key, item in value.items():
+            out.update(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+    elif isinstance(value, list | tuple) and value:
+        for index, item in enumerate(value):
+            out.update(flatten(item, f"{prefix}.{index}" if prefix else str(index)))
+    else:
+        out[prefix] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def card_fields(card: CardDef) -> dict[str, Any]:
+    """A card's fields as leaf paths (JSON names, ``def`` not ``def_``)."""
+    return flatten(card.model_dump(mode="json", by_alias=True))
+
+
+def compare_cards(published: Mapping[str, CardDef], logged: Iterable[CardDef]) -> list[Violation]:
+    """R-TRUST-1 for every field of a logged card that differs from the published card with
+    the same id, and for a logged card the published pool does not have."""
+    out: list[Violation] = []
+    for card in logged:
+        ref = published.get(card.id)
+        if ref is None:
+            out.append(
+                violation(
+                    "R-TRUST-1",
+                    f"card {card.id!r} ({card.name}) is not in the published pool",
+                    expected=_MISSING,
+                    actual=card.id,
+                )
+            )
+            continue
+        if ref == card:
+            continue
+        mine, theirs = card_fields(card), card_fields(ref)
+        for path in sorted(set(mine) | set(theirs), key=_path_key):
+            a, b = theirs.get(path, _MISSING), mine.get(path, _MISSING)
+            if a != b:
+                out.append(
+                    violation(
+                        "R-TRUST-1",
+                        f"card {card.id!r} ({ref.name}) field {path!r}: published {_show(a)}, "
+                        f"logged {_show(b)}",
+                        expected=_show(a),
+                        actual=_show(b),
+                    )
+                )
+    return out
+
+
+def compare_ruleset(published: Ruleset, logged: Ruleset) -> list[Violation]:
+    """R-TRUST-2 for every ruleset flag that differs from the published ruleset."""
+    theirs = published.model_dump(mode="json")
+    mine = logged.model_dump(mode="json")
+    out: list[Violation] = []
+    for name in theirs:
+        if theirs[name] != mine.get(name):
+            out.append(
+                violation(
+                    "R-TRUST-2",
+                    f"ruleset {published.id}@{published.version} flag {name!r}: published "
+                    f"{_show(theirs[name])}, logged {_show(mine.get(name))}",
+                    expected=_show(theirs[name]),
+                    actual=_show(mine.get(name)),
+                )
+            )
+    return out
+
+
+def trusted_effects_violation(result: TrustedResult) -> Violation:
+    """R-TRUST-3: a result claims effects for a skill the published pool leaves text only."""
+    return violation(
+        "R-TRUST-3",
+        f"card {result.card!r} skill {result.skill!r} claims {result.effects} effect"
+        f"{'s' if result.effects != 1 else ''}, but the published pool gives the skill no "
+        "machine-readable effects: they cannot be checked",
+        flag=TRUSTED_EFFECTS_FLAG,
+    )
+
+
+TRUSTED_EFFECTS_FLAG = "accept_trusted_effects"
+"""The ruleset flag that accepts effects of text-only skills as logged."""
+
+
+def _path_key(path: str) -> tuple[tuple[int, int | str], ...]:
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in path.split("."))

@@ -1,0 +1,536 @@
+"""What a verdict rests on: the hash chain, the seal, the signatures, and the published pool and
+ruleset a log is held to; publishing pools and rulesets; sealing and signing logs.
+
+`check_integrity` is the one place that decides whether a record can be believed. `validate`,
+`report` and `verify` all call it, so they cannot disagree:
+
+* **chain** — every record's hash chains to the header (`vwlog.services.verify_lines`);
+* **seal** — the record ends with a `MatchSealed` that names the records before it (count and
+  head hash) and the pool, ruleset and card hashes; only signatures may follow it. A log with no
+  seal is *unsealed*: its end cannot be told from a truncation, so it is never "legal";
+* **signatures** — each `RecordSigned` must be its key's Ed25519 signature over the seal; with a
+  keyring, at least one must be by a key of the keyring;
+* **pool and ruleset** — the embedded card definitions and flags are compared with the published
+  ones (R-TRUST-1, R-TRUST-2); a log that matches nothing published is judged with the warning
+  "card definitions are the log's own".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from vwlog.events import (
+    TRAILER_TYPES,
+    EventRecord,
+    LogHeader,
+    MatchSealed,
+    MatchStarted,
+    RecordSigned,
+)
+from vwlog.io import trust as io_trust
+from vwlog.io.logfile import open_log, read_log, write_log
+from vwlog.io.pools import load_pool
+from vwlog.model.errors import LogFormatError, UsageError
+from vwlog.rules.published import (
+    OWN_DEFINITIONS_WARNING,
+    OWN_RULESET_WARNING,
+    Integrity,
+    SignatureCheck,
+    TrustedResult,
+    compare_cards,
+    compare_ruleset,
+    trusted_effects_violation,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+
+    from vwlog.io.logfile import LogLine
+    from vwlog.io.trust import PublicKey, PublishedPool, PublishedRuleset, Registry
+    from vwlog.model.cards import CardPool, Ruleset
+    from vwlog.model.errors import Violation
+    from vwlog.store import MatchStore
+
+
+@dataclass(frozen=True, slots=True)
+class TrustOptions:
+    """What a log is held to: the published definitions, chosen ids, a keyring."""
+
+    registry: Registry | None = None
+    """Published pools and rulesets (``None``: the packaged pool and default ruleset)."""
+    pool: str | None = None
+    """``--pool ID``: hold every log to this published pool."""
+    ruleset: str | None = None
+    """``--ruleset ID``: hold every log to this published ruleset."""
+    keyring: dict[str, PublicKey] | None = None
+    """Public keys by hex; with a keyring, a record must carry a valid signature by one."""
+
+
+@dataclass(slots=True)
+class TrustFindings:
+    """The integrity summary and the rule violations it found (R-TRUST-1/2/3)."""
+
+    integrity: Integrity
+    violations: list[Violation] = field(default_factory=list)
+
+
+def registry_of(options: TrustOptions) -> Registry:
+    """The registry the options name, or the built-in one."""
+    return options.registry if options.registry is not None else io_trust.builtin_registry()
+
+
+def check_options(options: TrustOptions) -> None:
+    """Refuse ``--pool``/``--ruleset`` ids that are not published.
+
+    Raises:
+        UsageError: an id names nothing published.
+    """
+    registry = registry_of(options)
+    if options.pool is not None:
+        registry.pool(options.pool)
+    if options.ruleset is not None:
+        registry.ruleset(options.ruleset)
+
+
+def _held_pool(
+    registry: Registry, options: TrustOptions, start: MatchStarted
+) -> tuple[PublishedPool | None, list[str]]:
+    problems: list[str] = []
+    if options.pool is not None:
+        return registry.pool(options.pool), problems
+    if start.pool is not None:
+        found = registry.pools.get(start.pool.id)
+        if found is not None and found.hash != start.pool.hash:
+            problems.append(
+                f"match_started names pool {start.pool.id} with hash {start.pool.hash[:16]}, "
+                f"but the published pool's hash is {found.hash[:16]}"
+            )
+        return found, problems
+    packaged = registry.pools.get(io_trust.PACKAGED_POOL_ID)
+    if packaged is not None:
+        ids = packaged.cards()
+        if start.cards and all(c.id in ids for c in start.cards):
+            return packaged, problems
+    return None, problems
+
+
+def _held_ruleset(
+    registry: Registry, options: TrustOptions, start: MatchStarted
+) -> tuple[PublishedRuleset | None, list[str]]:
+    problems: list[str] = []
+    if options.ruleset is not None:
+        return registry.ruleset(options.ruleset), problems
+    named = start.ruleset_ref.id if start.ruleset_ref else io_trust.ruleset_id(start.ruleset)
+    found = registry.rulesets.get(named)
+    if found is not None and start.ruleset_ref is not None and found.hash != start.ruleset_ref.hash:
+        problems.append(
+            f"match_started names ruleset {named} with hash {start.ruleset_ref.hash[:16]}, but "
+            f"the published ruleset's hash is {found.hash[:16]}"
+        )
+    return found, problems
+
+
+def check_integrity(
+    path: str | Path,
+    options: TrustOptions | None = None,
+    *,
+    trusted: Sequence[TrustedResult] = (),
+    judged_under: Ruleset | None = None,
+    owed: Sequence[str] = (),
+) -> TrustFindings:
+    """Check what a verdict on the log at ``path`` rests on.
+
+    Args:
+        path: the log file.
+        options: what to hold it to.
+        trusted: the results with unchecked effects the replay found (for R-TRUST-3).
+        judged_under: the ruleset the replay judged under (its ``accept_trusted_effects``).
+        owed: consequences the rules still demanded at the end of the record (a sealed record
+            must owe none: a seal cannot close a match half-way through a consequence).
+
+    Raises:
+        LogFormatError: the file cannot be read as a log.
+        UsageError: ``--pool``/``--ruleset`` names nothing published.
+    """
+    from vwlog.services import verify_log
+
+    opts = options or TrustOptions()
+    chain_report = verify_log(path)
+    unreadable: str | None = None
+    with open_log(path) as reader:
+        header = reader.header
+        lines: list[tuple[int, EventRecord]] = []
+        try:
+            lines = _trust_lines(reader, lines)
+        except LogFormatError as err:
+            # an altered record may no longer parse: the chain check names it; judge the rest
+            unreadable = f"the record cannot be read past line {err.line}: {err.detail}"
+    findings = _findings(
+        header, chain_report_text(chain_report), lines, opts, trusted, judged_under
+    )
+    if unreadable is not None:
+        findings.integrity = replace(
+            findings.integrity, problems=(*findings.integrity.problems, unreadable)
+        )
+    if owed and findings.integrity.sealed:
+        problem = "the seal closes the record while the rules still demand " + ", ".join(
+            dict.fromkeys(owed)
+        )
+        findings.integrity = replace(
+            findings.integrity, problems=(*findings.integrity.problems, problem)
+        )
+    return findings
+
+
+def chain_report_text(report: object) -> str:
+    """``intact``, ``no hashes`` or ``broken: …`` from a `VerifyReport`."""
+    from vwlog.services import VerifyReport
+
+    assert isinstance(report, VerifyReport)
+    if not report.sealed:
+        return "no hashes"
+    if report.broken is None:
+        mismatched = [c.player for c in report.commitments if c.status == "mismatch"]
+        if mismatched:
+            return "broken: deck commitment mismatch for " + ", ".join(mismatched)
+        return "intact"
+    b = report.broken
+    where = f"seq {b.seq}, line {b.line}" if b.seq is not None else f"line {b.line}"
+    return f"broken at {where}: {b.reason}"
+
+
+def _trust_lines(
+    lines: Iterable[LogLine], out: list[tuple[int, EventRecord]]
+) -> list[tuple[int, EventRecord]]:
+    """The records the seal and signature checks need, streaming: the first record, every
+    seal and signature, the record just before the first of them, and the first game record
+    after them (appended to ``out``, so what was read before an error is kept)."""
+    previous: tuple[int, EventRecord] | None = None
+    in_trailer = False
+    for line in lines:
+        item = (line.line_no, line.record)
+        if line.record.seq == 1:
+            out.append(item)
+        if isinstance(line.record.event, TRAILER_TYPES):
+            if not in_trailer and previous is not None and previous[1].seq != 1:
+                out.append(previous)
+            if line.record.seq != 1:
+                out.append(item)
+            in_trailer = True
+        elif in_trailer:
+            out.append(item)
+            in_trailer = False
+        previous = item
+    return out
+
+
+def _findings(
+    header: LogHeader,
+    chain: str,
+    lines: Sequence[tuple[int, EventRecord]],
+    opts: TrustOptions,
+    trusted: Sequence[TrustedResult],
+    judged_under: Ruleset | None,
+) -> TrustFindings:
+    registry = registry_of(opts)
+    problems: list[str] = []
+    warnings: list[str] = []
+    violations: list[Violation] = []
+    if chain != "intact":
+        problems.append(f"hash chain {chain}")
+    start = next(
+        ((n, r) for n, r in lines if r.seq == 1 and isinstance(r.event, MatchStarted)), None
+    )
+    pool_text = ruleset_text = "no match_started"
+    held_pool: PublishedPool | None = None
+    if start is not None:
+        line_no, record = start
+        event = record.event
+        assert isinstance(event, MatchStarted)
+        held_pool, found = _held_pool(registry, opts, event)
+        problems += found
+        if held_pool is None:
+            named = f" ({event.pool.id}, not published)" if event.pool else ""
+            pool_text = OWN_DEFINITIONS_WARNING + named
+            warnings.append(OWN_DEFINITIONS_WARNING + named)
+        else:
+            pool_text = f"published {held_pool.id} ({held_pool.hash[:16]})"
+            violations += _at(compare_cards(held_pool.cards(), event.cards), record, line_no)
+        held_rs, found = _held_ruleset(registry, opts, event)
+        problems += found
+        if held_rs is None:
+            named = io_trust.ruleset_id(event.ruleset)
+            ruleset_text = f"{OWN_RULESET_WARNING} ({named}, not published)"
+            warnings.append(ruleset_text)
+        else:
+            ruleset_text = f"published {held_rs.id} ({held_rs.hash[:16]})"
+            violations += _at(compare_ruleset(held_rs.ruleset, event.ruleset), record, line_no)
+        accepted = bool((judged_under or event.ruleset).accept_trusted_effects)
+        cards = held_pool.cards() if held_pool is not None else {c.id: c for c in event.cards}
+        for result in trusted:
+            card = cards.get(result.card or "")
+            skill = card.skill(result.skill or "play") if card is not None else None
+            text_only = skill is None or skill.effects is None
+            if text_only and result.effects and not accepted:
+                v = trusted_effects_violation(result)
+                violations.append(
+                    replace(v, seq=result.seq, line=result.line, event_type="object_resulted")
+                )
+    seal_text, sealed, seal_problems, signatures = _seal_and_signatures(header, lines, start, opts)
+    problems += seal_problems
+    if trusted:
+        warnings.append(
+            f"{len(trusted)} result{'s' if len(trusted) != 1 else ''} of text-only skills "
+            "taken as logged (effects not machine-checked)"
+        )
+    integrity = Integrity(
+        chain=chain,
+        sealed=sealed,
+        seal=seal_text,
+        pool=pool_text,
+        ruleset=ruleset_text,
+        signatures=tuple(signatures),
+        problems=tuple(problems),
+        warnings=tuple(warnings),
+        keyring=opts.keyring is not None,
+        trusted_listed=len(trusted),
+    )
+    return TrustFindings(integrity, violations)
+
+
+def _at(found: list[Violation], record: EventRecord, line_no: int) -> list[Violation]:
+    return [replace(v, seq=record.seq, line=line_no, event_type="match_started") for v in found]
+
+
+def _seal_and_signatures(
+    header: LogHeader,
+    lines: Sequence[tuple[int, EventRecord]],
+    start: tuple[int, EventRecord] | None,
+    opts: TrustOptions,
+) -> tuple[str, bool, list[str], list[SignatureCheck]]:
+    problems: list[str] = []
+    signatures: list[SignatureCheck] = []
+    seal: EventRecord | None = None
+    before: EventRecord | None = None
+    last: EventRecord | None = None
+    for _, record in lines:
+        event = record.event
+        if isinstance(event, MatchSealed):
+            if seal is not None:
+                problems.append(f"a second seal at seq {record.seq}")
+                continue
+            seal = record
+            before = last
+        elif isinstance(event, RecordSigned):
+            signatures.append(_signature(record, seal, opts))
+        elif seal is not None and record.seq != 1:
+            problems.append(
+                f"seq {record.seq} ({event.type}) follows the seal: only signatures may"
+            )
+            break
+        last = record
+    if seal is None:
+        problems.append("unsealed: the record has no seal, so its end cannot be told from a cut")
+        return "unsealed", False, problems, signatures
+    assert isinstance(seal.event, MatchSealed)
+    count = seal.seq - 1
+    head = before.hash if before is not None else header.hash
+    start_event = start[1].event if start is not None else None
+    want = io_trust.seal_event(
+        start_event if isinstance(start_event, MatchStarted) else None, count, head or ""
+    )
+    differs = [
+        name
+        for name in ("events", "head", "pool", "ruleset", "cards")
+        if getattr(want, name) != getattr(seal.event, name)
+    ]
+    if differs:
+        problems.append(
+            f"the seal at seq {seal.seq} does not match the record ({', '.join(differs)})"
+        )
+        return f"seal at seq {seal.seq} does not match", False, problems, signatures
+    for check in signatures:
+        if check.status == "invalid":
+            problems.append(
+                f"the signature at seq {check.seq} ({check.signer}, key {check.key_id}) does "
+                "not fit the seal"
+            )
+    if opts.keyring is not None and not any(s.status == "valid" for s in signatures):
+        problems.append("no valid signature by a key of the keyring")
+    return f"sealed after {count:,} records", True, problems, signatures
+
+
+def _signature(record: EventRecord, seal: EventRecord | None, opts: TrustOptions) -> SignatureCheck:
+    event = record.event
+    assert isinstance(event, RecordSigned)
+    kid = io_trust.key_id(event.key)
+    holds = (
+        seal is not None
+        and seal.seq == event.seal
+        and seal.hash is not None
+        and io_trust.signature_holds(event, seal.hash)
+    )
+    if not holds:
+        return SignatureCheck(record.seq, event.signer, kid, "invalid")
+    if opts.keyring is None:
+        return SignatureCheck(record.seq, event.signer, kid, "not checked")
+    known = opts.keyring.get(event.key)
+    if known is None:
+        return SignatureCheck(record.seq, event.signer, kid, "unknown key")
+    return SignatureCheck(record.seq, event.signer, kid, "valid", known.name)
+
+
+# -- writing seals and signatures ----------------------------------------------------------------
+
+
+def close_records(
+    header: LogHeader, records: Iterable[EventRecord], pool: PublishedPool | None = None
+) -> tuple[LogHeader, list[EventRecord]]:
+    """Name the pool and ruleset in ``match_started``, chain the hashes and append the seal.
+
+    Any seal and signatures the records carry are dropped first (re-sealing after a change
+    invalidates them).
+    """
+    from vwlog.services import sealed
+
+    body = io_trust.strip_trailer(records)
+    if body and isinstance(body[0].event, MatchStarted):
+        body[0] = body[0].model_copy(update={"event": io_trust.with_refs(body[0].event, pool)})
+    head, chained = sealed(header.model_copy(update={"hash": None}), body)
+    assert head.hash is not None
+    start = chained[0].event if chained and isinstance(chained[0].event, MatchStarted) else None
+    last = chained[-1].hash if chained else head.hash
+    seal = EventRecord(
+        seq=len(chained) + 1, event=io_trust.seal_event(start, len(chained), last or "")
+    )
+    _, tail = sealed(head, [*chained, seal])
+    return head, tail
+
+
+def close_stream(
+    header: LogHeader, records: Iterable[EventRecord], pool: PublishedPool | None = None
+) -> tuple[LogHeader, Iterator[EventRecord]]:
+    """`close_records` for records made one at a time (a generated match): the sealed header,
+    and the records chained as they are read, followed by the seal; nothing is kept."""
+    from vwlog.io import codec
+
+    head = codec.seal_header(header.model_copy(update={"hash": None}))
+    assert head.hash is not None
+
+    def named(rs: Iterable[EventRecord]) -> Iterator[EventRecord]:
+        for r in rs:
+            if r.seq == 1 and isinstance(r.event, MatchStarted):
+                r = r.model_copy(update={"event": io_trust.with_refs(r.event, pool)})
+            yield r
+
+    def body() -> Iterator[EventRecord]:
+        first: EventRecord | None = None
+        last: EventRecord | None = None
+        for r in codec.seal(head.hash or "", named(records)):
+            first = first or r
+            last = r
+            yield r
+        if last is not None:
+            yield seal_after(first, last)
+
+    return head, body()
+
+
+def seal_after(first: EventRecord | None, last: EventRecord) -> EventRecord:
+    """The seal record chained after ``last`` (a hashed record), for a match whose first
+    record is ``first``."""
+    from vwlog.io import codec
+
+    start = first.event if first is not None and isinstance(first.event, MatchStarted) else None
+    seal = EventRecord(
+        seq=last.seq + 1, event=io_trust.seal_event(start, last.seq, last.hash or "")
+    )
+    return next(codec.seal(last.hash or "", [seal]))
+
+
+def packaged_pool() -> PublishedPool:
+    """The packaged pool, published."""
+    return io_trust.published_pool(load_pool(), io_trust.PACKAGED_POOL_ID, builtin=True)
+
+
+def published_for(pool: CardPool) -> PublishedPool | None:
+    """The published pool with exactly this content among the built-in ones, if any."""
+    packaged = packaged_pool()
+    return packaged if io_trust.pool_hash(pool) == packaged.hash else None
+
+
+def sign_log(path: Path, key_path: Path, out: Path | None = None) -> SignatureCheck:
+    """Append a signature over the log's seal, rewriting the file (or writing ``out``).
+
+    Raises:
+        LogFormatError: the log cannot be read.
+        UsageError: the key is malformed, or the log has no seal or fails its checks.
+    """
+    key, name = io_trust.load_private_key(key_path)
+    header, records = read_log(path)
+    findings = check_integrity(path)
+    if not findings.integrity.ok:
+        raise UsageError(
+            f"{path}: cannot sign: {'; '.join(findings.integrity.problems) or 'not sealed'}"
+        )
+    seal = next(r for r in records if isinstance(r.event, MatchSealed))
+    signed = io_trust.sign_seal(key, name, seal)
+    from vwlog.services import sealed
+
+    head, chained = sealed(header, [*records, EventRecord(seq=len(records) + 1, event=signed)])
+    write_log(out or path, head, chained)
+    return SignatureCheck(len(chained), name, io_trust.key_id(signed.key), "not checked")
+
+
+# -- publishing ------------------------------------------------------------------------------
+
+
+def store_registry(store: MatchStore | None) -> Registry:
+    """The packaged pool, the default ruleset and everything published into ``store``."""
+    registry = io_trust.builtin_registry()
+    if store is None:
+        return registry
+    for data in store.published("pool"):
+        registry = registry.with_pool(io_trust.read_pool_document(data))
+    for data in store.published("ruleset"):
+        registry = registry.with_ruleset(io_trust.read_ruleset_document(data))
+    return registry
+
+
+def publish_pool(store: MatchStore, path: Path, pool_id: str) -> tuple[PublishedPool, bool]:
+    """Publish a card pool file under ``pool_id``.
+
+    Raises:
+        CardPoolError: the file is not a valid pool.
+        UsageError: the id is malformed, built in, or taken by other content.
+    """
+    io_trust.check_published_id(pool_id, "pool")
+    item = io_trust.published_pool(load_pool(path), pool_id)
+    builtin = io_trust.builtin_registry().pools.get(pool_id)
+    if builtin is not None:
+        if builtin.hash == item.hash:
+            return builtin, False
+        raise UsageError(f"pool id {pool_id!r} is the packaged pool's; choose another id")
+    return item, store.publish("pool", pool_id, io_trust.pool_document(item))
+
+
+def publish_ruleset(store: MatchStore, path: Path) -> tuple[PublishedRuleset, bool]:
+    """Publish a ruleset file under its ``id@version``.
+
+    Raises:
+        UsageError: the file is unreadable or invalid, or its id is taken by other content.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read ruleset: {err.strerror}") from err
+    item = io_trust.published_ruleset(io_trust.parse_ruleset_bytes(data, str(path)))
+    io_trust.check_published_id(item.id, "ruleset")
+    builtin = io_trust.builtin_registry().rulesets.get(item.id)
+    if builtin is not None:
+        if builtin.hash == item.hash:
+            return builtin, False
+        raise UsageError(f"ruleset {item.id} is built in; give your ruleset another id or version")
+    return item, store.publish("ruleset", item.id, io_trust.ruleset_document(item))
