@@ -21,7 +21,7 @@ from vwlog.store.tokens import Role, TokenStore
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
-START_TIMEOUT = 60.0
+START_TIMEOUT = 180.0
 """Seconds a server may take to answer /health."""
 
 

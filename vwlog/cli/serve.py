@@ -118,6 +118,9 @@ def serve(
         workers=workers,
         access_log=False,
         timeout_graceful_shutdown=30,
+        # a worker imports the whole service before it answers its supervisor's first ping; on
+        # a busy machine that takes longer than uvicorn's 5 s, and the worker would be killed
+        timeout_worker_healthcheck=120,
         log_level="info",
     )
 
