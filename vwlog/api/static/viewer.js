@@ -467,7 +467,7 @@ async function playPanel(matchId, side, meta, state, refresh) {
 
 async function recordPage() {
   const decks = await api("/pools/decks");
-  const id = el("input", { name: "match_id", required: true, pattern: "[A-Za-z0-9_.:-]+", value: `live-${Date.now()}` });
+  const id = el("input", { name: "match_id", required: true, pattern: "[A-Za-z0-9_.:\\-]+", value: `live-${Date.now()}` });
   const seats = [0, 1].map((i) => el("select", { name: `deck${i}`, "aria-label": `deck of p${i + 1}` }, decks.map((d) => el("option", {}, d))));
   seats[1].selectedIndex = Math.min(1, decks.length - 1);
   const seed = el("input", { name: "seed", type: "number", min: 0, value: 0 });
