@@ -158,7 +158,8 @@ def test_fork_at_a_priority_point_and_play_three(
     assert fork_id != combat
     with viewer_server.client("organiser") as c:
         meta = c.get(f"/matches/{fork_id}").json()
-    assert meta["parent"] == combat and meta["fork_at"] == point
+    assert meta["parent"] == combat
+    assert meta["fork_at"] == point
     _play_three(organiser_page, fork_id)
     with viewer_server.client("organiser") as c:
         after = c.get(f"/matches/{fork_id}").json()

@@ -221,10 +221,10 @@ async function replayPage(matchId, seqText) {
       el("div", {},
         el("div", { class: "timeline" }, scrub, marks),
         el("div", { class: "controls" },
-          btn("first", "⏮", "first event (Home)", () => show(0)),
+          btn("first", "First", "first event (Home)", () => show(0)),
           btn("back", "◀", "step back (←)", () => show(state.seq - 1)),
           btn("forward", "▶", "step forward (→)", () => show(state.seq + 1)),
-          btn("last", "⏭", "last event (End)", () => show(state.head)),
+          btn("last", "Last", "last event (End)", () => show(state.head)),
           btn("next-violation", "Next violation", "(v)", () => jump((e) => e.violations.length)),
           btn("next-combat", "Next combat step", "(c)", () => jump((e) => e.phase === "COMBAT" && e.step && e.step !== prevStep(e))),
           btn("next-turn", "Next turn", "(t)", () => jump((e) => e.turn !== turnBefore(e))),
@@ -270,7 +270,8 @@ async function replayPage(matchId, seqText) {
         e && e.violations.length ? ` — ${e.violations.map((v) => v.rule).join(", ")}` : "");
       eventList.append(li);
     }
-    eventList.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    const cur = eventList.querySelector(".current");
+    if (cur) eventList.scrollTop = cur.offsetTop - eventList.offsetTop - eventList.clientHeight / 2;
   }
 
   function drawMarks() {
