@@ -29,12 +29,17 @@ def test_list_shows_matches_and_links_to_them(judge_page: Page, viewer_server: S
     page.wait_for_selector("table tbody tr", timeout=TIMEOUT)
     combat = viewer_server.tokens["match:full-combat"]
     assert page.locator(f"a[href='/m/{combat}']").count() == 1
-    page.fill("input[name=search]", "combat")
+    lifo = viewer_server.tokens["match:register-lifo"]
+    page.fill("input[name=search]", "lifo")
     page.press("input[name=search]", "Enter")
-    page.wait_for_url(re.compile(r"search=combat"), timeout=TIMEOUT)
-    page.wait_for_selector("table tbody tr", timeout=TIMEOUT)
+    page.wait_for_url(re.compile(r"search=lifo"), timeout=TIMEOUT)
+    page.wait_for_selector(f"a[href='/m/{lifo}']", timeout=TIMEOUT)
     rows = page.locator("table tbody tr")
     assert rows.count() == 1
+    # the filter is a deep link: reopening the URL gives the same list
+    page.goto(page.url)
+    page.wait_for_selector(f"a[href='/m/{lifo}']", timeout=TIMEOUT)
+    assert page.locator("table tbody tr").count() == 1
     assert judge_page.errors == []
 
 
@@ -93,6 +98,8 @@ def test_scrub_to_violation_and_jump_from_report(judge_page: Page, viewer_server
     text = button.inner_text()
     assert "R-CMB-3" in text
     assert "Fatigued" in text
+    # the rule's full text from the catalog, not only its id
+    assert "may enter battle, but a Fatigued Follower may not attack" in text
     page.wait_for_selector("body[data-events-loaded=true]", timeout=TIMEOUT)
     page.keyboard.press("v")
     assert seq_shown(judge_page) == int(button.get_attribute("data-seq") or 0)
@@ -195,3 +202,36 @@ def test_static_files_are_served(viewer_server: Server) -> None:
         r = httpx.get(viewer_server.url + path, timeout=30)
         assert r.status_code == 200, path
     assert "cdn" not in httpx.get(viewer_server.url + "/", timeout=30).text.lower()
+
+
+def test_rule_endpoint_gives_the_full_text(viewer_server: Server) -> None:
+    with viewer_server.client() as c:
+        r = c.get("/rules/R-CMB-3")
+        assert r.status_code == 200
+        body = r.json()
+        assert body["id"] == "R-CMB-3"
+        assert "Fatigued Follower may not attack" in body["text"]
+        assert c.get("/rules/R-NOPE-1").status_code == 404
+
+
+def test_diff_side_by_side_from_the_first_divergence(
+    judge_page: Page, viewer_server: Server
+) -> None:
+    combat = viewer_server.tokens["match:full-combat"]
+    with viewer_server.client("judge") as c:
+        events = c.get(f"/matches/{combat}/events", params={"after": 60, "limit": 60}).json()
+        point = next(e["seq"] for e in events["events"] if e["priority_point"])
+        r = c.post(f"/matches/{combat}/forks", json={"at": point, "name": "diffed"})
+        assert r.status_code == 201, r.text
+        fork_id = r.json()["match_id"]
+    page = judge_page.open(f"/m/{combat}/1")
+    page.wait_for_selector("body[data-events-loaded=true]", timeout=TIMEOUT)
+    page.fill("#diff-other", fork_id)
+    page.press("#diff-other", "Enter")
+    page.wait_for_selector("#diff-summary", timeout=TIMEOUT)
+    assert f"first divergence at {point + 1}" in page.inner_text("#diff-summary")
+    columns = page.locator(".diff > div")
+    assert columns.count() == 2
+    assert "Forked from match" in columns.nth(1).inner_text()
+    assert seq_shown(judge_page) == point + 1
+    assert judge_page.errors == []

@@ -367,15 +367,16 @@ async function replayPage(matchId, seqText) {
 
 // -- judge ---------------------------------------------------------------------------------
 
-let rulesCache = null;
-async function ruleTexts() {
-  if (!rulesCache) rulesCache = new Map((await api("/rules")).map((r) => [r.id, r.title]));
-  return rulesCache;
+const ruleCache = new Map();
+async function ruleText(id) {
+  if (!ruleCache.has(id)) {
+    ruleCache.set(id, api(`/rules/${encodeURIComponent(id)}`).then((r) => r.text || r.title).catch(() => ""));
+  }
+  return ruleCache.get(id);
 }
 
 async function judgePanel(matchId, side, state, show) {
   const enc = encodeURIComponent(matchId);
-  const rules = await ruleTexts();
   const box = el("section", { id: "judge" }, el("h2", {}, "Validation"));
   side.append(box);
   let report = null;
@@ -388,10 +389,11 @@ async function judgePanel(matchId, side, state, show) {
     state.violations = report.violations;
     box.append(el("p", { id: "verdict" }, report.ok ? "No violations." : `${report.violations.length} violation(s).`,
       report.winner ? ` Winner ${report.winner} (${report.victory}).` : ""));
-    box.append(el("div", { class: "violations", id: "violations" }, report.violations.map((v) =>
+    const texts = await Promise.all(report.violations.map((v) => ruleText(v.rule)));
+    box.append(el("div", { class: "violations", id: "violations" }, report.violations.map((v, i) =>
       el("button", { type: "button", "data-seq": v.seq, onclick: () => show(v.seq) },
         el("strong", {}, `${v.rule} at ${v.seq}`), ` — ${v.message}`, el("br"),
-        el("small", {}, rules.get(v.rule) || "")))));
+        el("small", { class: "rule-text" }, texts[i])))));
   }
   try {
     const integ = await api(`/matches/${enc}/integrity`);
@@ -404,9 +406,13 @@ async function judgePanel(matchId, side, state, show) {
     e.preventDefault();
     try {
       const d = await api(`/diff?a=${enc}&b=${encodeURIComponent(other.value)}`);
-      out.replaceChildren(el("div", { class: "diff" },
-        el("pre", {}, JSON.stringify(d.a ?? d, null, 1)), el("pre", {}, JSON.stringify(d.b ?? "", null, 1))));
-      if (d.seq || d.diverges_at) show(d.seq || d.diverges_at);
+      const dv = d.divergence;
+      const side = (x, list) => el("div", {}, el("h3", {}, x.match_id),
+        dv ? el("ol", { start: dv.seq }, [dv[list === "then_a" ? "a" : "b"], ...(dv[list] || [])].filter(Boolean).map((e) =>
+          el("li", {}, e.text, e.violations && e.violations.length ? ` — ${e.violations.map((v) => v.rule).join(", ")}` : ""))) : el("p", {}, "no divergence"));
+      out.replaceChildren(el("p", { id: "diff-summary" }, `${d.outcome}: ${d.common} events in common${dv ? `, first divergence at ${dv.seq} (${dv.position})` : ""}`),
+        el("div", { class: "diff" }, side(d.a, "then_a"), side(d.b, "then_b")));
+      if (dv) show(Math.min(dv.seq, state.head));
     } catch (err) { out.replaceChildren(el("p", {}, err.message)); }
   } }, other, el("button", {}, "Compare")), out);
   // rulings
