@@ -17,6 +17,7 @@ TIMEOUT = 30_000
 
 def seq_shown(p: Page) -> int:
     """The seq of the board now drawn."""
+    p.page.wait_for_selector("#board[data-seq]", timeout=TIMEOUT)
     p.page.wait_for_function(
         "document.querySelector('#board').dataset.seq === document.querySelector('#scrub').value",
         timeout=TIMEOUT,
@@ -234,4 +235,54 @@ def test_diff_side_by_side_from_the_first_divergence(
     assert columns.count() == 2
     assert "Forked from match" in columns.nth(1).inner_text()
     assert seq_shown(judge_page) == point + 1
+    assert judge_page.errors == []
+
+
+def test_a_judge_writes_a_ruling(judge_page: Page, viewer_server: Server) -> None:
+    with viewer_server.client("organiser") as c:
+        r = c.post(
+            "/live", json={"match_id": "ruled-1", "decks": ["order-aggro", "vermont-dragons"]}
+        )
+        assert r.status_code == 201, r.text
+    page = judge_page.open("/m/ruled-1")
+    page.wait_for_selector("#ruling-form textarea", timeout=TIMEOUT)
+    page.select_option("#ruling-form select", "WARNING")
+    page.fill("#ruling-form textarea", "slow play <b>warned</b>")
+    page.click("#ruling-form button")
+    page.wait_for_selector("#rulings li", timeout=TIMEOUT)
+    assert "slow play <b>warned</b>" in page.inner_text("#rulings")
+    assert page.locator("#rulings b").count() == 0
+    with viewer_server.client("judge") as c:
+        rulings = c.get("/matches/ruled-1/rulings").json()
+    assert any("slow play" in str(x) for x in rulings)
+    assert judge_page.errors == []
+
+
+def test_a_players_token_sees_only_its_seat(browser: object, viewer_server: Server) -> None:
+    from tests.viewer.conftest import _page
+
+    context = _page(browser, viewer_server, "p1", 1280, 800)
+    try:
+        p = Page(context.new_page(), viewer_server)
+        page = p.open("/m/live-1")
+        seq_shown(p)
+        assert "Viewing as p1" in page.inner_text("#status")
+        assert page.locator("[data-hand=p1] .card").count() > 0
+        assert page.locator("[data-hand=p2] .card").count() == 0
+        # the judge's report is refused to a player on a match in progress, and said so
+        page.wait_for_selector("#judge p", timeout=TIMEOUT)
+        assert "Not available" in page.inner_text("#judge")
+        assert page.is_disabled("#viewpoint")
+        assert p.errors == []
+    finally:
+        context.close()
+
+
+def test_statistics_page_links_to_matches(judge_page: Page, viewer_server: Server) -> None:
+    combat = viewer_server.tokens["match:full-combat"]
+    page = judge_page.open("/stats-page")
+    page.wait_for_selector(f"#chart a[href='/m/{combat}']", timeout=TIMEOUT)
+    page.click(f"#chart a[href='/m/{combat}']")
+    page.wait_for_url(re.compile(rf"/m/{re.escape(combat)}"), timeout=TIMEOUT)
+    seq_shown(judge_page)
     assert judge_page.errors == []

@@ -65,21 +65,25 @@ document.addEventListener("keydown", (e) => {
   if (keyHandler) keyHandler(e);
 });
 
+let me = { role: null, seat: null, match_id: null };
 async function whoami() {
   const who = document.getElementById("who");
-  try {
-    const w = await api("/whoami");
-    who.textContent = w && w.role ? `${w.role}${w.seat ? " " + w.seat : ""}` : "anonymous";
-  } catch {
-    who.textContent = "anonymous";
+  me = { role: null, seat: null, match_id: null };
+  if (localStorage.getItem("vwlog-token")) {
+    try {
+      me = await api("/whoami");
+    } catch (err) {
+      showError(`Error: ${err.message}`);
+    }
   }
+  who.textContent = me.role ? `${me.role}${me.seat ? " " + me.seat : ""}` : "anonymous";
 }
 
 async function route() {
   showError("");
   keyHandler = null;
   app.replaceChildren();
-  whoami();
+  await whoami();
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   try {
     if (parts[0] === "m" && parts[1]) await replayPage(parts[1], parts[2]);
@@ -200,6 +204,7 @@ async function replayPage(matchId, seqText) {
   const head = meta.events;
   const q = new URLSearchParams(location.search);
   const state = {
+    over: Boolean(meta.winner) || Boolean(meta.victory && meta.victory !== "UNFINISHED"),
     seq: seqText === undefined ? head : Math.max(0, Math.min(head, Number(seqText) || 0)),
     head, viewer: q.get("player") || "", events: [], violations: [], loadingEvents: true,
   };
@@ -209,7 +214,11 @@ async function replayPage(matchId, seqText) {
   const seqLabel = el("span", { id: "seq-label" });
   const viewSel = el("select", { id: "viewpoint", "aria-label": "viewpoint" },
     el("option", { value: "" }, "Full record"), meta.players.map((p) => el("option", { value: p }, `As ${p}`)));
+  // a player's token on its match sees only its seat: the service answers with that view
+  const seatOnly = me.role === "player" && me.match_id === matchId;
+  if (seatOnly) state.viewer = me.seat;
   viewSel.value = state.viewer;
+  viewSel.disabled = seatOnly;
   const btn = (id, text, title, fn) => el("button", { id, type: "button", title, onclick: fn }, text);
   const board = el("div", { id: "board", "aria-live": "polite" });
   const eventList = el("ol", { class: "events", id: "events" });
@@ -293,6 +302,7 @@ async function replayPage(matchId, seqText) {
     seqLabel.textContent = `${seq} / ${state.head}`;
     const e = bySeq.get(seq);
     forkBtn.disabled = !(e && e.priority_point && seq < state.head);
+    forkBtn.hidden = !(me.role === "organiser" || me.role === "judge");
     if (push) history.replaceState(null, "", `/m/${enc}/${seq}${location.search}`);
     drawEvents();
     drawBoard();
@@ -379,6 +389,10 @@ async function judgePanel(matchId, side, state, show) {
   const enc = encodeURIComponent(matchId);
   const box = el("section", { id: "judge" }, el("h2", {}, "Validation"));
   side.append(box);
+  if (me.role === "player" && me.match_id === matchId && !state.over) {
+    box.append(el("p", {}, "Not available: the report names both hands; a player's token sees only its seat while the match is in progress."));
+    return;
+  }
   let report = null;
   try {
     report = await api(`/matches/${enc}/validation`);
