@@ -11,11 +11,12 @@ from contextlib import asynccontextmanager
 
 import orjson
 from fastapi import Depends, FastAPI, Request, Response
+from fastapi.staticfiles import StaticFiles
 
 from vwlog import __version__
 from vwlog.api import errors
 from vwlog.api.dependencies import principal
-from vwlog.api.routers import catalog, matches, play
+from vwlog.api.routers import catalog, matches, play, viewer
 from vwlog.api.settings import ApiSettings
 from vwlog.api.signing import Signer
 from vwlog.store import MatchStore
@@ -69,6 +70,8 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     app.include_router(matches.router)
     app.include_router(matches.diff_router)
     app.include_router(play.router)
+    app.include_router(viewer.router)
+    app.mount("/static", StaticFiles(directory=viewer.STATIC), name="static")
 
     if settings.access_log:
         log = _access_logger()

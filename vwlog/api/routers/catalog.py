@@ -76,6 +76,26 @@ def rules() -> list[dict[str, str]]:
     return rules_catalog()
 
 
+@router.get("/rules/{rule_id}", summary="One rule of the catalog with its full text")
+def rule(rule_id: str) -> dict[str, str]:
+    """A rule's id, title, full text (Markdown with its source tags), basis and status (404
+    for an unknown id)."""
+    from vwlog.model.types import RuleId
+    from vwlog.rules.catalog import RULES
+
+    found = RULES.get(RuleId(rule_id))
+    if found is None:
+        raise HTTPException(404, f"no rule {rule_id!r} in the catalog (see /rules)")
+    listed = next((r for r in rules_catalog() if r["id"] == rule_id), {})
+    return {
+        "id": found.id,
+        "title": found.title,
+        "text": found.text,
+        "basis": found.basis,
+        "status": listed.get("status", ""),
+    }
+
+
 @router.get("/stats", summary="Corpus statistics of the stored matches")
 def corpus(store: StoreDep) -> dict[str, Any]:
     """The statistics read model, brought up to date."""
@@ -93,6 +113,7 @@ __all__ = [
     "decks",
     "health",
     "pools",
+    "rule",
     "rules",
     "rulesets",
     "service_key",

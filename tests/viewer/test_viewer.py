@@ -1,0 +1,288 @@
+"""The web viewer in a real headless Chromium against a real ``vwlog serve``."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+
+from tests.api.server import Server
+from tests.viewer.conftest import Page
+
+pytestmark = pytest.mark.slow
+
+TIMEOUT = 30_000
+
+
+def seq_shown(p: Page) -> int:
+    """The seq of the board now drawn."""
+    p.page.wait_for_selector("#board[data-seq]", timeout=TIMEOUT)
+    p.page.wait_for_function(
+        "document.querySelector('#board').dataset.seq === document.querySelector('#scrub').value",
+        timeout=TIMEOUT,
+    )
+    return int(p.page.get_attribute("#board", "data-seq") or -1)
+
+
+def test_list_shows_matches_and_links_to_them(judge_page: Page, viewer_server: Server) -> None:
+    page = judge_page.open("/")
+    page.wait_for_selector("table tbody tr", timeout=TIMEOUT)
+    combat = viewer_server.tokens["match:full-combat"]
+    assert page.locator(f"a[href='/m/{combat}']").count() == 1
+    lifo = viewer_server.tokens["match:register-lifo"]
+    page.fill("input[name=search]", "lifo")
+    page.press("input[name=search]", "Enter")
+    page.wait_for_url(re.compile(r"search=lifo"), timeout=TIMEOUT)
+    page.wait_for_selector(f"a[href='/m/{lifo}']", timeout=TIMEOUT)
+    rows = page.locator("table tbody tr")
+    assert rows.count() == 1
+    # the filter is a deep link: reopening the URL gives the same list
+    page.goto(page.url)
+    page.wait_for_selector(f"a[href='/m/{lifo}']", timeout=TIMEOUT)
+    assert page.locator("table tbody tr").count() == 1
+    assert judge_page.errors == []
+
+
+def test_open_step_forward_and_back(judge_page: Page, viewer_server: Server) -> None:
+    combat = viewer_server.tokens["match:full-combat"]
+    page = judge_page.open(f"/m/{combat}/10")
+    assert seq_shown(judge_page) == 10
+    page.click("#forward")
+    assert seq_shown(judge_page) == 11
+    page.click("#back")
+    page.click("#back")
+    assert seq_shown(judge_page) == 9
+    assert page.url.endswith(f"/m/{combat}/9")
+    # the board drawn is the API's board at that seq
+    with viewer_server.client("judge") as c:
+        board = c.get(f"/matches/{combat}/board", params={"seq": 9}).json()
+    status = page.inner_text("#status")
+    assert f"Turn {board['turn']}" in status
+    assert f"Priority {board['priority'] or '-'}" in status
+    page.wait_for_selector("body[data-events-loaded=true]", timeout=TIMEOUT)
+    assert page.inner_text("#events li.current").strip() != "…"
+    judge_page.shot("replay-1280x800")
+    assert judge_page.errors == []
+
+
+def test_keyboard_only(judge_page: Page, viewer_server: Server) -> None:
+    combat = viewer_server.tokens["match:full-combat"]
+    page = judge_page.open(f"/m/{combat}/20")
+    page.wait_for_selector("body[data-events-loaded=true]", timeout=TIMEOUT)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert seq_shown(judge_page) == 22
+    page.keyboard.press("ArrowLeft")
+    assert seq_shown(judge_page) == 21
+    page.keyboard.press("t")
+    turn_start = seq_shown(judge_page)
+    assert turn_start > 21
+    page.keyboard.press("End")
+    with viewer_server.client("judge") as c:
+        head = c.get(f"/matches/{combat}").json()["events"]
+    assert seq_shown(judge_page) == head
+    page.keyboard.press("Home")
+    assert seq_shown(judge_page) == 0
+    # the controls are reachable with Tab and act on Enter
+    page.focus("#forward")
+    page.keyboard.press("Enter")
+    assert seq_shown(judge_page) == 1
+    assert judge_page.errors == []
+
+
+def test_scrub_to_violation_and_jump_from_report(judge_page: Page, viewer_server: Server) -> None:
+    flagged = viewer_server.tokens["match:flagged"]
+    page = judge_page.open(f"/m/{flagged}/1")
+    page.wait_for_selector("#violations button", timeout=TIMEOUT)
+    button = page.locator("#violations button").first
+    text = button.inner_text()
+    assert "R-CMB-3" in text
+    assert "Fatigued" in text
+    # the rule's full text from the catalog, not only its id
+    assert "may enter battle, but a Fatigued Follower may not attack" in text
+    page.wait_for_selector("body[data-events-loaded=true]", timeout=TIMEOUT)
+    page.keyboard.press("v")
+    assert seq_shown(judge_page) == int(button.get_attribute("data-seq") or 0)
+    # scrub back then to the violation with the slider
+    page.locator("#scrub").fill("5")
+    assert seq_shown(judge_page) == 5
+    button.click()
+    shown = seq_shown(judge_page)
+    assert shown == int(button.get_attribute("data-seq") or 0)
+    assert "R-CMB-3" in page.inner_text("#events li.current")
+    assert judge_page.errors == []
+
+
+def test_viewpoint_hides_the_opponents_hand(judge_page: Page, viewer_server: Server) -> None:
+    combat = viewer_server.tokens["match:full-combat"]
+    page = judge_page.open(f"/m/{combat}/120")
+    seq_shown(judge_page)
+    assert page.locator("[data-hand=p2] .card").count() > 0
+    p2_cards = page.inner_text("[data-hand=p2]")
+    page.select_option("#viewpoint", "p1")
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.includes('Viewing as p1')", timeout=TIMEOUT
+    )
+    assert page.locator("[data-hand=p1] .card").count() > 0
+    assert page.locator("[data-hand=p2] .card").count() == 0
+    assert "hidden" in page.inner_text("[data-hand=p2]")
+    assert page.inner_text("[data-hand=p2]") != p2_cards
+    assert "player=p1" in page.url
+    assert judge_page.errors == []
+
+
+def _play_three(p: Page, match_id: str) -> None:
+    page = p.page
+    for n in range(3):
+        page.wait_for_selector("#legal button", timeout=TIMEOUT)
+        before = page.inner_text("#awaited")
+        with p.server.client("organiser") as c:
+            legal = c.get(f"/matches/{match_id}/awaited", params={"limit": 60}).json()
+        shown = page.locator("#legal button")
+        assert shown.count() == min(60, len(legal["legal"])), f"decision {n}"
+        shown.first.click()
+        page.wait_for_function(
+            f"document.querySelector('#awaited').textContent !== {before!r}", timeout=TIMEOUT
+        )
+        page.wait_for_selector("#consequences li", timeout=TIMEOUT)
+    assert "decision:" in page.inner_text("#consequences")
+
+
+def test_fork_at_a_priority_point_and_play_three(
+    organiser_page: Page, viewer_server: Server
+) -> None:
+    combat = viewer_server.tokens["match:full-combat"]
+    with viewer_server.client("organiser") as c:
+        events = c.get(f"/matches/{combat}/events", params={"after": 100, "limit": 50}).json()
+    point = next(e["seq"] for e in events["events"] if e["priority_point"])
+    page = organiser_page.open(f"/m/{combat}/{point}")
+    page.wait_for_selector("body[data-events-loaded=true]", timeout=TIMEOUT)
+    seq_shown(organiser_page)
+    assert not page.is_disabled("#fork")
+    page.click("#fork")
+    page.wait_for_url(re.compile(r"/m/(?!" + re.escape(combat) + r"/)"), timeout=TIMEOUT)
+    fork_id = page.url.rstrip("/").split("/m/")[1].split("/")[0]
+    assert fork_id != combat
+    with viewer_server.client("organiser") as c:
+        meta = c.get(f"/matches/{fork_id}").json()
+    assert meta["parent"] == combat
+    assert meta["fork_at"] == point
+    _play_three(organiser_page, fork_id)
+    with viewer_server.client("organiser") as c:
+        after = c.get(f"/matches/{fork_id}").json()
+    assert after["events"] >= point + 3
+    organiser_page.shot("fork-768")
+    assert organiser_page.errors == []
+
+
+def test_record_a_match_from_its_start(organiser_page: Page, viewer_server: Server) -> None:
+    page = organiser_page.open("/record")
+    page.fill("#record-form input[name=match_id]", "table-7")
+    page.click("#record-form button")
+    page.wait_for_url(re.compile(r"/m/table-7"), timeout=TIMEOUT)
+    _play_three(organiser_page, "table-7")
+    with viewer_server.client("organiser") as c:
+        r = c.get("/matches/table-7/events", params={"limit": 1000})
+    assert r.status_code == 200
+    assert sum(1 for e in r.json()["events"] if e["decision"]) >= 3
+    assert organiser_page.errors == []
+
+
+def test_log_text_is_inserted_as_text(judge_page: Page, viewer_server: Server) -> None:
+    """A match id with markup characters is shown as text, never parsed as HTML."""
+    page = judge_page.open("/?search=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
+    page.wait_for_selector("table", timeout=TIMEOUT)
+    assert page.locator("img").count() == 0
+    assert page.input_value("input[name=search]") == "<img src=x onerror=alert(1)>"
+    assert judge_page.errors == []
+
+
+def test_static_files_are_served(viewer_server: Server) -> None:
+    for path in ("/", "/m/x/3", "/static/viewer.js", "/static/viewer.css"):
+        r = httpx.get(viewer_server.url + path, timeout=30)
+        assert r.status_code == 200, path
+    assert "cdn" not in httpx.get(viewer_server.url + "/", timeout=30).text.lower()
+
+
+def test_rule_endpoint_gives_the_full_text(viewer_server: Server) -> None:
+    with viewer_server.client() as c:
+        r = c.get("/rules/R-CMB-3")
+        assert r.status_code == 200
+        body = r.json()
+        assert body["id"] == "R-CMB-3"
+        assert "Fatigued Follower may not attack" in body["text"]
+        assert c.get("/rules/R-NOPE-1").status_code == 404
+
+
+def test_diff_side_by_side_from_the_first_divergence(
+    judge_page: Page, viewer_server: Server
+) -> None:
+    combat = viewer_server.tokens["match:full-combat"]
+    with viewer_server.client("judge") as c:
+        events = c.get(f"/matches/{combat}/events", params={"after": 60, "limit": 60}).json()
+        point = next(e["seq"] for e in events["events"] if e["priority_point"])
+        r = c.post(f"/matches/{combat}/forks", json={"at": point, "name": "diffed"})
+        assert r.status_code == 201, r.text
+        fork_id = r.json()["match_id"]
+    page = judge_page.open(f"/m/{combat}/1")
+    page.wait_for_selector("body[data-events-loaded=true]", timeout=TIMEOUT)
+    page.fill("#diff-other", fork_id)
+    page.press("#diff-other", "Enter")
+    page.wait_for_selector("#diff-summary", timeout=TIMEOUT)
+    assert f"first divergence at {point + 1}" in page.inner_text("#diff-summary")
+    columns = page.locator(".diff > div")
+    assert columns.count() == 2
+    assert "Forked from match" in columns.nth(1).inner_text()
+    assert seq_shown(judge_page) == point + 1
+    assert judge_page.errors == []
+
+
+def test_a_judge_writes_a_ruling(judge_page: Page, viewer_server: Server) -> None:
+    with viewer_server.client("organiser") as c:
+        r = c.post(
+            "/live", json={"match_id": "ruled-1", "decks": ["order-aggro", "vermont-dragons"]}
+        )
+        assert r.status_code == 201, r.text
+    page = judge_page.open("/m/ruled-1")
+    page.wait_for_selector("#ruling-form textarea", timeout=TIMEOUT)
+    page.select_option("#ruling-form select", "WARNING")
+    page.fill("#ruling-form textarea", "slow play <b>warned</b>")
+    page.click("#ruling-form button")
+    page.wait_for_selector("#rulings li", timeout=TIMEOUT)
+    assert "slow play <b>warned</b>" in page.inner_text("#rulings")
+    assert page.locator("#rulings b").count() == 0
+    with viewer_server.client("judge") as c:
+        rulings = c.get("/matches/ruled-1/rulings").json()
+    assert any("slow play" in str(x) for x in rulings)
+    assert judge_page.errors == []
+
+
+def test_a_players_token_sees_only_its_seat(browser: object, viewer_server: Server) -> None:
+    from tests.viewer.conftest import _page
+
+    context = _page(browser, viewer_server, "p1", 1280, 800)
+    try:
+        p = Page(context.new_page(), viewer_server)
+        page = p.open("/m/live-1")
+        seq_shown(p)
+        assert "Viewing as p1" in page.inner_text("#status")
+        assert page.locator("[data-hand=p1] .card").count() > 0
+        assert page.locator("[data-hand=p2] .card").count() == 0
+        # the judge's report is refused to a player on a match in progress, and said so
+        page.wait_for_selector("#judge p", timeout=TIMEOUT)
+        assert "Not available" in page.inner_text("#judge")
+        assert page.is_disabled("#viewpoint")
+        assert p.errors == []
+    finally:
+        context.close()
+
+
+def test_statistics_page_links_to_matches(judge_page: Page, viewer_server: Server) -> None:
+    combat = viewer_server.tokens["match:full-combat"]
+    page = judge_page.open("/stats-page")
+    page.wait_for_selector(f"#chart a[href='/m/{combat}']", timeout=TIMEOUT)
+    page.click(f"#chart a[href='/m/{combat}']")
+    page.wait_for_url(re.compile(rf"/m/{re.escape(combat)}"), timeout=TIMEOUT)
+    seq_shown(judge_page)
+    assert judge_page.errors == []

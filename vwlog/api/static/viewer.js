@@ -1,0 +1,518 @@
+// The vwlog viewer: speaks only the public HTTP API; every text from a log is inserted as text.
+const app = document.getElementById("app");
+const errorBox = document.getElementById("error");
+const tokenInput = document.getElementById("token");
+
+tokenInput.value = localStorage.getItem("vwlog-token") || "";
+tokenInput.addEventListener("change", () => {
+  localStorage.setItem("vwlog-token", tokenInput.value.trim());
+  route();
+});
+
+/** An element with attributes and children; strings become text nodes (never HTML). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = String(v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return node;
+}
+
+function showError(message) {
+  errorBox.textContent = message;
+  errorBox.hidden = !message;
+}
+
+async function api(path, options = {}) {
+  const headers = { ...(options.headers || {}) };
+  const token = localStorage.getItem("vwlog-token");
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    options = { ...options, body: JSON.stringify(options.json) };
+  }
+  const r = await fetch(path, { ...options, headers });
+  const body = r.headers.get("content-type")?.includes("json") ? await r.json() : await r.text();
+  if (!r.ok) {
+    const message = (body && body.message) || `${r.status} ${r.statusText}`;
+    throw new Error(`${path.split("?")[0]}: ${message}`);
+  }
+  return body;
+}
+
+function go(url) {
+  history.pushState(null, "", url);
+  route();
+}
+window.addEventListener("popstate", () => route());
+document.addEventListener("click", (e) => {
+  const a = e.target.closest("a");
+  if (a && a.origin === location.origin && !a.target && !e.ctrlKey && !e.metaKey) {
+    e.preventDefault();
+    go(a.pathname + a.search);
+  }
+});
+
+let keyHandler = null;
+document.addEventListener("keydown", (e) => {
+  if (keyHandler) keyHandler(e);
+});
+
+let me = { role: null, seat: null, match_id: null };
+async function whoami() {
+  const who = document.getElementById("who");
+  me = { role: null, seat: null, match_id: null };
+  if (localStorage.getItem("vwlog-token")) {
+    try {
+      me = await api("/whoami");
+    } catch (err) {
+      showError(`Error: ${err.message}`);
+    }
+  }
+  who.textContent = me.role ? `${me.role}${me.seat ? " " + me.seat : ""}` : "anonymous";
+}
+
+async function route() {
+  showError("");
+  keyHandler = null;
+  app.replaceChildren();
+  await whoami();
+  const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  try {
+    if (parts[0] === "m" && parts[1]) await replayPage(parts[1], parts[2]);
+    else if (parts[0] === "record") await recordPage();
+    else if (parts[0] === "stats-page") await statsPage();
+    else await listPage();
+  } catch (err) {
+    showError(`Error: ${err.message}`);
+  }
+}
+
+// -- match list --------------------------------------------------------------------------
+
+async function listPage() {
+  const q = new URLSearchParams(location.search);
+  const limit = 25;
+  const offset = Number(q.get("offset") || 0);
+  const form = el("form", { class: "filters", "aria-label": "filters" },
+    el("label", {}, "Player ", el("input", { name: "player", value: q.get("player") || "" })),
+    el("label", {}, "Since ", el("input", { name: "since", type: "date", value: q.get("since") || "" })),
+    el("label", {}, "Victory ", el("input", { name: "victory", value: q.get("victory") || "", size: 10 })),
+    el("label", {}, "Search ", el("input", { name: "search", type: "search", value: q.get("search") || "" })),
+    el("label", {}, el("input", { name: "flagged", type: "checkbox", checked: q.get("flagged") === "true" }), " flagged only"),
+    el("label", {}, el("input", { name: "forks", type: "checkbox", checked: q.get("forks") !== "false" }), " show forks"),
+    el("button", { type: "submit" }, "Filter"));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const f = new FormData(form);
+    const p = new URLSearchParams();
+    for (const k of ["player", "since", "victory", "search"]) if (f.get(k)) p.set(k, f.get(k));
+    if (f.get("flagged")) p.set("flagged", "true");
+    if (!f.get("forks")) p.set("forks", "false");
+    go(`/?${p}`);
+  });
+  app.append(el("h1", {}, "Matches"), form);
+  const p = new URLSearchParams({ offset, limit });
+  for (const k of ["player", "since", "victory"]) if (q.get(k)) p.set(k, q.get(k));
+  if (q.get("flagged")) p.set("flagged", "true");
+  if (q.get("forks") === "false") p.set("forks", "false");
+  let page;
+  const search = (q.get("search") || "").toLowerCase();
+  if (search) {
+    // the search is over ids and players of the filtered list, page by page from the API
+    p.set("offset", 0);
+    p.set("limit", 1000);
+    page = await api(`/matches?${p}`);
+    const hits = page.matches.filter((m) =>
+      [m.match_id, ...m.players].some((s) => String(s).toLowerCase().includes(search)));
+    page = { total: hits.length, offset, limit, matches: hits.slice(offset, offset + limit) };
+  } else {
+    page = await api(`/matches?${p}`);
+  }
+  const rows = page.matches.map((m) => el("tr", {},
+    el("td", {}, el("a", { href: `/m/${encodeURIComponent(m.match_id)}` }, m.match_id)),
+    el("td", {}, m.players.join(", ")),
+    el("td", {}, m.created || "-"),
+    el("td", {}, String(m.turns)),
+    el("td", {}, String(m.events)),
+    el("td", {}, m.winner ? `${m.winner} (${m.victory})` : "-"),
+    el("td", {}, m.violations ? `${m.violations} ⚑` : "0"),
+    el("td", {}, m.parent ? `fork of ${m.parent} at ${m.fork_at}` : "")));
+  app.append(el("table", {},
+    el("thead", {}, el("tr", {}, ["Match", "Players", "Date", "Turns", "Events", "Winner", "Violations", "Fork"].map((h) => el("th", {}, h)))),
+    el("tbody", {}, rows)));
+  const nav = el("p", { class: "controls" }, `${page.total} matches, ${offset + 1}–${Math.min(offset + limit, page.total)} `);
+  const link = (o, text) => { const n = new URLSearchParams(q); n.set("offset", o); return el("a", { href: `/?${n}` }, text); };
+  if (offset > 0) nav.append(link(Math.max(0, offset - limit), "← previous"), " ");
+  if (offset + limit < page.total) nav.append(link(offset + limit, "next →"));
+  app.append(nav);
+}
+
+// -- replay --------------------------------------------------------------------------------
+
+function cardText(c) {
+  return `${c.name || c.card || "?"} (${c.id})`;
+}
+
+function followerNode(f) {
+  const cls = ["card", f.slid && "slid", f.fatigued && "fatigued", f.damage && "damaged"].filter(Boolean).join(" ");
+  const flags = [f.slid && "slid", f.fatigued && "fatigued", f.attacking && `attacking ${f.attacking}`, f.blocking && `blocking ${f.blocking}`].filter(Boolean);
+  return el("span", { class: cls, "data-id": f.id },
+    `${f.name} ${f.atk}/${f.def}/${f.vit}`,
+    f.damage ? el("span", { class: "dmg" }, ` −${f.damage}`) : null,
+    flags.length ? ` [${flags.join(", ")}]` : "");
+}
+
+function boardNode(b) {
+  const status = el("div", { class: "status", id: "status" },
+    el("span", {}, `Seq ${b.seq}`), el("span", {}, `Turn ${b.turn ?? "-"}`),
+    el("span", {}, `Active ${b.active ?? "-"}`), el("span", {}, `Phase ${b.phase ?? "-"}`),
+    el("span", {}, `Step ${b.step ?? "-"}`), el("span", {}, `Priority ${b.priority ?? "-"}`),
+    b.viewer ? el("span", {}, `Viewing as ${b.viewer}`) : el("span", {}, "Full record"));
+  const register = el("div", { class: "register", id: "register" }, el("strong", {}, "Register: "),
+    b.register && b.register.length
+      ? el("ol", {}, b.register.map((r) => el("li", {}, typeof r === "string" ? r : (r.description || r.name || r.card || JSON.stringify(r)))))
+      : "empty");
+  const players = (b.players || []).map((p) => el("section", { class: `player${p.active ? " active" : ""}`, "data-player": p.id },
+    el("h3", {}, `${p.id}${p.team ? ` (team ${p.team})` : ""}${p.out ? " — out" : ""}`),
+    el("div", { class: "row" },
+      el("span", {}, `Gold ${p.gold}`), el("span", {}, `Honor ${p.honor}`), el("span", {}, `VP ${p.vp}`),
+      el("span", {}, `Deck ${p.deck_size}`), p.subdeck_size ? el("span", {}, `Subdeck ${p.subdeck_size}`) : null,
+      el("span", {}, `Graveyard ${(p.graveyard || []).length}`)),
+    el("div", { class: "hand", "data-hand": p.id }, `Hand (${p.hand_size}): `,
+      p.hand ? p.hand.map((c) => el("span", { class: "card" }, cardText(c))) : el("span", { class: "hidden-hand" }, "hidden")),
+    el("div", { class: "row" }, (p.territories || []).map((t) => el("div", { class: `territory${t.slid ? " slid" : ""}`, "data-id": t.id },
+      el("div", {}, el("strong", {}, t.name), ` DEF ${t.defense}`, t.damage ? el("span", { class: "dmg" }, ` −${t.damage}`) : "",
+        ` · ${t.capacity_used}/${t.capacity} · +${t.gold_produce}g`, t.slid ? " [slid]" : ""),
+      el("div", {}, (t.guards || []).map(followerNode))))),
+    (p.return_home || []).length ? el("div", {}, "Returning home: ", p.return_home.map(followerNode)) : null,
+    (p.stray || []).length ? el("div", {}, "Stray: ", p.stray.map(followerNode)) : null));
+  const known = (b.known || []).length
+    ? el("div", {}, "Hidden cards seen: ", b.known.map((k) => el("span", { class: "card" }, JSON.stringify(k)))) : null;
+  return el("div", { id: "board-inner" }, status, register, players, known);
+}
+
+async function replayPage(matchId, seqText) {
+  const meta = await api(`/matches/${encodeURIComponent(matchId)}`);
+  const head = meta.events;
+  const q = new URLSearchParams(location.search);
+  const state = {
+    over: Boolean(meta.winner) || Boolean(meta.victory && meta.victory !== "UNFINISHED"),
+    seq: seqText === undefined ? head : Math.max(0, Math.min(head, Number(seqText) || 0)),
+    head, viewer: q.get("player") || "", events: [], violations: [], loadingEvents: true,
+  };
+  const enc = encodeURIComponent(matchId);
+  const scrub = el("input", { id: "scrub", type: "range", min: 0, max: head, value: state.seq, "aria-label": "timeline" });
+  const marks = el("canvas", { id: "marks", width: 1000, height: 14, "aria-hidden": "true" });
+  const seqLabel = el("span", { id: "seq-label" });
+  const viewSel = el("select", { id: "viewpoint", "aria-label": "viewpoint" },
+    el("option", { value: "" }, "Full record"), meta.players.map((p) => el("option", { value: p }, `As ${p}`)));
+  // a player's token on its match sees only its seat: the service answers with that view
+  const seatOnly = me.role === "player" && me.match_id === matchId;
+  if (seatOnly) state.viewer = me.seat;
+  viewSel.value = state.viewer;
+  viewSel.disabled = seatOnly;
+  const btn = (id, text, title, fn) => el("button", { id, type: "button", title, onclick: fn }, text);
+  const board = el("div", { id: "board", "aria-live": "polite" });
+  const eventList = el("ol", { class: "events", id: "events" });
+  const side = el("div", { class: "side" });
+  const forkBtn = btn("fork", "Fork from here", "fork the match at this priority point", () => forkHere());
+
+  app.append(el("h1", {}, matchId, meta.parent ? ` (fork of ${meta.parent} at ${meta.fork_at})` : ""),
+    el("div", { class: "replay" },
+      el("div", {},
+        el("div", { class: "timeline" }, scrub, marks),
+        el("div", { class: "controls" },
+          btn("first", "First", "first event (Home)", () => show(0)),
+          btn("back", "◀", "step back (←)", () => show(state.seq - 1)),
+          btn("forward", "▶", "step forward (→)", () => show(state.seq + 1)),
+          btn("last", "Last", "last event (End)", () => show(state.head)),
+          btn("next-violation", "Next violation", "(v)", () => jump((e) => e.violations.length)),
+          btn("next-combat", "Next combat step", "(c)", () => jump((e) => e.phase === "COMBAT" && e.step && e.step !== prevStep(e))),
+          btn("next-turn", "Next turn", "(t)", () => jump((e) => e.turn !== turnBefore(e))),
+          seqLabel, viewSel, forkBtn,
+          el("a", { href: `/stats-page#${enc}` }, "statistics")),
+        board,
+        el("h2", {}, "Events"), eventList),
+      side));
+
+  const bySeq = new Map();
+  const prevStep = (e) => bySeq.get(e.seq - 1)?.step;
+  const turnBefore = (e) => bySeq.get(e.seq - 1)?.turn;
+  function jump(pred) {
+    const next = state.events.find((e) => e.seq > state.seq && pred(e));
+    if (next) show(next.seq);
+  }
+
+  let boardRequest = 0;
+  async function drawBoard() {
+    const mine = ++boardRequest;
+    const p = new URLSearchParams({ seq: state.seq });
+    if (state.viewer) p.set("player", state.viewer);
+    try {
+      const b = await api(`/matches/${enc}/board?${p}`);
+      if (mine !== boardRequest) return;
+      board.replaceChildren(boardNode(b));
+      board.dataset.seq = String(b.seq);
+      showError("");
+    } catch (err) {
+      if (mine === boardRequest) showError(`Error: ${err.message}`);
+    }
+  }
+
+  function drawEvents() {
+    eventList.replaceChildren();
+    const from = Math.max(1, state.seq - 40);
+    const to = Math.min(state.head, state.seq + 40);
+    eventList.setAttribute("start", String(from));
+    for (let s = from; s <= to; s++) {
+      const e = bySeq.get(s);
+      const li = el("li", { "data-seq": s, class: [s === state.seq && "current", e && e.violations.length && "violation"].filter(Boolean).join(" ") || null },
+        el("a", { href: `/m/${enc}/${s}${location.search}` }, e ? e.description : "…"),
+        e && e.violations.length ? ` — ${e.violations.map((v) => v.rule).join(", ")}` : "");
+      eventList.append(li);
+    }
+    const cur = eventList.querySelector(".current");
+    if (cur) eventList.scrollTop = cur.offsetTop - eventList.offsetTop - eventList.clientHeight / 2;
+  }
+
+  function drawMarks() {
+    const ctx = marks.getContext("2d");
+    ctx.clearRect(0, 0, marks.width, marks.height);
+    const x = (s) => (s / Math.max(1, state.head)) * (marks.width - 1);
+    let turn = null;
+    for (const e of state.events) {
+      if (e.priority_point) { ctx.fillStyle = "#8d99ae"; ctx.fillRect(x(e.seq), 9, 1, 5); }
+      if (e.turn !== turn) { turn = e.turn; ctx.fillStyle = "#2b2d42"; ctx.fillRect(x(e.seq), 0, 2, 14); }
+    }
+    for (const v of state.violations) { ctx.fillStyle = "#d90429"; ctx.fillRect(x(v.seq) - 2, 0, 5, 14); }
+  }
+
+  function show(seq, push = true) {
+    seq = Math.max(0, Math.min(state.head, seq));
+    state.seq = seq;
+    scrub.value = String(seq);
+    seqLabel.textContent = `${seq} / ${state.head}`;
+    const e = bySeq.get(seq);
+    forkBtn.disabled = !(e && e.priority_point && seq < state.head);
+    forkBtn.hidden = !(me.role === "organiser" || me.role === "judge");
+    if (push) history.replaceState(null, "", `/m/${enc}/${seq}${location.search}`);
+    drawEvents();
+    drawBoard();
+  }
+
+  async function forkHere() {
+    try {
+      const f = await api(`/matches/${enc}/forks`, { method: "POST", json: { at: state.seq } });
+      go(`/m/${encodeURIComponent(f.match_id)}`);
+    } catch (err) {
+      showError(`Error: ${err.message}`);
+    }
+  }
+
+  let scrubTimer = null;
+  scrub.addEventListener("input", () => {
+    seqLabel.textContent = `${scrub.value} / ${state.head}`;
+    clearTimeout(scrubTimer);
+    scrubTimer = setTimeout(() => show(Number(scrub.value)), 60);
+  });
+  viewSel.addEventListener("change", () => {
+    state.viewer = viewSel.value;
+    const p = new URLSearchParams(location.search);
+    if (state.viewer) p.set("player", state.viewer); else p.delete("player");
+    history.replaceState(null, "", `/m/${enc}/${state.seq}${p.size ? "?" + p : ""}`);
+    loadEvents().then(drawEvents);
+    drawBoard();
+  });
+  keyHandler = (e) => {
+    const tag = (e.target.tagName || "").toLowerCase();
+    if ((tag === "input" && e.target !== scrub) || tag === "textarea" || tag === "select") return;
+    const keys = { ArrowRight: () => show(state.seq + 1), ArrowLeft: () => show(state.seq - 1),
+      Home: () => show(0), End: () => show(state.head),
+      v: () => jump((x) => x.violations.length), c: () => document.getElementById("next-combat").click(),
+      t: () => document.getElementById("next-turn").click() };
+    const f = keys[e.key];
+    if (f && !e.ctrlKey && !e.altKey && !e.metaKey) { e.preventDefault(); f(); }
+  };
+
+  async function loadEvents() {
+    state.events = [];
+    bySeq.clear();
+    let after = 0;
+    while (after < state.head) {
+      const p = new URLSearchParams({ after, limit: 1000 });
+      if (state.viewer) p.set("player", state.viewer);
+      const page = await api(`/matches/${enc}/events?${p}`);
+      if (!page.events.length) break;
+      for (const e of page.events) { state.events.push(e); bySeq.set(e.seq, e); }
+      after = page.events[page.events.length - 1].seq;
+    }
+    if (!state.viewer) {
+      state.violations = state.events.flatMap((e) => e.violations.map((v) => ({ ...v, seq: e.seq })));
+    }
+    drawMarks();
+  }
+
+  show(state.seq, false);
+  await loadEvents();
+  state.loadingEvents = false;
+  document.body.dataset.eventsLoaded = "true";
+  show(state.seq, false);
+  await judgePanel(matchId, side, state, show);
+  await playPanel(matchId, side, meta, state, async () => {
+    const m = await api(`/matches/${enc}`);
+    state.head = m.events;
+    scrub.max = String(state.head);
+    await loadEvents();
+    show(state.head);
+  });
+}
+
+// -- judge ---------------------------------------------------------------------------------
+
+const ruleCache = new Map();
+async function ruleText(id) {
+  if (!ruleCache.has(id)) {
+    ruleCache.set(id, api(`/rules/${encodeURIComponent(id)}`).then((r) => r.text || r.title).catch(() => ""));
+  }
+  return ruleCache.get(id);
+}
+
+async function judgePanel(matchId, side, state, show) {
+  const enc = encodeURIComponent(matchId);
+  const box = el("section", { id: "judge" }, el("h2", {}, "Validation"));
+  side.append(box);
+  if (me.role === "player" && me.match_id === matchId && !state.over) {
+    box.append(el("p", {}, "Not available: the report names both hands; a player's token sees only its seat while the match is in progress."));
+    return;
+  }
+  let report = null;
+  try {
+    report = await api(`/matches/${enc}/validation`);
+  } catch (err) {
+    box.append(el("p", {}, `Not available: ${err.message}`));
+  }
+  if (report) {
+    state.violations = report.violations;
+    box.append(el("p", { id: "verdict" }, report.ok ? "No violations." : `${report.violations.length} violation(s).`,
+      report.winner ? ` Winner ${report.winner} (${report.victory}).` : ""));
+    const texts = await Promise.all(report.violations.map((v) => ruleText(v.rule)));
+    box.append(el("div", { class: "violations", id: "violations" }, report.violations.map((v, i) =>
+      el("button", { type: "button", "data-seq": v.seq, onclick: () => show(v.seq) },
+        el("strong", {}, `${v.rule} at ${v.seq}`), ` — ${v.message}`, el("br"),
+        el("small", { class: "rule-text" }, texts[i])))));
+  }
+  try {
+    const integ = await api(`/matches/${enc}/integrity`);
+    box.append(el("p", { id: "integrity" }, `Integrity: ${integ.ok === false ? "BROKEN" : "ok"}`));
+  } catch { /* a player's token does not see it */ }
+  // diff of two records
+  const other = el("input", { id: "diff-other", placeholder: "other match id", "aria-label": "other match id" });
+  const out = el("div", { id: "diff-out" });
+  box.append(el("h2", {}, "Diff"), el("form", { onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      const d = await api(`/diff?a=${enc}&b=${encodeURIComponent(other.value)}`);
+      const dv = d.divergence;
+      const side = (x, list) => el("div", {}, el("h3", {}, x.match_id),
+        dv ? el("ol", { start: dv.seq }, [dv[list === "then_a" ? "a" : "b"], ...(dv[list] || [])].filter(Boolean).map((e) =>
+          el("li", {}, e.text, e.violations && e.violations.length ? ` — ${e.violations.map((v) => v.rule).join(", ")}` : ""))) : el("p", {}, "no divergence"));
+      out.replaceChildren(el("p", { id: "diff-summary" }, `${d.outcome}: ${d.common} events in common${dv ? `, first divergence at ${dv.seq} (${dv.position})` : ""}`),
+        el("div", { class: "diff" }, side(d.a, "then_a"), side(d.b, "then_b")));
+      if (dv) show(Math.min(dv.seq, state.head));
+    } catch (err) { out.replaceChildren(el("p", {}, err.message)); }
+  } }, other, el("button", {}, "Compare")), out);
+  // rulings
+  const rulings = el("ul", { id: "rulings" });
+  try {
+    for (const r of await api(`/matches/${enc}/rulings`)) rulings.append(el("li", {}, `${r.kind || ""} ${r.reason || JSON.stringify(r)}`));
+  } catch { /* not visible */ }
+  const kind = el("select", { name: "kind", "aria-label": "ruling kind" }, ["WARNING", "BACK_UP", "PARTIAL_FIX", "GAME_LOSS"].map((k) => el("option", {}, k)));
+  const reason = el("textarea", { name: "reason", "aria-label": "reason", rows: 2 });
+  box.append(el("h2", {}, "Rulings"), rulings, el("form", { id: "ruling-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const body = { kind: kind.value, reason: reason.value };
+    if (kind.value === "BACK_UP") body.back_to = state.seq;
+    try {
+      await api(`/matches/${enc}/rulings`, { method: "POST", json: body });
+      rulings.append(el("li", {}, `${body.kind} ${body.reason}`));
+      reason.value = "";
+    } catch (err) { showError(`Error: ${err.message}`); }
+  } }, kind, reason, el("button", {}, "Record ruling (judges)")));
+}
+
+// -- play: fork and record -----------------------------------------------------------------
+
+function decisionText(d) {
+  return Object.entries(d).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
+}
+
+async function playPanel(matchId, side, meta, state, refresh) {
+  const enc = encodeURIComponent(matchId);
+  const box = el("section", { id: "play" }, el("h2", {}, "Play"));
+  side.append(box);
+  const awaited = el("p", { id: "awaited" });
+  const legal = el("div", { class: "legal", id: "legal" });
+  const consequences = el("ol", { class: "consequences", id: "consequences" });
+  box.append(awaited, legal, el("h2", {}, "Last append"), consequences);
+  async function load() {
+    let a;
+    try {
+      a = await api(`/matches/${enc}/awaited?limit=60`);
+    } catch (err) {
+      awaited.textContent = `Not available: ${err.message}`;
+      return;
+    }
+    legal.replaceChildren();
+    if (a.over) { awaited.textContent = "The match is over."; return; }
+    awaited.textContent = a.player ? `Awaited: ${a.player} — ${a.kind} (${a.rule}), at seq ${a.seq}` : "No decision awaited.";
+    a.legal.forEach((d) => legal.append(el("button", { type: "button", "data-type": d.type, onclick: async () => {
+      try {
+        const r = await api(`/matches/${enc}/decisions`, { method: "POST", json: { decisions: [JSON.stringify(d)], expected_seq: a.seq } });
+        consequences.replaceChildren(...r.events.map((e, i) => el("li", {}, i === 0 ? `decision: ${e.type} ${decisionText(e)}` : `inserted: ${e.type} ${decisionText(e)}`)));
+        await refresh();
+        await load();
+      } catch (err) { showError(`Error: ${err.message}`); }
+    } }, `${d.type}: ${decisionText(d)}`)));
+    if (a.truncated) legal.append(el("p", {}, "(more legal decisions than shown)"));
+  }
+  await load();
+}
+
+async function recordPage() {
+  const decks = await api("/pools/decks");
+  const id = el("input", { name: "match_id", required: true, pattern: "[A-Za-z0-9_.:\\-]+", value: `live-${Date.now()}` });
+  const seats = [0, 1].map((i) => el("select", { name: `deck${i}`, "aria-label": `deck of p${i + 1}` }, decks.map((d) => el("option", {}, d))));
+  seats[1].selectedIndex = Math.min(1, decks.length - 1);
+  const seed = el("input", { name: "seed", type: "number", min: 0, value: 0 });
+  app.append(el("h1", {}, "Record a live match"), el("form", { id: "record-form", class: "filters", onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      const m = await api("/live", { method: "POST", json: { match_id: id.value, decks: seats.map((s) => s.value), seed: Number(seed.value) } });
+      go(`/m/${encodeURIComponent(m.match_id)}`);
+    } catch (err) { showError(`Error: ${err.message}`); }
+  } }, el("label", {}, "Match id ", id), el("label", {}, "p1 ", seats[0]), el("label", {}, "p2 ", seats[1]),
+  el("label", {}, "Seed ", seed), el("button", {}, "Start")));
+}
+
+// -- statistics ----------------------------------------------------------------------------
+
+async function statsPage() {
+  const s = await api("/stats");
+  app.append(el("h1", {}, "Statistics"));
+  const list = await api("/matches?limit=1000");
+  const bars = el("div", { id: "chart" }, list.matches.map((m) => el("div", { class: "row" },
+    el("a", { href: `/m/${encodeURIComponent(m.match_id)}`, style: "min-width: 16em" }, m.match_id),
+    el("span", { style: `display:inline-block;background:#8d99ae;height:1em;width:${Math.min(600, m.events / 4)}px` }),
+    el("span", {}, `${m.events} events, ${m.turns} turns`))));
+  app.append(el("h2", {}, "Events per match"), bars, el("h2", {}, "Corpus"), el("pre", {}, JSON.stringify(s, null, 1).slice(0, 20000)));
+}
+
+route();
