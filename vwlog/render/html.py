@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 from vwlog.audit.report import flag_rows
 from vwlog.audit.spots import position_text
 from vwlog.engine.describe import board_view
+from vwlog.io.i18n import active_language, gettext, ngettext
 from vwlog.render.rules import rule_text, rule_title
 from vwlog.render.text import (
     counted,
@@ -153,8 +154,12 @@ def environment() -> Environment:
         finalize=_finalize,
         trim_blocks=False,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # the catalogs of vwlog.io.i18n, looked up in the language active when a page is rendered
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
+        lang=active_language,
         board_view=board_view,
         counted=counted,
         flag_rows=flag_rows,
@@ -196,7 +201,7 @@ def report_html(report: DisputeReport) -> str:
     board at a violation (and at ``--at``) is drawn as boxes per player."""
     template = environment().get_template("report.html.j2")
     return template.render(
-        title=f"Dispute report: {report.match_id}",
+        title=gettext("Dispute report: {match}").format(match=report.match_id),
         css=Markup(BASE_CSS),
         report=report,
         r=report.validation,
