@@ -40,7 +40,9 @@ __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
+    "NOUNS",
     "N_",
+    "Np_",
     "active_language",
     "fmt_date",
     "fmt_datetime",
@@ -173,9 +175,34 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(active_language()).ngettext(singular, plural, n)
 
 
-def N_(message: str) -> str:
+def N_(message: str) -> str:  # noqa: N802  (the gettext convention)
     """Mark ``message`` for extraction without translating it yet (translate where shown)."""
     return message
+
+
+def Np_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802
+    """Mark a noun's two forms for extraction as one plural entry (``ngettext`` translates)."""
+    return singular, plural
+
+
+NOUNS: tuple[tuple[str, str], ...] = (
+    Np_("event", "events"),
+    Np_("decision", "decisions"),
+    Np_("consequence", "consequences"),
+    Np_("turn", "turns"),
+    Np_("violation", "violations"),
+    Np_("more violation", "more violations"),
+    Np_("card", "cards"),
+    Np_("card definition", "card definitions"),
+    Np_("record", "records"),
+    Np_("log", "logs"),
+    Np_("match", "matches"),
+    Np_("flag", "flags"),
+    Np_("earlier event", "earlier events"),
+    Np_("more event", "more events"),
+    Np_("common event", "common events"),
+)
+"""The nouns vwlog counts (`vwlog.render.text.counted`), each a plural entry of the catalogs."""
 
 
 def _locale() -> Locale:
