@@ -181,7 +181,8 @@ def validation_text(r: ValidationReport) -> str:
         "  " + _("voided by a judge's back-up: seq {start}..{end}").format(start=a, end=b)
         for a, b in r.voided
     )
-    lines.append(f"  {_('OK') if r.ok else _('ILLEGAL')} · {validation_summary(r)}")
+    verdict = _("OK") if r.ok else _("ILLEGAL")
+    lines.append(f"  {verdict} · {validation_summary(r)}")
     return "\n".join(lines)
 
 
