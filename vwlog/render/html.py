@@ -22,7 +22,7 @@ from vwlog.audit.report import flag_rows
 from vwlog.audit.spots import position_text
 from vwlog.engine.describe import board_view
 from vwlog.io.i18n import active_language, gettext, ngettext
-from vwlog.render.rules import rule_text, rule_title
+from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
     counted,
     integrity_rows,
@@ -116,9 +116,7 @@ def _page_gettext(context: Context, message: str, **variables: Any) -> str:
 
 
 @pass_context
-def _page_ngettext(
-    context: Context, singular: str, plural: str, n: int, **variables: Any
-) -> str:
+def _page_ngettext(context: Context, singular: str, plural: str, n: int, **variables: Any) -> str:
     """The plural form of a template message that agrees with ``n`` (``{% pluralize %}``)."""
     text = ngettext(singular, plural, n)
     if context.eval_ctx.autoescape:
@@ -166,7 +164,16 @@ def rule_html(rule: str) -> Markup:
     if items:
         parts.append(f"<ul>{''.join(items)}</ul>")
     body = "".join(parts)
-    return Markup(f'<blockquote class="rule" data-rule="{e(rule)}">{body}</blockquote>')
+    quote = Markup(f'<blockquote class="rule" data-rule="{e(rule)}">{body}</blockquote>')
+    label, original = original_beside(rule)
+    if original:
+        lines = "".join(f"<p>{_html_inline(line)}</p>" for line in original.split("\n"))
+        quote += Markup(
+            f"<p>{e(label)}</p>"
+            f'<blockquote class="rule original" lang="id" data-rule="{e(rule)}">{lines}'
+            "</blockquote>"
+        )
+    return quote
 
 
 def _integrity_bad(value: str) -> bool:

@@ -18,7 +18,7 @@ from vwlog.audit.report import flag_rows
 from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import ngettext
 from vwlog.model.types import RulingKind
-from vwlog.render.rules import rule_text, rule_title
+from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
     counted,
     hidden_lines,
@@ -143,7 +143,11 @@ def _md_rule_text(rule: str) -> list[str]:
     text = rule_text(rule)
     if not text:
         return []
-    return [*(f"> {line}" for line in text.split("\n")), ""]
+    out = [*(f"> {line}" for line in text.split("\n")), ""]
+    label, original = original_beside(rule)
+    if original:
+        out += [label, "", *(f"> {line}" for line in original.split("\n")), ""]
+    return out
 
 
 def _md_events(report: DisputeReport, m: Moment) -> list[str]:

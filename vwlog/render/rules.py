@@ -14,17 +14,22 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from vwlog.io.i18n import active_language
+from vwlog.io.i18n import active_language, gettext
 from vwlog.model.types import RuleId
 from vwlog.rules.catalog import RULES
 
 __all__ = [
     "IndonesianRule",
     "indonesian_rules",
+    "original_beside",
+    "quoting_original",
     "rule_original",
     "rule_text",
     "rule_title",
@@ -117,3 +122,31 @@ def rule_original(rule: str) -> str:
     if found is None or RuleId(rule) not in RULES:
         return ""
     return found.quote or found.text
+
+
+_QUOTE_ORIGINAL: ContextVar[bool] = ContextVar("vwlog_quote_original", default=False)
+
+
+@contextmanager
+def quoting_original(on: bool = True) -> Iterator[None]:
+    """Inside the block, reports in English quote each rule's Indonesian original beside the
+    digest (``vwlog report --quote-original``)."""
+    token = _QUOTE_ORIGINAL.set(on)
+    try:
+        yield
+    finally:
+        _QUOTE_ORIGINAL.reset(token)
+
+
+def original_beside(rule: str) -> tuple[str, str]:
+    """What to show beside a rule's English text when quoting originals: (label, Indonesian
+    text); the seed's words where the rule comes from the original rules, else the careful
+    translation. ``("", "")`` when not quoting or the report is already in Indonesian."""
+    if not _QUOTE_ORIGINAL.get() or active_language() == "id":
+        return "", ""
+    found = indonesian_rules().get(rule)
+    if found is None or RuleId(rule) not in RULES:
+        return "", ""
+    if found.quote:
+        return gettext("Indonesian original:"), found.quote
+    return gettext("In Indonesian:"), found.text
