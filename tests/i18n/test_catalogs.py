@@ -40,7 +40,9 @@ def _extracted() -> set[str | tuple[str, ...]]:
         str(ROOT / "vwlog"), method_map, options_map, keywords=KEYWORDS
     ):
         found.add(message if isinstance(message, str) else tuple(message))
-    return found
+    # a word that is also a counted noun's singular (a "card" column) shares the plural entry
+    singulars = {m[0] for m in found if isinstance(m, tuple)}
+    return {m for m in found if not (isinstance(m, str) and m in singulars)}
 
 
 def _key(message_id: object) -> str | tuple[str, ...]:

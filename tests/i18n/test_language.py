@@ -161,3 +161,22 @@ def test_golden_dispute_report_in_indonesian(
     code, out, _err = _run(["--lang", "id", "report", "--format", fmt, str(INVALID)])
     assert code == 0
     _golden(f"report-violation.id.{'md' if fmt == 'markdown' else 'html'}", out, request)
+
+
+@pytest.mark.golden
+def test_golden_statistics_table_in_indonesian(
+    plain_env: None, request: pytest.FixtureRequest
+) -> None:
+    logs = [str(SAMPLES / name) for name in ("full-combat.jsonl", "absolute-victory.jsonl")]
+    code, out, _err = _run(["--lang", "id", "stats", *logs])
+    assert code == 0
+    assert "Win rate per kursi (pertandingan selesai)" in out
+    assert "50,0%" in out
+    _golden("stats.id.txt", out, request)
+
+
+def test_a_command_does_not_leave_its_language_behind(plain_env: None) -> None:
+    from vwlog.io.i18n import active_language
+
+    _run(["--lang", "id", "validate", str(INVALID)])
+    assert active_language() == "en"

@@ -396,10 +396,11 @@ def reading(ruleset_file: Path | None, sets: Sequence[str]) -> Reading:
 
 
 def _set_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    from vwlog.io.i18n import set_language
+    from vwlog.io.i18n import pop_language, push_language
 
     if value is not None or ctx.parent is None:
-        set_language(value)
+        token = push_language(value)
+        ctx.call_on_close(lambda: pop_language(token))
 
 
 lang = click.option(

@@ -23,7 +23,7 @@ import io
 import os
 import re
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from datetime import date, datetime
 from functools import cache
 from pathlib import Path
@@ -46,12 +46,15 @@ __all__ = [
     "active_language",
     "fmt_date",
     "fmt_datetime",
+    "fmt_fixed",
     "fmt_number",
     "fmt_percent",
     "gettext",
     "language_from_accept",
     "ngettext",
     "normalize_language",
+    "pop_language",
+    "push_language",
     "resolve_language",
     "set_language",
     "translations",
@@ -103,6 +106,17 @@ def set_language(lang: str | None) -> str:
     chosen = resolve_language(lang)
     _ACTIVE.set(chosen)
     return chosen
+
+
+def push_language(lang: str | None) -> Token[str | None]:
+    """Make ``lang`` (or what the environment asks for) the active language until
+    `pop_language` is given the returned token (a command's lifetime)."""
+    return _ACTIVE.set(resolve_language(lang))
+
+
+def pop_language(token: Token[str | None]) -> None:
+    """Restore the language that was active before `push_language` returned ``token``."""
+    _ACTIVE.reset(token)
 
 
 def active_language() -> str:
@@ -166,8 +180,15 @@ def translations(lang: str) -> _gettext.NullTranslations:
 
 
 def gettext(message: str) -> str:
-    """``message`` in the active language."""
-    return translations(active_language()).gettext(message)
+    """``message`` in the active language (a word that is also the singular of a counted noun,
+    such as ``card``, shares that noun's catalog entry)."""
+    catalog = translations(active_language())
+    text = catalog.gettext(message)
+    if text == message:
+        shared = getattr(catalog, "_catalog", {}).get((message, 0))
+        if isinstance(shared, str) and shared:
+            return shared
+    return text
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -212,6 +233,13 @@ def _locale() -> Locale:
 def fmt_number(n: float) -> str:
     """``n`` with the locale's grouping and decimal signs: ``1,204`` / ``1.204``."""
     return str(format_decimal(n, locale=_locale()))
+
+
+def fmt_fixed(x: float, digits: int) -> str:
+    """``x`` with ``digits`` decimals and the locale's decimal sign, no grouping: ``40.00`` /
+    ``40,00``."""
+    pattern = "0." + "0" * digits if digits else "0"
+    return str(format_decimal(x, format=pattern, locale=_locale()))
 
 
 def fmt_percent(x: float, digits: int = 1) -> str:

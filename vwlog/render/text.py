@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from vwlog.io.i18n import fmt_number, ngettext
+from vwlog.io.i18n import fmt_fixed, fmt_number, ngettext
 from vwlog.io.i18n import gettext as _
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
@@ -90,7 +90,7 @@ def cell_text(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:.2f}"
+        return fmt_fixed(value, 2)
     return str(value)
 
 
