@@ -56,6 +56,13 @@ class VwlogGroup(click.Group):
     """Subgroups made with ``@group.group()`` are `VwlogGroup`s too."""
 
     @override
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        # every command speaks the language --lang names (one shared option)
+        if not any(p.name == "lang" for p in cmd.params):
+            options.lang(cmd)
+        super().add_command(cmd, name)
+
+    @override
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
@@ -95,6 +102,7 @@ pass_cli_context = click.make_pass_decorator(CliContext)
 )
 @click.version_option(__version__, "--version", prog_name="vwlog", message="%(prog)s %(version)s")
 @options.store
+@options.lang
 @click.pass_context
 def main(ctx: click.Context, store: str) -> None:
     """Validate, replay, fork and measure Vandaria Wars match logs.

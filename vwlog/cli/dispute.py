@@ -20,6 +20,7 @@ from vwlog.io.logfile import STDIO, replacing
 from vwlog.render.html import report_html
 from vwlog.render.json import diff_json, dumps
 from vwlog.render.markdown import report_markdown, with_rests_on
+from vwlog.render.rules import quoting_original
 from vwlog.render.text import diff_text, visible
 
 if TYPE_CHECKING:
@@ -154,6 +155,11 @@ def diff(
     type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
     help="Write the document here instead of standard output.",
 )
+@click.option(
+    "--quote-original",
+    is_flag=True,
+    help="Beside each rule's English text, quote the Indonesian original (the rulebook's words).",
+)
 @options.ruleset_options
 @pass_cli_context
 @click.pass_context
@@ -166,6 +172,8 @@ def report(
     out: Path | None,
     ruleset_file: Path | None = None,
     sets: tuple[str, ...] = (),
+    *,
+    quote_original: bool = False,
 ) -> None:
     """Write one document for a disputed match: everything a judge needs.
 
@@ -197,6 +205,8 @@ def report(
         vwlog report samples/invalid/damage-over-atk.jsonl
         vwlog report disputed.jsonl --at 40 --format html -o dispute.html
         vwlog report sim-7-00001 --format html -o sim.html
+        vwlog report --lang id samples/invalid/damage-over-atk.jsonl
+        vwlog report --quote-original samples/invalid/damage-over-atk.jsonl
     """
     chosen = options.reading(ruleset_file, sets)
     with options.named_for_user(ctx):
@@ -204,8 +214,9 @@ def report(
         integrity = _integrity(ctx, cli, match_or_log)
         document = build_report(source, integrity=integrity, at=at)
         verdict = trust_cli.verdict_of(ctx, cli, match_or_log)
-    text = report_html(document) if output_format == "html" else report_markdown(document)
-    text = with_rests_on(text, verdict, html=output_format == "html")
+    with quoting_original(quote_original):
+        text = report_html(document) if output_format == "html" else report_markdown(document)
+        text = with_rests_on(text, verdict, html=output_format == "html")
     if out is None or str(out) == STDIO:
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
         if not verdict.ok:

@@ -396,12 +396,39 @@ def reading(ruleset_file: Path | None, sets: Sequence[str]) -> Reading:
     return Reading(ruleset, tuple(parse_overrides(sets).items()))
 
 
+# -- the language ----------------------------------------------------------------------------
+
+
+def _set_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    from vwlog.io.i18n import pop_language, push_language
+
+    if value is not None or ctx.parent is None:
+        token = push_language(value)
+        ctx.call_on_close(lambda: pop_language(token))
+
+
+lang = click.option(
+    "--lang",
+    type=click.Choice(["id", "en"]),
+    default=None,
+    expose_value=False,
+    is_eager=True,
+    callback=_set_lang,
+    envvar="VWLOG_LANG",
+    show_envvar=True,
+    help="Language of what vwlog says to people: id (Bahasa Indonesia) or en (default: LANG).",
+)
+"""``--lang id|en``: the language of messages, reports and pages (``VWLOG_LANG``, then
+``LANG``); on the group and on every command."""
+
+
 __all__ = [
     "Decorator",
     "LoadedMatch",
     "NotFoundError",
     "Reading",
     "expand_logs",
+    "lang",
     "load_records",
     "log_file",
     "named_for_user",

@@ -15,6 +15,7 @@ from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import echo, progress, rule_title, to_json
 from vwlog.engine.replay import ViolationPolicy
+from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
@@ -189,8 +190,13 @@ def validate(
             f", {verdicts[v]} {v.lower()}" for v in ("INCOMPLETE", "UNTRUSTED") if verdicts[v]
         )
         click.echo(
-            f"{counted(total, 'log')}: {legal} legal, {verdicts['ILLEGAL']} "
-            f"illegal{doubtful}, {unreadable} unreadable",
+            _("{logs}: {legal} legal, {illegal} illegal{doubtful}, {unreadable} unreadable").format(
+                logs=counted(total, "log"),
+                legal=legal,
+                illegal=verdicts["ILLEGAL"],
+                doubtful=doubtful,
+                unreadable=unreadable,
+            ),
             err=output_format != "text",
         )
     if unreadable:
@@ -256,9 +262,16 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
         click.echo(f"{r['id']:10} {r['status']:11} {r['title']}{tail}")
     counts = Counter(r["status"] for r in rules_catalog())
     click.echo(
-        f"{sum(counts.values())} rules: {counts['enforced']} enforced, "
-        f"{counts['partial']} partial, {counts['descriptive']} descriptive, "
-        f"{counts['pending']} pending",
+        _(
+            "{rules} rules: {enforced} enforced, {partial} partial, {descriptive} descriptive, "
+            "{pending} pending"
+        ).format(
+            rules=sum(counts.values()),
+            enforced=counts["enforced"],
+            partial=counts["partial"],
+            descriptive=counts["descriptive"],
+            pending=counts["pending"],
+        ),
         err=True,
     )
 
@@ -318,27 +331,47 @@ def verify(
         if output_format == "json":
             out.append(verify_json(report) | {"integrity": integrity_json(integrity)})
             continue
+        source = term(report.source)
         if not report.sealed:
-            echo(f"{term(report.source)}: carries no hashes; nothing to verify")
+            echo(_("{source}: carries no hashes; nothing to verify").format(source=source))
             continue
         if report.broken is None:
             echo(
-                f"{term(report.source)}: chain intact · {counted(report.records, 'record')} · head "
-                f"{(report.head_hash or '')[:16]}"
+                _("{source}: chain intact · {records} · head {hash}").format(
+                    source=source,
+                    records=counted(report.records, "record"),
+                    hash=(report.head_hash or "")[:16],
+                )
             )
         else:
             b = report.broken
-            where = f"seq {b.seq}, line {b.line}" if b.seq is not None else f"line {b.line}"
-            echo(f"{term(report.source)}: BROKEN at {where}: {term(b.reason)}")
+            where = (
+                _("seq {seq}, line {line}").format(seq=b.seq, line=b.line)
+                if b.seq is not None
+                else _("line {line}").format(line=b.line)
+            )
+            echo(
+                _("{source}: BROKEN at {where}: {reason}").format(
+                    source=source, where=where, reason=term(b.reason)
+                )
+            )
             if b.expected or b.found:
-                echo(f"    expected {term(b.expected)}\n    found    {term(b.found)}")
+                echo(
+                    _("    expected {expected}\n    found    {found}").format(
+                        expected=term(b.expected), found=term(b.found)
+                    )
+                )
         if report.seal == "import":
             echo("    sealed on import: the log carried no hashes, so the chain shows only")
             echo("    that nothing changed since it was imported, not what its author wrote")
         for problem in report.derived:
             echo(f"    ALTERED derived data: {term(problem)}")
         for c in report.commitments:
-            echo(f"    deck commitment of {term(c.player)}: {term(c.status)}")
+            echo(
+                _("    deck commitment of {player}: {status}").format(
+                    player=term(c.player), status=term(c.status)
+                )
+            )
         if integrity is not None:
             echo(f"    seal: {term(integrity.seal)}")
             for sig in integrity.signatures:
@@ -499,8 +532,13 @@ def simulate(
 def _victory_table(out: Path | None, matches: int, victories: Counter[str]) -> None:
     assert out is not None
     where = out if (out.suffix == ".jsonl" and matches == 1) else out / "*.jsonl"
-    echo(f"wrote {counted(matches, 'match', 'matches')} to {where}", err=True)
-    click.echo("victory types:")
+    echo(
+        _("wrote {matches} to {where}").format(
+            matches=counted(matches, "match", "matches"), where=where
+        ),
+        err=True,
+    )
+    click.echo(_("victory types:"))
     for victory in ("MILITARY", "POLITICAL", "ABSOLUTE", "CONCESSION", "UNFINISHED"):
         share = victories[victory] / matches
         click.echo(f"  {victory.lower():11} {victories[victory]:6}  {share:6.1%}")

@@ -14,13 +14,15 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment, PackageLoader, StrictUndefined, pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from vwlog.audit.report import flag_rows
 from vwlog.audit.spots import position_text
 from vwlog.engine.describe import board_view
-from vwlog.render.rules import rule_text, rule_title
+from vwlog.io.i18n import active_language, gettext, ngettext
+from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
     counted,
     integrity_rows,
@@ -99,6 +101,29 @@ def _finalize(value: object) -> object:
     return value
 
 
+def _safe_variables(variables: dict[str, Any]) -> dict[str, Any]:
+    return {k: _finalize(v) for k, v in variables.items()}
+
+
+@pass_context
+def _page_gettext(context: Context, message: str, **variables: Any) -> str:
+    """``{% trans %}`` and ``_()`` in a template: the message in the active language, its
+    variables escaped (and their control characters made visible) like any printed value."""
+    text = gettext(message)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % _safe_variables(variables) if variables else text
+
+
+@pass_context
+def _page_ngettext(context: Context, singular: str, plural: str, n: int, **variables: Any) -> str:
+    """The plural form of a template message that agrees with ``n`` (``{% pluralize %}``)."""
+    text = ngettext(singular, plural, n)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % _safe_variables({"num": n, **variables})
+
+
 def e(text: object) -> Markup:
     """``text`` escaped for HTML, its control and bidi characters made visible (for HTML
     pieces built outside a template)."""
@@ -139,7 +164,22 @@ def rule_html(rule: str) -> Markup:
     if items:
         parts.append(f"<ul>{''.join(items)}</ul>")
     body = "".join(parts)
-    return Markup(f'<blockquote class="rule" data-rule="{e(rule)}">{body}</blockquote>')
+    quote = Markup(f'<blockquote class="rule" data-rule="{e(rule)}">{body}</blockquote>')
+    label, original = original_beside(rule)
+    if original:
+        lines = "".join(f"<p>{_html_inline(line)}</p>" for line in original.split("\n"))
+        quote += Markup(
+            f"<p>{e(label)}</p>"
+            f'<blockquote class="rule original" lang="id" data-rule="{e(rule)}">{lines}'
+            "</blockquote>"
+        )
+    return quote
+
+
+def _integrity_bad(value: str) -> bool:
+    """Whether an integrity row's value reports a fault (a broken chain, a mismatch)."""
+    broken = gettext("BROKEN at {where}: {reason}").split("{", 1)[0]
+    return value.startswith(broken) or "mismatch" in value
 
 
 @cache
@@ -153,11 +193,20 @@ def environment() -> Environment:
         finalize=_finalize,
         trim_blocks=False,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # the catalogs of vwlog.io.i18n, looked up in the language active when a page is rendered;
+    # messages name their variables as %(name)s, as {% trans %} writes them
+    env.newstyle_gettext = True  # type: ignore[attr-defined]
     env.globals.update(
+        _=_page_gettext,
+        gettext=_page_gettext,
+        ngettext=_page_ngettext,
+        lang=active_language,
         board_view=board_view,
         counted=counted,
         flag_rows=flag_rows,
+        integrity_bad=_integrity_bad,
         integrity_rows=integrity_rows,
         position_text=position_text,
         rule_html=rule_html,
@@ -196,7 +245,7 @@ def report_html(report: DisputeReport) -> str:
     board at a violation (and at ``--at``) is drawn as boxes per player."""
     template = environment().get_template("report.html.j2")
     return template.render(
-        title=f"Dispute report: {report.match_id}",
+        title=gettext("Dispute report: {match}").format(match=report.match_id),
         css=Markup(BASE_CSS),
         report=report,
         r=report.validation,

@@ -16,8 +16,10 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from vwlog.audit.report import flag_rows
+from vwlog.io.i18n import N_, ngettext
+from vwlog.io.i18n import gettext as _
 from vwlog.model.types import RulingKind
-from vwlog.render.rules import rule_text, rule_title
+from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
     counted,
     hidden_lines,
@@ -84,38 +86,41 @@ def _md_block(text: str, info: str = "text") -> list[str]:
 
 
 _VERDICT_WORDS = {
-    "OK": "legal",
-    "ILLEGAL": "illegal",
-    "INCOMPLETE": "incomplete (unsealed)",
-    "UNTRUSTED": "untrusted",
+    "OK": N_("legal"),
+    "ILLEGAL": N_("illegal"),
+    "INCOMPLETE": N_("incomplete (unsealed)"),
+    "UNTRUSTED": N_("untrusted"),
 }
 """The verdict as the Markdown report words it."""
 
 
 def validation_markdown(r: ValidationReport) -> str:
     """One validation as a Markdown section: the match, the verdict, a table of violations."""
+    word = _(_VERDICT_WORDS[verdict(r)])
     lines = [
-        f"## Match {md_code(r.match_id)}",
+        _("## Match {match}").format(match=md_code(r.match_id)),
         "",
-        f"- Source: {md_code(r.source)}",
-        f"- Players: {', '.join(md(p) for p in r.players)}",
-        f"- Ruleset: {md_code(r.ruleset)}",
-        f"- Verdict: **{_VERDICT_WORDS[verdict(r)]}**",
-        f"- Summary: {md(validation_summary(r))}",
+        _("- Source: {source}").format(source=md_code(r.source)),
+        _("- Players: {players}").format(players=", ".join(md(p) for p in r.players)),
+        _("- Ruleset: {ruleset}").format(ruleset=md_code(r.ruleset)),
+        _("- Verdict: **{verdict}**").format(verdict=word),
+        _("- Summary: {summary}").format(summary=md(validation_summary(r))),
         "",
         *rests_on_markdown(r),
     ]
     if r.violations:
         lines += [
-            "| Rule | Title | Seq | Line | Turn | Phase/step | Priority | Message |",
+            _("| Rule | Title | Seq | Line | Turn | Phase/step | Priority | Message |"),
             "|---|---|---|---|---|---|---|---|",
         ]
         for v in r.violations:
             pos = f"{v.phase or ''}{'/' + v.step if v.step else ''}"
             msg = md(v.message)
             if v.expected is not None:
-                expected = md_code(v.expected, in_table=True)
-                msg += f" (expected {expected}, actual {md_code(v.actual, in_table=True)})"
+                msg += " " + _("(expected {expected}, actual {actual})").format(
+                    expected=md_code(v.expected, in_table=True),
+                    actual=md_code(v.actual, in_table=True),
+                )
             lines.append(
                 f"| {v.rule} | {md(rule_title(v.rule))} | {v.seq} | {v.line} | {v.turn} | "
                 f"{md(pos)} | {md(v.priority or '')} | {msg} |"
@@ -133,12 +138,18 @@ def voided_markdown(report: ValidationReport) -> str:
     if not report.voided:
         return ""
     lines = [
-        "Voided by judges' back-ups (the events stay in the log; play went on from the "
-        "restored board):",
+        _(
+            "Voided by judges' back-ups (the events stay in the log; play went on from the "
+            "restored board):"
+        ),
         "",
     ]
     for start, end in report.voided:
-        lines.append(f"- seq {start}..{end} ({counted(end - start + 1, 'event')})")
+        lines.append(
+            _("- seq {start}..{end} ({events})").format(
+                start=start, end=end, events=counted(end - start + 1, "event")
+            )
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -147,18 +158,22 @@ def _md_rule_text(rule: str) -> list[str]:
     text = rule_text(rule)
     if not text:
         return []
-    return [*(f"> {line}" for line in text.split("\n")), ""]
+    out = [*(f"> {line}" for line in text.split("\n")), ""]
+    label, original = original_beside(rule)
+    if original:
+        out += [label, "", *(f"> {line}" for line in original.split("\n")), ""]
+    return out
 
 
 def _md_events(report: DisputeReport, m: Moment) -> list[str]:
-    lines = ["| Seq | | Event |", "|---:|---|---|"]
+    lines = [_("| Seq | | Event |"), "|---:|---|---|"]
     for e in [*m.before, m.event, *m.after]:
         marks = []
         if e.rules:
             marks.append("⚠ " + ", ".join(e.rules))
         voided = report.voided_by(e.seq)
         if voided is not None:
-            marks.append(f"voided (seq {voided})")
+            marks.append(_("voided (seq {seq})").format(seq=voided))
         seq = f"**{e.seq}**" if e.seq == m.seq else str(e.seq)
         text = f"**{md(e.text)}**" if e.seq == m.seq else md(e.text)
         lines.append(f"| {seq} | {md(' · '.join(marks))} | {text} |")
@@ -169,15 +184,20 @@ def _md_knowledge(k: Knowledge) -> list[str]:
     me = next((p for p in k.board.players if p.id == k.player), None)
     hand = ", ".join(f"{md(c.name)} ({md(c.id)})" for c in (me.hand or [])) if me else ""
     lines = [
-        f"#### What {md(k.player)} could know",
+        _("#### What {player} could know").format(player=md(k.player)),
         "",
-        f"- Own hand ({me.hand_size if me else 0}): {hand or 'empty'}",
+        _("- Own hand ({count}): {cards}").format(
+            count=me.hand_size if me else 0, cards=hand or _("empty")
+        ),
     ]
-    lines += [f"- {md(line.replace('seen, now', 'Seen, now', 1))}" for line in hidden_lines(k)]
+    seen = _("seen, now in a deck: ")
+    capital = seen[:1].upper() + seen[1:]
+    lines += [f"- {md(line.replace(seen, capital, 1))}" for line in hidden_lines(k)]
     own = sum(1 for c in k.seen if not c.public)
     lines.append(
-        f"- Cards seen so far: {len(k.seen)} ({own} only in their own hand, "
-        f"{len(k.seen) - own} in public zones)"
+        _(
+            "- Cards seen so far: {seen} ({own} only in their own hand, {public} in public zones)"
+        ).format(seen=len(k.seen), own=own, public=len(k.seen) - own)
     )
     lines.append("")
     return lines
@@ -202,16 +222,17 @@ def _md_ruleset(started: MatchStarted) -> list[str]:
     rows = flag_rows(started.ruleset)
     changed = [f for f in rows if f.changed]
     rs = started.ruleset
-    out += ["## Ruleset", "", f"{md_code(f'{rs.id}@{rs.version}')}: "]
+    out += [_("## Ruleset"), "", f"{md_code(f'{rs.id}@{rs.version}')}: "]
     if changed:
-        differ = "differs" if len(changed) == 1 else "differ"
-        out[-1] += f"{counted(len(changed), 'flag')} {differ} from the defaults."
-        out += ["", "| Flag | Question | Value | Default |", "|---|---|---|---|"]
+        out[-1] += ngettext(
+            "{flags} differs from the defaults.", "{flags} differ from the defaults.", len(changed)
+        ).format(flags=counted(len(changed), "flag"))
+        out += ["", _("| Flag | Question | Value | Default |"), "|---|---|---|---|"]
         out += [_flag_row(f) for f in changed]
     else:
-        out[-1] += "every flag at its default."
-    out += ["", "<details><summary>All flags</summary>", ""]
-    out += ["| Flag | Question | Value | Default | Meaning |", "|---|---|---|---|---|"]
+        out[-1] += _("every flag at its default.")
+    out += ["", "<details><summary>" + _("All flags") + "</summary>", ""]
+    out += [_("| Flag | Question | Value | Default | Meaning |"), "|---|---|---|---|---|"]
     out += [_flag_row(f, meaning=True) for f in rows]
     out += ["", "</details>", ""]
     return out
@@ -224,7 +245,7 @@ def _md_violations(report: DisputeReport) -> list[str]:
     out: list[str] = []
     if not r.violations:
         return out
-    out += [f"## Violations ({len(r.violations)})", ""]
+    out += [_("## Violations ({count})").format(count=len(r.violations)), ""]
     for i, m in enumerate(report.moments, 1):
         for v in m.violations:
             out.append(f"### {i}. {v.rule}: {md(rule_title(v.rule))}")
@@ -235,24 +256,33 @@ def _md_violations(report: DisputeReport) -> list[str]:
                 f"- {md(v.message)}",
             ]
             if v.expected is not None:
-                out.append(f"- Expected {md_code(v.expected)}, found {md_code(v.actual)}")
+                out.append(
+                    _("- Expected {expected}, found {actual}").format(
+                        expected=md_code(v.expected), actual=md_code(v.actual)
+                    )
+                )
             if v.flag:
-                out.append(f"- Decided by the ruleset flag {md_code(v.flag)}")
+                out.append(_("- Decided by the ruleset flag {flag}").format(flag=md_code(v.flag)))
             voided = report.voided_by(m.seq)
             if voided is not None:
-                out.append(f"- Voided by the judge's back-up at seq {voided}")
+                out.append(_("- Voided by the judge's back-up at seq {seq}").format(seq=voided))
             out.append("")
-        out += [f"Board {m.board_label}:", "", *_md_block(str(m.board)), ""]
-        out += [f"Events around seq {m.seq}:", ""]
+        out += [_("Board {label}:").format(label=m.board_label), "", *_md_block(str(m.board)), ""]
+        out += [_("Events around seq {seq}:").format(seq=m.seq), ""]
         out += [*_md_events(report, m), ""]
     rest = [v for v in r.violations if v.seq not in {m.seq for m in report.moments}]
     if rest:
-        out += [f"{counted(len(rest), 'more violation')} (without boards):", ""]
-        out += ["| Rule | Title | Seq | Message |", "|---|---|---:|---|"]
+        out += [
+            _("{violations} (without boards):").format(
+                violations=counted(len(rest), "more violation")
+            ),
+            "",
+        ]
+        out += [_("| Rule | Title | Seq | Message |"), "|---|---|---:|---|"]
         out += [
             f"| {v.rule} | {md(rule_title(v.rule))} | {v.seq} | {md(v.message)} |" for v in rest
         ]
-        out += ["", "The rules they break:", ""]
+        out += ["", _("The rules they break:"), ""]
         for rid in dict.fromkeys(v.rule for v in rest):
             head, *more = rule_text(rid).split("\n")
             out.append(f"- **{rid}** ({md(rule_title(rid))}): {head}")
@@ -265,69 +295,86 @@ def _md_rulings(report: DisputeReport) -> list[str]:
     """The judges' rulings, with the events a back-up voided."""
     out: list[str] = []
     if not report.rulings:
-        out += ["None.", ""]
+        out += [_("None."), ""]
     for ruling in report.rulings:
         out += [f"### {md(ruling_title(ruling))}", "", f"> {md(ruling.reason)}", ""]
         if ruling.voids is not None:
             start, end = ruling.voids
             out += [
-                f"Voided seq {start}..{end}; play goes on from the board after seq "
-                f"{ruling.back_to}:",
+                _("Voided seq {start}..{end}; play goes on from the board after seq {seq}:").format(
+                    start=start, end=end, seq=ruling.back_to
+                ),
                 "",
             ]
-            out += ["| Seq | Voided event |", "|---:|---|"]
+            out += [_("| Seq | Voided event |"), "|---:|---|"]
             out += [f"| {e.seq} | ~~{md(e.text)}~~ |" for e in ruling.voided]
             if ruling.unlisted:
-                out.append(f"| … | {counted(ruling.unlisted, 'earlier event')} not listed |")
+                unlisted = _("{events} not listed").format(
+                    events=counted(ruling.unlisted, "earlier event")
+                )
+                out.append(f"| … | {unlisted} |")
             out.append("")
         elif ruling.kind == RulingKind.BACK_UP:
-            out += ["The back-up names no recent priority point: nothing was voided.", ""]
+            out += [_("The back-up names no recent priority point: nothing was voided."), ""]
     return out
 
 
 def report_markdown(report: DisputeReport) -> str:
     """The report as one Markdown document (boards as text)."""
     r = report.validation
-    out: list[str] = [f"# Dispute report: match {md_code(report.match_id)}", ""]
-    out += [f"Source: {md_code(report.source)}", ""]
-    out += ["## Match", "", "| | |", "|---|---|"]
+    out: list[str] = [
+        _("# Dispute report: match {match}").format(match=md_code(report.match_id)),
+        "",
+    ]
+    out += [_("Source: {source}").format(source=md_code(report.source)), ""]
+    out += [_("## Match"), "", "| | |", "|---|---|"]
     header = report.header
-    out.append(f"| Match id | {md_code(report.match_id, in_table=True)} |")
+    out.append(_("| Match id | {match} |").format(match=md_code(report.match_id, in_table=True)))
     if header is not None and header.created:
-        out.append(f"| Created | {md(header.created)} |")
+        out.append(_("| Created | {created} |").format(created=md(header.created)))
     if header is not None and header.generator:
-        out.append(f"| Written by | {md(header.generator)} |")
+        out.append(_("| Written by | {generator} |").format(generator=md(header.generator)))
     started = report.started
     if started is not None:
-        out.append(f"| Format | {started.format.value.replace('_', ' ').title()} |")
-        out.append(f"| First player | {md(started.first_player)} |")
-        out.append(f"| Card pool | {len(started.cards)} definitions |")
-    won = f"won by {md(r.winner)} ({r.victory})" if r.winner else "no winner"
-    out += [f"| Result | {won} after {counted(r.turns, 'turn')} |", ""]
+        fmt = started.format.value.replace("_", " ").title()
+        out.append(_("| Format | {format} |").format(format=fmt))
+        out.append(_("| First player | {player} |").format(player=md(started.first_player)))
+        out.append(_("| Card pool | {count} definitions |").format(count=len(started.cards)))
+    if r.winner:
+        won = _("won by {winner} ({victory})").format(winner=md(r.winner), victory=r.victory)
+    else:
+        won = _("no winner")
+    result = _("{result} after {turns}").format(result=won, turns=counted(r.turns, "turn"))
+    out += [_("| Result | {result} |").format(result=result), ""]
     if started is not None:
-        out += ["| Seat | Player | Name | Team | Deck |", "|---:|---|---|---|---|"]
+        out += [_("| Seat | Player | Name | Team | Deck |"), "|---:|---|---|---|---|"]
         out += [f"| {' | '.join(md(x) for x in row)} |" for row in seat_rows(started)]
         out.append("")
         out += _md_ruleset(started)
-    out += ["## Integrity", ""]
+    out += [_("## Integrity"), ""]
+    head_hash = _("Head hash")
     out += [
-        f"- {k}: {md(v) if k != 'Head hash' else md_code(v)}"
+        f"- {k}: {md(v) if k != head_hash else md_code(v)}"
         for k, v in integrity_rows(report.integrity)
     ]
-    out += ["", "## Validation", ""]
-    out.append(f"- Verdict: **{'legal' if r.ok else 'illegal'}**")
+    out += ["", _("## Validation"), ""]
+    verdict = _("legal") if r.ok else _("illegal")
+    out.append(_("- Verdict: **{verdict}**").format(verdict=verdict))
     out.append(f"- {md(validation_summary(r))}")
-    out.append(f"- Ruleset judged under: {md_code(r.ruleset)}")
+    out.append(_("- Ruleset judged under: {ruleset}").format(ruleset=md_code(r.ruleset)))
     for start, end in r.voided:
-        out.append(f"- Voided by a judge's back-up: seq {start}..{end}")
+        out.append(
+            _("- Voided by a judge's back-up: seq {start}..{end}").format(start=start, end=end)
+        )
     out.append("")
     out += _md_violations(report)
-    out += ["## Judge rulings", "", *_md_rulings(report)]
+    out += [_("## Judge rulings"), "", *_md_rulings(report)]
     if report.at is not None:
         m = report.at
-        out += [f"## Position at seq {m.seq}", "", f"Board {m.board_label}:", ""]
+        out += [_("## Position at seq {seq}").format(seq=m.seq), ""]
+        out += [_("Board {label}:").format(label=m.board_label), ""]
         out += [*_md_block(str(m.board)), ""]
-        out += [f"Events around seq {m.seq}:", "", *_md_events(report, m), ""]
+        out += [_("Events around seq {seq}:").format(seq=m.seq), "", *_md_events(report, m), ""]
         for k in report.knowledge.values():
             out += _md_knowledge(k)
     return "\n".join(out).rstrip() + "\n"

@@ -3,16 +3,81 @@
 The digest (docs/rules.md) marks where each sentence comes from with tags such as ``[S000]``,
 ``[W1][W2]`` or ``[INF]``; they help whoever maintains the digest and mean nothing to a judge
 or a player, so nothing vwlog shows carries them.
+
+In Indonesian (`vwlog.io.i18n`) the titles and texts come from ``vwlog/data/rules.id.toml``: the
+seed's own sentences, quoted word for word, where the rule comes from the original rules, and a
+careful translation of the digest elsewhere. `rule_original` gives the Indonesian text beside
+the English one (``--quote-original``).
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
+from vwlog.io.i18n import active_language, gettext
 from vwlog.model.types import RuleId
 from vwlog.rules.catalog import RULES
 
-__all__ = ["rule_text", "rule_title", "strip_source_tags"]
+__all__ = [
+    "IndonesianRule",
+    "indonesian_rules",
+    "original_beside",
+    "quoting_original",
+    "rule_original",
+    "rule_text",
+    "rule_title",
+    "strip_source_tags",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class IndonesianRule:
+    """One rule in Bahasa Indonesia."""
+
+    title: str
+    quote: str
+    """The seed's sentences, word for word (one per line); empty when the rule does not come
+    from the original rules."""
+    seed: str
+    """Which seed ``quote`` comes from (``S000`` turn structure, ``S003`` skills), or empty."""
+    text: str
+    """The digest translated (the whole rule, or what it adds to the quote)."""
+
+    @property
+    def body(self) -> str:
+        """What a report shows: the quote, then the translation."""
+        return "\n".join(part for part in (self.quote, self.text) if part)
+
+
+@cache
+def indonesian_rules() -> dict[str, IndonesianRule]:
+    """Every rule id's Indonesian title and text (``vwlog/data/rules.id.toml``)."""
+    raw = tomllib.loads(
+        resources.files("vwlog").joinpath("data", "rules.id.toml").read_text(encoding="utf-8")
+    )
+    return {
+        rid: IndonesianRule(
+            title=str(entry["title"]),
+            quote=str(entry.get("quote", "")),
+            seed=str(entry.get("seed", "")),
+            text=str(entry.get("text", "")),
+        )
+        for rid, entry in raw.items()
+    }
+
+
+def _indonesian(rule: str) -> IndonesianRule | None:
+    if active_language() != "id":
+        return None
+    return indonesian_rules().get(rule)
+
 
 _TAG = re.compile(r"\s*\[(?:S\d{3}|W\d+|INF)\](?:\[(?:S\d{3}|W\d+|INF)\])*")
 _OPEN_TAIL = re.compile(r"\s*\((?:[^()]*)$")
@@ -29,6 +94,9 @@ def rule_title(rule: str) -> str:
     found = RULES.get(RuleId(rule))
     if found is None:
         return ""
+    translated = _indonesian(rule)
+    if translated is not None:
+        return translated.title
     title = strip_source_tags(found.title).strip()
     if title.count("(") > title.count(")"):
         title = _OPEN_TAIL.sub("", title).strip()
@@ -36,6 +104,49 @@ def rule_title(rule: str) -> str:
 
 
 def rule_text(rule: str) -> str:
-    """The full digest text of a rule id (Markdown), without source tags (empty if unknown)."""
+    """The full text of a rule id (Markdown), without source tags (empty if unknown): the
+    English digest, or in Indonesian the seed's sentences and the translation."""
     found = RULES.get(RuleId(rule))
-    return strip_source_tags(found.text) if found is not None else ""
+    if found is None:
+        return ""
+    translated = _indonesian(rule)
+    if translated is not None:
+        return translated.body
+    return strip_source_tags(found.text)
+
+
+def rule_original(rule: str) -> str:
+    """The rule in Indonesian, to quote beside the English digest: the seed's own sentences
+    where the rule comes from the original rules, else the translation (empty if unknown)."""
+    found = indonesian_rules().get(rule)
+    if found is None or RuleId(rule) not in RULES:
+        return ""
+    return found.quote or found.text
+
+
+_QUOTE_ORIGINAL: ContextVar[bool] = ContextVar("vwlog_quote_original", default=False)
+
+
+@contextmanager
+def quoting_original(on: bool = True) -> Iterator[None]:
+    """Inside the block, reports in English quote each rule's Indonesian original beside the
+    digest (``vwlog report --quote-original``)."""
+    token = _QUOTE_ORIGINAL.set(on)
+    try:
+        yield
+    finally:
+        _QUOTE_ORIGINAL.reset(token)
+
+
+def original_beside(rule: str) -> tuple[str, str]:
+    """What to show beside a rule's English text when quoting originals: (label, Indonesian
+    text); the seed's words where the rule comes from the original rules, else the careful
+    translation. ``("", "")`` when not quoting or the report is already in Indonesian."""
+    if not _QUOTE_ORIGINAL.get() or active_language() == "id":
+        return "", ""
+    found = indonesian_rules().get(rule)
+    if found is None or RuleId(rule) not in RULES:
+        return "", ""
+    if found.quote:
+        return gettext("Indonesian original:"), found.quote
+    return gettext("In Indonesian:"), found.text

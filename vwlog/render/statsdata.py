@@ -10,6 +10,7 @@ import csv
 import io
 from typing import TYPE_CHECKING, Any
 
+from vwlog.io.i18n import N_
 from vwlog.projections.stats import (
     CorpusStats,
     MatchMetrics,
@@ -28,7 +29,14 @@ DEFAULT_TOP = 20
 STATS_EXTRA = "pip install 'vwlog[stats]'"
 """How to install what ``--html`` needs."""
 
-_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+_ORDINALS = {
+    1: N_("first"),
+    2: N_("second"),
+    3: N_("third"),
+    4: N_("fourth"),
+    5: N_("fifth"),
+    6: N_("sixth"),
+}
 
 
 def _r(x: float | None, digits: int = 6) -> float | None:

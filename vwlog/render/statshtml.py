@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from vwlog.io.i18n import N_, fmt_number
+from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import UsageError
 from vwlog.projections.stats import UNFINISHED, CorpusStats, WinCount
 from vwlog.render.html import e, environment
@@ -33,7 +35,7 @@ from vwlog.render.statstext import (
     pct,
     win_cells,
 )
-from vwlog.render.text import cell_text, visible
+from vwlog.render.text import cell_text, counted, visible
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -141,9 +143,9 @@ def _victory_section(stats: CorpusStats, figure: type[Figure]) -> Section:
     ax.set_xlabel("matches")
     ax.margins(x=0.15)
     return Section(
-        "Victory types",
+        _("Victory types"),
         _svg(fig, "bar chart of victory types"),
-        headers=("victory", "matches", "share"),
+        headers=(N_("victory"), N_("matches"), N_("share")),
         rows=[(v, c, pct(s)) for v, c, s in dist],
     )
 
@@ -156,26 +158,33 @@ def _reference(stats: CorpusStats) -> float:
 
 def _win_rate_sections(stats: CorpusStats, figure: type[Figure]) -> list[Section]:
     reference = _reference(stats)
-    groups: list[tuple[str, list[str], list[WinCount]]] = [
+    groups: list[tuple[str, str, list[str], list[WinCount]]] = [
         (
-            "seat",
+            N_("seat"),
+            _("Win rate by seat"),
             [f"seat {k}" for k in sorted(stats.seats)],
             [stats.seats[k] for k in sorted(stats.seats)],
         ),
         (
-            "turn order",
+            N_("turn order"),
+            _("Win rate by turn order"),
             [order_label(k) for k in sorted(stats.turn_order)],
             [stats.turn_order[k] for k in sorted(stats.turn_order)],
         ),
-        ("faction", sorted(stats.factions), [stats.factions[k] for k in sorted(stats.factions)]),
+        (
+            N_("faction"),
+            _("Win rate by faction"),
+            sorted(stats.factions),
+            [stats.factions[k] for k in sorted(stats.factions)],
+        ),
     ]
     out = []
-    for name, labels, wins in groups:
+    for name, heading, labels, wins in groups:
         fig = figure(figsize=(max(4.0, 1.0 + 0.9 * len(labels)), 3.2), layout="constrained")
         _errorbars(fig.subplots(), [chart_label(x) for x in labels], wins, reference)
         out.append(
             Section(
-                f"Win rate by {name}",
+                heading,
                 _svg(fig, f"win rate by {name} with 95% confidence intervals"),
                 f"Finished matches. Bars: Wilson 95% intervals; dashed line: the mean win rate "
                 f"({reference:.1%}).",
@@ -203,7 +212,7 @@ def _length_section(stats: CorpusStats, figure: type[Figure]) -> Section:
     ax.set_ylabel("matches")
     events = stats.length("events")
     return Section(
-        "Match length",
+        _("Match length"),
         _svg(fig, "histogram of match length in turns"),
         f"Finished matches (n={turns.n}). Turns: mean {_num(turns.mean)}, median "
         f"{_num(turns.median)}. Events: mean {_num(events.mean)}, median "
@@ -224,7 +233,7 @@ def _tempo_section(stats: CorpusStats, figure: type[Figure]) -> Section:
         ax.grid(alpha=0.3)
     axes[-1].set_xlabel("turn")
     return Section(
-        "Tempo: mean resources at the end of each turn",
+        _("Tempo: mean resources at the end of each turn"),
         _svg(fig, "tempo curves of mean gold, honor and VP by turn"),
         "Each point averages the player-matches that reached the end of that turn; n by turn: "
         + ", ".join(f"{t}: {s.n}" for t, s in rows[:: max(1, len(rows) // 12)]),
@@ -247,7 +256,7 @@ def _cards_section(stats: CorpusStats, figure: type[Figure], min_n: int, top: in
     ax.set_xlim(0, 1)
     ax.set_xlabel("win rate when played (95% CI)")
     return Section(
-        f"Top cards by win rate when played (n ≥ {min_n})",
+        _("Top cards by win rate when played (n ≥ {min_n})").format(min_n=min_n),
         _svg(fig, "top cards by win rate with 95% confidence intervals"),
         "Ranked by the lower end of the interval, so a high rate on little evidence does not "
         "outrank a solid one.",
@@ -259,7 +268,7 @@ def _cards_section(stats: CorpusStats, figure: type[Figure], min_n: int, top: in
 def render_html(
     stats: CorpusStats,
     *,
-    title: str = "Vandaria Wars match statistics",
+    title: str | None = None,
     min_n: int = DEFAULT_MIN_N,
     top: int = DEFAULT_TOP,
     source: str | None = None,
@@ -291,13 +300,17 @@ def render_html(
     unfinished = stats.matches - stats.finished
     template = environment().get_template("stats.html.j2")
     return template.render(
-        title=title,
+        title=title if title is not None else _("Vandaria Wars match statistics"),
         css=Markup(_CSS),
-        summary=(
-            f"{stats.matches:,} matches ({stats.finished:,} finished, {unfinished:,} "
-            f"unfinished), {stats.sides:,} player-matches"
+        summary=_(
+            "{matches} ({finished} finished, {unfinished} unfinished), {sides} player-matches"
+        ).format(
+            matches=counted(stats.matches, "match", "matches"),
+            finished=fmt_number(stats.finished),
+            unfinished=fmt_number(unfinished),
+            sides=fmt_number(stats.sides),
         ),
-        source=source or "not given",
+        source=source or _("not given"),
         filters=filters_text(stats),
         generated=(generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC"),
         version=version("vwlog"),

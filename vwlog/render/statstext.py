@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vwlog.io.i18n import N_, fmt_number, fmt_percent
+from vwlog.io.i18n import gettext as _
 from vwlog.projections.stats import (
     CorpusStats,
     MatchMetrics,
     WinCount,
 )
 from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, order_label
+from vwlog.render.text import counted
 from vwlog.render.text import table as text_table
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from vwlog.projections.stats import CardRecord
 
@@ -22,40 +25,51 @@ def render_matches_table(matches: Iterable[MatchMetrics]) -> str:
     """Per-match metrics as text: a line per match, then a row per player."""
     blocks = []
     headers = (
-        "player",
-        "seat",
-        "order",
-        "faction",
-        "won",
-        "gold prod",
-        "spent",
-        "drawn",
-        "played",
-        "disc",
-        "terr +/-",
-        "foll +/-",
-        "attackers",
-        "blocks",
-        "dmg F/T",
-        "honor",
-        "VP",
+        N_("player"),
+        N_("seat"),
+        N_("order"),
+        N_("faction"),
+        N_("won"),
+        N_("gold prod"),
+        N_("spent"),
+        N_("drawn"),
+        N_("played"),
+        N_("disc"),
+        N_("terr +/-"),
+        N_("foll +/-"),
+        N_("attackers"),
+        N_("blocks"),
+        N_("dmg F/T"),
+        N_("honor"),
+        N_("VP"),
     )
     for m in matches:
-        ending = f"won by {m.winner} ({m.victory})" if m.winner else "no winner"
-        head = (
-            f"{m.match_id} · {m.format} · {m.ruleset}@{m.ruleset_version} · first "
-            f"{m.first_player} · {ending} · {m.turns} turns · {m.events:,} events · "
-            f"{m.decisions:,} decisions · register depth {m.max_register_depth}"
+        if m.winner:
+            ending = _("won by {winner} ({victory})").format(winner=m.winner, victory=m.victory)
+        else:
+            ending = _("no winner")
+        head = " · ".join(
+            (
+                m.match_id,
+                m.format,
+                f"{m.ruleset}@{m.ruleset_version}",
+                _("first {player}").format(player=m.first_player),
+                ending,
+                counted(m.turns, "turn"),
+                counted(m.events, "event"),
+                counted(m.decisions, "decision"),
+                _("register depth {depth}").format(depth=m.max_register_depth),
+            )
         )
         if m.violations:
-            head += f" · {m.violations} violations"
+            head += " · " + counted(m.violations, "violation")
         rows = [
             (
                 p.player,
                 p.seat,
                 p.order,
                 p.faction,
-                "yes" if p.won else "",
+                _("yes") if p.won else "",
                 p.gold_produced,
                 p.gold_spent,
                 p.cards_drawn,
@@ -78,9 +92,10 @@ def render_matches_table(matches: Iterable[MatchMetrics]) -> str:
 # -- text --------------------------------------------------------------------------------------
 
 
-table = text_table
-"""An aligned text table: text columns left-aligned, numbers right-aligned
-(`vwlog.render.text.table`)."""
+def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """An aligned text table: text columns left-aligned, numbers right-aligned
+    (`vwlog.render.text.table`); the headers (marked with ``N_``) in the active language."""
+    return text_table([_(h) if h else h for h in headers], rows)
 
 
 def _indent(text: str, by: str = "  ") -> str:
@@ -89,16 +104,16 @@ def _indent(text: str, by: str = "  ") -> str:
 
 def pct(x: float | None) -> str:
     """A rate as a percentage with one decimal (empty when unknown)."""
-    return "" if x is None else f"{x:.1%}"
+    return "" if x is None else fmt_percent(x)
 
 
 def win_cells(w: WinCount) -> tuple[int, int, str, str]:
     """n, wins, win rate and its 95% interval, as table cells."""
     lo, hi = w.interval()
-    return w.n, w.wins, pct(w.rate), f"{lo:.1%}–{hi:.1%}" if w.n else ""
+    return w.n, w.wins, pct(w.rate), f"{fmt_percent(lo)}–{fmt_percent(hi)}" if w.n else ""
 
 
-WIN_HEADERS = ("n", "wins", "win rate", "95% CI")
+WIN_HEADERS = (N_("n"), N_("wins"), N_("win rate"), N_("95% CI"))
 """The columns of a win count in every table."""
 
 
@@ -109,31 +124,44 @@ def filters_text(stats: CorpusStats) -> str:
     chosen = [
         f"{k} {v}"
         for k, v in (
-            ("player", f.player),
-            ("faction", f.faction),
-            ("ruleset", f.ruleset),
-            ("since", f.since),
+            (_("player"), f.player),
+            (_("faction"), f.faction),
+            (_("ruleset"), f.ruleset),
+            (_("since"), f.since),
         )
         if v is not None
     ]
-    return ", ".join(chosen) or "none"
+    return ", ".join(chosen) or _("none")
 
 
 def _head(stats: CorpusStats) -> list[str]:
     unfinished = stats.matches - stats.finished
     out = [
-        f"{stats.matches:,} matches ({stats.finished:,} finished, {unfinished:,} unfinished) · "
-        f"{stats.sides:,} player-matches"
-        + (f" · {stats.with_violations:,} with rule violations" if stats.with_violations else "")
+        _(
+            "{matches} ({finished} finished, {unfinished} unfinished) · {sides} player-matches"
+        ).format(
+            matches=counted(stats.matches, "match", "matches"),
+            finished=fmt_number(stats.finished),
+            unfinished=fmt_number(unfinished),
+            sides=fmt_number(stats.sides),
+        )
+        + (
+            " · "
+            + _("{count} with rule violations").format(count=fmt_number(stats.with_violations))
+            if stats.with_violations
+            else ""
+        )
     ]
     if stats.rulesets:
         out.append(
-            "rulesets: " + ", ".join(f"{k} ({v})" for k, v in sorted(stats.rulesets.items()))
+            _("rulesets: ") + ", ".join(f"{k} ({v})" for k, v in sorted(stats.rulesets.items()))
         )
     if stats.filters.active:
-        out.append("filters: " + filters_text(stats))
+        out.append(_("filters: ") + filters_text(stats))
     if stats.skipped:
-        out.append("skipped: " + ", ".join(f"{v} ({k})" for k, v in sorted(stats.skipped.items())))
+        out.append(
+            _("skipped: ") + ", ".join(f"{v} ({k})" for k, v in sorted(stats.skipped.items()))
+        )
     return out
 
 
@@ -141,21 +169,21 @@ def _outcome_sections(stats: CorpusStats) -> list[tuple[str, str]]:
     """Victory types, match length and the turns histogram."""
     out = [
         (
-            "Victory types",
+            _("Victory types"),
             table(
-                ("victory", "matches", "share"),
+                (N_("victory"), N_("matches"), N_("share")),
                 [(v, c, pct(s)) for v, c, s in stats.victory_distribution()],
             ),
         )
     ]
     lengths = []
-    for what in ("turns", "events"):
+    for what in (N_("turns"), N_("events")):
         s = stats.length(what)
-        lengths.append((what, s.n, s.mean, s.median, s.min, s.max))
+        lengths.append((_(what), s.n, s.mean, s.median, s.min, s.max))
     out.append(
         (
-            "Match length (finished matches)",
-            table(("", "n", "mean", "median", "min", "max"), lengths),
+            _("Match length (finished matches)"),
+            table(("", N_("n"), N_("mean"), N_("median"), N_("min"), N_("max")), lengths),
         )
     )
     turns = stats.length("turns")
@@ -163,9 +191,9 @@ def _outcome_sections(stats: CorpusStats) -> list[tuple[str, str]]:
         peak = max(c for _a, _b, c in turns.buckets) or 1
         out.append(
             (
-                "Turns histogram",
+                _("Turns histogram"),
                 table(
-                    ("turns", "matches", ""),
+                    (N_("turns"), N_("matches"), ""),
                     [(f"{a}–{b}", c, "█" * round(30 * c / peak)) for a, b, c in turns.buckets],
                 ),
             )
@@ -177,23 +205,23 @@ def _win_sections(stats: CorpusStats) -> list[tuple[str, str]]:
     """Win rates by seat, turn order and faction."""
     return [
         (
-            "Win rate by seat (finished matches)",
+            _("Win rate by seat (finished matches)"),
             table(
-                ("seat", *WIN_HEADERS),
+                (N_("seat"), *WIN_HEADERS),
                 [(k, *win_cells(w)) for k, w in sorted(stats.seats.items())],
             ),
         ),
         (
-            "Win rate by turn order",
+            _("Win rate by turn order"),
             table(
-                ("player", *WIN_HEADERS),
-                [(order_label(k), *win_cells(w)) for k, w in sorted(stats.turn_order.items())],
+                (N_("player"), *WIN_HEADERS),
+                [(_(order_label(k)), *win_cells(w)) for k, w in sorted(stats.turn_order.items())],
             ),
         ),
         (
-            "Win rate by faction",
+            _("Win rate by faction"),
             table(
-                ("faction", *WIN_HEADERS),
+                (N_("faction"), *WIN_HEADERS),
                 [(k, *win_cells(w)) for k, w in sorted(stats.factions.items())],
             ),
         ),
@@ -207,22 +235,34 @@ def _deck_and_card_sections(stats: CorpusStats, min_n: int, top: int) -> list[tu
     cards = stats.card_rows(min_n)[:top]
     return [
         (
-            f"Decks with n ≥ {min_n} ({len(stats.decks):,} distinct decks)",
+            _("Decks with n ≥ {min_n} ({count} distinct decks)").format(
+                min_n=min_n, count=fmt_number(len(stats.decks))
+            ),
             table(
-                ("deck", "faction", "size", *WIN_HEADERS),
+                (N_("deck"), N_("faction"), N_("size"), *WIN_HEADERS),
                 [(k, d.faction, d.size, *win_cells(d)) for k, d in repeated],
             )
             if repeated
-            else "(none)",
+            else _("(none)"),
         ),
         (
-            f"Top cards by win rate when played (n ≥ {min_n}, ranked by the interval's lower end)",
-            table(CARD_HEADERS, [card_cells(c) for _k, c in cards]) if cards else "(none)",
+            _(
+                "Top cards by win rate when played (n ≥ {min_n}, ranked by the interval's "
+                "lower end)"
+            ).format(min_n=min_n),
+            table(CARD_HEADERS, [card_cells(c) for _k, c in cards]) if cards else _("(none)"),
         ),
     ]
 
 
-CARD_HEADERS = ("card", "faction", "matches played", *WIN_HEADERS, "in-deck n", "in-deck rate")
+CARD_HEADERS = (
+    N_("card"),
+    N_("faction"),
+    N_("matches played"),
+    *WIN_HEADERS,
+    N_("in-deck n"),
+    N_("in-deck rate"),
+)
 """The columns of a card's row in the text and HTML tables."""
 
 
@@ -245,18 +285,18 @@ def _play_sections(stats: CorpusStats) -> list[tuple[str, str]]:
         total = sum(stats.supply.values())
         out.append(
             (
-                "Supply choices",
+                _("Supply choices"),
                 table(
-                    ("package", "choices", "share"),
+                    (N_("package"), N_("choices"), N_("share")),
                     [(k, v, pct(v / total)) for k, v in sorted(stats.supply.items())],
                 ),
             )
         )
     out.append(
         (
-            "Tempo: mean at the end of each turn",
+            _("Tempo: mean at the end of each turn"),
             table(
-                ("turn", "n", "gold", "honor", "VP"),
+                (N_("turn"), N_("n"), N_("gold"), N_("honor"), N_("VP")),
                 [
                     (t, s.n, s.mean("gold"), s.mean("honor"), s.mean("vp"))
                     for t, s in stats.tempo_rows()

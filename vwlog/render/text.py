@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext
+from vwlog.io.i18n import gettext as _
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
 from vwlog.render.trust import signatures_text, verdict
@@ -75,14 +77,15 @@ def term(value: object) -> str:
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """The noun that agrees with ``n``: ``event`` for 1, ``events`` (or ``many``) otherwise."""
-    return word if n == 1 else many or word + "s"
+    """The noun that agrees with ``n``: ``event`` for 1, ``events`` (or ``many``) otherwise,
+    in the active language (the pair is looked up in the catalogs: `vwlog.io.i18n.NOUNS`)."""
+    return ngettext(word, many or word + "s", n)
 
 
 def counted(n: int, word: str, many: str | None = None) -> str:
     """``n`` (with thousands separators) and the noun that agrees with it: ``1 event``,
     ``1,204 events``, ``2 matches`` (with ``many="matches"``)."""
-    return f"{n:,} {plural(n, word, many)}"
+    return f"{fmt_number(n)} {plural(n, word, many)}"
 
 
 def cell_text(value: object) -> str:
@@ -90,7 +93,7 @@ def cell_text(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:.2f}"
+        return fmt_fixed(value, 2)
     return str(value)
 
 
@@ -138,14 +141,19 @@ def validation_summary(r: ValidationReport) -> str:
     effects 3 verified, 0 trusted · 0 violations``
     """
     n = len(r.violations)
-    ending = f"won by {r.winner} ({r.victory})" if r.winner else "no winner yet"
+    if r.winner:
+        ending = _("won by {winner} ({victory})").format(winner=r.winner, victory=r.victory)
+    else:
+        ending = _("no winner yet")
     if r.stopped_at is not None:
-        ending = f"stopped at seq {r.stopped_at} (--strict)"
+        ending = _("stopped at seq {seq} (--strict)").format(seq=r.stopped_at)
+    effects = _("effects {verified} verified, {trusted} trusted").format(
+        verified=fmt_number(r.effects_verified), trusted=fmt_number(r.effects_trusted)
+    )
     return (
         f"{counted(r.events, 'event')} ({counted(r.decisions, 'decision')}, "
         f"{counted(r.consequences, 'consequence')}) · {counted(r.turns, 'turn')} · {ending} · "
-        f"effects {r.effects_verified:,} verified, {r.effects_trusted:,} trusted · "
-        f"{counted(n, 'violation')}"
+        f"{effects} · {counted(n, 'violation')}"
     )
 
 
@@ -154,26 +162,39 @@ def violation_lines(v: Violation, indent: str = "  ") -> list[str]:
     deeper = indent + "    "
     lines = [f"{indent}{v.rule}  {rule_title(v.rule)}", f"{deeper}{term(v.message)}"]
     if v.seq is not None or v.line is not None:
-        lines.append(f"{deeper}at {term(v.where())} ({term(v.event_type)})")
+        where = _("at {where} ({event})").format(where=term(v.where()), event=term(v.event_type))
+        lines.append(f"{deeper}{where}")
     if v.expected is not None:
-        lines.append(f"{deeper}expected: {term(v.expected)}")
+        lines.append(f"{deeper}" + _("expected: {value}").format(value=term(v.expected)))
     if v.actual is not None:
-        lines.append(f"{deeper}actual:   {term(v.actual)}")
+        lines.append(f"{deeper}" + _("actual:   {value}").format(value=term(v.actual)))
     return lines
+
+
+_VERDICT = {
+    "OK": N_("OK"),
+    "ILLEGAL": N_("ILLEGAL"),
+    "INCOMPLETE": N_("INCOMPLETE"),
+    "UNTRUSTED": N_("UNTRUSTED"),
+}
+"""The verdict words of a terminal report."""
 
 
 def validation_text(r: ValidationReport) -> str:
     """A validation for a terminal: the match, every violation, voided stretches, the verdict."""
-    players = ", ".join(term(p) for p in r.players) or "unknown"
-    lines = [
-        f"{term(r.source)}: match {term(r.match_id)} · players {players} · "
-        f"ruleset {term(r.ruleset or 'unknown')}"
-    ]
+    players = ", ".join(term(p) for p in r.players) or _("unknown")
+    head = _("match {match} · players {players} · ruleset {ruleset}").format(
+        match=term(r.match_id), players=players, ruleset=term(r.ruleset or _("unknown"))
+    )
+    lines = [f"{term(r.source)}: {head}"]
     for v in r.violations:
         lines.extend(violation_lines(v))
-    lines.extend(f"  voided by a judge's back-up: seq {a}..{b}" for a, b in r.voided)
+    lines.extend(
+        "  " + _("voided by a judge's back-up: seq {start}..{end}").format(start=a, end=b)
+        for a, b in r.voided
+    )
     lines.extend(rests_on_lines(r))
-    lines.append(f"  {verdict(r)} · {validation_summary(r)}")
+    lines.append(f"  {_(_VERDICT[verdict(r)])} · {validation_summary(r)}")
     return "\n".join(lines)
 
 
@@ -188,7 +209,8 @@ def seat_rows(started: MatchStarted) -> list[tuple[str, str, str, str, str]]:
             s.player,
             s.name,
             s.team or "",
-            f"{len(s.deck)} cards" + (f" + {len(s.subdeck)} subdeck" if s.subdeck else ""),
+            counted(len(s.deck), "card")
+            + (" + " + _("{count} subdeck").format(count=len(s.subdeck)) if s.subdeck else ""),
         )
         for i, s in enumerate(started.seats)
     ]
@@ -196,29 +218,39 @@ def seat_rows(started: MatchStarted) -> list[tuple[str, str, str, str, str]]:
 
 def integrity_rows(integrity: Integrity | None) -> list[tuple[str, str]]:
     """What the hash-chain check found, as (label, value) rows."""
+    chain = _("Hash chain")
     if integrity is None:
-        return [("Hash chain", "not checked")]
+        return [(chain, _("not checked"))]
     if not integrity.sealed:
-        return [("Hash chain", "the record carries no hashes: nothing to verify")]
-    rows = [("Head hash", integrity.head_hash or "")]
+        return [(chain, _("the record carries no hashes: nothing to verify"))]
+    rows = [(_("Head hash"), integrity.head_hash or "")]
     if integrity.broken_reason is None:
-        rows.append(("Hash chain", f"intact ({integrity.records:,} records)"))
+        rows.append(
+            (chain, _("intact ({records})").format(records=counted(integrity.records, "record")))
+        )
     else:
         where = (
-            f"seq {integrity.broken_seq}, line {integrity.broken_line}"
+            _("seq {seq}, line {line}").format(seq=integrity.broken_seq, line=integrity.broken_line)
             if integrity.broken_seq is not None
-            else f"line {integrity.broken_line}"
+            else _("line {line}").format(line=integrity.broken_line)
         )
-        rows.append(("Hash chain", f"BROKEN at {where}: {integrity.broken_reason}"))
+        rows.append(
+            (
+                chain,
+                _("BROKEN at {where}: {reason}").format(
+                    where=where, reason=integrity.broken_reason
+                ),
+            )
+        )
     if integrity.commitments:
         rows.append(
             (
-                "Deck commitments",
+                _("Deck commitments"),
                 "; ".join(f"{player}: {status}" for player, status in integrity.commitments),
             )
         )
     else:
-        rows.append(("Deck commitments", "none committed"))
+        rows.append((_("Deck commitments"), _("none committed")))
     return rows
 
 
@@ -226,24 +258,24 @@ def ruling_title(r: RulingEntry) -> str:
     """A ruling in a few words: ``seq 57: back up to seq 50, by judge-1``."""
     what = r.kind.replace("_", " ").lower()
     if r.kind == RulingKind.BACK_UP:
-        what += f" to seq {r.back_to}"
+        what = _("back up to seq {seq}").format(seq=r.back_to)
     if r.kind == RulingKind.GAME_LOSS and r.loser:
-        what += f" for {r.loser}"
-    return f"seq {r.seq}: {what}, by {r.judge}"
+        what = _("game loss for {player}").format(player=r.loser)
+    return _("seq {seq}: {what}, by {judge}").format(seq=r.seq, what=what, judge=r.judge)
 
 
 def violation_where(v: Violation) -> str:
     """Where a violation happened, for a report: ``seq 57 · line 58 · turn 3, COMBAT/C5``."""
-    parts = [f"seq {v.seq}"]
+    parts = [_("seq {seq}").format(seq=v.seq)]
     if v.line is not None:
-        parts.append(f"line {v.line}")
+        parts.append(_("line {line}").format(line=v.line))
     if v.turn is not None:
-        pos = f"turn {v.turn}"
+        pos = _("turn {turn}").format(turn=v.turn)
         if v.phase:
             pos += f", {v.phase}" + (f"/{v.step}" if v.step else "")
         parts.append(pos)
     if v.priority:
-        parts.append(f"priority {v.priority}")
+        parts.append(_("priority {player}").format(player=v.priority))
     if v.event_type:
         parts.append(v.event_type)
     return " · ".join(parts)
@@ -261,20 +293,27 @@ def hidden_lines(k: Knowledge, *, none_known: bool = False) -> list[str]:
         if p.id == k.player:
             continue
         known = [c for c in k.hidden if c.now.zone == "HAND" and c.now.player == p.id]
-        text = f"{term(p.id)}'s hand: {counted(p.hand_size, 'card')}"
+        text = _("{player}'s hand: {cards}").format(
+            player=term(p.id), cards=counted(p.hand_size, "card")
+        )
         if known:
-            text += ", known: " + ", ".join(
-                f"{term(c.name)} ({term(c.id)}, seen {c.how} at seq {c.seq})" for c in known
+            text += _(", known: ") + ", ".join(
+                _("{card} ({id}, seen {how} at seq {seq})").format(
+                    card=term(c.name), id=term(c.id), how=c.how, seq=c.seq
+                )
+                for c in known
             )
         elif none_known and p.hand_size:
-            text += ", none known"
+            text += _(", none known")
         lines.append(text)
     decks = [c for c in k.hidden if c.now.zone != "HAND"]
     if decks:
         lines.append(
-            "seen, now in a deck: "
+            _("seen, now in a deck: ")
             + ", ".join(
-                f"{term(c.name)} ({term(c.id)}) {term(c.where)}, seen {c.how} at seq {c.seq}"
+                _("{card} ({id}) {where}, seen {how} at seq {seq}").format(
+                    card=term(c.name), id=term(c.id), where=term(c.where), how=c.how, seq=c.seq
+                )
                 for c in decks
             )
         )

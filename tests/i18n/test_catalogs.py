@@ -1,0 +1,163 @@
+"""The gettext catalogs are complete and current: every message the code and the templates can
+show has an Indonesian translation (not empty, not fuzzy) with the same placeholders, the
+template ``vwlog.pot`` is what extraction gives today, and the project's own setup compiles the
+catalogs into the ``.mo`` files vwlog reads."""
+
+from __future__ import annotations
+
+import gettext
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+
+from vwlog.io import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+POT = ROOT / "vwlog" / "locale" / "vwlog.pot"
+PO = ROOT / "vwlog" / "locale" / "id" / "LC_MESSAGES" / "vwlog.po"
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "N_": None,
+    "Np_": (1, 2),
+}
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w*)[^{}]*\}")
+
+
+def _extracted() -> set[str | tuple[str, ...]]:
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle)
+    found: set[str | tuple[str, ...]] = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(ROOT / "vwlog"), method_map, options_map, keywords=KEYWORDS
+    ):
+        found.add(message if isinstance(message, str) else tuple(message))
+    # a word that is also a counted noun's singular (a "card" column) shares the plural entry
+    singulars = {m[0] for m in found if isinstance(m, tuple)}
+    return {m for m in found if not (isinstance(m, str) and m in singulars)}
+
+
+def _key(message_id: object) -> str | tuple[str, ...]:
+    return message_id if isinstance(message_id, str) else tuple(message_id)  # type: ignore[arg-type]
+
+
+def _placeholders(text: str) -> list[str]:
+    return sorted(a or b for a, b in _PLACEHOLDER.findall(text))
+
+
+@pytest.fixture(scope="module")
+def extracted() -> set[str | tuple[str, ...]]:
+    found = _extracted()
+    assert len(found) > 150, "extraction found almost nothing: is babel.cfg right?"
+    return found
+
+
+@pytest.fixture(scope="module")
+def indonesian() -> dict[str | tuple[str, ...], object]:
+    with PO.open("rb") as handle:
+        catalog = read_po(handle, locale="id")
+    return {_key(m.id): m for m in catalog if m.id}
+
+
+def test_the_template_is_what_extraction_gives_today(
+    extracted: set[str | tuple[str, ...]],
+) -> None:
+    with POT.open("rb") as handle:
+        template = {_key(m.id) for m in read_po(handle) if m.id}
+    assert extracted - template == set(), "new messages: run .ci/catalogs all and translate"
+    assert template - extracted == set(), "vwlog.pot lists messages no longer used"
+
+
+def test_every_message_has_an_indonesian_translation(
+    extracted: set[str | tuple[str, ...]], indonesian: dict[str | tuple[str, ...], object]
+) -> None:
+    missing = sorted(map(str, extracted - set(indonesian)))
+    assert missing == [], f"no Indonesian entry for {missing}"
+    empty = []
+    fuzzy = []
+    for key in extracted:
+        message = indonesian[key]
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)  # type: ignore[attr-defined]
+        if not all(s.strip() for s in strings):
+            empty.append(key)
+        if message.fuzzy:  # type: ignore[attr-defined]
+            fuzzy.append(key)
+    assert empty == [], f"empty Indonesian entries: {empty}"
+    assert fuzzy == [], f"fuzzy Indonesian entries: {fuzzy}"
+
+
+def test_placeholders_are_the_same_in_both_languages(
+    indonesian: dict[str | tuple[str, ...], object],
+) -> None:
+    wrong = []
+    for key, message in indonesian.items():
+        sources = [key] if isinstance(key, str) else list(key)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)  # type: ignore[attr-defined]
+        want = _placeholders(sources[-1])
+        for text in strings:
+            if _placeholders(text) != want:
+                wrong.append((key, text))
+        if len(sources) == 2 and _placeholders(sources[0]) != want:
+            wrong.append((key, "singular and plural differ"))
+    assert wrong == []
+
+
+def test_placeholder_check_catches_a_difference() -> None:
+    assert _placeholders("seq {seq}, line {line}") == ["line", "seq"]
+    assert _placeholders("seq {seq}, baris {baris}") != _placeholders("seq {seq}, line {line}")
+    assert _placeholders("Board %(label)s: %(position)s") == ["label", "position"]
+
+
+def test_the_setup_compiles_the_catalogs(tmp_path: Path) -> None:
+    """``.ci/catalogs compile`` (what ``.ci/setup`` runs) turns the committed .po into a .mo
+    that gettext reads, offline; the compiled catalog agrees with the .po."""
+    copy = tmp_path / "repo"
+    (copy / ".ci").mkdir(parents=True)
+    shutil.copy(ROOT / ".ci" / "catalogs", copy / ".ci" / "catalogs")
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    shutil.copytree(ROOT / "vwlog" / "locale", copy / "vwlog" / "locale")
+    for mo in (copy / "vwlog" / "locale").rglob("*.mo"):
+        mo.unlink()
+    pybabel = shutil.which("pybabel") or str(ROOT / ".venv" / "bin" / "pybabel")
+    subprocess.run(
+        ["bash", ".ci/catalogs", "compile"],
+        cwd=copy,
+        env={"PYBABEL": pybabel, "PATH": "/usr/bin:/bin"},
+        check=True,
+        capture_output=True,
+    )
+    mo = copy / "vwlog" / "locale" / "id" / "LC_MESSAGES" / "vwlog.mo"
+    with mo.open("rb") as handle:
+        compiled = gettext.GNUTranslations(handle)
+    assert compiled.gettext("Hash chain") == "Rantai hash"
+    assert compiled.ngettext("violation", "violations", 3) == "pelanggaran"
+    with PO.open("rb") as handle:
+        catalog = read_po(handle, locale="id")
+    for message in catalog:
+        if message.id and isinstance(message.id, str):
+            assert compiled.gettext(message.id) == message.string
+
+
+def test_the_po_is_read_when_the_mo_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkout that skipped the setup still speaks Indonesian: the .po is compiled in
+    memory."""
+    locale = tmp_path / "locale"
+    shutil.copytree(ROOT / "vwlog" / "locale", locale)
+    for mo in locale.rglob("*.mo"):
+        mo.unlink()
+    monkeypatch.setattr(i18n, "LOCALE_DIR", locale)
+    i18n.translations.cache_clear()
+    try:
+        assert i18n.translations("id").gettext("Hash chain") == "Rantai hash"
+    finally:
+        i18n.translations.cache_clear()
