@@ -10,6 +10,7 @@ check, a stored match's summary, a board and a diff read the same wherever they 
 * `verify_json` - the outcome of checking a hash chain and the deck commitments;
 * `match_summary_json` - a stored match at a glance (a catalog row);
 * `board_json` - the board at one position (a `vwlog.engine.describe.BoardView` document);
+* `known_board_json` - one player's view of the board, with the hidden cards they have seen;
 * `priority_point_json`, `seen_card_json`, `knowledge_json`, `diff_json`, `dispute_json`.
 
 `dumps` writes any of them: indented with sorted keys (a document), or on one line
@@ -46,6 +47,7 @@ __all__ = [
     "dispute_json",
     "dumps",
     "knowledge_json",
+    "known_board_json",
     "match_summary_json",
     "priority_point_json",
     "seen_card_json",
@@ -131,18 +133,21 @@ def step_json(
     board: bool = False,
     player: str | None = None,
     priority_point: bool = False,
+    record: bool = False,
 ) -> dict[str, Any]:
     """One event of a replay: where it happened, what it did, the board after it.
 
     ``turn``, ``phase``, ``step`` and ``priority`` are the position *after* the event, like the
     board; ``priority_point`` says whether a player holds priority after it (a fork may start
-    there); ``voids`` is the range of seqs a judge's back-up voided, or ``null``.
+    there); ``voids`` is the range of seqs a judge's back-up voided, or ``null``. With
+    ``record``, also ``hash`` (its chain hash) and ``event`` (the recorded event; ``null`` for
+    ``player``'s view, since the record may name cards hidden from them).
     """
-    record, after = step.record, step.after
+    rec, after = step.record, step.after
     data: dict[str, Any] = {
-        "seq": record.seq,
-        "type": record.event.type,
-        "decision": record.event.DECISION,
+        "seq": rec.seq,
+        "type": rec.event.type,
+        "decision": rec.event.DECISION,
         "description": description,
         "turn": after.turn,
         "phase": str(after.phase) if after.phase else None,
@@ -153,7 +158,12 @@ def step_json(
         "voids": list(step.voids) if step.voids is not None else None,
     }
     if board:
-        data["board"] = board_json(after, player=player, seq=record.seq)
+        data["board"] = board_json(after, player=player, seq=rec.seq)
+    if record:
+        data["hash"] = step.record.hash
+        data["event"] = (
+            None if player is not None else step.record.event.model_dump(mode="json", by_alias=True)
+        )
     return data
 
 
@@ -424,3 +434,11 @@ def knowledge_json(k: Knowledge) -> dict[str, Any]:
         "seen": [seen_card_json(c) for c in k.seen],
         "hidden_known": [c.id for c in k.hidden],
     }
+
+
+def known_board_json(k: Knowledge) -> dict[str, Any]:
+    """One player's view of the board (a ``ShownBoardView`` document): the board as they could
+    know it, with ``known`` naming the hidden cards they have seen and where they are now."""
+    data: dict[str, Any] = k.board.model_dump(mode="json", by_alias=True)
+    data["known"] = [seen_card_json(c) for c in k.hidden]
+    return data
