@@ -22,7 +22,7 @@ from vwlog.model.errors import (
     UsageError,
 )
 from vwlog.store import Head, ImportOutcome, MatchMeta, MatchStore
-from vwlog.store import application as store_application
+from vwlog.store import reading as store_reading
 from vwlog.store.mapping import MATCH_NAMESPACE, UPCASTERS, JsonObject, match_uuid
 
 from .records import SyntheticMatch, big_match, continuation, synthetic_match, verify_chain
@@ -117,7 +117,7 @@ class StoreContract:
     def test_reads_page_through_long_matches(
         self, store: MatchStore, match: SyntheticMatch, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        monkeypatch.setattr(store_application, "PAGE_SIZE", 5)
+        monkeypatch.setattr(store_reading, "PAGE_SIZE", 5)
         match.import_into(store)
         others = [f"m{i}" for i in range(2, 9)]
         for match_id in others:
