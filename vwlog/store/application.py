@@ -157,18 +157,7 @@ class MatchStore(MatchReader):
             return _compare(match_id, stored, meta.head_hash)
         datastore = getattr(self._recorder, "datastore", None)
         if not isinstance(self._recorder, SQLiteApplicationRecorder) or datastore is None:
-            whole = list(lines)
-            kept = list(snapshots)
-            for seq, _data in kept:
-                if not 1 <= seq <= len(whole):
-                    raise UsageError(
-                        f"match {match_id!r} has records 1 to {len(whole)}: no snapshot after "
-                        f"seq {seq}"
-                    )
-            outcome = self.import_match(header, whole, meta)
-            if outcome == ImportOutcome.STORED:
-                self.save_snapshots(match_id, kept)
-            return outcome
+            return self._import_whole(header, list(lines), meta, list(snapshots))
         oid = match_uuid(match_id)
         mapper = self._mapper
         recorder = self._recorder
@@ -210,6 +199,26 @@ class MatchStore(MatchReader):
                 raise SequenceConflictError(match_id, _first_seq(first)) from err
             return _compare(match_id, stored, meta.head_hash)
         return ImportOutcome.STORED
+
+    def _import_whole(
+        self,
+        header: LogHeader,
+        lines: Sequence[tuple[bytes, EventRecord]],
+        meta: MatchMeta,
+        snapshots: Sequence[tuple[int, bytes]],
+    ) -> ImportOutcome:
+        """`import_stream` on a backend that receives the rows at once: `import_match`, then
+        the snapshots (checked first, so that nothing is stored when one is out of range)."""
+        for seq, _data in snapshots:
+            if not 1 <= seq <= len(lines):
+                raise UsageError(
+                    f"match {header.match_id!r} has records 1 to {len(lines)}: no snapshot "
+                    f"after seq {seq}"
+                )
+        outcome = self.import_match(header, lines, meta)
+        if outcome == ImportOutcome.STORED:
+            self.save_snapshots(header.match_id, snapshots)
+        return outcome
 
     def append(
         self,
