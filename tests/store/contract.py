@@ -18,6 +18,7 @@ from vwlog.model.errors import (
     MatchExistsError,
     MatchNotFoundError,
     SequenceConflictError,
+    StoredSeqOutOfRangeError,
     StoreError,
     UsageError,
 )
@@ -512,7 +513,7 @@ class StoreContract:
         assert store.save_snapshots("m1", [(8, b"again"), (12, b"twelve")]) == 1
         assert store.nearest_snapshot("m1", 11) == (8, b"eight")
         assert store.nearest_snapshot("m1", 12) == (12, b"twelve")
-        with pytest.raises(UsageError, match="records 1 to 12"):
+        with pytest.raises(StoredSeqOutOfRangeError, match="events 1 to 12"):
             store.save_snapshots("m1", [(2, b"two"), (13, b"future")])
         assert store.nearest_snapshot("m1", 3) is None  # nothing of a refused batch is kept
 
@@ -520,9 +521,9 @@ class StoreContract:
         self, store: MatchStore, match: SyntheticMatch
     ) -> None:
         match.import_into(store)
-        with pytest.raises(UsageError, match="records 1 to 12"):
+        with pytest.raises(StoredSeqOutOfRangeError, match="events 1 to 12"):
             store.save_snapshot("m1", 13, b"future")
-        with pytest.raises(UsageError):
+        with pytest.raises(StoredSeqOutOfRangeError):
             store.save_snapshot("m1", 0, b"before")
 
     # Lifecycle

@@ -39,6 +39,7 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecor
 from vwlog.model.errors import (
     MatchExistsError,
     SequenceConflictError,
+    StoredSeqOutOfRangeError,
     StoreError,
     UsageError,
 )
@@ -143,7 +144,8 @@ class MatchStore(MatchReader):
         written in pages inside one transaction; the other backends receive the rows at once.
 
         Raises:
-            UsageError: As `import_match`, or a snapshot's seq is not a position of the match.
+            UsageError: As `import_match`.
+            StoredSeqOutOfRangeError: A snapshot's seq is not a position of the match.
             MatchExistsError: A match with this id but a different head hash is stored.
             SequenceConflictError: The match's stream already holds records that the catalog
                 does not know (a damaged store); nothing was written.
@@ -183,10 +185,7 @@ class MatchStore(MatchReader):
                 page = []
                 for seq, data in snapshots:
                     if not 1 <= seq <= head_seq:
-                        raise UsageError(
-                            f"match {match_id!r} has records 1 to {head_seq}: no snapshot "
-                            f"after seq {seq}"
-                        )
+                        raise StoredSeqOutOfRangeError(match_id, seq, head_seq)
                     page.append(mapper.stored_snapshot(match_id, seq, data))
                     if len(page) == PAGE_SIZE:
                         snapshot_recorder._insert_events(cursor, page)
@@ -211,10 +210,7 @@ class MatchStore(MatchReader):
         the snapshots (checked first, so that nothing is stored when one is out of range)."""
         for seq, _data in snapshots:
             if not 1 <= seq <= len(lines):
-                raise UsageError(
-                    f"match {header.match_id!r} has records 1 to {len(lines)}: no snapshot "
-                    f"after seq {seq}"
-                )
+                raise StoredSeqOutOfRangeError(header.match_id, seq, len(lines))
         outcome = self.import_match(header, lines, meta)
         if outcome == ImportOutcome.STORED:
             self.save_snapshots(header.match_id, snapshots)
@@ -320,15 +316,13 @@ class MatchStore(MatchReader):
 
         Raises:
             MatchNotFoundError: No match has this id.
-            UsageError: ``seq`` is not a position of the match (1 to its head).
+            StoredSeqOutOfRangeError: ``seq`` is not a position of the match (1 to its head).
             StoreError: The database failed.
         """
         match_id = MatchId(match_id)
         head = self.head(match_id)
         if not 1 <= seq <= head.seq:
-            raise UsageError(
-                f"match {match_id!r} has records 1 to {head.seq}: no snapshot after seq {seq}"
-            )
+            raise StoredSeqOutOfRangeError(match_id, seq, head.seq)
         try:
             with self._translated():
                 self._snapshots.insert_events([self._mapper.stored_snapshot(match_id, seq, data)])
@@ -346,7 +340,7 @@ class MatchStore(MatchReader):
 
         Raises:
             MatchNotFoundError: No match has this id.
-            UsageError: A seq is not a position of the match (1 to its head).
+            StoredSeqOutOfRangeError: A seq is not a position of the match (1 to its head).
             StoreError: The database failed.
         """
         if not snapshots:
@@ -355,9 +349,7 @@ class MatchStore(MatchReader):
         head = self.head(match_id)
         for seq, _data in snapshots:
             if not 1 <= seq <= head.seq:
-                raise UsageError(
-                    f"match {match_id!r} has records 1 to {head.seq}: no snapshot after seq {seq}"
-                )
+                raise StoredSeqOutOfRangeError(match_id, seq, head.seq)
         stored = [self._mapper.stored_snapshot(match_id, seq, data) for seq, data in snapshots]
         try:
             with self._translated():
