@@ -11,6 +11,7 @@ check, a stored match's summary, a board and a diff read the same wherever they 
 * `match_summary_json` - a stored match at a glance (a catalog row);
 * `board_json` - the board at one position (a `vwlog.engine.describe.BoardView` document);
 * `known_board_json` - one player's view of the board, with the hidden cards they have seen;
+* `rebase_json` - a fork rebased on its parent, and the decision that stopped it;
 * `priority_point_json`, `seen_card_json`, `knowledge_json`, `diff_json`, `dispute_json`.
 
 `dumps` writes any of them: indented with sorted keys (a document), or on one line
@@ -50,6 +51,7 @@ __all__ = [
     "known_board_json",
     "match_summary_json",
     "priority_point_json",
+    "rebase_json",
     "seen_card_json",
     "step_json",
     "validation_json",
@@ -442,3 +444,38 @@ def known_board_json(k: Knowledge) -> dict[str, Any]:
     data: dict[str, Any] = k.board.model_dump(mode="json", by_alias=True)
     data["known"] = [seen_card_json(c) for c in k.hidden]
     return data
+
+
+def rebase_json(result: Any) -> dict[str, Any]:
+    """A rebase of a fork on its parent (a `vwlog.services.rebase.RebaseResult`, which lives
+    above this layer): what was considered and re-applied, where it stopped, and the parent's
+    decision that was no longer legal on the fork, with its violations."""
+    broken = result.broken
+    return {
+        "fork": result.fork_id,
+        "parent": result.parent_id,
+        "fork_at": result.fork_at,
+        "considered": result.considered,
+        "already": result.already,
+        "reapplied": result.reapplied,
+        "appended": result.appended,
+        "head_seq": result.head_seq,
+        "stopped": result.stopped,
+        "stopped_at": result.stopped_at,
+        "winner": result.winner,
+        "victory": result.victory,
+        "dry_run": result.dry_run,
+        "broken": None
+        if broken is None
+        else {
+            "parent_seq": broken.parent_seq,
+            "fork_seq": broken.fork_seq,
+            "type": broken.event_type,
+            "player": broken.player,
+            "description": broken.description,
+            "rules": list(broken.rules),
+            "message": broken.message,
+            "violations": violations_json(broken.violations),
+            "withdrawn": list(broken.withdrawn),
+        },
+    }

@@ -24,7 +24,7 @@ from vwlog.api.schemas import (
 from vwlog.api.signing import Signer
 from vwlog.events import JudgeRulingIssued
 from vwlog.model.types import RulingKind
-from vwlog.render.json import violations_json
+from vwlog.render.json import rebase_json
 from vwlog.rules import expect
 from vwlog.services.forks import fork_match
 from vwlog.services.live import record_ruling, start_match
@@ -159,34 +159,7 @@ def rebase_(
 ) -> dict[str, Any]:
     """Re-apply, on a fork, the parent's decisions after the fork point, until one is no
     longer legal there (named with its rule ids)."""
-    r = rebase(store, match_id, dry_run=dry_run)
-    b = r.broken
-    return {
-        "fork": r.fork_id,
-        "parent": r.parent_id,
-        "fork_at": r.fork_at,
-        "considered": r.considered,
-        "already": r.already,
-        "reapplied": r.reapplied,
-        "appended": r.appended,
-        "head_seq": r.head_seq,
-        "stopped": r.stopped,
-        "stopped_at": r.stopped_at,
-        "winner": r.winner,
-        "victory": r.victory,
-        "dry_run": r.dry_run,
-        "broken": None
-        if b is None
-        else {
-            "parent_seq": b.parent_seq,
-            "fork_seq": b.fork_seq,
-            "type": b.event_type,
-            "player": b.player,
-            "description": b.description,
-            "rules": list(b.rules),
-            "violations": violations_json(b.violations),
-        },
-    }
+    return rebase_json(rebase(store, match_id, dry_run=dry_run))
 
 
 @router.post("/matches/{match_id}/rulings", status_code=201, summary="Record a judge's ruling")
