@@ -1,6 +1,6 @@
-"""The code base's shape, checked: modules and functions of the engine and the projections stay
-readable (no module over 600 lines, no function over 80, except exhaustive ``match``
-dispatchers), and every module says what it exports (``__all__``)."""
+"""The code base's shape, checked: modules and functions of every package stay readable (no
+module over 600 lines, no function over 80, except exhaustive ``match`` dispatchers and the
+listed exceptions, each with its reason), and every module says what it exports (``__all__``)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,34 @@ PACKAGE = Path(__file__).parent.parent / "vwlog"
 
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
-SIZED = ("engine", "projections")
-"""The packages whose sizes are held to the limits here (the others are being cut to size)."""
+SIZED = (
+    "api",
+    "audit",
+    "cli",
+    "engine",
+    "events",
+    "io",
+    "model",
+    "projections",
+    "render",
+    "rules",
+    "services",
+    "store",
+)
+"""The packages whose sizes are held to the limits here: all of them."""
+
+OVERSIZED = {
+    "vwlog/cli/matches.py:import_": "click command: options, progress and per-file outcomes",
+    "vwlog/cli/replay.py:replay_command": "click command: options of the stepper and formats",
+    "vwlog/cli/stats.py:stats": "click command: corpus, cluster and output options",
+    "vwlog/cli/validate.py:simulate": "click command: generator, cluster and output options",
+    "vwlog/io/logfile.py": "the log reader (header, lines, upcasting, errors): not yet cut",
+    "vwlog/rules/flow.py:_combat_flow": "one walk over the combat steps: not yet cut",
+    "vwlog/services/play.py:play_decisions": "parse, check, append and auto-play: not yet cut",
+    "vwlog/services/verify.py:verify_lines": "chain and commitments in one pass: not yet cut",
+}
+"""Known breaches of the limits (a module, or ``module:function``), each with its reason. The
+list may only shrink: a listed item that fits the limits again fails the last test here."""
 
 DISPATCHERS = {
     "vwlog/engine/describe.py:describe",
@@ -39,18 +65,33 @@ def functions(tree: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
-@pytest.mark.parametrize("path", modules(*SIZED), ids=name)
-def test_engine_and_projection_modules_stay_under_the_size_limits(path: Path) -> None:
+def breaches(path: Path) -> list[str]:
+    """What in ``path`` exceeds the limits: the module itself and each long function."""
     source = path.read_text("utf-8")
-    assert source.count("\n") <= MAX_MODULE_LINES
-    long = [
-        f"{f.name}: {f.end_lineno - f.lineno + 1} lines"
+    found = [name(path)] if source.count("\n") > MAX_MODULE_LINES else []
+    found += [
+        f"{name(path)}:{f.name}"
         for f in functions(ast.parse(source))
         if f.end_lineno is not None
         and f.end_lineno - f.lineno + 1 > MAX_FUNCTION_LINES
         and f"{name(path)}:{f.name}" not in DISPATCHERS
     ]
-    assert not long
+    return found
+
+
+@pytest.mark.parametrize("path", modules(*SIZED), ids=name)
+def test_modules_and_functions_stay_under_the_size_limits(path: Path) -> None:
+    assert [b for b in breaches(path) if b not in OVERSIZED] == []
+
+
+def test_every_package_is_sized() -> None:
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    assert packages <= set(SIZED)
+
+
+def test_the_listed_breaches_still_breach() -> None:
+    found = {b for path in modules(*SIZED) for b in breaches(path)}
+    assert sorted(set(OVERSIZED) - found) == []
 
 
 @pytest.mark.parametrize("where", sorted(DISPATCHERS))

@@ -18,11 +18,12 @@ from vwlog.model.errors import (
     MatchExistsError,
     MatchNotFoundError,
     SequenceConflictError,
+    StoredSeqOutOfRangeError,
     StoreError,
     UsageError,
 )
 from vwlog.store import Head, ImportOutcome, MatchMeta, MatchStore
-from vwlog.store import application as store_application
+from vwlog.store import reading as store_reading
 from vwlog.store.mapping import MATCH_NAMESPACE, UPCASTERS, JsonObject, match_uuid
 
 from .records import SyntheticMatch, big_match, continuation, synthetic_match, verify_chain
@@ -117,7 +118,7 @@ class StoreContract:
     def test_reads_page_through_long_matches(
         self, store: MatchStore, match: SyntheticMatch, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        monkeypatch.setattr(store_application, "PAGE_SIZE", 5)
+        monkeypatch.setattr(store_reading, "PAGE_SIZE", 5)
         match.import_into(store)
         others = [f"m{i}" for i in range(2, 9)]
         for match_id in others:
@@ -512,7 +513,7 @@ class StoreContract:
         assert store.save_snapshots("m1", [(8, b"again"), (12, b"twelve")]) == 1
         assert store.nearest_snapshot("m1", 11) == (8, b"eight")
         assert store.nearest_snapshot("m1", 12) == (12, b"twelve")
-        with pytest.raises(UsageError, match="records 1 to 12"):
+        with pytest.raises(StoredSeqOutOfRangeError, match="events 1 to 12"):
             store.save_snapshots("m1", [(2, b"two"), (13, b"future")])
         assert store.nearest_snapshot("m1", 3) is None  # nothing of a refused batch is kept
 
@@ -520,9 +521,9 @@ class StoreContract:
         self, store: MatchStore, match: SyntheticMatch
     ) -> None:
         match.import_into(store)
-        with pytest.raises(UsageError, match="records 1 to 12"):
+        with pytest.raises(StoredSeqOutOfRangeError, match="events 1 to 12"):
             store.save_snapshot("m1", 13, b"future")
-        with pytest.raises(UsageError):
+        with pytest.raises(StoredSeqOutOfRangeError):
             store.save_snapshot("m1", 0, b"before")
 
     # Lifecycle

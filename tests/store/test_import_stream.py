@@ -88,7 +88,7 @@ def test_reimporting_the_same_file_is_recognised_before_validation(
         def no_replay(*_args: object, **_kwargs: object) -> None:
             raise AssertionError("validated again")
 
-        monkeypatch.setattr(importing, "replay", no_replay)
+        monkeypatch.setattr(importing, "judge_and_measure", no_replay)
         again = import_log(store, log)
         assert (again.outcome, again.events) == ("unchanged", first.events)
 

@@ -111,12 +111,12 @@ def test_opening_a_new_store_waits_for_another_process_creating_its_tables(
 ) -> None:
     import psycopg
 
-    from vwlog.store import application
+    from vwlog.store import backends
 
     url = f"{server}?schema={schema}"
-    monkeypatch.setattr(application, "_SCHEMA_LOCK_TIMEOUT", 1)
+    monkeypatch.setattr(backends, "_SCHEMA_LOCK_TIMEOUT", 1)
     with psycopg.connect(server, autocommit=True) as creator:
-        application._pg_lock_schema(creator, schema)  # as a process creating the tables does
+        backends._pg_lock_schema(creator, schema)  # as a process creating the tables does
         with pytest.raises(StoreError, match=r"another process has been creating the tables"):
             MatchStore.open(url)
     with MatchStore.open(url) as store:  # the lock went with the creator's connection

@@ -1,9 +1,10 @@
 """Request and response models of the HTTP service.
 
-Kept thin: the board is `vwlog.engine.describe.BoardView` (with the knowledge view's ``known``
-cards, `vwlog.io.schemas.ShownBoardView`), a match summary is the store's `MatchMeta`, and a
-violation carries the fields of `vwlog.model.errors.Violation`, so that they can move to the
-one JSON vocabulary of the output layer with little change.
+Kept thin: every response for a violation, event, board, match summary, validation or hash-chain
+check is a document of the one JSON vocabulary, `vwlog.render.json` (one function per concept);
+the models here only type them for the OpenAPI document (``extra="forbid"`` and no defaults, so
+a field added there and not here fails loudly rather than vanishing). The board is
+`vwlog.io.schemas.ShownBoardView`, the schema `board_json` and `known_board_json` write.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from vwlog.engine.describe import BoardView
 from vwlog.io.schemas import KnownCardView, ShownBoardView
 from vwlog.model.errors import Violation
+from vwlog.render.json import match_summary_json, violation_json
 from vwlog.store import MatchMeta
 from vwlog.store.tokens import Role
 
@@ -29,9 +31,12 @@ __all__ = [
     "KnownCardView",
     "LiveMatchIn",
     "MatchMeta",
+    "MatchSummaryOut",
     "MatchesPage",
     "ReceiptOut",
     "ShownBoardView",
+    "ValidationOut",
+    "VerifyOut",
     "ViolationOut",
 ]
 
@@ -41,44 +46,200 @@ class _Model(BaseModel):
 
 
 class ViolationOut(_Model):
-    """One broken rule (the fields of `vwlog.model.errors.Violation`)."""
+    """One broken rule, as `vwlog.render.json.violation_json` writes it."""
 
     rule: str
     """The rule id (``R-REG-6``)."""
+    title: str | None
+    """The rule's title in the catalog."""
     message: str
     """What is wrong."""
-    seq: int | None = None
+    seq: int | None
     """The offending event."""
-    event_type: str | None = None
+    line: int | None
+    """Its line in the log, when read from a file."""
+    event: str | None
     """Its type tag."""
-    turn: int | None = None
+    turn: int | None
     """Turn number at the moment of the event."""
-    phase: str | None = None
+    phase: str | None
     """Phase at the moment of the event."""
-    step: str | None = None
+    step: str | None
     """Step at the moment of the event."""
-    expected: str | None = None
+    priority: str | None
+    """Who held priority at the moment of the event."""
+    expected: str | None
     """What the rules demanded instead."""
-    actual: str | None = None
+    actual: str | None
     """What was recorded."""
-    flag: str | None = None
+    flag: str | None
     """The ruleset flag that decides this verdict, for rules that hold only by default."""
 
     @classmethod
     def of(cls, v: Violation) -> ViolationOut:
-        """The response form of a violation."""
-        return cls(
-            rule=v.rule,
-            message=v.message,
-            seq=v.seq,
-            event_type=v.event_type,
-            turn=v.turn,
-            phase=v.phase,
-            step=v.step,
-            expected=v.expected,
-            actual=v.actual,
-            flag=v.flag,
-        )
+        """The response form of a violation (`violation_json`)."""
+        return cls.model_validate(violation_json(v))
+
+
+class MatchSummaryOut(_Model):
+    """A stored match at a glance, as `vwlog.render.json.match_summary_json` writes it."""
+
+    match_id: str
+    """Its id."""
+    players: list[str]
+    """Its players, in seat order."""
+    created: str | None
+    """When it was stored."""
+    turns: int | None
+    """Number of turns played, if known."""
+    winner: str | None
+    """The winner, if any."""
+    victory: str | None
+    """How it was won."""
+    violations: int
+    """How many rule violations it holds."""
+    violation_summary: list[str]
+    """The rule ids it breaks."""
+    head_hash: str
+    """Hash of its last record."""
+    events: int
+    """Records it holds."""
+    parent: str | None
+    """For a fork: the match it left from."""
+    fork_at: int | None
+    """For a fork: the parent's priority point it continues from."""
+    flagged: bool
+    """Whether it was stored with violations."""
+    seal: str | None
+    """Where its hash chain came from: ``author`` or ``import``."""
+
+    @classmethod
+    def of(cls, m: MatchMeta) -> MatchSummaryOut:
+        """The response form of a catalog entry (`match_summary_json`)."""
+        return cls.model_validate(match_summary_json(m))
+
+
+class ValidationOut(_Model):
+    """The outcome of validating a match, as `vwlog.render.json.validation_json` writes it."""
+
+    source: str | None
+    """What was validated."""
+    match_id: str | None
+    """The match."""
+    ok: bool
+    """Whether no rule is broken."""
+    players: list[str]
+    """Its players."""
+    ruleset: str | None
+    """The ruleset it was judged by."""
+    events: int
+    """Records replayed."""
+    decisions: int
+    """Players' decisions among them."""
+    consequences: int
+    """Consequences the rules demand among them."""
+    effects_verified: int
+    """Card effects checked against the rules."""
+    effects_trusted: int
+    """Card effects taken as recorded."""
+    objects_trusted: int
+    """Objects taken as recorded."""
+    turns: int
+    """Turns played."""
+    winner: str | None
+    """The winner, if any."""
+    victory: str | None
+    """How it was won."""
+    complete: bool
+    """Whether the match is over."""
+    stopped_at: int | None
+    """Where a strict replay stopped."""
+    rulings: int
+    """Judges' rulings recorded."""
+    voided: list[list[int]]
+    """Ranges of seqs judges' back-ups voided."""
+    violations: list[ViolationOut]
+    """Every violation, in order."""
+
+
+class BrokenLinkOut(_Model):
+    """The first broken link of a hash chain."""
+
+    seq: int | None
+    """Its seq."""
+    line: int
+    """Its line."""
+    reason: str
+    """What is wrong."""
+    expected: str | None
+    """The hash expected."""
+    found: str | None
+    """The hash found."""
+
+
+class CommitmentOut(_Model):
+    """A deck commitment and whether its reveals match it."""
+
+    player: str
+    """Whose deck."""
+    status: str
+    """``ok``, ``mismatch`` or ``unrevealed``."""
+
+
+class VerifyOut(_Model):
+    """A hash-chain check, as `vwlog.render.json.verify_json` writes it."""
+
+    source: str
+    """What was checked."""
+    match_id: str | None
+    """The match."""
+    ok: bool
+    """Whether the chain holds, no commitment failed and the derived data agree."""
+    sealed: bool
+    """Whether the records carry hashes at all."""
+    records: int
+    """Records checked."""
+    head_hash: str | None
+    """Hash of the last record."""
+    broken: BrokenLinkOut | None
+    """The first broken link, if any."""
+    commitments: list[CommitmentOut]
+    """The deck commitments."""
+    seal: str | None
+    """Where the chain came from: ``author`` or ``import``."""
+    derived: list[str]
+    """What the derived data say that the records do not."""
+
+
+class EventOut(_Model):
+    """One event of a match, as `vwlog.render.json.step_json` writes it with its record."""
+
+    seq: int
+    """Its sequence number."""
+    type: str
+    """Its type tag."""
+    decision: bool
+    """Whether it is a player's decision (otherwise a consequence the rules demand)."""
+    description: str
+    """One sentence, limited to the viewer's knowledge when there is a viewer."""
+    turn: int
+    """Turn after the event."""
+    phase: str | None
+    """Phase after the event."""
+    step: str | None
+    """Step after the event."""
+    priority: str | None
+    """Who holds priority after it."""
+    priority_point: bool
+    """Whether a player holds priority after it (a fork may start there)."""
+    violations: list[ViolationOut]
+    """Rules it breaks."""
+    voids: list[int] | None
+    """The range of seqs a judge's back-up voided, or ``null``."""
+    event: dict[str, Any] | None
+    """The recorded event; ``null`` for a player's view (it may name hidden cards)."""
+    hash: str | None
+    """Its chain hash."""
 
 
 class ErrorOut(_Model):
@@ -112,7 +273,7 @@ class MatchesPage(_Model):
     """Index of the first match of this page."""
     limit: int
     """Page size asked for."""
-    matches: list[MatchMeta]
+    matches: list[MatchSummaryOut]
     """The matches of this page."""
 
 
@@ -127,36 +288,6 @@ class UploadOut(_Model):
     """Records in the log."""
     violations: int
     """Rule violations found (the match is stored flagged when there are any)."""
-
-
-class EventOut(_Model):
-    """One event of a match, with its place in the turn after it."""
-
-    seq: int
-    """Its sequence number."""
-    type: str
-    """Its type tag."""
-    decision: bool
-    """Whether it is a player's decision (otherwise a consequence the rules demand)."""
-    description: str
-    """One sentence, limited to the viewer's knowledge when there is a viewer."""
-    turn: int
-    """Turn after the event."""
-    phase: str | None
-    """Phase after the event."""
-    step: str | None
-    """Step after the event."""
-    priority: str | None
-    """Who holds priority after it."""
-    priority_point: bool
-    """Whether a player holds priority after it (a fork may start there)."""
-    violations: list[ViolationOut]
-    """Rules it breaks."""
-    event: dict[str, Any] | None
-    """The recorded event; ``null`` for a player's view of a match in progress (it may name
-    hidden cards)."""
-    hash: str | None
-    """Its chain hash."""
 
 
 class EventsPage(_Model):

@@ -20,7 +20,7 @@ from vwlog.engine.describe import describe
 from vwlog.engine.seek import state_at as seek_state_at
 from vwlog.events import EventRecord, JudgeRulingIssued, MatchStarted, event_type
 from vwlog.io import codec
-from vwlog.model.errors import UsageError, Violation
+from vwlog.model.errors import InvalidParameterError, UsageError, Violation
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, check
@@ -320,11 +320,12 @@ def diff_matches(a: MatchSource, b: MatchSource, *, window: int = DIFF_WINDOW) -
     header match ids may differ (each player's own file).
 
     Raises:
+        InvalidParameterError: ``window`` is below 1.
         UsageError: the records are of different matches.
         LogFormatError: a record cannot be read.
     """
     if window < 1:
-        raise UsageError(f"the window must be at least 1 event, not {window}")
+        raise InvalidParameterError("the window", window, "must be at least 1 event")
     prefix = _read_side_by_side(a, b, window)
     state, common = prefix.state, prefix.common
     rest_a, rest_b = prefix.rest_a, prefix.rest_b

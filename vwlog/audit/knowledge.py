@@ -16,7 +16,7 @@ from vwlog.audit.spots import HIDDEN, NOWHERE, Spot, spot_text, spots
 from vwlog.engine.describe import BoardView, board_view
 from vwlog.engine.replay import BaseVisitor, replay
 from vwlog.events import DeckRevealed
-from vwlog.model.errors import UsageError
+from vwlog.model.errors import SeqOutOfRangeError
 from vwlog.projections import INITIAL
 
 if TYPE_CHECKING:
@@ -185,11 +185,7 @@ class _Until:
 
     def check(self, source: str) -> None:
         if self.last != self.seq:
-            if self.first is None or self.last is None:
-                raise UsageError(f"no event with seq {self.seq} in {source}: it has no events")
-            raise UsageError(
-                f"no event with seq {self.seq} in {source} (its seqs run {self.first}..{self.last})"
-            )
+            raise SeqOutOfRangeError(source, self.seq, self.first, self.last)
 
 
 def knowledge(
@@ -203,7 +199,8 @@ def knowledge(
     Replays the records up to ``seq`` through the one replay loop and stops reading there.
 
     Raises:
-        UsageError: the match has no event ``seq``, or no player ``player``.
+        SeqOutOfRangeError: the match has no event ``seq``.
+        UsageError: the match has no player ``player``.
     """
     until = _Until(records, seq)
     tracker = KnowledgeTracker()

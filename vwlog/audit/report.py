@@ -20,7 +20,7 @@ from vwlog.engine.describe import describe
 from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay
 from vwlog.events import JudgeRulingIssued, MatchStarted, event_type
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
-from vwlog.model.errors import UsageError, Violation
+from vwlog.model.errors import SeqOutOfRangeError, Violation
 from vwlog.projections import INITIAL
 
 if TYPE_CHECKING:
@@ -304,10 +304,7 @@ def build_report(
 
     validation = replay(counted(), collector, header=source.header)
     if at is not None and collector.at_moment is None:
-        raise UsageError(
-            f"no event with seq {at} in {source.name}"
-            + (f" (its seqs run {first}..{last})" if first is not None else ": it has no events")
-        )
+        raise SeqOutOfRangeError(source.name, at, first, last if first is not None else None)
     return DisputeReport(
         source=source.name,
         header=source.header,

@@ -16,7 +16,8 @@ from vwlog.cli.cluster import cluster_option, on_cluster
 from vwlog.cli.render import echo, progress, to_json
 from vwlog.engine.notation import decision_syntax
 from vwlog.model.errors import UsageError
-from vwlog.render.json import match_summary_json, violations_json
+from vwlog.render.json import match_summary_json
+from vwlog.render.json import rebase_json as _rebase_dict
 from vwlog.render.text import counted, table, term
 from vwlog.services.cluster import (
     TaskFailure,
@@ -358,38 +359,6 @@ def play(
         f"{counted(result.appended, 'event')} appended; "
         f"head seq {result.head_seq}{ending}"
     )
-
-
-def _rebase_dict(result: RebaseResult) -> dict[str, Any]:
-    broken = result.broken
-    return {
-        "fork": result.fork_id,
-        "parent": result.parent_id,
-        "fork_at": result.fork_at,
-        "considered": result.considered,
-        "already": result.already,
-        "reapplied": result.reapplied,
-        "appended": result.appended,
-        "head_seq": result.head_seq,
-        "stopped": result.stopped,
-        "stopped_at": result.stopped_at,
-        "winner": result.winner,
-        "victory": result.victory,
-        "dry_run": result.dry_run,
-        "broken": None
-        if broken is None
-        else {
-            "parent_seq": broken.parent_seq,
-            "fork_seq": broken.fork_seq,
-            "type": broken.event_type,
-            "player": broken.player,
-            "description": broken.description,
-            "rules": list(broken.rules),
-            "message": broken.message,
-            "violations": violations_json(broken.violations),
-            "withdrawn": list(broken.withdrawn),
-        },
-    }
 
 
 def _rebase_text(result: RebaseResult) -> str:

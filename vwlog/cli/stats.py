@@ -14,8 +14,6 @@ from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import progress
-from vwlog.engine.replay import replay
-from vwlog.io.logfile import open_log
 from vwlog.io.parquet import ParquetStats
 from vwlog.model.errors import LogFormatError, OutputError, UsageError
 from vwlog.model.types import Faction
@@ -23,7 +21,6 @@ from vwlog.projections.stats import (
     NEUTRAL,
     CorpusStats,
     MatchMetrics,
-    MatchMetricsVisitor,
     StatsFilter,
 )
 from vwlog.render.statspage import (
@@ -39,31 +36,13 @@ from vwlog.render.statspage import (
 )
 from vwlog.render.text import term, visible
 from vwlog.services.cluster import TaskFailure, shared_paths, stats_task, store_metrics_task
+from vwlog.services.cluster import measure_log as match_metrics
 from vwlog.services.stats import catch_up, count, holds_forks, measured, rebuild
 from vwlog.store import MatchStore, settings_from_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
     from datetime import datetime
-
-
-def match_metrics(path: str | Path) -> MatchMetrics:
-    """Stream one log file once through the replay loop and fold its metrics.
-
-    Raises:
-        LogFormatError: the file is unreadable or malformed, or holds no match.
-    """
-    with open_log(path) as reader:
-        try:
-            return replay(
-                ((line.line_no, line.record) for line in reader),
-                MatchMetricsVisitor(),
-                header=reader.header,
-            )
-        except ValueError as err:
-            if isinstance(err, LogFormatError):
-                raise
-            raise LogFormatError(reader.name, None, str(err)) from err
 
 
 def _measure(path: str) -> MatchMetrics | str:

@@ -10,6 +10,8 @@ check, a stored match's summary, a board and a diff read the same wherever they 
 * `verify_json` - the outcome of checking a hash chain and the deck commitments;
 * `match_summary_json` - a stored match at a glance (a catalog row);
 * `board_json` - the board at one position (a `vwlog.engine.describe.BoardView` document);
+* `known_board_json` - one player's view of the board, with the hidden cards they have seen;
+* `rebase_json` - a fork rebased on its parent, and the decision that stopped it;
 * `priority_point_json`, `seen_card_json`, `knowledge_json`, `diff_json`, `dispute_json`.
 
 `dumps` writes any of them: indented with sorted keys (a document), or on one line
@@ -50,8 +52,10 @@ __all__ = [
     "dumps",
     "integrity_json",
     "knowledge_json",
+    "known_board_json",
     "match_summary_json",
     "priority_point_json",
+    "rebase_json",
     "seen_card_json",
     "step_json",
     "trusted_json",
@@ -136,18 +140,21 @@ def step_json(
     board: bool = False,
     player: str | None = None,
     priority_point: bool = False,
+    record: bool = False,
 ) -> dict[str, Any]:
     """One event of a replay: where it happened, what it did, the board after it.
 
     ``turn``, ``phase``, ``step`` and ``priority`` are the position *after* the event, like the
     board; ``priority_point`` says whether a player holds priority after it (a fork may start
-    there); ``voids`` is the range of seqs a judge's back-up voided, or ``null``.
+    there); ``voids`` is the range of seqs a judge's back-up voided, or ``null``. With
+    ``record``, also ``hash`` (its chain hash) and ``event`` (the recorded event; ``null`` for
+    ``player``'s view, since the record may name cards hidden from them).
     """
-    record, after = step.record, step.after
+    rec, after = step.record, step.after
     data: dict[str, Any] = {
-        "seq": record.seq,
-        "type": record.event.type,
-        "decision": record.event.DECISION,
+        "seq": rec.seq,
+        "type": rec.event.type,
+        "decision": rec.event.DECISION,
         "description": description,
         "turn": after.turn,
         "phase": str(after.phase) if after.phase else None,
@@ -158,7 +165,12 @@ def step_json(
         "voids": list(step.voids) if step.voids is not None else None,
     }
     if board:
-        data["board"] = board_json(after, player=player, seq=record.seq)
+        data["board"] = board_json(after, player=player, seq=rec.seq)
+    if record:
+        data["hash"] = step.record.hash
+        data["event"] = (
+            None if player is not None else step.record.event.model_dump(mode="json", by_alias=True)
+        )
     return data
 
 
@@ -467,3 +479,46 @@ def trusted_json(report: ValidationReport) -> list[dict[str, Any]]:
         {"seq": t.seq, "line": t.line, "card": t.card, "skill": t.skill, "effects": t.effects}
         for t in report.trusted
     ]
+
+
+def known_board_json(k: Knowledge) -> dict[str, Any]:
+    """One player's view of the board (a ``ShownBoardView`` document): the board as they could
+    know it, with ``known`` naming the hidden cards they have seen and where they are now."""
+    data: dict[str, Any] = k.board.model_dump(mode="json", by_alias=True)
+    data["known"] = [seen_card_json(c) for c in k.hidden]
+    return data
+
+
+def rebase_json(result: Any) -> dict[str, Any]:
+    """A rebase of a fork on its parent (a `vwlog.services.rebase.RebaseResult`, which lives
+    above this layer): what was considered and re-applied, where it stopped, and the parent's
+    decision that was no longer legal on the fork, with its violations."""
+    broken = result.broken
+    return {
+        "fork": result.fork_id,
+        "parent": result.parent_id,
+        "fork_at": result.fork_at,
+        "considered": result.considered,
+        "already": result.already,
+        "reapplied": result.reapplied,
+        "appended": result.appended,
+        "head_seq": result.head_seq,
+        "stopped": result.stopped,
+        "stopped_at": result.stopped_at,
+        "winner": result.winner,
+        "victory": result.victory,
+        "dry_run": result.dry_run,
+        "broken": None
+        if broken is None
+        else {
+            "parent_seq": broken.parent_seq,
+            "fork_seq": broken.fork_seq,
+            "type": broken.event_type,
+            "player": broken.player,
+            "description": broken.description,
+            "rules": list(broken.rules),
+            "message": broken.message,
+            "violations": violations_json(broken.violations),
+            "withdrawn": list(broken.withdrawn),
+        },
+    }

@@ -21,18 +21,17 @@ import struct
 import tempfile
 from typing import TYPE_CHECKING, BinaryIO, Literal
 
-from vwlog.engine.replay import Fanout, Validator, replay
 from vwlog.io import codec
 from vwlog.io.logfile import open_log
 from vwlog.model.errors import LogFormatError
-from vwlog.projections.stats import MatchMetricsVisitor
 from vwlog.services import verify_lines
 from vwlog.services.matches import (
     ImportResult,
-    _metrics,
     _Snapshots,
     encode_snapshot,
+    judge_and_measure,
     meta_from,
+    rejected,
 )
 from vwlog.store import ImportOutcome, MatchStore
 
@@ -186,22 +185,13 @@ def import_streaming(
         header = _sealed_header(header)
     with tempfile.TemporaryFile(prefix="vwlog-snapshots-") as spool:
         snapshots = _SpooledSnapshots(snapshot_every, spool)
-        measure = MatchMetricsVisitor()
-        visitors = Fanout(Validator(source=name), snapshots, measure)
         items = ((n, r) for n, _, r, _ in _records(path, seal=seal == "import"))
-        report = replay(items, visitors, header=header)[0]
+        report, metrics = judge_and_measure(header, items, snapshots, source=name)
         events = snapshots.count
         if reject_illegal and report.violations:
-            return ImportResult(
-                name,
-                header.match_id,
-                "rejected",
-                events,
-                len(report.violations),
-                f"{len(report.violations)} violations; first: {report.violations[0]}",
-            )
+            return rejected(name, header.match_id, events, report)
         head_hash = snapshots.last_hash or header.hash or ""
-        meta = meta_from(header, report, head_hash, events=events, metrics=_metrics(measure))
+        meta = meta_from(header, report, head_hash, events=events, metrics=metrics)
         meta = meta.model_copy(update={"seal": seal, "source_sha256": digest})
         lines = (
             (codec.record_bytes(r) if upcast or not raw else raw, r)

@@ -164,6 +164,50 @@ def meta_from(
     )
 
 
+def judge_and_measure(
+    header: LogHeader,
+    items: Iterable[tuple[int, EventRecord]],
+    snapshots: _Snapshots,
+    *,
+    source: str | None = None,
+) -> tuple[ValidationReport, dict[str, Any] | None]:
+    """One pass of the replay loop over ``(line, record)`` items that feeds validation,
+    ``snapshots`` and the match's statistics (kept in its catalog entry for the statistics read
+    model): the validation report and the metrics (``None`` when there is nothing to measure)."""
+    measure = MatchMetricsVisitor()
+    visitors = Fanout(Validator(source=source), snapshots, measure)
+    report: ValidationReport = replay(items, visitors, header=header)[0]
+    return report, _metrics(measure)
+
+
+def rejected(source: str, match_id: str, events: int, report: ValidationReport) -> ImportResult:
+    """The result of an import refused for its violations (``reject_illegal``)."""
+    n = len(report.violations)
+    return ImportResult(
+        source, match_id, "rejected", events, n, f"{n} violations; first: {report.violations[0]}"
+    )
+
+
+def _store_lines(
+    store: MatchStore,
+    header: LogHeader,
+    lines: Sequence[tuple[bytes, EventRecord]],
+    meta: MatchMeta,
+    snapshots: _Snapshots,
+) -> ImportOutcome:
+    """Store a validated match whole, and its snapshots when it was stored (not unchanged)."""
+    outcome = store.import_match(header, lines, meta)
+    if outcome == ImportOutcome.STORED:
+        store.save_snapshots(
+            header.match_id,
+            [
+                (seq, encode_snapshot(state, lines[seq - 1][1].hash))
+                for seq, state in snapshots.result()
+            ],
+        )
+    return outcome
+
+
 def store_new_match(
     store: MatchStore, header: LogHeader, records: Sequence[EventRecord]
 ) -> tuple[ImportOutcome, MatchMeta]:
@@ -176,19 +220,11 @@ def store_new_match(
     """
     assert header.hash is not None
     lines = [(codec.record_bytes(r), r) for r in records]
-    snapshots, measure = _Snapshots(SNAPSHOT_EVERY), MatchMetricsVisitor()
-    visitors = Fanout(Validator(), snapshots, measure)
-    report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
-    meta = meta_from(
-        header, report, records[-1].hash or "", events=len(records), metrics=_metrics(measure)
-    )
-    outcome = store.import_match(header, lines, meta)
-    if outcome == ImportOutcome.STORED:
-        store.save_snapshots(
-            header.match_id,
-            [(seq, encode_snapshot(st, records[seq - 1].hash)) for seq, st in snapshots.result()],
-        )
-    return outcome, meta
+    snapshots = _Snapshots(SNAPSHOT_EVERY)
+    items = ((i + 2, r) for i, r in enumerate(records))
+    report, metrics = judge_and_measure(header, items, snapshots)
+    meta = meta_from(header, report, records[-1].hash or "", events=len(records), metrics=metrics)
+    return _store_lines(store, header, lines, meta, snapshots), meta
 
 
 def _read_for_import(
@@ -260,34 +296,15 @@ def import_log(
             store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
         )
     header, lines, seal = _read_for_import(path)
-    # one pass feeds validation, snapshots and the match's statistics (kept in its catalog
-    # entry for the statistics read model)
-    snapshots, measure = _Snapshots(snapshot_every), MatchMetricsVisitor()
-    visitors = Fanout(Validator(source=str(path)), snapshots, measure)
-    report: ValidationReport = replay(
-        ((i + 2, r) for i, (_, r) in enumerate(lines)), visitors, header=header
-    )[0]
-    head_hash = lines[-1][1].hash if lines else header.hash
+    snapshots = _Snapshots(snapshot_every)
+    items = ((i + 2, r) for i, (_, r) in enumerate(lines))
+    report, metrics = judge_and_measure(header, items, snapshots, source=str(path))
     if reject_illegal and report.violations:
-        return ImportResult(
-            str(path),
-            header.match_id,
-            "rejected",
-            len(lines),
-            len(report.violations),
-            f"{len(report.violations)} violations; first: {report.violations[0]}",
-        )
-    meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=_metrics(measure))
+        return rejected(str(path), header.match_id, len(lines), report)
+    head_hash = lines[-1][1].hash if lines else header.hash
+    meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=metrics)
     meta = meta.model_copy(update={"seal": seal})
-    outcome = store.import_match(header, lines, meta)
-    if outcome == ImportOutcome.STORED:
-        store.save_snapshots(
-            header.match_id,
-            [
-                (seq, encode_snapshot(state, lines[seq - 1][1].hash))
-                for seq, state in snapshots.result()
-            ],
-        )
+    outcome = _store_lines(store, header, lines, meta, snapshots)
     return ImportResult(
         str(path), header.match_id, str(outcome), len(lines), len(report.violations)
     )
@@ -500,8 +517,10 @@ __all__ = [
     "export_match",
     "import_log",
     "import_logs",
+    "judge_and_measure",
     "list_matches",
     "meta_from",
+    "rejected",
     "state_at",
     "store_new_match",
     "verify_match",

@@ -27,67 +27,35 @@ eventsourcing stays behind this module: its exceptions are translated into `vwlo
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
-import sqlite3
-import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 from uuid import UUID, uuid5
 
-from eventsourcing.application import Application
-from eventsourcing.domain import EventSourcingError
 from eventsourcing.persistence import (
-    AggregateRecorder,
-    ApplicationRecorder,
-    InfrastructureFactoryError,
     IntegrityError,
-    Notification,
     StoredEvent,
 )
 from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder
-from eventsourcing.utils import Environment
-from typing_extensions import override
 
 from vwlog.model.errors import (
     MatchExistsError,
-    MatchNotFoundError,
     SequenceConflictError,
-    StoreConfigError,
+    StoredSeqOutOfRangeError,
     StoreError,
     UsageError,
 )
 from vwlog.model.types import MatchId
-from vwlog.store.catalog import CatalogChange, Head, ImportOutcome, MatchMeta
+from vwlog.store.catalog import Head, ImportOutcome, MatchMeta
 from vwlog.store.mapping import (
-    CATALOG_TOPICS,
-    REGISTERED_TOPIC,
-    OrjsonTranscoder,
-    RecordMapper,
-    catalog_uuid,
     match_uuid,
 )
-from vwlog.store.settings import redact, settings_from_url
 
 if TYPE_CHECKING:
-    from types import TracebackType
-
-    from eventsourcing.persistence import Mapper
-    from psycopg import Connection as PgConnection
-
     from vwlog.events import EventRecord, LogHeader
-    from vwlog.store.statsview import StatsViewStore
 
-PAGE_SIZE = 1000
-"""Stored events read per query when streaming a match or the catalog."""
-_PROBE_TIMEOUT = 5
-"""Seconds to wait for a first PostgreSQL connection when opening a store."""
-_SCHEMA_LOCK_TIMEOUT = 60
-"""Seconds to wait for another process that is creating a PostgreSQL store's tables."""
-_LOCKED_PAUSE = 0.02
-"""Seconds between attempts to put a new SQLite file in WAL mode while another process is."""
+from vwlog.store.backends import PAGE_SIZE
+from vwlog.store.reading import MatchReader
+
 _WRITE_ATTEMPTS = 5
 """How often a write is retried when only the catalog (metadata) moved underneath it."""
 
@@ -95,44 +63,8 @@ _WRITE_ATTEMPTS = 5
 _PUBLISHED_NAMESPACE = UUID("0b0f6c39-8a57-4a8f-9f0e-3c1d7e2b5a61")
 """Namespace of the uuid5 that names a published pool's or ruleset's stream."""
 
-_APPLICATION = "vwlog"
-_TABLES = (f"{_APPLICATION}_events", f"{_APPLICATION}_snapshots")
-"""The application's PostgreSQL tables (eventsourcing names them after the application)."""
 
-
-class _VwlogApplication(Application[UUID]):
-    """The eventsourcing application behind `MatchStore`; nothing outside this module sees it."""
-
-    name = _APPLICATION
-    env: ClassVar[dict[str, str]] = {"IS_SNAPSHOTTING_ENABLED": "y"}
-    log_section_size = PAGE_SIZE
-
-    @override
-    def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
-        # Hermetic: the class settings and the store URL's, never os.environ (eventsourcing
-        # would read VWLOG_*/POSTGRES_* variables and let them override the URL).
-        return Environment(name, {**type(self).env, **(env or {})})
-
-    @override
-    def construct_mapper(self) -> Mapper[UUID]:
-        return RecordMapper(
-            transcoder=OrjsonTranscoder(),
-            compressor=self.factory.compressor(),
-            cipher=self.factory.cipher(),
-        )
-
-    @property
-    def record_mapper(self) -> RecordMapper:
-        assert isinstance(self.mapper, RecordMapper)
-        return self.mapper
-
-    @property
-    def snapshot_recorder(self) -> AggregateRecorder:
-        assert self.snapshots is not None, "IS_SNAPSHOTTING_ENABLED is set in env"
-        return self.snapshots.recorder
-
-
-class MatchStore:
+class MatchStore(MatchReader):
     """Stored matches: records byte for byte, a catalog of metadata, and snapshots.
 
     Open one with `MatchStore.open` and close it (``with`` does) when done; a PostgreSQL store
@@ -145,65 +77,48 @@ class MatchStore:
         []
     """
 
-    def __init__(self, env: Mapping[str, str], *, url: str = "") -> None:
-        """Open a store from an eventsourcing environment (see `settings_from_url`).
-
-        Raises:
-            StoreConfigError: The environment does not describe a usable backend.
-            StoreError: The database cannot be reached or its tables cannot be created.
-        """
-        self.url = redact(url)
-        """The store's URL, with any password hidden."""
-        self._closed = False
-        self._env = dict(env)
-        self._view: StatsViewStore | None = None
-        _prepare_sqlite(env, self.url)
-        try:
-            with _prepare_postgres(env, self.url, tables=_TABLES) as app_env:
-                self._app = _VwlogApplication(env=app_env)
-        except (OSError, InfrastructureFactoryError) as err:
-            raise StoreConfigError(self.url, _reason(err)) from err
-        except (EventSourcingError, sqlite3.Error) as err:
-            # eventsourcing lets sqlite3's errors through while it sets the journal mode.
-            raise StoreError(f"cannot open store {self.url!r}: {_reason(err)}") from err
-        self._mapper = self._app.record_mapper
-        self._recorder: ApplicationRecorder = self._app.recorder
-        self._snapshots = self._app.snapshot_recorder
-
-    @classmethod
-    def open(cls, url: str) -> Self:
-        """Open the store at a URL: a file path, ``sqlite:///…``, ``postgresql://…`` or
-        ``memory:``.
-
-        Raises:
-            StoreConfigError: The URL is malformed or needs the ``postgres`` extra.
-            StoreError: The database cannot be reached or its tables cannot be created.
-        """
-        return cls(settings_from_url(url), url=url)
-
-    def close(self) -> None:
-        """Close the store and its connections (and its statistics view's, if opened); a
-        closed store raises `StoreError`."""
-        self._closed = True
-        if self._view is not None:
-            self._view.close()
-        self._app.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"MatchStore({self.url!r})"
-
     # Writing
+
+    # Published card pools and rulesets (organisers' errata)
+
+    def publish(self, kind: str, item_id: str, data: bytes) -> bool:
+        """Keep a published definition (``kind`` ``pool`` or ``ruleset``) under its id, for
+        good: an id once published never changes its bytes.
+
+        Returns:
+            ``True`` when stored, ``False`` when the same bytes were already stored.
+
+        Raises:
+            UsageError: Other bytes are published under that id already (nothing is written).
+            StoreError: The database failed; nothing was written.
+        """
+        oid = uuid5(_PUBLISHED_NAMESPACE, f"{kind}:{item_id}")
+        stored = StoredEvent(
+            originator_id=oid,
+            originator_version=1,
+            topic=f"vwlog-store:{kind}_published:v1",
+            state=self._mapper._protect(data),
+        )
+        try:
+            self._insert([stored])
+        except IntegrityError:
+            found = self._select(oid, limit=1)
+            if found and self._mapper._unprotect(found[0]) == data:
+                return False
+            raise UsageError(
+                f"a {kind} is already published as {item_id!r} with other content; publish the "
+                "errata under a new id (for example with a new @version)"
+            ) from None
+        return True
+
+    def published(self, kind: str) -> list[bytes]:
+        """Every definition of ``kind`` published into this store, in publishing order.
+
+        Raises:
+            StoreError: The database failed.
+        """
+        topic = f"vwlog-store:{kind}_published:v1"
+        return [self._mapper._unprotect(n) for n in self._notifications((topic,))]
 
     def import_match(
         self,
@@ -275,7 +190,8 @@ class MatchStore:
         written in pages inside one transaction; the other backends receive the rows at once.
 
         Raises:
-            UsageError: As `import_match`, or a snapshot's seq is not a position of the match.
+            UsageError: As `import_match`.
+            StoredSeqOutOfRangeError: A snapshot's seq is not a position of the match.
             MatchExistsError: A match with this id but a different head hash is stored.
             SequenceConflictError: The match's stream already holds records that the catalog
                 does not know (a damaged store); nothing was written.
@@ -289,18 +205,7 @@ class MatchStore:
             return _compare(match_id, stored, meta.head_hash)
         datastore = getattr(self._recorder, "datastore", None)
         if not isinstance(self._recorder, SQLiteApplicationRecorder) or datastore is None:
-            whole = list(lines)
-            kept = list(snapshots)
-            for seq, _data in kept:
-                if not 1 <= seq <= len(whole):
-                    raise UsageError(
-                        f"match {match_id!r} has records 1 to {len(whole)}: no snapshot after "
-                        f"seq {seq}"
-                    )
-            outcome = self.import_match(header, whole, meta)
-            if outcome == ImportOutcome.STORED:
-                self.save_snapshots(match_id, kept)
-            return outcome
+            return self._import_whole(header, list(lines), meta, list(snapshots))
         oid = match_uuid(match_id)
         mapper = self._mapper
         recorder = self._recorder
@@ -326,10 +231,7 @@ class MatchStore:
                 page = []
                 for seq, data in snapshots:
                     if not 1 <= seq <= head_seq:
-                        raise UsageError(
-                            f"match {match_id!r} has records 1 to {head_seq}: no snapshot "
-                            f"after seq {seq}"
-                        )
+                        raise StoredSeqOutOfRangeError(match_id, seq, head_seq)
                     page.append(mapper.stored_snapshot(match_id, seq, data))
                     if len(page) == PAGE_SIZE:
                         snapshot_recorder._insert_events(cursor, page)
@@ -342,6 +244,23 @@ class MatchStore:
                 raise SequenceConflictError(match_id, _first_seq(first)) from err
             return _compare(match_id, stored, meta.head_hash)
         return ImportOutcome.STORED
+
+    def _import_whole(
+        self,
+        header: LogHeader,
+        lines: Sequence[tuple[bytes, EventRecord]],
+        meta: MatchMeta,
+        snapshots: Sequence[tuple[int, bytes]],
+    ) -> ImportOutcome:
+        """`import_stream` on a backend that receives the rows at once: `import_match`, then
+        the snapshots (checked first, so that nothing is stored when one is out of range)."""
+        for seq, _data in snapshots:
+            if not 1 <= seq <= len(lines):
+                raise StoredSeqOutOfRangeError(header.match_id, seq, len(lines))
+        outcome = self.import_match(header, lines, meta)
+        if outcome == ImportOutcome.STORED:
+            self.save_snapshots(header.match_id, snapshots)
+        return outcome
 
     def append(
         self,
@@ -443,15 +362,13 @@ class MatchStore:
 
         Raises:
             MatchNotFoundError: No match has this id.
-            UsageError: ``seq`` is not a position of the match (1 to its head).
+            StoredSeqOutOfRangeError: ``seq`` is not a position of the match (1 to its head).
             StoreError: The database failed.
         """
         match_id = MatchId(match_id)
         head = self.head(match_id)
         if not 1 <= seq <= head.seq:
-            raise UsageError(
-                f"match {match_id!r} has records 1 to {head.seq}: no snapshot after seq {seq}"
-            )
+            raise StoredSeqOutOfRangeError(match_id, seq, head.seq)
         try:
             with self._translated():
                 self._snapshots.insert_events([self._mapper.stored_snapshot(match_id, seq, data)])
@@ -469,7 +386,7 @@ class MatchStore:
 
         Raises:
             MatchNotFoundError: No match has this id.
-            UsageError: A seq is not a position of the match (1 to its head).
+            StoredSeqOutOfRangeError: A seq is not a position of the match (1 to its head).
             StoreError: The database failed.
         """
         if not snapshots:
@@ -478,9 +395,7 @@ class MatchStore:
         head = self.head(match_id)
         for seq, _data in snapshots:
             if not 1 <= seq <= head.seq:
-                raise UsageError(
-                    f"match {match_id!r} has records 1 to {head.seq}: no snapshot after seq {seq}"
-                )
+                raise StoredSeqOutOfRangeError(match_id, seq, head.seq)
         stored = [self._mapper.stored_snapshot(match_id, seq, data) for seq, data in snapshots]
         try:
             with self._translated():
@@ -488,531 +403,6 @@ class MatchStore:
         except IntegrityError:
             return sum(self.save_snapshot(match_id, seq, data) for seq, data in snapshots)
         return len(stored)
-
-    # Reading
-
-    # Published card pools and rulesets (organisers' errata)
-
-    def publish(self, kind: str, item_id: str, data: bytes) -> bool:
-        """Keep a published definition (``kind`` ``pool`` or ``ruleset``) under its id, for
-        good: an id once published never changes its bytes.
-
-        Returns:
-            ``True`` when stored, ``False`` when the same bytes were already stored.
-
-        Raises:
-            UsageError: Other bytes are published under that id already (nothing is written).
-            StoreError: The database failed; nothing was written.
-        """
-        oid = uuid5(_PUBLISHED_NAMESPACE, f"{kind}:{item_id}")
-        stored = StoredEvent(
-            originator_id=oid,
-            originator_version=1,
-            topic=f"vwlog-store:{kind}_published:v1",
-            state=self._mapper._protect(data),
-        )
-        try:
-            self._insert([stored])
-        except IntegrityError:
-            found = self._select(oid, limit=1)
-            if found and self._mapper._unprotect(found[0]) == data:
-                return False
-            raise UsageError(
-                f"a {kind} is already published as {item_id!r} with other content; publish the "
-                "errata under a new id (for example with a new @version)"
-            ) from None
-        return True
-
-    def published(self, kind: str) -> list[bytes]:
-        """Every definition of ``kind`` published into this store, in publishing order.
-
-        Raises:
-            StoreError: The database failed.
-        """
-        topic = f"vwlog-store:{kind}_published:v1"
-        return [self._mapper._unprotect(n) for n in self._notifications((topic,))]
-
-    def __contains__(self, match_id: object) -> bool:
-        return isinstance(match_id, str) and self._catalog_first(match_id) is not None
-
-    def header(self, match_id: str) -> LogHeader:
-        """The header the match was imported with.
-
-        Raises:
-            MatchNotFoundError: No match has this id.
-            StoreError: The database failed or the catalog entry is unreadable.
-        """
-        return self._mapper.registration(self._require(match_id))[0]
-
-    def meta(self, match_id: str) -> MatchMeta:
-        """The match's current metadata.
-
-        Raises:
-            MatchNotFoundError: No match has this id.
-            StoreError: The database failed or the catalog entry is unreadable.
-        """
-        return self._catalog_head(MatchId(match_id))[1]
-
-    def head(self, match_id: str) -> Head:
-        """The last seq of the match and its hash (``(0, header hash)`` without records).
-
-        Raises:
-            MatchNotFoundError: No match has this id.
-            StoreError: The database failed or the last record is unreadable.
-        """
-        return self._head(MatchId(match_id), match_uuid(match_id))
-
-    def raw_lines(self, match_id: str, *, gt: int = 0, lte: int | None = None) -> Iterator[bytes]:
-        """The stored lines of records ``gt`` < seq <= ``lte``, byte for byte as imported.
-
-        Raises:
-            MatchNotFoundError: No match has this id (raised at once, not when iterating).
-            StoreError: The database failed.
-        """
-        line = self._mapper.line
-        return (line(stored) for stored in self._rows(match_id, gt, lte))
-
-    def records(
-        self, match_id: str, *, gt: int = 0, lte: int | None = None
-    ) -> Iterator[EventRecord]:
-        """The records ``gt`` < seq <= ``lte``, upcast to the current event versions.
-
-        Raises:
-            MatchNotFoundError: No match has this id (raised at once, not when iterating).
-            StoreError: The database failed or a stored record is unreadable.
-        """
-        record = self._mapper.record
-        return (record(stored) for stored in self._rows(match_id, gt, lte))
-
-    def lines(
-        self, match_id: str, *, gt: int = 0, lte: int | None = None
-    ) -> Iterator[tuple[bytes, EventRecord]]:
-        """The stored lines with their parsed records (the shape `import_match` takes).
-
-        Raises:
-            MatchNotFoundError: No match has this id (raised at once, not when iterating).
-            StoreError: The database failed or a stored record is unreadable.
-        """
-        mapper = self._mapper
-        return ((mapper.line(s), mapper.record(s)) for s in self._rows(match_id, gt, lte))
-
-    def nearest_snapshot(self, match_id: str, seq: int) -> tuple[int, bytes] | None:
-        """The newest snapshot taken at or before ``seq``, as ``(its seq, its bytes)``.
-
-        One indexed lookup, however long the match and however many snapshots it has.
-
-        Raises:
-            MatchNotFoundError: No match has this id.
-            StoreError: The database failed.
-        """
-        with self._translated():
-            found = self._snapshots.select_events(match_uuid(match_id), lte=seq, desc=True, limit=1)
-        if found:
-            return found[0].originator_version, self._mapper.snapshot(found[0])
-        self._require(match_id)
-        return None
-
-    def snapshots(self, match_id: str) -> Iterator[tuple[int, bytes]]:
-        """Every snapshot of the match, as ``(the seq it was taken after, its bytes)``, in seq
-        order (for checking them against the records).
-
-        Raises:
-            MatchNotFoundError: No match has this id.
-            StoreError: The database failed.
-        """
-        self._require(match_id)
-        oid = match_uuid(match_id)
-        after: int | None = None
-        while True:
-            with self._translated():
-                page = self._snapshots.select_events(oid, gt=after, limit=PAGE_SIZE)
-            for stored in page:
-                yield stored.originator_version, self._mapper.snapshot(stored)
-            if len(page) < PAGE_SIZE:
-                return
-            after = page[-1].originator_version
-
-    def match_ids(self) -> list[MatchId]:
-        """Ids of every stored match, in the order they were first stored.
-
-        Raises:
-            StoreError: The database failed.
-        """
-        registrations = self._notifications((REGISTERED_TOPIC,))
-        return [MatchId(self._mapper.meta(n).match_id) for n in registrations]
-
-    def list_matches(self, *, upto: int | None = None) -> list[MatchMeta]:
-        """The current metadata of every stored match, in the order they were first stored.
-
-        One pass over the catalog entries of the notification log. With ``upto``, the catalog
-        as it was at that position (see `position`): later matches and later metadata are left
-        out.
-
-        Raises:
-            StoreError: The database failed or a catalog entry is unreadable.
-        """
-        latest: dict[str, MatchMeta] = {}
-        for notification in self._notifications(CATALOG_TOPICS, upto=upto):
-            meta = self._mapper.meta(notification)
-            latest[meta.match_id] = meta
-        return list(latest.values())
-
-    # Following the store (read models)
-
-    def position(self) -> int:
-        """The position of the newest entry of the store's notification log (0 when empty).
-
-        Every stored record and catalog entry takes the next position when it is written, and
-        positions become visible in order, so a follower that has processed everything up to a
-        position resumes just after it and misses nothing.
-
-        Raises:
-            StoreError: The database failed.
-        """
-        with self._translated():
-            return self._recorder.max_notification_id() or 0
-
-    def registrations_after(
-        self, position: int, *, upto: int | None = None
-    ) -> Iterator[tuple[int, MatchId]]:
-        """``(position, match id)`` of every match registered after ``position`` (and at or
-        before ``upto``), in the order they were stored.
-
-        Raises:
-            StoreError: The database failed or a catalog entry is unreadable.
-        """
-        for notification in self._notifications((REGISTERED_TOPIC,), after=position, upto=upto):
-            yield notification.id, MatchId(self._mapper.meta(notification).match_id)
-
-    def catalog_changes(
-        self, after: int = 0, *, upto: int | None = None
-    ) -> Iterator[CatalogChange]:
-        """Every catalog entry written after position ``after`` (and at or before ``upto``), in
-        order: each match's registration, then each replacement of its metadata (an append in
-        play mode, `update_meta`) with the metadata it replaced.
-
-        Reads the notification log in pages of `PAGE_SIZE`; a replacement costs one more
-        indexed lookup (the entry before it).
-
-        Raises:
-            StoreError: The database failed or a catalog entry is unreadable.
-        """
-        mapper = self._mapper
-        for notification in self._notifications(CATALOG_TOPICS, after=after, upto=upto):
-            meta = mapper.meta(notification)
-            previous = None
-            if notification.topic != REGISTERED_TOPIC:
-                found = self._select(
-                    _uuid(notification.originator_id),
-                    lte=notification.originator_version - 1,
-                    desc=True,
-                    limit=1,
-                )
-                if not found:
-                    raise StoreError(
-                        f"{self.url}: catalog entry {notification.originator_version} of match "
-                        f"{meta.match_id!r} follows no registration (a damaged store)"
-                    )
-                previous = mapper.meta(found[0])
-            yield CatalogChange(notification.id, MatchId(meta.match_id), meta, previous)
-
-    def fingerprint(self, position: int) -> str | None:
-        """What the entry at ``position`` of the notification log is, as a short string
-        (stream, version and a digest of its bytes); ``None`` if no entry has that position.
-
-        A follower keeps the fingerprint of the last position it processed: if the store no
-        longer has that entry there, the follower is following another store (the file was
-        replaced, the schema recreated) and must start again.
-
-        Raises:
-            StoreError: The database failed.
-        """
-        if position < 1:
-            return None
-        with self._translated():
-            found = self._app.notification_log.select(position, 1, stop=position)
-        if not found:
-            return None
-        entry = found[0]
-        digest = hashlib.sha256(entry.state).hexdigest()[:16]
-        return f"{_uuid(entry.originator_id)}:{entry.originator_version}:{digest}"
-
-    def has_stats_view(self) -> bool:
-        """Whether the statistics view may hold something, without creating it: ``False``
-        when the store is SQLite and the view's file does not exist yet.
-
-        Raises:
-            StoreError: The store is closed.
-        """
-        if self._closed:
-            raise StoreError(f"{self.url}: the store is closed")
-        if self._view is not None:
-            return True
-        from vwlog.store.statsview import view_settings
-
-        env = view_settings(self._env)
-        if env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
-            return os.path.exists(env.get("SQLITE_DBNAME", ""))
-        return True
-
-    def stats_view(self) -> StatsViewStore:
-        """The storage of the statistics read model that follows this store.
-
-        Opened on first use and closed with the store. It is kept apart from the store's
-        tables: an SQLite file beside the store's (``vwlog.db`` → ``vwlog.stats.db``), the
-        PostgreSQL schema named after the store's with ``_stats`` appended, or, for a store
-        in memory, memory kept for as long as this store is open.
-
-        Raises:
-            StoreError: The store is closed, or the view's storage cannot be opened.
-        """
-        if self._closed:
-            raise StoreError(f"{self.url}: the store is closed")
-        if self._view is None:
-            from vwlog.store.statsview import StatsViewStore, view_settings
-
-            self._view = StatsViewStore(
-                view_settings(self._env), url=self.url, tracked=self._app.name
-            )
-        return self._view
-
-    # Internals
-
-    @contextmanager
-    def _translated(self) -> Iterator[None]:
-        """Turn eventsourcing's errors into `StoreError`; `IntegrityError` passes through
-        for the caller to interpret."""
-        if self._closed:
-            raise StoreError(f"{self.url}: the store is closed")
-        try:
-            yield
-        except IntegrityError:
-            raise
-        except EventSourcingError as err:
-            raise StoreError(f"{self.url}: {_reason(err)}") from err
-
-    def _insert(self, events: list[StoredEvent]) -> None:
-        # One insert_events call is one transaction on every backend (SQLite: BEGIN …
-        # COMMIT around all rows; PostgreSQL: one transaction, table locked; POPO: one lock,
-        # uniqueness checked before any row is added).
-        with self._translated():
-            self._recorder.insert_events(events)
-
-    def _select(
-        self,
-        oid: UUID,
-        *,
-        gt: int | None = None,
-        lte: int | None = None,
-        desc: bool = False,
-        limit: int | None = None,
-    ) -> Sequence[StoredEvent]:
-        with self._translated():
-            return self._recorder.select_events(oid, gt=gt, lte=lte, desc=desc, limit=limit)
-
-    def _catalog_first(self, match_id: str) -> StoredEvent | None:
-        found = self._select(catalog_uuid(match_id), limit=1)
-        return found[0] if found else None
-
-    def _require(self, match_id: str) -> StoredEvent:
-        """The match's registration, or `MatchNotFoundError`."""
-        found = self._catalog_first(match_id)
-        if found is None:
-            raise MatchNotFoundError(match_id)
-        return found
-
-    def _catalog_head(self, match_id: MatchId) -> tuple[int, MatchMeta]:
-        """The version of the match's latest catalog entry and the metadata it holds."""
-        found = self._select(catalog_uuid(match_id), desc=True, limit=1)
-        if not found:
-            raise MatchNotFoundError(match_id)
-        return found[0].originator_version, self._mapper.meta(found[0])
-
-    def _head_seq(self, oid: UUID) -> int:
-        found = self._select(oid, desc=True, limit=1)
-        return found[0].originator_version if found else 0
-
-    def _head(self, match_id: MatchId, oid: UUID) -> Head:
-        found = self._select(oid, desc=True, limit=1)
-        if found:
-            return Head(found[0].originator_version, self._mapper.record_hash(found[0]))
-        header = self.header(match_id)
-        return Head(0, header.hash or "")
-
-    def _stored_head(self, match_id: MatchId) -> Head | None:
-        """The head of a stored match, or ``None`` if it is not stored."""
-        if self._catalog_first(match_id) is None:
-            return None
-        return self._head(match_id, match_uuid(match_id))
-
-    def _rows(self, match_id: str, gt: int, lte: int | None) -> Iterator[StoredEvent]:
-        """The match's stored records in pages: checks the match exists before iterating."""
-        oid = match_uuid(match_id)
-        first = self._select(oid, gt=gt, lte=lte, limit=PAGE_SIZE)
-        if not first:
-            self._require(match_id)
-        return self._pages(oid, first, lte)
-
-    def _pages(
-        self, oid: UUID, page: Sequence[StoredEvent], lte: int | None
-    ) -> Iterator[StoredEvent]:
-        while True:
-            yield from page
-            if len(page) < PAGE_SIZE:
-                return
-            page = self._select(oid, gt=page[-1].originator_version, lte=lte, limit=PAGE_SIZE)
-
-    def _notifications(
-        self, topics: Sequence[str], *, after: int = 0, upto: int | None = None
-    ) -> Iterator[Notification]:
-        log = self._app.notification_log
-        start = after
-        while True:
-            with self._translated():
-                page = log.select(
-                    start, PAGE_SIZE, stop=upto, topics=topics, inclusive_of_start=False
-                )
-            yield from page
-            if len(page) < PAGE_SIZE:
-                return
-            start = page[-1].id
-
-
-def _prepare_sqlite(env: Mapping[str, str], url: str) -> None:
-    """Put a new SQLite file in WAL mode before eventsourcing opens it, waiting for others.
-
-    eventsourcing switches a file to WAL on its first connection, and SQLite answers "database
-    is locked" at once, without waiting, when another process is creating or switching the
-    same file: two importers starting on a new file would make one of them fail. Switching
-    here, retried until the lock timeout, lets them queue instead; WAL mode stays with the
-    file, so eventsourcing then finds it set.
-    """
-    if env.get("PERSISTENCE_MODULE") != "eventsourcing.sqlite":
-        return
-    path = env.get("SQLITE_DBNAME", "")
-    timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or 5)
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with contextlib.closing(sqlite3.connect(path, timeout=timeout)) as conn:
-                if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                    conn.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.OperationalError as err:
-            if "locked" in str(err) and time.monotonic() < deadline:
-                time.sleep(_LOCKED_PAUSE)
-                continue
-            raise StoreError(f"cannot open store {url!r}: {_reason(err)}") from err
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot open store {url!r}: {_reason(err)}") from err
-        return
-
-
-@contextmanager
-def _prepare_postgres(
-    env: Mapping[str, str], url: str, *, tables: Sequence[str]
-) -> Iterator[dict[str, str]]:
-    """Make a PostgreSQL store safe to open while other processes open it; yield the
-    environment to construct eventsourcing's recorders with, inside the ``with`` block.
-
-    Fails fast, and says why, when the server cannot be used: eventsourcing's connection pool
-    retries for ``POSTGRES_CONNECT_TIMEOUT`` seconds and then reports only that it got no
-    connection; one direct attempt names the cause (refused, authentication failed, no such
-    database) at once.
-
-    eventsourcing (9.5) creates its tables each time a recorder is constructed: ``CREATE
-    TYPE``, ``CREATE TABLE IF NOT EXISTS`` and ``CREATE OR REPLACE FUNCTION``, none of which is
-    safe when two processes run them at once ("tuple concurrently updated", a duplicate key in
-    ``pg_type``, "relation already exists"), even when everything exists already. So:
-
-    - when ``tables`` (and the stored-event type) exist in the URL's schema, the environment
-      says ``CREATE_TABLE=no`` and eventsourcing creates nothing;
-    - otherwise a session advisory lock keyed on the schema's name is taken on a short
-      connection of its own and held for the whole ``with`` block: the schema is created if
-      missing, and the one process that still finds the tables missing lets eventsourcing
-      create them while the others wait, then find them and skip creation.
-
-    Outside PostgreSQL the environment is yielded unchanged.
-    """
-    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
-        yield dict(env)
-        return
-    import psycopg  # the postgres extra, which settings_from_url found installed
-
-    schema = env.get("POSTGRES_SCHEMA") or "public"
-    try:
-        conn = psycopg.connect(
-            dbname=env.get("POSTGRES_DBNAME", ""),
-            host=env.get("POSTGRES_HOST", ""),
-            port=env.get("POSTGRES_PORT", ""),
-            user=env.get("POSTGRES_USER", ""),
-            password=env.get("POSTGRES_PASSWORD", ""),
-            connect_timeout=_PROBE_TIMEOUT,
-            autocommit=True,
-        )
-    except psycopg.Error as err:
-        raise StoreError(f"cannot open store {url!r}: {_reason(err)}") from err
-    with conn:  # closing it releases the advisory lock, whatever happens
-        try:
-            ready = _pg_tables_exist(conn, schema, tables)
-            if not ready:
-                _pg_lock_schema(conn, schema)
-                _pg_create_schema(conn, schema)
-                ready = _pg_tables_exist(conn, schema, tables)
-        except psycopg.errors.LockNotAvailable as err:
-            raise StoreError(
-                f"cannot open store {url!r}: another process has been creating the tables of "
-                f"schema {schema!r} for more than {_SCHEMA_LOCK_TIMEOUT} s"
-            ) from err
-        except psycopg.Error as err:
-            raise StoreError(f"cannot open store {url!r}: {_reason(err)}") from err
-        if ready:
-            conn.close()  # nothing to create: do not hold a connection while opening
-        yield {**env, "CREATE_TABLE": "no" if ready else "yes"}
-
-
-_PG_STORED_EVENT_TYPE = "stored_event_uuid"
-"""The composite type eventsourcing creates first (in its own transaction) in the schema."""
-
-
-def _pg_tables_exist(conn: PgConnection[Any], schema: str, tables: Sequence[str]) -> bool:
-    """Whether the stored-event type and every table exist in ``schema``.
-
-    eventsourcing creates the type, then each recorder's table, index and function in one
-    transaction: once a table is visible, everything created with it is too.
-    """
-    row = conn.execute(
-        "SELECT to_regtype(%s) IS NOT NULL AND "
-        "(SELECT bool_and(to_regclass(name) IS NOT NULL) FROM unnest(%s::text[]) AS name)",
-        (
-            _pg_qualified(schema, _PG_STORED_EVENT_TYPE),
-            [_pg_qualified(schema, table) for table in tables],
-        ),
-    ).fetchone()
-    return bool(row and row[0])
-
-
-def _pg_lock_schema(conn: PgConnection[Any], schema: str) -> None:
-    """Take the session advisory lock that serialises creating ``schema``'s tables (waiting
-    at most `_SCHEMA_LOCK_TIMEOUT` seconds: `psycopg.errors.LockNotAvailable` then)."""
-    digest = hashlib.blake2b(f"vwlog-schema:{schema}".encode(), digest_size=8).digest()
-    key = int.from_bytes(digest, "big", signed=True)
-    conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{_SCHEMA_LOCK_TIMEOUT}s",))
-    conn.execute("SELECT pg_advisory_lock(%s)", (key,))
-
-
-def _pg_create_schema(conn: PgConnection[Any], schema: str) -> None:
-    """Create ``schema`` if it is missing (eventsourcing creates its tables, not the schema
-    they go in); called under the schema's advisory lock, so never by two processes at once."""
-    from psycopg import sql
-
-    exists = conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone()
-    if exists is None:
-        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
-
-
-def _pg_qualified(schema: str, name: str) -> str:
-    """``"schema"."name"``, quoted for to_regclass/to_regtype."""
-    return ".".join('"' + part.replace('"', '""') + '"' for part in (schema, name))
 
 
 def _check_lines(
@@ -1065,14 +455,4 @@ def _first_seq(found: Sequence[StoredEvent]) -> int:
     return found[0].originator_version if found else 1
 
 
-def _uuid(originator_id: UUID | str) -> UUID:
-    return originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
-
-
-def _reason(err: BaseException) -> str:
-    """The error's message on one line (a database error may add ``DETAIL:`` and ``HINT:``
-    lines), or its type's name if it has none."""
-    return " ".join(str(err).split()) or type(err).__name__
-
-
-__all__ = ["PAGE_SIZE", "MatchStore"]
+__all__ = ["MatchStore"]

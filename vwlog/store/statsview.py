@@ -54,7 +54,9 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import Environment
 
 from vwlog.model.errors import StoreConfigError, StoreError, UsageError
-from vwlog.store.application import _prepare_postgres, _prepare_sqlite, _reason
+from vwlog.store.backends import prepare_postgres as _prepare_postgres
+from vwlog.store.backends import prepare_sqlite as _prepare_sqlite
+from vwlog.store.backends import reason as _reason
 from vwlog.store.settings import redact, settings_from_url
 
 if TYPE_CHECKING:

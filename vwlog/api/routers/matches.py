@@ -32,9 +32,11 @@ from vwlog.api.schemas import (
     EventOut,
     EventsPage,
     MatchesPage,
+    MatchSummaryOut,
     ShownBoardView,
     UploadOut,
-    ViolationOut,
+    ValidationOut,
+    VerifyOut,
 )
 from vwlog.audit.diff import diff_matches
 from vwlog.audit.knowledge import knowledge
@@ -43,13 +45,20 @@ from vwlog.engine.describe import board_view, describe
 from vwlog.engine.replay import BaseVisitor, Step, Validator, replay
 from vwlog.events import JudgeRulingIssued
 from vwlog.io import codec
-from vwlog.io.schemas import KnownCardView
 from vwlog.model.errors import LogFormatError
-from vwlog.render.json import diff_json, seen_card_json
+from vwlog.render.json import (
+    board_json,
+    diff_json,
+    known_board_json,
+    match_summary_json,
+    step_json,
+    validation_json,
+    verify_json,
+)
 from vwlog.rules import expect, legal_decisions
 from vwlog.services.forks import lineage
 from vwlog.services.matches import import_log, list_matches, state_at, verify_match
-from vwlog.store import MatchMeta, MatchStore
+from vwlog.store import MatchStore
 from vwlog.store.tokens import Role
 
 router = APIRouter(prefix="/matches", tags=["matches"], responses=ERROR_RESPONSES)
@@ -90,7 +99,10 @@ def list_(
     if not forks:
         found = [m for m in found if m.parent is None]
     return MatchesPage(
-        total=len(found), offset=offset, limit=limit, matches=found[offset : offset + limit]
+        total=len(found),
+        offset=offset,
+        limit=limit,
+        matches=[MatchSummaryOut.of(m) for m in found[offset : offset + limit]],
     )
 
 
@@ -154,9 +166,9 @@ async def upload(
 
 
 @router.get("/{match_id}", summary="A stored match at a glance")
-def meta(access: AccessDep) -> MatchMeta:
+def meta(access: AccessDep) -> MatchSummaryOut:
     """The catalog entry of a match."""
-    return access.meta
+    return MatchSummaryOut.of(access.meta)
 
 
 class _Collect(BaseVisitor[list[EventOut]]):
@@ -169,27 +181,17 @@ class _Collect(BaseVisitor[list[EventOut]]):
 
     def visit(self, step: Step) -> None:
         """Keep the event."""
-        record, after = step.record, step.after
+        after = step.after
         rs = self.ruleset or after.ruleset
         self.ruleset = rs
-        self.out.append(
-            EventOut(
-                seq=record.seq,
-                type=record.event.type,
-                decision=record.event.DECISION,
-                description=describe(record.event, step.before, viewer=self.viewer),
-                turn=after.turn,
-                phase=str(after.phase) if after.phase else None,
-                step=str(after.step) if after.step else None,
-                priority=after.priority,
-                priority_point=rs is not None and expect(rs, after).kind == "priority",
-                violations=[ViolationOut.of(v) for v in step.violations],
-                event=None
-                if self.viewer is not None
-                else record.event.model_dump(mode="json", by_alias=True),
-                hash=record.hash,
-            )
+        data = step_json(
+            step,
+            describe(step.record.event, step.before, viewer=self.viewer),
+            player=self.viewer,
+            priority_point=rs is not None and expect(rs, after).kind == "priority",
+            record=True,
         )
+        self.out.append(EventOut.model_validate(data))
 
     def result(self) -> list[EventOut]:
         """The events kept."""
@@ -257,18 +259,14 @@ def board(
     player = seat_of(access, player)
     head = store.head(access.match_id)
     at = head.seq if seq is None else seq
-    if player is None:
-        view = board_view(state_at(store, access.match_id, at), seq=at)
-        return ShownBoardView.model_validate(view.model_dump(by_alias=True))
-    if at == 0:
-        view = board_view(state_at(store, access.match_id, 0), seq=0)
-        return ShownBoardView.model_validate(view.model_dump(by_alias=True))
+    if player is None or at == 0:
+        return ShownBoardView.model_validate(
+            board_json(state_at(store, access.match_id, at), seq=at)
+        )
     k = knowledge(
         store.records(access.match_id, lte=at), at, player, source=f"match {access.match_id!r}"
     )
-    data = k.board.model_dump(by_alias=True)
-    data["known"] = [KnownCardView.model_validate(seen_card_json(c)) for c in k.hidden]
-    return ShownBoardView.model_validate(data)
+    return ShownBoardView.model_validate(known_board_json(k))
 
 
 @router.get("/{match_id}/awaited", summary="Whose decision is awaited, and the legal ones")
@@ -313,42 +311,17 @@ def awaited(
 
 
 @router.get("/{match_id}/validation", summary="The validation report of a match")
-def validation(access: AccessDep, store: StoreDep) -> dict[str, Any]:
+def validation(access: AccessDep, store: StoreDep) -> ValidationOut:
     """Every violation with its rule id, and the match's outcome, from the one replay loop."""
     full_record(access)
     report = replay(store.records(access.match_id), Validator(source=f"store:{access.match_id}"))
-    return {
-        "match_id": access.match_id,
-        "ok": report.ok,
-        "events": report.events,
-        "decisions": report.decisions,
-        "consequences": report.consequences,
-        "turns": report.turns,
-        "winner": report.winner,
-        "victory": report.victory,
-        "complete": report.complete,
-        "rulings": report.rulings,
-        "voided": [list(v) for v in report.voided],
-        "violations": [ViolationOut.of(v).model_dump(mode="json") for v in report.violations],
-    }
+    return ValidationOut.model_validate(validation_json(report))
 
 
 @router.get("/{match_id}/integrity", summary="The hash chain and deck commitments of a match")
-def integrity(access: AccessDep, store: StoreDep) -> dict[str, Any]:
+def integrity(access: AccessDep, store: StoreDep) -> VerifyOut:
     """Recompute the stored match's hash chain and name the first broken link."""
-    report = verify_match(store, access.match_id)
-    b = report.broken
-    return {
-        "match_id": access.match_id,
-        "ok": report.ok,
-        "sealed": report.sealed,
-        "records": report.records,
-        "head_hash": report.head_hash,
-        "broken": None
-        if b is None
-        else {"seq": b.seq, "line": b.line, "reason": b.reason, "expected": b.expected},
-        "commitments": [{"player": c.player, "status": c.status} for c in report.commitments],
-    }
+    return VerifyOut.model_validate(verify_json(verify_match(store, access.match_id)))
 
 
 @router.get(
@@ -374,7 +347,7 @@ def lineage_(access: AccessDep, store: StoreDep) -> dict[str, Any]:
     """From the root of the tree: each match's summary and its forks."""
 
     def node(n: Any) -> dict[str, Any]:
-        return {"match": n.meta.model_dump(mode="json"), "forks": [node(c) for c in n.children]}
+        return {"match": match_summary_json(n.meta), "forks": [node(c) for c in n.children]}
 
     return node(lineage(store, access.match_id))
 
@@ -436,6 +409,8 @@ async def stream(
                 continue
             meta = await run_in_threadpool(store.meta, access.match_id)
             over = meta.winner is not None or meta.victory is not None
+            if over and meta.events > seen:
+                continue  # the last records were appended after the page was read
             if over or time.monotonic() >= deadline or await request.is_disconnected():
                 end = {"head_seq": head, "over": over}
                 yield b"event: end\ndata: %s\n\n" % orjson.dumps(end)

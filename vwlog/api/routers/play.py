@@ -13,17 +13,24 @@ from fastapi import APIRouter, Depends, HTTPException, Query
 from vwlog.api.dependencies import StoreDep, WriterDep, get_signer, match_access, require
 from vwlog.api.errors import ERROR_RESPONSES
 from vwlog.api.routers.matches import full_record
-from vwlog.api.schemas import DecisionsIn, ForkIn, LiveMatchIn, ReceiptOut, RulingIn, ViolationOut
+from vwlog.api.schemas import (
+    DecisionsIn,
+    ForkIn,
+    LiveMatchIn,
+    MatchSummaryOut,
+    ReceiptOut,
+    RulingIn,
+)
 from vwlog.api.signing import Signer
 from vwlog.events import JudgeRulingIssued
 from vwlog.model.types import RulingKind
+from vwlog.render.json import rebase_json
 from vwlog.rules import expect
 from vwlog.services.forks import fork_match
 from vwlog.services.live import record_ruling, start_match
 from vwlog.services.matches import state_at
 from vwlog.services.play import play_decisions
 from vwlog.services.rebase import rebase
-from vwlog.store import MatchMeta
 from vwlog.store.tokens import Role, TokenInfo
 
 router = APIRouter(tags=["play"], responses=ERROR_RESPONSES)
@@ -65,12 +72,14 @@ def receipt(
 
 
 @router.post("/live", status_code=201, summary="Start a match to record live")
-def start_live(body: LiveMatchIn, store: StoreDep, _who: Writer) -> MatchMeta:
+def start_live(body: LiveMatchIn, store: StoreDep, _who: Writer) -> MatchSummaryOut:
     """Store a new match (the packaged pool, the named packaged decks shuffled by ``seed``) up
     to its first decision; then append decisions to ``/matches/{id}/decisions``. Needs an
     organiser's or judge's token."""
     created = datetime.now(UTC).isoformat(timespec="seconds")
-    return start_match(store, body.match_id, body.decks, seed=body.seed, created=created)
+    return MatchSummaryOut.of(
+        start_match(store, body.match_id, body.decks, seed=body.seed, created=created)
+    )
 
 
 @router.post(
@@ -133,12 +142,12 @@ def append_decisions(
 
 
 @router.post("/matches/{match_id}/forks", status_code=201, summary="Fork a match")
-def fork(match_id: str, body: ForkIn, store: StoreDep, who: Writer) -> MatchMeta:
+def fork(match_id: str, body: ForkIn, store: StoreDep, who: Writer) -> MatchSummaryOut:
     """Start a fork at a priority point of the match (400 names the nearest ones). Play on it
     with ``/matches/{fork}/decisions``. Needs an organiser's or judge's token."""
     full_record(match_access(match_id, store, who))
     fork_id = fork_match(store, match_id, body.at, name=body.name)
-    return store.meta(fork_id)
+    return MatchSummaryOut.of(store.meta(fork_id))
 
 
 @router.post("/matches/{match_id}/rebase", summary="Re-apply the parent's later decisions")
@@ -150,34 +159,7 @@ def rebase_(
 ) -> dict[str, Any]:
     """Re-apply, on a fork, the parent's decisions after the fork point, until one is no
     longer legal there (named with its rule ids)."""
-    r = rebase(store, match_id, dry_run=dry_run)
-    b = r.broken
-    return {
-        "fork": r.fork_id,
-        "parent": r.parent_id,
-        "fork_at": r.fork_at,
-        "considered": r.considered,
-        "already": r.already,
-        "reapplied": r.reapplied,
-        "appended": r.appended,
-        "head_seq": r.head_seq,
-        "stopped": r.stopped,
-        "stopped_at": r.stopped_at,
-        "winner": r.winner,
-        "victory": r.victory,
-        "dry_run": r.dry_run,
-        "broken": None
-        if b is None
-        else {
-            "parent_seq": b.parent_seq,
-            "fork_seq": b.fork_seq,
-            "type": b.event_type,
-            "player": b.player,
-            "description": b.description,
-            "rules": list(b.rules),
-            "violations": [ViolationOut.of(v).model_dump(mode="json") for v in b.violations],
-        },
-    }
+    return rebase_json(rebase(store, match_id, dry_run=dry_run))
 
 
 @router.post("/matches/{match_id}/rulings", status_code=201, summary="Record a judge's ruling")
