@@ -160,6 +160,14 @@ class ValidationOut(_Model):
     """Ranges of seqs judges' back-ups voided."""
     violations: list[ViolationOut]
     """Every violation, in order."""
+    verdict: str
+    """``OK``, ``ILLEGAL``, ``INCOMPLETE`` (unsealed) or ``UNTRUSTED`` (chain, seal or
+    signatures fail): the one verdict of the rules and the integrity result."""
+    integrity: dict[str, Any] | None
+    """What the verdict rests on: pool, ruleset, chain, seal, signatures, problems, warnings
+    (`vwlog.render.json.integrity_json`); ``None`` when not checked."""
+    trusted: list[dict[str, Any]]
+    """Every result whose effects were taken as logged: seq, line, card, skill, effects."""
 
 
 class BrokenLinkOut(_Model):
