@@ -38,20 +38,67 @@ class _NoBar:
         """Do nothing."""
 
 
+_CLEAR_LINE = "\r\x1b[K"
+"""Back to the start of the terminal line and erase it (where the bar was drawn)."""
+
+
+class _TtyBar:
+    """A click progress bar on a terminal that steps aside for results: `echo` erases the bar
+    line, writes the result on its own line, and draws the bar again below it, so results and
+    the bar never share a line."""
+
+    def __init__(self, bar: Any) -> None:
+        self._bar = bar
+        self.shown = False
+
+    def update(self, n_steps: int) -> None:
+        """Advance by ``n_steps`` and draw the bar."""
+        self._bar.update(n_steps)
+        self.shown = True
+
+    def clear(self) -> None:
+        """Erase the bar's line, if the bar was drawn."""
+        if self.shown:
+            sys.stderr.write(_CLEAR_LINE)
+            sys.stderr.flush()
+
+    def redraw(self) -> None:
+        """Draw the bar again (after a result was written)."""
+        if self.shown:
+            self._bar._last_line = None  # click draws only a changed line; this one was erased
+            self._bar.render_progress()
+
+
+_ACTIVE: list[_TtyBar] = []
+"""The progress bar being drawn on the terminal, if any (`echo` steps around it)."""
+
+
 @contextmanager
 def progress(total: int, label: str, *, enabled: bool = True) -> Iterator[Bar]:
-    """A progress bar on stderr for long runs on a terminal; silent otherwise."""
+    """A progress bar on stderr for long runs on a terminal; silent otherwise. While it is
+    shown, `echo` writes each line above the bar, never glued to it."""
     if not enabled or not sys.stderr.isatty():
         yield _NoBar()
         return
     with click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) as bar:
-        yield bar
+        tty_bar = _TtyBar(bar)
+        _ACTIVE.append(tty_bar)
+        try:
+            yield tty_bar
+        finally:
+            _ACTIVE.remove(tty_bar)
 
 
 def echo(text: str = "", *, err: bool = False) -> None:
     """Write lines for a terminal: control and bidi characters that a log carried are shown
-    as backslash escapes (`vwlog.render.text.visible`), never sent to the terminal."""
+    as backslash escapes (`vwlog.render.text.visible`), never sent to the terminal. While a
+    progress bar is drawn, the bar line is erased first and drawn again after the text."""
+    bar = _ACTIVE[-1] if _ACTIVE else None
+    if bar is not None:
+        bar.clear()
     click.echo(visible(text), err=err)
+    if bar is not None:
+        bar.redraw()
 
 
 def to_json(data: Any) -> str:
