@@ -19,6 +19,7 @@ from vwlog.io.logfile import STDIO, replacing
 from vwlog.render.html import report_html
 from vwlog.render.json import diff_json, dumps
 from vwlog.render.markdown import report_markdown
+from vwlog.render.provenance import provenance, provenance_html, provenance_markdown
 from vwlog.render.text import diff_text, visible
 
 if TYPE_CHECKING:
@@ -195,7 +196,12 @@ def report(
         source = options.reread(open_match(ctx, cli, match_or_log), chosen)
         integrity = _integrity(ctx, cli, match_or_log)
         document = build_report(source, integrity=integrity, at=at)
-    text = report_html(document) if output_format == "html" else report_markdown(document)
+    started = document.started
+    made = provenance(started.ruleset if started else None, started.cards if started else None)
+    if output_format == "html":
+        text = provenance_html(report_html(document), made)
+    else:
+        text = report_markdown(document) + provenance_markdown(made)
     if out is None or str(out) == STDIO:
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
         return
