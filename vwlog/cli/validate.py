@@ -12,7 +12,7 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
-from vwlog.cli.render import echo, progress, rule_title, to_json
+from vwlog.cli.render import echo, echo_result, progress, rule_title, to_json
 from vwlog.engine.replay import ViolationPolicy
 from vwlog.events import MatchStarted
 from vwlog.io.logfile import STDIO, open_log, write_log
@@ -146,7 +146,7 @@ def validate(
                 made = _log_provenance(outcome.source, opts)
                 echo(validation_markdown(outcome) + provenance_markdown(made))
             elif not quiet or not outcome.ok:
-                echo(validation_text(outcome))
+                echo_result(validation_text(outcome))
     if output_format == "json":
         click.echo(to_json(reports))
     else:
