@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def test_version(runner: CliRunner) -> None:
     result = runner.invoke(main, ["--version"])
     assert result.exit_code == 0
-    assert result.stdout == f"vwlog {__version__}\n"
+    assert result.stdout.splitlines()[0] == f"vwlog {__version__}"
 
 
 def test_no_command_shows_usage(runner: CliRunner) -> None:
@@ -142,4 +142,4 @@ def test_python_dash_m_runs_the_cli() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "vwlog", "--version"], capture_output=True, check=True, text=True
     )
-    assert done.stdout == f"vwlog {__version__}\n"
+    assert done.stdout.splitlines()[0] == f"vwlog {__version__}"

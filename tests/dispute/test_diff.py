@@ -11,8 +11,9 @@ import pytest
 from vwlog.audit.diff import diff_logs, diff_matches
 from vwlog.audit.sources import records_source
 from vwlog.cli import main
-from vwlog.events import OpeningHandDrawn, PriorityPassed
+from vwlog.events import JudgeRulingIssued, OpeningHandDrawn, PriorityPassed
 from vwlog.io.logfile import read_log
+from vwlog.model.types import RulingKind
 from vwlog.render.text import diff_text
 
 from .logs import alter_byte, branch, events, load, sample, write
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from click.testing import CliRunner
+
+    from vwlog.events import AnyEvent
 
 
 # -- where the records part ------------------------------------------------------------------
@@ -62,7 +65,8 @@ def test_diverging_in_the_middle_at_a_decision() -> None:
     assert d.b.decision
     assert not d.a.violations
     assert [v.rule for v in d.b.violations] == ["R-CMB-19"]
-    assert d.agree_again == (196, 196)
+    # the same events follow from seq 196, but the boards differ (the damage) until seq 211
+    assert d.agree_again == (211, 211)
     warcamp = next(x for x in d.differences if x.key == "p2-001")
     assert "in A, Ashen Warcamp (p2-001) has 6 damage" in warcamp.text
     assert "in B it has 3 damage" in warcamp.text
@@ -80,11 +84,12 @@ def test_diverging_at_a_consequence_names_the_missing_death() -> None:
     assert d.a.type == "followers_destroyed"
     assert d.b.type == "priority_passed"
     assert [v.rule for v in d.b.violations] == ["R-CMB-26"]
-    # B leaves the death out and then agrees with A one event later
-    assert d.agree_again == (201, 200)
+    # B leaves the death out and then records A's events one seq earlier: the same events, but
+    # never the same board again (the Spearman stays in play in B), so no agreement
+    assert d.agree_again is None
     stretch_a, stretch_b = d.stretch
-    assert [e.seq for e in stretch_a] == [200]
-    assert stretch_b == ()
+    assert [e.seq for e in stretch_a][:2] == [200, 201]
+    assert [e.seq for e in stretch_b][:2] == [200, 201]
     spearman = next(x.text for x in d.differences if x.key == "p2-002")
     assert spearman.startswith("in A, Militia Spearman (p2-002) has 1 damage and goes to p2's")
     assert "Graveyard at seq 200" in spearman
@@ -315,3 +320,82 @@ def test_one_event_is_counted_in_the_singular(runner: CliRunner, tmp_path: Path)
     longer = diff_text(diff_logs(one, two))
     assert "A ends at seq 1; B continues with 1 more event:" in longer
     assert f"B: {two} · match second-record · 2 events" in longer
+
+
+# -- agreeing again means the same position --------------------------------------------------
+
+
+def _warned(evs: list[AnyEvent], at: int) -> list[AnyEvent]:
+    """``evs`` with a judge's warning inserted before seq ``at`` (a ruling that changes no
+    board: the record goes on from the same position, one seq later)."""
+    warning = JudgeRulingIssued(judge="j1", kind=RulingKind.WARNING, reason="slow play")
+    return [*evs[: at - 1], warning, *evs[at - 1 :]]
+
+
+def test_identical_events_from_different_boards_are_no_agreement() -> None:
+    # B assigns less damage at seq 193; the same events follow from seq 196, but B's board
+    # keeps the different damage until the turn ends: they agree only from seq 211
+    report = diff_logs(sample("full-combat.jsonl"), sample("invalid/damage-over-atk.jsonl"))
+
+    d = report.divergence
+    assert d is not None
+    assert d.seq == 193
+    assert d.agree_again == (211, 211)
+    assert d.part_again is None
+    stretch_a, stretch_b = d.stretch
+    assert [e.seq for e in stretch_a] == list(range(193, 211))
+    assert [e.seq for e in stretch_b] == list(range(193, 211))
+    assert "the records agree again from seq 211; until then:" in diff_text(report)
+
+
+def test_the_same_events_on_another_board_never_agree() -> None:
+    report = diff_logs(sample("full-combat.jsonl"), sample("invalid/follower-death-missing.jsonl"))
+
+    d = report.divergence
+    assert d is not None
+    assert d.agree_again is None
+    assert "do not agree again within the window" in diff_text(report)
+
+
+def test_agreeing_again_at_the_same_position(tmp_path: Path) -> None:
+    _, records = load("full-combat.jsonl")
+    b = write(tmp_path / "b.jsonl", _warned(events(records), 150))
+
+    report = diff_logs(sample("full-combat.jsonl"), b)
+
+    d = report.divergence
+    assert d is not None
+    assert d.seq == 150
+    assert d.b.type == "judge_ruling_issued"
+    assert d.agree_again == (150, 151)
+    assert d.part_again is None
+    text = diff_text(report)
+    assert "the records agree again from seq 150 in A, seq 151 in B" in text
+    assert "differ again" not in text
+
+
+def test_a_later_difference_after_agreeing_again_is_reported(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    _, records = load("full-combat.jsonl")
+    evs = _warned(events(records), 150)
+    # ten events after the warning, B records another pass in place of A's event
+    k = next(
+        i for i in range(160, len(evs)) if isinstance(evs[i], PriorityPassed)
+    )  # index in B; A's seq is k (B is one later)
+    evs[k] = PriorityPassed(player="nobody")
+    b = write(tmp_path / "b.jsonl", evs)
+
+    report = diff_logs(sample("full-combat.jsonl"), b)
+
+    d = report.divergence
+    assert d is not None
+    assert d.agree_again == (150, 151)
+    assert d.part_again == (k, k + 1)
+    assert f"the records differ again from seq {k} in A, seq {k + 1} in B" in diff_text(report)
+    out = runner.invoke(
+        main, ["diff", "--format", "json", str(sample("full-combat.jsonl")), str(b)]
+    )
+    assert out.exit_code == 1
+    data = orjson.loads(out.stdout)
+    assert data["divergence"]["part_again"] == {"a": k, "b": k + 1}

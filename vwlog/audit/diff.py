@@ -21,9 +21,10 @@ from vwlog.engine.seek import state_at as seek_state_at
 from vwlog.events import EventRecord, JudgeRulingIssued, MatchStarted, event_type
 from vwlog.io import codec
 from vwlog.model.errors import InvalidParameterError, UsageError, Violation
+from vwlog.model.state import replace
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
-from vwlog.rules import DEFAULT_RULESET, check
+from vwlog.rules import DEFAULT_RULESET, check, expect
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -96,7 +97,11 @@ class Divergence:
     """What differs on the board, cards first."""
     agree_again: tuple[int, int] | None = None
     """The seqs (in A, in B) from which the records agree again, if they do within the window;
-    the events before them are where the records differ."""
+    the events before them are where the records differ. Agreement means the same position (the
+    same board and so the same expected event) followed by the same events."""
+    part_again: tuple[int, int] | None = None
+    """The seqs (in A, in B) where the records, having agreed again, differ once more within
+    the window (compare the records from there for that difference)."""
     altered_a: str | None = None
     """Set when A's divergent record does not match A's own hash chain (altered after sealing)."""
     altered_b: str | None = None
@@ -266,15 +271,46 @@ def _window_end(folds: Sequence[Folded], origin: tuple[object, ...]) -> int:
 
 
 AGREEMENT = 3
-"""Events in a row two records must share to agree again after a divergence."""
+"""Events in a row two records must share, from the same position, to agree again after a
+divergence."""
+
+
+@dataclass(frozen=True)
+class _Agreement:
+    """Where two records agree again after a divergence, and where they part again if they do
+    within the window."""
+
+    at: tuple[int, int]
+    """Indexes (in A's and B's followed events) from which the records agree again."""
+    parts: tuple[int, int] | None
+    """Indexes where they differ again later, if they do within what was read."""
+
+
+def _position(state: MatchState) -> tuple[MatchState, object]:
+    """A position, to compare: the board, and what the rules expect next on it. Whether the
+    last event could have changed a victory condition (``victory_check``) is left out: it says
+    what that event was, not where the match stands; what it demands (a victory) is in the
+    expectation."""
+    rs = state.ruleset or DEFAULT_RULESET
+    return replace(state, victory_check=False), expect(rs, state)
 
 
 def _agree_again(
-    a: Sequence[AnyEvent], b: Sequence[AnyEvent], *, ended_a: bool, ended_b: bool
-) -> tuple[int, int] | None:
-    """The first positions (fewest events skipped in all, then the most even split) from which
-    ``a`` and ``b`` hold the same `AGREEMENT` events in a row, or both end together."""
+    fold_a: Sequence[Folded], fold_b: Sequence[Folded], *, ended_a: bool, ended_b: bool
+) -> _Agreement | None:
+    """The first indexes (fewest events skipped in all, then the most even split) from which
+    the records agree again: both boards are the same position there (the same board, so the
+    rules expect the same next event) and the records go on with the same `AGREEMENT` events
+    in a row, or both end together. Identical events from different positions are no
+    agreement. A later difference (the records part again) is returned beside it."""
+    a = [f.record.event for f in fold_a]
+    b = [f.record.event for f in fold_b]
     na, nb = len(a), len(b)
+
+    def position(folds: Sequence[Folded], i: int) -> tuple[MatchState, object]:
+        state = folds[i].before if i < len(folds) else folds[-1].after
+        return _position(state)
+
     for total in range(1, na + nb + 1):
         lo, hi = max(0, total - nb), min(total, na)
         for i in sorted(range(lo, hi + 1), key=lambda i: abs(2 * i - total)):
@@ -282,8 +318,15 @@ def _agree_again(
             k = 0
             while k < AGREEMENT and i + k < na and j + k < nb and a[i + k] == b[j + k]:
                 k += 1
-            if k == AGREEMENT or (i + k == na and j + k == nb and ended_a and ended_b):
-                return i, j
+            ends = i + k == na and j + k == nb and ended_a and ended_b
+            if k < AGREEMENT and not ends:
+                continue
+            if position(fold_a, i) != position(fold_b, j):
+                continue
+            while i + k < na and j + k < nb and a[i + k] == b[j + k]:
+                k += 1
+            parts = (i + k, j + k) if i + k < na and j + k < nb else None
+            return _Agreement((i, j), parts)
     return None
 
 
@@ -424,11 +467,16 @@ def _divergence(a: MatchSource, b: MatchSource, prefix: _Prefix) -> Divergence:
     origin = _pos_key(state)
     fold_a = _fold(a, prefix.rest_a, state)
     fold_b = _fold(b, prefix.rest_b, state)
-    agree = _agree_again(
-        [f.record.event for f in fold_a],
-        [f.record.event for f in fold_b],
+    agreement = _agree_again(
+        fold_a,
+        fold_b,
         ended_a=prefix.total_a == common + len(prefix.rest_a),
         ended_b=prefix.total_b == common + len(prefix.rest_b),
+    )
+    agree = None if agreement is None else agreement.at
+    parts = None if agreement is None else agreement.parts
+    part_again = (
+        None if parts is None else (fold_a[parts[0]].record.seq, fold_b[parts[1]].record.seq)
     )
     end_a, end_b = _window_end(fold_a, origin), _window_end(fold_b, origin)
     if agree is None:
@@ -458,6 +506,7 @@ def _divergence(a: MatchSource, b: MatchSource, prefix: _Prefix) -> Divergence:
             )
         ),
         agree_again=None if agree is None else (rec_a.seq + agree[0], rec_b.seq + agree[1]),
+        part_again=part_again,
         altered_a=_chain_note(prefix.prev_a, rec_a),
         altered_b=_chain_note(prefix.prev_b, rec_b),
     )

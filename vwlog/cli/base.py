@@ -16,7 +16,6 @@ from typing import Any
 import click
 from typing_extensions import override
 
-from vwlog import __version__
 from vwlog.cli import options
 from vwlog.cli.errors import cli_message
 from vwlog.model.errors import VwlogError
@@ -95,12 +94,30 @@ pass_cli_context = click.make_pass_decorator(CliContext)
 """Decorator that passes the `CliContext` to a command as its first argument."""
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """Print the version and what judges (rules revision, ruleset, pool, engine), then exit."""
+    if not value or ctx.resilient_parsing:
+        return
+    from vwlog.render.provenance import provenance
+
+    click.echo("\n".join(provenance().lines()))
+    ctx.exit()
+
+
 @click.group(
     "vwlog",
     cls=VwlogGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
-@click.version_option(__version__, "--version", prog_name="vwlog", message="%(prog)s %(version)s")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version, the rules revision, the default ruleset and card pool hashes and "
+    "the engine, and exit.",
+)
 @options.store
 @options.lang
 @click.pass_context

@@ -20,6 +20,7 @@ from vwlog.io.logfile import STDIO, replacing
 from vwlog.render.html import report_html
 from vwlog.render.json import diff_json, dumps
 from vwlog.render.markdown import report_markdown, with_rests_on
+from vwlog.render.provenance import provenance, provenance_html, provenance_markdown
 from vwlog.render.rules import quoting_original
 from vwlog.render.text import diff_text, visible
 
@@ -214,8 +215,13 @@ def report(
         integrity = _integrity(ctx, cli, match_or_log)
         document = build_report(source, integrity=integrity, at=at)
         verdict = trust_cli.verdict_of(ctx, cli, match_or_log)
+    started = document.started
+    made = provenance(started.ruleset if started else None, started.cards if started else None)
     with quoting_original(quote_original):
-        text = report_html(document) if output_format == "html" else report_markdown(document)
+        if output_format == "html":
+            text = provenance_html(report_html(document), made)
+        else:
+            text = report_markdown(document) + provenance_markdown(made)
         text = with_rests_on(text, verdict, html=output_format == "html")
     if out is None or str(out) == STDIO:
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)

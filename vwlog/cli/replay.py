@@ -23,7 +23,7 @@ from vwlog.audit.knowledge import KnowledgeTracker
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.cli.options import LoadedMatch
-from vwlog.cli.render import POINT_MARK, echo
+from vwlog.cli.render import POINT_MARK, echo, page, paging_wanted
 from vwlog.engine.describe import card_name, describe
 from vwlog.engine.replay import BaseVisitor, Fanout, FinalState, replay
 from vwlog.engine.seek import PriorityPoints, no_such_seq, priority_points, state_at
@@ -135,6 +135,8 @@ class _Trace(BaseVisitor["_Trace"]):
     ) -> None:
         self.filters = filters
         self.output_format = output_format
+        self.paged: list[str] | None = None
+        """Text lines kept for a pager (on a terminal), instead of written at once."""
         self.board = board
         self.player = player
         self.collected: list[dict[str, Any]] = []
@@ -177,7 +179,10 @@ class _Trace(BaseVisitor["_Trace"]):
             if self.board:
                 lines.append(_indent(str(step.after)))
                 lines.append("")
-            echo("\n".join(lines))
+            if self.paged is not None:
+                self.paged.extend(lines)
+            else:
+                echo("\n".join(lines))
             return
         data = step_json(step, text, board=self.board, player=self.player, priority_point=point)
         if self.output_format == "jsonl":
@@ -324,12 +329,12 @@ def replay_command(
     if points:
         _print_points(items, filters, output_format)
         return
-    trace = replay(
-        items,
-        _Trace(filters, output_format, board=board, player=player),
-        header=match.header,
-        ruleset=ruleset,
-    )
+    tracer = _Trace(filters, output_format, board=board, player=player)
+    if output_format == "text" and paging_wanted():
+        tracer.paged = []
+    trace = replay(items, tracer, header=match.header, ruleset=ruleset)
+    if tracer.paged is not None:
+        page(tracer.paged)
     if from_seq is not None and trace.last_seq < from_seq:
         raise UsageError(
             f"--from {from_seq} is past the end of {match.source} (last seq {trace.last_seq})"

@@ -13,15 +13,17 @@ from vwlog.cli import options
 from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
-from vwlog.cli.render import echo, progress, rule_title, to_json
+from vwlog.cli.render import echo, echo_result, progress, rule_title, to_json
 from vwlog.engine.replay import ViolationPolicy
+from vwlog.events import MatchStarted
 from vwlog.io.i18n import gettext as _
-from vwlog.io.logfile import write_log
+from vwlog.io.logfile import STDIO, open_log, write_log
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
-from vwlog.model.errors import UsageError
+from vwlog.model.errors import UsageError, VwlogError
 from vwlog.render.json import integrity_json, validation_json, verify_json
 from vwlog.render.markdown import validation_markdown
+from vwlog.render.provenance import Provenance, provenance, provenance_markdown
 from vwlog.render.text import counted, term, validation_text
 from vwlog.render.trust import verdict
 from vwlog.rules.catalog import PENDING_FLAGS
@@ -177,11 +179,13 @@ def validate(
                 illegal += 1
             verdicts[verdict(outcome)] += 1
             if output_format == "json":
-                reports.append(validation_json(outcome))
+                made = _log_provenance(outcome.source, opts)
+                reports.append({**validation_json(outcome), "provenance": made.as_dict()})
             elif output_format == "markdown":
-                echo(validation_markdown(outcome))
+                made = _log_provenance(outcome.source, opts)
+                echo(validation_markdown(outcome) + provenance_markdown(made))
             elif not quiet or not outcome.ok:
-                echo(validation_text(outcome))
+                echo_result(validation_text(outcome))
     if output_format == "json":
         click.echo(to_json(reports))
     else:
@@ -203,6 +207,25 @@ def validate(
         ctx.exit(2)
     if illegal:
         ctx.exit(1)
+
+
+def _log_provenance(path: str | None, opts: ValidationOptions) -> Provenance:
+    """What a log was judged with: the ruleset it names (or --ruleset), with --set applied, and
+    the cards its ``match_started`` carries (read again from its first record). Standard input
+    cannot be read twice: its report names the --ruleset reading, or the packaged defaults."""
+    ruleset, cards = opts.ruleset, None
+    if path is not None and path != STDIO:
+        try:
+            with open_log(path) as reader:
+                first = next(iter(reader), None)
+        except VwlogError:
+            first = None
+        if first is not None and isinstance(first.record.event, MatchStarted):
+            ruleset = ruleset or first.record.event.ruleset
+            cards = first.record.event.cards
+    if ruleset is not None and opts.overrides:
+        ruleset = apply_overrides(ruleset, dict(opts.overrides))
+    return provenance(ruleset, cards)
 
 
 @main.command()

@@ -348,6 +348,9 @@ def diff_json(report: DiffReport) -> dict[str, Any]:
             "agree_again": None
             if d.agree_again is None
             else {"a": d.agree_again[0], "b": d.agree_again[1]},
+            "part_again": None
+            if d.part_again is None
+            else {"a": d.part_again[0], "b": d.part_again[1]},
             "then_a": [diff_event_json(e) for e in d.then_a],
             "then_b": [diff_event_json(e) for e in d.then_b],
             "differences": [_difference_json(x) for x in d.differences],

@@ -375,6 +375,10 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
             f"seq {again_a}" if again_a == again_b else f"seq {again_a} in A, seq {again_b} in B"
         )
         lines.append(f"the records agree again from {where}; until then:")
+        if d.part_again is not None:
+            pa, pb = d.part_again
+            again = f"seq {pa}" if pa == pb else f"seq {pa} in A, seq {pb} in B"
+            lines.append(f"the records differ again from {again} (compare them from there)")
     else:
         lines.append("the records do not agree again within the window; from the divergence:")
     stretch_a, stretch_b = d.stretch

@@ -1,0 +1,172 @@
+"""Where a report comes from: the vwlog version, the rules revision, the ruleset and pool hashes,
+the engine, and when it was made.
+
+The rules revision is a digest of the rule catalog (`vwlog.rules.catalog_data.RULES_TABLE`,
+generated from docs/rules.md), so two reports judged by the same rules text carry the same
+revision; the ruleset and pool hashes are SHA-256 digests of their canonical JSON, so a report
+names exactly the reading and the cards it was judged with.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import html
+import platform
+import sys
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import version as installed_version
+from typing import TYPE_CHECKING
+
+from vwlog.io import codec
+from vwlog.io.pools import load_pool
+from vwlog.render.markdown import md_code
+from vwlog.rules import DEFAULT_RULESET
+from vwlog.rules.catalog_data import RULES_TABLE
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from vwlog.model.cards import CardDef, Ruleset
+
+__all__ = [
+    "Provenance",
+    "engine_name",
+    "pool_hash",
+    "provenance",
+    "provenance_html",
+    "provenance_markdown",
+    "rules_revision",
+    "ruleset_hash",
+]
+
+_SHORT = 16
+"""Hex digits shown of each digest (64 bits: enough to tell revisions apart)."""
+
+
+def _digest(payload: bytes) -> str:
+    return hashlib.sha256(payload).hexdigest()[:_SHORT]
+
+
+@cache
+def rules_revision() -> str:
+    """A digest of the rule catalog: ids, titles, bases and texts, in catalog order."""
+    return _digest(codec.canonical([list(row) for row in RULES_TABLE]))
+
+
+def ruleset_hash(ruleset: Ruleset | None = None) -> str:
+    """A digest of a ruleset's canonical JSON (the default ruleset when ``None``)."""
+    rs = DEFAULT_RULESET if ruleset is None else ruleset
+    return _digest(codec.canonical(rs.model_dump(mode="json")))
+
+
+def pool_hash(cards: Iterable[CardDef] | None = None) -> str:
+    """A digest of card definitions' canonical JSON, in id order (the packaged pool's cards
+    when ``None``): a match's own cards (``MatchStarted.cards``) and a pool with the same
+    definitions hash alike."""
+    if cards is None:
+        return _default_pool_hash()
+    return _cards_hash(tuple(cards))
+
+
+@cache
+def _default_pool_hash() -> str:
+    return _cards_hash(load_pool().cards)
+
+
+def _cards_hash(cards: tuple[CardDef, ...]) -> str:
+    ordered = sorted(cards, key=lambda c: c.id)
+    return _digest(codec.canonical([c.model_dump(mode="json") for c in ordered]))
+
+
+def engine_name() -> str:
+    """Which engine judges: vwlog's pure-Python engine, and the interpreter running it."""
+    impl = platform.python_implementation()
+    ver = ".".join(str(x) for x in sys.version_info[:3])
+    return f"vwlog pure-Python engine on {impl} {ver}"
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What a report was made with, and when."""
+
+    version: str
+    rules_revision: str
+    ruleset: str
+    """``id@version`` of the ruleset."""
+    ruleset_hash: str
+    pool_hash: str
+    engine: str
+    generated: str
+    """When the report was made, ISO 8601 in UTC."""
+
+    def as_dict(self) -> dict[str, str]:
+        """The provenance as a JSON object."""
+        return {
+            "vwlog": self.version,
+            "rules_revision": self.rules_revision,
+            "ruleset": self.ruleset,
+            "ruleset_hash": self.ruleset_hash,
+            "pool_hash": self.pool_hash,
+            "engine": self.engine,
+            "generated": self.generated,
+        }
+
+    def sentence(self) -> str:
+        """The provenance in one line of plain text (values as they are: escape them for the
+        output they go into)."""
+        return (
+            f"vwlog {self.version} · rules revision {self.rules_revision} · ruleset "
+            f"{self.ruleset} ({self.ruleset_hash}) · card pool {self.pool_hash} · "
+            f"{self.engine} · generated {self.generated}"
+        )
+
+    def lines(self) -> list[str]:
+        """The provenance as ``key: value`` lines (for ``--version`` and text footers)."""
+        return [
+            f"vwlog {self.version}",
+            f"rules revision: {self.rules_revision}",
+            f"ruleset: {self.ruleset} ({self.ruleset_hash})",
+            f"card pool: {self.pool_hash}",
+            f"engine: {self.engine}",
+        ]
+
+
+def provenance(
+    ruleset: Ruleset | None = None,
+    cards: Iterable[CardDef] | None = None,
+    *,
+    now: dt.datetime | None = None,
+) -> Provenance:
+    """The provenance of a report judged under ``ruleset`` with ``cards`` (defaults: the
+    packaged ruleset and pool), made ``now`` (default: the current time)."""
+    rs = DEFAULT_RULESET if ruleset is None else ruleset
+    when = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC).isoformat(timespec="seconds")
+    return Provenance(
+        version=installed_version("vwlog"),
+        rules_revision=rules_revision(),
+        ruleset=f"{rs.id}@{rs.version}",
+        ruleset_hash=ruleset_hash(rs),
+        pool_hash=pool_hash(cards),
+        engine=engine_name(),
+        generated=when,
+    )
+
+
+def provenance_markdown(p: Provenance) -> str:
+    """The provenance as a closing Markdown paragraph (the values in a code span, so nothing a
+    log's ruleset name carries is read as Markdown)."""
+    return f"\n---\n\nProvenance: {md_code(p.sentence())}\n"
+
+
+def provenance_html(page: str, p: Provenance) -> str:
+    """``page`` with the provenance as a footer before its ``</body>`` (escaped)."""
+    footer = (
+        '<footer class="provenance"><p>Provenance: '
+        f"<code>{html.escape(p.sentence())}</code></p></footer>\n"
+    )
+    at = page.rfind("</body>")
+    if at < 0:
+        return page + footer
+    return page[:at] + footer + page[at:]
