@@ -93,6 +93,7 @@ _WRITE_ATTEMPTS = 5
 
 
 _APPLICATION = "vwlog"
+_BATCHED_SQLITE_RECORDER = "vwlog.store.recorder:BatchedSQLiteApplicationRecorder"
 _TABLES = (f"{_APPLICATION}_events", f"{_APPLICATION}_snapshots")
 """The application's PostgreSQL tables (eventsourcing names them after the application)."""
 
@@ -108,7 +109,11 @@ class _VwlogApplication(Application[UUID]):
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
         # Hermetic: the class settings and the store URL's, never os.environ (eventsourcing
         # would read VWLOG_*/POSTGRES_* variables and let them override the URL).
-        return Environment(name, {**type(self).env, **(env or {})})
+        merged = {**type(self).env, **(env or {})}
+        if merged.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+            # a whole match per executemany (vwlog.store.recorder), not one execute per row
+            merged.setdefault("APPLICATION_RECORDER_TOPIC", _BATCHED_SQLITE_RECORDER)
+        return Environment(name, merged)
 
     @override
     def construct_mapper(self) -> Mapper[UUID]:
