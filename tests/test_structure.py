@@ -18,7 +18,6 @@ SIZED = ("engine", "projections")
 
 DISPATCHERS = {
     "vwlog/engine/describe.py:describe",
-    "vwlog/projections/board.py:_evolve",
 }
 """Functions allowed to be long because they are one exhaustive ``match`` over the event union."""
 
