@@ -44,7 +44,6 @@ list may only shrink: a listed item that fits the limits again fails the last te
 
 DISPATCHERS = {
     "vwlog/engine/describe.py:describe",
-    "vwlog/projections/board.py:_evolve",
 }
 """Functions allowed to be long because they are one exhaustive ``match`` over the event union."""
 

@@ -221,17 +221,18 @@ def replay(
     visitor.begin_match(header)
     unstarted = False
     for item in records:
-        if isinstance(item, EventRecord):
-            line, record = None, item
-        else:
+        if isinstance(item, tuple):  # a plain class: cheap, unlike pydantic's ABCMeta check
             line, record = item
+        else:
+            line, record = None, item
         event = record.event
-        if isinstance(event, _TRAILER):
+        if type(event) in _TRAILER:
             # the seal and its signatures: no game facts, checked by the integrity pass; the
             # visitor still sees them (a step that leaves the board as it was)
             visit(Step(record, line, state, state, expect(rs, state), ()))
             continue
-        if not state.started and isinstance(event, MatchStarted):
+        # event classes are leaves: compare exact types (no ABCMeta isinstance)
+        if not state.started and type(event) is MatchStarted:
             rs = ruleset or event.ruleset
         exp = expect(rs, state)
         if exp.kind == "priority":
@@ -257,9 +258,9 @@ def replay(
             if caught is not None:
                 state = caught
         voids: tuple[int, int] | None = None
-        if isinstance(event, JudgeRulingIssued) and event.kind == RulingKind.BACK_UP:
+        if type(event) is JudgeRulingIssued and event.kind == RulingKind.BACK_UP:
             after, voids, found = _back_up(memory, state, record.seq, event, found)
-        elif ruleset is not None and isinstance(event, MatchStarted):
+        elif ruleset is not None and type(event) is MatchStarted:
             # judge under the given ruleset: the fold reads its setup and flags from the state
             after = evolve(state, event.model_copy(update={"ruleset": ruleset}))
         else:
@@ -301,7 +302,7 @@ def _unknown_names(
     player = getattr(event, "player", None)
     if isinstance(player, str) and not state.has_player(player):
         err = UnknownIdError("player", player)
-    elif isinstance(event, CardSummoned) and event.card not in state.instances:
+    elif type(event) is CardSummoned and event.card not in state.instances:
         err = UnknownIdError("card", event.card)
     else:
         return found

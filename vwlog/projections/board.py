@@ -8,7 +8,8 @@ Warning:
 
 from __future__ import annotations
 
-from typing import assert_never
+from collections.abc import Callable
+from typing import Any
 
 from vwlog.events import (
     AnyEvent,
@@ -89,28 +90,30 @@ from vwlog.projections.turns import (
     _turn_started,
     _unplaced,
 )
-from vwlog.rules.common import uses_capacity
+from vwlog.rules.common import handler_for, uses_capacity
 
 INITIAL = MatchState()
 """The state before any event."""
 
 
-_VICTORY_EVENTS = (
-    ObjectResulted,
-    VictoryPointGained,
-    TerritoriesDestroyed,
-    FollowersDestroyed,
-    Conceded,
-    JudgeRulingIssued,
-    MatchStarted,
-    TurnStarted,
+_VICTORY_EVENTS = frozenset(
+    (
+        ObjectResulted,
+        VictoryPointGained,
+        TerritoriesDestroyed,
+        FollowersDestroyed,
+        Conceded,
+        JudgeRulingIssued,
+        MatchStarted,
+        TurnStarted,
+    )
 )
 """Events after which a victory condition may newly hold (R-VIC-4: checked at once; at the
 start of each turn too, so starting resources that already meet a condition win at once)."""
 
 
 def evolve(state: MatchState, event: AnyEvent) -> MatchState:
-    """The board after ``event``. Exhaustive over the event union (``assert_never``).
+    """The board after ``event``. Exhaustive over the event union (one handler per class).
 
     An event that names a player or card the match does not have (already reported by
     `check`) leaves the board as it was: the fold records as played what it can and never
@@ -120,163 +123,272 @@ def evolve(state: MatchState, event: AnyEvent) -> MatchState:
         after = _evolve(state, event)
     except KeyError:
         after = state
-    check = isinstance(event, _VICTORY_EVENTS)
+    check = type(event) in _VICTORY_EVENTS
     if after.victory_check != check:
         after = replace(after, victory_check=check)
     return after
 
 
 def _evolve(state: MatchState, event: AnyEvent) -> MatchState:
-    match event:
-        case PriorityPassed():
-            done = state.done
-            if Marker.WINDOW not in done:
-                done = done | {Marker.WINDOW}
-            return replace(
-                state,
-                priority=state.next_player(event.player),
-                passes=state.passes + 1,
-                done=done,
-            )
-        case StepStarted():
-            return _step_started(state, event.step)
-        case PhaseStarted():
-            return _phase_started(state, event.phase)
-        case MatchStarted():
-            return _match_started(event)
-        case OpeningHandDrawn():
-            st = _draw(state, event.player, event.cards)
-            done = state.done | {Marker.OPENING.of(event.player)}
-            if all(Marker.OPENING.of(p.id) in done for p in state.players):
-                return replace(st, done=frozenset(), opening_done=True)
-            return replace(st, done=done)
-        case TurnStarted():
-            return _turn_started(state, event)
-        case TurnEnded():
-            return _turn_ended(state)
-        case GoldProduced():
-            st = _player(state, event.player, gold=state.player(event.player).gold + event.amount)
-            return _action_done(st, Marker.PRODUCED)
-        case SupplyChosen():
-            return _action_done(state, Marker.SUPPLY.of(event.option))
-        case SupplyTaken():
-            st = _draw(state, event.player, event.cards)
-            st = _player(st, event.player, gold=st.player(event.player).gold + event.gold)
-            return _action_done(st, Marker.SUPPLY_TAKEN)
-        case Unslid():
-            cards = set(event.cards)
-            perms = {
-                k: (replace(c, slid=False) if k in cards else c)
-                for k, c in state.permanents.items()
-            }
-            return _action_done(replace(state, permanents=perms), Marker.UNSLID)
-        case PropertyPlaced():
-            return _placed(state, event)
-        case DeploymentFinished():
-            return _action_done(_unplaced(state, event.player), Marker.DEPLOYED)
-        case CostPaid():
-            return _cost_paid(state, event)
-        case CardSummoned():
-            return _summoned(state, event)
-        case SkillRegistered():
-            return _skill_registered(state, event)
-        case SkillTriggered():
-            return _skill_triggered(state, event)
-        case ObjectResulted():
-            return _resulted(state, event)
-        case AttackersEnteredBattle():
-            combat = replace(state.combat, attackers=state.combat.attackers + event.followers)
-            return _action_done(replace(state, combat=combat), Marker.ATTACKERS)
-        case AttackDeclared():
-            return _attack_declared(state, event)
-        case BlockersEnteredBattle():
-            combat = replace(state.combat, blockers=state.combat.blockers + event.followers)
-            return _action_done(replace(state, combat=combat), Marker.BLOCKERS.of(event.player))
-        case BlocksAssigned():
-            return _blocks_assigned(state, event)
-        case FollowerDamageAssigned():
-            allots = tuple(Allot(a.source, a.recipient, a.amount) for a in event.allocations)
-            combat = replace(state.combat, allocations=state.combat.allocations + allots)
-            return _action_done(replace(state, combat=combat), Marker.DAMAGE.of(event.player))
-        case CombatDamageRegistered():
-            obj = RegisterObject(
-                id=event.object_id,
-                kind=str(event.kind),
-                controller=state.active or "",
-                allocations=tuple(
-                    Allot(a.source, a.recipient, a.amount) for a in event.allocations
-                ),
-            )
-            st = replace(
-                state,
-                register=(*state.register, obj),
-                objects=state.objects + 1,
-                combat=replace(state.combat, allocations=()),
-            )
-            return _action_done(st, Marker.REGISTERED)
-        case FollowersDestroyed():
-            st = _to_graveyard(state, event.cards)
-            return _reassess(replace(st, fatal=()))
-        case TerritoriesDestroyed():
-            return _territories_destroyed(state, event.cards)
-        case VictoryPointGained():
-            st = _player(state, event.player, vp=state.player(event.player).vp + 1)
-            return _reset_priority(replace(st, vp_due=state.vp_due[1:]))
-        case BecameReturnHome():
-            cards = set(event.cards)
-            perms = {
-                k: (replace(c, where="RETURN_HOME", territory=None, slid=True) if k in cards else c)
-                for k, c in state.permanents.items()
-            }
-            return _action_done(replace(state, permanents=perms), Marker.RETURNED)
-        case BecameStray():
-            cards = set(event.cards)
-            perms = {
-                k: (replace(c, where="STRAY", territory=None) if k in cards else c)
-                for k, c in state.permanents.items()
-            }
-            return _reset_priority(replace(state, permanents=perms))
-        case HandLimitDiscarded():
-            p = state.player(event.player)
-            gone = set(event.cards)
-            st = _player(
-                state,
-                event.player,
-                hand=tuple(c for c in p.hand if c not in gone),
-                graveyard=p.graveyard + tuple(c for c in event.cards if c in p.hand),
-            )
-            return replace(st, done=st.done | {Marker.DISCARDED.of(event.player)})
-        case TurnCleanedUp():
-            perms = {
-                k: (replace(c, damage=0) if c.damage else c) for k, c in state.permanents.items()
-            }
-            mods = tuple(m for m in state.modifiers if m.expires != Expiry.END_OF_TURN)
-            st = replace(state, permanents=perms, modifiers=mods, fatal=(), doomed=())
-            return _action_done(st, Marker.CLEANED)
-        case Conceded():
-            st = replace(_player(state, event.player, out=True), out_by="CONCESSION")
-            if state.priority == event.player:
-                st = replace(st, priority=st.next_player(event.player), passes=0)
-            return st
-        case MatchWon():
-            if not claim_holds(state, event):
-                return state  # an illegal claim (R-VIC-*) is reported, never the result
-            return replace(state, winner=event.winner, victory=str(event.victory), priority=None)
-        case DeckRevealed():
-            return replace(state, revealed=state.revealed | {event.player})
-        case JudgeRulingIssued():
-            if event.kind == RulingKind.GAME_LOSS and event.loser and state.has_player(event.loser):
-                return replace(_player(state, event.loser, out=True), out_by="JUDGE")
-            if event.kind == RulingKind.PARTIAL_FIX and event.corrections:
-                st = state
-                for effect in event.corrections:
-                    st = _apply_effect(st, effect)
-                return _reassess(st)
-            return state
-        case MatchForked() | MatchSealed() | RecordSigned():
-            return state
-        case _:
-            assert_never(event)
+    return handler_for(_EVOLVE, event)(state, event)
+
+
+def _ev_priority_passed(state: MatchState, event: PriorityPassed) -> MatchState:
+    done = state.done
+    if Marker.WINDOW not in done:
+        done = done | {Marker.WINDOW}
+    return replace(
+        state,
+        priority=state.next_player(event.player),
+        passes=state.passes + 1,
+        done=done,
+    )
+
+
+def _ev_step_started(state: MatchState, event: StepStarted) -> MatchState:
+    return _step_started(state, event.step)
+
+
+def _ev_phase_started(state: MatchState, event: PhaseStarted) -> MatchState:
+    return _phase_started(state, event.phase)
+
+
+def _ev_match_started(state: MatchState, event: MatchStarted) -> MatchState:
+    return _match_started(event)
+
+
+def _ev_opening_hand_drawn(state: MatchState, event: OpeningHandDrawn) -> MatchState:
+    st = _draw(state, event.player, event.cards)
+    done = state.done | {Marker.OPENING.of(event.player)}
+    if all(Marker.OPENING.of(p.id) in done for p in state.players):
+        return replace(st, done=frozenset(), opening_done=True)
+    return replace(st, done=done)
+
+
+def _ev_turn_started(state: MatchState, event: TurnStarted) -> MatchState:
+    return _turn_started(state, event)
+
+
+def _ev_turn_ended(state: MatchState, event: TurnEnded) -> MatchState:
+    return _turn_ended(state)
+
+
+def _ev_gold_produced(state: MatchState, event: GoldProduced) -> MatchState:
+    st = _player(state, event.player, gold=state.player(event.player).gold + event.amount)
+    return _action_done(st, Marker.PRODUCED)
+
+
+def _ev_supply_chosen(state: MatchState, event: SupplyChosen) -> MatchState:
+    return _action_done(state, Marker.SUPPLY.of(event.option))
+
+
+def _ev_supply_taken(state: MatchState, event: SupplyTaken) -> MatchState:
+    st = _draw(state, event.player, event.cards)
+    st = _player(st, event.player, gold=st.player(event.player).gold + event.gold)
+    return _action_done(st, Marker.SUPPLY_TAKEN)
+
+
+def _ev_unslid(state: MatchState, event: Unslid) -> MatchState:
+    cards = set(event.cards)
+    perms = {k: (replace(c, slid=False) if k in cards else c) for k, c in state.permanents.items()}
+    return _action_done(replace(state, permanents=perms), Marker.UNSLID)
+
+
+def _ev_property_placed(state: MatchState, event: PropertyPlaced) -> MatchState:
+    return _placed(state, event)
+
+
+def _ev_deployment_finished(state: MatchState, event: DeploymentFinished) -> MatchState:
+    return _action_done(_unplaced(state, event.player), Marker.DEPLOYED)
+
+
+def _ev_cost_paid(state: MatchState, event: CostPaid) -> MatchState:
+    return _cost_paid(state, event)
+
+
+def _ev_card_summoned(state: MatchState, event: CardSummoned) -> MatchState:
+    return _summoned(state, event)
+
+
+def _ev_skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
+    return _skill_registered(state, event)
+
+
+def _ev_skill_triggered(state: MatchState, event: SkillTriggered) -> MatchState:
+    return _skill_triggered(state, event)
+
+
+def _ev_object_resulted(state: MatchState, event: ObjectResulted) -> MatchState:
+    return _resulted(state, event)
+
+
+def _ev_attackers_entered_battle(state: MatchState, event: AttackersEnteredBattle) -> MatchState:
+    combat = replace(state.combat, attackers=state.combat.attackers + event.followers)
+    return _action_done(replace(state, combat=combat), Marker.ATTACKERS)
+
+
+def _ev_attack_declared(state: MatchState, event: AttackDeclared) -> MatchState:
+    return _attack_declared(state, event)
+
+
+def _ev_blockers_entered_battle(state: MatchState, event: BlockersEnteredBattle) -> MatchState:
+    combat = replace(state.combat, blockers=state.combat.blockers + event.followers)
+    return _action_done(replace(state, combat=combat), Marker.BLOCKERS.of(event.player))
+
+
+def _ev_blocks_assigned(state: MatchState, event: BlocksAssigned) -> MatchState:
+    return _blocks_assigned(state, event)
+
+
+def _ev_follower_damage_assigned(state: MatchState, event: FollowerDamageAssigned) -> MatchState:
+    allots = tuple(Allot(a.source, a.recipient, a.amount) for a in event.allocations)
+    combat = replace(state.combat, allocations=state.combat.allocations + allots)
+    return _action_done(replace(state, combat=combat), Marker.DAMAGE.of(event.player))
+
+
+def _ev_combat_damage_registered(state: MatchState, event: CombatDamageRegistered) -> MatchState:
+    obj = RegisterObject(
+        id=event.object_id,
+        kind=str(event.kind),
+        controller=state.active or "",
+        allocations=tuple(Allot(a.source, a.recipient, a.amount) for a in event.allocations),
+    )
+    st = replace(
+        state,
+        register=(*state.register, obj),
+        objects=state.objects + 1,
+        combat=replace(state.combat, allocations=()),
+    )
+    return _action_done(st, Marker.REGISTERED)
+
+
+def _ev_followers_destroyed(state: MatchState, event: FollowersDestroyed) -> MatchState:
+    st = _to_graveyard(state, event.cards)
+    return _reassess(replace(st, fatal=()))
+
+
+def _ev_territories_destroyed(state: MatchState, event: TerritoriesDestroyed) -> MatchState:
+    return _territories_destroyed(state, event.cards)
+
+
+def _ev_victory_point_gained(state: MatchState, event: VictoryPointGained) -> MatchState:
+    st = _player(state, event.player, vp=state.player(event.player).vp + 1)
+    return _reset_priority(replace(st, vp_due=state.vp_due[1:]))
+
+
+def _ev_became_return_home(state: MatchState, event: BecameReturnHome) -> MatchState:
+    cards = set(event.cards)
+    perms = {
+        k: (replace(c, where="RETURN_HOME", territory=None, slid=True) if k in cards else c)
+        for k, c in state.permanents.items()
+    }
+    return _action_done(replace(state, permanents=perms), Marker.RETURNED)
+
+
+def _ev_became_stray(state: MatchState, event: BecameStray) -> MatchState:
+    cards = set(event.cards)
+    perms = {
+        k: (replace(c, where="STRAY", territory=None) if k in cards else c)
+        for k, c in state.permanents.items()
+    }
+    return _reset_priority(replace(state, permanents=perms))
+
+
+def _ev_hand_limit_discarded(state: MatchState, event: HandLimitDiscarded) -> MatchState:
+    p = state.player(event.player)
+    gone = set(event.cards)
+    st = _player(
+        state,
+        event.player,
+        hand=tuple(c for c in p.hand if c not in gone),
+        graveyard=p.graveyard + tuple(c for c in event.cards if c in p.hand),
+    )
+    return replace(st, done=st.done | {Marker.DISCARDED.of(event.player)})
+
+
+def _ev_turn_cleaned_up(state: MatchState, event: TurnCleanedUp) -> MatchState:
+    perms = {k: (replace(c, damage=0) if c.damage else c) for k, c in state.permanents.items()}
+    mods = tuple(m for m in state.modifiers if m.expires != Expiry.END_OF_TURN)
+    st = replace(state, permanents=perms, modifiers=mods, fatal=(), doomed=())
+    return _action_done(st, Marker.CLEANED)
+
+
+def _ev_conceded(state: MatchState, event: Conceded) -> MatchState:
+    st = replace(_player(state, event.player, out=True), out_by="CONCESSION")
+    if state.priority == event.player:
+        st = replace(st, priority=st.next_player(event.player), passes=0)
+    return st
+
+
+def _ev_match_won(state: MatchState, event: MatchWon) -> MatchState:
+    if not claim_holds(state, event):
+        return state  # an illegal claim (R-VIC-*) is reported, never the result
+    return replace(state, winner=event.winner, victory=str(event.victory), priority=None)
+
+
+def _ev_deck_revealed(state: MatchState, event: DeckRevealed) -> MatchState:
+    return replace(state, revealed=state.revealed | {event.player})
+
+
+def _ev_judge_ruling_issued(state: MatchState, event: JudgeRulingIssued) -> MatchState:
+    if event.kind == RulingKind.GAME_LOSS and event.loser and state.has_player(event.loser):
+        return replace(_player(state, event.loser, out=True), out_by="JUDGE")
+    if event.kind == RulingKind.PARTIAL_FIX and event.corrections:
+        st = state
+        for effect in event.corrections:
+            st = _apply_effect(st, effect)
+        return _reassess(st)
+    return state
+
+
+def _ev_unchanged(state: MatchState, event: MatchForked | MatchSealed | RecordSigned) -> MatchState:
+    """A fork marker, the seal and its signatures: no game facts, the board stays."""
+    return state
+
+
+_EVOLVE: dict[type, Callable[[MatchState, Any], MatchState]] = {
+    PriorityPassed: _ev_priority_passed,
+    StepStarted: _ev_step_started,
+    PhaseStarted: _ev_phase_started,
+    MatchStarted: _ev_match_started,
+    OpeningHandDrawn: _ev_opening_hand_drawn,
+    TurnStarted: _ev_turn_started,
+    TurnEnded: _ev_turn_ended,
+    GoldProduced: _ev_gold_produced,
+    SupplyChosen: _ev_supply_chosen,
+    SupplyTaken: _ev_supply_taken,
+    Unslid: _ev_unslid,
+    PropertyPlaced: _ev_property_placed,
+    DeploymentFinished: _ev_deployment_finished,
+    CostPaid: _ev_cost_paid,
+    CardSummoned: _ev_card_summoned,
+    SkillRegistered: _ev_skill_registered,
+    SkillTriggered: _ev_skill_triggered,
+    ObjectResulted: _ev_object_resulted,
+    AttackersEnteredBattle: _ev_attackers_entered_battle,
+    AttackDeclared: _ev_attack_declared,
+    BlockersEnteredBattle: _ev_blockers_entered_battle,
+    BlocksAssigned: _ev_blocks_assigned,
+    FollowerDamageAssigned: _ev_follower_damage_assigned,
+    CombatDamageRegistered: _ev_combat_damage_registered,
+    FollowersDestroyed: _ev_followers_destroyed,
+    TerritoriesDestroyed: _ev_territories_destroyed,
+    VictoryPointGained: _ev_victory_point_gained,
+    BecameReturnHome: _ev_became_return_home,
+    BecameStray: _ev_became_stray,
+    HandLimitDiscarded: _ev_hand_limit_discarded,
+    TurnCleanedUp: _ev_turn_cleaned_up,
+    Conceded: _ev_conceded,
+    MatchWon: _ev_match_won,
+    DeckRevealed: _ev_deck_revealed,
+    JudgeRulingIssued: _ev_judge_ruling_issued,
+    MatchForked: _ev_unchanged,
+    MatchSealed: _ev_unchanged,
+    RecordSigned: _ev_unchanged,
+}
+"""One handler per event class, looked up by the event's exact type: pydantic's metaclass is
+an ABCMeta, so a chain of failed ``isinstance`` checks (a class-pattern ``match``) costs far
+more per event than one dict lookup."""
 
 
 def capacity_used(state: MatchState, territory: str) -> int:

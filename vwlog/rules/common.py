@@ -5,7 +5,7 @@ Pure functions over frozen state; no I/O.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from vwlog.model.errors import Violation
 from vwlog.model.types import CardType, Keyword, ObjectKind, RuleId, Stat, Terrain
@@ -14,6 +14,23 @@ from vwlog.rules.catalog import RULES
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState, Permanent
+
+
+_H = TypeVar("_H")
+
+
+def handler_for(table: dict[type, _H], value: object) -> _H:
+    """The handler ``table`` holds for ``value``'s exact type (one dict lookup; the hot path
+    never pays pydantic's ABCMeta ``isinstance``); a subclass of a listed class falls back to
+    its nearest listed base. A type with no handler is a programming error (``AssertionError``,
+    never ``KeyError``, which the fold reads as "names something the match does not have")."""
+    handler = table.get(type(value))
+    if handler is not None:
+        return handler
+    for base in type(value).__mro__[1:]:
+        if base in table:
+            return table[base]
+    raise AssertionError(f"no handler for {type(value).__name__}")
 
 
 def violation(
@@ -182,6 +199,7 @@ __all__ = [
     "can_attack",
     "card_name",
     "defenders",
+    "handler_for",
     "is_follower",
     "live_attackers",
     "may_block_at",

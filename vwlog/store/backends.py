@@ -47,6 +47,10 @@ TABLES = (f"{APPLICATION}_events", f"{APPLICATION}_snapshots")
 """The application's PostgreSQL tables (eventsourcing names them after the application)."""
 
 
+_BATCHED_SQLITE_RECORDER = "vwlog.store.recorder:BatchedSQLiteApplicationRecorder"
+"""The recorder that inserts a whole match per ``executemany`` on SQLite."""
+
+
 class VwlogApplication(Application[UUID]):
     """The eventsourcing application behind `MatchStore`; nothing outside this module sees it."""
 
@@ -58,7 +62,11 @@ class VwlogApplication(Application[UUID]):
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
         # Hermetic: the class settings and the store URL's, never os.environ (eventsourcing
         # would read VWLOG_*/POSTGRES_* variables and let them override the URL).
-        return Environment(name, {**type(self).env, **(env or {})})
+        merged = {**type(self).env, **(env or {})}
+        if merged.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+            # a whole match per executemany (vwlog.store.recorder), not one execute per row
+            merged.setdefault("APPLICATION_RECORDER_TOPIC", _BATCHED_SQLITE_RECORDER)
+        return Environment(name, merged)
 
     @override
     def construct_mapper(self) -> Mapper[UUID]:

@@ -50,7 +50,10 @@ __all__ = [
 ]
 
 
-_ALWAYS = (Conceded, DeckRevealed, JudgeRulingIssued)
+_ALWAYS = frozenset((Conceded, DeckRevealed, JudgeRulingIssued))
+_AFTER_WIN = frozenset((DeckRevealed, JudgeRulingIssued))
+# Event classes are leaves: the checks compare exact types (``type(e) is C``, ``in`` a frozenset),
+# since a failed ``isinstance`` against a pydantic model class goes through ABCMeta (slow).
 
 
 def check(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violations:
@@ -60,8 +63,9 @@ def check(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violations:
 
 def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     """Like `check`, with the expectation already computed (the replay loop computes it once)."""
+    kind = type(event)
     if not state.started:
-        if isinstance(event, MatchStarted):
+        if type(event) is MatchStarted:
             return check_match_started(ruleset, event)
         return (
             violation(
@@ -70,9 +74,9 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
                 "event can be judged",
             ),
         )
-    if isinstance(event, MatchStarted):
+    if kind is MatchStarted:
         return (violation("R-SET-1", "the match has already started"),)
-    if state.winner is not None and not isinstance(event, (DeckRevealed, JudgeRulingIssued)):
+    if state.winner is not None and kind not in _AFTER_WIN:
         return (
             violation(
                 "R-VIC-4",
@@ -80,9 +84,9 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
                 f"nothing may follow but reveals and rulings, got {event_tag(event)}",
             ),
         )
-    if isinstance(event, _ALWAYS):
-        return check_always(state, event)
-    if isinstance(event, MatchForked):
+    if kind in _ALWAYS:
+        return check_always(state, event)  # type: ignore[arg-type]
+    if kind is MatchForked:
         if not exp.is_priority:
             return (violation("R-REG-5", "a fork may start only where a player holds priority"),)
         return ()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from vwlog.events import (
     AnyEvent,
@@ -50,7 +51,7 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
     player = getattr(event, "player", None)
     if kind is None:
         return (violation("R-VIC-4", f"{event_tag(event)}: nothing may happen now"),)
-    if not isinstance(event, ACCEPTS[kind]):
+    if type(event) not in _ACCEPTS[kind]:
         return (out_of_turn(ruleset, state, exp, event),)
     if player != exp.player:
         rule = exp.rule
@@ -66,34 +67,37 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
                 actual=str(player),
             ),
         )
-    match event:
-        case PriorityPassed():
-            return ()
-        case CostPaid():
-            return check_cost(ruleset, state, event)
-        case SupplyChosen():
-            return check_supply(ruleset, state, event)
-        case PropertyPlaced():
-            return check_placement(ruleset, state, exp, event)
-        case DeploymentFinished():
-            return check_deployment_finished(ruleset, state, event)
-        case CardSummoned():
-            return check_summon(ruleset, state, event)
-        case SkillRegistered():
-            return check_register_skill(state, event)
-        case AttackersEnteredBattle():
-            return check_attackers(state, event)
-        case AttackDeclared():
-            return check_declare(ruleset, state, event)
-        case BlockersEnteredBattle():
-            return check_blockers(ruleset, state, event)
-        case BlocksAssigned():
-            return check_blocks(ruleset, state, event)
-        case FollowerDamageAssigned():
-            return check_damage(ruleset, state, event)
-        case HandLimitDiscarded():
-            return check_discard(ruleset, state, event)
+    return _DECISION_CHECKS.get(type(event), _no_check)(ruleset, state, exp, event)
+
+
+_Check = Callable[["Ruleset", "MatchState", Expect, Any], Violations]
+
+
+def _no_check(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     return ()
+
+
+_DECISION_CHECKS: dict[type, _Check] = {
+    PriorityPassed: _no_check,
+    CostPaid: lambda rs, st, exp, ev: check_cost(rs, st, ev),
+    SupplyChosen: lambda rs, st, exp, ev: check_supply(rs, st, ev),
+    PropertyPlaced: check_placement,
+    DeploymentFinished: lambda rs, st, exp, ev: check_deployment_finished(rs, st, ev),
+    CardSummoned: lambda rs, st, exp, ev: check_summon(rs, st, ev),
+    SkillRegistered: lambda rs, st, exp, ev: check_register_skill(st, ev),
+    AttackersEnteredBattle: lambda rs, st, exp, ev: check_attackers(st, ev),
+    AttackDeclared: lambda rs, st, exp, ev: check_declare(rs, st, ev),
+    BlockersEnteredBattle: lambda rs, st, exp, ev: check_blockers(rs, st, ev),
+    BlocksAssigned: lambda rs, st, exp, ev: check_blocks(rs, st, ev),
+    FollowerDamageAssigned: lambda rs, st, exp, ev: check_damage(rs, st, ev),
+    HandLimitDiscarded: lambda rs, st, exp, ev: check_discard(rs, st, ev),
+}
+"""The checks of each decision, by the event's exact type (one dict lookup instead of a
+class-pattern ``match``, whose failed ``isinstance`` checks go through pydantic's ABCMeta).
+Decisions not listed (conceding, reveals, rulings, forks) are checked before they get here."""
+
+_ACCEPTS = {kind: frozenset(classes) for kind, classes in ACCEPTS.items()}
+"""`ACCEPTS` as sets of exact event classes (event classes are leaves)."""
 
 
 def priority_rule(state: MatchState) -> str:
