@@ -20,6 +20,7 @@ from importlib.metadata import version as installed_version
 from typing import TYPE_CHECKING
 
 from vwlog.io import codec
+from vwlog.io import trust as io_trust
 from vwlog.io.pools import load_pool
 from vwlog.render.markdown import md_code
 from vwlog.rules import DEFAULT_RULESET
@@ -56,28 +57,22 @@ def rules_revision() -> str:
 
 
 def ruleset_hash(ruleset: Ruleset | None = None) -> str:
-    """A digest of a ruleset's canonical JSON (the default ruleset when ``None``)."""
-    rs = DEFAULT_RULESET if ruleset is None else ruleset
-    return _digest(codec.canonical(rs.model_dump(mode="json")))
+    """The ruleset's content hash as published (`vwlog.io.trust.ruleset_hash`), shortened (the
+    default ruleset when ``None``)."""
+    return io_trust.ruleset_hash(DEFAULT_RULESET if ruleset is None else ruleset)[:_SHORT]
 
 
 def pool_hash(cards: Iterable[CardDef] | None = None) -> str:
-    """A digest of card definitions' canonical JSON, in id order (the packaged pool's cards
-    when ``None``): a match's own cards (``MatchStarted.cards``) and a pool with the same
-    definitions hash alike."""
+    """The packaged pool's published content hash when ``None``, else the hash of a match's own
+    card definitions as its seal names them (`vwlog.io.trust`), shortened."""
     if cards is None:
         return _default_pool_hash()
-    return _cards_hash(tuple(cards))
+    return io_trust.cards_hash(tuple(cards))[:_SHORT]
 
 
 @cache
 def _default_pool_hash() -> str:
-    return _cards_hash(load_pool().cards)
-
-
-def _cards_hash(cards: tuple[CardDef, ...]) -> str:
-    ordered = sorted(cards, key=lambda c: c.id)
-    return _digest(codec.canonical([c.model_dump(mode="json") for c in ordered]))
+    return io_trust.pool_hash(load_pool())[:_SHORT]
 
 
 def engine_name() -> str:
