@@ -45,10 +45,11 @@ def test_a_ruleset_file_and_a_bad_flag(runner: CliRunner, tmp_path: Path) -> Non
     bad = runner.invoke(main, ["next", SAMPLE, "--set", "no_such_flag=1"])
     assert bad.exit_code == 2
     assert (
-        bad.stderr == "Error: --set: no ruleset flag 'no_such_flag' (see 'vwlog rules --flags')\n"
+        bad.stderr == "Error: --set 'no_such_flag=1': no ruleset flag 'no_such_flag' "
+        "(see 'vwlog rules --flags')\n"
     )
     broken = tmp_path / "rs.json"
     broken.write_text('{"id": 5}')
     result = runner.invoke(main, ["replay", SAMPLE, "--ruleset", str(broken)])
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"Error: {broken}: field 'id'")
+    assert result.stderr.startswith(f"Error: {broken}, field 'id'")

@@ -147,7 +147,9 @@ def validate(
         vwlog validate -j 2 corpus/*.jsonl --quiet
         vwlog validate --cluster tcp://scheduler:8786 /shared/corpus/ -q
     """
-    paths = options.expand_logs(logs)
+    # standard input and FIFOs are read once, into a temporary copy: the integrity pass reads
+    # the log a second time
+    paths = [options.once_readable(ctx, p) for p in options.expand_logs(logs)]
     ruleset_file, ruleset_id = _split_ruleset(ruleset_arg)
     base = _ruleset_options(ruleset_file, sets)
     held = trust_cli.trust_options(cli, pool_id, ruleset_id, keyring)
@@ -173,16 +175,18 @@ def validate(
                 continue
             if isinstance(outcome, InputProblem):
                 unreadable += 1
-                echo(f"Error: {outcome.error}", err=True)
+                echo(f"Error: {options.shown_name(ctx, outcome.error)}", err=True)
                 continue
             if not outcome.ok:
                 illegal += 1
             verdicts[verdict(outcome)] += 1
+            read_from = outcome.source
+            outcome.source = options.shown_name(ctx, read_from or "")
             if output_format == "json":
-                made = _log_provenance(outcome.source, opts)
+                made = _log_provenance(read_from, opts)
                 reports.append({**validation_json(outcome), "provenance": made.as_dict()})
             elif output_format == "markdown":
-                made = _log_provenance(outcome.source, opts)
+                made = _log_provenance(read_from, opts)
                 echo(validation_markdown(outcome) + provenance_markdown(made))
             elif not quiet or not outcome.ok:
                 echo_result(validation_text(outcome))
