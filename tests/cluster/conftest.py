@@ -71,7 +71,9 @@ def client(dask_cluster: str) -> Iterator[Client]:
 
 def run(runner: CliRunner, *args: str, code: int = 0) -> str:
     """``vwlog ARGS`` in this process; its stdout, after checking its exit status."""
-    result = runner.invoke(main, list(args), env={"VWLOG_DASK_SCHEDULER": ""})
+    # SOURCE_DATE_EPOCH: reports name a fixed generation time, so two runs compare byte for byte
+    env = {"VWLOG_DASK_SCHEDULER": "", "SOURCE_DATE_EPOCH": "0"}
+    result = runner.invoke(main, list(args), env=env)
     assert result.exit_code == code, (result.exit_code, result.stderr, result.output)
     return result.stdout
 

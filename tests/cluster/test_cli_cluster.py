@@ -36,7 +36,7 @@ def test_the_scheduler_can_come_from_the_environment(
     result = runner.invoke(
         main,
         ["validate", "--format", "json", str(corpus)],
-        env={"VWLOG_DASK_SCHEDULER": dask_cluster},
+        env={"VWLOG_DASK_SCHEDULER": dask_cluster, "SOURCE_DATE_EPOCH": "0"},
     )
     assert result.exit_code == 0, result.stderr
     assert "running on " in result.stderr

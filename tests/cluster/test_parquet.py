@@ -61,7 +61,7 @@ def test_the_cluster_writes_the_rows_one_process_writes(
         assert rows, table
         assert read(spread, table) == rows, table
     assert len(read(alone, "matches")) == CORPUS_SIZE
-    assert {row[PARTITION] for row in read(alone, "players")} == {"vw-default"}
+    assert {row[PARTITION] for row in read(alone, "players")} == {"vw-default-local"}
 
 
 @pytest.fixture(scope="module")

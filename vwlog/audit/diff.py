@@ -18,7 +18,14 @@ from vwlog.audit.sources import MatchSource, log_source, reading, unpack
 from vwlog.audit.spots import Folded, position_text
 from vwlog.engine.describe import describe
 from vwlog.engine.seek import state_at as seek_state_at
-from vwlog.events import EventRecord, JudgeRulingIssued, MatchStarted, event_type
+from vwlog.events import (
+    TRAILER_TYPES,
+    AnyEvent,
+    EventRecord,
+    JudgeRulingIssued,
+    MatchStarted,
+    event_type,
+)
 from vwlog.io import codec
 from vwlog.model.errors import InvalidParameterError, UsageError, Violation
 from vwlog.model.state import replace
@@ -295,6 +302,13 @@ def _position(state: MatchState) -> tuple[MatchState, object]:
     return replace(state, victory_check=False), expect(rs, state)
 
 
+def _same(x: AnyEvent, y: AnyEvent) -> bool:
+    """Whether two records say the same: equal events, or both the record's seal (or a
+    signature), whose hashes differ whenever anything before them does; that difference is
+    the integrity check's to report, not a difference of play."""
+    return x == y or (type(x) is type(y) and type(x) in TRAILER_TYPES)
+
+
 def _agree_again(
     fold_a: Sequence[Folded], fold_b: Sequence[Folded], *, ended_a: bool, ended_b: bool
 ) -> _Agreement | None:
@@ -316,14 +330,14 @@ def _agree_again(
         for i in sorted(range(lo, hi + 1), key=lambda i: abs(2 * i - total)):
             j = total - i
             k = 0
-            while k < AGREEMENT and i + k < na and j + k < nb and a[i + k] == b[j + k]:
+            while k < AGREEMENT and i + k < na and j + k < nb and _same(a[i + k], b[j + k]):
                 k += 1
             ends = i + k == na and j + k == nb and ended_a and ended_b
             if k < AGREEMENT and not ends:
                 continue
             if position(fold_a, i) != position(fold_b, j):
                 continue
-            while i + k < na and j + k < nb and a[i + k] == b[j + k]:
+            while i + k < na and j + k < nb and _same(a[i + k], b[j + k]):
                 k += 1
             parts = (i + k, j + k) if i + k < na and j + k < nb else None
             return _Agreement((i, j), parts)

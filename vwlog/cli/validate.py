@@ -149,7 +149,9 @@ def validate(
     """
     # standard input and FIFOs are read once, into a temporary copy: the integrity pass reads
     # the log a second time
-    paths = [options.once_readable(ctx, p) for p in options.expand_logs(logs)]
+    paths = options.expand_logs(logs)
+    if not cluster:  # workers cannot read this process's standard input: refused below
+        paths = [options.once_readable(ctx, p) for p in paths]
     ruleset_file, ruleset_id = _split_ruleset(ruleset_arg)
     base = _ruleset_options(ruleset_file, sets)
     held = trust_cli.trust_options(cli, pool_id, ruleset_id, keyring)
@@ -512,6 +514,10 @@ def simulate(
     deck_lists = tuple(load_deck(d).expand() for d in decks) if decks else None
     base = load_ruleset(ruleset_file) if ruleset_file else Ruleset()
     ruleset = apply_overrides(base, parse_overrides(sets))
+    if ruleset != base:
+        # changed flags make another ruleset: it must not claim the published id it came from
+        # (judging would rightly call every changed flag R-TRUST-2)
+        ruleset = ruleset.model_copy(update={"id": f"{base.id}-local"})
     if out is None and matches > 1:
         raise UsageError("give -o DIR to keep more than one generated match")
     spec = SimulationSpec(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import html
+import os
 import platform
 import sys
 from dataclasses import dataclass
@@ -128,6 +129,15 @@ class Provenance:
         ]
 
 
+def _now() -> dt.datetime:
+    """The current time, or ``SOURCE_DATE_EPOCH`` (seconds) when set: the reproducible-builds
+    convention, so two runs over the same logs write the same bytes."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), dt.UTC)
+    return dt.datetime.now(dt.UTC)
+
+
 def provenance(
     ruleset: Ruleset | None = None,
     cards: Iterable[CardDef] | None = None,
@@ -135,9 +145,10 @@ def provenance(
     now: dt.datetime | None = None,
 ) -> Provenance:
     """The provenance of a report judged under ``ruleset`` with ``cards`` (defaults: the
-    packaged ruleset and pool), made ``now`` (default: the current time)."""
+    packaged ruleset and pool), made ``now`` (default: the current time, or the time
+    ``SOURCE_DATE_EPOCH`` gives, for reproducible output)."""
     rs = DEFAULT_RULESET if ruleset is None else ruleset
-    when = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC).isoformat(timespec="seconds")
+    when = (now or _now()).astimezone(dt.UTC).isoformat(timespec="seconds")
     return Provenance(
         version=installed_version("vwlog"),
         rules_revision=rules_revision(),

@@ -35,9 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from vwlog.engine.replay import replay
-from vwlog.engine.simulate import simulate
-from vwlog.io.logfile import open_log, write_log
-from vwlog.model.cards import Ruleset
+from vwlog.io.logfile import open_log
 from vwlog.model.errors import (
     LogFormatError,
     MatchExistsError,
@@ -51,12 +49,12 @@ from vwlog.services import (
     InputProblem,
     SimulationSpec,
     ValidationOptions,
-    match_path,
-    sealed,
     validate_log,
 )
 from vwlog.services.matches import ImportResult, import_log
+from vwlog.services.simulate import generate_one
 from vwlog.services.stats import replay_metrics
+from vwlog.services.trust import published_for
 from vwlog.store import MatchStore, settings_from_url
 
 if TYPE_CHECKING:
@@ -352,21 +350,9 @@ class Simulated:
 def simulate_task(index: int, pool: CardPool, spec: SimulationSpec, out: str) -> Simulated:
     """Generate match ``index`` of ``spec`` and write it, sealed, under ``out`` (a directory
     the worker shares with the client); the same bytes as `vwlog.services.simulate_to`."""
-    match = simulate(
-        pool,
-        seed=spec.seed,
-        index=index,
-        players=spec.players,
-        teams=spec.teams,
-        decks=spec.decks,
-        policy=spec.policy,
-        max_turns=spec.max_turns,
-        ruleset=spec.ruleset or Ruleset(),
-    )
-    path = match_path(Path(out), spec, index)
-    header, records = sealed(match.header, match.records)
-    write_log(path, header, records)
-    return Simulated(index, header.match_id, match.victory, str(path))
+    match, path = generate_one(pool, spec, index, Path(out), published_for(pool))
+    assert path is not None
+    return Simulated(index, match.header.match_id, match.victory, str(path))
 
 
 def import_needs_shared_store(url: str) -> None:

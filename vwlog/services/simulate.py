@@ -17,6 +17,8 @@ from vwlog.services.trust import close_stream, published_for
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
+    from vwlog.io.trust import PublishedPool
+
 
 # -- simulation ------------------------------------------------------------------------------
 
@@ -52,6 +54,40 @@ def match_path(out: Path, spec: SimulationSpec, index: int) -> Path:
     return out / f"sim-{spec.seed}-{index:05d}.jsonl"
 
 
+def generate_one(
+    pool: CardPool,
+    spec: SimulationSpec,
+    index: int,
+    out: Path | None,
+    published: PublishedPool | None = None,
+) -> tuple[GeneratedMatch, Path | None]:
+    """Match ``index`` of ``spec``, written as a sealed log under ``out`` (streamed: each
+    record is sealed and written as it is made, none is kept) or kept whole when ``out`` is
+    ``None``; the one place a generated match is made, whether here or on a cluster worker.
+
+    Raises:
+        OutputError: the file cannot be written.
+    """
+    generation = simulation(
+        pool,
+        seed=spec.seed,
+        index=index,
+        players=spec.players,
+        teams=spec.teams,
+        decks=spec.decks,
+        policy=spec.policy,
+        max_turns=spec.max_turns,
+        ruleset=spec.ruleset or Ruleset(),
+    )
+    if out is None:
+        records = tuple(generation.records())
+        return GeneratedMatch(generation.header, records, generation.state), None
+    path = match_path(out, spec, index)
+    header, stream = close_stream(generation.header, generation.records(), published)
+    write_log(path, header, stream)
+    return GeneratedMatch(header=header, records=(), state=generation.state), path
+
+
 def simulate_to(
     pool: CardPool,
     spec: SimulationSpec,
@@ -80,31 +116,11 @@ def simulate_to(
     results = []
     published = published_for(pool)
     for index in range(spec.matches):
-        generation = simulation(
-            pool,
-            seed=spec.seed,
-            index=index,
-            players=spec.players,
-            teams=spec.teams,
-            decks=spec.decks,
-            policy=spec.policy,
-            max_turns=spec.max_turns,
-            ruleset=spec.ruleset or Ruleset(),
-        )
-        path = None
-        if out is not None:
-            # streamed: each record is sealed and written as it is made, none is kept
-            path = match_path(out, spec, index)
-            header, stream = close_stream(generation.header, generation.records(), published)
-            write_log(path, header, stream)
-            match = GeneratedMatch(header=header, records=(), state=generation.state)
-        else:
-            records = tuple(generation.records())
-            match = GeneratedMatch(generation.header, records, generation.state)
+        match, path = generate_one(pool, spec, index, out, published)
         if on_match is not None:
             on_match(match, path)
         results.append(match)
     return results
 
 
-__all__ = ["SimulationSpec", "match_path", "sealed", "simulate_to"]
+__all__ = ["SimulationSpec", "generate_one", "match_path", "sealed", "simulate_to"]
