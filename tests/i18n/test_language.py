@@ -29,6 +29,8 @@ INVALID = SAMPLES / "invalid" / "damage-over-atk.jsonl"
 def plain_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("VWLOG_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
+    # reports name their generation time: a fixed one keeps the golden files stable
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
 
 
 def test_normalize_language() -> None:
