@@ -294,3 +294,20 @@ def sign(log: Path, key_path: Path, out: Path | None) -> None:
     """
     check = services_trust.sign_log(log, key_path, out)
     click.echo(f"{out or log}: signed by {check.signer} (key {check.key_id}) at seq {check.seq}")
+
+
+__all__ = [
+    "keys",
+    "keys_create",
+    "keys_list",
+    "pool",
+    "pool_list",
+    "pool_publish",
+    "registry_for",
+    "ruleset_group",
+    "ruleset_list",
+    "ruleset_publish",
+    "sign",
+    "trust_options",
+    "verdict_of",
+]

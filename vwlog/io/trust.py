@@ -422,3 +422,38 @@ def parse_ruleset_bytes(data: bytes, source: str) -> Ruleset:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(top)"
         raise UsageError(f"{source}: line 1: field {where!r}: {first['msg'].lower()}") from err
+
+
+__all__ = [
+    "PACKAGED_POOL_ID",
+    "SIGNED_PREFIX",
+    "PublicKey",
+    "PublishedPool",
+    "PublishedRuleset",
+    "Registry",
+    "builtin_registry",
+    "cards_hash",
+    "check_key_name",
+    "check_published_id",
+    "create_key",
+    "key_id",
+    "load_keyring",
+    "load_private_key",
+    "parse_ruleset_bytes",
+    "pool_document",
+    "pool_hash",
+    "published_pool",
+    "published_ruleset",
+    "read_pool_document",
+    "read_public_key",
+    "read_ruleset_document",
+    "ruleset_document",
+    "ruleset_hash",
+    "ruleset_id",
+    "seal_event",
+    "sign_seal",
+    "signature_holds",
+    "signed_bytes",
+    "strip_trailer",
+    "with_refs",
+]

@@ -198,3 +198,18 @@ TRUSTED_EFFECTS_FLAG = "accept_trusted_effects"
 
 def _path_key(path: str) -> tuple[tuple[int, int | str], ...]:
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in path.split("."))
+
+
+__all__ = [
+    "OWN_DEFINITIONS_WARNING",
+    "OWN_RULESET_WARNING",
+    "TRUSTED_EFFECTS_FLAG",
+    "Integrity",
+    "SignatureCheck",
+    "TrustedResult",
+    "card_fields",
+    "compare_cards",
+    "compare_ruleset",
+    "flatten",
+    "trusted_effects_violation",
+]

@@ -534,3 +534,22 @@ def publish_ruleset(store: MatchStore, path: Path) -> tuple[PublishedRuleset, bo
             return builtin, False
         raise UsageError(f"ruleset {item.id} is built in; give your ruleset another id or version")
     return item, store.publish("ruleset", item.id, io_trust.ruleset_document(item))
+
+
+__all__ = [
+    "TrustFindings",
+    "TrustOptions",
+    "chain_report_text",
+    "check_integrity",
+    "check_options",
+    "close_records",
+    "close_stream",
+    "packaged_pool",
+    "publish_pool",
+    "publish_ruleset",
+    "published_for",
+    "registry_of",
+    "seal_after",
+    "sign_log",
+    "store_registry",
+]
