@@ -13,7 +13,7 @@ import pytest
 from tests.replay.matches import backed_up_copy, illegal_copy, restarted_copy
 from vwlog.engine.replay import Collect, Step, replay
 from vwlog.engine.seek import Timeline, priority_points, state_at
-from vwlog.events import EventRecord
+from vwlog.events import TRAILER_TYPES, EventRecord
 from vwlog.io.logfile import read_log
 from vwlog.model.errors import UsageError
 from vwlog.projections import INITIAL, evolve
@@ -115,6 +115,18 @@ def test_a_priority_point_records_the_holder_and_the_position(
 def test_a_log_cut_in_an_open_window_ends_at_a_priority_point(duel: list[EventRecord]) -> None:
     first = priority_points(duel)[0]
     assert priority_points(duel[: first.seq])[-1] == first
+
+
+def test_the_seal_of_a_log_cut_in_an_open_window_is_no_priority_point() -> None:
+    """A fork there would copy the seal and then follow it with game events."""
+    records = read_log(Path(__file__).parents[2] / "samples" / "first-turn-supply.jsonl")[1]
+    seal, last_event = records[-1], records[-2]
+    assert isinstance(seal.event, TRAILER_TYPES)
+
+    points = priority_points(records)
+
+    assert points[-1].seq == last_event.seq
+    assert list(Timeline(records).priority_points) == points
 
 
 def test_priority_points_of_a_team_match(team_log: Path) -> None:

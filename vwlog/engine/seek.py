@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from vwlog.engine.replay import BaseVisitor, Collect, Fanout, FinalState, Step, Visitor, replay
-from vwlog.events import EventRecord, JudgeRulingIssued, event_type
+from vwlog.events import TRAILER_TYPES, EventRecord, JudgeRulingIssued, event_type
 from vwlog.model.errors import InvalidParameterError, SeqOutOfRangeError
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL
@@ -80,7 +80,12 @@ class PriorityPoints(BaseVisitor[list[PriorityPoint]]):
         self._last_seq: int | None = None
 
     def visit(self, step: Step) -> None:
-        """The position before this event is a priority point if the rules awaited priority."""
+        """The position before this event is a priority point if the rules awaited priority.
+
+        The seal and its signatures are records, not game events: the position after them is
+        the one after the last game event, so they are never a point themselves."""
+        if type(step.record.event) in TRAILER_TYPES:
+            return
         if self._last_seq is not None and step.expected.is_priority:
             self.points.append(_point(self._last_seq, step.before, step.expected.player))
         self._last_seq = step.record.seq
