@@ -20,7 +20,7 @@ from vwlog.events import (
     TurnCleanedUp,
     upcast,
 )
-from vwlog.io import logfile
+from vwlog.io import problems
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.model.errors import LogFormatError
 from vwlog.model.types import ObjectKind, RulingKind, Stat, SupplyOption
@@ -137,7 +137,7 @@ def test_every_version_from_the_oldest_has_a_chain_to_the_current_one() -> None:
     assert upcast.upcast_chain(FORMAT_VERSION + 1) is None
 
 
-@pytest.mark.parametrize("module", [upcast, logfile], ids=lambda module: module.__name__)
+@pytest.mark.parametrize("module", [upcast, problems], ids=lambda module: module.__name__)
 def test_doctests(module: ModuleType) -> None:
     failed, attempted = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert attempted > 0

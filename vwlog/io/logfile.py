@@ -16,50 +16,46 @@ board.
 
 from __future__ import annotations
 
-import contextlib
-import difflib
-import math
-import os
 import re
-import stat
 import sys
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, get_args
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 import orjson
 from pydantic import ValidationError
 
 from vwlog.events import (
-    EVENT_TYPES,
     FORMAT_NAME,
     FORMAT_VERSION,
     RECORD,
     EventRecord,
     LogHeader,
 )
-from vwlog.events.effects import Effect
 from vwlog.events.upcast import OLDEST_VERSION, UpcastStep, legacy_version, upcast_chain
 from vwlog.io import codec
-from vwlog.model.errors import LogFormatError, OutputError, UnsupportedVersionError
+from vwlog.io.files import STDIO, file_is_regular, os_detail, replacing, require_regular_file
+from vwlog.io.problems import (
+    describe_error,
+    json_kind,
+    json_problem,
+    seq_problem,
+    show_value,
+    size_text,
+)
+from vwlog.model.errors import LogFormatError, UnsupportedVersionError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from types import TracebackType
     from typing import Self
 
-    from pydantic_core import ErrorDetails
 
-STDIO = "-"
-"""The path that means standard input (for reading) or standard output (for writing)."""
 DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
 """Longest line accepted by default (16 MiB); a longer one is an error, not a memory spike."""
 
 _BOM = b"\xef\xbb\xbf"
 # The core validator of the record adapter, called directly on the hot path.
 _validate_record = RECORD.validator.validate_json
-_TRUNCATED = "truncated last line (no newline at end of file and the json is incomplete)"
 _JSON_POSITION = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
 _LONG_DIGITS = re.compile(rb"[0-9]{19}")
 _EXAMPLE_HEADER = '{"format": "vwlog", "version": 1, "match_id": ...}'
@@ -118,7 +114,7 @@ class LogReader:
             try:
                 self._file = Path(path).open("rb")  # noqa: SIM115  # closed by close()
             except OSError as err:
-                raise LogFormatError(self.name, None, f"cannot open: {_os_detail(err)}") from err
+                raise LogFormatError(self.name, None, f"cannot open: {os_detail(err)}") from err
             self._owned = True
         try:
             self.header = self._read_header()
@@ -191,7 +187,7 @@ class LogReader:
             chunk = self._file.readline(self.max_line_bytes + 1)
         except OSError as err:
             raise LogFormatError(
-                self.name, self._line_no + 1, f"cannot read: {_os_detail(err)}"
+                self.name, self._line_no + 1, f"cannot read: {os_detail(err)}"
             ) from err
         if not chunk:
             return None
@@ -199,7 +195,7 @@ class LogReader:
         if chunk.endswith(b"\n"):
             return chunk[:-1], True
         if len(chunk) > self.max_line_bytes:
-            raise self._error(f"line longer than the limit of {_size(self.max_line_bytes)}")
+            raise self._error(f"line longer than the limit of {size_text(self.max_line_bytes)}")
         return chunk, False
 
     def _read_header(self) -> LogHeader:
@@ -218,9 +214,10 @@ class LogReader:
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as err:
-            raise self._error(_json_problem(raw, err.msg, err.colno, complete=complete)) from err
+            raise self._error(json_problem(raw, err.msg, err.colno, complete=complete)) from err
         if not isinstance(data, dict):
-            raise self._error(f"not a vwlog header: expected a json object, found {_kind(data)}")
+            found = json_kind(data)
+            raise self._error(f"not a vwlog header: expected a json object, found {found}")
         version = self._declared_version(data)
         steps = upcast_chain(version)
         if steps is None:
@@ -245,8 +242,8 @@ class LogReader:
         if "format" in data:
             key = "version"
             if data["format"] != FORMAT_NAME:
-                found = _show(data["format"])
-                detail = f"not a vwlog log: the format is {found}, not {_show(FORMAT_NAME)}"
+                found = show_value(data["format"])
+                detail = f"not a vwlog log: the format is {found}, not {show_value(FORMAT_NAME)}"
                 raise self._error(detail, "format")
             if key not in data:
                 raise self._error("missing required field", key)
@@ -260,7 +257,7 @@ class LogReader:
                     detail = "not a vwlog header: it has no 'format' field"
                 raise self._error(f"{detail}; a log starts with {_EXAMPLE_HEADER}")
         if not isinstance(version, int) or isinstance(version, bool):
-            raise self._error(f"version must be an integer, found {_show(version)}", key)
+            raise self._error(f"version must be an integer, found {show_value(version)}", key)
         return version
 
     def _parse_record(self, raw: bytes, *, complete: bool) -> EventRecord:
@@ -268,7 +265,7 @@ class LogReader:
             try:
                 data = orjson.loads(raw)
             except orjson.JSONDecodeError as err:
-                detail = _json_problem(raw, err.msg, err.colno, complete=complete)
+                detail = json_problem(raw, err.msg, err.colno, complete=complete)
                 raise self._error(detail) from err
             if isinstance(data, dict):
                 for step in self._steps:
@@ -298,7 +295,7 @@ class LogReader:
             match = _JSON_POSITION.match(str((first.get("ctx") or {}).get("error", "")))
             message = match.group("message") if match else first["msg"]
             column = int(match.group("column")) if match and match.group("column") else 1
-            return self._error(_json_problem(raw, message, column, complete=complete))
+            return self._error(json_problem(raw, message, column, complete=complete))
         field, detail = describe_error(first)
         if len(errors) > 1:
             detail += f" (and {len(errors) - 1} more)"
@@ -370,75 +367,6 @@ def write_log(
     return _write_lines(target, name, header, records)
 
 
-def file_is_regular(path: str | Path) -> bool:
-    """Whether ``path`` names a regular file (which can be read more than once)."""
-    if str(path) == STDIO:
-        return False
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
-
-
-def require_regular_file(path: str | Path, why: str) -> None:
-    """Refuse a pipe, a device or a socket where a command must read a file twice (``why``);
-    a path that does not exist is left for the caller to judge (it may be a match id).
-
-    Raises:
-        LogFormatError: ``path`` exists and is not a regular file.
-    """
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return
-    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        raise LogFormatError(str(path), None, f"not a regular file: {why}; save it to a file first")
-
-
-@contextmanager
-def replacing(target: str | Path) -> Iterator[BinaryIO]:
-    """A binary file to write ``target``'s new content into; on success it replaces
-    ``target`` whole (a rename), on any error ``target`` is left as it was.
-
-    The temporary file is created beside the target by `tempfile.mkstemp` (``O_EXCL``, a fresh
-    random name, mode 0600 until it is renamed): a link or file planted at a predictable name
-    is never followed or overwritten. The new file gets the permissions the umask allows.
-
-    Raises:
-        OutputError: ``target`` is empty or names a directory, or the file cannot be written
-            (nothing is replaced then).
-    """
-    name = str(target)
-    path = Path(name)
-    if not name or not path.name or name.endswith(("/", os.sep)):
-        raise OutputError(name, "no file name given")
-    if path.is_dir():
-        raise OutputError(name, "is a directory")
-    try:
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as err:
-        raise OutputError(name, _os_detail(err)) from err
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as out:
-            yield out
-        os.replace(temporary, path)
-    except OSError as err:
-        raise OutputError(name, _os_detail(err)) from err
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-
-
-def _umask() -> int:
-    """The process's umask, read without changing it (``os.umask`` would, for every thread)."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    return 0o022
-
-
 def _write_lines(
     out: BinaryIO, name: str, header: LogHeader, records: Iterable[EventRecord]
 ) -> int:
@@ -454,149 +382,6 @@ def _write_lines(
         out.write(codec.record_bytes(record) + b"\n")
         last = record.seq
     return last  # seqs run 1 to n
-
-
-def seq_problem(seq: int, last: int) -> str | None:
-    """What is wrong with ``seq`` following ``last`` (0 before the first record), or ``None``.
-
-    >>> seq_problem(4, 3) is None
-    True
-    >>> seq_problem(3, 3)
-    'duplicate seq 3 (expected 4)'
-    >>> seq_problem(2, 5)
-    'seq 2 is out of order after seq 5 (expected 6)'
-    >>> seq_problem(9, 5)
-    'seq 9 leaves a gap after seq 5 (expected 6)'
-    >>> seq_problem(2, 0)
-    'the first record has seq 2 (expected 1)'
-    """
-    expected = last + 1
-    if seq == expected:
-        return None
-    if last == 0:
-        return f"the first record has seq {seq} (expected 1)"
-    if seq == last:
-        return f"duplicate seq {seq} (expected {expected})"
-    if seq < last:
-        return f"seq {seq} is out of order after seq {last} (expected {expected})"
-    return f"seq {seq} leaves a gap after seq {last} (expected {expected})"
-
-
-# -- error descriptions ------------------------------------------------------------------------
-
-_EVENT_TAGS = frozenset(EVENT_TYPES)
-_EFFECT_TAGS = frozenset(cls.model_fields["type"].default for cls in get_args(get_args(Effect)[0]))
-
-
-def _field_path(loc: tuple[int | str, ...]) -> tuple[str | None, str | None]:
-    """A dotted field path from a pydantic location, and the innermost union tag it passed.
-
-    pydantic puts the tag of a discriminated union into the location
-    (``("event", "priority_passed", "player")``); the path leaves it out (``event.player``).
-    """
-    path = ""
-    tag: str | None = None
-    for i, part in enumerate(loc):
-        if isinstance(part, int):
-            path += f"[{part}]"
-            continue
-        if i == 1 and loc[0] == "event" and part in _EVENT_TAGS:
-            tag = f"event type {part!r}"
-            continue
-        if (
-            i >= 2
-            and isinstance(loc[i - 1], int)
-            and loc[i - 2] == "effects"
-            and part in _EFFECT_TAGS
-        ):
-            tag = f"effect type {part!r}"
-            continue
-        path += f".{part}" if path else part
-    return path or None, tag
-
-
-def describe_error(error: ErrorDetails) -> tuple[str | None, str]:
-    """The field path and a one-line, lower-case description of one pydantic error."""
-    field, tag = _field_path(tuple(error["loc"]))
-    kind = error["type"]
-    ctx: dict[str, Any] = dict(error.get("ctx") or {})
-    of = f" of {tag}" if tag else ""
-    if kind == "missing":
-        return field, f"missing required field{of}"
-    if kind == "extra_forbidden":
-        return field, f"unknown field{of}"
-    if kind == "union_tag_not_found":
-        return f"{field}.type" if field else "type", "missing required field"
-    if kind == "union_tag_invalid":
-        found = str(ctx.get("tag", ""))
-        known = re.findall(r"'([^']*)'", str(ctx.get("expected_tags", "")))
-        what = "event type" if field == "event" else "effect type" if tag else "type"
-        detail = f"unknown {what} {found!r}"
-        close = difflib.get_close_matches(found, known, n=1)
-        detail += (
-            f" (did you mean {close[0]!r}?)" if close else f" (not one of the {len(known)} {what}s)"
-        )
-        return f"{field}.type" if field else "type", detail
-    if kind in ("model_type", "dict_type", "model_attributes_type"):
-        return field, f"expected a json object, found {_kind(error.get('input'))}"
-    message = error["msg"]
-    message = message[:1].lower() + message[1:]
-    return field, f"{message}, found {_show(error.get('input'))}"
-
-
-def _json_problem(raw: bytes, message: str, column: int, *, complete: bool) -> str:
-    """Describe a line that is not valid JSON.
-
-    A blank record line is told apart here, on the error path, so good lines pay for no check.
-    """
-    if not raw.strip():
-        return "blank line (a log has one record on every line after the header)"
-    if not complete:
-        return _TRUNCATED
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        return f"invalid utf-8 byte 0x{raw[err.start]:02x} at column {err.start + 1}"
-    lowered = message.lower()
-    if "recursion" in lowered or "depth" in lowered:
-        return f"json nested too deeply at column {column} (a record nests only a few levels)"
-    return f"malformed json at column {column}: {lowered}"
-
-
-def _kind(value: object) -> str:
-    """The JSON kind of a parsed value, for messages."""
-    if isinstance(value, bool):
-        return "a boolean"
-    if value is None:
-        return "null"
-    return {
-        str: "a string",
-        int: "a number",
-        float: "a number",
-        list: "an array",
-        tuple: "an array",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
-
-
-def _show(value: object) -> str:
-    """A short JSON rendering of a value, for messages."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    try:
-        text = orjson.dumps(value).decode()
-    except TypeError:
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _size(n: int) -> str:
-    mib = 1024 * 1024
-    return f"{n // mib} MiB" if n % mib == 0 else f"{n} bytes"
-
-
-def _os_detail(err: OSError) -> str:
-    return (err.strerror or str(err)).lower()
 
 
 __all__ = [
