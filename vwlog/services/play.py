@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from vwlog.engine.notation import parse_decision
 from vwlog.engine.play import play
 from vwlog.engine.simulate import make_policy
 from vwlog.events import (
@@ -25,15 +26,6 @@ from vwlog.model.errors import (
 )
 from vwlog.projections import INITIAL
 from vwlog.rules import expect, legal_decisions
-from vwlog.store import Head, MatchStore
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
-
-    from vwlog.events import AnyEvent
-    from vwlog.model.state import MatchState
-
-from vwlog.engine.notation import parse_decision
 from vwlog.services.matches import (
     SNAPSHOT_EVERY,
     _backs_up_before,
@@ -41,6 +33,14 @@ from vwlog.services.matches import (
     encode_snapshot,
     state_at,
 )
+from vwlog.store import Head, MatchStore
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from vwlog.events import AnyEvent
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState
 
 
 @dataclass
@@ -89,56 +89,88 @@ def play_decisions(
     rs = state.ruleset
     if rs is None:
         raise MatchNotStartedError(match_id)
-    applied: list[AnyEvent] = []
-    n_decisions = 0
+    played = _Played(state)
     items = list(decisions)
     for n, item in enumerate(items, 1):
         where = f"decision {n} of {len(items)}: " if len(items) > 1 else ""
+        _play_given(played, rs, item, match_id, head.seq, where)
+    _play_auto(played, rs, auto, policy, seed)
+    state = played.state
+    if not played.events:
+        return PlayResult(match_id, 0, 0, head.seq, state.winner, state.victory)
+    new_head = append_played(store, match_id, head, played.events, state)
+    return PlayResult(
+        match_id,
+        len(played.events),
+        played.decisions,
+        new_head.seq,
+        state.winner,
+        state.victory,
+        played.events,
+    )
+
+
+@dataclass
+class _Played:
+    """The board after what was played so far, the events and the number of decisions."""
+
+    state: MatchState
+    events: list[AnyEvent] = field(default_factory=list)
+    decisions: int = 0
+
+    def apply(self, rs: Ruleset, decision: AnyEvent) -> None:
+        """Play one decision and the consequences the rules demand after it."""
+        self.state, events = play(rs, self.state, decision)
+        self.events.extend(events)
+        self.decisions += 1
+
+
+def _play_given(
+    played: _Played, rs: Ruleset, item: AnyEvent | str, match_id: str, head_seq: int, where: str
+) -> None:
+    """Parse one given decision (a line of the notation may hold several) and play it;
+    ``where`` ("decision N of M: ") starts every error when several were given."""
+    try:
+        decision = parse_decision(item, rs, played.state) if isinstance(item, str) else [item]
+    except UsageError as err:
+        raise err.within(where) from err
+    for d in decision:
+        if played.state.over:
+            raise MatchOverError(match_id, played.state.winner).within(where)
+        if isinstance(d, JudgeRulingIssued):
+            raise NotPlayableError(
+                "judge_ruling_issued",
+                "a judge's ruling is recorded in the judge's log and imported; to go on "
+                "from an earlier priority point, fork there",
+            ).within(where)
+        if isinstance(d, MatchForked):
+            raise NotPlayableError(
+                "match_forked", "a fork is made from a stored match at a priority point"
+            ).within(where)
         try:
-            decision = parse_decision(item, rs, state) if isinstance(item, str) else [item]
-        except UsageError as err:
-            raise err.within(where) from err
-        for d in decision:
-            if state.over:
-                raise MatchOverError(match_id, state.winner).within(where)
-            if isinstance(d, JudgeRulingIssued):
-                raise NotPlayableError(
-                    "judge_ruling_issued",
-                    "a judge's ruling is recorded in the judge's log and imported; to go on "
-                    "from an earlier priority point, fork there",
-                ).within(where)
-            if isinstance(d, MatchForked):
-                raise NotPlayableError(
-                    "match_forked", "a fork is made from a stored match at a priority point"
-                ).within(where)
-            try:
-                state, events = play(rs, state, d)
-            except IllegalEventError as err:
-                # name the seq the decision would have had
-                raise IllegalEventError(
-                    head.seq + len(applied) + 1, err.event_type, err.violations
-                ) from err
-            applied.extend(events)
-            n_decisions += 1
+            played.apply(rs, d)
+        except IllegalEventError as err:
+            # name the seq the decision would have had
+            raise IllegalEventError(
+                head_seq + len(played.events) + 1, err.event_type, err.violations
+            ) from err
+
+
+def _play_auto(played: _Played, rs: Ruleset, count: int, policy: str, seed: int) -> None:
+    """Play up to ``count`` decisions chosen by the generator's policy (fewer if the match
+    ends or nobody has a legal decision)."""
     chooser = make_policy("random" if policy == "random" else "greedy", random.Random(seed))
-    for _ in range(auto):
+    for _ in range(count):
+        state = played.state
         if state.over:
-            break
+            return
         player = expect(rs, state).player
         if player is None:
-            break
+            return
         options = list(legal_decisions(rs, state, player))
         if not options:
-            break
-        state, events = play(rs, state, chooser.choose(state, player, options))
-        applied.extend(events)
-        n_decisions += 1
-    if not applied:
-        return PlayResult(match_id, 0, 0, head.seq, state.winner, state.victory)
-    new_head = append_played(store, match_id, head, applied, state)
-    return PlayResult(
-        match_id, len(applied), n_decisions, new_head.seq, state.winner, state.victory, applied
-    )
+            return
+        played.apply(rs, chooser.choose(state, player, options))
 
 
 def append_played(
