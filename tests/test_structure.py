@@ -36,7 +36,6 @@ OVERSIZED = {
     "vwlog/cli/validate.py:simulate": "click command: generator, cluster and output options",
     "vwlog/cli/validate.py:validate": "click command: rules, trust, cluster and output options",
     "vwlog/cli/validate.py:verify": "click command: files and stored matches, chain, seal, keys",
-    "vwlog/engine/replay.py:replay": "the one loop: catch-up, back-ups, trailers: not yet cut",
     "vwlog/rules/flow.py:_combat_flow": "one walk over the combat steps: not yet cut",
     "vwlog/services/verify.py:verify_lines": "chain and commitments in one pass: not yet cut",
 }

@@ -27,6 +27,7 @@ from vwlog.cli.render import POINT_MARK, echo, page, paging_wanted
 from vwlog.engine.describe import card_name, describe
 from vwlog.engine.replay import BaseVisitor, Fanout, FinalState, replay
 from vwlog.engine.seek import PriorityPoints, no_such_seq, priority_points, state_at
+from vwlog.events import TRAILER_TYPES
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
 from vwlog.model.types import Phase
@@ -145,27 +146,31 @@ class _Trace(BaseVisitor["_Trace"]):
         self.last_seq = 0
         self._player_checked = player is None
         self._points = PriorityPoints()
-        self._pending: Step | None = None
+        self._pending: list[Step] = []
 
     def visit(self, step: Step) -> None:
-        """Write the previous event if the filters show it; keep this one until the next."""
+        """Write the events before this one if the filters show them; keep this one until the
+        next game event, which tells whether it was a priority point (the seal and signatures
+        are none: they wait with it)."""
         self.last_seq = step.record.seq
         if not self._player_checked and step.after.started:
             _check_player(step.after, self.player)
             self._player_checked = True
+        if type(step.record.event) in TRAILER_TYPES:
+            self._pending.append(step)
+            return
         self._points.visit(step)
         self._flush()
-        self._pending = step
+        self._pending.append(step)
 
     def _flush(self) -> None:
-        step, self._pending = self._pending, None
-        if step is None:
-            return
+        pending, self._pending = self._pending, []
         points = self._points.points
-        point = bool(points) and points[-1].seq == step.record.seq
+        marked = {p.seq for p in points}
         points.clear()
-        if self.filters.shows(step):
-            self._write(step, point=point)
+        for step in pending:
+            if self.filters.shows(step):
+                self._write(step, point=step.record.seq in marked)
 
     def _write(self, step: Step, *, point: bool) -> None:
         self.shown += 1

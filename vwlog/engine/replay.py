@@ -237,12 +237,7 @@ def replay(
         exp = expect(rs, state)
         if exp.kind == "priority":
             remember((record.seq - 1, state))
-        try:
-            found = check_against(rs, state, exp, event)
-        except UnknownIdError as err:
-            found = (_unknown(err),)
-        if state.started:
-            found = _unknown_names(state, event, found)
+        found = _judge(rs, state, exp, event)
         if not state.started and found:
             # R-SET-1 once: without match_started nothing after it can be judged, and one
             # violation per event would bury the one that matters
@@ -251,12 +246,7 @@ def replay(
             unstarted = True
         before = state
         if found and exp.consequences and event not in exp.consequences:
-            try:
-                caught = _catch_up(rs, state, event)
-            except UnknownIdError:
-                caught = None
-            if caught is not None:
-                state = caught
+            state = _caught_up(rs, state, event)
         voids: tuple[int, int] | None = None
         if type(event) is JudgeRulingIssued and event.kind == RulingKind.BACK_UP:
             after, voids, found = _back_up(memory, state, record.seq, event, found)
@@ -272,6 +262,30 @@ def replay(
         state = after
     visitor.end_match(state)
     return visitor.result()
+
+
+def _judge(
+    ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent
+) -> tuple[Violation, ...]:
+    """The violations of ``event`` on ``state``, where the rules await ``exp``; a card or
+    player the match does not have is named first, never a crash."""
+    try:
+        found = check_against(ruleset, state, exp, event)
+    except UnknownIdError as err:
+        found = (_unknown(err),)
+    if state.started:
+        found = _unknown_names(state, event, found)
+    return found
+
+
+def _caught_up(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> MatchState:
+    """The board after the consequences a log left out before ``event``, if applying them
+    makes it fit; otherwise ``state`` as it is."""
+    try:
+        caught = _catch_up(ruleset, state, event)
+    except UnknownIdError:
+        caught = None
+    return state if caught is None else caught
 
 
 def _back_up(
