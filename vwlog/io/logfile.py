@@ -43,11 +43,10 @@ from vwlog.io.problems import (
     size_text,
 )
 from vwlog.model.errors import LogFormatError, UnsupportedVersionError
+from vwlog.model.resources import Closing
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from types import TracebackType
-    from typing import Self
 
 
 DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -72,7 +71,7 @@ class LogLine(NamedTuple):
     """The validated record."""
 
 
-class LogReader:
+class LogReader(Closing):
     """A log file opened for streaming: the header is read at once, records on iteration.
 
     Iterating yields one `LogLine` per record, in file order, and raises `LogFormatError` at the
@@ -163,17 +162,6 @@ class LogReader:
         """Close the file (standard input is left open)."""
         if self._owned:
             self._file.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- lines -------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from vwlog.model.errors import (
     StoreConfigError,
     StoreError,
 )
+from vwlog.model.resources import Closing
 from vwlog.model.types import MatchId
 from vwlog.store.catalog import CatalogChange, Head, MatchMeta
 from vwlog.store.mapping import (
@@ -36,8 +37,6 @@ from vwlog.store.mapping import (
 from vwlog.store.settings import redact, settings_from_url
 
 if TYPE_CHECKING:
-    from types import TracebackType
-
     from vwlog.events import EventRecord, LogHeader
     from vwlog.store.statsview import StatsViewStore
 
@@ -52,7 +51,7 @@ from vwlog.store.backends import (
 )
 
 
-class MatchReader:
+class MatchReader(Closing):
     """The reading half of `MatchStore`: opening and closing a store, reading matches, their
     catalog entries and snapshots, and following the store for read models."""
 
@@ -99,17 +98,6 @@ class MatchReader:
         if self._view is not None:
             self._view.close()
         self._app.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"MatchStore({self.url!r})"

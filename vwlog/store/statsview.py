@@ -54,13 +54,14 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import Environment
 
 from vwlog.model.errors import StoreConfigError, StoreError, UsageError
+from vwlog.model.resources import Closing
 from vwlog.store.backends import prepare_postgres as _prepare_postgres
 from vwlog.store.backends import prepare_sqlite as _prepare_sqlite
 from vwlog.store.backends import reason as _reason
 from vwlog.store.settings import redact, settings_from_url
 
 if TYPE_CHECKING:
-    from types import TracebackType
+    pass
 
 VIEW_APPLICATION = "vwlog_stats"
 """The view's application name: PostgreSQL tables ``vwlog_stats_events``/``_tracking``."""
@@ -139,7 +140,7 @@ def view_settings(store_env: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-class StatsViewStore:
+class StatsViewStore(Closing):
     """The storage of the statistics read model: states of the view with the position of the
     match store's notification log each describes.
 
@@ -207,17 +208,6 @@ class StatsViewStore:
         if not self._closed:
             self._closed = True
             self._factory.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"StatsViewStore({self.url!r})"

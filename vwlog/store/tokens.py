@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any, Self
 from pydantic import BaseModel, ConfigDict
 
 from vwlog.model.errors import StoreError, UsageError
+from vwlog.model.resources import Closing
 from vwlog.store.settings import redact, settings_from_url
 
 if TYPE_CHECKING:
-    from types import TracebackType
+    pass
 
 TOKEN_TABLE = "vwlog_tokens"
 """The table that holds the tokens."""
@@ -89,7 +90,7 @@ def _info(row: tuple[Any, ...]) -> TokenInfo:
     )
 
 
-class TokenStore:
+class TokenStore(Closing):
     """The tokens of one store: create, list, revoke, look up by secret.
 
     Example:
@@ -139,17 +140,6 @@ class TokenStore:
 
     def close(self) -> None:
         """Nothing is kept open between calls; present for symmetry with `MatchStore`."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- operations ---------------------------------------------------------------------------
 
