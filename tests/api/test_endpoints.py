@@ -281,6 +281,36 @@ def test_live_appends_answer_with_a_signed_receipt(server: Server) -> None:
     assert not verify(key, {**payload, "head_seq": 1}, receipt["signature"])
 
 
+def test_legal_decisions_come_in_words_and_sentences_like_the_command_line(
+    server: Server, tmp_path: Path
+) -> None:
+    from vwlog.io.logfile import read_log
+    from vwlog.services.decisions import awaited_in_log
+
+    match = "live-words"
+    new_live_match(server, match)
+    with server.client("organiser") as c:
+        for _ in range(4):  # a few decisions in, past the first supply choice
+            a = c.get(f"/matches/{match}/awaited").json()
+            assert len(a["options"]) == len(a["legal"]) > 0
+            log = tmp_path / "m.jsonl"
+            log.write_bytes(c.get(f"/matches/{match}/export").content)
+            # the same words as `vwlog next` gives for the same position
+            cli = awaited_in_log(read_log(log)[1])
+            assert [o["words"] for o in a["options"]] == list(cli.decisions)
+            for o in a["options"]:
+                assert o["text"], o
+                assert not o["text"].startswith("{"), o
+            chosen = a["options"][-1]
+            r = c.post(
+                f"/matches/{match}/decisions",
+                json={"decisions": [chosen["words"]], "expected_seq": a["seq"]},
+            )
+            assert r.status_code == 200, r.text
+            # the words append exactly the legal event they stand for
+            assert r.json()["events"][0] == a["legal"][-1]
+
+
 def test_an_illegal_decision_is_refused_with_its_rule_ids_and_nothing_is_stored(
     server: Server,
 ) -> None:

@@ -138,15 +138,34 @@ def _play_three(p: Page, match_id: str) -> None:
         page.wait_for_selector("#legal button", timeout=TIMEOUT)
         before = page.inner_text("#awaited")
         with p.server.client("organiser") as c:
-            legal = c.get(f"/matches/{match_id}/awaited", params={"limit": 60}).json()
+            awaited = c.get(f"/matches/{match_id}/awaited", params={"limit": 60}).json()
         shown = page.locator("#legal button")
-        assert shown.count() == min(60, len(legal["legal"])), f"decision {n}"
-        shown.first.click()
+        assert shown.count() == min(60, len(awaited["legal"])), f"decision {n}"
+        # each decision reads as a sentence with the words `vwlog play` takes, never as data
+        for i in range(shown.count()):
+            text = shown.nth(i).inner_text()
+            option = awaited["options"][i]
+            assert option["text"] in text
+            assert option["words"] in text
+            assert "{" not in text
+            assert "=" not in text
+        assert f"{awaited['player']} to decide" in before
+        chosen = shown.count() - 1
+        shown.nth(chosen).click()
         page.wait_for_function(
             f"document.querySelector('#awaited').textContent !== {before!r}", timeout=TIMEOUT
         )
         page.wait_for_selector("#consequences li", timeout=TIMEOUT)
-    assert "decision:" in page.inner_text("#consequences")
+        # the consequences are the event list's sentences for what was appended
+        with p.server.client("organiser") as c:
+            appended = c.get(
+                f"/matches/{match_id}/events", params={"after": awaited["seq"], "limit": 1000}
+            ).json()["events"]
+        assert appended[0]["description"] == awaited["options"][chosen]["text"]
+        items = page.locator("#consequences li")
+        first = int(items.first.get_attribute("data-seq") or 0)
+        assert first == awaited["seq"] + 1
+        assert appended[0]["description"] in items.first.inner_text()
 
 
 def test_fork_at_a_priority_point_and_play_three(

@@ -23,6 +23,7 @@ from vwlog.store.tokens import Role
 __all__ = [
     "AwaitedOut",
     "BoardView",
+    "DecisionOut",
     "DecisionsIn",
     "ErrorOut",
     "EventOut",
@@ -313,6 +314,16 @@ class EventsPage(_Model):
     """The events."""
 
 
+class DecisionOut(_Model):
+    """One legal decision, as the command line says it."""
+
+    words: str
+    """The decision in the play notation (what ``vwlog next`` lists and ``vwlog play`` takes;
+    compact JSON where no words say it exactly). Append it as it is."""
+    text: str
+    """One sentence saying what it does, as the event list says it."""
+
+
 class AwaitedOut(_Model):
     """What the match waits for now, and the legal decisions."""
 
@@ -334,6 +345,8 @@ class AwaitedOut(_Model):
     """Every legal decision of the awaited player, as events (at most ``limit``)."""
     truncated: bool
     """Whether more legal decisions exist than were listed."""
+    options: list[DecisionOut] = Field(default_factory=list)
+    """The same decisions as ``legal``, in the same order, in words and as a sentence."""
 
 
 class DecisionsIn(_Model):

@@ -29,6 +29,7 @@ from vwlog.api.dependencies import (
 from vwlog.api.errors import ERROR_RESPONSES
 from vwlog.api.schemas import (
     AwaitedOut,
+    DecisionOut,
     EventOut,
     EventsPage,
     MatchesPage,
@@ -42,6 +43,7 @@ from vwlog.audit.diff import diff_matches
 from vwlog.audit.knowledge import knowledge
 from vwlog.audit.sources import MatchSource
 from vwlog.engine.describe import board_view, describe
+from vwlog.engine.notation import format_decision
 from vwlog.engine.replay import BaseVisitor, Step, Validator, replay
 from vwlog.events import JudgeRulingIssued
 from vwlog.io import codec
@@ -276,8 +278,10 @@ def awaited(
     limit: Annotated[int, Query(ge=0, le=LEGAL_LIMIT)] = 100,
 ) -> AwaitedOut:
     """The decision the match waits for after its last event and every legal decision (from
-    `legal_decisions`). A player's token sees the legal decisions only when the decision is
-    its own (they would name the other player's hand)."""
+    `legal_decisions`): as events (``legal``) and, in the same order, in the play notation with
+    one sentence each (``options``, as ``vwlog next`` and the event list say them). A player's
+    token sees the legal decisions only when the decision is its own (they would name the other
+    player's hand)."""
     head = store.head(access.match_id)
     state = state_at(store, access.match_id, head.seq)
     rs = state.ruleset
@@ -307,6 +311,13 @@ def awaited(
         over=state.over,
         legal=[o.model_dump(mode="json", by_alias=True) for o in options[:limit]],
         truncated=len(options) > limit,
+        options=[
+            DecisionOut(
+                words=format_decision(o, rs, state),
+                text=describe(o, state, viewer=access.viewer),
+            )
+            for o in options[:limit]
+        ],
     )
 
 

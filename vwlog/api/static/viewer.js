@@ -450,10 +450,6 @@ async function judgePanel(matchId, side, state, show) {
 
 // -- play: fork and record -----------------------------------------------------------------
 
-function decisionText(d) {
-  return Object.entries(d).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
-}
-
 async function playPanel(matchId, side, meta, state, refresh) {
   const enc = encodeURIComponent(matchId);
   const box = el("section", { id: "play" }, el("h2", {}, "Play"));
@@ -462,6 +458,20 @@ async function playPanel(matchId, side, meta, state, refresh) {
   const legal = el("div", { class: "legal", id: "legal" });
   const consequences = el("ol", { class: "consequences", id: "consequences" });
   box.append(awaited, legal, el("h2", {}, "Last append"), consequences);
+  async function choose(a, option) {
+    try {
+      // the words of the notation, as `vwlog play` takes them
+      const r = await api(`/matches/${enc}/decisions`, { method: "POST", json: { decisions: [option.words], expected_seq: a.seq } });
+      // the appended events as the event list says them: the decision, then what the rules inserted
+      const p = new URLSearchParams({ after: r.first_seq - 1, limit: Math.max(1, Math.min(1000, r.appended)) });
+      const page = await api(`/matches/${enc}/events?${p}`);
+      consequences.setAttribute("start", String(r.first_seq));
+      consequences.replaceChildren(...page.events.map((e) => el("li", { "data-seq": e.seq, class: e.decision ? "decision" : "inserted" },
+        e.decision ? "" : el("span", { class: "tag" }, "rules: "), e.description)));
+      await refresh();
+      await load();
+    } catch (err) { showError(`Error: ${err.message}`); }
+  }
   async function load() {
     let a;
     try {
@@ -472,15 +482,11 @@ async function playPanel(matchId, side, meta, state, refresh) {
     }
     legal.replaceChildren();
     if (a.over) { awaited.textContent = "The match is over."; return; }
-    awaited.textContent = a.player ? `Awaited: ${a.player} — ${a.kind} (${a.rule}), at seq ${a.seq}` : "No decision awaited.";
-    a.legal.forEach((d) => legal.append(el("button", { type: "button", "data-type": d.type, onclick: async () => {
-      try {
-        const r = await api(`/matches/${enc}/decisions`, { method: "POST", json: { decisions: [JSON.stringify(d)], expected_seq: a.seq } });
-        consequences.replaceChildren(...r.events.map((e, i) => el("li", {}, i === 0 ? `decision: ${e.type} ${decisionText(e)}` : `inserted: ${e.type} ${decisionText(e)}`)));
-        await refresh();
-        await load();
-      } catch (err) { showError(`Error: ${err.message}`); }
-    } }, `${d.type}: ${decisionText(d)}`)));
+    if (!a.player) { awaited.textContent = `After event ${a.seq}: no decision is awaited (the rules act next).`; return; }
+    const count = a.options.length + (a.truncated ? "+" : "");
+    awaited.textContent = `After event ${a.seq}: ${a.player} to decide (${a.kind}, ${a.rule}); ${count} legal:`;
+    a.options.forEach((o, i) => legal.append(el("button", { type: "button", "data-type": a.legal[i].type, "data-words": o.words, onclick: () => choose(a, o) },
+      el("span", { class: "sentence" }, o.text), " ", el("code", {}, o.words))));
     if (a.truncated) legal.append(el("p", {}, "(more legal decisions than shown)"));
   }
   await load();
