@@ -18,8 +18,13 @@ TIMEOUT = 30_000
 def seq_shown(p: Page) -> int:
     """The seq of the board now drawn."""
     p.page.wait_for_selector("#board[data-seq]", timeout=TIMEOUT)
+    # the board and the event list around it are both drawn for the seq the scrubber is at
     p.page.wait_for_function(
-        "document.querySelector('#board').dataset.seq === document.querySelector('#scrub').value",
+        """() => {
+          const at = document.querySelector('#scrub').value;
+          return document.querySelector('#board').dataset.seq === at
+            && document.querySelector('#events').dataset.seq === at;
+        }""",
         timeout=TIMEOUT,
     )
     return int(p.page.get_attribute("#board", "data-seq") or -1)

@@ -36,6 +36,7 @@ __all__ = [
     "MatchesPage",
     "ReceiptOut",
     "ShownBoardView",
+    "TimelineOut",
     "ValidationOut",
     "VerifyOut",
     "ViolationOut",
@@ -312,6 +313,23 @@ class EventsPage(_Model):
     """The seq of the match's last event."""
     events: list[EventOut]
     """The events."""
+
+
+class TimelineOut(_Model):
+    """The marks of a match's timeline (each list by increasing seq), without its events."""
+
+    match_id: str
+    """The match."""
+    head_seq: int
+    """The seq of the match's last event."""
+    turns: list[tuple[int, int]]
+    """``[seq, turn]``: the event after which the turn number became ``turn``."""
+    combat_steps: list[int]
+    """Events after which a step of the Combat Phase began."""
+    priority_points: list[int]
+    """Events after which a player holds priority (where a fork may start)."""
+    violations: list[tuple[int, str]]
+    """``[seq, rule id]`` of every broken rule (the validation report has their texts)."""
 
 
 class DecisionOut(_Model):

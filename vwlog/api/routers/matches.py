@@ -35,6 +35,7 @@ from vwlog.api.schemas import (
     MatchesPage,
     MatchSummaryOut,
     ShownBoardView,
+    TimelineOut,
     UploadOut,
     ValidationOut,
     VerifyOut,
@@ -60,6 +61,7 @@ from vwlog.render.json import (
 from vwlog.rules import expect, legal_decisions
 from vwlog.services.forks import lineage
 from vwlog.services.matches import import_log, list_matches, state_at, verify_match
+from vwlog.services.timeline import Timeline, extend, timeline
 from vwlog.store import MatchStore
 from vwlog.store.tokens import Role
 
@@ -245,6 +247,38 @@ def seat_of(access: MatchAccess, player: str | None) -> str | None:
 
 
 @router.get(
+    "/{match_id}/timeline", summary="Where a match's turns, priority points and violations are"
+)
+def timeline_(request: Request, access: AccessDep, store: StoreDep) -> TimelineOut:
+    """What a timeline marks and jumps to, from one replay of the whole match (kept while the
+    match's head does not move): where each turn and each combat step begins, every priority
+    point, and every violation's seq and rule id. Read the events themselves page by page
+    from ``/events``, only where they are shown."""
+    cache = request.app.state.timelines
+    match_id = access.match_id
+
+    def compute(upto: int) -> Timeline:
+        # after an append, the kept timeline is extended by the new events only
+        kept = cache.latest(match_id)
+        if kept is not None and 0 < kept[0] < upto:
+            at = next(store.records(match_id, gt=kept[0] - 1, lte=kept[0]), None)
+            if at is not None and at.hash == kept[1]:
+                extended: Timeline = extend(kept[2], store, match_id, upto)
+                return extended
+        return timeline(store, match_id, upto)
+
+    t: Timeline = cache.get(store, match_id, compute)
+    return TimelineOut(
+        match_id=access.match_id,
+        head_seq=t.head_seq,
+        turns=t.turns,
+        combat_steps=t.combat_steps,
+        priority_points=t.priority_points,
+        violations=t.violations,
+    )
+
+
+@router.get(
     "/{match_id}/board",
     summary="The board after a seq, in full or as one player knows it",
     response_model_by_alias=True,
@@ -322,11 +356,18 @@ def awaited(
 
 
 @router.get("/{match_id}/validation", summary="The validation report of a match")
-def validation(access: AccessDep, store: StoreDep) -> ValidationOut:
-    """Every violation with its rule id, and the match's outcome, from the one replay loop."""
+def validation(request: Request, access: AccessDep, store: StoreDep) -> ValidationOut:
+    """Every violation with its rule id, and the match's outcome, from the one replay loop
+    (kept while the match's head does not move)."""
     full_record(access)
-    report = replay(store.records(access.match_id), Validator(source=f"store:{access.match_id}"))
-    return ValidationOut.model_validate(validation_json(report))
+    match_id = access.match_id
+
+    def compute(upto: int) -> ValidationOut:
+        report = replay(store.records(match_id, lte=upto), Validator(source=f"store:{match_id}"))
+        return ValidationOut.model_validate(validation_json(report))
+
+    out: ValidationOut = request.app.state.reports.get(store, match_id, compute)
+    return out
 
 
 @router.get("/{match_id}/integrity", summary="The hash chain and deck commitments of a match")
@@ -364,13 +405,20 @@ def lineage_(access: AccessDep, store: StoreDep) -> dict[str, Any]:
 
 
 @router.get("/{match_id}/rulings", summary="The judges' rulings recorded in a match")
-def rulings(access: AccessDep, store: StoreDep) -> list[dict[str, Any]]:
-    """Every `judge_ruling_issued` record, with its seq."""
-    return [
-        {"seq": r.seq, **r.event.model_dump(mode="json")}
-        for r in store.records(access.match_id)
-        if isinstance(r.event, JudgeRulingIssued)
-    ]
+def rulings(request: Request, access: AccessDep, store: StoreDep) -> list[dict[str, Any]]:
+    """Every `judge_ruling_issued` record, with its seq (kept while the match's head does not
+    move)."""
+    match_id = access.match_id
+
+    def compute(upto: int) -> list[dict[str, Any]]:
+        return [
+            {"seq": r.seq, **r.event.model_dump(mode="json")}
+            for r in store.records(match_id, lte=upto)
+            if isinstance(r.event, JudgeRulingIssued)
+        ]
+
+    found: list[dict[str, Any]] = request.app.state.rulings.get(store, match_id, compute)
+    return [dict(r) for r in found]
 
 
 @router.get("/{match_id}/stats", summary="The statistics of one match")

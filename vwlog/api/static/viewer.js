@@ -206,7 +206,9 @@ async function replayPage(matchId, seqText) {
   const state = {
     over: Boolean(meta.winner) || Boolean(meta.victory && meta.victory !== "UNFINISHED"),
     seq: seqText === undefined ? head : Math.max(0, Math.min(head, Number(seqText) || 0)),
-    head, viewer: q.get("player") || "", events: [], violations: [], loadingEvents: true,
+    head, viewer: q.get("player") || "",
+    // the marks of the timeline (from /timeline): what the scrubber shows and jumps to
+    turns: [], combat: [], points: new Set(), pointList: [], violations: [],
   };
   const enc = encodeURIComponent(matchId);
   const scrub = el("input", { id: "scrub", type: "range", min: 0, max: head, value: state.seq, "aria-label": "timeline" });
@@ -234,21 +236,20 @@ async function replayPage(matchId, seqText) {
           btn("back", "◀", "step back (←)", () => show(state.seq - 1)),
           btn("forward", "▶", "step forward (→)", () => show(state.seq + 1)),
           btn("last", "Last", "last event (End)", () => show(state.head)),
-          btn("next-violation", "Next violation", "(v)", () => jump((e) => e.violations.length)),
-          btn("next-combat", "Next combat step", "(c)", () => jump((e) => e.phase === "COMBAT" && e.step && e.step !== prevStep(e))),
-          btn("next-turn", "Next turn", "(t)", () => jump((e) => e.turn !== turnBefore(e))),
+          btn("next-violation", "Next violation", "(v)", () => jump(state.violations.map((v) => v[0]))),
+          btn("next-combat", "Next combat step", "(c)", () => jump(state.combat)),
+          btn("next-turn", "Next turn", "(t)", () => jump(state.turns.map((t) => t[0]))),
           seqLabel, viewSel, forkBtn,
           el("a", { href: `/stats-page#${enc}` }, "statistics")),
         board,
         el("h2", {}, "Events"), eventList),
       side));
 
-  const bySeq = new Map();
-  const prevStep = (e) => bySeq.get(e.seq - 1)?.step;
-  const turnBefore = (e) => bySeq.get(e.seq - 1)?.turn;
-  function jump(pred) {
-    const next = state.events.find((e) => e.seq > state.seq && pred(e));
-    if (next) show(next.seq);
+  /** Go to the first seq of ``seqs`` (increasing) after the one shown. */
+  function jump(seqs) {
+    let lo = 0, hi = seqs.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (seqs[mid] > state.seq) hi = mid; else lo = mid + 1; }
+    if (lo < seqs.length) show(seqs[lo]);
   }
 
   let boardRequest = 0;
@@ -267,18 +268,50 @@ async function replayPage(matchId, seqText) {
     }
   }
 
-  function drawEvents() {
-    eventList.replaceChildren();
-    const from = Math.max(1, state.seq - 40);
-    const to = Math.min(state.head, state.seq + 40);
-    eventList.setAttribute("start", String(from));
+  // the events are read only where they are shown, in blocks of BLOCK seqs, each once per view
+  const BLOCK = 100;
+  const blocks = new Map();
+  function block(b) {
+    const key = `${state.viewer}|${b}`;
+    if (!blocks.has(key)) {
+      const p = new URLSearchParams({ after: b * BLOCK, limit: BLOCK });
+      if (state.viewer) p.set("player", state.viewer);
+      blocks.set(key, api(`/matches/${enc}/events?${p}`)
+        .then((page) => page.events)
+        .catch((err) => { blocks.delete(key); throw err; }));
+    }
+    return blocks.get(key);
+  }
+
+  let eventsRequest = 0;
+  async function drawEvents() {
+    const mine = ++eventsRequest;
+    const seq = state.seq;
+    const from = Math.max(1, seq - 40);
+    const to = Math.min(state.head, seq + 40);
+    const wanted = [];
+    if (to >= from) {
+      for (let b = Math.floor((from - 1) / BLOCK); b <= Math.floor((to - 1) / BLOCK); b++) wanted.push(block(b));
+    }
+    let pages;
+    try {
+      pages = await Promise.all(wanted);
+    } catch (err) {
+      if (mine === eventsRequest) showError(`Error: ${err.message}`);
+      return;
+    }
+    if (mine !== eventsRequest) return;
+    const bySeq = new Map(pages.flat().map((e) => [e.seq, e]));
+    const items = [];
     for (let s = from; s <= to; s++) {
       const e = bySeq.get(s);
-      const li = el("li", { "data-seq": s, class: [s === state.seq && "current", e && e.violations.length && "violation"].filter(Boolean).join(" ") || null },
+      items.push(el("li", { "data-seq": s, class: [s === seq && "current", e && e.violations.length && "violation"].filter(Boolean).join(" ") || null },
         el("a", { href: `/m/${enc}/${s}${location.search}` }, e ? e.description : "…"),
-        e && e.violations.length ? ` — ${e.violations.map((v) => v.rule).join(", ")}` : "");
-      eventList.append(li);
+        e && e.violations.length ? ` — ${e.violations.map((v) => v.rule).join(", ")}` : ""));
     }
+    eventList.setAttribute("start", String(from));
+    eventList.replaceChildren(...items);
+    eventList.dataset.seq = String(seq);
     const cur = eventList.querySelector(".current");
     if (cur) eventList.scrollTop = cur.offsetTop - eventList.offsetTop - eventList.clientHeight / 2;
   }
@@ -287,12 +320,12 @@ async function replayPage(matchId, seqText) {
     const ctx = marks.getContext("2d");
     ctx.clearRect(0, 0, marks.width, marks.height);
     const x = (s) => (s / Math.max(1, state.head)) * (marks.width - 1);
-    let turn = null;
-    for (const e of state.events) {
-      if (e.priority_point) { ctx.fillStyle = "#8d99ae"; ctx.fillRect(x(e.seq), 9, 1, 5); }
-      if (e.turn !== turn) { turn = e.turn; ctx.fillStyle = "#2b2d42"; ctx.fillRect(x(e.seq), 0, 2, 14); }
-    }
-    for (const v of state.violations) { ctx.fillStyle = "#d90429"; ctx.fillRect(x(v.seq) - 2, 0, 5, 14); }
+    ctx.fillStyle = "#8d99ae";
+    for (const s of state.pointList) ctx.fillRect(x(s), 9, 1, 5);
+    ctx.fillStyle = "#2b2d42";
+    for (const [s] of state.turns) ctx.fillRect(x(s), 0, 2, 14);
+    ctx.fillStyle = "#d90429";
+    for (const [s] of state.violations) ctx.fillRect(x(s) - 2, 0, 5, 14);
   }
 
   function show(seq, push = true) {
@@ -300,12 +333,15 @@ async function replayPage(matchId, seqText) {
     state.seq = seq;
     scrub.value = String(seq);
     seqLabel.textContent = `${seq} / ${state.head}`;
-    const e = bySeq.get(seq);
-    forkBtn.disabled = !(e && e.priority_point && seq < state.head);
-    forkBtn.hidden = !(me.role === "organiser" || me.role === "judge");
+    updateFork();
     if (push) history.replaceState(null, "", `/m/${enc}/${seq}${location.search}`);
-    drawEvents();
-    drawBoard();
+    // the board first: the event list's page is read once the board is asked for and drawn
+    drawBoard().finally(drawEvents);
+  }
+
+  function updateFork() {
+    forkBtn.disabled = !(state.points.has(state.seq) && state.seq < state.head);
+    forkBtn.hidden = !(me.role === "organiser" || me.role === "judge");
   }
 
   async function forkHere() {
@@ -328,7 +364,7 @@ async function replayPage(matchId, seqText) {
     const p = new URLSearchParams(location.search);
     if (state.viewer) p.set("player", state.viewer); else p.delete("player");
     history.replaceState(null, "", `/m/${enc}/${state.seq}${p.size ? "?" + p : ""}`);
-    loadEvents().then(drawEvents);
+    drawEvents();
     drawBoard();
   });
   keyHandler = (e) => {
@@ -336,46 +372,41 @@ async function replayPage(matchId, seqText) {
     if ((tag === "input" && e.target !== scrub) || tag === "textarea" || tag === "select") return;
     const keys = { ArrowRight: () => show(state.seq + 1), ArrowLeft: () => show(state.seq - 1),
       Home: () => show(0), End: () => show(state.head),
-      v: () => jump((x) => x.violations.length), c: () => document.getElementById("next-combat").click(),
+      v: () => document.getElementById("next-violation").click(), c: () => document.getElementById("next-combat").click(),
       t: () => document.getElementById("next-turn").click() };
     const f = keys[e.key];
     if (f && !e.ctrlKey && !e.altKey && !e.metaKey) { e.preventDefault(); f(); }
   };
 
-  async function loadEvents() {
-    state.events = [];
-    bySeq.clear();
-    let after = 0;
-    while (after < state.head) {
-      const p = new URLSearchParams({ after, limit: 1000 });
-      if (state.viewer) p.set("player", state.viewer);
-      const page = await api(`/matches/${enc}/events?${p}`);
-      if (!page.events.length) break;
-      for (const e of page.events) { state.events.push(e); bySeq.set(e.seq, e); }
-      after = page.events[page.events.length - 1].seq;
-    }
-    if (!state.viewer) {
-      state.violations = state.events.flatMap((e) => e.violations.map((v) => ({ ...v, seq: e.seq })));
-    }
+  async function loadTimeline() {
+    const t = await api(`/matches/${enc}/timeline`);
+    state.turns = t.turns;
+    state.combat = t.combat_steps;
+    state.pointList = t.priority_points;
+    state.points = new Set(t.priority_points);
+    state.violations = t.violations;
     drawMarks();
   }
 
   show(state.seq, false);
-  await loadEvents();
-  state.loadingEvents = false;
+  await loadTimeline();
   document.body.dataset.eventsLoaded = "true";
-  show(state.seq, false);
+  updateFork();
   await judgePanel(matchId, side, state, show);
   await playPanel(matchId, side, meta, state, async () => {
     const m = await api(`/matches/${enc}`);
     state.head = m.events;
     scrub.max = String(state.head);
-    await loadEvents();
+    blocks.clear();
+    await loadTimeline();
     show(state.head);
   });
 }
 
 // -- judge ---------------------------------------------------------------------------------
+
+const INTEGRITY_AUTO = 3000;
+/** Up to this many events, the hash chain is checked as the match opens. */
 
 const ruleCache = new Map();
 async function ruleText(id) {
@@ -400,7 +431,6 @@ async function judgePanel(matchId, side, state, show) {
     box.append(el("p", {}, `Not available: ${err.message}`));
   }
   if (report) {
-    state.violations = report.violations;
     box.append(el("p", { id: "verdict" }, report.ok ? "No violations." : `${report.violations.length} violation(s).`,
       report.winner ? ` Winner ${report.winner} (${report.victory}).` : ""));
     const texts = await Promise.all(report.violations.map((v) => ruleText(v.rule)));
@@ -409,10 +439,22 @@ async function judgePanel(matchId, side, state, show) {
         el("strong", {}, `${v.rule} at ${v.seq}`), ` — ${v.message}`, el("br"),
         el("small", { class: "rule-text" }, texts[i])))));
   }
-  try {
-    const integ = await api(`/matches/${enc}/integrity`);
-    box.append(el("p", { id: "integrity" }, `Integrity: ${integ.ok === false ? "BROKEN" : "ok"}`));
-  } catch { /* a player's token does not see it */ }
+  // the hash chain is recomputed on every check (never kept): on a long match, only on request
+  const integrity = el("p", { id: "integrity" });
+  async function checkIntegrity() {
+    integrity.replaceChildren("Integrity: checking…");
+    try {
+      const integ = await api(`/matches/${enc}/integrity`);
+      integrity.replaceChildren(`Integrity: ${integ.ok === false ? "BROKEN" : "ok"} (${integ.records} records checked)`,
+        integ.broken ? ` — first broken link at seq ${integ.broken.seq ?? "?"}: ${integ.broken.reason}` : "");
+    } catch (err) { integrity.replaceChildren(`Integrity: not available (${err.message})`); }
+  }
+  box.append(integrity);
+  if (state.head <= INTEGRITY_AUTO) await checkIntegrity();
+  else {
+    integrity.replaceChildren(`Integrity: not checked yet (${state.head} events) `,
+      el("button", { type: "button", id: "check-integrity", onclick: checkIntegrity }, "Check the hash chain"));
+  }
   // diff of two records
   const other = el("input", { id: "diff-other", placeholder: "other match id", "aria-label": "other match id" });
   const out = el("div", { id: "diff-out" });
