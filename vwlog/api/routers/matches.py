@@ -93,13 +93,31 @@ def list_(
     flagged: bool | None = None,
     since: date | None = None,
     forks: Annotated[bool, Query(description="include forks")] = True,
+    finished: Annotated[bool | None, Query(description="only finished (or unfinished)")] = None,
+    min_turns: Annotated[int | None, Query(description="at least this many turns")] = None,
+    max_turns: Annotated[int | None, Query(description="at most this many turns")] = None,
     offset: Annotated[int, Query(ge=0)] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
 ) -> MatchesPage:
-    """Stored matches (summaries only; a match in progress is listed, its records are not)."""
+    """Stored matches (summaries only; a match in progress is listed, its records are not).
+    ``victory=UNFINISHED`` lists the matches nobody has won, as the statistics count them."""
+    unfinished = victory is not None and victory.upper() == "UNFINISHED"
     found = list_matches(
-        store, player=player, winner=winner, victory=victory, flagged=flagged, since=since
+        store,
+        player=player,
+        winner=winner,
+        victory=None if unfinished else victory,
+        flagged=flagged,
+        since=since,
     )
+    if unfinished or finished is False:
+        found = [m for m in found if m.winner is None and m.victory is None]
+    elif finished:
+        found = [m for m in found if m.winner is not None or m.victory is not None]
+    if min_turns is not None:
+        found = [m for m in found if m.turns is not None and m.turns >= min_turns]
+    if max_turns is not None:
+        found = [m for m in found if m.turns is not None and m.turns <= max_turns]
     if not forks:
         found = [m for m in found if m.parent is None]
     return MatchesPage(
