@@ -380,6 +380,7 @@ def test_statistics_charts_show_the_report_and_link_to_matches(
     assert page.locator("#cards-chart svg circle").count() == len(report["top_cards"]) > 0
     buckets = report["length"]["turns"]["histogram"]
     assert len(_chart_links(page, "length-chart")) == len(buckets) > 0
+    judge_page.shot("statistics-1280x800")
     # every stored match is a bar that opens it (the corpus here is under the 60 shown)
     with viewer_server.client("judge") as c:
         listed = c.get("/matches", params={"limit": 1000}).json()
@@ -411,7 +412,6 @@ def test_statistics_charts_show_the_report_and_link_to_matches(
     page.click(f"#chart a[href='/m/{combat}']")
     page.wait_for_url(re.compile(rf"/m/{re.escape(combat)}"), timeout=TIMEOUT)
     seq_shown(judge_page)
-    judge_page.shot("statistics-1280x800")
     assert judge_page.errors == []
 
 

@@ -454,7 +454,7 @@ async function judgePanel(matchId, side, state, show) {
     integrity.replaceChildren("Integrity: checking…");
     try {
       const integ = await api(`/matches/${enc}/integrity`);
-      integrity.replaceChildren(`Integrity: ${integ.ok === false ? "BROKEN" : "ok"} (${integ.records} records checked)`,
+      integrity.replaceChildren(`Integrity: ${integ.ok === false ? "BROKEN" : "ok"} (${integ.records} records checked, up to event ${state.head})`,
         integ.broken ? ` — first broken link at seq ${integ.broken.seq ?? "?"}: ${integ.broken.reason}` : "");
     } catch (err) { integrity.replaceChildren(`Integrity: not available (${err.message})`); }
   }
