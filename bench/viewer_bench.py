@@ -210,11 +210,11 @@ def viewer_round(
     s1, b1 = cpu(proc), browser_cpu()
     page.keyboard.press("End")
     page.wait_for_selector(f"#board[data-seq='{head}']", timeout=TIMEOUT_MS)
+    t2 = time.perf_counter()
+    s2, b2 = cpu(proc), browser_cpu()
     page.wait_for_function(
         "(head) => window.__vwlogBoards.some((b) => b[0] === String(head))", arg=head
     )
-    t2 = time.perf_counter()
-    s2, b2 = cpu(proc), browser_cpu()
     open_page, scrub_page = page_times(page, head)
     ctx.close()
     time.sleep(1.0)  # let the page's last requests end on the server
