@@ -615,15 +615,15 @@ function barChart(rows, xlabel) {
 
 /** Win rates with their 95 % intervals on a 0–1 scale, one row each, and a dashed reference. */
 function intervalChart(rows, reference, xlabel) {
-  const w = 640, row = 22, top = 8, h = top + rows.length * row + 34;
+  const w = 640, row = 22, top = 8, h = top + rows.length * row + 40;
   const plot = w - LABEL_W - 20;
   const x = (v) => LABEL_W + v * plot;
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   return svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": xlabel, class: "plot" },
     ticks.map((t) => svg("g", {},
-      svg("line", { x1: x(t), x2: x(t), y1: top, y2: h - 24, class: "grid" }),
-      svg("text", { x: x(t), y: h - 12, "text-anchor": "middle", class: "axis" }, `${t * 100}%`))),
-    svg("line", { x1: x(reference), x2: x(reference), y1: top, y2: h - 24, class: "reference" }),
+      svg("line", { x1: x(t), x2: x(t), y1: top, y2: h - 30, class: "grid" }),
+      svg("text", { x: x(t), y: h - 18, "text-anchor": "middle", class: "axis" }, `${t * 100}%`))),
+    svg("line", { x1: x(reference), x2: x(reference), y1: top, y2: h - 30, class: "reference" }),
     rows.map((r, i) => {
       const y = top + i * row + row / 2;
       return linked(r.href, `${r.label}: ${pct(r.rate)} (95% CI ${pct(r.lo)}–${pct(r.hi)}, n=${r.n})`,
@@ -631,7 +631,7 @@ function intervalChart(rows, reference, xlabel) {
         r.n ? svg("line", { x1: x(r.lo), x2: x(r.hi), y1: y, y2: y, class: "whisker" }) : null,
         r.n ? svg("circle", { cx: x(r.rate), cy: y, r: 4, class: "dot" }) : null);
     }),
-    svg("text", { x: LABEL_W + plot / 2, y: h, "text-anchor": "middle", class: "axis" }, xlabel));
+    svg("text", { x: LABEL_W + plot / 2, y: h - 4, "text-anchor": "middle", class: "axis" }, xlabel));
 }
 
 /** Vertical bars over ranges: ``rows`` of {low, high, value, href}. */
