@@ -281,6 +281,36 @@ def test_live_appends_answer_with_a_signed_receipt(server: Server) -> None:
     assert not verify(key, {**payload, "head_seq": 1}, receipt["signature"])
 
 
+def test_legal_decisions_come_in_words_and_sentences_like_the_command_line(
+    server: Server, tmp_path: Path
+) -> None:
+    from vwlog.io.logfile import read_log
+    from vwlog.services.decisions import awaited_in_log
+
+    match = "live-words"
+    new_live_match(server, match)
+    with server.client("organiser") as c:
+        for _ in range(4):  # a few decisions in, past the first supply choice
+            a = c.get(f"/matches/{match}/awaited").json()
+            assert len(a["options"]) == len(a["legal"]) > 0
+            log = tmp_path / "m.jsonl"
+            log.write_bytes(c.get(f"/matches/{match}/export").content)
+            # the same words as `vwlog next` gives for the same position
+            cli = awaited_in_log(read_log(log)[1])
+            assert [o["words"] for o in a["options"]] == list(cli.decisions)
+            for o in a["options"]:
+                assert o["text"], o
+                assert not o["text"].startswith("{"), o
+            chosen = a["options"][-1]
+            r = c.post(
+                f"/matches/{match}/decisions",
+                json={"decisions": [chosen["words"]], "expected_seq": a["seq"]},
+            )
+            assert r.status_code == 200, r.text
+            # the words append exactly the legal event they stand for
+            assert r.json()["events"][0] == a["legal"][-1]
+
+
 def test_an_illegal_decision_is_refused_with_its_rule_ids_and_nothing_is_stored(
     server: Server,
 ) -> None:
@@ -399,3 +429,31 @@ def test_watchers_follow_a_live_match_over_server_sent_events(server: Server) ->
     assert head < final
     assert ended
     assert ended[0]["over"] is True
+
+
+def test_stats_report_and_the_list_filters_its_charts_link_to(server: Server) -> None:
+    with server.client("judge") as c:
+        report = c.get("/stats/report", params={"min_n": 1}).json()
+        everything = c.get("/matches", params={"limit": 1000}).json()["matches"]
+        unfinished = c.get("/matches", params={"victory": "UNFINISHED", "limit": 1000}).json()
+        done = c.get("/matches", params={"finished": True, "limit": 1000}).json()["matches"]
+        short = c.get("/matches", params={"min_turns": 2, "max_turns": 3, "limit": 1000}).json()
+        assert c.get("/stats/report", params={"min_n": 0}).status_code == 422
+    # the same report as `vwlog stats --format json`, plus the ranked card ids
+    assert report["min_n"] == 1
+    by_id = {x["card"]: x for x in report["cards"]}
+    lows = [by_id[k]["played"]["ci95_low"] for k in report["top_cards"]]
+    assert lows == sorted(lows, reverse=True)
+    assert all(by_id[k]["played"]["n"] >= 1 for k in report["top_cards"])
+    counted = {v["victory"]: v["matches"] for v in report["victory_types"]}
+    assert unfinished["total"] == counted.get("UNFINISHED", 0)
+    assert unfinished["total"] == sum(1 for m in everything if m["winner"] is None)
+    assert all(m["winner"] is not None for m in done)
+    assert len(done) + unfinished["total"] == len(everything)
+    expected = [
+        m["match_id"] for m in everything if m["turns"] is not None and 2 <= m["turns"] <= 3
+    ]
+    assert 0 < len(expected) < len(everything)
+    assert [m["match_id"] for m in short["matches"]] == expected
+    assert unfinished["total"] > 0
+    assert done

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import httpx
+import orjson
 import pytest
 
-from tests.api.server import Server
+from tests.api.server import SAMPLES, Server, vwlog
+from tests.render.test_injection import EVIL
 from tests.viewer.conftest import Page
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytestmark = pytest.mark.slow
 
@@ -18,8 +25,13 @@ TIMEOUT = 30_000
 def seq_shown(p: Page) -> int:
     """The seq of the board now drawn."""
     p.page.wait_for_selector("#board[data-seq]", timeout=TIMEOUT)
+    # the board and the event list around it are both drawn for the seq the scrubber is at
     p.page.wait_for_function(
-        "document.querySelector('#board').dataset.seq === document.querySelector('#scrub').value",
+        """() => {
+          const at = document.querySelector('#scrub').value;
+          return document.querySelector('#board').dataset.seq === at
+            && document.querySelector('#events').dataset.seq === at;
+        }""",
         timeout=TIMEOUT,
     )
     return int(p.page.get_attribute("#board", "data-seq") or -1)
@@ -138,15 +150,34 @@ def _play_three(p: Page, match_id: str) -> None:
         page.wait_for_selector("#legal button", timeout=TIMEOUT)
         before = page.inner_text("#awaited")
         with p.server.client("organiser") as c:
-            legal = c.get(f"/matches/{match_id}/awaited", params={"limit": 60}).json()
+            awaited = c.get(f"/matches/{match_id}/awaited", params={"limit": 60}).json()
         shown = page.locator("#legal button")
-        assert shown.count() == min(60, len(legal["legal"])), f"decision {n}"
-        shown.first.click()
+        assert shown.count() == min(60, len(awaited["legal"])), f"decision {n}"
+        # each decision reads as a sentence with the words `vwlog play` takes, never as data
+        for i in range(shown.count()):
+            text = shown.nth(i).inner_text()
+            option = awaited["options"][i]
+            assert option["text"] in text
+            assert option["words"] in text
+            assert "{" not in text
+            assert "=" not in text
+        assert f"{awaited['player']} to decide" in before
+        chosen = shown.count() - 1
+        shown.nth(chosen).click()
         page.wait_for_function(
             f"document.querySelector('#awaited').textContent !== {before!r}", timeout=TIMEOUT
         )
         page.wait_for_selector("#consequences li", timeout=TIMEOUT)
-    assert "decision:" in page.inner_text("#consequences")
+        # the consequences are the event list's sentences for what was appended
+        with p.server.client("organiser") as c:
+            appended = c.get(
+                f"/matches/{match_id}/events", params={"after": awaited["seq"], "limit": 1000}
+            ).json()["events"]
+        assert appended[0]["description"] == awaited["options"][chosen]["text"]
+        items = page.locator("#consequences li")
+        first = int(items.first.get_attribute("data-seq") or 0)
+        assert first == awaited["seq"] + 1
+        assert appended[0]["description"] in items.first.inner_text()
 
 
 def test_fork_at_a_priority_point_and_play_three(
@@ -278,11 +309,156 @@ def test_a_players_token_sees_only_its_seat(browser: object, viewer_server: Serv
         context.close()
 
 
-def test_statistics_page_links_to_matches(judge_page: Page, viewer_server: Server) -> None:
+def js_uri(text: str) -> str:
+    """``encodeURIComponent(text)``."""
+    return quote(text, safe="!'()*")
+
+
+def _evil_log(tmp: Path) -> tuple[Path, str]:
+    """A finished sample with a crafted string (markup that runs script, control and bidi
+    characters) as its match id and as the name of a card it plays."""
+    quoted = orjson.dumps(EVIL).decode()
+    lines = []
+    for raw in (SAMPLES / "generated-military.jsonl").read_text(encoding="utf-8").splitlines():
+        data = orjson.loads(raw)
+        data.pop("hash", None)
+        text = orjson.dumps(data).decode()
+        text = text.replace('"sim-3-00000"', quoted[:-1] + ' m"')
+        text = text.replace('"Ashen Warcamp"', quoted[:-1] + ' c"')
+        text = text.replace('"ashen-warcamp"', '"ashen-warcamp-crafted"')  # a card of its own
+        lines.append(text)
+    path = tmp / "evil.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, EVIL + " m"
+
+
+@pytest.fixture(scope="module")
+def corpus(viewer_server: Server, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Finished matches in the store (the statistics count those), one of them with the crafted
+    string in its match id and a card name; the id of that one."""
+    tmp = tmp_path_factory.mktemp("corpus")
+    log, evil_id = _evil_log(tmp)
+    for path in (SAMPLES / "generated-political.jsonl", log):
+        out = vwlog(viewer_server.store, "import", str(path))
+        assert "stored" in out or "unchanged" in out, out
+    return evil_id
+
+
+def _chart_links(page: Any, figure: str) -> list[str]:
+    hrefs: list[str] = page.eval_on_selector_all(
+        f"#{figure} svg a", "els => els.map((a) => a.getAttribute('href'))"
+    )
+    return hrefs
+
+
+def _chart_texts(page: Any, figure: str) -> list[str]:
+    texts: list[str] = page.eval_on_selector_all(
+        f"#{figure} svg text", "els => els.map((t) => t.textContent)"
+    )
+    return texts
+
+
+def test_statistics_charts_show_the_report_and_link_to_matches(
+    judge_page: Page, viewer_server: Server, corpus: str
+) -> None:
+    with viewer_server.client("judge") as c:
+        report = c.get("/stats/report", params={"min_n": 1}).json()
+    page = judge_page.open("/stats-page?min_n=1")
+    page.wait_for_selector("#chart svg a", timeout=TIMEOUT)
+    for figure in (
+        "victory-chart", "seat-chart", "order-chart", "faction-chart", "length-chart",
+        "tempo-chart", "cards-chart", "chart",
+    ):  # fmt: skip
+        assert page.locator(f"#{figure} svg").count() >= 1, figure
+        assert page.is_visible(f"#{figure} svg"), figure
+    # one bar per victory type, each linking to its matches
+    victories = _chart_links(page, "victory-chart")
+    assert victories == [f"/?victory={v['victory']}" for v in report["victory_types"]]
+    assert page.locator("#seat-chart svg circle").count() == sum(
+        1 for w in report["win_rate"]["by_seat"] if w["n"]
+    )
+    assert page.locator("#cards-chart svg circle").count() == len(report["top_cards"]) > 0
+    buckets = report["length"]["turns"]["histogram"]
+    assert len(_chart_links(page, "length-chart")) == len(buckets) > 0
+    judge_page.shot("statistics-1280x800")
+    # every stored match is a bar that opens it (the corpus here is under the 60 shown)
+    with viewer_server.client("judge") as c:
+        listed = c.get("/matches", params={"limit": 1000}).json()
+    bars = _chart_links(page, "chart")
+    assert len(listed["matches"]) <= 60
+    assert sorted(bars) == sorted(f"/m/{js_uri(m['match_id'])}" for m in listed["matches"])
+
+    # a victory bar lists exactly the matches it counts
+    military = next(v for v in report["victory_types"] if v["victory"] == "MILITARY")
+    page.click("#victory-chart a[href='/?victory=MILITARY']")
+    page.wait_for_url(re.compile(r"victory=MILITARY"), timeout=TIMEOUT)
+    page.wait_for_selector("table tbody tr", timeout=TIMEOUT)
+    assert page.locator("table tbody tr").count() == military["matches"]
+    # a bar of the length histogram lists the finished matches of that length
+    page.go_back()
+    page.wait_for_selector("#length-chart svg a", timeout=TIMEOUT)
+    first = buckets[0]
+    page.locator("#length-chart svg a").first.click()
+    page.wait_for_url(re.compile(r"min_turns="), timeout=TIMEOUT)
+    page.wait_for_selector("#more-filters", timeout=TIMEOUT)
+    page.wait_for_function(
+        "document.querySelectorAll('table tbody tr').length > 0", timeout=TIMEOUT
+    )
+    assert page.locator("table tbody tr").count() == first["matches"]
+    # a bar opens its match
+    page.go_back()
     combat = viewer_server.tokens["match:full-combat"]
-    page = judge_page.open("/stats-page")
     page.wait_for_selector(f"#chart a[href='/m/{combat}']", timeout=TIMEOUT)
     page.click(f"#chart a[href='/m/{combat}']")
     page.wait_for_url(re.compile(rf"/m/{re.escape(combat)}"), timeout=TIMEOUT)
     seq_shown(judge_page)
+    assert judge_page.errors == []
+
+
+def test_statistics_page_shows_names_from_logs_as_text(
+    judge_page: Page, viewer_server: Server, corpus: str
+) -> None:
+    dialogs: list[str] = []
+    judge_page.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page = judge_page.open("/stats-page?min_n=1")
+    page.wait_for_selector("#cards-chart svg circle", timeout=TIMEOUT)
+    page.wait_for_selector("#chart svg a", timeout=TIMEOUT)
+    # the crafted card name is a label of the cards chart, as text
+    labels = page.eval_on_selector_all(
+        "#cards-chart svg text", "els => els.map((t) => t.textContent)"
+    )
+    assert any(t.startswith("\x1b]0;owned") for t in labels), labels
+    titles = page.eval_on_selector_all("#chart svg title", "els => els.map((t) => t.textContent)")
+    assert any("<script>alert(1)</script>" in t for t in titles)
+    assert any(t.startswith("\x1b]0;owned") for t in _chart_texts(page, "chart"))
+    assert page.locator("img").count() == 0
+    assert page.locator("script").count() == 1  # the viewer's own module
+    handlers = page.evaluate(
+        """[...document.querySelectorAll('*')]
+             .filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length"""
+    )
+    assert handlers == 0
+    links = _chart_links(page, "chart")
+    assert f"/m/{js_uri(corpus)}" in links
+    page.wait_for_timeout(300)
+    assert dialogs == []
+    assert judge_page.errors == []
+
+
+def test_statistics_charts_are_reached_with_the_keyboard(
+    judge_page: Page, viewer_server: Server, corpus: str
+) -> None:
+    page = judge_page.open("/stats-page?min_n=1")
+    page.wait_for_selector("#victory-chart svg a", timeout=TIMEOUT)
+    page.focus("#stats-form button")
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        inside = page.evaluate("!!document.activeElement.closest('#victory-chart')")
+        if inside:
+            break
+    assert inside, "Tab never reached the victory chart"
+    href = page.evaluate("document.activeElement.getAttribute('href')")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(re.escape(href).replace("\\?", "\\?")), timeout=TIMEOUT)
+    page.wait_for_selector("table tbody tr", timeout=TIMEOUT)
     assert judge_page.errors == []

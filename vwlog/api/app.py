@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 
 from vwlog import __version__
 from vwlog.api import errors
+from vwlog.api.cache import HeadCache
 from vwlog.api.dependencies import principal
 from vwlog.api.routers import catalog, matches, play, viewer
 from vwlog.api.settings import ApiSettings
@@ -65,6 +66,10 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
         dependencies=[Depends(principal)],
     )
     app.state.settings = settings
+    # answers that replay a whole match, kept while its head does not move
+    app.state.timelines = HeadCache(16)
+    app.state.reports = HeadCache(16)
+    app.state.rulings = HeadCache(16)
     errors.install(app)
     app.include_router(catalog.router)
     app.include_router(matches.router)

@@ -23,6 +23,7 @@ from vwlog.store.tokens import Role
 __all__ = [
     "AwaitedOut",
     "BoardView",
+    "DecisionOut",
     "DecisionsIn",
     "ErrorOut",
     "EventOut",
@@ -35,6 +36,7 @@ __all__ = [
     "MatchesPage",
     "ReceiptOut",
     "ShownBoardView",
+    "TimelineOut",
     "ValidationOut",
     "VerifyOut",
     "ViolationOut",
@@ -313,6 +315,33 @@ class EventsPage(_Model):
     """The events."""
 
 
+class TimelineOut(_Model):
+    """The marks of a match's timeline (each list by increasing seq), without its events."""
+
+    match_id: str
+    """The match."""
+    head_seq: int
+    """The seq of the match's last event."""
+    turns: list[tuple[int, int]]
+    """``[seq, turn]``: the event after which the turn number became ``turn``."""
+    combat_steps: list[int]
+    """Events after which a step of the Combat Phase began."""
+    priority_points: list[int]
+    """Events after which a player holds priority (where a fork may start)."""
+    violations: list[tuple[int, str]]
+    """``[seq, rule id]`` of every broken rule (the validation report has their texts)."""
+
+
+class DecisionOut(_Model):
+    """One legal decision, as the command line says it."""
+
+    words: str
+    """The decision in the play notation (what ``vwlog next`` lists and ``vwlog play`` takes;
+    compact JSON where no words say it exactly). Append it as it is."""
+    text: str
+    """One sentence saying what it does, as the event list says it."""
+
+
 class AwaitedOut(_Model):
     """What the match waits for now, and the legal decisions."""
 
@@ -334,6 +363,8 @@ class AwaitedOut(_Model):
     """Every legal decision of the awaited player, as events (at most ``limit``)."""
     truncated: bool
     """Whether more legal decisions exist than were listed."""
+    options: list[DecisionOut] = Field(default_factory=list)
+    """The same decisions as ``legal``, in the same order, in words and as a sentence."""
 
 
 class DecisionsIn(_Model):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Query
 
 from vwlog.api.dependencies import PrincipalDep, StoreDep, get_signer
 from vwlog.api.errors import ERROR_RESPONSES
@@ -13,6 +13,7 @@ from vwlog.api.schemas import TokenOut
 from vwlog.api.signing import Signer
 from vwlog.io.pools import load_deck, load_pool, packaged_decks
 from vwlog.model.cards import DEFAULT_RULESET
+from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, report
 from vwlog.services import rules_catalog
 
 router = APIRouter(tags=["catalog"], responses=ERROR_RESPONSES)
@@ -107,8 +108,30 @@ def corpus(store: StoreDep) -> dict[str, Any]:
     return data
 
 
+@router.get("/stats/report", summary="The corpus statistics as the stats command reports them")
+def corpus_report(
+    store: StoreDep,
+    min_n: Annotated[int, Query(ge=1, le=100_000, description="fewest plays to rank a card")] = (
+        DEFAULT_MIN_N
+    ),
+) -> dict[str, Any]:
+    """The report ``vwlog stats --format json`` writes (victory types, win rates with their
+    95 % intervals by seat, turn order, faction and deck, match length, tempo, cards), plus
+    ``top_cards``: the ids of the cards played in at least ``min_n`` finished player-matches,
+    best first by the lower end of their interval (as the HTML page ranks them)."""
+    from vwlog.services.stats import corpus_stats
+
+    if store.position() == 0:
+        raise HTTPException(404, "no matches stored yet")
+    stats = corpus_stats(store)
+    data = report(stats, min_n=min_n)
+    data["top_cards"] = [k for k, _c in stats.card_rows(min_n)[:DEFAULT_TOP]]
+    return data
+
+
 __all__ = [
     "corpus",
+    "corpus_report",
     "deck",
     "decks",
     "health",

@@ -29,11 +29,13 @@ from vwlog.api.dependencies import (
 from vwlog.api.errors import ERROR_RESPONSES
 from vwlog.api.schemas import (
     AwaitedOut,
+    DecisionOut,
     EventOut,
     EventsPage,
     MatchesPage,
     MatchSummaryOut,
     ShownBoardView,
+    TimelineOut,
     UploadOut,
     ValidationOut,
     VerifyOut,
@@ -42,6 +44,7 @@ from vwlog.audit.diff import diff_matches
 from vwlog.audit.knowledge import knowledge
 from vwlog.audit.sources import MatchSource
 from vwlog.engine.describe import board_view, describe
+from vwlog.engine.notation import format_decision
 from vwlog.engine.replay import BaseVisitor, Step, Validator, replay
 from vwlog.events import JudgeRulingIssued
 from vwlog.io import codec
@@ -58,6 +61,7 @@ from vwlog.render.json import (
 from vwlog.rules import expect, legal_decisions
 from vwlog.services.forks import lineage
 from vwlog.services.matches import import_log, list_matches, state_at, verify_match
+from vwlog.services.timeline import Timeline, extend, timeline
 from vwlog.store import MatchStore
 from vwlog.store.tokens import Role
 
@@ -89,13 +93,31 @@ def list_(
     flagged: bool | None = None,
     since: date | None = None,
     forks: Annotated[bool, Query(description="include forks")] = True,
+    finished: Annotated[bool | None, Query(description="only finished (or unfinished)")] = None,
+    min_turns: Annotated[int | None, Query(description="at least this many turns")] = None,
+    max_turns: Annotated[int | None, Query(description="at most this many turns")] = None,
     offset: Annotated[int, Query(ge=0)] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
 ) -> MatchesPage:
-    """Stored matches (summaries only; a match in progress is listed, its records are not)."""
+    """Stored matches (summaries only; a match in progress is listed, its records are not).
+    ``victory=UNFINISHED`` lists the matches nobody has won, as the statistics count them."""
+    unfinished = victory is not None and victory.upper() == "UNFINISHED"
     found = list_matches(
-        store, player=player, winner=winner, victory=victory, flagged=flagged, since=since
+        store,
+        player=player,
+        winner=winner,
+        victory=None if unfinished else victory,
+        flagged=flagged,
+        since=since,
     )
+    if unfinished or finished is False:
+        found = [m for m in found if m.winner is None and m.victory is None]
+    elif finished:
+        found = [m for m in found if m.winner is not None or m.victory is not None]
+    if min_turns is not None:
+        found = [m for m in found if m.turns is not None and m.turns >= min_turns]
+    if max_turns is not None:
+        found = [m for m in found if m.turns is not None and m.turns <= max_turns]
     if not forks:
         found = [m for m in found if m.parent is None]
     return MatchesPage(
@@ -243,6 +265,38 @@ def seat_of(access: MatchAccess, player: str | None) -> str | None:
 
 
 @router.get(
+    "/{match_id}/timeline", summary="Where a match's turns, priority points and violations are"
+)
+def timeline_(request: Request, access: AccessDep, store: StoreDep) -> TimelineOut:
+    """What a timeline marks and jumps to, from one replay of the whole match (kept while the
+    match's head does not move): where each turn and each combat step begins, every priority
+    point, and every violation's seq and rule id. Read the events themselves page by page
+    from ``/events``, only where they are shown."""
+    cache = request.app.state.timelines
+    match_id = access.match_id
+
+    def compute(upto: int) -> Timeline:
+        # after an append, the kept timeline is extended by the new events only
+        kept = cache.latest(match_id)
+        if kept is not None and 0 < kept[0] < upto:
+            at = next(store.records(match_id, gt=kept[0] - 1, lte=kept[0]), None)
+            if at is not None and at.hash == kept[1]:
+                extended: Timeline = extend(kept[2], store, match_id, upto)
+                return extended
+        return timeline(store, match_id, upto)
+
+    t: Timeline = cache.get(store, match_id, compute)
+    return TimelineOut(
+        match_id=access.match_id,
+        head_seq=t.head_seq,
+        turns=t.turns,
+        combat_steps=t.combat_steps,
+        priority_points=t.priority_points,
+        violations=t.violations,
+    )
+
+
+@router.get(
     "/{match_id}/board",
     summary="The board after a seq, in full or as one player knows it",
     response_model_by_alias=True,
@@ -276,8 +330,10 @@ def awaited(
     limit: Annotated[int, Query(ge=0, le=LEGAL_LIMIT)] = 100,
 ) -> AwaitedOut:
     """The decision the match waits for after its last event and every legal decision (from
-    `legal_decisions`). A player's token sees the legal decisions only when the decision is
-    its own (they would name the other player's hand)."""
+    `legal_decisions`): as events (``legal``) and, in the same order, in the play notation with
+    one sentence each (``options``, as ``vwlog next`` and the event list say them). A player's
+    token sees the legal decisions only when the decision is its own (they would name the other
+    player's hand)."""
     head = store.head(access.match_id)
     state = state_at(store, access.match_id, head.seq)
     rs = state.ruleset
@@ -307,15 +363,29 @@ def awaited(
         over=state.over,
         legal=[o.model_dump(mode="json", by_alias=True) for o in options[:limit]],
         truncated=len(options) > limit,
+        options=[
+            DecisionOut(
+                words=format_decision(o, rs, state),
+                text=describe(o, state, viewer=access.viewer),
+            )
+            for o in options[:limit]
+        ],
     )
 
 
 @router.get("/{match_id}/validation", summary="The validation report of a match")
-def validation(access: AccessDep, store: StoreDep) -> ValidationOut:
-    """Every violation with its rule id, and the match's outcome, from the one replay loop."""
+def validation(request: Request, access: AccessDep, store: StoreDep) -> ValidationOut:
+    """Every violation with its rule id, and the match's outcome, from the one replay loop
+    (kept while the match's head does not move)."""
     full_record(access)
-    report = replay(store.records(access.match_id), Validator(source=f"store:{access.match_id}"))
-    return ValidationOut.model_validate(validation_json(report))
+    match_id = access.match_id
+
+    def compute(upto: int) -> ValidationOut:
+        report = replay(store.records(match_id, lte=upto), Validator(source=f"store:{match_id}"))
+        return ValidationOut.model_validate(validation_json(report))
+
+    out: ValidationOut = request.app.state.reports.get(store, match_id, compute)
+    return out
 
 
 @router.get("/{match_id}/integrity", summary="The hash chain and deck commitments of a match")
@@ -353,13 +423,20 @@ def lineage_(access: AccessDep, store: StoreDep) -> dict[str, Any]:
 
 
 @router.get("/{match_id}/rulings", summary="The judges' rulings recorded in a match")
-def rulings(access: AccessDep, store: StoreDep) -> list[dict[str, Any]]:
-    """Every `judge_ruling_issued` record, with its seq."""
-    return [
-        {"seq": r.seq, **r.event.model_dump(mode="json")}
-        for r in store.records(access.match_id)
-        if isinstance(r.event, JudgeRulingIssued)
-    ]
+def rulings(request: Request, access: AccessDep, store: StoreDep) -> list[dict[str, Any]]:
+    """Every `judge_ruling_issued` record, with its seq (kept while the match's head does not
+    move)."""
+    match_id = access.match_id
+
+    def compute(upto: int) -> list[dict[str, Any]]:
+        return [
+            {"seq": r.seq, **r.event.model_dump(mode="json")}
+            for r in store.records(match_id, lte=upto)
+            if isinstance(r.event, JudgeRulingIssued)
+        ]
+
+    found: list[dict[str, Any]] = request.app.state.rulings.get(store, match_id, compute)
+    return [dict(r) for r in found]
 
 
 @router.get("/{match_id}/stats", summary="The statistics of one match")

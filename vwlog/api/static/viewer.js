@@ -54,9 +54,14 @@ function go(url) {
 window.addEventListener("popstate", () => route());
 document.addEventListener("click", (e) => {
   const a = e.target.closest("a");
-  if (a && a.origin === location.origin && !a.target && !e.ctrlKey && !e.metaKey) {
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  // an HTML link, or a link inside a chart (an SVG ``a``: its href is not a string)
+  const href = typeof a.href === "string" ? a.href : a.getAttribute("href");
+  if (!href || (typeof a.target === "string" && a.target)) return;
+  const url = new URL(href, location.href);
+  if (url.origin === location.origin) {
     e.preventDefault();
-    go(a.pathname + a.search);
+    go(url.pathname + url.search);
   }
 });
 
@@ -120,9 +125,13 @@ async function listPage() {
   });
   app.append(el("h1", {}, "Matches"), form);
   const p = new URLSearchParams({ offset, limit });
-  for (const k of ["player", "since", "victory"]) if (q.get(k)) p.set(k, q.get(k));
+  for (const k of ["player", "since", "victory", "finished", "min_turns", "max_turns"]) if (q.get(k)) p.set(k, q.get(k));
   if (q.get("flagged")) p.set("flagged", "true");
   if (q.get("forks") === "false") p.set("forks", "false");
+  // filters a chart of the statistics links with, beside the form's
+  const more = [q.get("finished") === "true" && "finished", q.get("min_turns") && `at least ${q.get("min_turns")} turns`,
+    q.get("max_turns") && `at most ${q.get("max_turns")} turns`].filter(Boolean);
+  if (more.length) app.append(el("p", { id: "more-filters" }, `Also: ${more.join(", ")} `, el("a", { href: "/" }, "(clear)")));
   let page;
   const search = (q.get("search") || "").toLowerCase();
   if (search) {
@@ -206,7 +215,9 @@ async function replayPage(matchId, seqText) {
   const state = {
     over: Boolean(meta.winner) || Boolean(meta.victory && meta.victory !== "UNFINISHED"),
     seq: seqText === undefined ? head : Math.max(0, Math.min(head, Number(seqText) || 0)),
-    head, viewer: q.get("player") || "", events: [], violations: [], loadingEvents: true,
+    head, viewer: q.get("player") || "",
+    // the marks of the timeline (from /timeline): what the scrubber shows and jumps to
+    turns: [], combat: [], points: new Set(), pointList: [], violations: [],
   };
   const enc = encodeURIComponent(matchId);
   const scrub = el("input", { id: "scrub", type: "range", min: 0, max: head, value: state.seq, "aria-label": "timeline" });
@@ -234,21 +245,20 @@ async function replayPage(matchId, seqText) {
           btn("back", "◀", "step back (←)", () => show(state.seq - 1)),
           btn("forward", "▶", "step forward (→)", () => show(state.seq + 1)),
           btn("last", "Last", "last event (End)", () => show(state.head)),
-          btn("next-violation", "Next violation", "(v)", () => jump((e) => e.violations.length)),
-          btn("next-combat", "Next combat step", "(c)", () => jump((e) => e.phase === "COMBAT" && e.step && e.step !== prevStep(e))),
-          btn("next-turn", "Next turn", "(t)", () => jump((e) => e.turn !== turnBefore(e))),
+          btn("next-violation", "Next violation", "(v)", () => jump(state.violations.map((v) => v[0]))),
+          btn("next-combat", "Next combat step", "(c)", () => jump(state.combat)),
+          btn("next-turn", "Next turn", "(t)", () => jump(state.turns.map((t) => t[0]))),
           seqLabel, viewSel, forkBtn,
           el("a", { href: `/stats-page#${enc}` }, "statistics")),
         board,
         el("h2", {}, "Events"), eventList),
       side));
 
-  const bySeq = new Map();
-  const prevStep = (e) => bySeq.get(e.seq - 1)?.step;
-  const turnBefore = (e) => bySeq.get(e.seq - 1)?.turn;
-  function jump(pred) {
-    const next = state.events.find((e) => e.seq > state.seq && pred(e));
-    if (next) show(next.seq);
+  /** Go to the first seq of ``seqs`` (increasing) after the one shown. */
+  function jump(seqs) {
+    let lo = 0, hi = seqs.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (seqs[mid] > state.seq) hi = mid; else lo = mid + 1; }
+    if (lo < seqs.length) show(seqs[lo]);
   }
 
   let boardRequest = 0;
@@ -267,18 +277,50 @@ async function replayPage(matchId, seqText) {
     }
   }
 
-  function drawEvents() {
-    eventList.replaceChildren();
-    const from = Math.max(1, state.seq - 40);
-    const to = Math.min(state.head, state.seq + 40);
-    eventList.setAttribute("start", String(from));
+  // the events are read only where they are shown, in blocks of BLOCK seqs, each once per view
+  const BLOCK = 100;
+  const blocks = new Map();
+  function block(b) {
+    const key = `${state.viewer}|${b}`;
+    if (!blocks.has(key)) {
+      const p = new URLSearchParams({ after: b * BLOCK, limit: BLOCK });
+      if (state.viewer) p.set("player", state.viewer);
+      blocks.set(key, api(`/matches/${enc}/events?${p}`)
+        .then((page) => page.events)
+        .catch((err) => { blocks.delete(key); throw err; }));
+    }
+    return blocks.get(key);
+  }
+
+  let eventsRequest = 0;
+  async function drawEvents() {
+    const mine = ++eventsRequest;
+    const seq = state.seq;
+    const from = Math.max(1, seq - 40);
+    const to = Math.min(state.head, seq + 40);
+    const wanted = [];
+    if (to >= from) {
+      for (let b = Math.floor((from - 1) / BLOCK); b <= Math.floor((to - 1) / BLOCK); b++) wanted.push(block(b));
+    }
+    let pages;
+    try {
+      pages = await Promise.all(wanted);
+    } catch (err) {
+      if (mine === eventsRequest) showError(`Error: ${err.message}`);
+      return;
+    }
+    if (mine !== eventsRequest) return;
+    const bySeq = new Map(pages.flat().map((e) => [e.seq, e]));
+    const items = [];
     for (let s = from; s <= to; s++) {
       const e = bySeq.get(s);
-      const li = el("li", { "data-seq": s, class: [s === state.seq && "current", e && e.violations.length && "violation"].filter(Boolean).join(" ") || null },
+      items.push(el("li", { "data-seq": s, class: [s === seq && "current", e && e.violations.length && "violation"].filter(Boolean).join(" ") || null },
         el("a", { href: `/m/${enc}/${s}${location.search}` }, e ? e.description : "…"),
-        e && e.violations.length ? ` — ${e.violations.map((v) => v.rule).join(", ")}` : "");
-      eventList.append(li);
+        e && e.violations.length ? ` — ${e.violations.map((v) => v.rule).join(", ")}` : ""));
     }
+    eventList.setAttribute("start", String(from));
+    eventList.replaceChildren(...items);
+    eventList.dataset.seq = String(seq);
     const cur = eventList.querySelector(".current");
     if (cur) eventList.scrollTop = cur.offsetTop - eventList.offsetTop - eventList.clientHeight / 2;
   }
@@ -287,12 +329,12 @@ async function replayPage(matchId, seqText) {
     const ctx = marks.getContext("2d");
     ctx.clearRect(0, 0, marks.width, marks.height);
     const x = (s) => (s / Math.max(1, state.head)) * (marks.width - 1);
-    let turn = null;
-    for (const e of state.events) {
-      if (e.priority_point) { ctx.fillStyle = "#8d99ae"; ctx.fillRect(x(e.seq), 9, 1, 5); }
-      if (e.turn !== turn) { turn = e.turn; ctx.fillStyle = "#2b2d42"; ctx.fillRect(x(e.seq), 0, 2, 14); }
-    }
-    for (const v of state.violations) { ctx.fillStyle = "#d90429"; ctx.fillRect(x(v.seq) - 2, 0, 5, 14); }
+    ctx.fillStyle = "#8d99ae";
+    for (const s of state.pointList) ctx.fillRect(x(s), 9, 1, 5);
+    ctx.fillStyle = "#2b2d42";
+    for (const [s] of state.turns) ctx.fillRect(x(s), 0, 2, 14);
+    ctx.fillStyle = "#d90429";
+    for (const [s] of state.violations) ctx.fillRect(x(s) - 2, 0, 5, 14);
   }
 
   function show(seq, push = true) {
@@ -300,12 +342,15 @@ async function replayPage(matchId, seqText) {
     state.seq = seq;
     scrub.value = String(seq);
     seqLabel.textContent = `${seq} / ${state.head}`;
-    const e = bySeq.get(seq);
-    forkBtn.disabled = !(e && e.priority_point && seq < state.head);
-    forkBtn.hidden = !(me.role === "organiser" || me.role === "judge");
+    updateFork();
     if (push) history.replaceState(null, "", `/m/${enc}/${seq}${location.search}`);
-    drawEvents();
-    drawBoard();
+    // the board first: the event list's page is read once the board is asked for and drawn
+    drawBoard().finally(drawEvents);
+  }
+
+  function updateFork() {
+    forkBtn.disabled = !(state.points.has(state.seq) && state.seq < state.head);
+    forkBtn.hidden = !(me.role === "organiser" || me.role === "judge");
   }
 
   async function forkHere() {
@@ -328,7 +373,7 @@ async function replayPage(matchId, seqText) {
     const p = new URLSearchParams(location.search);
     if (state.viewer) p.set("player", state.viewer); else p.delete("player");
     history.replaceState(null, "", `/m/${enc}/${state.seq}${p.size ? "?" + p : ""}`);
-    loadEvents().then(drawEvents);
+    drawEvents();
     drawBoard();
   });
   keyHandler = (e) => {
@@ -336,46 +381,41 @@ async function replayPage(matchId, seqText) {
     if ((tag === "input" && e.target !== scrub) || tag === "textarea" || tag === "select") return;
     const keys = { ArrowRight: () => show(state.seq + 1), ArrowLeft: () => show(state.seq - 1),
       Home: () => show(0), End: () => show(state.head),
-      v: () => jump((x) => x.violations.length), c: () => document.getElementById("next-combat").click(),
+      v: () => document.getElementById("next-violation").click(), c: () => document.getElementById("next-combat").click(),
       t: () => document.getElementById("next-turn").click() };
     const f = keys[e.key];
     if (f && !e.ctrlKey && !e.altKey && !e.metaKey) { e.preventDefault(); f(); }
   };
 
-  async function loadEvents() {
-    state.events = [];
-    bySeq.clear();
-    let after = 0;
-    while (after < state.head) {
-      const p = new URLSearchParams({ after, limit: 1000 });
-      if (state.viewer) p.set("player", state.viewer);
-      const page = await api(`/matches/${enc}/events?${p}`);
-      if (!page.events.length) break;
-      for (const e of page.events) { state.events.push(e); bySeq.set(e.seq, e); }
-      after = page.events[page.events.length - 1].seq;
-    }
-    if (!state.viewer) {
-      state.violations = state.events.flatMap((e) => e.violations.map((v) => ({ ...v, seq: e.seq })));
-    }
+  async function loadTimeline() {
+    const t = await api(`/matches/${enc}/timeline`);
+    state.turns = t.turns;
+    state.combat = t.combat_steps;
+    state.pointList = t.priority_points;
+    state.points = new Set(t.priority_points);
+    state.violations = t.violations;
     drawMarks();
   }
 
   show(state.seq, false);
-  await loadEvents();
-  state.loadingEvents = false;
+  await loadTimeline();
   document.body.dataset.eventsLoaded = "true";
-  show(state.seq, false);
+  updateFork();
   await judgePanel(matchId, side, state, show);
   await playPanel(matchId, side, meta, state, async () => {
     const m = await api(`/matches/${enc}`);
     state.head = m.events;
     scrub.max = String(state.head);
-    await loadEvents();
+    blocks.clear();
+    await loadTimeline();
     show(state.head);
   });
 }
 
 // -- judge ---------------------------------------------------------------------------------
+
+const INTEGRITY_AUTO = 3000;
+/** Up to this many events, the hash chain is checked as the match opens. */
 
 const ruleCache = new Map();
 async function ruleText(id) {
@@ -400,7 +440,6 @@ async function judgePanel(matchId, side, state, show) {
     box.append(el("p", {}, `Not available: ${err.message}`));
   }
   if (report) {
-    state.violations = report.violations;
     box.append(el("p", { id: "verdict" }, report.ok ? "No violations." : `${report.violations.length} violation(s).`,
       report.winner ? ` Winner ${report.winner} (${report.victory}).` : ""));
     const texts = await Promise.all(report.violations.map((v) => ruleText(v.rule)));
@@ -409,10 +448,22 @@ async function judgePanel(matchId, side, state, show) {
         el("strong", {}, `${v.rule} at ${v.seq}`), ` — ${v.message}`, el("br"),
         el("small", { class: "rule-text" }, texts[i])))));
   }
-  try {
-    const integ = await api(`/matches/${enc}/integrity`);
-    box.append(el("p", { id: "integrity" }, `Integrity: ${integ.ok === false ? "BROKEN" : "ok"}`));
-  } catch { /* a player's token does not see it */ }
+  // the hash chain is recomputed on every check (never kept): on a long match, only on request
+  const integrity = el("p", { id: "integrity" });
+  async function checkIntegrity() {
+    integrity.replaceChildren("Integrity: checking…");
+    try {
+      const integ = await api(`/matches/${enc}/integrity`);
+      integrity.replaceChildren(`Integrity: ${integ.ok === false ? "BROKEN" : "ok"} (${integ.records} records checked, up to event ${state.head})`,
+        integ.broken ? ` — first broken link at seq ${integ.broken.seq ?? "?"}: ${integ.broken.reason}` : "");
+    } catch (err) { integrity.replaceChildren(`Integrity: not available (${err.message})`); }
+  }
+  box.append(integrity);
+  if (state.head <= INTEGRITY_AUTO) await checkIntegrity();
+  else {
+    integrity.replaceChildren(`Integrity: not checked yet (${state.head} events) `,
+      el("button", { type: "button", id: "check-integrity", onclick: checkIntegrity }, "Check the hash chain"));
+  }
   // diff of two records
   const other = el("input", { id: "diff-other", placeholder: "other match id", "aria-label": "other match id" });
   const out = el("div", { id: "diff-out" });
@@ -450,10 +501,6 @@ async function judgePanel(matchId, side, state, show) {
 
 // -- play: fork and record -----------------------------------------------------------------
 
-function decisionText(d) {
-  return Object.entries(d).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
-}
-
 async function playPanel(matchId, side, meta, state, refresh) {
   const enc = encodeURIComponent(matchId);
   const box = el("section", { id: "play" }, el("h2", {}, "Play"));
@@ -462,6 +509,20 @@ async function playPanel(matchId, side, meta, state, refresh) {
   const legal = el("div", { class: "legal", id: "legal" });
   const consequences = el("ol", { class: "consequences", id: "consequences" });
   box.append(awaited, legal, el("h2", {}, "Last append"), consequences);
+  async function choose(a, option) {
+    try {
+      // the words of the notation, as `vwlog play` takes them
+      const r = await api(`/matches/${enc}/decisions`, { method: "POST", json: { decisions: [option.words], expected_seq: a.seq } });
+      // the appended events as the event list says them: the decision, then what the rules inserted
+      const p = new URLSearchParams({ after: r.first_seq - 1, limit: Math.max(1, Math.min(1000, r.appended)) });
+      const page = await api(`/matches/${enc}/events?${p}`);
+      consequences.setAttribute("start", String(r.first_seq));
+      consequences.replaceChildren(...page.events.map((e) => el("li", { "data-seq": e.seq, class: e.decision ? "decision" : "inserted" },
+        e.decision ? "" : el("span", { class: "tag" }, "rules: "), e.description)));
+      await refresh();
+      await load();
+    } catch (err) { showError(`Error: ${err.message}`); }
+  }
   async function load() {
     let a;
     try {
@@ -472,15 +533,11 @@ async function playPanel(matchId, side, meta, state, refresh) {
     }
     legal.replaceChildren();
     if (a.over) { awaited.textContent = "The match is over."; return; }
-    awaited.textContent = a.player ? `Awaited: ${a.player} — ${a.kind} (${a.rule}), at seq ${a.seq}` : "No decision awaited.";
-    a.legal.forEach((d) => legal.append(el("button", { type: "button", "data-type": d.type, onclick: async () => {
-      try {
-        const r = await api(`/matches/${enc}/decisions`, { method: "POST", json: { decisions: [JSON.stringify(d)], expected_seq: a.seq } });
-        consequences.replaceChildren(...r.events.map((e, i) => el("li", {}, i === 0 ? `decision: ${e.type} ${decisionText(e)}` : `inserted: ${e.type} ${decisionText(e)}`)));
-        await refresh();
-        await load();
-      } catch (err) { showError(`Error: ${err.message}`); }
-    } }, `${d.type}: ${decisionText(d)}`)));
+    if (!a.player) { awaited.textContent = `After event ${a.seq}: no decision is awaited (the rules act next).`; return; }
+    const count = a.options.length + (a.truncated ? "+" : "");
+    awaited.textContent = `After event ${a.seq}: ${a.player} to decide (${a.kind}, ${a.rule}); ${count} legal:`;
+    a.options.forEach((o, i) => legal.append(el("button", { type: "button", "data-type": a.legal[i].type, "data-words": o.words, onclick: () => choose(a, o) },
+      el("span", { class: "sentence" }, o.text), " ", el("code", {}, o.words))));
     if (a.truncated) legal.append(el("p", {}, "(more legal decisions than shown)"));
   }
   await load();
@@ -504,15 +561,177 @@ async function recordPage() {
 
 // -- statistics ----------------------------------------------------------------------------
 
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An SVG element; strings become text nodes (never markup), attributes are set as values. */
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return node;
+}
+
+const pct = (x) => (x === null || x === undefined ? "–" : `${(x * 100).toFixed(1)}%`);
+const num = (x) => (x === null || x === undefined ? "–" : Number.isInteger(x) ? String(x) : x.toFixed(1));
+const LABEL_W = 190;
+const clip = (text, n = 28) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+/** A figure: a heading, the chart, a note and the chart's numbers as a table. */
+function figure(id, heading, chart, note, headers, rows) {
+  return el("figure", { id, class: "chart" },
+    el("h2", {}, heading), chart, note ? el("p", { class: "note" }, note) : null,
+    headers ? el("details", {}, el("summary", {}, "Table"),
+      el("table", {}, el("thead", {}, el("tr", {}, headers.map((h) => el("th", {}, h)))),
+        el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, c))))))) : null);
+}
+
+/** Wrap a chart mark in a link (an SVG ``a``) when it has one. */
+function linked(href, label, ...marks) {
+  return href ? svg("a", { href, "aria-label": label }, svg("title", {}, label), ...marks) : svg("g", {}, svg("title", {}, label), ...marks);
+}
+
+/** Horizontal bars: ``rows`` of {label, value, text, href}. */
+function barChart(rows, xlabel) {
+  const w = 640, bar = 22, top = 8, h = top + rows.length * bar + 30;
+  const max = Math.max(1, ...rows.map((r) => r.value));
+  const plot = w - LABEL_W - 90;
+  return svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": xlabel, class: "plot" },
+    rows.map((r, i) => {
+      const y = top + i * bar;
+      const len = (r.value / max) * plot;
+      return linked(r.href, `${r.label}: ${r.text}`,
+        svg("text", { x: LABEL_W - 6, y: y + 15, "text-anchor": "end" }, clip(r.label)),
+        svg("rect", { x: LABEL_W, y: y + 3, width: Math.max(1, len), height: bar - 6, class: r.muted ? "bar muted" : "bar" }),
+        svg("text", { x: LABEL_W + len + 4, y: y + 15 }, r.text));
+    }),
+    svg("text", { x: LABEL_W + plot / 2, y: h - 6, "text-anchor": "middle", class: "axis" }, xlabel));
+}
+
+/** Win rates with their 95 % intervals on a 0–1 scale, one row each, and a dashed reference. */
+function intervalChart(rows, reference, xlabel) {
+  const w = 640, row = 22, top = 8, h = top + rows.length * row + 40;
+  const plot = w - LABEL_W - 20;
+  const x = (v) => LABEL_W + v * plot;
+  const ticks = [0, 0.25, 0.5, 0.75, 1];
+  return svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": xlabel, class: "plot" },
+    ticks.map((t) => svg("g", {},
+      svg("line", { x1: x(t), x2: x(t), y1: top, y2: h - 30, class: "grid" }),
+      svg("text", { x: x(t), y: h - 18, "text-anchor": "middle", class: "axis" }, `${t * 100}%`))),
+    svg("line", { x1: x(reference), x2: x(reference), y1: top, y2: h - 30, class: "reference" }),
+    rows.map((r, i) => {
+      const y = top + i * row + row / 2;
+      return linked(r.href, `${r.label}: ${pct(r.rate)} (95% CI ${pct(r.lo)}–${pct(r.hi)}, n=${r.n})`,
+        svg("text", { x: LABEL_W - 6, y: y + 4, "text-anchor": "end" }, clip(`${r.label} (n=${r.n})`)),
+        r.n ? svg("line", { x1: x(r.lo), x2: x(r.hi), y1: y, y2: y, class: "whisker" }) : null,
+        r.n ? svg("circle", { cx: x(r.rate), cy: y, r: 4, class: "dot" }) : null);
+    }),
+    svg("text", { x: LABEL_W + plot / 2, y: h - 4, "text-anchor": "middle", class: "axis" }, xlabel));
+}
+
+/** Vertical bars over ranges: ``rows`` of {low, high, value, href}. */
+function histogram(rows, xlabel, ylabel) {
+  const w = 640, h = 220, left = 40, bottom = 36, plot = w - left - 10;
+  const max = Math.max(1, ...rows.map((r) => r.value));
+  const bw = rows.length ? plot / rows.length : plot;
+  return svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": `${ylabel} by ${xlabel}`, class: "plot" },
+    svg("text", { x: 4, y: 12, class: "axis" }, ylabel),
+    rows.map((r, i) => {
+      const bh = (r.value / max) * (h - bottom - 20);
+      const range = r.low === r.high ? `${r.low}` : `${r.low}–${r.high}`;
+      return linked(r.href, `${range} ${xlabel}: ${r.value} ${ylabel}`,
+        svg("rect", { x: left + i * bw + 1, y: h - bottom - bh, width: Math.max(1, bw - 2), height: bh, class: "bar" }),
+        svg("text", { x: left + i * bw + bw / 2, y: h - bottom - bh - 3, "text-anchor": "middle" }, String(r.value)),
+        svg("text", { x: left + i * bw + bw / 2, y: h - bottom + 14, "text-anchor": "middle", class: "axis" }, range));
+    }),
+    svg("text", { x: left + plot / 2, y: h - 4, "text-anchor": "middle", class: "axis" }, xlabel));
+}
+
+/** One line per series over the turns: ``series`` of {name, points: [[x, y]]}. */
+function lineChart(series, xlabel) {
+  const w = 640, h = 90, left = 60, plot = w - left - 10;
+  const xs = series.flatMap((s) => s.points.map((p) => p[0]));
+  const x0 = Math.min(...xs, 0), x1 = Math.max(...xs, 1);
+  const x = (v) => left + ((v - x0) / Math.max(1, x1 - x0)) * plot;
+  return el("div", {}, series.map((s) => {
+    const ys = s.points.map((p) => p[1]);
+    const lo = Math.min(0, ...ys), hi = Math.max(1, ...ys);
+    const y = (v) => h - 18 - ((v - lo) / (hi - lo)) * (h - 28);
+    return svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": `${s.name} by ${xlabel}`, class: "plot" },
+      svg("text", { x: 4, y: 14, class: "axis" }, s.name),
+      svg("text", { x: 4, y: 30, class: "axis" }, `max ${num(hi)}`),
+      svg("line", { x1: left, x2: w - 10, y1: y(0), y2: y(0), class: "grid" }),
+      svg("polyline", { points: s.points.map((p) => `${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join(" "), class: "line" }),
+      svg("text", { x: left, y: h - 2, class: "axis" }, `${xlabel} ${x0}`),
+      svg("text", { x: w - 10, y: h - 2, "text-anchor": "end", class: "axis" }, `${xlabel} ${x1}`));
+  }));
+}
+
 async function statsPage() {
-  const s = await api("/stats");
+  const q = new URLSearchParams(location.search);
+  const minN = Math.max(1, Number(q.get("min_n")) || 10);
   app.append(el("h1", {}, "Statistics"));
+  const r = await api(`/stats/report?min_n=${minN}`);
   const list = await api("/matches?limit=1000");
-  const bars = el("div", { id: "chart" }, list.matches.map((m) => el("div", { class: "row" },
-    el("a", { href: `/m/${encodeURIComponent(m.match_id)}`, style: "min-width: 16em" }, m.match_id),
-    el("span", { style: `display:inline-block;background:#8d99ae;height:1em;width:${Math.min(600, m.events / 4)}px` }),
-    el("span", {}, `${m.events} events, ${m.turns} turns`))));
-  app.append(el("h2", {}, "Events per match"), bars, el("h2", {}, "Corpus"), el("pre", {}, JSON.stringify(s, null, 1).slice(0, 20000)));
+  const c = r.corpus;
+  const form = el("form", { class: "filters", id: "stats-form", onsubmit: (e) => {
+    e.preventDefault();
+    go(`/stats-page?min_n=${encodeURIComponent(form.elements.min_n.value)}`);
+  } }, el("label", {}, "Rank cards played at least ", el("input", { name: "min_n", type: "number", min: 1, value: minN, size: 5 }), " times"),
+  el("button", {}, "Show"));
+  app.append(el("p", { id: "corpus-summary" },
+    `${c.matches} matches (${c.finished} finished, ${c.unfinished} unfinished), ${c.sides} player-matches, ${c.with_violations} with violations.`),
+  form);
+
+  const victories = r.victory_types.map((v) => ({ label: v.victory, value: v.matches, text: `${v.matches} (${pct(v.share)})`,
+    href: `/?victory=${encodeURIComponent(v.victory)}`, muted: v.victory === "UNFINISHED" }));
+  const reference = (() => {
+    const seats = r.win_rate.by_seat;
+    const n = seats.reduce((a, w) => a + w.n, 0);
+    return n ? seats.reduce((a, w) => a + w.wins, 0) / n : 0.5;
+  })();
+  const win = (label, w, href) => ({ label, n: w.n, rate: w.rate ?? 0, lo: w.ci95_low ?? 0, hi: w.ci95_high ?? 0, href });
+  const winRows = (rows) => rows.map((w) => [w.label, String(w.n), pct(w.rate), `${pct(w.lo)}–${pct(w.hi)}`]);
+  const winHeaders = ["", "n", "win rate", "95% CI"];
+  const refNote = `Finished matches. Whiskers: Wilson 95% intervals; dashed line: the mean win rate (${pct(reference)}).`;
+  const seats = r.win_rate.by_seat.map((w) => win(`seat ${w.seat}`, w, `/?player=${encodeURIComponent(w.seat)}`));
+  const orders = r.win_rate.by_turn_order.map((w) => win(w.label, w));
+  const factions = r.win_rate.by_faction.map((w) => win(w.faction, w));
+  const cardsById = new Map(r.cards.map((x) => [x.card, x]));
+  const cards = r.top_cards.map((id) => cardsById.get(id)).filter(Boolean).map((x) => win(x.name, x.played));
+  const turns = r.length.turns;
+  const buckets = turns.histogram.map((b) => ({ low: b.low, high: b.high, value: b.matches,
+    href: `/?finished=true&min_turns=${b.low}&max_turns=${b.high}` }));
+  const MATCH_BARS = 60;
+  const longest = [...list.matches].sort((a, b) => b.events - a.events || String(a.match_id).localeCompare(String(b.match_id)))
+    .slice(0, MATCH_BARS).map((m) => ({ label: m.match_id, value: m.events, muted: m.violations > 0,
+      text: `${m.events} events, ${m.turns ?? "?"} turns${m.winner ? `, won by ${m.winner}` : ""}`, href: `/m/${encodeURIComponent(m.match_id)}` }));
+  const shown = longest.length;
+  const tempo = ["gold", "honor", "vp"].map((k) => ({ name: `mean ${k === "vp" ? "VP" : k}`, points: r.tempo.map((t) => [t.turn, t[`${k}_mean`] ?? 0]) }));
+
+  app.append(
+    figure("victory-chart", "Victory types", barChart(victories, "matches"), "Each bar lists its matches.",
+      ["victory", "matches", "share"], r.victory_types.map((v) => [v.victory, String(v.matches), pct(v.share)])),
+    figure("seat-chart", "Win rate by seat", intervalChart(seats, reference, "win rate (95% CI)"), refNote, winHeaders, winRows(seats)),
+    figure("order-chart", "Win rate by turn order", intervalChart(orders, reference, "win rate (95% CI)"), refNote, winHeaders, winRows(orders)),
+    figure("faction-chart", "Win rate by faction", intervalChart(factions, reference, "win rate (95% CI)"), refNote, winHeaders, winRows(factions)),
+    figure("length-chart", "Match length", histogram(buckets, "turns", "matches"),
+      `Finished matches (n=${turns.n}). Turns: mean ${num(turns.mean)}, median ${num(turns.median)}. Events: mean ${num(r.length.events.mean)}, median ${num(r.length.events.median)}. Each bar lists its matches.`,
+      ["turns", "matches"], buckets.map((b) => [b.low === b.high ? String(b.low) : `${b.low}–${b.high}`, String(b.value)])),
+    figure("tempo-chart", "Tempo: mean resources at the end of each turn", lineChart(tempo, "turn"),
+      "Each point averages the player-matches that reached the end of that turn.",
+      ["turn", "n", "gold", "honor", "VP"], r.tempo.map((t) => [String(t.turn), String(t.n), num(t.gold_mean), num(t.honor_mean), num(t.vp_mean)])),
+    figure("cards-chart", `Top cards by win rate when played (n ≥ ${r.min_n})`, intervalChart(cards, reference, "win rate when played (95% CI)"),
+      "Ranked by the lower end of the interval, so a high rate on little evidence does not outrank a solid one.",
+      winHeaders, winRows(cards)),
+    figure("chart", "Events per match", barChart(longest, "events"),
+      `${shown < list.total ? `The ${shown} longest of ${list.total} matches; the length chart and the match list hold every one. ` : ""}Grey: with violations. Each bar opens its match.`,
+      null, null));
 }
 
 route();
