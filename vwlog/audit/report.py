@@ -19,7 +19,7 @@ from vwlog.audit.sources import MatchSource, reading, unpack
 from vwlog.engine.describe import describe
 from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay
 from vwlog.events import JudgeRulingIssued, MatchStarted, event_type
-from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
+from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import SeqOutOfRangeError, Violation
 from vwlog.projections import INITIAL
 
@@ -356,6 +356,8 @@ def flag_rows(ruleset: Ruleset) -> list[FlagRow]:
             question = question or head
             meaning = tail
         rows.append(
-            FlagRow(name, question, getattr(ruleset, name), getattr(defaults, name), meaning)
+            FlagRow(
+                name, question, flag_reading(ruleset, name), flag_reading(defaults, name), meaning
+            )
         )
     return rows

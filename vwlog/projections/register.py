@@ -37,6 +37,7 @@ from vwlog.model.state import (
 from vwlog.model.types import (
     CardType,
     ObjectKind,
+    Phase,
     TriggerWhen,
 )
 from vwlog.projections.fold import (
@@ -71,6 +72,15 @@ def _cost_paid(state: MatchState, event: CostPaid) -> MatchState:
     )
 
 
+def _after_registration(state: MatchState, player: str) -> str | None:
+    """Who holds priority after ``player`` registers something: that player, or the active
+    player as after a result where the ruleset reads R-REG-5 so (OQ-35)."""
+    rs = state.ruleset
+    if rs is not None and rs.priority_after_registration == "ACTIVE":
+        return state.active
+    return player
+
+
 def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
     p = state.player(event.player)
     st = state
@@ -92,7 +102,7 @@ def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
         register=(*st.register, obj),
         objects=st.objects + 1,
         pending_cost=None,
-        priority=event.player,
+        priority=_after_registration(state, event.player),
         passes=0,
         done=st.done | {Marker.WINDOW},
     )
@@ -114,7 +124,7 @@ def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
         register=(*state.register, obj),
         objects=state.objects + 1,
         pending_cost=None,
-        priority=event.player,
+        priority=_after_registration(state, event.player),
         passes=0,
         done=state.done | {Marker.WINDOW},
     )
@@ -201,9 +211,15 @@ def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:
         counts = dict(state.territory_counts)
         counts[obj.controller] = counts.get(obj.controller, 0) + 1
         st = replace(st, territory_counts=counts)
-    if d.type == CardType.TERRITORY and any(
-        c.where == "STRAY" and c.controller == obj.controller for c in st.permanents.values()
+    if (
+        d.type == CardType.TERRITORY
+        and state.phase in (Phase.MAIN1, Phase.MAIN2)
+        and any(
+            c.where == "STRAY" and c.controller == obj.controller for c in st.permanents.values()
+        )
     ):
+        # R-MAIN-6 is a rule of the Main Phases; elsewhere Stray Property waits for the Unslide
+        # step (R-UNS-2)
         st = replace(st, stray_territory=card)
     return _collect_triggers(st, TriggerWhen.ENTERS_PLAY, cards=[card])
 

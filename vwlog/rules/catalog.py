@@ -335,6 +335,8 @@ PENDING_FLAGS: dict[str, str] = {
     "restriction_key": "superseded: records follow the seed (per property in play, carried by "
     "name through hand, Fate Deck and subdeck, R-SKL-10); neither value is faithful",
     "deck_out_loses": "a loss by deck-out is not yet applied (R-VIC-5)",
+    "fizzle_when_target_gone": "superseded by target_gone (OQ-15): its false voided the whole "
+    "object, the opposite of its name",
 }
 """Ruleset flags recorded in `Ruleset` whose alternative reading the engine does not apply yet;
 every other flag changes verdicts (a test shows both settings on one log)."""

@@ -16,6 +16,7 @@ from vwlog.events import (
     HonorChanged,
     MatchWon,
     ObjectResulted,
+    PriorityPassed,
     SkillTriggered,
     StatChanged,
     StatusChanged,
@@ -44,6 +45,8 @@ def check_consequence(
 ) -> Violations:
     if event in exp.consequences:
         return ()
+    if type(event) is PriorityPassed and state.phase == Phase.PREP:
+        return (no_preparation_priority(),)
     first = exp.consequences[0]
     if isinstance(event, ObjectResulted) and isinstance(first, ObjectResulted):
         obj = next((o for o in state.register if o.id == first.object_id), None)
@@ -111,6 +114,13 @@ def check_consequence(
     )
 
 
+def no_preparation_priority() -> Violation:
+    """A pass in the Preparation Phase, which has no window unless the ruleset gives it one."""
+    return violation(
+        "R-REG-10", "there is no priority in the Preparation Phase", flag="preparation_window"
+    )
+
+
 _CONSEQUENCE_RULE: dict[str, str] = {
     "opening_hand_drawn": "R-SET-4",
     "turn_started": "R-END-5",
@@ -141,6 +151,7 @@ WINDOW_CLOSE_RULES: dict[str, str] = {
     "C7": "R-CMB-27",
     "C9": "R-CMB-32",
     "C10": "R-CMB-36",
+    "UNSLIDE": "R-REG-10",
 }
 """The rule that ends each window only when all players pass with an empty register."""
 
@@ -252,6 +263,7 @@ __all__ = [
     "WINDOW_CLOSE_RULES",
     "check_consequence",
     "check_extra",
+    "no_preparation_priority",
     "trusted_effects",
     "window_rule",
 ]

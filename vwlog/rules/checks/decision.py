@@ -33,6 +33,7 @@ from vwlog.rules.checks.combat import (
     check_damage,
     check_declare,
 )
+from vwlog.rules.checks.consequences import no_preparation_priority
 from vwlog.rules.checks.deploy import check_deployment_finished, check_placement, check_supply
 from vwlog.rules.checks.register import check_cost, check_register_skill, check_summon
 from vwlog.rules.common import (
@@ -85,7 +86,7 @@ _DECISION_CHECKS: dict[type, _Check] = {
     DeploymentFinished: lambda rs, st, exp, ev: check_deployment_finished(rs, st, ev),
     CardSummoned: lambda rs, st, exp, ev: check_summon(rs, st, ev),
     SkillRegistered: lambda rs, st, exp, ev: check_register_skill(st, ev),
-    AttackersEnteredBattle: lambda rs, st, exp, ev: check_attackers(st, ev),
+    AttackersEnteredBattle: lambda rs, st, exp, ev: check_attackers(rs, st, ev),
     AttackDeclared: lambda rs, st, exp, ev: check_declare(rs, st, ev),
     BlockersEnteredBattle: lambda rs, st, exp, ev: check_blockers(rs, st, ev),
     BlocksAssigned: lambda rs, st, exp, ev: check_blocks(rs, st, ev),
@@ -150,7 +151,7 @@ def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEven
     if isinstance(event, HandLimitDiscarded):
         return violation("R-END-3", f"no hand-limit discard is due now ({owed})")
     if isinstance(event, PriorityPassed) and state.phase == Phase.PREP:
-        return violation("R-REG-10", "there is no priority in the Preparation Phase")
+        return no_preparation_priority()
     if isinstance(event, PriorityPassed) and exp.kind != DecisionKind.PRIORITY:
         return violation(exp.rule, f"{tag} while {owed}: no priority window is open")
     return violation(exp.rule, f"{tag} is not allowed now: {owed}")
