@@ -207,7 +207,7 @@ def summon_timing(
     time", any moment at which an Action could be summoned). The Preparation Phase has no
     window by default; where the ruleset gives it one (OQ-37), it admits these only."""
     any_time = card_type == CardType.ACTION or Keyword.LAIR in keywords
-    if state.phase == Phase.PREP and not (ruleset.preparation_window and any_time):
+    if state.phase == Phase.PREP and not ruleset.preparation_window:
         return [
             violation(
                 "R-PREP-2",
