@@ -15,6 +15,7 @@ from vwlog.events import (
     CardSummoned,
     CostPaid,
     DamageDealt,
+    DeckReordered,
     Effect,
     GoldChanged,
     HonorChanged,
@@ -39,12 +40,14 @@ from vwlog.model.types import (
     ObjectKind,
     Phase,
     TriggerWhen,
+    Zone,
 )
 from vwlog.projections.fold import (
     _collect_triggers,
     _draw,
     _is_action,
     _move_from_play,
+    _move_out_of_play,
     _player,
     _reassess,
     _records_entering,
@@ -246,7 +249,20 @@ def _apply_effect(state: MatchState, effect: Effect) -> MatchState:
                 return state
             return _draw(state, effect.player, effect.cards)
         case CardMoved():
-            return _move_from_play(state, effect.card, effect.to_zone)
+            bottom = bool(effect.bottom)
+            if effect.from_zone in (None, Zone.PLAY):
+                return _move_from_play(state, effect.card, effect.to_zone, bottom=bottom)
+            return _move_out_of_play(
+                state, effect.card, effect.from_zone, effect.to_zone, bottom=bottom
+            )
+        case DeckReordered():
+            if not state.has_player(effect.player):
+                return state
+            deck = state.player(effect.player).deck
+            top = deck[: len(effect.cards)]
+            if sorted(top) != sorted(effect.cards):
+                return state  # not a reorder of the top cards (reported by check)
+            return _player(state, effect.player, deck=(*effect.cards, *deck[len(top) :]))
         case DamageDealt():
             perm = state.permanents.get(effect.recipient)
             if perm is None:

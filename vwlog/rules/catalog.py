@@ -349,10 +349,6 @@ PARTIAL: dict[str, str] = {
     "card vocabulary can slide or cancel a blocking Follower, so that part cannot be broken",
     "R-CMB-28": "unblocked combat damage to the attacked Territory is enforced; skill damage to a "
     "Territory in combat has no trigger moment in the log format, so its timing is not checked",
-    "R-ZONE-5": "what is in play is enforced; no effect of the log format moves a card out of the "
-    "Graveyard, so a legal 'return a Follower from your Graveyard to hand' is reported",
-    "R-ZONE-2": "draws from the top are enforced; no effect of the log format reorders a deck "
-    "(Glimpse of Fate, Seer's Lantern), and returns to the Fate Deck always go on top",
 }
 """Rules the engine enforces in part, with what it cannot check and why: these stay cited by
 the engine and broken by a test, and `vwlog rules` says which part is checked."""

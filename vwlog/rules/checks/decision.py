@@ -21,6 +21,7 @@ from vwlog.events import (
     SkillRegistered,
     SupplyChosen,
 )
+from vwlog.model.state import Marker
 from vwlog.model.types import (
     Phase,
     Step,
@@ -52,6 +53,8 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
     player = getattr(event, "player", None)
     if kind is None:
         return (violation("R-VIC-4", f"{event_tag(event)}: nothing may happen now"),)
+    if type(event) is AttackDeclared and not event.attacks and no_attack_owed(state, exp, event):
+        return ()
     if type(event) not in _ACCEPTS[kind]:
         return (out_of_turn(ruleset, state, exp, event),)
     if player != exp.player:
@@ -72,6 +75,19 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
 
 
 _Check = Callable[["Ruleset", "MatchState", Expect, Any], Violations]
+
+
+def no_attack_owed(state: MatchState, exp: Expect, event: AttackDeclared) -> bool:
+    """An explicit empty declaration where no attacker may attack: the active player says so in
+    step 3 before anyone passed (R-CMB-8 owes nothing, so it changes nothing)."""
+    return (
+        exp.kind == DecisionKind.PRIORITY
+        and state.step == Step.C3
+        and event.player == state.active
+        and exp.player == state.active
+        and Marker.DECLARED not in state.done
+        and Marker.WINDOW not in state.done
+    )
 
 
 def _no_check(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
@@ -175,4 +191,4 @@ def check_discard(ruleset: Ruleset, state: MatchState, event: HandLimitDiscarded
     return tuple(out)
 
 
-__all__ = ["check_decision", "check_discard", "out_of_turn", "priority_rule"]
+__all__ = ["check_decision", "check_discard", "no_attack_owed", "out_of_turn", "priority_rule"]
