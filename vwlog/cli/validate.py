@@ -19,7 +19,7 @@ from vwlog.events import MatchStarted
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import STDIO, open_log, write_log
 from vwlog.io.pools import load_deck, load_pool
-from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset, flag_reading
+from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import UsageError, VwlogError
 from vwlog.render.json import integrity_json, validation_json, verify_json
 from vwlog.render.markdown import validation_markdown
@@ -265,8 +265,7 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
     if flags:
         defaults = Ruleset()
         rows: list[dict[str, str | object]] = []
-        named = [*OPEN_QUESTION_FLAGS.items()]
-        named += [("", n) for n in PENDING_FLAGS if n not in OPEN_QUESTION_FLAGS.values()]
+        named = [*OPEN_QUESTION_FLAGS.items(), *((q, n) for n, q in SECOND_FLAGS.items())]
         for oq, name in named:
             value = flag_reading(defaults, name)
             note = "recorded only: " + PENDING_FLAGS[name] if name in PENDING_FLAGS else ""

@@ -382,6 +382,12 @@ OPEN_QUESTION_FLAGS: dict[str, str] = {
 }
 """Which `Ruleset` field answers which open question."""
 
+SECOND_FLAGS: dict[str, str] = {
+    "mulligan": "OQ-1",
+    "fizzle_when_target_gone": "OQ-15",
+}
+"""Flags that answer an open question beside the one `OPEN_QUESTION_FLAGS` names for it."""
+
 ABSENT_MEANS: dict[str, object] = {
     "target_gone": "PART",
     "priority_after_registration": "REGISTRANT",
@@ -402,6 +408,7 @@ __all__ = [
     "ABSENT_MEANS",
     "DEFAULT_RULESET",
     "OPEN_QUESTION_FLAGS",
+    "SECOND_FLAGS",
     "AuraSpec",
     "CardDef",
     "CardPool",
