@@ -252,3 +252,15 @@ def test_a_stray_attacker_returns_home_after_combat() -> None:
     sc.use(sc.inst(P2, "sapper"), target=sc.inst(P1, "tower")).to(Phase.MAIN1, turn=3)
     fight(sc, {rider: sc.inst(P2, "keep")}).to(Phase.MAIN2)
     assert sc.state.permanents[rider].where == "RETURN_HOME"
+
+
+def test_under_combat_steps_skill_and_combat_deaths_are_one_batch_in_step_7() -> None:
+    from vwlog.events import FollowersDestroyed
+
+    sc = board(p1=(("keep", ("striker", "brute")),), ruleset=rs(fatal_damage_at="COMBAT_STEPS"))
+    victim, guard, brute = sc.inst(P2, "soldier"), sc.inst(P2, "rider"), sc.inst(P1, "brute")
+    sc.to(Phase.COMBAT, Step.C1).use(sc.inst(P1, "striker"), target=victim)
+    fight(sc, {brute: sc.inst(P2, "keep")}, {guard: brute}).to(Phase.MAIN2)
+    batches = [e.cards for e in sc.events if isinstance(e, FollowersDestroyed)]
+    assert batches == [tuple(sorted((victim, guard)))]
+    assert sc.validate_with() == []

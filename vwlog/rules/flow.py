@@ -214,7 +214,12 @@ def _followers_checked_now(ruleset: Ruleset, state: MatchState) -> bool:
     Phase always at once."""
     if ruleset.fatal_damage_at != "COMBAT_STEPS" or state.phase != Phase.COMBAT:
         return True
-    return state.step == Step.C7
+    if state.step != Step.C7:
+        return False
+    # together with the combat damage, once it has resulted ("secara bersamaan")
+    return Marker.RESULTED in state.done or not any(
+        o.kind == ObjectKind.COMBAT_DAMAGE_FOLLOWERS for o in state.register
+    )
 
 
 def _territories_checked_now(ruleset: Ruleset, state: MatchState) -> bool:
