@@ -729,6 +729,319 @@ def _() -> tuple[Scenario, AnyEvent]:
     return s, SupplyChosen(player="p4", option=SupplyOption.CARDS_2)
 
 
+# -- S003 restriction examples (Contoh 1 and 2) and "sekali tiap pertandingan" -----------------
+
+
+@case(
+    "a new Necromancer(Male) after the Graveyard uses its skill",
+    "S003 Contoh 1: a property from the Graveyard is new (R-SKL-9)",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board(
+        p1=(("citadel", ("necromancer",)),),
+        p2=(("keep", ("striker", "striker")),),
+        hand1=("necromancer",),
+    )
+    first, again = s.inst(P1, "necromancer"), s.inst(P1, "necromancer", 1)
+    s.use(first)
+    s.to(Phase.MAIN1, turn=4)
+    s.use(s.inst(P2, "striker"), target=first)
+    s.to(Phase.MAIN1, turn=5)
+    s.summon(again, s.inst(P1, "citadel"))
+    return s, CostPaid(player=P1, card=again, skill="s1", gold=1)
+
+
+@case(
+    "a copy back from hand is recognised as having used its skill",
+    "S003 Contoh 2: back to hand/Fate Deck/subdeck keeps the record (R-SKL-8)",
+    "R-SKL-8",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board(p1=(("citadel", ("cycler", "recaller")),), hand1=("cycler",))
+    first, again = s.inst(P1, "cycler"), s.inst(P1, "cycler", 1)
+    s.use(first)
+    s.use(s.inst(P1, "recaller"), target=first)
+    s.summon(again, s.inst(P1, "citadel"))
+    return s, CostPaid(player=P1, card=again, skill="s1", gold=1)
+
+
+@case(
+    "a second copy in play that never used its once-per-match skill",
+    "S003: the record belongs to the property in play (R-SKL-7)",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board(p1=(("citadel", ("necromancer", "necromancer")),))
+    s.use(s.inst(P1, "necromancer"))
+    second = s.inst(P1, "necromancer", 1)
+    return s, CostPaid(player=P1, card=second, skill="s1", gold=1)
+
+
+# -- S000 Preparation and the Unslide step -----------------------------------------------------
+
+
+@case("a skill in the Unslide step", "S000: no skill in the Preparation Phase", "R-PREP-2")
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board(p1=(("keep", ("herald",)),), turn=3, phase=Phase.PREP)
+    s.to(Phase.PREP, Step.UNSLIDE, turn=3)
+    herald = s.inst(P1, "herald")
+    return s, CostPaid(player=P1, card=herald, skill="s1", slid=(herald,))
+
+
+@case(
+    "a Return Home Follower left out with room to place it",
+    "S000 Unslide: put Return Home Followers into Territories with room (R-UNS-2)",
+    "R-UNS-2",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board(p1=(("keep", ("raider",)),), hand1=())
+    fight(s, {s.inst(P1, "raider"): s.inst(P2, "keep")}).to(Phase.PREP, Step.UNSLIDE, turn=5)
+    return s, DeploymentFinished(player=P1)
+
+
+@case(
+    "a Return Home Follower placed into a full Territory",
+    "S000 Unslide: without pushing out the guards (R-UNS-2)",
+    "R-UNS-2",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board(p1=(("keep", ("raider", "soldier")), ("tower", ())), hand1=())
+    raider = s.inst(P1, "raider")
+    fight(s, {raider: s.inst(P2, "keep")}).to(Phase.MAIN2, turn=3)
+    s.to(Phase.PREP, Step.UNSLIDE, turn=5)
+    s.do(
+        PropertyPlaced(
+            player=P1,
+            card=s.inst(P1, "soldier"),
+            territory=s.inst(P1, "tower"),
+            reason=PlacementReason.UNSLIDE_STEP,
+        )
+    )
+    return s, PropertyPlaced(
+        player=P1, card=raider, territory=s.inst(P1, "tower"), reason=PlacementReason.UNSLIDE_STEP
+    )
+
+
+# -- S000 Main Phase: Stray Property and the new Territory -------------------------------------
+
+
+def stray_rider(*hand: str) -> Scenario:
+    """Turn 2: p2's sapper destroyed p1's tower; p1's rider is Stray, p1's keep is full."""
+    s = board(
+        p1=(("keep", ("soldier", "brute")), ("tower", ("rider",))),
+        p2=(("keep", ("sapper",)),),
+        hand1=hand,
+        turn=2,
+    )
+    s.use(s.inst(P2, "sapper"), target=s.inst(P1, "tower"))
+    return s
+
+
+def stray_lair_in_main() -> Scenario:
+    s = stray_rider("lair")
+    s = in_opponents_main(s, P1)
+    s.summon(s.inst(P1, "lair"))
+    return s
+
+
+@case(
+    "a new Territory in a Main Phase, the Stray Follower not placed",
+    "S000 Main Phase: you must deploy Stray Property into the new Territory (R-MAIN-6)",
+    "R-MAIN-6",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    return stray_lair_in_main(), PriorityPassed(player=P1)
+
+
+@case(
+    "the Stray Follower placed into the new Territory",
+    "S000 Main Phase: only into the new Territory (R-MAIN-6)",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = stray_lair_in_main()
+    return s, PropertyPlaced(
+        player=P1,
+        card=s.inst(P1, "rider"),
+        territory=s.inst(P1, "lair"),
+        reason=PlacementReason.NEW_TERRITORY_STRAY,
+    )
+
+
+@case(
+    "the Stray Follower placed into an older Territory",
+    "S000 Main Phase: not into a Territory you controlled before (R-MAIN-6)",
+    "R-MAIN-6",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = stray_lair_in_main()
+    return s, PropertyPlaced(
+        player=P1,
+        card=s.inst(P1, "rider"),
+        territory=s.inst(P1, "keep"),
+        reason=PlacementReason.NEW_TERRITORY_STRAY,
+    )
+
+
+@case(
+    "a new Territory in the End Phase, the Stray Follower placed at once",
+    "S000: the Stray exception is a Main-Phase rule ('pada fase ini'); R-DEP-1 outside it",
+    "R-DEP-1",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = stray_rider("lair")
+    s.to(Phase.END, Step.END_WINDOW, turn=2)
+    s = in_opponents_main(s, P1)
+    s.summon(s.inst(P1, "lair"))
+    return s, PropertyPlaced(
+        player=P1,
+        card=s.inst(P1, "rider"),
+        territory=s.inst(P1, "lair"),
+        reason=PlacementReason.NEW_TERRITORY_STRAY,
+    )
+
+
+@case(
+    "an unplaced Stray Follower enters battle",
+    "S000 Main Phase I: Stray Followers are placed to be ready for combat (R-CMB-5)",
+    "R-CMB-5",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = stray_rider()
+    s.to(Phase.COMBAT, Step.C2, turn=3)
+    return s, AttackersEnteredBattle(player=P1, followers=(s.inst(P1, "rider"),))
+
+
+# -- S000 Deploy Phase ("ke Territory lain Anda") ----------------------------------------------
+
+
+def deploy_board() -> Scenario:
+    return board(p1=(("keep", ("soldier",)), ("tower", ())), turn=3, phase=Phase.DEPLOY)
+
+
+@case("a guard moved to another Territory", "S000 Deploy Phase: to another of your Territories")
+def _() -> tuple[Scenario, AnyEvent]:
+    s = deploy_board()
+    return s, PropertyPlaced(
+        player=P1,
+        card=s.inst(P1, "soldier"),
+        territory=s.inst(P1, "tower"),
+        reason=PlacementReason.DEPLOY_PHASE,
+    )
+
+
+@case(
+    "a guard 'moved' to the Territory it guards",
+    "S000 Deploy Phase: 'ke Territory lain Anda' (R-DEP-1)",
+    "R-DEP-1",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = deploy_board()
+    return s, PropertyPlaced(
+        player=P1,
+        card=s.inst(P1, "soldier"),
+        territory=s.inst(P1, "keep"),
+        reason=PlacementReason.DEPLOY_PHASE,
+    )
+
+
+@case(
+    "the opponent's Follower moved in the Deploy Phase",
+    "S000 Deploy Phase: your Followers, your Territories",
+    "R-CARD-9",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = deploy_board()
+    return s, PropertyPlaced(
+        player=P1,
+        card=s.inst(P2, "soldier"),
+        territory=s.inst(P1, "tower"),
+        reason=PlacementReason.DEPLOY_PHASE,
+    )
+
+
+# -- S000 combat steps 1, 2, 4 and 6 -----------------------------------------------------------
+
+
+@case("the defender passes first in step 1", "S000 step 1: the active player first", "R-CMB-0")
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board().to(Phase.COMBAT, Step.C1)
+    return s, PriorityPassed(player=P2)
+
+
+@case("a slid Follower enters battle", "S000 step 2: a slid Follower may not", "R-CMB-4")
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board(p1=(("keep", ("herald", "soldier")),))
+    s.use(s.inst(P1, "herald"))
+    s.to(Phase.COMBAT, Step.C2)
+    return s, AttackersEnteredBattle(player=P1, followers=(s.inst(P1, "herald"),))
+
+
+@case("a Fatigued Follower enters battle", "S000 step 2: a Fatigued Follower may enter battle")
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board(p1=(("keep", ("soldier",)),), hand1=("soldier",))
+    fresh = s.inst(P1, "soldier", 1)
+    s.summon(fresh, s.inst(P1, "keep")).to(Phase.COMBAT, Step.C2)
+    return s, AttackersEnteredBattle(player=P1, followers=(fresh,))
+
+
+@case("a Fatigued Follower blocks", "S000 step 4: a Fatigued Follower may block")
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board(p2=(("keep", ("soldier",)),), hand2=("soldier",), turn=2)
+    fresh = s.inst(P2, "soldier", 1)
+    s = in_opponents_main(s, P2) if s.holder != P2 else s
+    s.summon(fresh, s.inst(P2, "keep")).to(Phase.MAIN1, turn=3)
+    soldier = s.inst(P1, "soldier")
+    fight(s, {soldier: s.inst(P2, "keep")})
+    s.until("blockers")
+    return s, BlockersEnteredBattle(player=P2, followers=(fresh,))
+
+
+@case(
+    "a Raze attacker sends the rest of its ATK to the Territory",
+    "S000 step 6: Raze distributes the rest of its ATK to the attacked Territory",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = board()
+    brute, guard, keep2 = s.inst(P1, "brute"), s.inst(P2, "soldier"), s.inst(P2, "keep")
+    fight(s, {brute: keep2}, {guard: brute}).until("damage")
+    return s, FollowerDamageAssigned(
+        player=P1,
+        allocations=(
+            Allocation(source=brute, recipient=guard, amount=2),
+            Allocation(source=brute, recipient=keep2, amount=2),
+        ),
+    )
+
+
+# -- S000 End Phase: Actions in the End Phase window -------------------------------------------
+
+
+@case("an Action in the End Phase window", "S000 End Phase: players may summon Actions")
+def _() -> tuple[Scenario, AnyEvent]:
+    s = Scenario.start([deck("tax"), deck()]).to(Phase.END, Step.END_WINDOW, turn=1)
+    return s, CostPaid(player=P1, card=s.inst(P1, "tax"), gold=1)
+
+
+@case(
+    "a Territory in the End Phase window",
+    "S000: Territories in a Main Phase, Actions in the End Phase (R-MAIN-8)",
+    "R-MAIN-8",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = Scenario.start([deck("keep"), deck()]).to(Phase.END, Step.END_WINDOW, turn=1)
+    return s, CostPaid(player=P1, card=s.inst(P1, "keep"), gold=3)
+
+
+@case(
+    "three players: the third seat answers a registration first",
+    "S000: priority after the registrant passes goes to the next player (R-REG-6)",
+    "R-REG-5",
+)
+def _() -> tuple[Scenario, AnyEvent]:
+    s = Scenario.start([deck("tax"), deck(), deck()], players=3).to(Phase.MAIN1)
+    s.summon(s.inst(P1, "tax"), resolve=False)
+    return s, PriorityPassed(player=P3)
+
+
 @pytest.mark.parametrize(
     "c",
     [
@@ -745,4 +1058,6 @@ def test_the_case(c: Case) -> None:
 
 def test_the_casebook_is_large_enough() -> None:
     assert len(CASES) >= 60
+    from_the_seeds = [c for c in CASES if c.source.startswith(("S000", "S003"))]
+    assert len(from_the_seeds) >= 60, "at least 60 positions from the seeds' own text"
     assert any(n.name.startswith(("three", "Tag")) for n in CASES)

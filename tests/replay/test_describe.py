@@ -23,6 +23,7 @@ from vwlog.events import (
     BlocksAssigned,
     CardMoved,
     Conceded,
+    DeckReordered,
     DeckRevealed,
     Effect,
     FollowersDestroyed,
@@ -193,6 +194,9 @@ def test_every_effect_type_has_a_description(steps: list[Step], tag: str) -> Non
     constructed: dict[str, Any] = {
         "card_moved": CardMoved(card=card, to_zone=Zone.HAND),
         "status_changed": StatusChanged(card=card, slid=True),
+        "deck_reordered": DeckReordered(
+            player=board.players[0].id, cards=board.players[0].deck[:2][::-1]
+        ),
     }
     found = [
         (e, s.before)

@@ -175,7 +175,7 @@ def unplaceable_to_graveyard() -> FlagCase:  # OQ-14
     return played(sc, rs(unplaceable_to_graveyard=True), "R-MAIN-6")
 
 
-def fizzle_when_target_gone() -> FlagCase:  # OQ-15
+def target_gone() -> FlagCase:  # OQ-15
     sc = board(p1=(("citadel", ("zealot", "striker")),))
     zealot, striker, victim = sc.inst(P1, "zealot"), sc.inst(P1, "striker"), sc.inst(P2, "soldier")
     sc.use(zealot, target=victim, resolve=False).use(
@@ -183,7 +183,9 @@ def fizzle_when_target_gone() -> FlagCase:  # OQ-15
     ).resolve()
     assert victim in sc.state.player(P2).graveyard
     sc.to(Phase.COMBAT)
-    return played(sc, rs(fizzle_when_target_gone=False), "R-REG-9")
+    # the zealot's damage finds no target; its honor still comes (PART), not under WHOLE
+    assert sc.state.player(P1).honor == 1
+    return played(sc, rs(target_gone="WHOLE"), "R-REG-9")
 
 
 def triggers_active_first() -> FlagCase:  # OQ-16
@@ -346,6 +348,48 @@ def result_order() -> FlagCase:  # OQ-34
     return played(sc, RULESET, "R-REG-8")
 
 
+def priority_after_registration() -> FlagCase:  # OQ-35
+    # p2 summons an Action in p1's Main Phase and, holding priority after it, passes first
+    sc = Scenario.start([deck(), deck("tax")]).to(Phase.MAIN1)
+    sc.do(PriorityPassed(player=P1)).summon(sc.inst(P2, "tax"), resolve=False)
+    assert sc.state.priority == P2
+    sc.resolve().to(Phase.COMBAT)
+    return played(sc, rs(priority_after_registration="ACTIVE"), "R-REG-5")
+
+
+def fatal_damage_at() -> FlagCase:  # OQ-36
+    # skill damage kills a guard in combat step 1: at once, not in step 7
+    sc = board(p1=(("keep", ("striker",)),))
+    victim = sc.inst(P2, "soldier")
+    sc.to(Phase.COMBAT, Step.C1).use(sc.inst(P1, "striker"), target=victim)
+    assert victim in sc.state.player(P2).graveyard
+    assert sc.state.step == Step.C1
+    sc.to(Phase.MAIN2)
+    return played(sc, rs(fatal_damage_at="COMBAT_STEPS"), "R-CMB-26")
+
+
+def preparation_window() -> FlagCase:  # OQ-37
+    # no window by default: Main Phase I follows the Unslide step at once
+    sc = Scenario.start().to(Phase.MAIN1)
+    assert not any(isinstance(e, PriorityPassed) for e in sc.events)
+    return played(sc, rs(preparation_window=True), "R-REG-10")
+
+
+def battle_from() -> FlagCase:  # OQ-38
+    # p1's rider is Stray (its Territory destroyed, no room left) and attacks unplaced
+    sc = board(
+        p1=(("keep", ("soldier", "brute")), ("tower", ("rider",))),
+        p2=(("keep", ("sapper",)),),
+        turn=2,
+        ruleset=rs(battle_from="IN_PLAY"),
+    )
+    rider = sc.inst(P1, "rider")
+    sc.use(sc.inst(P2, "sapper"), target=sc.inst(P1, "tower")).to(Phase.MAIN1, turn=3)
+    assert sc.state.permanents[rider].where == "STRAY"
+    fight(sc, {rider: sc.inst(P2, "keep")}).to(Phase.MAIN2)
+    return played(sc, RULESET, "R-CMB-5")
+
+
 CASES: dict[str, Callable[[], FlagCase]] = {
     f.__name__: f
     for f in (
@@ -362,7 +406,7 @@ CASES: dict[str, Callable[[], FlagCase]] = {
         naval_aerial_need_skill,
         deploy_phase_window,
         unplaceable_to_graveyard,
-        fizzle_when_target_gone,
+        target_gone,
         triggers_active_first,
         attack_target_mode,
         cavalry_only_blocks_elsewhere,
@@ -379,6 +423,10 @@ CASES: dict[str, Callable[[], FlagCase]] = {
         destroyed_guards_become_stray,
         window_closes_after,
         result_order,
+        priority_after_registration,
+        fatal_damage_at,
+        preparation_window,
+        battle_from,
     )
 }
 

@@ -19,7 +19,7 @@ from vwlog.audit.sources import MatchSource, reading, unpack
 from vwlog.engine.describe import describe
 from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay
 from vwlog.events import JudgeRulingIssued, MatchStarted, event_type
-from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
+from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import SeqOutOfRangeError, Violation
 from vwlog.projections import INITIAL
 
@@ -322,7 +322,7 @@ def build_report(
 # -- rendering the report --------------------------------------------------------------------
 
 
-_FLAG_QUESTION = {name: oq for oq, name in OPEN_QUESTION_FLAGS.items()}
+_FLAG_QUESTION = {name: oq for oq, name in OPEN_QUESTION_FLAGS.items()} | SECOND_FLAGS
 
 
 @dataclass(frozen=True)
@@ -356,6 +356,8 @@ def flag_rows(ruleset: Ruleset) -> list[FlagRow]:
             question = question or head
             meaning = tail
         rows.append(
-            FlagRow(name, question, getattr(ruleset, name), getattr(defaults, name), meaning)
+            FlagRow(
+                name, question, flag_reading(ruleset, name), flag_reading(defaults, name), meaning
+            )
         )
     return rows

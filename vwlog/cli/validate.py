@@ -19,7 +19,7 @@ from vwlog.events import MatchStarted
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import STDIO, open_log, write_log
 from vwlog.io.pools import load_deck, load_pool
-from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
+from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import UsageError, VwlogError
 from vwlog.render.json import integrity_json, validation_json, verify_json
 from vwlog.render.markdown import validation_markdown
@@ -264,9 +264,10 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
     """
     if flags:
         defaults = Ruleset()
-        rows = []
-        for oq, name in OPEN_QUESTION_FLAGS.items():
-            value = getattr(defaults, name)
+        rows: list[dict[str, str | object]] = []
+        named = [*OPEN_QUESTION_FLAGS.items(), *((q, n) for n, q in SECOND_FLAGS.items())]
+        for oq, name in named:
+            value = flag_reading(defaults, name)
             note = "recorded only: " + PENDING_FLAGS[name] if name in PENDING_FLAGS else ""
             rows.append({"question": oq, "flag": name, "default": value, "note": note})
         if output_format == "json":
@@ -274,7 +275,7 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
             return
         for row in rows:
             line = f"{row['question']:6} {row['flag']:38} {row['default']!s:14}"
-            click.echo((line + " " + row["note"]).rstrip())
+            click.echo(f"{line} {row['note']}".rstrip())
         return
     catalog = [
         {**r, "title": rule_title(r["id"])}

@@ -42,6 +42,7 @@ from vwlog.events import (
     Conceded,
     CostPaid,
     DamageDealt,
+    DeckReordered,
     DeckRevealed,
     DeploymentFinished,
     Effect,
@@ -137,6 +138,14 @@ _ZONE = {
     Zone.GRAVEYARD: "to the Graveyard",
     Zone.PLAY: "into play",
     Zone.REGISTER: "onto the register",
+}
+_FROM = {
+    Zone.HAND: "its owner's hand",
+    Zone.FATE_DECK: "its owner's Fate Deck",
+    Zone.SUBDECK: "its owner's subdeck",
+    Zone.GRAVEYARD: "the Graveyard",
+    Zone.PLAY: "play",
+    Zone.REGISTER: "the register",
 }
 _PLACEMENT = {
     PlacementReason.UNSLIDE_STEP: "in the Unslide step",
@@ -446,7 +455,16 @@ def describe_effect(effect: Effect, before: MatchState, *, viewer: str | None = 
         case CardsDrawn():
             return f"{effect.player} draws {_drawn(s, effect.player, effect.cards, viewer)}"
         case CardMoved():
-            return f"{card_name(s, effect.card)} moves {_ZONE[effect.to_zone]}"
+            where = (
+                "" if effect.from_zone in (None, Zone.PLAY) else f" from {_FROM[effect.from_zone]}"
+            )
+            end = " (bottom)" if effect.bottom and effect.to_zone == Zone.FATE_DECK else ""
+            return f"{card_name(s, effect.card)} moves{where} {_ZONE[effect.to_zone]}{end}"
+        case DeckReordered():
+            return (
+                f"{effect.player} puts the top {len(effect.cards)} cards of their Fate Deck "
+                "back in another order"
+            )
         case DamageDealt():
             return (
                 f"{card_name(s, effect.source)} deals {effect.amount} damage to "

@@ -63,13 +63,30 @@ class CardsDrawn(_Effect):
 
 
 class CardMoved(_Effect):
-    """A card moved from play to another zone by an effect (R-SKL-8, R-SKL-9)."""
+    """A card moved by an effect: out of play (R-SKL-8, R-SKL-9), or between two zones out of
+    play, such as from the Graveyard to the hand (Necromancer(Male)) or from the top of the Fate
+    Deck to its bottom (Seer's Lantern)."""
 
     type: Literal["card_moved"] = "card_moved"
     card: str
     """The card."""
     to_zone: Zone
     """HAND, FATE_DECK, SUBDECK or GRAVEYARD."""
+    from_zone: Zone | None = None
+    """HAND, FATE_DECK, SUBDECK or GRAVEYARD when the card was out of play; absent (or PLAY)
+    means it left play."""
+    bottom: bool | None = None
+    """Into the Fate Deck: at the bottom when true; absent or false, on top."""
+
+
+class DeckReordered(_Effect):
+    """The top cards of a player's Fate Deck were put back in another order (Glimpse of Fate)."""
+
+    type: Literal["deck_reordered"] = "deck_reordered"
+    player: str
+    """The player whose Fate Deck it is."""
+    cards: tuple[str, ...] = Field(max_length=1_000)
+    """The top cards after the reorder, top first: the very cards that lay on top before."""
 
 
 class DamageDealt(_Effect):
@@ -95,7 +112,14 @@ class StatusChanged(_Effect):
 
 
 Effect = Annotated[
-    StatChanged | GoldChanged | HonorChanged | CardsDrawn | CardMoved | DamageDealt | StatusChanged,
+    StatChanged
+    | GoldChanged
+    | HonorChanged
+    | CardsDrawn
+    | CardMoved
+    | DeckReordered
+    | DamageDealt
+    | StatusChanged,
     Field(discriminator="type"),
 ]
 """Any effect."""
@@ -105,6 +129,7 @@ __all__ = [
     "CardMoved",
     "CardsDrawn",
     "DamageDealt",
+    "DeckReordered",
     "Effect",
     "GoldChanged",
     "HonorChanged",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from vwlog.events.base import Consequence, Decision
 
 
@@ -25,6 +27,12 @@ class TurnCleanedUp(Consequence):
     A consequence the rules demand."""
 
     type: Literal["turn_cleaned_up"] = "turn_cleaned_up"
+    damage_removed: tuple[str, ...] | None = Field(default=None, max_length=10_000)
+    """The cards whose damage was removed, when the log lists them: exactly the cards in play
+    with damage. Absent: not listed."""
+    effects_ended: tuple[str, ...] | None = Field(default=None, max_length=10_000)
+    """The cards whose until-end-of-turn effects ended, when the log lists them: exactly the
+    cards in play with such an effect. Absent: not listed."""
 
 
 __all__ = [

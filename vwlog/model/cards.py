@@ -262,7 +262,11 @@ class Ruleset(_Frozen):
     """OQ-14: Return Home/Stray Followers that cannot be placed go to the Graveyard at the end of
     the Unslide step (by default they stay Return Home/Stray)."""
     fizzle_when_target_gone: bool = True
-    """OQ-15: an effect whose locked target left play does nothing."""
+    """Recorded only, superseded by target_gone (OQ-15): its false voided the whole object, the
+    opposite of its name."""
+    target_gone: Literal["PART", "WHOLE"] | None = None
+    """OQ-15: a locked target has left play at result: only the parts aimed at it do nothing
+    (PART, the reading when absent) or the whole object does nothing (WHOLE)."""
     triggers_active_first: bool = True
     """OQ-16: simultaneous triggers: the active player's first, then the others in turn order."""
     attack_target_mode: Literal["PER_ATTACKER", "SINGLE"] = "PER_ATTACKER"
@@ -309,6 +313,24 @@ class Ruleset(_Frozen):
     already after two passes in succession (the same in a duel; fewer passes with three or
     more players)."""
 
+    # readings added after the first release: absent (None) means the default reading, so
+    # rulesets published before them keep their content hash
+    priority_after_registration: Literal["REGISTRANT", "ACTIVE"] | None = None
+    """OQ-35: after a player registers a summon or an active skill, that player holds priority
+    (REGISTRANT, the reading when absent), or the active player does, as after a result
+    (ACTIVE)."""
+    fatal_damage_at: Literal["AT_ONCE", "COMBAT_STEPS"] | None = None
+    """OQ-36: a Follower with fatal damage goes to the Graveyard at once, whatever dealt it
+    (AT_ONCE, the reading when absent), or in the Combat Phase only in step 7, where the seed
+    describes it (COMBAT_STEPS); outside the Combat Phase always at once."""
+    preparation_window: bool | None = None
+    """OQ-37: the Preparation Phase ends with a priority window after the Unslide step, in which
+    Actions and Lair cards may be summoned but no skill used (absent: no window)."""
+    battle_from: Literal["GUARDING", "IN_PLAY"] | None = None
+    """OQ-38: the active player's Followers that may enter battle: those guarding a Territory
+    (GUARDING, the reading when absent), or any unslid Follower in play, Stray ones included
+    (IN_PLAY)."""
+
     # trust (not an open question of the digest)
     accept_trusted_effects: bool | None = None
     """Accept the effects a log claims for skills the published pool leaves text only (else
@@ -333,7 +355,7 @@ OPEN_QUESTION_FLAGS: dict[str, str] = {
     "OQ-12": "naval_aerial_need_skill",
     "OQ-13": "deploy_phase_window",
     "OQ-14": "unplaceable_to_graveyard",
-    "OQ-15": "fizzle_when_target_gone",
+    "OQ-15": "target_gone",
     "OQ-16": "triggers_active_first",
     "OQ-17": "attack_target_mode",
     "OQ-18": "cavalry_only_blocks_elsewhere",
@@ -353,13 +375,40 @@ OPEN_QUESTION_FLAGS: dict[str, str] = {
     "OQ-32": "destroyed_guards_become_stray",
     "OQ-33": "window_closes_after",
     "OQ-34": "result_order",
+    "OQ-35": "priority_after_registration",
+    "OQ-36": "fatal_damage_at",
+    "OQ-37": "preparation_window",
+    "OQ-38": "battle_from",
 }
 """Which `Ruleset` field answers which open question."""
 
+SECOND_FLAGS: dict[str, str] = {
+    "mulligan": "OQ-1",
+    "fizzle_when_target_gone": "OQ-15",
+}
+"""Flags that answer an open question beside the one `OPEN_QUESTION_FLAGS` names for it."""
+
+ABSENT_MEANS: dict[str, object] = {
+    "target_gone": "PART",
+    "priority_after_registration": "REGISTRANT",
+    "fatal_damage_at": "AT_ONCE",
+    "preparation_window": False,
+    "battle_from": "GUARDING",
+}
+"""The reading a flag added after the first release has when a ruleset leaves it out."""
+
+
+def flag_reading(ruleset: Ruleset, flag: str) -> object:
+    """The reading ``flag`` has under ``ruleset``: its value, or what its absence means."""
+    value = getattr(ruleset, flag)
+    return ABSENT_MEANS.get(flag) if value is None and flag in ABSENT_MEANS else value
+
 
 __all__ = [
+    "ABSENT_MEANS",
     "DEFAULT_RULESET",
     "OPEN_QUESTION_FLAGS",
+    "SECOND_FLAGS",
     "AuraSpec",
     "CardDef",
     "CardPool",
@@ -368,4 +417,5 @@ __all__ = [
     "Ruleset",
     "SkillDef",
     "Target",
+    "flag_reading",
 ]

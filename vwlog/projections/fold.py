@@ -171,7 +171,9 @@ def _to_graveyard(state: MatchState, cards: Iterable[str]) -> MatchState:
     return st
 
 
-def _move_from_play(state: MatchState, card: str, zone: Zone) -> MatchState:
+def _move_from_play(
+    state: MatchState, card: str, zone: Zone, *, bottom: bool = False
+) -> MatchState:
     perm = state.permanents.get(card)
     if perm is None:
         return state
@@ -193,7 +195,7 @@ def _move_from_play(state: MatchState, card: str, zone: Zone) -> MatchState:
     elif zone == Zone.HAND:
         zones["hand"] = (*p.hand, card)
     elif zone == Zone.FATE_DECK:
-        zones["deck"] = (card, *p.deck)
+        zones["deck"] = (*p.deck, card) if bottom else (card, *p.deck)
     elif zone == Zone.SUBDECK:
         zones["subdeck"] = (*p.subdeck, card)
     st = replace(
@@ -205,6 +207,35 @@ def _move_from_play(state: MatchState, card: str, zone: Zone) -> MatchState:
     if zones:
         st = _player(st, owner, **zones)
     return replace(st, records=_records_leaving(st, perm.controller, card, zone))
+
+
+_ZONE_FIELD = {
+    Zone.HAND: "hand",
+    Zone.FATE_DECK: "deck",
+    Zone.SUBDECK: "subdeck",
+    Zone.GRAVEYARD: "graveyard",
+}
+"""The `PlayerState` field holding each zone out of play."""
+
+
+def _move_out_of_play(
+    state: MatchState, card: str, from_zone: Zone, to_zone: Zone, *, bottom: bool = False
+) -> MatchState:
+    """A card moves between two of its owner's zones out of play (the Graveyard to the hand,
+    the top of the Fate Deck to its bottom); a card that is not there stays where it is."""
+    owner = state.owners.get(card)
+    source, target = _ZONE_FIELD.get(from_zone), _ZONE_FIELD.get(to_zone)
+    if owner is None or source is None or target is None:
+        return state
+    p = state.player(owner)
+    held: tuple[str, ...] = getattr(p, source)
+    if card not in held:
+        return state
+    st = _player(state, owner, **{source: tuple(c for c in held if c != card)})
+    rest: tuple[str, ...] = getattr(st.player(owner), target)
+    if to_zone == Zone.FATE_DECK and not bottom:
+        return _player(st, owner, deck=(card, *rest))
+    return _player(st, owner, **{target: (*rest, card)})
 
 
 __all__: list[str] = []

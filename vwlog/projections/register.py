@@ -15,6 +15,7 @@ from vwlog.events import (
     CardSummoned,
     CostPaid,
     DamageDealt,
+    DeckReordered,
     Effect,
     GoldChanged,
     HonorChanged,
@@ -37,13 +38,16 @@ from vwlog.model.state import (
 from vwlog.model.types import (
     CardType,
     ObjectKind,
+    Phase,
     TriggerWhen,
+    Zone,
 )
 from vwlog.projections.fold import (
     _collect_triggers,
     _draw,
     _is_action,
     _move_from_play,
+    _move_out_of_play,
     _player,
     _reassess,
     _records_entering,
@@ -71,6 +75,15 @@ def _cost_paid(state: MatchState, event: CostPaid) -> MatchState:
     )
 
 
+def _after_registration(state: MatchState, player: str) -> str | None:
+    """Who holds priority after ``player`` registers something: that player, or the active
+    player as after a result where the ruleset reads R-REG-5 so (OQ-35)."""
+    rs = state.ruleset
+    if rs is not None and rs.priority_after_registration == "ACTIVE":
+        return state.active
+    return player
+
+
 def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
     p = state.player(event.player)
     st = state
@@ -92,7 +105,7 @@ def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
         register=(*st.register, obj),
         objects=st.objects + 1,
         pending_cost=None,
-        priority=event.player,
+        priority=_after_registration(state, event.player),
         passes=0,
         done=st.done | {Marker.WINDOW},
     )
@@ -114,7 +127,7 @@ def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
         register=(*state.register, obj),
         objects=state.objects + 1,
         pending_cost=None,
-        priority=event.player,
+        priority=_after_registration(state, event.player),
         passes=0,
         done=state.done | {Marker.WINDOW},
     )
@@ -201,9 +214,15 @@ def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:
         counts = dict(state.territory_counts)
         counts[obj.controller] = counts.get(obj.controller, 0) + 1
         st = replace(st, territory_counts=counts)
-    if d.type == CardType.TERRITORY and any(
-        c.where == "STRAY" and c.controller == obj.controller for c in st.permanents.values()
+    if (
+        d.type == CardType.TERRITORY
+        and state.phase in (Phase.MAIN1, Phase.MAIN2)
+        and any(
+            c.where == "STRAY" and c.controller == obj.controller for c in st.permanents.values()
+        )
     ):
+        # R-MAIN-6 is a rule of the Main Phases; elsewhere Stray Property waits for the Unslide
+        # step (R-UNS-2)
         st = replace(st, stray_territory=card)
     return _collect_triggers(st, TriggerWhen.ENTERS_PLAY, cards=[card])
 
@@ -230,7 +249,20 @@ def _apply_effect(state: MatchState, effect: Effect) -> MatchState:
                 return state
             return _draw(state, effect.player, effect.cards)
         case CardMoved():
-            return _move_from_play(state, effect.card, effect.to_zone)
+            bottom = bool(effect.bottom)
+            if effect.from_zone in (None, Zone.PLAY):
+                return _move_from_play(state, effect.card, effect.to_zone, bottom=bottom)
+            return _move_out_of_play(
+                state, effect.card, effect.from_zone, effect.to_zone, bottom=bottom
+            )
+        case DeckReordered():
+            if not state.has_player(effect.player):
+                return state
+            deck = state.player(effect.player).deck
+            top = deck[: len(effect.cards)]
+            if sorted(top) != sorted(effect.cards):
+                return state  # not a reorder of the top cards (reported by check)
+            return _player(state, effect.player, deck=(*effect.cards, *deck[len(top) :]))
         case DamageDealt():
             perm = state.permanents.get(effect.recipient)
             if perm is None:

@@ -100,7 +100,15 @@ def _turn_started(state: MatchState, event: TurnStarted) -> MatchState:
 
 
 def _phase_started(state: MatchState, phase: Phase) -> MatchState:
-    st = replace(state, phase=phase, step=None, done=frozenset(), priority=state.active, passes=0)
+    st = replace(
+        state,
+        phase=phase,
+        step=None,
+        done=frozenset(),
+        priority=state.active,
+        passes=0,
+        stray_territory=None,  # a Territory is new only in the Main Phase it arrived in
+    )
     if phase == Phase.MAIN1:
         st = _collect_triggers(st, TriggerWhen.FIRST_MAIN_START, only=state.active)
     elif phase == Phase.MAIN2:

@@ -335,6 +335,8 @@ PENDING_FLAGS: dict[str, str] = {
     "restriction_key": "superseded: records follow the seed (per property in play, carried by "
     "name through hand, Fate Deck and subdeck, R-SKL-10); neither value is faithful",
     "deck_out_loses": "a loss by deck-out is not yet applied (R-VIC-5)",
+    "fizzle_when_target_gone": "superseded by target_gone (OQ-15): its false voided the whole "
+    "object, the opposite of its name",
 }
 """Ruleset flags recorded in `Ruleset` whose alternative reading the engine does not apply yet;
 every other flag changes verdicts (a test shows both settings on one log)."""
@@ -347,10 +349,6 @@ PARTIAL: dict[str, str] = {
     "card vocabulary can slide or cancel a blocking Follower, so that part cannot be broken",
     "R-CMB-28": "unblocked combat damage to the attacked Territory is enforced; skill damage to a "
     "Territory in combat has no trigger moment in the log format, so its timing is not checked",
-    "R-ZONE-5": "what is in play is enforced; no effect of the log format moves a card out of the "
-    "Graveyard, so a legal 'return a Follower from your Graveyard to hand' is reported",
-    "R-ZONE-2": "draws from the top are enforced; no effect of the log format reorders a deck "
-    "(Glimpse of Fate, Seer's Lantern), and returns to the Fate Deck always go on top",
 }
 """Rules the engine enforces in part, with what it cannot check and why: these stay cited by
 the engine and broken by a test, and `vwlog rules` says which part is checked."""

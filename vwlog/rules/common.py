@@ -103,13 +103,18 @@ def needs_naval_aerial(state: MatchState, territory: str) -> bool:
     return state.defn(territory).terrain in (Terrain.NAVAL, Terrain.AERIAL)
 
 
-def attack_candidates(state: MatchState, player: str) -> list[str]:
+def attack_candidates(ruleset: Ruleset, state: MatchState, player: str) -> list[str]:
     """Followers that may enter battle as attackers: the player's unslid Followers guarding one
-    of their Territories (R-CMB-4, R-CMB-5)."""
+    of their Territories (R-CMB-4, R-CMB-5), or any of their unslid Followers in play where the
+    ruleset reads R-CMB-5 so (`Ruleset.battle_from`, OQ-38)."""
+    anywhere = ruleset.battle_from == "IN_PLAY"
     return [
         c.id
         for c in state.permanents.values()
-        if c.controller == player and c.where == "GUARD" and not c.slid and is_follower(state, c.id)
+        if c.controller == player
+        and (c.where == "GUARD" or (anywhere and c.where != "TERRITORY"))
+        and not c.slid
+        and is_follower(state, c.id)
     ]
 
 

@@ -93,7 +93,7 @@ def _candidates(
         yield from _registrations(ruleset, state, player)
         return
     if kind == DecisionKind.ATTACKERS:
-        for subset in _subsets(attack_candidates(state, player)):
+        for subset in _subsets(attack_candidates(ruleset, state, player)):
             yield AttackersEnteredBattle(player=player, followers=subset)
         return
     if kind == DecisionKind.DECLARE:

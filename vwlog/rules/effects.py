@@ -54,7 +54,9 @@ def derive_effects(ruleset: Ruleset, state: MatchState, obj: RegisterObject) -> 
 
     Combat damage results exactly as locked (R-CMB-25), skipping recipients that left play;
     skills with machine-readable effects read current state, except the target locked at
-    registration (OQ-15). Text-only skills derive nothing (their logged effects are trusted).
+    registration; a part aimed at a locked target that has left play does nothing, the rest
+    happens, unless the ruleset voids the whole object (`Ruleset.target_gone`, OQ-15).
+    Text-only skills derive nothing (their logged effects are trusted).
     """
     if obj.kind in (ObjectKind.COMBAT_DAMAGE_FOLLOWERS, ObjectKind.COMBAT_DAMAGE_TERRITORY):
         out: list[Effect] = []
@@ -70,7 +72,9 @@ def derive_effects(ruleset: Ruleset, state: MatchState, obj: RegisterObject) -> 
     if skill is None or skill.effects is None or obj.card is None:
         return ()
     if obj.target is not None and obj.target not in state.permanents:
-        if not ruleset.fizzle_when_target_gone:
+        # OQ-15: only the parts aimed at the gone target do nothing (below, `_card` finds no
+        # card), or the whole object does nothing
+        if ruleset.target_gone == "WHOLE":
             return ()
     out = []
     drawn: dict[str, int] = {}

@@ -185,7 +185,7 @@ def expect(ruleset: Ruleset, state: MatchState) -> Expect:
     if state.turn == 0:
         return _one(TurnStarted(turn=1, player=state.first_player or ""), "R-SET-1")
     # state-based consequences, in order: deaths, destruction, points, victory, triggers
-    if state.fatal:
+    if state.fatal and _followers_checked_now(ruleset, state):
         return _one(FollowersDestroyed(cards=tuple(sorted(state.fatal))), "R-CMB-26")
     if state.doomed and _territories_checked_now(ruleset, state):
         return _one(TerritoriesDestroyed(cards=tuple(sorted(state.doomed))), "R-CMB-30")
@@ -201,11 +201,25 @@ def expect(ruleset: Ruleset, state: MatchState) -> Expect:
         return Expect(consequences=group, rule=_trigger_rule(state, group[0]))
     if state.pending_cost is not None:
         return _decide(state.pending_cost.player, DecisionKind.REGISTRATION, "R-REG-3")
-    if state.stray_territory is not None:
+    if state.stray_territory is not None and state.phase in (Phase.MAIN1, Phase.MAIN2):
         perm = state.permanents.get(state.stray_territory)
         if perm is not None and _stray_to_place(ruleset, state, perm.controller):
             return _decide(perm.controller, DecisionKind.STRAY, "R-MAIN-6")
     return _turn_flow(ruleset, state)
+
+
+def _followers_checked_now(ruleset: Ruleset, state: MatchState) -> bool:
+    """Followers with fatal damage go to the Graveyard at once, whatever dealt it (R-CMB-26), or
+    in the Combat Phase only in step 7, where the seed describes it (OQ-36); outside the Combat
+    Phase always at once."""
+    if ruleset.fatal_damage_at != "COMBAT_STEPS" or state.phase != Phase.COMBAT:
+        return True
+    if state.step != Step.C7:
+        return False
+    # together with the combat damage, once it has resulted ("secara bersamaan")
+    return Marker.RESULTED in state.done or not any(
+        o.kind == ObjectKind.COMBAT_DAMAGE_FOLLOWERS for o in state.register
+    )
 
 
 def _territories_checked_now(ruleset: Ruleset, state: MatchState) -> bool:
@@ -413,6 +427,9 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
             return _one(Unslid(player=active, cards=slid), "R-UNS-1")
         if Marker.DEPLOYED not in done:
             return _decide(active, DecisionKind.DEPLOY, "R-UNS-3")
+        if ruleset.preparation_window:
+            # OQ-37: "Semua pemain dapat merespon pergantian fase ini" read as a window
+            return _window(ruleset, state, _next_phase)
         return _next_phase(state)
     if phase == Phase.DEPLOY:
         if Marker.DEPLOYED not in done:
@@ -448,7 +465,7 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
     if step is None:
         return _next_step(state)
     if step == Step.C2 and action_open and Marker.ATTACKERS not in done:
-        if attack_candidates(state, active):
+        if attack_candidates(ruleset, state, active):
             return _decide(active, DecisionKind.ATTACKERS, "R-CMB-2")
     elif step == Step.C3 and action_open and Marker.DECLARED not in done:
         if any(attackable(ruleset, state, a) for a in state.combat.attackers):

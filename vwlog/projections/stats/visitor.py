@@ -22,6 +22,7 @@ from vwlog.events import (
     Conceded,
     CostPaid,
     DamageDealt,
+    DeckReordered,
     DeckRevealed,
     DeploymentFinished,
     EventRecord,
@@ -471,7 +472,9 @@ class MatchMetricsVisitor:
                 case CardsDrawn():
                     if effect.player in self._tally:
                         self._tally[effect.player].at(turn).drawn_effects += len(effect.cards)
-                case StatChanged() | HonorChanged() | CardMoved() | StatusChanged():
+                case (
+                    StatChanged() | HonorChanged() | CardMoved() | DeckReordered() | StatusChanged()
+                ):
                     pass  # honor is read from the board; moves out of play count as losses
                 case _:
                     assert_never(effect)

@@ -38,11 +38,13 @@ if TYPE_CHECKING:
     from vwlog.model.state import MatchState
 
 
-def check_attackers(state: MatchState, event: AttackersEnteredBattle) -> Violations:
+def check_attackers(
+    ruleset: Ruleset, state: MatchState, event: AttackersEnteredBattle
+) -> Violations:
     out: list[Violation] = []
     if len(set(event.followers)) != len(event.followers):
         out.append(violation("R-CMB-2", "a Follower enters battle once"))
-    allowed = set(attack_candidates(state, event.player))
+    allowed = set(attack_candidates(ruleset, state, event.player))
     for f in event.followers:
         if f in allowed:
             continue
@@ -60,7 +62,9 @@ def check_attackers(state: MatchState, event: AttackersEnteredBattle) -> Violati
         else:
             out.append(
                 violation(
-                    "R-CMB-5", f"{card_name(state, f)} guards no Territory ({perm.where.lower()})"
+                    "R-CMB-5",
+                    f"{card_name(state, f)} guards no Territory ({perm.where.lower()})",
+                    flag="battle_from",
                 )
             )
     return tuple(out)

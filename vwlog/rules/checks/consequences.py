@@ -10,18 +10,22 @@ from vwlog.events import (
     CardMoved,
     CardsDrawn,
     DamageDealt,
+    DeckReordered,
     Effect,
     GoldChanged,
     GoldProduced,
     HonorChanged,
     MatchWon,
     ObjectResulted,
+    PriorityPassed,
     SkillTriggered,
     StatChanged,
     StatusChanged,
+    TurnCleanedUp,
     VictoryPointGained,
 )
 from vwlog.model.types import (
+    Expiry,
     Phase,
     TriggerWhen,
     Zone,
@@ -44,7 +48,11 @@ def check_consequence(
 ) -> Violations:
     if event in exp.consequences:
         return ()
+    if type(event) is PriorityPassed and state.phase == Phase.PREP:
+        return (no_preparation_priority(),)
     first = exp.consequences[0]
+    if type(event) is TurnCleanedUp and type(first) is TurnCleanedUp:
+        return cleanup_lists(state, event)
     if isinstance(event, ObjectResulted) and isinstance(first, ObjectResulted):
         obj = next((o for o in state.register if o.id == first.object_id), None)
         if event.object_id == first.object_id and obj is not None and is_trusted(state, obj):
@@ -111,6 +119,46 @@ def check_consequence(
     )
 
 
+def cleanup_lists(state: MatchState, event: TurnCleanedUp) -> Violations:
+    """What a cleanup lists, when it lists it, is what it clears: every card in play with damage,
+    every card in play with an until-end-of-turn effect (R-END-4)."""
+    out: list[Violation] = []
+    damaged = sorted(c.id for c in state.permanents.values() if c.damage)
+    if event.damage_removed is not None and sorted(event.damage_removed) != damaged:
+        out.append(
+            violation(
+                "R-END-4",
+                "the cleanup removes the damage of exactly the cards in play with damage",
+                expected=str(tuple(damaged)),
+                actual=str(tuple(sorted(event.damage_removed))),
+            )
+        )
+    ending = sorted(
+        {
+            m.card
+            for m in state.modifiers
+            if m.expires == Expiry.END_OF_TURN and m.card in state.permanents
+        }
+    )
+    if event.effects_ended is not None and sorted(set(event.effects_ended)) != ending:
+        out.append(
+            violation(
+                "R-END-4",
+                "the cleanup ends the until-end-of-turn effects of exactly these cards",
+                expected=str(tuple(ending)),
+                actual=str(tuple(sorted(set(event.effects_ended)))),
+            )
+        )
+    return tuple(out)
+
+
+def no_preparation_priority() -> Violation:
+    """A pass in the Preparation Phase, which has no window unless the ruleset gives it one."""
+    return violation(
+        "R-REG-10", "there is no priority in the Preparation Phase", flag="preparation_window"
+    )
+
+
 _CONSEQUENCE_RULE: dict[str, str] = {
     "opening_hand_drawn": "R-SET-4",
     "turn_started": "R-END-5",
@@ -141,6 +189,7 @@ WINDOW_CLOSE_RULES: dict[str, str] = {
     "C7": "R-CMB-27",
     "C9": "R-CMB-32",
     "C10": "R-CMB-36",
+    "UNSLIDE": "R-REG-10",
 }
 """The rule that ends each window only when all players pass with an empty register."""
 
@@ -219,6 +268,46 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     )
 
 
+_HELD = {
+    Zone.HAND: "hand",
+    Zone.FATE_DECK: "deck",
+    Zone.SUBDECK: "subdeck",
+    Zone.GRAVEYARD: "graveyard",
+}
+"""The player field holding each zone out of play."""
+
+
+def _reorder(state: MatchState, e: DeckReordered) -> list[Violation]:
+    """A reorder puts back the very cards that lay on top of the Fate Deck (R-ZONE-2)."""
+    if not state.has_player(e.player):
+        return [violation("R-GEN-7", f"effect names unknown player {e.player!r}")]
+    top = state.player(e.player).deck[: len(e.cards)]
+    if len(set(e.cards)) != len(e.cards) or sorted(top) != sorted(e.cards):
+        return [
+            violation(
+                "R-ZONE-2",
+                f"a reorder of {e.player}'s Fate Deck puts back the top {len(e.cards)} cards, "
+                "each once",
+                expected=str(tuple(top)),
+                actual=str(tuple(e.cards)),
+            )
+        ]
+    return []
+
+
+def _moved_out_of_play(state: MatchState, e: CardMoved) -> list[Violation]:
+    """A move between two zones out of play: the card is in the zone it leaves, of its owner,
+    and goes to another zone out of play (the Fate Deck to itself only to its bottom)."""
+    owner = state.owners.get(e.card)
+    field = _HELD.get(e.from_zone) if e.from_zone is not None else None
+    if owner is None or field is None or e.card not in getattr(state.player(owner), field):
+        rule = "R-ZONE-2" if e.from_zone == Zone.FATE_DECK else "R-ZONE-5"
+        return [violation(rule, f"effect moves {e.card!r} from {e.from_zone}, where it is not")]
+    if e.to_zone not in _HELD or (e.to_zone == e.from_zone and not e.bottom):
+        return [violation("R-ZONE-5", f"card moved to {e.to_zone}, not a zone to move to")]
+    return []
+
+
 def trusted_effects(state: MatchState, effects: tuple[Effect, ...]) -> Violations:
     """Structural checks of trusted effects: the cards and players they name exist and the
     zones are possible (DESIGN §2: a text-only skill is trusted, checked structurally)."""
@@ -234,6 +323,10 @@ def trusted_effects(state: MatchState, effects: tuple[Effect, ...]) -> Violation
                 out.append(
                     violation("R-ZONE-2", f"{e.player} did not draw the top of their Fate Deck")
                 )
+        elif isinstance(e, DeckReordered):
+            out.extend(_reorder(state, e))
+        elif isinstance(e, CardMoved) and e.from_zone not in (None, Zone.PLAY):
+            out.extend(_moved_out_of_play(state, e))
         elif isinstance(e, (StatChanged, StatusChanged, CardMoved)):
             if e.card not in state.permanents:
                 out.append(violation("R-ZONE-5", f"effect names {e.card!r}, which is not in play"))
@@ -252,6 +345,8 @@ __all__ = [
     "WINDOW_CLOSE_RULES",
     "check_consequence",
     "check_extra",
+    "cleanup_lists",
+    "no_preparation_priority",
     "trusted_effects",
     "window_rule",
 ]

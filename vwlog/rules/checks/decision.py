@@ -21,6 +21,7 @@ from vwlog.events import (
     SkillRegistered,
     SupplyChosen,
 )
+from vwlog.model.state import Marker
 from vwlog.model.types import (
     Phase,
     Step,
@@ -33,6 +34,7 @@ from vwlog.rules.checks.combat import (
     check_damage,
     check_declare,
 )
+from vwlog.rules.checks.consequences import no_preparation_priority
 from vwlog.rules.checks.deploy import check_deployment_finished, check_placement, check_supply
 from vwlog.rules.checks.register import check_cost, check_register_skill, check_summon
 from vwlog.rules.common import (
@@ -51,6 +53,8 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
     player = getattr(event, "player", None)
     if kind is None:
         return (violation("R-VIC-4", f"{event_tag(event)}: nothing may happen now"),)
+    if type(event) is AttackDeclared and not event.attacks and no_attack_owed(state, exp, event):
+        return ()
     if type(event) not in _ACCEPTS[kind]:
         return (out_of_turn(ruleset, state, exp, event),)
     if player != exp.player:
@@ -73,6 +77,19 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
 _Check = Callable[["Ruleset", "MatchState", Expect, Any], Violations]
 
 
+def no_attack_owed(state: MatchState, exp: Expect, event: AttackDeclared) -> bool:
+    """An explicit empty declaration where no attacker may attack: the active player says so in
+    step 3 before anyone passed (R-CMB-8 owes nothing, so it changes nothing)."""
+    return (
+        exp.kind == DecisionKind.PRIORITY
+        and state.step == Step.C3
+        and event.player == state.active
+        and exp.player == state.active
+        and Marker.DECLARED not in state.done
+        and Marker.WINDOW not in state.done
+    )
+
+
 def _no_check(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     return ()
 
@@ -85,7 +102,7 @@ _DECISION_CHECKS: dict[type, _Check] = {
     DeploymentFinished: lambda rs, st, exp, ev: check_deployment_finished(rs, st, ev),
     CardSummoned: lambda rs, st, exp, ev: check_summon(rs, st, ev),
     SkillRegistered: lambda rs, st, exp, ev: check_register_skill(st, ev),
-    AttackersEnteredBattle: lambda rs, st, exp, ev: check_attackers(st, ev),
+    AttackersEnteredBattle: lambda rs, st, exp, ev: check_attackers(rs, st, ev),
     AttackDeclared: lambda rs, st, exp, ev: check_declare(rs, st, ev),
     BlockersEnteredBattle: lambda rs, st, exp, ev: check_blockers(rs, st, ev),
     BlocksAssigned: lambda rs, st, exp, ev: check_blocks(rs, st, ev),
@@ -150,7 +167,7 @@ def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEven
     if isinstance(event, HandLimitDiscarded):
         return violation("R-END-3", f"no hand-limit discard is due now ({owed})")
     if isinstance(event, PriorityPassed) and state.phase == Phase.PREP:
-        return violation("R-REG-10", "there is no priority in the Preparation Phase")
+        return no_preparation_priority()
     if isinstance(event, PriorityPassed) and exp.kind != DecisionKind.PRIORITY:
         return violation(exp.rule, f"{tag} while {owed}: no priority window is open")
     return violation(exp.rule, f"{tag} is not allowed now: {owed}")
@@ -174,4 +191,4 @@ def check_discard(ruleset: Ruleset, state: MatchState, event: HandLimitDiscarded
     return tuple(out)
 
 
-__all__ = ["check_decision", "check_discard", "out_of_turn", "priority_rule"]
+__all__ = ["check_decision", "check_discard", "no_attack_owed", "out_of_turn", "priority_rule"]

@@ -204,10 +204,18 @@ def summon_timing(
     """Territories and Property: the active player's own Main Phase with an empty register
     (R-MAIN-4, R-MAIN-8, OQ-6); Actions and every card with Lair, Followers included: whenever
     holding priority outside the Preparation Phase (R-CARD-8, R-CARD-2: Lair means "at any
-    time", any moment at which an Action could be summoned)."""
-    if state.phase == Phase.PREP:
-        return [violation("R-PREP-2", "nothing may be summoned in the Preparation Phase")]
-    if card_type == CardType.ACTION or Keyword.LAIR in keywords:
+    time", any moment at which an Action could be summoned). The Preparation Phase has no
+    window by default; where the ruleset gives it one (OQ-37), it admits these only."""
+    any_time = card_type == CardType.ACTION or Keyword.LAIR in keywords
+    if state.phase == Phase.PREP and not ruleset.preparation_window:
+        return [
+            violation(
+                "R-PREP-2",
+                "nothing may be summoned in the Preparation Phase",
+                flag="preparation_window" if any_time else None,
+            )
+        ]
+    if any_time:
         return []
     out = []
     main = state.phase in (Phase.MAIN1, Phase.MAIN2)
