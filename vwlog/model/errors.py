@@ -8,12 +8,13 @@ inside `IllegalEventError`).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from vwlog.model.text import Msg
     from vwlog.model.types import RuleId
 
 
@@ -48,6 +49,9 @@ class Violation:
     """What the log shows, when it differs from ``expected``."""
     flag: str | None = None
     """The ruleset flag that decides this verdict, for rules that hold only by default."""
+    text: Msg | None = field(default=None, compare=False)
+    """``message`` as a template and its values, so a report can say it in another language
+    (``None`` for a violation built with a plain message)."""
 
     def located(self, **where: object) -> Violation:
         """Return a copy with location fields filled in."""
