@@ -27,6 +27,8 @@ KEYWORDS = {
     "ngettext": (1, 2),
     "N_": None,
     "Np_": (1, 2),
+    "msg": None,
+    "violation": (2,),
 }
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w*)[^{}]*\}")

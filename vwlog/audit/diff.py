@@ -10,13 +10,13 @@ each does to the board over the next few events (`vwlog.audit.boarddiff`). Rende
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from vwlog.audit.boarddiff import Difference, board_differences
 from vwlog.audit.sources import MatchSource, log_source, reading, unpack
 from vwlog.audit.spots import Folded, position_text
-from vwlog.engine.describe import describe
+from vwlog.engine.describe import description
 from vwlog.engine.seek import state_at as seek_state_at
 from vwlog.events import (
     TRAILER_TYPES,
@@ -29,6 +29,7 @@ from vwlog.events import (
 from vwlog.io import codec
 from vwlog.model.errors import InvalidParameterError, UsageError, Violation
 from vwlog.model.state import replace
+from vwlog.model.text import Msg
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, check, expect
@@ -73,6 +74,8 @@ class DiffEvent:
     violations: tuple[Violation, ...] = ()
     """The rules it breaks where it stands (for a divergent event: from the common prefix)."""
     event: AnyEvent | None = None
+    said: Msg | None = field(default=None, compare=False)
+    """``text`` as a template and its values, for a diff in another language."""
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,8 @@ def _described(
         line=line,
         type=event_type(record.event),
         decision=record.event.DECISION,
-        text=describe(record.event, before, viewer=viewer),
+        text=str(said := description(record.event, before, viewer=viewer)),
+        said=said,
         violations=violations,
         event=record.event,
     )

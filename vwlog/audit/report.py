@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 from vwlog.audit.diff import CONTEXT
 from vwlog.audit.knowledge import Knowledge, KnowledgeTracker
 from vwlog.audit.sources import MatchSource, reading, unpack
-from vwlog.engine.describe import describe
+from vwlog.engine.describe import description
 from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay
 from vwlog.events import JudgeRulingIssued, MatchStarted, event_type
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
 from vwlog.model.errors import SeqOutOfRangeError, Violation
+from vwlog.model.text import Msg
 from vwlog.projections import INITIAL
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ class EventLine:
     text: str
     rules: tuple[str, ...] = ()
     """Rule ids it breaks."""
+    said: Msg | None = field(default=None, compare=False)
+    """``text`` as a template and its values, for a report in another language."""
 
 
 @dataclass
@@ -177,7 +180,8 @@ def _line(step: Step) -> EventLine:
         line=step.line,
         type=event_type(record.event),
         decision=record.event.DECISION,
-        text=describe(record.event, step.before),
+        text=str(said := description(record.event, step.before)),
+        said=said,
         rules=tuple(v.rule for v in step.violations),
     )
 

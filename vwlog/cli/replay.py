@@ -24,14 +24,15 @@ from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.cli.options import LoadedMatch
 from vwlog.cli.render import POINT_MARK, echo, page, paging_wanted
-from vwlog.engine.describe import card_name, describe
+from vwlog.engine.describe import card_name, description
 from vwlog.engine.replay import BaseVisitor, Fanout, FinalState, replay
 from vwlog.engine.seek import PriorityPoints, no_such_seq, priority_points, state_at
+from vwlog.io.i18n import say
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
 from vwlog.model.types import Phase
 from vwlog.render.json import board_json, dumps, priority_point_json, seen_card_json, step_json
-from vwlog.render.text import counted, hidden_lines, table, term
+from vwlog.render.text import counted, hidden_lines, table, term, violation_message
 from vwlog.services.matches import state_at as stored_state_at
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ class Filters:
 
 def violation_line(v: Violation) -> str:
     """A violation as the trace shows it inline: ``!! R-REG-6 message``."""
-    return f"!! {v.rule} {term(v.message)}"
+    return f"!! {v.rule} {term(violation_message(v))}"
 
 
 def _indent(text: str) -> str:
@@ -170,7 +171,9 @@ class _Trace(BaseVisitor["_Trace"]):
     def _write(self, step: Step, *, point: bool) -> None:
         self.shown += 1
         self.violations += len(step.violations)
-        text = describe(step.record.event, step.before, viewer=self.player)
+        said = description(step.record.event, step.before, viewer=self.player)
+        # people read the text trace in their language; JSON keeps the English line
+        text = say(said) if self.output_format == "text" else str(said)
         if self.output_format == "text":
             lines = [f"{step.record.seq:>5}  {text}{POINT_MARK if point else ''}"]
             lines.extend(BOARD_INDENT + violation_line(v) for v in step.violations)

@@ -15,11 +15,12 @@ import locale
 from typing import TYPE_CHECKING
 
 from vwlog.cli.render import POINT_MARK
-from vwlog.engine.describe import describe
+from vwlog.engine.describe import description
 from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.seek import Timeline
+from vwlog.io.i18n import say
 from vwlog.model.errors import UsageError
-from vwlog.render.text import term
+from vwlog.render.text import term, violation_message
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -47,7 +48,7 @@ class Descriptions(BaseVisitor[list[str]]):
 
     def visit(self, step: Step) -> None:
         """Describe the event."""
-        self.lines.append(describe(step.record.event, step.before, viewer=self.viewer))
+        self.lines.append(say(description(step.record.event, step.before, viewer=self.viewer)))
 
     def result(self) -> list[str]:
         """One description per event."""
@@ -196,7 +197,8 @@ class Stepper:
             out.append(f"{pointer}{mark.seq:>6}  {self.descriptions[i]}{point}")
             if self.show_violations:
                 out.extend(
-                    f"         !! {v.rule} {v.message}" for v in tl.violations.get(mark.seq, ())
+                    f"         !! {v.rule} {violation_message(v)}"
+                    for v in tl.violations.get(mark.seq, ())
                 )
         out.append("")
         out.extend(str(tl.step(self.index).after).splitlines())

@@ -25,10 +25,12 @@ from vwlog.io.i18n import active_language, gettext, ngettext
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
     counted,
+    event_text,
     integrity_rows,
     ruling_title,
     seat_rows,
     validation_summary,
+    violation_message,
     violation_where,
     visible,
 )
@@ -215,6 +217,8 @@ def environment() -> Environment:
         seat_rows=seat_rows,
         validation_summary=validation_summary,
         violation_where=violation_where,
+        violation_message=violation_message,
+        event_text=event_text,
     )
     return env
 

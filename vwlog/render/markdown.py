@@ -22,12 +22,14 @@ from vwlog.model.types import RulingKind
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
     counted,
+    event_text,
     hidden_lines,
     integrity_rows,
     ruling_title,
     seat_rows,
     term,
     validation_summary,
+    violation_message,
     violation_where,
     visible,
 )
@@ -115,7 +117,7 @@ def validation_markdown(r: ValidationReport) -> str:
         ]
         for v in r.violations:
             pos = f"{v.phase or ''}{'/' + v.step if v.step else ''}"
-            msg = md(v.message)
+            msg = md(violation_message(v))
             if v.expected is not None:
                 msg += " " + _("(expected {expected}, actual {actual})").format(
                     expected=md_code(v.expected, in_table=True),
@@ -175,7 +177,7 @@ def _md_events(report: DisputeReport, m: Moment) -> list[str]:
         if voided is not None:
             marks.append(_("voided (seq {seq})").format(seq=voided))
         seq = f"**{e.seq}**" if e.seq == m.seq else str(e.seq)
-        text = f"**{md(e.text)}**" if e.seq == m.seq else md(e.text)
+        text = f"**{md(event_text(e))}**" if e.seq == m.seq else md(event_text(e))
         lines.append(f"| {seq} | {md(' · '.join(marks))} | {text} |")
     return lines
 
@@ -253,7 +255,7 @@ def _md_violations(report: DisputeReport) -> list[str]:
                 "",
                 *_md_rule_text(v.rule),
                 f"- {md(violation_where(v))}",
-                f"- {md(v.message)}",
+                f"- {md(violation_message(v))}",
             ]
             if v.expected is not None:
                 out.append(
@@ -280,7 +282,8 @@ def _md_violations(report: DisputeReport) -> list[str]:
         ]
         out += [_("| Rule | Title | Seq | Message |"), "|---|---|---:|---|"]
         out += [
-            f"| {v.rule} | {md(rule_title(v.rule))} | {v.seq} | {md(v.message)} |" for v in rest
+            f"| {v.rule} | {md(rule_title(v.rule))} | {v.seq} | {md(violation_message(v))} |"
+            for v in rest
         ]
         out += ["", _("The rules they break:"), ""]
         for rid in dict.fromkeys(v.rule for v in rest):
@@ -307,7 +310,7 @@ def _md_rulings(report: DisputeReport) -> list[str]:
                 "",
             ]
             out += [_("| Seq | Voided event |"), "|---:|---|"]
-            out += [f"| {e.seq} | ~~{md(e.text)}~~ |" for e in ruling.voided]
+            out += [f"| {e.seq} | ~~{md(event_text(e))}~~ |" for e in ruling.voided]
             if ruling.unlisted:
                 unlisted = _("{events} not listed").format(
                     events=counted(ruling.unlisted, "earlier event")
