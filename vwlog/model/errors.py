@@ -195,7 +195,7 @@ class UsageError(VwlogError, ValueError):
     def __init__(self, detail: str | Msg) -> None:
         super().__init__(detail)
         self.detail = str(detail)
-        self._said = detail
+        self.detail_text = detail
 
     def __str__(self) -> str:
         return f"{self.context}{self.message()}"
@@ -207,7 +207,7 @@ class UsageError(VwlogError, ValueError):
     def phrase(self) -> Msg | str:
         """`message` as a template and its values (the English string where the error was
         raised with one)."""
-        return self._said
+        return self.detail_text
 
     def text(self) -> Msg | str:
         """The context, then `phrase`."""
@@ -243,7 +243,7 @@ class DecisionSyntaxError(UsageError):
         self.syntax = syntax
 
     def phrase(self) -> Msg | str:
-        said = self._said
+        said = self.detail_text
         if self.syntax:
             said = msg("{detail} (the syntax is '{syntax}')", detail=said, syntax=self.syntax)
         if self.decision:
@@ -260,7 +260,7 @@ class UnknownVerbError(DecisionSyntaxError):
         self.verb = verb
 
     def phrase(self) -> Msg | str:
-        return self._said
+        return self.detail_text
 
 
 class NoDecisionAwaitedError(UsageError):
@@ -365,13 +365,13 @@ class StoredSeqOutOfRangeError(SeqOutOfRangeError):
     def __init__(self, match_id: str, seq: int, last: int) -> None:
         super().__init__(repr(match_id), seq, 1, last)
         self.args = (match_id, seq, last)
-        self._said = msg(
+        self.detail_text = msg(
             "match {match} has events 1 to {last}; no seq {seq}",
             match=repr(match_id),
             last=last,
             seq=seq,
         )
-        self.detail = str(self._said)
+        self.detail = str(self.detail_text)
         self.match_id = match_id
 
 
@@ -383,7 +383,7 @@ class RulesetOverrideError(RulesetError):
     """A ruleset flag override (``FLAG=VALUE``) names no flag, is malformed, or its value does
     not fit the flag."""
 
-    def __init__(self, override: str, detail: str, flag: str | None = None) -> None:
+    def __init__(self, override: str, detail: str | Msg, flag: str | None = None) -> None:
         super().__init__(detail)
         self.args = (override, detail, flag)
         self.override = override
@@ -391,7 +391,9 @@ class RulesetOverrideError(RulesetError):
 
     def phrase(self) -> Msg | str:
         return msg(
-            "ruleset override {override}: {detail}", override=repr(self.override), detail=self._said
+            "ruleset override {override}: {detail}",
+            override=repr(self.override),
+            detail=self.detail_text,
         )
 
 
@@ -406,7 +408,7 @@ class UnknownFlagError(RulesetOverrideError):
 class RulesetFileError(RulesetError):
     """A ruleset file cannot be read or is not a valid ruleset."""
 
-    def __init__(self, path: str, detail: str, field: str | None = None) -> None:
+    def __init__(self, path: str, detail: str | Msg, field: str | None = None) -> None:
         super().__init__(detail)
         self.args = (path, detail, field)
         self.path = path
@@ -418,9 +420,9 @@ class RulesetFileError(RulesetError):
                 "{path}, field {field}: {detail}",
                 path=self.path,
                 field=repr(self.field),
-                detail=self._said,
+                detail=self.detail_text,
             )
-        return msg("{path}: {detail}", path=self.path, detail=self._said)
+        return msg("{path}: {detail}", path=self.path, detail=self.detail_text)
 
 
 class UnknownPlayerError(UsageError, LookupError):
