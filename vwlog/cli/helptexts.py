@@ -135,6 +135,12 @@ def _help_texts(tree: ast.AST) -> Iterator[tuple[int, str]]:
             if doc:
                 yield node.lineno, help_paragraphs(doc)[0]
         if isinstance(node, ast.Call):
+            # options.output_format(CHOICES, "help")
+            name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            if name == "output_format" and len(node.args) > 1:
+                arg = node.args[1]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    yield arg.lineno, inspect.cleandoc(arg.value)
             for kw in node.keywords:
                 if (
                     kw.arg in ("help", "short_help")
