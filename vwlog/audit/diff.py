@@ -29,7 +29,7 @@ from vwlog.events import (
 from vwlog.io import codec
 from vwlog.model.errors import InvalidParameterError, UsageError, Violation
 from vwlog.model.state import replace
-from vwlog.model.text import Msg
+from vwlog.model.text import Msg, msg
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, check, expect
@@ -449,8 +449,14 @@ def _read_side_by_side(a: MatchSource, b: MatchSource, window: int) -> _Prefix:
                 break
             if rec_a.seq != rec_b.seq:
                 raise UsageError(
-                    f"{a.name} and {b.name} number their events differently "
-                    f"(seq {rec_a.seq} against seq {rec_b.seq})"
+                    msg(
+                        "{name} and {name2} number their events differently (seq {seq} against "
+                        "seq {seq2})",
+                        name=a.name,
+                        name2=b.name,
+                        seq=rec_a.seq,
+                        seq2=rec_b.seq,
+                    )
                 )
             if type(event) is JudgeRulingIssued and event.kind == RulingKind.BACK_UP:
                 state = _restore(a, event.back_to, state)
@@ -473,8 +479,13 @@ def _refuse_other_match(
     """Raise if the records' first events are two different ``match_started`` events."""
     if common == 0 and isinstance(event, MatchStarted) and isinstance(other, MatchStarted):
         raise UsageError(
-            f"{a.name} and {b.name} are records of different matches: their "
-            f"match_started events differ in {_differing_start(event, other)}"
+            msg(
+                "{name} and {name2} are records of different matches: their match_started events "
+                "differ in {differing_start}",
+                name=a.name,
+                name2=b.name,
+                differing_start=_differing_start(event, other),
+            )
         )
 
 

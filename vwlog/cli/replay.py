@@ -30,6 +30,7 @@ from vwlog.engine.seek import PriorityPoints, no_such_seq, priority_points, stat
 from vwlog.io.i18n import say
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
+from vwlog.model.text import msg
 from vwlog.model.types import Phase
 from vwlog.render.json import board_json, dumps, priority_point_json, seen_card_json, step_json
 from vwlog.render.text import counted, hidden_lines, table, term, violation_message
@@ -120,7 +121,13 @@ def _indent(text: str) -> str:
 def _check_player(state: MatchState, player: str | None) -> None:
     if player is not None and state.started and not state.has_player(player):
         seated = ", ".join(p.id for p in state.players)
-        raise UsageError(f"no player {player!r} in this match (players: {seated})")
+        raise UsageError(
+            msg(
+                "no player {player} in this match (players: {seated})",
+                player=repr(player),
+                seated=seated,
+            )
+        )
 
 
 class _Trace(BaseVisitor["_Trace"]):
@@ -320,13 +327,15 @@ def replay_command(
     """
     filters = Filters(from_seq, to_seq, turn, phase.upper() if phase else None, only)
     if from_seq is not None and to_seq is not None and from_seq > to_seq:
-        raise UsageError(f"--from {from_seq} is after --to {to_seq}")
+        raise UsageError(
+            msg("--from {from_seq} is after --to {to_seq}", from_seq=from_seq, to_seq=to_seq)
+        )
     if interactive:
         _interactive(ctx, match_or_log, filters, output_format, player, board=board, points=points)
         return
     if points and (board or only):
         flag = "--board" if board else "--only"
-        raise UsageError(f"{flag} does not apply to --priority-points")
+        raise UsageError(msg("{flag_name} does not apply to --priority-points", flag_name=flag))
     match, ruleset = options.reading(ruleset_file, sets).for_match(load_records(ctx, match_or_log))
     items = _upto(match.items, to_seq)
     if points:
@@ -340,7 +349,12 @@ def replay_command(
         page(tracer.paged)
     if from_seq is not None and trace.last_seq < from_seq:
         raise UsageError(
-            f"--from {from_seq} is past the end of {match.source} (last seq {trace.last_seq})"
+            msg(
+                "--from {from_seq} is past the end of {source} (last seq {last_seq})",
+                from_seq=from_seq,
+                source=match.source,
+                last_seq=trace.last_seq,
+            )
         )
     if output_format == "json":
         click.echo(dumps(trace.collected))
@@ -390,13 +404,17 @@ def _interactive(
         if on
     ]
     if given:
-        raise UsageError(f"{', '.join(given)} cannot be combined with --interactive")
+        raise UsageError(
+            msg("{value} cannot be combined with --interactive", value=", ".join(given))
+        )
     if match_or_log == STDIO:
-        raise UsageError("--interactive reads keys from the terminal: give a log file, not -")
+        raise UsageError(msg("--interactive reads keys from the terminal: give a log file, not -"))
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
         raise UsageError(
-            "--interactive needs a terminal, and standard output is not one; "
-            "leave out --interactive to print the trace"
+            msg(
+                "--interactive needs a terminal, and standard output is not one; leave out "
+                "--interactive to print the trace"
+            )
         )
     from vwlog.cli.stepper import run_stepper  # curses is loaded only for the stepper
 

@@ -20,6 +20,7 @@ from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.seek import Timeline
 from vwlog.io.i18n import say
 from vwlog.model.errors import UsageError
+from vwlog.model.text import msg
 from vwlog.render.text import term, violation_message
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class Stepper:
 
     def __init__(self, timeline: Timeline, descriptions: list[str], *, title: str = "") -> None:
         if not len(timeline):
-            raise UsageError("the match has no events to step through")
+            raise UsageError(msg("the match has no events to step through"))
         self.timeline = timeline
         self.descriptions = descriptions
         self.title = title
@@ -287,7 +288,13 @@ def run_stepper(match: LoadedMatch, *, start_seq: int | None, player: str | None
     timeline = Timeline(match.items, header=match.header, visitor=described, source=match.source)
     if player is not None and not timeline.final.has_player(player):
         seated = ", ".join(p.id for p in timeline.final.players)
-        raise UsageError(f"no player {player!r} in this match (players: {seated})")
+        raise UsageError(
+            msg(
+                "no player {player} in this match (players: {seated})",
+                player=repr(player),
+                seated=seated,
+            )
+        )
     title = match.header.match_id if match.header is not None else match.source
     stepper = Stepper(timeline, described.result(), title=title)
     if start_seq is not None:
