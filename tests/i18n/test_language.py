@@ -262,3 +262,21 @@ def test_golden_replay_in_indonesian(plain_env: None, request: pytest.FixtureReq
     code, out, _err = _run(["--lang", "id", "replay", sample])
     assert code == 0
     _golden("replay.id.txt", out, request)
+
+
+def test_library_errors_are_said_in_indonesian_and_stay_english_by_default() -> None:
+    import pickle
+
+    from vwlog.io.i18n import say
+    from vwlog.model import errors
+
+    point = errors.NotAPriorityPointError("m1", 3, 1, 5)
+    assert str(point) == "seq 3 of 'm1' is not a priority point (nearest: seq 1, seq 5)"
+    with using_language("id"):
+        assert say(point.text()) == "seq 3 dari 'm1' bukan titik prioritas (terdekat: seq 1, seq 5)"
+        log = errors.LogFormatError("a.jsonl", 3, "not JSON", "seq")
+        assert say(log.text()) == "a.jsonl, baris 3, field 'seq': not JSON"
+    # a copy made across processes (the cluster) still has its template
+    copy = pickle.loads(pickle.dumps(point))
+    with using_language("id"):
+        assert say(copy.text()) == say(point.text())
