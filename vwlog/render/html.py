@@ -24,6 +24,7 @@ from vwlog.engine.describe import board_view
 from vwlog.io.i18n import active_language, gettext, ngettext
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
+    board_label,
     counted,
     event_text,
     integrity_rows,
@@ -219,6 +220,7 @@ def environment() -> Environment:
         violation_where=violation_where,
         violation_message=violation_message,
         event_text=event_text,
+        board_label=board_label,
     )
     return env
 

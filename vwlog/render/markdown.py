@@ -21,6 +21,7 @@ from vwlog.io.i18n import gettext as _
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
+    board_label,
     counted,
     event_text,
     hidden_lines,
@@ -269,7 +270,7 @@ def _md_violations(report: DisputeReport) -> list[str]:
             if voided is not None:
                 out.append(_("- Voided by the judge's back-up at seq {seq}").format(seq=voided))
             out.append("")
-        out += [_("Board {label}:").format(label=m.board_label), "", *_md_block(str(m.board)), ""]
+        out += [_("Board {label}:").format(label=board_label(m)), "", *_md_block(str(m.board)), ""]
         out += [_("Events around seq {seq}:").format(seq=m.seq), ""]
         out += [*_md_events(report, m), ""]
     rest = [v for v in r.violations if v.seq not in {m.seq for m in report.moments}]
@@ -375,7 +376,7 @@ def report_markdown(report: DisputeReport) -> str:
     if report.at is not None:
         m = report.at
         out += [_("## Position at seq {seq}").format(seq=m.seq), ""]
-        out += [_("Board {label}:").format(label=m.board_label), ""]
+        out += [_("Board {label}:").format(label=board_label(m)), ""]
         out += [*_md_block(str(m.board)), ""]
         out += [_("Events around seq {seq}:").format(seq=m.seq), "", *_md_events(report, m), ""]
         for k in report.knowledge.values():

@@ -25,13 +25,14 @@ if TYPE_CHECKING:
 
     from vwlog.audit.diff import DiffEvent, DiffReport, RecordSide
     from vwlog.audit.knowledge import Knowledge
-    from vwlog.audit.report import EventLine, Integrity, RulingEntry
+    from vwlog.audit.report import EventLine, Integrity, Moment, RulingEntry
     from vwlog.engine.replay import ValidationReport
     from vwlog.events import MatchStarted
     from vwlog.model.errors import Violation
 
 
 __all__ = [
+    "board_label",
     "cell_text",
     "counted",
     "diff_text",
@@ -169,6 +170,11 @@ def violation_message(v: Violation) -> str:
 def event_text(e: EventLine | DiffEvent) -> str:
     """An event's one-line description in the active language."""
     return say(e.said) if e.said is not None else e.text
+
+
+def board_label(m: Moment) -> str:
+    """What a report's board is (``before seq 193``), in the active language."""
+    return say(m.board_said) if m.board_said is not None else m.board_label
 
 
 def violation_place(v: Violation) -> str:
