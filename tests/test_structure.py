@@ -43,7 +43,7 @@ OVERSIZED = {
 list may only shrink: a listed item that fits the limits again fails the last test here."""
 
 DISPATCHERS = {
-    "vwlog/engine/describe.py:describe",
+    "vwlog/engine/describe.py:description",
 }
 """Functions allowed to be long because they are one exhaustive ``match`` over the event union."""
 

@@ -5,6 +5,7 @@ catalogs into the ``.mo`` files vwlog reads."""
 
 from __future__ import annotations
 
+import ast
 import gettext
 import re
 import shutil
@@ -27,6 +28,8 @@ KEYWORDS = {
     "ngettext": (1, 2),
     "N_": None,
     "Np_": (1, 2),
+    "msg": None,
+    "violation": (2,),
 }
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w*)[^{}]*\}")
@@ -161,3 +164,99 @@ def test_the_po_is_read_when_the_mo_is_missing(
         assert i18n.translations("id").gettext("Hash chain") == "Rantai hash"
     finally:
         i18n.translations.cache_clear()
+
+
+# -- the engine's sentences and the command line's help ---------------------------------------
+
+_TEMPLATE_CALLS = {"msg": 0, "violation": 1, "HTTPException": 1, "UsageError": 0}
+"""Calls whose argument at this index is a sentence for people: a template the catalogs must
+be able to extract, so a string literal (never an f-string or a variable); an error's message
+is a ``msg("...")`` of one."""
+
+
+def test_every_sentence_for_people_is_a_literal_template() -> None:
+    """Violations, event descriptions, errors and the service's refusals are written as
+    templates (`vwlog.model.text.Msg`) that extraction can see: an f-string there would be
+    said in English whatever the language, and no catalog test would notice."""
+    hidden = []
+    for path in sorted((ROOT / "vwlog").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            index = _TEMPLATE_CALLS.get(str(name))
+            if index is None or len(node.args) <= index:
+                continue
+            arg = node.args[index]
+            if path.name == "common.py" and isinstance(arg, ast.Name) and arg.id == "template":
+                continue  # violation() itself: its callers' templates are checked here
+            literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            built = isinstance(arg, ast.Call) and getattr(arg.func, "id", None) == "msg"
+            if name == "UsageError" and path.name == "options.py" and isinstance(arg, ast.Name):
+                continue  # named_for_user: a message said already, with the user's file names
+            if name == "UsageError" and isinstance(arg, ast.Name) and arg.id == "detail":
+                detail = [
+                    n
+                    for n in ast.walk(tree)
+                    if isinstance(n, ast.Assign)
+                    and any(getattr(t, "id", None) == "detail" for t in n.targets)
+                ]
+                if detail and all(
+                    isinstance(n.value, ast.Call) and getattr(n.value.func, "id", None) == "msg"
+                    for n in detail
+                ):
+                    continue  # detail = msg("..."), checked as a msg call
+            wrapped = name in ("UsageError", "HTTPException")  # their message: a msg(...)
+            if not (built if wrapped else literal):
+                hidden.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert hidden == []
+
+
+def test_the_literal_check_catches_an_f_string() -> None:
+    tree = ast.parse('violation("R-CMB-4", f"{card} is slid")')
+    (call,) = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    assert isinstance(call.args[1], ast.JoinedStr)
+
+
+def _help_texts() -> dict[str, str]:
+    """Every command's help opening (its short help) and every option's help, by where."""
+    import click
+
+    from vwlog.cli import main
+    from vwlog.cli.helptexts import help_paragraphs
+
+    found: dict[str, str] = {}
+
+    def walk(command: click.Command, path: str) -> None:
+        if command.help:
+            found[path] = help_paragraphs(command.help)[0]
+        for param in command.params:
+            if isinstance(param, click.Option) and param.help:
+                found[f"{path} {param.opts[-1]}"] = param.help
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                walk(sub, f"{path} {name}")
+
+    walk(main, "vwlog")
+    return found
+
+
+def test_every_command_and_option_help_has_an_indonesian_entry(
+    indonesian: dict[str | tuple[str, ...], object],
+) -> None:
+    """What ``--help`` shows first (the command list's short help, each option's help) is
+    looked up at format time; each must be in the catalog, translated."""
+    texts = _help_texts()
+    assert len(texts) > 100, "the walk over the commands found almost nothing"
+    missing = {where: text for where, text in texts.items() if text not in indonesian}
+    assert missing == {}
+    empty = [w for w, t in texts.items() if not indonesian[t].string.strip()]  # type: ignore[attr-defined]
+    assert empty == []
+
+
+def test_the_help_extractor_finds_what_click_shows(extracted: set[str | tuple[str, ...]]) -> None:
+    """The Babel method for the command line (`vwlog.cli.helptexts.extract`) yields exactly
+    the strings click looks up, so ``.ci/catalogs update`` keeps their entries."""
+    texts = _help_texts()
+    assert {w: t for w, t in texts.items() if t not in extracted} == {}

@@ -182,3 +182,101 @@ def test_a_command_does_not_leave_its_language_behind(plain_env: None) -> None:
 
     _run(["--lang", "id", "validate", str(INVALID)])
     assert active_language() == "en"
+
+
+# -- the engine's sentences, errors and help in Indonesian -------------------------------------
+
+
+def test_a_violation_is_said_in_indonesian_with_the_same_names_and_numbers(
+    plain_env: None,
+) -> None:
+    _code, english, _err = _run(["validate", str(INVALID)])
+    _code, indonesian, _err = _run(["--lang", "id", "validate", str(INVALID)])
+    assert "p1-002 Marauder Captain distributes 4 damage; its ATK is 3" in english
+    assert "p1-002 Marauder Captain mendistribusikan 4 damage; ATK-nya 3" in indonesian
+    assert "pada seq 193, baris 194, turn 3 COMBAT/C6, prioritas p1" in indonesian
+
+
+def test_a_nested_sentence_is_said_whole() -> None:
+    """A value that is itself a sentence (what a player must do) is translated too; names
+    and numbers pass through unchanged."""
+    from vwlog.io.i18n import say
+    from vwlog.model.text import msg
+
+    owed = msg("{player} must {what}", player="p2", what=msg("choose a supply package"))
+    with using_language("id"):
+        assert say(owed) == "p2 harus memilih paket supply"
+        assert say("plain text") == "plain text"
+    with using_language("en"):
+        assert say(owed) == "p2 must choose a supply package"
+
+
+def test_replay_says_events_in_indonesian_and_json_stays_english(plain_env: None) -> None:
+    sample = str(SAMPLES / "absolute-victory.jsonl")
+    code, text, _err = _run(["--lang", "id", "replay", sample, "--to", "30"])
+    assert code == 0
+    assert "p1 pass (melepas prioritas)" in text
+    assert "Turn 1 dimulai: p1 adalah pemain aktif" in text
+    code, data, _err = _run(["--lang", "id", "replay", sample, "--to", "12", "--format", "json"])
+    assert "Turn 1 begins: p1 is the active player" in data
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--lang", "id", "--store", "memory:", "fork", "no-such-match", "--at", "3"],
+        ["--store", "memory:", "fork", "no-such-match", "--at", "3", "--lang", "id"],
+    ],
+    ids=["group-option", "command-option"],
+)
+def test_an_error_line_in_indonesian(plain_env: None, args: list[str]) -> None:
+    """The command's language is still the one its error is worded in, though the command
+    has ended when click shows the error."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Galat: tidak ada pertandingan tersimpan 'no-such-match' (lihat 'vwlog list')\n"
+    )
+    english = CliRunner().invoke(main, [a for a in args if a not in ("--lang", "id")])
+    assert english.stderr == "Error: no stored match 'no-such-match' (see 'vwlog list')\n"
+
+
+def test_help_in_indonesian(plain_env: None) -> None:
+    code, out, _err = _run(["--lang", "id", "--help"])
+    assert code == 0
+    assert "Penggunaan: vwlog [OPTIONS] COMMAND [ARGS]..." in out
+    assert "Validasi, replay, cabangkan dan ukur log pertandingan Vandaria Wars." in out
+    assert "Perintah:" in out
+    assert "Periksa log pertandingan terhadap aturan VW" in out  # validate's short help
+    code, out, _err = _run(["validate", "--lang", "id", "--help"])
+    assert "Berhenti pada pelanggaran pertama." in out
+    assert "Opsi:" in out
+    code, out, _err = _run(["validate", "--help"])
+    assert "Stop at the first violation." in out
+    assert "Usage: vwlog validate" in out
+
+
+@pytest.mark.golden
+def test_golden_replay_in_indonesian(plain_env: None, request: pytest.FixtureRequest) -> None:
+    sample = str(SAMPLES / "absolute-victory.jsonl")
+    code, out, _err = _run(["--lang", "id", "replay", sample])
+    assert code == 0
+    _golden("replay.id.txt", out, request)
+
+
+def test_library_errors_are_said_in_indonesian_and_stay_english_by_default() -> None:
+    import pickle
+
+    from vwlog.io.i18n import say
+    from vwlog.model import errors
+
+    point = errors.NotAPriorityPointError("m1", 3, 1, 5)
+    assert str(point) == "seq 3 of 'm1' is not a priority point (nearest: seq 1, seq 5)"
+    with using_language("id"):
+        assert say(point.text()) == "seq 3 dari 'm1' bukan titik prioritas (terdekat: seq 1, seq 5)"
+        log = errors.LogFormatError("a.jsonl", 3, "not JSON", "seq")
+        assert say(log.text()) == "a.jsonl, baris 3, field 'seq': not JSON"
+    # a copy made across processes (the cluster) still has its template
+    copy = pickle.loads(pickle.dumps(point))
+    with using_language("id"):
+        assert say(copy.text()) == say(point.text())

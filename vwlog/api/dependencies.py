@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
 
+from vwlog.model.text import msg
 from vwlog.store import MatchMeta, MatchStore
 from vwlog.store.tokens import Role, TokenInfo, TokenStore
 
@@ -64,10 +65,10 @@ def principal(
         return None
     scheme, _, secret = authorization.partition(" ")
     if scheme.lower() != "bearer" or not secret.strip():
-        raise HTTPException(401, "the Authorization header must be 'Bearer <token>'")
+        raise HTTPException(401, msg("the Authorization header must be 'Bearer <token>'"))
     info = get_tokens(request).lookup(secret.strip())
     if info is None:
-        raise HTTPException(401, "unknown or revoked token")
+        raise HTTPException(401, msg("unknown or revoked token"))
     request.state.role = str(info.role)
     return info
 
@@ -81,10 +82,17 @@ def require(*roles: Role) -> Callable[..., TokenInfo]:
 
     def check(who: PrincipalDep) -> TokenInfo:
         if who is None:
-            raise HTTPException(401, "this needs a token (Authorization: Bearer <token>)")
+            raise HTTPException(401, msg("this needs a token (Authorization: Bearer <token>)"))
         if who.role not in roles:
             allowed = " or ".join(str(r) for r in roles)
-            raise HTTPException(403, f"this needs a {allowed} token, not a {who.role} token")
+            raise HTTPException(
+                403,
+                msg(
+                    "this needs a {allowed} token, not a {role} token",
+                    allowed=allowed,
+                    role=who.role,
+                ),
+            )
         return who
 
     return check
@@ -118,10 +126,21 @@ def match_access(match_id: str, store: StoreDep, who: PrincipalDep) -> MatchAcce
     if is_finished(meta):
         return MatchAccess(match_id, meta, None, who)
     if who is None:
-        raise HTTPException(401, f"match {match_id!r} is in progress: reading it needs a token")
+        raise HTTPException(
+            401,
+            msg(
+                "match {match_id} is in progress: reading it needs a token", match_id=repr(match_id)
+            ),
+        )
     if who.role == Role.PLAYER:
         if who.match_id != match_id:
-            raise HTTPException(403, f"this player token is for another match, not {match_id!r}")
+            raise HTTPException(
+                403,
+                msg(
+                    "this player token is for another match, not {match_id}",
+                    match_id=repr(match_id),
+                ),
+            )
         return MatchAccess(match_id, meta, who.seat, who)
     return MatchAccess(match_id, meta, None, who)
 
@@ -138,11 +157,17 @@ def match_writer(match_id: str, store: StoreDep, who: PrincipalDep) -> MatchAcce
         HTTPException: 401 without a token, 403 for a player's token of another match.
     """
     if who is None:
-        raise HTTPException(401, "appending needs a token (Authorization: Bearer <token>)")
+        raise HTTPException(401, msg("appending needs a token (Authorization: Bearer <token>)"))
     meta = store.meta(match_id)
     if who.role == Role.PLAYER:
         if who.match_id != match_id:
-            raise HTTPException(403, f"this player token is for another match, not {match_id!r}")
+            raise HTTPException(
+                403,
+                msg(
+                    "this player token is for another match, not {match_id}",
+                    match_id=repr(match_id),
+                ),
+            )
         return MatchAccess(match_id, meta, who.seat, who)
     return MatchAccess(match_id, meta, None, who)
 

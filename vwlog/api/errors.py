@@ -3,17 +3,23 @@
 `VwlogError` subclasses map to statuses (`MatchNotFoundError` 404, `LogFormatError` 422,
 `IllegalEventError` 422 with its rule ids, `SequenceConflictError` 409 with the current head,
 `UsageError` 400); FastAPI's request validation becomes 422 naming the field.
+
+The ``message`` of an error answer is in the language the request's ``Accept-Language`` asks
+for (Bahasa Indonesia or English; English when it names neither), and the answer says which in
+``Content-Language``; the ``error`` code and the violations' fields stay as they are, for
+programs.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fastapi import HTTPException
+from fastapi import HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from vwlog.api.schemas import ErrorOut, ViolationOut
+from vwlog.io.i18n import language_from_accept, say, using_language
 from vwlog.model.errors import (
     CardPoolError,
     IllegalEventError,
@@ -25,9 +31,10 @@ from vwlog.model.errors import (
     StoreError,
     VwlogError,
 )
+from vwlog.model.text import Msg
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI, Request
+    from fastapi import FastAPI
 
 _HTTP_CODES = {
     400: "bad_request",
@@ -50,8 +57,22 @@ ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
 """The error answers every route documents in OpenAPI."""
 
 
-def _answer(status: int, body: ErrorOut, headers: dict[str, str] | None = None) -> JSONResponse:
+def _answer(
+    status: int, body: ErrorOut, lang: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    headers = {**(headers or {}), "Content-Language": lang}
     return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
+
+
+def request_language(request: Request) -> str:
+    """The language a request's ``Accept-Language`` asks for (``id`` or ``en``)."""
+    return language_from_accept(request.headers.get("accept-language"))
+
+
+def detail_text(detail: object) -> str:
+    """An `HTTPException`'s detail in the active language (routes raise them with a
+    `vwlog.model.text.Msg`)."""
+    return say(detail) if isinstance(detail, Msg) else str(detail)
 
 
 def error_status(err: VwlogError) -> int:
@@ -68,21 +89,22 @@ def error_status(err: VwlogError) -> int:
 
 
 def vwlog_error_body(err: VwlogError, store_head: tuple[int, str] | None = None) -> ErrorOut:
-    """The JSON body of a `VwlogError`."""
+    """The JSON body of a `VwlogError`, its message in the active language."""
     status = error_status(err)
+    message = say(err.text())
     if isinstance(err, IllegalEventError):
         return ErrorOut(
             error="illegal_decision",
-            message=str(err),
+            message=message,
             rules=sorted({v.rule for v in err.violations}),
             violations=[ViolationOut.of(v) for v in err.violations],
         )
     if isinstance(err, LogFormatError):
-        return ErrorOut(error="invalid_log", message=str(err), line=err.line, field=err.field)
+        return ErrorOut(error="invalid_log", message=message, line=err.line, field=err.field)
     head_seq, head_hash = store_head if store_head else (None, None)
     return ErrorOut(
         error=_HTTP_CODES.get(status, "error"),
-        message=str(err),
+        message=message,
         head_seq=head_seq,
         head_hash=head_hash,
     )
@@ -96,15 +118,21 @@ def install(app: FastAPI) -> None:
         head = None
         if isinstance(err, SequenceConflictError):
             head = await _current_head(request, str(err.match_id))
-        return _answer(error_status(err), vwlog_error_body(err, head))
+        lang = request_language(request)
+        with using_language(lang):
+            body = vwlog_error_body(err, head)
+        return _answer(error_status(err), body, lang)
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, err: HTTPException) -> JSONResponse:
-        body = ErrorOut(error=_HTTP_CODES.get(err.status_code, "error"), message=str(err.detail))
+        lang = request_language(request)
+        with using_language(lang):
+            message = detail_text(err.detail)
+        body = ErrorOut(error=_HTTP_CODES.get(err.status_code, "error"), message=message)
         headers = dict(err.headers or {})
         if err.status_code == 401:
             headers.setdefault("WWW-Authenticate", "Bearer")
-        return _answer(err.status_code, body, headers or None)
+        return _answer(err.status_code, body, lang, headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, err: RequestValidationError) -> JSONResponse:
@@ -117,7 +145,7 @@ def install(app: FastAPI) -> None:
             message=f"{field}: {message}" if field else message,
             field=field or None,
         )
-        return _answer(422, body)
+        return _answer(422, body, request_language(request))
 
 
 async def _current_head(request: Request, match_id: str) -> tuple[int, str] | None:
@@ -131,4 +159,11 @@ async def _current_head(request: Request, match_id: str) -> tuple[int, str] | No
     return head.seq, head.hash
 
 
-__all__ = ["ERROR_RESPONSES", "error_status", "install", "vwlog_error_body"]
+__all__ = [
+    "ERROR_RESPONSES",
+    "detail_text",
+    "error_status",
+    "install",
+    "request_language",
+    "vwlog_error_body",
+]

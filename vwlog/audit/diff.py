@@ -10,13 +10,13 @@ each does to the board over the next few events (`vwlog.audit.boarddiff`). Rende
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from vwlog.audit.boarddiff import Difference, board_differences
 from vwlog.audit.sources import MatchSource, log_source, reading, unpack
 from vwlog.audit.spots import Folded, position_text
-from vwlog.engine.describe import describe
+from vwlog.engine.describe import description
 from vwlog.engine.seek import state_at as seek_state_at
 from vwlog.events import (
     TRAILER_TYPES,
@@ -29,6 +29,7 @@ from vwlog.events import (
 from vwlog.io import codec
 from vwlog.model.errors import InvalidParameterError, UsageError, Violation
 from vwlog.model.state import replace
+from vwlog.model.text import Msg, msg
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, check, expect
@@ -73,6 +74,8 @@ class DiffEvent:
     violations: tuple[Violation, ...] = ()
     """The rules it breaks where it stands (for a divergent event: from the common prefix)."""
     event: AnyEvent | None = None
+    said: Msg | None = field(default=None, compare=False)
+    """``text`` as a template and its values, for a diff in another language."""
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,8 @@ def _described(
         line=line,
         type=event_type(record.event),
         decision=record.event.DECISION,
-        text=describe(record.event, before, viewer=viewer),
+        text=str(said := description(record.event, before, viewer=viewer)),
+        said=said,
         violations=violations,
         event=record.event,
     )
@@ -445,8 +449,14 @@ def _read_side_by_side(a: MatchSource, b: MatchSource, window: int) -> _Prefix:
                 break
             if rec_a.seq != rec_b.seq:
                 raise UsageError(
-                    f"{a.name} and {b.name} number their events differently "
-                    f"(seq {rec_a.seq} against seq {rec_b.seq})"
+                    msg(
+                        "{name} and {name2} number their events differently (seq {seq} against "
+                        "seq {seq2})",
+                        name=a.name,
+                        name2=b.name,
+                        seq=rec_a.seq,
+                        seq2=rec_b.seq,
+                    )
                 )
             if type(event) is JudgeRulingIssued and event.kind == RulingKind.BACK_UP:
                 state = _restore(a, event.back_to, state)
@@ -469,8 +479,13 @@ def _refuse_other_match(
     """Raise if the records' first events are two different ``match_started`` events."""
     if common == 0 and isinstance(event, MatchStarted) and isinstance(other, MatchStarted):
         raise UsageError(
-            f"{a.name} and {b.name} are records of different matches: their "
-            f"match_started events differ in {_differing_start(event, other)}"
+            msg(
+                "{name} and {name2} are records of different matches: their match_started events "
+                "differ in {differing_start}",
+                name=a.name,
+                name2=b.name,
+                differing_start=_differing_start(event, other),
+            )
         )
 
 

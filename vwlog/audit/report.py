@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 from vwlog.audit.diff import CONTEXT
 from vwlog.audit.knowledge import Knowledge, KnowledgeTracker
 from vwlog.audit.sources import MatchSource, reading, unpack
-from vwlog.engine.describe import describe
+from vwlog.engine.describe import description
 from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay
 from vwlog.events import JudgeRulingIssued, MatchStarted, event_type
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import SeqOutOfRangeError, Violation
+from vwlog.model.text import Msg, msg
 from vwlog.projections import INITIAL
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ class EventLine:
     text: str
     rules: tuple[str, ...] = ()
     """Rule ids it breaks."""
+    said: Msg | None = field(default=None, compare=False)
+    """``text`` as a template and its values, for a report in another language."""
 
 
 @dataclass
@@ -104,6 +107,8 @@ class Moment:
     violations: tuple[Violation, ...] = ()
     highlight: frozenset[str] = frozenset()
     """Cards named by the event, marked on the drawn board."""
+    board_said: Msg | None = None
+    """``board_label`` as a template and its values, for a report in another language."""
 
 
 @dataclass
@@ -177,7 +182,8 @@ def _line(step: Step) -> EventLine:
         line=step.line,
         type=event_type(record.event),
         decision=record.event.DECISION,
-        text=describe(record.event, step.before),
+        text=str(said := description(record.event, step.before)),
+        said=said,
         rules=tuple(v.rule for v in step.violations),
     )
 
@@ -218,26 +224,27 @@ class _Collector(BaseVisitor[ValidationReport]):
         if isinstance(event, MatchStarted) and self.started is None:
             self.started = event
         if step.violations and len(self.moments) < DETAILED_VIOLATIONS:
-            moment = self._moment(step, step.before, f"before seq {record.seq}")
+            moment = self._moment(step, step.before, msg("before seq {seq}", seq=record.seq))
             self.moments.append(moment)
             self.waiting.append(moment)
         if isinstance(event, JudgeRulingIssued):
             self.rulings.append(self._ruling(step, event))
         if self.at is not None and record.seq == self.at:
-            moment = self._moment(step, step.after, f"after seq {record.seq}")
+            moment = self._moment(step, step.after, msg("after seq {seq}", seq=record.seq))
             self.at_moment = moment
             self.waiting.append(moment)
             if self.tracker is not None:
                 self.knowledge = {p.id: self.tracker.knowledge(p.id) for p in step.after.players}
         self.recent.append(step)
 
-    def _moment(self, step: Step, board: MatchState, label: str) -> Moment:
+    def _moment(self, step: Step, board: MatchState, label: Msg) -> Moment:
         """The position at ``step`` shown with ``board``, the event and the ones before it (the
         ones after are added as they are visited)."""
         return Moment(
             seq=step.record.seq,
             board=board,
-            board_label=label,
+            board_label=str(label),
+            board_said=label,
             event=_line(step),
             before=[_line(s) for s in list(self.recent)[-CONTEXT:]],
             violations=step.violations,

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from vwlog.engine.describe import PHASE_NAMES, STEP_NAMES, card_name
+from vwlog.engine.describe import PHASE_NAMES, STEP_TEXTS, card_name
+from vwlog.model.text import Msg, msg
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -27,6 +28,7 @@ __all__ = [
     "Zone",
     "join_words",
     "move_text",
+    "position_said",
     "position_text",
     "spot_text",
     "spots",
@@ -173,25 +175,34 @@ def join_words(parts: Sequence[str]) -> str:
 
 def position_text(state: MatchState) -> str:
     """Where a match stands: ``turn 7 · p1 active · Combat Phase, Combat step 6 · p1 holds
-    priority``."""
+    priority`` (`position_said` in any language)."""
+    return str(position_said(state))
+
+
+def position_said(state: MatchState) -> Msg:
+    """`position_text` as a template and its values."""
     if not state.started:
-        return "before the match"
+        return msg("before the match")
+    parts: list[Msg | str] = []
     if state.turn == 0:
-        parts = ["before the first turn"]
+        parts.append(msg("before the first turn"))
     else:
-        parts = [f"turn {state.turn}"]
+        parts.append(msg("turn {turn}", turn=state.turn))
         if state.active:
-            parts.append(f"{state.active} active")
+            parts.append(msg("{player} active", player=state.active))
     if state.phase is not None:
-        where = PHASE_NAMES[state.phase]
+        where: Msg | str = PHASE_NAMES[state.phase]
         if state.step is not None:
-            where += f", {STEP_NAMES[state.step]}"
+            where = msg("{phase}, {step}", phase=where, step=STEP_TEXTS[state.step])
         parts.append(where)
     if state.priority:
-        parts.append(f"{state.priority} holds priority")
+        parts.append(msg("{player} holds priority", player=state.priority))
     if state.winner:
-        parts.append(f"won by {state.winner} ({state.victory})")
-    return " · ".join(parts)
+        parts.append(msg("won by {winner} ({victory})", winner=state.winner, victory=state.victory))
+    said = parts[0]
+    for part in parts[1:]:
+        said = msg("{first} · {second}", first=said, second=part)
+    return said if isinstance(said, Msg) else msg("{text}", text=said)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,8 @@ from typing_extensions import override
 
 from vwlog.cli import options
 from vwlog.cli.errors import cli_message
+from vwlog.cli.helptexts import TranslatedHelp
+from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import VwlogError
 from vwlog.render.text import term
 
@@ -26,9 +28,23 @@ INTERRUPTED = 130
 
 
 class InputError(click.ClickException):
-    """A `VwlogError` shown as ``Error: <message>`` on stderr, with exit code 2."""
+    """A `VwlogError` shown as ``Error: <message>`` on stderr, with exit code 2 (worded in the
+    language of the command that failed, which has ended by the time click shows it)."""
 
     exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.line = _("Error: {message}").format(message=message)
+
+    @override
+    def show(self, file: Any = None) -> None:
+        click.echo(self.line, err=True)
+
+
+def input_error(error: VwlogError) -> InputError:
+    """The one line the command line shows for ``error``, in the active language."""
+    return InputError(term(cli_message(error)))
 
 
 class OneLineUsageError(click.UsageError):
@@ -38,7 +54,12 @@ class OneLineUsageError(click.UsageError):
     @override
     def show(self, file: Any = None) -> None:
         command = self.ctx.command_path if self.ctx is not None else "vwlog"
-        click.echo(f"Error: {term(self.format_message())} (see '{command} --help')", err=True)
+        click.echo(
+            _("Error: {message} (see '{command} --help')").format(
+                message=term(self.format_message()), command=command
+            ),
+            err=True,
+        )
 
 
 def _one_line(error: click.UsageError) -> click.UsageError:
@@ -47,12 +68,27 @@ def _one_line(error: click.UsageError) -> click.UsageError:
     return OneLineUsageError(error.format_message(), error.ctx)
 
 
-class VwlogGroup(click.Group):
+class VwlogCommand(TranslatedHelp, click.Command):
+    """A command whose help is written in the active language and whose `VwlogError` becomes
+    one ``Error: …`` line in that language (exit code 2)."""
+
+    @override
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except VwlogError as error:
+            raise input_error(error) from error
+
+
+class VwlogGroup(TranslatedHelp, click.Group):
     """A group that turns every `VwlogError` into a clean message and exit code 2, and every
-    usage error into one line."""
+    usage error into one line; its help, and its commands', in the active language."""
 
     group_class = type
     """Subgroups made with ``@group.group()`` are `VwlogGroup`s too."""
+
+    command_class = VwlogCommand
+    """Commands made with ``@group.command()`` are `VwlogCommand`s."""
 
     @override
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
@@ -75,10 +111,10 @@ class VwlogGroup(click.Group):
         except click.UsageError as error:
             raise _one_line(error) from error
         except VwlogError as error:
-            raise InputError(term(cli_message(error))) from error
+            raise input_error(error) from error
         except KeyboardInterrupt:
             # interrupted (Ctrl-C): 130 as shells report SIGINT, not 1, which means "findings"
-            click.echo("Interrupted.", err=True)
+            click.echo(_("Interrupted."), err=True)
             raise click.exceptions.Exit(INTERRUPTED) from None
 
 
@@ -145,4 +181,13 @@ def main(ctx: click.Context, store: str) -> None:
     ctx.obj = CliContext(store=store)
 
 
-__all__ = ["INTERRUPTED", "CliContext", "InputError", "OneLineUsageError", "VwlogGroup", "main"]
+__all__ = [
+    "INTERRUPTED",
+    "CliContext",
+    "InputError",
+    "OneLineUsageError",
+    "VwlogCommand",
+    "VwlogGroup",
+    "input_error",
+    "main",
+]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from vwlog.services.cluster import ENV_SCHEDULER, LOCAL, TaskFailure, connect, run_ordered
+from vwlog.services.cluster import ENV_SCHEDULER, TaskFailure, connect, run_ordered
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -21,8 +21,9 @@ cluster_option = click.option(
     envvar=ENV_SCHEDULER,
     show_envvar=True,
     metavar="ADDRESS",
+    # a literal (the catalogs extract it): 'local' is LOCAL
     help="Run on the Dask cluster whose scheduler is ADDRESS (tcp://HOST:8786), one task per "
-    f"match; '{LOCAL}' starts a local cluster of --jobs worker processes (at least 2). "
+    "match; 'local' starts a local cluster of --jobs worker processes (at least 2). "
     "Needs the 'cluster' extra.",
 )
 """``--cluster``: where a command's tasks run; ``VWLOG_DASK_SCHEDULER`` when not given."""

@@ -7,6 +7,8 @@ point"); only the command line knows which option or command the user should rea
 
 from __future__ import annotations
 
+from vwlog.io.i18n import gettext as _
+from vwlog.io.i18n import say
 from vwlog.model.errors import (
     ForkNameError,
     InvalidParameterError,
@@ -24,34 +26,37 @@ _OPTIONS = {"players": "--players", "teams": "--teams", "checkpoint interval": "
 
 
 def cli_message(error: VwlogError) -> str:
-    """The message of ``error`` as the command line shows it: the library's message, plus the
-    option or command that helps, where there is one.
+    """The message of ``error`` as the command line shows it, in the active language: the
+    library's message, plus the option or command that helps, where there is one.
 
     >>> from vwlog.model.errors import UnknownFlagError
     >>> cli_message(UnknownFlagError("victory=3", "victory"))
     "--set 'victory=3': no ruleset flag 'victory' (see 'vwlog rules --flags')"
     """
+    said = say(error.text())
     match error:
         case UnknownFlagError():
-            return f"{error.context}--set {error.override!r}: {error.detail} " + (
-                "(see 'vwlog rules --flags')"
+            return _("{context}--set {override}: {detail} (see 'vwlog rules --flags')").format(
+                context=error.context, override=repr(error.override), detail=say(error.detail_text)
             )
         case RulesetOverrideError():
-            return f"{error.context}--set {error.override!r}: {error.detail}"
+            return _("{context}--set {override}: {detail}").format(
+                context=error.context, override=repr(error.override), detail=say(error.detail_text)
+            )
         case NotAPriorityPointError():
-            return f"{error}; see 'vwlog replay --priority-points'"
+            return _("{error}; see 'vwlog replay --priority-points'").format(error=said)
         case ForkNameError():
-            return f"{error}; choose another --name"
+            return _("{error}; choose another --name").format(error=said)
         case NotPlayableError():
-            return f"{error} ('vwlog fork MATCH --at SEQ')"
+            return _("{error} ('vwlog fork MATCH --at SEQ')").format(error=said)
         case NotAForkError():
-            return f"{error}; rebase works on a fork made with 'vwlog fork'"
+            return _("{error}; rebase works on a fork made with 'vwlog fork'").format(error=said)
         case UnknownVerbError():
-            return f"{error}; see 'vwlog play --help'"
+            return _("{error}; see 'vwlog play --help'").format(error=said)
         case InvalidParameterError() if error.parameter in _OPTIONS:
-            return f"{_OPTIONS[error.parameter]}: {error}"
+            return f"{_OPTIONS[error.parameter]}: {said}"
         case _:
-            return str(error)
+            return said
 
 
 __all__ = ["cli_message"]

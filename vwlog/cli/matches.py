@@ -16,6 +16,7 @@ from vwlog.cli.cluster import cluster_option, on_cluster
 from vwlog.cli.render import echo, progress, to_json
 from vwlog.engine.notation import decision_syntax
 from vwlog.model.errors import UsageError
+from vwlog.model.text import msg
 from vwlog.render.json import match_summary_json
 from vwlog.render.json import rebase_json as _rebase_dict
 from vwlog.render.text import counted, table, term
@@ -347,9 +348,12 @@ def play(
         )
     if not items and not auto:
         raise UsageError(
-            f"no decisions given: type them after the match id, e.g. "
-            f"'vwlog play {match_id} pass'; 'vwlog next {match_id}' lists the legal ones "
-            "(see 'vwlog play --help' for the notation)"
+            msg(
+                "no decisions given: type them after the match id, e.g. 'vwlog play {match_id} "
+                "pass'; 'vwlog next {match_id}' lists the legal ones (see 'vwlog play --help' for "
+                "the notation)",
+                match_id=match_id,
+            )
         )
     with open_store(cli) as store:
         result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed)

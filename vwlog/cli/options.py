@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from vwlog.io.i18n import say
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
+from vwlog.model.text import msg
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -75,7 +77,7 @@ def expand_logs(logs: Sequence[Path]) -> list[str]:
         if str(path) != STDIO and path.is_dir():
             found = sorted(str(p) for p in path.glob("*.jsonl"))
             if not found:
-                raise UsageError(f"{path}: directory holds no *.jsonl logs")
+                raise UsageError(msg("{path}: directory holds no *.jsonl logs", path=path))
             out.extend(found)
         else:
             out.append(str(path))
@@ -144,7 +146,7 @@ def log_file(arg: str) -> str | None:
         return arg
     path = Path(arg)
     if path.is_dir():
-        raise UsageError(f"{arg}: is a directory, not a log file")
+        raise UsageError(msg("{arg}: is a directory, not a log file", arg=arg))
     if path.exists() or path.is_symlink():
         return arg
     return None
@@ -171,7 +173,9 @@ def once_readable(ctx: click.Context, path: str) -> str:
             with Path(path).open("rb") as src, copy.open("wb") as out:
                 shutil.copyfileobj(src, out)
     except OSError as err:
-        raise UsageError(f"{path}: cannot read: {err.strerror or err}") from err
+        raise UsageError(
+            msg("{path}: cannot read: {value}", path=path, value=err.strerror or err)
+        ) from err
     ctx.meta.setdefault("vwlog.spooled", {})[str(copy)] = "<stdin>" if path == STDIO else path
     copies[path] = str(copy)
     return str(copy)
@@ -193,15 +197,22 @@ def named_for_user(ctx: click.Context) -> Iterator[None]:
     try:
         yield
     except VwlogError as err:
-        message = shown_name(ctx, str(err))
-        if message == str(err):
+        said = say(err.text())
+        message = shown_name(ctx, said)
+        if message == said:
             raise
-        raise UsageError(message) from err
+        raise UsageError(message) from err  # said already, in the active language
 
 
 def no_match(arg: str) -> NotFoundError:
     """The error for a ``MATCH_OR_LOG`` that names nothing."""
-    return NotFoundError(f"{arg}: no such log file, and no stored match {arg!r} (see 'vwlog list')")
+    return NotFoundError(
+        msg(
+            "{arg}: no such log file, and no stored match {match} (see 'vwlog list')",
+            arg=arg,
+            match=repr(arg),
+        )
+    )
 
 
 def stored_match(ctx: click.Context, url: str, arg: str) -> MatchStore:

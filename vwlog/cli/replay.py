@@ -24,15 +24,17 @@ from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.cli.options import LoadedMatch
 from vwlog.cli.render import POINT_MARK, echo, page, paging_wanted
-from vwlog.engine.describe import card_name, describe
+from vwlog.engine.describe import card_name, description
 from vwlog.engine.replay import BaseVisitor, Fanout, FinalState, replay
 from vwlog.engine.seek import PriorityPoints, no_such_seq, priority_points, state_at
 from vwlog.events import TRAILER_TYPES
+from vwlog.io.i18n import say
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
+from vwlog.model.text import msg
 from vwlog.model.types import Phase
 from vwlog.render.json import board_json, dumps, priority_point_json, seen_card_json, step_json
-from vwlog.render.text import counted, hidden_lines, table, term
+from vwlog.render.text import counted, hidden_lines, table, term, violation_message
 from vwlog.services.matches import state_at as stored_state_at
 
 if TYPE_CHECKING:
@@ -110,7 +112,7 @@ class Filters:
 
 def violation_line(v: Violation) -> str:
     """A violation as the trace shows it inline: ``!! R-REG-6 message``."""
-    return f"!! {v.rule} {term(v.message)}"
+    return f"!! {v.rule} {term(violation_message(v))}"
 
 
 def _indent(text: str) -> str:
@@ -120,7 +122,13 @@ def _indent(text: str) -> str:
 def _check_player(state: MatchState, player: str | None) -> None:
     if player is not None and state.started and not state.has_player(player):
         seated = ", ".join(p.id for p in state.players)
-        raise UsageError(f"no player {player!r} in this match (players: {seated})")
+        raise UsageError(
+            msg(
+                "no player {player} in this match (players: {seated})",
+                player=repr(player),
+                seated=seated,
+            )
+        )
 
 
 class _Trace(BaseVisitor["_Trace"]):
@@ -175,7 +183,9 @@ class _Trace(BaseVisitor["_Trace"]):
     def _write(self, step: Step, *, point: bool) -> None:
         self.shown += 1
         self.violations += len(step.violations)
-        text = describe(step.record.event, step.before, viewer=self.player)
+        said = description(step.record.event, step.before, viewer=self.player)
+        # people read the text trace in their language; JSON keeps the English line
+        text = say(said) if self.output_format == "text" else str(said)
         if self.output_format == "text":
             lines = [f"{step.record.seq:>5}  {text}{POINT_MARK if point else ''}"]
             lines.extend(BOARD_INDENT + violation_line(v) for v in step.violations)
@@ -322,13 +332,15 @@ def replay_command(
     """
     filters = Filters(from_seq, to_seq, turn, phase.upper() if phase else None, only)
     if from_seq is not None and to_seq is not None and from_seq > to_seq:
-        raise UsageError(f"--from {from_seq} is after --to {to_seq}")
+        raise UsageError(
+            msg("--from {from_seq} is after --to {to_seq}", from_seq=from_seq, to_seq=to_seq)
+        )
     if interactive:
         _interactive(ctx, match_or_log, filters, output_format, player, board=board, points=points)
         return
     if points and (board or only):
         flag = "--board" if board else "--only"
-        raise UsageError(f"{flag} does not apply to --priority-points")
+        raise UsageError(msg("{flag_name} does not apply to --priority-points", flag_name=flag))
     match, ruleset = options.reading(ruleset_file, sets).for_match(load_records(ctx, match_or_log))
     items = _upto(match.items, to_seq)
     if points:
@@ -342,7 +354,12 @@ def replay_command(
         page(tracer.paged)
     if from_seq is not None and trace.last_seq < from_seq:
         raise UsageError(
-            f"--from {from_seq} is past the end of {match.source} (last seq {trace.last_seq})"
+            msg(
+                "--from {from_seq} is past the end of {source} (last seq {last_seq})",
+                from_seq=from_seq,
+                source=match.source,
+                last_seq=trace.last_seq,
+            )
         )
     if output_format == "json":
         click.echo(dumps(trace.collected))
@@ -392,13 +409,17 @@ def _interactive(
         if on
     ]
     if given:
-        raise UsageError(f"{', '.join(given)} cannot be combined with --interactive")
+        raise UsageError(
+            msg("{value} cannot be combined with --interactive", value=", ".join(given))
+        )
     if match_or_log == STDIO:
-        raise UsageError("--interactive reads keys from the terminal: give a log file, not -")
+        raise UsageError(msg("--interactive reads keys from the terminal: give a log file, not -"))
     if not (sys.stdout.isatty() and sys.stdin.isatty()):
         raise UsageError(
-            "--interactive needs a terminal, and standard output is not one; "
-            "leave out --interactive to print the trace"
+            msg(
+                "--interactive needs a terminal, and standard output is not one; leave out "
+                "--interactive to print the trace"
+            )
         )
     from vwlog.cli.stepper import run_stepper  # curses is loaded only for the stepper
 

@@ -13,6 +13,7 @@ import click
 
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.model.errors import UsageError
+from vwlog.model.text import msg
 from vwlog.store.settings import settings_from_url
 
 APP = "vwlog.api.app:app_from_env"
@@ -93,12 +94,15 @@ def serve(
         VWLOG_STORE=postgresql://vw@127.0.0.1/vwlog vwlog serve --workers 4
     """
     if importlib.util.find_spec("fastapi") is None or importlib.util.find_spec("uvicorn") is None:
-        raise UsageError("'vwlog serve' needs the api extra: pip install 'vwlog[api]'")
+        raise UsageError(msg("'vwlog serve' needs the api extra: pip install 'vwlog[api]'"))
     backend = settings_from_url(cli.store).get("PERSISTENCE_MODULE")
     if workers > 1 and backend != "eventsourcing.postgres":
         raise UsageError(
-            f"--workers {workers} needs a PostgreSQL store; an SQLite or memory store is "
-            "served by one worker"
+            msg(
+                "--workers {workers} needs a PostgreSQL store; an SQLite or memory store is "
+                "served by one worker",
+                workers=workers,
+            )
         )
     os.environ.update(
         {

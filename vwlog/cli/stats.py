@@ -16,6 +16,7 @@ from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import progress
 from vwlog.io.parquet import ParquetStats
 from vwlog.model.errors import LogFormatError, OutputError, UsageError
+from vwlog.model.text import msg
 from vwlog.model.types import Faction
 from vwlog.projections.stats import (
     NEUTRAL,
@@ -74,13 +75,19 @@ def _from_store(
     if backend.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
         if not os.path.exists(backend["SQLITE_DBNAME"]):
             raise UsageError(
-                f"no store at {cli.store}: give LOG files, or --store for the matches you imported"
+                msg(
+                    "no store at {store}: give LOG files, or --store for the matches you imported",
+                    store=cli.store,
+                )
             )
     with MatchStore.open(cli.store) as store:
         if store.position() == 0:  # like a directory without logs
             raise UsageError(
-                f"no matches stored in {store.url}: import logs with 'vwlog import', "
-                "or give LOG files"
+                msg(
+                    "no matches stored in {url}: import logs with 'vwlog import', or give LOG "
+                    "files",
+                    url=store.url,
+                )
             )
         if again:
             total = len(store.match_ids())
@@ -329,12 +336,12 @@ def stats(
     )
     unreadable = 0
     if again and cluster:
-        raise UsageError("--rebuild runs in one process: give --cluster without --rebuild")
+        raise UsageError(msg("--rebuild runs in one process: give --cluster without --rebuild"))
     sink = ParquetStats(parquet_dir) if parquet_dir is not None else None
     if not logs:
         cli = ctx.find_object(CliContext)
         if cli is None:
-            raise UsageError("give LOG files, or run 'vwlog stats' from the vwlog command")
+            raise UsageError(msg("give LOG files, or run 'vwlog stats' from the vwlog command"))
         if cluster or sink is not None:
             corpus, kept, unreadable = _each_stored(
                 cli, filters, sink, cluster, jobs, per_match=per_match, forks=include_forks
@@ -345,7 +352,7 @@ def stats(
             )
     else:
         if again:
-            raise UsageError("--rebuild recomputes the store's statistics: give no LOG files")
+            raise UsageError(msg("--rebuild recomputes the store's statistics: give no LOG files"))
         corpus, kept, unreadable = _from_logs(
             options.expand_logs(logs),
             filters,

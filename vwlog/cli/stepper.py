@@ -15,11 +15,13 @@ import locale
 from typing import TYPE_CHECKING
 
 from vwlog.cli.render import POINT_MARK
-from vwlog.engine.describe import describe
+from vwlog.engine.describe import description
 from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.seek import Timeline
+from vwlog.io.i18n import say
 from vwlog.model.errors import UsageError
-from vwlog.render.text import term
+from vwlog.model.text import msg
+from vwlog.render.text import term, violation_message
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -47,7 +49,7 @@ class Descriptions(BaseVisitor[list[str]]):
 
     def visit(self, step: Step) -> None:
         """Describe the event."""
-        self.lines.append(describe(step.record.event, step.before, viewer=self.viewer))
+        self.lines.append(say(description(step.record.event, step.before, viewer=self.viewer)))
 
     def result(self) -> list[str]:
         """One description per event."""
@@ -63,7 +65,7 @@ class Stepper:
 
     def __init__(self, timeline: Timeline, descriptions: list[str], *, title: str = "") -> None:
         if not len(timeline):
-            raise UsageError("the match has no events to step through")
+            raise UsageError(msg("the match has no events to step through"))
         self.timeline = timeline
         self.descriptions = descriptions
         self.title = title
@@ -196,7 +198,8 @@ class Stepper:
             out.append(f"{pointer}{mark.seq:>6}  {self.descriptions[i]}{point}")
             if self.show_violations:
                 out.extend(
-                    f"         !! {v.rule} {v.message}" for v in tl.violations.get(mark.seq, ())
+                    f"         !! {v.rule} {violation_message(v)}"
+                    for v in tl.violations.get(mark.seq, ())
                 )
         out.append("")
         out.extend(str(tl.step(self.index).after).splitlines())
@@ -285,7 +288,13 @@ def run_stepper(match: LoadedMatch, *, start_seq: int | None, player: str | None
     timeline = Timeline(match.items, header=match.header, visitor=described, source=match.source)
     if player is not None and not timeline.final.has_player(player):
         seated = ", ".join(p.id for p in timeline.final.players)
-        raise UsageError(f"no player {player!r} in this match (players: {seated})")
+        raise UsageError(
+            msg(
+                "no player {player} in this match (players: {seated})",
+                player=repr(player),
+                seated=seated,
+            )
+        )
     title = match.header.match_id if match.header is not None else match.source
     stepper = Stepper(timeline, described.result(), title=title)
     if start_seq is not None:

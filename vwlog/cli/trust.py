@@ -14,6 +14,7 @@ from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import to_json
 from vwlog.io import trust as io_trust
 from vwlog.model.errors import UsageError
+from vwlog.model.text import msg
 from vwlog.services import trust as services_trust
 from vwlog.services.trust import TrustOptions
 
@@ -251,7 +252,13 @@ def keys_create(name: str, directory: Path) -> None:
     try:
         key = io_trust.create_key(directory, name)
     except OSError as err:
-        raise UsageError(f"{directory}: cannot write key: {err.strerror}") from err
+        raise UsageError(
+            msg(
+                "{directory}: cannot write key: {strerror}",
+                directory=directory,
+                strerror=err.strerror,
+            )
+        ) from err
     click.echo(f"created {directory / (name + '.key')} and .pub · key id {key.key_id}")
 
 

@@ -21,6 +21,7 @@ from vwlog.io.logfile import STDIO, open_log, write_log
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import UsageError, VwlogError
+from vwlog.model.text import msg
 from vwlog.render.json import integrity_json, validation_json, verify_json
 from vwlog.render.markdown import validation_markdown
 from vwlog.render.provenance import Provenance, provenance, provenance_markdown
@@ -520,7 +521,7 @@ def simulate(
         # (judging would rightly call every changed flag R-TRUST-2)
         ruleset = ruleset.model_copy(update={"id": f"{base.id}-local"})
     if out is None and matches > 1:
-        raise UsageError("give -o DIR to keep more than one generated match")
+        raise UsageError(msg("give -o DIR to keep more than one generated match"))
     spec = SimulationSpec(
         seed=seed,
         matches=matches,

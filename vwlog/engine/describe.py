@@ -23,9 +23,21 @@ from vwlog.engine.boardview import (
     PropertyView,
     RegisterObjectView,
     TerritoryView,
-    _sees,
     board_view,
     state_json,
+)
+from vwlog.engine.phrases import (
+    PLACEMENT_TEXTS,
+    STEP_NAMES,
+    STEP_TEXTS,
+    SUPPLY_NAMES,
+    SUPPLY_TEXTS,
+    card_name,
+    cards_text,
+    describe_effect,
+    description_of_effect,
+    drawn,
+    joined_and,
 )
 from vwlog.events import (
     AnyEvent,
@@ -35,23 +47,16 @@ from vwlog.events import (
     BecameStray,
     BlockersEnteredBattle,
     BlocksAssigned,
-    CardMoved,
-    CardsDrawn,
     CardSummoned,
     CombatDamageRegistered,
     Conceded,
     CostPaid,
-    DamageDealt,
-    DeckReordered,
     DeckRevealed,
     DeploymentFinished,
-    Effect,
     FollowerDamageAssigned,
     FollowersDestroyed,
-    GoldChanged,
     GoldProduced,
     HandLimitDiscarded,
-    HonorChanged,
     JudgeRulingIssued,
     MatchForked,
     MatchSealed,
@@ -65,8 +70,6 @@ from vwlog.events import (
     RecordSigned,
     SkillRegistered,
     SkillTriggered,
-    StatChanged,
-    StatusChanged,
     StepStarted,
     SupplyChosen,
     SupplyTaken,
@@ -77,16 +80,12 @@ from vwlog.events import (
     Unslid,
     VictoryPointGained,
 )
+from vwlog.model.text import Msg, msg
 from vwlog.model.types import (
     CardType,
-    Expiry,
     ObjectKind,
     Phase,
-    PlacementReason,
     RulingKind,
-    Step,
-    SupplyOption,
-    Zone,
 )
 
 if TYPE_CHECKING:
@@ -106,80 +105,6 @@ PHASE_NAMES: dict[Phase, str] = {
 }
 """How descriptions name each phase."""
 
-STEP_NAMES: dict[Step, str] = {
-    Step.PRODUCE: "Produce step",
-    Step.SUPPLY: "Supply step",
-    Step.UNSLIDE: "Unslide step",
-    **{s: f"Combat step {s.value[1:]}" for s in Step if s.value.startswith("C")},
-    Step.END_WINDOW: "End step",
-    Step.END_DISCARD: "Hand-limit step",
-    Step.END_CLEANUP: "Cleanup step",
-}
-"""How descriptions name each step."""
-
-SUPPLY_NAMES: dict[SupplyOption, str] = {
-    SupplyOption.CARDS_2: "2 cards",
-    SupplyOption.GOLD_2: "2 gold",
-    SupplyOption.CARD_1_GOLD_1: "1 card and 1 gold",
-    SupplyOption.FIRST_TURN_CARD_1: "1 card (first turn)",
-    SupplyOption.FIRST_TURN_GOLD_1: "1 gold (first turn)",
-}
-"""How descriptions name each supply package."""
-
-_EXPIRY = {
-    Expiry.END_OF_TURN: "until end of turn",
-    Expiry.TURN_CHANGE: "until the turn changes",
-    Expiry.PERMANENT: "permanently",
-}
-_ZONE = {
-    Zone.HAND: "to its owner's hand",
-    Zone.FATE_DECK: "to its owner's Fate Deck",
-    Zone.SUBDECK: "to its owner's subdeck",
-    Zone.GRAVEYARD: "to the Graveyard",
-    Zone.PLAY: "into play",
-    Zone.REGISTER: "onto the register",
-}
-_FROM = {
-    Zone.HAND: "its owner's hand",
-    Zone.FATE_DECK: "its owner's Fate Deck",
-    Zone.SUBDECK: "its owner's subdeck",
-    Zone.GRAVEYARD: "the Graveyard",
-    Zone.PLAY: "play",
-    Zone.REGISTER: "the register",
-}
-_PLACEMENT = {
-    PlacementReason.UNSLIDE_STEP: "in the Unslide step",
-    PlacementReason.DEPLOY_PHASE: "in the Deploy Phase",
-    PlacementReason.NEW_TERRITORY_STRAY: "from Stray",
-}
-
-
-def card_name(state: MatchState, instance: str) -> str:
-    """A card instance as ``Name (id)``; the bare id when the match does not know it.
-
-    >>> from vwlog.model.state import MatchState
-    >>> card_name(MatchState(), "p1-014")
-    'p1-014'
-    """
-    defn = state.cards.get(state.instances.get(instance, ""))
-    return f"{defn.name} ({instance})" if defn is not None else instance
-
-
-def _cards(state: MatchState, instances: Iterable[str]) -> str:
-    return ", ".join(card_name(state, c) for c in instances)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _drawn(state: MatchState, player: str, cards: tuple[str, ...], viewer: str | None) -> str:
-    text = _plural(len(cards), "card")
-    if cards and _sees(viewer, player):
-        text += f": {_cards(state, cards)}"
-    return text
-
-
 # -- events ----------------------------------------------------------------------------------
 
 
@@ -188,298 +113,393 @@ def describe(event: AnyEvent, before: MatchState, *, viewer: str | None = None) 
 
     Cards are named ``Name (instance id)``. With ``viewer``, cards going into another player's
     hand (opening hands, supply, draws) are counted, not named, so a description never tells a
-    player more than they could know.
+    player more than they could know. `description` gives the same line as a `Msg`, for the
+    render layer to say in another language.
 
     >>> from vwlog.projections import INITIAL
     >>> describe(PriorityPassed(player="p1"), INITIAL)
     'p1 passes priority'
     """
+    return str(description(event, before, viewer=viewer))
+
+
+def description(event: AnyEvent, before: MatchState, *, viewer: str | None = None) -> Msg:
+    """`describe`'s line as a template and its values (`vwlog.model.text.Msg`)."""
     s = before
     match event:
         case MatchStarted():
-            seats = ", ".join(
-                seat.player
-                + (f" ({seat.name})" if seat.name else "")
-                + (f" [team {seat.team}]" if seat.team else "")
-                for seat in event.seats
-            )
-            return (
-                f"Match starts ({event.format.value.lower().replace('_', ' ')}): {seats}; "
-                f"{event.first_player} goes first; ruleset {event.ruleset.id}@"
-                f"{event.ruleset.version}; {_plural(len(event.cards), 'card definition')}"
-            )
+            return _started(event)
         case OpeningHandDrawn():
-            return (
-                f"{event.player} draws an opening hand of "
-                f"{_drawn(s, event.player, event.cards, viewer)}"
+            return msg(
+                "{player} draws an opening hand of {cards}",
+                player=event.player,
+                cards=drawn(s, event.player, event.cards, viewer),
             )
         case DeckRevealed():
-            return f"{event.player} reveals the salt of their deck commitment"
+            return msg("{player} reveals the salt of their deck commitment", player=event.player)
         case Conceded():
-            return f"{event.player} concedes"
+            return msg("{player} concedes", player=event.player)
         case MatchWon():
-            team = f" (team {event.team})" if event.team else ""
-            return f"{event.winner}{team} wins the match: {event.victory.value.lower()} victory"
+            victory = event.victory.value.lower()
+            if event.team:
+                return msg(
+                    "{winner} (team {team}) wins the match: {victory} victory",
+                    winner=event.winner,
+                    team=event.team,
+                    victory=victory,
+                )
+            return msg(
+                "{winner} wins the match: {victory} victory", winner=event.winner, victory=victory
+            )
         case JudgeRulingIssued():
             return _ruling(event, s, viewer)
         case MatchSealed():
-            return f"The record is sealed after {event.events} records"
+            return msg("The record is sealed after {n} records", n=event.events)
         case RecordSigned():
-            return f"{event.signer} signs the sealed record (key {event.key[:16]})"
+            return msg(
+                "{signer} signs the sealed record (key {key})",
+                signer=event.signer,
+                key=event.key[:16],
+            )
         case MatchForked():
-            name = f" ({event.name})" if event.name else ""
-            return f"Forked from match {event.parent} at seq {event.at}{name}"
+            if event.name:
+                return msg(
+                    "Forked from match {parent} at seq {seq} ({name})",
+                    parent=event.parent,
+                    seq=event.at,
+                    name=event.name,
+                )
+            return msg("Forked from match {parent} at seq {seq}", parent=event.parent, seq=event.at)
         case TurnStarted():
-            return f"Turn {event.turn} begins: {event.player} is the active player"
+            return msg(
+                "Turn {turn} begins: {player} is the active player",
+                turn=event.turn,
+                player=event.player,
+            )
         case PhaseStarted():
-            return f"{PHASE_NAMES[event.phase]} begins"
+            return msg("{phase} begins", phase=PHASE_NAMES[event.phase])
         case StepStarted():
-            return f"{STEP_NAMES[event.step]} begins"
+            return msg("{step} begins", step=STEP_TEXTS[event.step])
         case PriorityPassed():
-            return f"{event.player} passes priority"
+            return msg("{player} passes priority", player=event.player)
         case TurnEnded():
-            return f"Turn {event.turn} ends"
+            return msg("Turn {turn} ends", turn=event.turn)
         case GoldProduced():
-            return f"{event.player} produces {event.amount} gold"
+            return msg("{player} produces {amount} gold", player=event.player, amount=event.amount)
         case SupplyChosen():
-            return f"{event.player} chooses the supply of {SUPPLY_NAMES[event.option]}"
+            return msg(
+                "{player} chooses the supply of {supply}",
+                player=event.player,
+                supply=SUPPLY_TEXTS[event.option],
+            )
         case SupplyTaken():
             return _supply_taken(s, event, viewer)
         case Unslid():
             if not event.cards:
-                return f"{event.player} has nothing to unslide"
-            return f"{event.player} unslides {_cards(s, event.cards)}"
+                return msg("{player} has nothing to unslide", player=event.player)
+            return msg(
+                "{player} unslides {cards}", player=event.player, cards=cards_text(s, event.cards)
+            )
         case PropertyPlaced():
-            return (
-                f"{event.player} places {card_name(s, event.card)} in "
-                f"{card_name(s, event.territory)} {_PLACEMENT[event.reason]}"
+            return msg(
+                "{player} places {card} in {territory} {reason}",
+                player=event.player,
+                card=card_name(s, event.card),
+                territory=card_name(s, event.territory),
+                reason=PLACEMENT_TEXTS[event.reason],
             )
         case DeploymentFinished():
-            return f"{event.player} finishes deploying"
+            return msg("{player} finishes deploying", player=event.player)
         case CostPaid():
             return _cost_paid(s, event)
         case CardSummoned():
             return _summoned(s, event)
         case SkillRegistered():
-            target = f", targeting {card_name(s, event.target)}" if event.target else ""
-            return (
-                f"{event.player} registers skill {event.skill} of {card_name(s, event.card)} "
-                f"as {event.object_id}{target}"
+            if event.target:
+                return msg(
+                    "{player} registers skill {skill} of {card} as {object}, targeting {target}",
+                    player=event.player,
+                    skill=event.skill,
+                    card=card_name(s, event.card),
+                    object=event.object_id,
+                    target=card_name(s, event.target),
+                )
+            return msg(
+                "{player} registers skill {skill} of {card} as {object}",
+                player=event.player,
+                skill=event.skill,
+                card=card_name(s, event.card),
+                object=event.object_id,
             )
         case SkillTriggered():
-            return (
-                f"Skill {event.skill} of {card_name(s, event.card)} triggers for {event.player} "
-                f"as {event.object_id}"
+            return msg(
+                "Skill {skill} of {card} triggers for {player} as {object}",
+                skill=event.skill,
+                card=card_name(s, event.card),
+                player=event.player,
+                object=event.object_id,
             )
         case ObjectResulted():
             return _resulted(s, event, viewer)
         case AttackersEnteredBattle():
             if not event.followers:
-                return f"{event.player} enters no attackers into battle"
-            return f"{event.player} enters battle with {_cards(s, event.followers)}"
-        case AttackDeclared():
-            if not event.attacks:
-                return f"{event.player} declares no attack"
-            attacks = "; ".join(
-                f"{card_name(s, a.follower)} attacks {card_name(s, a.target)}"
-                for a in event.attacks
+                return msg("{player} enters no attackers into battle", player=event.player)
+            return msg(
+                "{player} enters battle with {cards}",
+                player=event.player,
+                cards=cards_text(s, event.followers),
             )
-            return f"{event.player} declares: {attacks}"
+        case AttackDeclared():
+            return _attacks(s, event)
         case BlockersEnteredBattle():
             if not event.followers:
-                return f"{event.player} enters no blockers into battle"
-            return f"{event.player} enters battle to block with {_cards(s, event.followers)}"
+                return msg("{player} enters no blockers into battle", player=event.player)
+            return msg(
+                "{player} enters battle to block with {cards}",
+                player=event.player,
+                cards=cards_text(s, event.followers),
+            )
         case BlocksAssigned():
             return _blocks(s, event)
         case FollowerDamageAssigned():
             if not event.allocations:
-                return f"{event.player} assigns no damage"
-            return f"{event.player} assigns damage: {_allocations(s, event.allocations)}"
+                return msg("{player} assigns no damage", player=event.player)
+            return msg(
+                "{player} assigns damage: {allocations}",
+                player=event.player,
+                allocations=_allocations(s, event.allocations),
+            )
         case CombatDamageRegistered():
-            what = "Territory" if event.kind == ObjectKind.COMBAT_DAMAGE_TERRITORY else "Follower"
-            return (
-                f"{what} combat damage goes on the register as {event.object_id}: "
-                f"{_allocations(s, event.allocations)}"
+            allocations = _allocations(s, event.allocations)
+            if event.kind == ObjectKind.COMBAT_DAMAGE_TERRITORY:
+                return msg(
+                    "Territory combat damage goes on the register as {object}: {allocations}",
+                    object=event.object_id,
+                    allocations=allocations,
+                )
+            return msg(
+                "Follower combat damage goes on the register as {object}: {allocations}",
+                object=event.object_id,
+                allocations=allocations,
             )
         case FollowersDestroyed():
-            return f"Followers destroyed: {_cards(s, event.cards)}"
+            return msg("Followers destroyed: {cards}", cards=cards_text(s, event.cards))
         case TerritoriesDestroyed():
-            return f"Territories destroyed: {_cards(s, event.cards)}"
+            return msg("Territories destroyed: {cards}", cards=cards_text(s, event.cards))
         case VictoryPointGained():
-            vp = s.player(event.player).vp + 1 if s.has_player(event.player) else None
-            now = f" (now {vp})" if vp is not None else ""
-            return (
-                f"{event.player} gains a Victory Point{now}: {event.opponent} has no Territory left"
+            if s.has_player(event.player):
+                return msg(
+                    "{player} gains a Victory Point (now {vp}): {opponent} has no Territory left",
+                    player=event.player,
+                    vp=s.player(event.player).vp + 1,
+                    opponent=event.opponent,
+                )
+            return msg(
+                "{player} gains a Victory Point: {opponent} has no Territory left",
+                player=event.player,
+                opponent=event.opponent,
             )
         case BecameReturnHome():
-            return f"Return Home (slid): {_cards(s, event.cards)}"
+            return msg("Return Home (slid): {cards}", cards=cards_text(s, event.cards))
         case BecameStray():
-            return f"Stray: {_cards(s, event.cards)}"
+            return msg("Stray: {cards}", cards=cards_text(s, event.cards))
         case HandLimitDiscarded():
-            return f"{event.player} discards to the hand limit: {_cards(s, event.cards)}"
+            return msg(
+                "{player} discards to the hand limit: {cards}",
+                player=event.player,
+                cards=cards_text(s, event.cards),
+            )
         case TurnCleanedUp():
-            return "Cleanup: all damage is removed and end-of-turn effects end"
+            return msg("Cleanup: all damage is removed and end-of-turn effects end")
         case _:
             assert_never(event)
 
 
-def _ruling(event: JudgeRulingIssued, before: MatchState, viewer: str | None) -> str:
+def _started(event: MatchStarted) -> Msg:
+    seats = []
+    for seat in event.seats:
+        text = seat.player + (f" ({seat.name})" if seat.name else "")
+        seats.append(msg("{seat} [team {team}]", seat=text, team=seat.team) if seat.team else text)
+    joined: Msg | str = seats[0] if seats else ""
+    for seat_text in seats[1:]:
+        joined = msg("{first}, {second}", first=joined, second=seat_text)
+    n = len(event.cards)
+    return msg(
+        "Match starts ({format}): {seats}; {first} goes first; ruleset {ruleset}; {cards}",
+        format=event.format.value.lower().replace("_", " "),
+        seats=joined,
+        first=event.first_player,
+        ruleset=f"{event.ruleset.id}@{event.ruleset.version}",
+        cards=msg("1 card definition") if n == 1 else msg("{n} card definitions", n=n),
+    )
+
+
+def _ruling(event: JudgeRulingIssued, before: MatchState, viewer: str | None) -> Msg:
+    what: Msg
     match event.kind:
         case RulingKind.WARNING:
-            what = "warning"
+            what = msg("warning")
         case RulingKind.BACK_UP:
-            what = f"back up to seq {event.back_to}"
+            what = msg("back up to seq {seq}", seq=event.back_to)
         case RulingKind.PARTIAL_FIX:
-            fixes = "; ".join(
-                describe_effect(e, before, viewer=viewer) for e in event.corrections or ()
-            )
-            what = f"partial fix ({fixes})" if fixes else "partial fix"
+            fixes = [
+                description_of_effect(e, before, viewer=viewer) for e in event.corrections or ()
+            ]
+            joined: Msg | str = fixes[0] if fixes else ""
+            for fix in fixes[1:]:
+                joined = msg("{first}; {second}", first=joined, second=fix)
+            what = msg("partial fix ({fixes})", fixes=joined) if fixes else msg("partial fix")
         case RulingKind.GAME_LOSS:
-            what = f"game loss for {event.loser}"
+            what = msg("game loss for {loser}", loser=event.loser)
         case _:
             assert_never(event.kind)
-    return f"Ruling by {event.judge}: {what}: {event.reason}"
+    return msg(
+        "Ruling by {judge}: {what}: {reason}", judge=event.judge, what=what, reason=event.reason
+    )
 
 
-def _supply_taken(s: MatchState, event: SupplyTaken, viewer: str | None) -> str:
-    parts = []
+def _supply_taken(s: MatchState, event: SupplyTaken, viewer: str | None) -> Msg:
+    parts: list[Msg | str] = []
     if event.cards:
-        parts.append(_drawn(s, event.player, event.cards, viewer))
+        parts.append(drawn(s, event.player, event.cards, viewer))
     if event.gold:
-        parts.append(f"{event.gold} gold")
+        parts.append(msg("{gold} gold", gold=event.gold))
     if not parts:
-        return f"{event.player} takes nothing from the supply"
-    return f"{event.player} takes {' and '.join(parts)}"
+        return msg("{player} takes nothing from the supply", player=event.player)
+    return msg("{player} takes {what}", player=event.player, what=joined_and(parts))
 
 
-def _cost_paid(s: MatchState, event: CostPaid) -> str:
+def _cost_paid(s: MatchState, event: CostPaid) -> Msg:
     """What was paid, for what: gold, slid cards (R-SKL-2), both, or nothing.
 
     ``p1 pays 5 gold for X``, ``p2 pays by sliding Y for skill s1 of Y``,
     ``p2 pays 2 gold and slides Y for skill s1 of Y``, ``p2 pays nothing for X``.
     """
+    paid: Msg
     if event.gold and event.slid:
-        paid = f"{event.gold} gold and slides {_cards(s, event.slid)}"
+        paid = msg(
+            "{gold} gold and slides {cards}", gold=event.gold, cards=cards_text(s, event.slid)
+        )
     elif event.gold:
-        paid = f"{event.gold} gold"
+        paid = msg("{gold} gold", gold=event.gold)
     elif event.slid:
-        paid = f"by sliding {_cards(s, event.slid)}"
+        paid = msg("by sliding {cards}", cards=cards_text(s, event.slid))
     else:
-        paid = "nothing"
-    what = card_name(s, event.card)
+        paid = msg("nothing")
+    what: Msg | str = card_name(s, event.card)
     if event.skill is not None:
-        what = f"skill {event.skill} of {what}"
-    return f"{event.player} pays {paid} for {what}"
+        what = msg("skill {skill} of {card}", skill=event.skill, card=what)
+    return msg("{player} pays {paid} for {what}", player=event.player, paid=paid, what=what)
 
 
-def _summoned(s: MatchState, event: CardSummoned) -> str:
-    text = f"{event.player} summons {card_name(s, event.card)}"
+def _summoned(s: MatchState, event: CardSummoned) -> Msg:
+    text = msg("{player} summons {card}", player=event.player, card=card_name(s, event.card))
     cost = s.pending_cost
     if cost is not None and cost.card == event.card and cost.skill is None:
-        text += f" for {cost.gold} gold"
+        text = msg("{summon} for {gold} gold", summon=text, gold=cost.gold)
     if event.territory is not None:
-        text += f" into {card_name(s, event.territory)}"
-    return f"{text} as {event.object_id}"
+        text = msg(
+            "{summon} into {territory}", summon=text, territory=card_name(s, event.territory)
+        )
+    return msg("{summon} as {object}", summon=text, object=event.object_id)
 
 
-def _blocks(s: MatchState, event: BlocksAssigned) -> str:
+def _attacks(s: MatchState, event: AttackDeclared) -> Msg:
+    if not event.attacks:
+        return msg("{player} declares no attack", player=event.player)
+    attacks: Msg | str = ""
+    for i, a in enumerate(event.attacks):
+        one = msg(
+            "{follower} attacks {target}",
+            follower=card_name(s, a.follower),
+            target=card_name(s, a.target),
+        )
+        attacks = one if i == 0 else msg("{first}; {second}", first=attacks, second=one)
+    return msg("{player} declares: {attacks}", player=event.player, attacks=attacks)
+
+
+def _blocks(s: MatchState, event: BlocksAssigned) -> Msg:
     if not event.blocks:
-        return f"{event.player} assigns no blocks"
+        return msg("{player} assigns no blocks", player=event.player)
     by_attacker: dict[str, list[str]] = {}
     for b in event.blocks:
         by_attacker.setdefault(b.attacker, []).append(b.blocker)
-    blocks = "; ".join(
-        f"{card_name(s, attacker)} with {' and '.join(card_name(s, b) for b in blockers)}"
-        for attacker, blockers in by_attacker.items()
-    )
-    return f"{event.player} blocks {blocks}"
+    blocks: Msg | str = ""
+    for i, (attacker, blockers) in enumerate(by_attacker.items()):
+        one = msg(
+            "{attacker} with {blockers}",
+            attacker=card_name(s, attacker),
+            blockers=joined_and([card_name(s, b) for b in blockers]),
+        )
+        blocks = one if i == 0 else msg("{first}; {second}", first=blocks, second=one)
+    return msg("{player} blocks {blocks}", player=event.player, blocks=blocks)
 
 
-def _allocations(s: MatchState, allocations: Iterable[Any]) -> str:
-    return "; ".join(
-        f"{card_name(s, a.source)} {a.amount} to {card_name(s, a.recipient)}" for a in allocations
-    )
+def _allocations(s: MatchState, allocations: Iterable[Any]) -> Msg | str:
+    joined: Msg | str = ""
+    for i, a in enumerate(allocations):
+        one = msg(
+            "{source} {amount} to {recipient}",
+            source=card_name(s, a.source),
+            amount=a.amount,
+            recipient=card_name(s, a.recipient),
+        )
+        joined = one if i == 0 else msg("{first}; {second}", first=joined, second=one)
+    return joined
 
 
-def _object(s: MatchState, obj: RegisterObject) -> str:
+def _object(s: MatchState, obj: RegisterObject) -> Msg | str:
     """What a register object is, for the line that says it results."""
     card = card_name(s, obj.card) if obj.card else None
     if obj.kind in (ObjectKind.SUMMON, ObjectKind.ACTION) and card is not None:
-        return f"summon of {card}"
+        return msg("summon of {card}", card=card)
     if obj.skill is not None and card is not None:
-        return f"skill {obj.skill} of {card}"
+        return msg("skill {skill} of {card}", skill=obj.skill, card=card)
     if obj.kind == ObjectKind.COMBAT_DAMAGE_FOLLOWERS:
-        return "Follower combat damage"
+        return msg("Follower combat damage")
     if obj.kind == ObjectKind.COMBAT_DAMAGE_TERRITORY:
-        return "Territory combat damage"
+        return msg("Territory combat damage")
     return obj.kind.lower()
 
 
-def _resulted(s: MatchState, event: ObjectResulted, viewer: str | None) -> str:
+def _entered(s: MatchState, obj: RegisterObject, card: str) -> Msg:
+    """What a summon that results does: enters play (where), or takes effect."""
+    defn = s.cards.get(s.instances.get(card, ""))
+    name = card_name(s, card)
+    if defn is not None and defn.type == CardType.TERRITORY:
+        return msg("{card} enters play for {player}", card=name, player=obj.controller)
+    if defn is not None and defn.type == CardType.ACTION:
+        return msg("{card} takes effect", card=name)
+    if obj.territory is not None and obj.territory in s.permanents:
+        return msg(
+            "{card} enters play guarding {territory}",
+            card=name,
+            territory=card_name(s, obj.territory),
+        )
+    return msg("{card} enters play as Stray", card=name)
+
+
+def _resulted(s: MatchState, event: ObjectResulted, viewer: str | None) -> Msg:
     obj = next((o for o in reversed(s.register) if o.id == event.object_id), None)
-    parts: list[str] = []
+    parts: list[Msg] = []
     if obj is not None and obj.kind == ObjectKind.SUMMON and obj.card is not None:
-        defn = s.cards.get(s.instances.get(obj.card, ""))
-        name = card_name(s, obj.card)
-        if defn is not None and defn.type == CardType.TERRITORY:
-            parts.append(f"{name} enters play for {obj.controller}")
-        elif defn is not None and defn.type == CardType.ACTION:
-            parts.append(f"{name} takes effect")
-        elif obj.territory is not None and obj.territory in s.permanents:
-            parts.append(f"{name} enters play guarding {card_name(s, obj.territory)}")
-        else:
-            parts.append(f"{name} enters play as Stray")
-    parts.extend(describe_effect(e, s, viewer=viewer) for e in event.effects)
-    text = f"{event.object_id} results: {'; '.join(parts) if parts else 'no effect'}"
+        parts.append(_entered(s, obj, obj.card))
+    parts.extend(description_of_effect(e, s, viewer=viewer) for e in event.effects)
+    what: Msg | str = parts[0] if parts else msg("no effect")
+    for part in parts[1:]:
+        what = msg("{first}; {second}", first=what, second=part)
+    text = msg("{object} results: {what}", object=event.object_id, what=what)
     if obj is not None and obj.kind != ObjectKind.SUMMON:
-        text += f" [{_object(s, obj)}]"
+        text = msg("{result} [{kind}]", result=text, kind=_object(s, obj))
     return text
-
-
-def describe_effect(effect: Effect, before: MatchState, *, viewer: str | None = None) -> str:
-    """One clause of English for an effect inside `ObjectResulted` (see `describe`)."""
-    s = before
-    match effect:
-        case StatChanged():
-            sign = "+" if effect.delta >= 0 else ""
-            return (
-                f"{card_name(s, effect.card)} gets {effect.stat.value} {sign}{effect.delta} "
-                f"{_EXPIRY[effect.expires]}"
-            )
-        case GoldChanged():
-            verb = "gains" if effect.delta >= 0 else "loses"
-            return f"{effect.player} {verb} {abs(effect.delta)} gold"
-        case HonorChanged():
-            verb = "gains" if effect.delta >= 0 else "loses"
-            return f"{effect.player} {verb} {abs(effect.delta)} honor"
-        case CardsDrawn():
-            return f"{effect.player} draws {_drawn(s, effect.player, effect.cards, viewer)}"
-        case CardMoved():
-            where = (
-                "" if effect.from_zone in (None, Zone.PLAY) else f" from {_FROM[effect.from_zone]}"
-            )
-            end = " (bottom)" if effect.bottom and effect.to_zone == Zone.FATE_DECK else ""
-            return f"{card_name(s, effect.card)} moves{where} {_ZONE[effect.to_zone]}{end}"
-        case DeckReordered():
-            return (
-                f"{effect.player} puts the top {len(effect.cards)} cards of their Fate Deck "
-                "back in another order"
-            )
-        case DamageDealt():
-            return (
-                f"{card_name(s, effect.source)} deals {effect.amount} damage to "
-                f"{card_name(s, effect.recipient)}"
-            )
-        case StatusChanged():
-            return f"{card_name(s, effect.card)} is {'slid' if effect.slid else 'unslid'}"
-        case _:
-            assert_never(effect)
 
 
 __all__ = [
     "PHASE_NAMES",
     "STEP_NAMES",
+    "STEP_TEXTS",
     "SUPPLY_NAMES",
+    "SUPPLY_TEXTS",
     "BoardView",
     "CardView",
     "PlayerView",
@@ -490,5 +510,7 @@ __all__ = [
     "card_name",
     "describe",
     "describe_effect",
+    "description",
+    "description_of_effect",
     "state_json",
 ]

@@ -309,7 +309,8 @@ def _back_up(
     if restored is None:
         wrong = violation(
             "R-GEN-8",
-            f"back-up to seq {event.back_to}: not a recent priority point of this match",
+            "back-up to seq {back_to}: not a recent priority point of this match",
+            back_to=event.back_to,
         )
         after, found = _evolve(state, event, (*found, wrong))
         return after, None, found
@@ -334,7 +335,9 @@ def _unknown_names(
 
 
 def _unknown(err: UnknownIdError) -> Violation:
-    return violation(err.rule, f"{err}: the match has no such {err.kind}")
+    return violation(
+        err.rule, "{error}: the match has no such {kind}", error=str(err), kind=err.kind
+    )
 
 
 def _evolve(

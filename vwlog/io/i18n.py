@@ -33,6 +33,8 @@ from babel import Locale
 from babel.dates import format_date, format_datetime
 from babel.numbers import format_decimal, format_percent
 
+from vwlog.model.text import Msg
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -56,6 +58,7 @@ __all__ = [
     "pop_language",
     "push_language",
     "resolve_language",
+    "say",
     "set_language",
     "translations",
     "using_language",
@@ -189,6 +192,13 @@ def gettext(message: str) -> str:
         if isinstance(shared, str) and shared:
             return shared
     return text
+
+
+def say(text: Msg | str) -> str:
+    """A sentence of the engine (`vwlog.model.text.Msg`: a violation, an event) in the active
+    language: its template and every nested one looked up in the catalog, then filled with the
+    same values; a plain string as it is."""
+    return text.render(gettext) if isinstance(text, Msg) else text
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

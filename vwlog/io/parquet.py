@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from vwlog.model.errors import OutputError, UsageError
+from vwlog.model.text import msg
 
 if TYPE_CHECKING:
     from vwlog.projections.stats import MatchMetrics
@@ -254,14 +255,18 @@ class ParquetStats:
             import pyarrow.parquet as pq
         except ImportError as err:
             raise UsageError(
-                "--parquet needs pyarrow: install the 'parquet' extra "
-                "(pip install 'vwlog[parquet]')"
+                msg(
+                    "--parquet needs pyarrow: install the 'parquet' extra (pip install "
+                    "'vwlog[parquet]')"
+                )
             ) from err
         self._pa, self._pq = pa, pq
         self.out = Path(out)
         for table in SCHEMAS:
             if (self.out / table).exists():
-                raise UsageError(f"{self.out / table}: already exists; give an empty directory")
+                raise UsageError(
+                    msg("{value}: already exists; give an empty directory", value=self.out / table)
+                )
         self._schemas = {
             table: pa.schema([(name, _arrow_type(pa, kind)) for name, kind in columns])
             for table, columns in SCHEMAS.items()

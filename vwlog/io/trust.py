@@ -28,6 +28,7 @@ from vwlog.io.codec import canonical
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset
 from vwlog.model.errors import UsageError
+from vwlog.model.text import msg
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -142,7 +143,11 @@ class Registry:
         if found is None:
             known = ", ".join(sorted(self.pools)) or "none"
             raise UsageError(
-                f"--pool {pool_id}: no pool is published under that id (known: {known})"
+                msg(
+                    "--pool {pool_id}: no pool is published under that id (known: {known})",
+                    pool_id=pool_id,
+                    known=known,
+                )
             )
         return found
 
@@ -156,7 +161,11 @@ class Registry:
         if found is None:
             known = ", ".join(sorted(self.rulesets)) or "none"
             raise UsageError(
-                f"--ruleset {rs_id}: no ruleset is published under that id (known: {known})"
+                msg(
+                    "--ruleset {rs_id}: no ruleset is published under that id (known: {known})",
+                    rs_id=rs_id,
+                    known=known,
+                )
             )
         return found
 
@@ -175,7 +184,13 @@ def check_published_id(text: str, what: str) -> str:
         UsageError: the id is malformed.
     """
     if not _ID.match(text):
-        raise UsageError(f"{what} id {text!r}: use letters, digits and _ . @ - (up to 200)")
+        raise UsageError(
+            msg(
+                "{what} id {text}: use letters, digits and _ . @ - (up to 200)",
+                what=what,
+                text=repr(text),
+            )
+        )
     return text
 
 
@@ -265,7 +280,7 @@ def _crypto() -> Any:
         from cryptography.hazmat.primitives.asymmetric import ed25519
     except ImportError as err:  # pragma: no cover - the trust extra is installed in CI
         raise UsageError(
-            "signatures need the 'cryptography' package: pip install 'vwlog[trust]'"
+            msg("signatures need the 'cryptography' package: pip install 'vwlog[trust]'")
         ) from err
     return ed25519
 
@@ -277,7 +292,9 @@ def check_key_name(name: str) -> str:
         UsageError: the name is malformed.
     """
     if not _NAME.match(name):
-        raise UsageError(f"key name {name!r}: use letters, digits and _ . - (up to 64)")
+        raise UsageError(
+            msg("key name {name}: use letters, digits and _ . - (up to 64)", name=repr(name))
+        )
     return name
 
 
@@ -295,7 +312,13 @@ def create_key(directory: Path, name: str) -> PublicKey:
     directory.mkdir(parents=True, exist_ok=True)
     private_path, public_path = directory / f"{name}.key", directory / f"{name}.pub"
     if private_path.exists() or public_path.exists():
-        raise UsageError(f"{directory}: a key named {name!r} exists already")
+        raise UsageError(
+            msg(
+                "{directory}: a key named {name} exists already",
+                directory=directory,
+                name=repr(name),
+            )
+        )
     key = ed25519.Ed25519PrivateKey.generate()
     pem = key.private_bytes(
         serialization.Encoding.PEM,
@@ -319,7 +342,7 @@ def read_public_key(path: Path) -> PublicKey:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise UsageError(f"{path}: cannot read public key: {err}") from err
+        raise UsageError(msg("{path}: cannot read public key: {err}", path=path, err=err)) from err
     parts = text.split()
     if (
         len(parts) != 3
@@ -328,12 +351,16 @@ def read_public_key(path: Path) -> PublicKey:
         or not _NAME.match(parts[2])
     ):
         raise UsageError(
-            f"{path}: line 1: malformed public key (expected '{_PUB_TAG} <64 hex digits> NAME')"
+            msg(
+                "{path}: line 1: malformed public key (expected '{_PUB_TAG} <64 hex digits> NAME')",
+                path=path,
+                _PUB_TAG=_PUB_TAG,
+            )
         )
     try:
         _crypto().Ed25519PublicKey.from_public_bytes(bytes.fromhex(parts[1]))
     except ValueError as err:
-        raise UsageError(f"{path}: line 1: not an Ed25519 public key") from err
+        raise UsageError(msg("{path}: line 1: not an Ed25519 public key", path=path)) from err
     return PublicKey(parts[2], parts[1])
 
 
@@ -344,7 +371,7 @@ def load_keyring(directory: Path) -> dict[str, PublicKey]:
         UsageError: the directory is missing or holds a malformed ``.pub`` file.
     """
     if not directory.is_dir():
-        raise UsageError(f"{directory}: no such keyring directory")
+        raise UsageError(msg("{directory}: no such keyring directory", directory=directory))
     keys: dict[str, PublicKey] = {}
     for path in sorted(directory.glob("*.pub")):
         key = read_public_key(path)
@@ -367,13 +394,17 @@ def load_private_key(path: Path) -> tuple[Ed25519PrivateKey, str]:
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise UsageError(f"{path}: cannot read key: {err.strerror}") from err
+        raise UsageError(
+            msg("{path}: cannot read key: {strerror}", path=path, strerror=err.strerror)
+        ) from err
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError) as err:
-        raise UsageError(f"{path}: line 1: malformed private key (expected PKCS#8 PEM)") from err
+        raise UsageError(
+            msg("{path}: line 1: malformed private key (expected PKCS#8 PEM)", path=path)
+        ) from err
     if not isinstance(key, ed25519.Ed25519PrivateKey):
-        raise UsageError(f"{path}: line 1: not an Ed25519 private key")
+        raise UsageError(msg("{path}: line 1: not an Ed25519 private key", path=path))
     name = path.stem
     check_key_name(name)
     return key, name
@@ -387,7 +418,7 @@ def signed_bytes(seal_hash: str) -> bytes:
 def sign_seal(key: Ed25519PrivateKey, name: str, seal: EventRecord) -> RecordSigned:
     """A signature record over a sealed record's seal."""
     if not isinstance(seal.event, MatchSealed) or seal.hash is None:
-        raise UsageError("only a hashed seal record can be signed")
+        raise UsageError(msg("only a hashed seal record can be signed"))
     signature = key.sign(signed_bytes(seal.hash))
     return RecordSigned(
         signer=name,
@@ -421,7 +452,14 @@ def parse_ruleset_bytes(data: bytes, source: str) -> Ruleset:
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(top)"
-        raise UsageError(f"{source}: line 1: field {where!r}: {first['msg'].lower()}") from err
+        raise UsageError(
+            msg(
+                "{source}: line 1: field {where}: {first}",
+                source=source,
+                where=repr(where),
+                first=first["msg"].lower(),
+            )
+        ) from err
 
 
 __all__ = [

@@ -1,84 +1,31 @@
-"""Every exception of vwlog, and the `Violation` value.
+"""Every exception of vwlog, and the `Violation` value (`vwlog.model.violation`).
 
-Imports only `vwlog.model.types`, so every layer may use it. Exceptions carry fields and build their
-message in ``__str__``; a violation is data, not an exception (it is raised only in strict mode,
-inside `IllegalEventError`).
+Imports only the model (`vwlog.model.text`, `vwlog.model.violation`), so every layer may use it.
+Exceptions carry fields and build their message in ``__str__``; ``text()`` gives the same message
+as a template and its values, so the command line and the service can say it in the user's
+language. A violation is data, not an exception (it is raised only in strict mode, inside
+`IllegalEventError`).
 """
 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Self
+
+from vwlog.model.text import Msg, msg
+from vwlog.model.violation import Violation
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from vwlog.model.types import RuleId
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """One broken rule: which rule, where, and what was expected instead.
-
-    Renders as ``R-REG-6  player 'p2' does not hold priority (seq 57, line 58)``.
-    """
-
-    rule: RuleId
-    """The rule id of the digest (RULES.md) that the event breaks."""
-    message: str
-    """What is wrong, lower-case, naming cards and players."""
-    seq: int | None = None
-    """Sequence number of the offending event, when known."""
-    line: int | None = None
-    """Line of the log file, when validating a file."""
-    event_type: str | None = None
-    """Type tag of the offending event."""
-    turn: int | None = None
-    """Turn number at the moment of the event."""
-    phase: str | None = None
-    """Phase at the moment of the event."""
-    step: str | None = None
-    """Step at the moment of the event, if the phase has steps."""
-    priority: str | None = None
-    """Who held priority at the moment of the event, if anybody."""
-    expected: str | None = None
-    """What the rules demanded instead, if the rules demand something definite."""
-    actual: str | None = None
-    """What the log shows, when it differs from ``expected``."""
-    flag: str | None = None
-    """The ruleset flag that decides this verdict, for rules that hold only by default."""
-
-    def located(self, **where: object) -> Violation:
-        """Return a copy with location fields filled in."""
-        return replace(self, **where)  # type: ignore[arg-type]  # fields named by keyword
-
-    def where(self) -> str:
-        """The position in the match as text: ``seq 57, line 58, turn 3 COMBAT/C5``."""
-        parts: list[str] = []
-        if self.seq is not None:
-            parts.append(f"seq {self.seq}")
-        if self.line is not None:
-            parts.append(f"line {self.line}")
-        if self.turn is not None:
-            pos = f"turn {self.turn} {self.phase or ''}"
-            if self.step:
-                pos += f"/{self.step}"
-            parts.append(pos.strip())
-        if self.priority:
-            parts.append(f"priority {self.priority}")
-        return ", ".join(parts)
-
-    def __str__(self) -> str:
-        where = self.where()
-        text = f"{self.rule}  {self.message}"
-        if where:
-            text += f" ({where})"
-        return text
-
 
 class VwlogError(Exception):
     """Root of every vwlog exception; never raised bare."""
+
+    def text(self) -> Msg | str:
+        """The message as a template and its values, so a person can be told it in their
+        language (`vwlog.io.i18n.say`); the English message where there is no template."""
+        return str(self)
 
 
 class LogFormatError(VwlogError, ValueError):
@@ -92,12 +39,16 @@ class LogFormatError(VwlogError, ValueError):
         self.field = field
 
     def __str__(self) -> str:
-        where = f"{self.path}"
+        return str(self.text())
+
+    def text(self) -> Msg:
+        """``path, line N, field 'f': detail`` (the detail as the reader words it)."""
+        where: Msg | str = self.path
         if self.line is not None:
-            where += f", line {self.line}"
+            where = msg("{where}, line {line}", where=where, line=self.line)
         if self.field:
-            where += f", field {self.field!r}"
-        return f"{where}: {self.detail}"
+            where = msg("{where}, field {field}", where=where, field=repr(self.field))
+        return msg("{where}: {detail}", where=where, detail=self.detail)
 
 
 class UnsupportedVersionError(LogFormatError):
@@ -126,11 +77,22 @@ class IllegalEventError(VwlogError, ValueError):
         self.violations = tuple(violations)
 
     def __str__(self) -> str:
-        where = f"event {self.seq} ({self.event_type})" if self.seq else f"{self.event_type}"
-        n = len(self.violations)
-        head = f"{where} breaks {n} rule{'s' if n != 1 else ''}"
-        # one line, whatever the count (errors are shown as one ``Error: …`` line)
-        return f"{head}: " + "; ".join(f"{v.rule} {v.message}" for v in self.violations)
+        return str(self.text())
+
+    def text(self) -> Msg:
+        """One line, whatever the count (errors are shown as one ``Error: …`` line)."""
+        where: Msg | str = self.event_type
+        if self.seq:
+            where = msg("event {seq} ({event})", seq=self.seq, event=self.event_type)
+        rules: Msg | str = ""
+        for i, v in enumerate(self.violations):
+            one = msg("{rule} {message}", rule=v.rule, message=v.text or v.message)
+            rules = one if i == 0 else msg("{first}; {second}", first=rules, second=one)
+        if len(self.violations) == 1:
+            return msg("{where} breaks 1 rule: {rules}", where=where, rules=rules)
+        return msg(
+            "{where} breaks {n} rules: {rules}", where=where, n=len(self.violations), rules=rules
+        )
 
 
 class MatchNotFoundError(VwlogError, LookupError):
@@ -141,7 +103,11 @@ class MatchNotFoundError(VwlogError, LookupError):
         self.match_id = match_id
 
     def __str__(self) -> str:
-        return f"no stored match {self.match_id!r} (see 'vwlog list')"
+        return str(self.text())
+
+    def text(self) -> Msg:
+        """What is missing, and where to look."""
+        return msg("no stored match {match} (see 'vwlog list')", match=repr(self.match_id))
 
 
 class SequenceConflictError(VwlogError):
@@ -153,9 +119,15 @@ class SequenceConflictError(VwlogError):
         self.seq = seq
 
     def __str__(self) -> str:
-        return (
-            f"match {self.match_id!r} already has an event at seq {self.seq}: another writer "
-            "appended first; nothing was written, reload and try again"
+        return str(self.text())
+
+    def text(self) -> Msg:
+        """Who was first, and what to do."""
+        return msg(
+            "match {match} already has an event at seq {seq}: another writer appended first; "
+            "nothing was written, reload and try again",
+            match=repr(self.match_id),
+            seq=self.seq,
         )
 
 
@@ -220,16 +192,28 @@ class UsageError(VwlogError, ValueError):
     context: str = ""
     """Where the problem arose, prefixed to the message (``"decision 2 of 3: "``)."""
 
-    def __init__(self, detail: str) -> None:
+    def __init__(self, detail: str | Msg) -> None:
         super().__init__(detail)
-        self.detail = detail
+        self.detail = str(detail)
+        self.detail_text = detail
 
     def __str__(self) -> str:
         return f"{self.context}{self.message()}"
 
     def message(self) -> str:
         """What is wrong, without the context."""
-        return self.detail
+        return str(self.phrase())
+
+    def phrase(self) -> Msg | str:
+        """`message` as a template and its values (the English string where the error was
+        raised with one)."""
+        return self.detail_text
+
+    def text(self) -> Msg | str:
+        """The context, then `phrase`."""
+        if not self.context:
+            return self.phrase()
+        return msg("{context}{message}", context=self.context, message=self.phrase())
 
     def within(self, context: str) -> Self:
         """A copy of this error with ``context`` put before its message (the same class, so
@@ -252,39 +236,46 @@ class UsageError(VwlogError, ValueError):
 class DecisionSyntaxError(UsageError):
     """A decision written in the play notation (or as JSON) cannot be read."""
 
-    def __init__(self, text: str, detail: str, syntax: str | None = None) -> None:
+    def __init__(self, text: str, detail: str | Msg, syntax: str | None = None) -> None:
         super().__init__(detail)
         self.args = (text, detail, syntax)
-        self.text = text
+        self.decision = text
         self.syntax = syntax
 
-    def message(self) -> str:
-        where = f"decision {self.text!r}: " if self.text else ""
-        hint = f" (the syntax is '{self.syntax}')" if self.syntax else ""
-        return f"{where}{self.detail}{hint}"
+    def phrase(self) -> Msg | str:
+        said = self.detail_text
+        if self.syntax:
+            said = msg("{detail} (the syntax is '{syntax}')", detail=said, syntax=self.syntax)
+        if self.decision:
+            said = msg("decision {decision}: {detail}", decision=repr(self.decision), detail=said)
+        return said
 
 
 class UnknownVerbError(DecisionSyntaxError):
     """A decision starts with a word that names no decision."""
 
     def __init__(self, text: str, verb: str) -> None:
-        super().__init__(text, f"unknown decision {verb!r}")
+        super().__init__(text, msg("unknown decision {verb}", verb=repr(verb)))
         self.args = (text, verb)
         self.verb = verb
 
-    def message(self) -> str:
-        return self.detail
+    def phrase(self) -> Msg | str:
+        return self.detail_text
 
 
 class NoDecisionAwaitedError(UsageError):
     """Nobody is to decide now: the match is over or has not started."""
 
     def __init__(self, match_id: str | None = None, winner: str | None = None) -> None:
-        where = f"match {match_id!r}" if match_id else "the match"
-        if winner is not None:
-            detail = f"{where} is over (won by {winner})"
+        detail: Msg
+        if winner is not None and match_id:
+            detail = msg(
+                "match {match} is over (won by {winner})", match=repr(match_id), winner=winner
+            )
+        elif winner is not None:
+            detail = msg("the match is over (won by {winner})", winner=winner)
         else:
-            detail = "no decision is awaited now (the match is over or not started)"
+            detail = msg("no decision is awaited now (the match is over or not started)")
         super().__init__(detail)
         self.args = (match_id, winner)
         self.match_id = match_id
@@ -302,7 +293,12 @@ class MatchNotStartedError(UsageError):
     """A stored match has no ``match_started`` event, so it has no ruleset and no board."""
 
     def __init__(self, match_id: str, detail: str = "has not started") -> None:
-        super().__init__(f"match {match_id!r} {detail}")
+        said = (
+            msg("match {match} has not started", match=repr(match_id))
+            if detail == "has not started"
+            else msg("match {match} {detail}", match=repr(match_id), detail=detail)
+        )
+        super().__init__(said)
         self.args = (match_id, detail)
         self.match_id = match_id
 
@@ -311,7 +307,7 @@ class NotPlayableError(UsageError):
     """An event was offered as a decision but is never played (a ruling, a fork marker)."""
 
     def __init__(self, event_type: str, reason: str) -> None:
-        super().__init__(f"{event_type} is not played: {reason}")
+        super().__init__(msg("{event} is not played: {reason}", event=event_type, reason=reason))
         self.args = (event_type, reason)
         self.event_type = event_type
         self.reason = reason
@@ -323,8 +319,15 @@ class NotAPriorityPointError(UsageError):
     def __init__(
         self, match_id: str, seq: int, before: int | None = None, after: int | None = None
     ) -> None:
-        near = ", ".join(f"seq {s}" for s in (before, after) if s is not None) or "none nearby"
-        super().__init__(f"seq {seq} of {match_id!r} is not a priority point (nearest: {near})")
+        near: Msg | str = ", ".join(f"seq {s}" for s in (before, after) if s is not None)
+        super().__init__(
+            msg(
+                "seq {seq} of {match} is not a priority point (nearest: {near})",
+                seq=seq,
+                match=repr(match_id),
+                near=near or msg("none nearby"),
+            )
+        )
         self.args = (match_id, seq, before, after)
         self.match_id = match_id
         self.seq = seq
@@ -337,9 +340,17 @@ class SeqOutOfRangeError(UsageError, IndexError):
 
     def __init__(self, source: str, seq: int, first: int | None, last: int | None) -> None:
         if first is None or last is None:
-            detail = f"no event with seq {seq} in {source}: it has no events"
+            detail = msg(
+                "no event with seq {seq} in {source}: it has no events", seq=seq, source=source
+            )
         else:
-            detail = f"no event with seq {seq} in {source} (its seqs run {first}..{last})"
+            detail = msg(
+                "no event with seq {seq} in {source} (its seqs run {first}..{last})",
+                seq=seq,
+                source=source,
+                first=first,
+                last=last,
+            )
         super().__init__(detail)
         self.args = (source, seq, first, last)
         self.source = source
@@ -354,7 +365,13 @@ class StoredSeqOutOfRangeError(SeqOutOfRangeError):
     def __init__(self, match_id: str, seq: int, last: int) -> None:
         super().__init__(repr(match_id), seq, 1, last)
         self.args = (match_id, seq, last)
-        self.detail = f"match {match_id!r} has events 1 to {last}; no seq {seq}"
+        self.detail_text = msg(
+            "match {match} has events 1 to {last}; no seq {seq}",
+            match=repr(match_id),
+            last=last,
+            seq=seq,
+        )
+        self.detail = str(self.detail_text)
         self.match_id = match_id
 
 
@@ -366,44 +383,60 @@ class RulesetOverrideError(RulesetError):
     """A ruleset flag override (``FLAG=VALUE``) names no flag, is malformed, or its value does
     not fit the flag."""
 
-    def __init__(self, override: str, detail: str, flag: str | None = None) -> None:
+    def __init__(self, override: str, detail: str | Msg, flag: str | None = None) -> None:
         super().__init__(detail)
         self.args = (override, detail, flag)
         self.override = override
         self.flag = flag
 
-    def message(self) -> str:
-        return f"ruleset override {self.override!r}: {self.detail}"
+    def phrase(self) -> Msg | str:
+        return msg(
+            "ruleset override {override}: {detail}",
+            override=repr(self.override),
+            detail=self.detail_text,
+        )
 
 
 class UnknownFlagError(RulesetOverrideError):
     """A ruleset flag override names no flag of `Ruleset`."""
 
     def __init__(self, override: str, flag: str) -> None:
-        super().__init__(override, f"no ruleset flag {flag!r}", flag)
+        super().__init__(override, msg("no ruleset flag {flag}", flag=repr(flag)), flag)
         self.args = (override, flag)
 
 
 class RulesetFileError(RulesetError):
     """A ruleset file cannot be read or is not a valid ruleset."""
 
-    def __init__(self, path: str, detail: str, field: str | None = None) -> None:
+    def __init__(self, path: str, detail: str | Msg, field: str | None = None) -> None:
         super().__init__(detail)
         self.args = (path, detail, field)
         self.path = path
         self.field = field
 
-    def message(self) -> str:
-        where = f", field {self.field!r}" if self.field else ""
-        return f"{self.path}{where}: {self.detail}"
+    def phrase(self) -> Msg | str:
+        if self.field:
+            return msg(
+                "{path}, field {field}: {detail}",
+                path=self.path,
+                field=repr(self.field),
+                detail=self.detail_text,
+            )
+        return msg("{path}: {detail}", path=self.path, detail=self.detail_text)
 
 
 class UnknownPlayerError(UsageError, LookupError):
     """A player id that has no seat in the match."""
 
     def __init__(self, player: str, seated: Sequence[str] = ()) -> None:
-        players = ", ".join(seated) or "none, the match has not started"
-        super().__init__(f"no player {player!r} in this match (players: {players})")
+        players: Msg | str = ", ".join(seated) or msg("none, the match has not started")
+        super().__init__(
+            msg(
+                "no player {player} in this match (players: {players})",
+                player=repr(player),
+                players=players,
+            )
+        )
         self.args = (player, tuple(seated))
         self.player = player
         self.seated = tuple(seated)
@@ -414,9 +447,9 @@ class UnknownCardError(UsageError, LookupError):
 
     def __init__(self, card: str, skill: str | None = None) -> None:
         if skill is None:
-            detail = f"unknown card {card!r}"
+            detail = msg("unknown card {card}", card=repr(card))
         else:
-            detail = f"{card} has no skill {skill!r}"
+            detail = msg("{card} has no skill {skill}", card=card, skill=repr(skill))
         super().__init__(detail)
         self.args = (card, skill)
         self.card = card
@@ -427,7 +460,7 @@ class SourceNotFoundError(UsageError, LookupError):
     """A name that is neither a readable log file nor a stored match."""
 
     def __init__(self, ref: str) -> None:
-        super().__init__(f"{ref}: no such log file or stored match")
+        super().__init__(msg("{ref}: no such log file or stored match", ref=ref))
         self.args = (ref,)
         self.ref = ref
 
@@ -436,7 +469,9 @@ class NotAForkError(UsageError):
     """A match that records no parent where a fork is needed."""
 
     def __init__(self, match_id: str) -> None:
-        super().__init__(f"match {match_id!r} is not a fork (it records no parent)")
+        super().__init__(
+            msg("match {match} is not a fork (it records no parent)", match=repr(match_id))
+        )
         self.args = (match_id,)
         self.match_id = match_id
 
@@ -445,7 +480,13 @@ class ParentNotStoredError(UsageError, LookupError):
     """The parent of a fork is no longer in the store."""
 
     def __init__(self, fork_id: str, parent_id: str) -> None:
-        super().__init__(f"the parent {parent_id!r} of fork {fork_id!r} is not stored")
+        super().__init__(
+            msg(
+                "the parent {parent} of fork {fork} is not stored",
+                parent=repr(parent_id),
+                fork=repr(fork_id),
+            )
+        )
         self.args = (fork_id, parent_id)
         self.fork_id = fork_id
         self.parent_id = parent_id
@@ -454,8 +495,8 @@ class ParentNotStoredError(UsageError, LookupError):
 class ForkNameError(UsageError):
     """A fork name is not allowed, or every id it could give is taken."""
 
-    def __init__(self, name: str, detail: str) -> None:
-        super().__init__(f"fork name {name!r}: {detail}")
+    def __init__(self, name: str, detail: str | Msg) -> None:
+        super().__init__(msg("fork name {name}: {detail}", name=repr(name), detail=detail))
         self.args = (name, detail)
         self.name = name
 
@@ -464,8 +505,15 @@ class InvalidParameterError(UsageError):
     """A parameter of a use case is outside what it accepts (a checkpoint interval below 1,
     a player count outside 2 to 4, ...)."""
 
-    def __init__(self, parameter: str, value: object, detail: str) -> None:
-        super().__init__(f"{parameter} {detail}, not {value!r}")
+    def __init__(self, parameter: str, value: object, detail: str | Msg) -> None:
+        super().__init__(
+            msg(
+                "{parameter} {detail}, not {value}",
+                parameter=parameter,
+                detail=detail,
+                value=repr(value),
+            )
+        )
         self.args = (parameter, value, detail)
         self.parameter = parameter
         self.value = value

@@ -19,16 +19,19 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from vwlog.audit.report import flag_rows
-from vwlog.audit.spots import position_text
+from vwlog.audit.spots import position_said
 from vwlog.engine.describe import board_view
-from vwlog.io.i18n import active_language, gettext, ngettext
+from vwlog.io.i18n import active_language, gettext, ngettext, say
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
+    board_label,
     counted,
+    event_text,
     integrity_rows,
     ruling_title,
     seat_rows,
     validation_summary,
+    violation_message,
     violation_where,
     visible,
 )
@@ -208,13 +211,16 @@ def environment() -> Environment:
         flag_rows=flag_rows,
         integrity_bad=_integrity_bad,
         integrity_rows=integrity_rows,
-        position_text=position_text,
+        position_text=lambda state: say(position_said(state)),
         rule_html=rule_html,
         rule_title=rule_title,
         ruling_title=ruling_title,
         seat_rows=seat_rows,
         validation_summary=validation_summary,
         violation_where=violation_where,
+        violation_message=violation_message,
+        event_text=event_text,
+        board_label=board_label,
     )
     return env
 
@@ -237,7 +243,7 @@ def board_html(
     guards (damage, slid, attacking or blocking), Return Home and Stray, the hands as the full
     record shows them, and the register. ``highlight`` marks cards (those an event names)."""
     macro: Any = environment().get_template("board.html.j2").module.board  # type: ignore[attr-defined]
-    return str(macro(board_view(state, seq=seq), seq, label, position_text(state), highlight))
+    return str(macro(board_view(state, seq=seq), seq, label, say(position_said(state)), highlight))
 
 
 def report_html(report: DisputeReport) -> str:

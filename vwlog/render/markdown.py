@@ -21,13 +21,16 @@ from vwlog.io.i18n import gettext as _
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
+    board_label,
     counted,
+    event_text,
     hidden_lines,
     integrity_rows,
     ruling_title,
     seat_rows,
     term,
     validation_summary,
+    violation_message,
     violation_where,
     visible,
 )
@@ -115,7 +118,7 @@ def validation_markdown(r: ValidationReport) -> str:
         ]
         for v in r.violations:
             pos = f"{v.phase or ''}{'/' + v.step if v.step else ''}"
-            msg = md(v.message)
+            msg = md(violation_message(v))
             if v.expected is not None:
                 msg += " " + _("(expected {expected}, actual {actual})").format(
                     expected=md_code(v.expected, in_table=True),
@@ -175,7 +178,7 @@ def _md_events(report: DisputeReport, m: Moment) -> list[str]:
         if voided is not None:
             marks.append(_("voided (seq {seq})").format(seq=voided))
         seq = f"**{e.seq}**" if e.seq == m.seq else str(e.seq)
-        text = f"**{md(e.text)}**" if e.seq == m.seq else md(e.text)
+        text = f"**{md(event_text(e))}**" if e.seq == m.seq else md(event_text(e))
         lines.append(f"| {seq} | {md(' · '.join(marks))} | {text} |")
     return lines
 
@@ -253,7 +256,7 @@ def _md_violations(report: DisputeReport) -> list[str]:
                 "",
                 *_md_rule_text(v.rule),
                 f"- {md(violation_where(v))}",
-                f"- {md(v.message)}",
+                f"- {md(violation_message(v))}",
             ]
             if v.expected is not None:
                 out.append(
@@ -267,7 +270,7 @@ def _md_violations(report: DisputeReport) -> list[str]:
             if voided is not None:
                 out.append(_("- Voided by the judge's back-up at seq {seq}").format(seq=voided))
             out.append("")
-        out += [_("Board {label}:").format(label=m.board_label), "", *_md_block(str(m.board)), ""]
+        out += [_("Board {label}:").format(label=board_label(m)), "", *_md_block(str(m.board)), ""]
         out += [_("Events around seq {seq}:").format(seq=m.seq), ""]
         out += [*_md_events(report, m), ""]
     rest = [v for v in r.violations if v.seq not in {m.seq for m in report.moments}]
@@ -280,7 +283,8 @@ def _md_violations(report: DisputeReport) -> list[str]:
         ]
         out += [_("| Rule | Title | Seq | Message |"), "|---|---|---:|---|"]
         out += [
-            f"| {v.rule} | {md(rule_title(v.rule))} | {v.seq} | {md(v.message)} |" for v in rest
+            f"| {v.rule} | {md(rule_title(v.rule))} | {v.seq} | {md(violation_message(v))} |"
+            for v in rest
         ]
         out += ["", _("The rules they break:"), ""]
         for rid in dict.fromkeys(v.rule for v in rest):
@@ -307,7 +311,7 @@ def _md_rulings(report: DisputeReport) -> list[str]:
                 "",
             ]
             out += [_("| Seq | Voided event |"), "|---:|---|"]
-            out += [f"| {e.seq} | ~~{md(e.text)}~~ |" for e in ruling.voided]
+            out += [f"| {e.seq} | ~~{md(event_text(e))}~~ |" for e in ruling.voided]
             if ruling.unlisted:
                 unlisted = _("{events} not listed").format(
                     events=counted(ruling.unlisted, "earlier event")
@@ -372,7 +376,7 @@ def report_markdown(report: DisputeReport) -> str:
     if report.at is not None:
         m = report.at
         out += [_("## Position at seq {seq}").format(seq=m.seq), ""]
-        out += [_("Board {label}:").format(label=m.board_label), ""]
+        out += [_("Board {label}:").format(label=board_label(m)), ""]
         out += [*_md_block(str(m.board)), ""]
         out += [_("Events around seq {seq}:").format(seq=m.seq), "", *_md_events(report, m), ""]
         for k in report.knowledge.values():

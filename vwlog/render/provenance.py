@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from vwlog.io import codec
 from vwlog.io import trust as io_trust
+from vwlog.io.i18n import gettext as _
 from vwlog.io.pools import load_pool
 from vwlog.render.markdown import md_code
 from vwlog.rules import DEFAULT_RULESET
@@ -76,6 +77,16 @@ def _default_pool_hash() -> str:
     return io_trust.pool_hash(load_pool())[:_SHORT]
 
 
+_ENGINE = "vwlog pure-Python engine on "
+
+
+def _engine_said(engine: str) -> str:
+    """`engine_name` in the active language (another engine's name as it is)."""
+    if engine.startswith(_ENGINE):
+        return _("vwlog pure-Python engine on {python}").format(python=engine[len(_ENGINE) :])
+    return engine
+
+
 def engine_name() -> str:
     """Which engine judges: vwlog's pure-Python engine, and the interpreter running it."""
     impl = platform.python_implementation()
@@ -112,20 +123,27 @@ class Provenance:
     def sentence(self) -> str:
         """The provenance in one line of plain text (values as they are: escape them for the
         output they go into)."""
-        return (
-            f"vwlog {self.version} · rules revision {self.rules_revision} · ruleset "
-            f"{self.ruleset} ({self.ruleset_hash}) · card pool {self.pool_hash} · "
-            f"{self.engine} · generated {self.generated}"
+        return _(
+            "vwlog {version} · rules revision {rules} · ruleset {ruleset} ({ruleset_hash}) · "
+            "card pool {pool} · {engine} · generated {generated}"
+        ).format(
+            version=self.version,
+            rules=self.rules_revision,
+            ruleset=self.ruleset,
+            ruleset_hash=self.ruleset_hash,
+            pool=self.pool_hash,
+            engine=_engine_said(self.engine),
+            generated=self.generated,
         )
 
     def lines(self) -> list[str]:
         """The provenance as ``key: value`` lines (for ``--version`` and text footers)."""
         return [
             f"vwlog {self.version}",
-            f"rules revision: {self.rules_revision}",
-            f"ruleset: {self.ruleset} ({self.ruleset_hash})",
-            f"card pool: {self.pool_hash}",
-            f"engine: {self.engine}",
+            _("rules revision: {rules}").format(rules=self.rules_revision),
+            _("ruleset: {ruleset} ({hash})").format(ruleset=self.ruleset, hash=self.ruleset_hash),
+            _("card pool: {pool}").format(pool=self.pool_hash),
+            _("engine: {engine}").format(engine=_engine_said(self.engine)),
         ]
 
 
@@ -163,15 +181,17 @@ def provenance(
 def provenance_markdown(p: Provenance) -> str:
     """The provenance as a closing Markdown paragraph (the values in a code span, so nothing a
     log's ruleset name carries is read as Markdown)."""
-    return f"\n---\n\nProvenance: {md_code(p.sentence())}\n"
+    return (
+        "\n---\n\n" + _("Provenance: {provenance}").format(provenance=md_code(p.sentence())) + "\n"
+    )
 
 
 def provenance_html(page: str, p: Provenance) -> str:
     """``page`` with the provenance as a footer before its ``</body>`` (escaped)."""
-    footer = (
-        '<footer class="provenance"><p>Provenance: '
-        f"<code>{html.escape(p.sentence())}</code></p></footer>\n"
+    said = _("Provenance: {provenance}").format(
+        provenance=f"<code>{html.escape(p.sentence())}</code>"
     )
+    footer = f'<footer class="provenance"><p>{said}</p></footer>\n'
     at = page.rfind("</body>")
     if at < 0:
         return page + footer

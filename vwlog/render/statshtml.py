@@ -23,6 +23,7 @@ from markupsafe import Markup
 from vwlog.io.i18n import N_, fmt_number
 from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import UsageError
+from vwlog.model.text import msg
 from vwlog.projections.stats import UNFINISHED, CorpusStats, WinCount
 from vwlog.render.html import e, environment
 from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, STATS_EXTRA, order_label
@@ -287,7 +288,7 @@ def render_html(
         import matplotlib as mpl
         from matplotlib.figure import Figure
     except ImportError as err:
-        detail = f"--html needs matplotlib, which is not installed: {STATS_EXTRA}"
+        detail = msg("--html needs matplotlib, which is not installed: {extra}", extra=STATS_EXTRA)
         raise UsageError(detail) from err
     with mpl.rc_context({"svg.fonttype": "none", "svg.hashsalt": "vwlog", "font.size": 9.0}):
         sections = [

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext
+from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
@@ -25,16 +25,18 @@ if TYPE_CHECKING:
 
     from vwlog.audit.diff import DiffEvent, DiffReport, RecordSide
     from vwlog.audit.knowledge import Knowledge
-    from vwlog.audit.report import Integrity, RulingEntry
+    from vwlog.audit.report import EventLine, Integrity, Moment, RulingEntry
     from vwlog.engine.replay import ValidationReport
     from vwlog.events import MatchStarted
     from vwlog.model.errors import Violation
 
 
 __all__ = [
+    "board_label",
     "cell_text",
     "counted",
     "diff_text",
+    "event_text",
     "hidden_lines",
     "integrity_rows",
     "plural",
@@ -46,6 +48,8 @@ __all__ = [
     "validation_summary",
     "validation_text",
     "violation_lines",
+    "violation_message",
+    "violation_place",
     "violation_where",
     "visible",
 ]
@@ -157,12 +161,47 @@ def validation_summary(r: ValidationReport) -> str:
     )
 
 
+def violation_message(v: Violation) -> str:
+    """What a violation says, in the active language (its template translated, the same names
+    and numbers filled in); a violation built with a plain message says that message."""
+    return say(v.text) if v.text is not None else v.message
+
+
+def event_text(e: EventLine | DiffEvent) -> str:
+    """An event's one-line description in the active language."""
+    return say(e.said) if e.said is not None else e.text
+
+
+def board_label(m: Moment) -> str:
+    """What a report's board is (``before seq 193``), in the active language."""
+    return say(m.board_said) if m.board_said is not None else m.board_label
+
+
+def violation_place(v: Violation) -> str:
+    """`Violation.where` in the active language: ``seq 57, line 58, turn 3 COMBAT/C5``."""
+    parts: list[str] = []
+    if v.seq is not None:
+        parts.append(_("seq {seq}").format(seq=v.seq))
+    if v.line is not None:
+        parts.append(_("line {line}").format(line=v.line))
+    if v.turn is not None:
+        pos = _("turn {turn}").format(turn=v.turn)
+        if v.phase:
+            pos += f" {v.phase}" + (f"/{v.step}" if v.step else "")
+        parts.append(pos)
+    if v.priority:
+        parts.append(_("priority {player}").format(player=v.priority))
+    return ", ".join(parts)
+
+
 def violation_lines(v: Violation, indent: str = "  ") -> list[str]:
     """A violation for a terminal: rule id and title, the message, where, expected/actual."""
     deeper = indent + "    "
-    lines = [f"{indent}{v.rule}  {rule_title(v.rule)}", f"{deeper}{term(v.message)}"]
+    lines = [f"{indent}{v.rule}  {rule_title(v.rule)}", f"{deeper}{term(violation_message(v))}"]
     if v.seq is not None or v.line is not None:
-        where = _("at {where} ({event})").format(where=term(v.where()), event=term(v.event_type))
+        where = _("at {where} ({event})").format(
+            where=term(violation_place(v)), event=term(v.event_type)
+        )
         lines.append(f"{deeper}{where}")
     if v.expected is not None:
         lines.append(f"{deeper}" + _("expected: {value}").format(value=term(v.expected)))
@@ -330,7 +369,7 @@ def _legality(label: str, event: DiffEvent) -> list[str]:
         return [f"  {label}: legal"]
     lines = []
     for v in event.violations:
-        lines.append(f"  {label}: {v.rule} {rule_title(v.rule)}: {term(v.message)}")
+        lines.append(f"  {label}: {v.rule} {rule_title(v.rule)}: {term(violation_message(v))}")
         if v.expected is not None:
             lines.append(f"     expected {term(v.expected)}; got {term(v.actual)}")
     return lines
@@ -352,7 +391,7 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
         )
         for e in report.continuation[:then]:
             flag = "" if not e.violations else f"  [{', '.join(v.rule for v in e.violations)}]"
-            lines.append(f"  {e.seq:>6}  {term(e.text)}{flag}")
+            lines.append(f"  {e.seq:>6}  {term(event_text(e))}{flag}")
         if more > then:
             lines.append("  …")
         return "\n".join(lines)
@@ -361,8 +400,8 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
     lines.append(
         f"diverge at seq {d.seq}, after {counted(report.common, 'common event')} ({d.position})"
     )
-    lines.append(f"  A {d.a.seq}: {term(d.a.text)}")
-    lines.append(f"  B {d.b.seq}: {term(d.b.text)}")
+    lines.append(f"  A {d.a.seq}: {term(event_text(d.a))}")
+    lines.append(f"  B {d.b.seq}: {term(event_text(d.b))}")
     lines.append("legality from the common prefix:")
     lines.extend(_legality("A", d.a))
     lines.extend(_legality("B", d.b))
@@ -387,7 +426,7 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
             lines.append(f"  {label}: nothing (the other record's events are missing here)")
         for k, e in enumerate(events[:then]):
             lead = f"  {label}:" if k == 0 else "    "
-            lines.append(f"{lead} {e.seq:>5}  {term(e.text)}")
+            lines.append(f"{lead} {e.seq:>5}  {term(event_text(e))}")
         if len(events) > then:
             lines.append(f"     … {len(events) - then} more to seq {events[-1].seq}")
     end_a, end_b = d.window_end

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar
 
 from vwlog.model.errors import Violation
+from vwlog.model.text import Msg, msg
 from vwlog.model.types import CardType, Keyword, ObjectKind, RuleId, Stat, Terrain
 from vwlog.rules.catalog import RULES
 
@@ -35,19 +36,26 @@ def handler_for(table: dict[type, _H], value: object) -> _H:
 
 def violation(
     rule_id: str,
-    message: str,
+    template: str,
     *,
     flag: str | None = None,
     expected: str | None = None,
     actual: str | None = None,
+    **params: object,
 ) -> Violation:
-    """A violation citing ``rule_id``; for inferred or default rules the message says
-    "by default" and names the ruleset flag that decides it."""
+    """A violation citing ``rule_id``, saying ``template`` (a string literal with named
+    placeholders, filled from ``params``; the catalogs translate it); for inferred or default
+    rules the message says "by default" and names the ruleset flag that decides it."""
     rid = RuleId(rule_id)
     rule = RULES[rid]  # an unknown id is a programming error: fail loudly
-    if rule.by_default or flag:
-        message += f" (by default{'; ruleset flag ' + flag if flag else ''})"
-    return Violation(rule=rid, message=message, expected=expected, actual=actual, flag=flag)
+    text: Msg = msg(template, **params)
+    if flag:
+        text = msg("{message} (by default; ruleset flag {flag})", message=text, flag=flag)
+    elif rule.by_default:
+        text = msg("{message} (by default)", message=text)
+    return Violation(
+        rule=rid, message=str(text), expected=expected, actual=actual, flag=flag, text=text
+    )
 
 
 def card_name(state: MatchState, instance: str) -> str:

@@ -138,7 +138,9 @@ def compare_cards(published: Mapping[str, CardDef], logged: Iterable[CardDef]) -
             out.append(
                 violation(
                     "R-TRUST-1",
-                    f"card {card.id!r} ({card.name}) is not in the published pool",
+                    "card {card} ({name}) is not in the published pool",
+                    card=repr(card.id),
+                    name=card.name,
                     expected=_MISSING,
                     actual=card.id,
                 )
@@ -153,8 +155,12 @@ def compare_cards(published: Mapping[str, CardDef], logged: Iterable[CardDef]) -
                 out.append(
                     violation(
                         "R-TRUST-1",
-                        f"card {card.id!r} ({ref.name}) field {path!r}: published {_show(a)}, "
-                        f"logged {_show(b)}",
+                        "card {card} ({name}) field {path}: published {published}, logged {logged}",
+                        card=repr(card.id),
+                        name=ref.name,
+                        path=repr(path),
+                        published=_show(a),
+                        logged=_show(b),
                         expected=_show(a),
                         actual=_show(b),
                     )
@@ -172,8 +178,12 @@ def compare_ruleset(published: Ruleset, logged: Ruleset) -> list[Violation]:
             out.append(
                 violation(
                     "R-TRUST-2",
-                    f"ruleset {published.id}@{published.version} flag {name!r}: published "
-                    f"{_show(theirs[name])}, logged {_show(mine.get(name))}",
+                    "ruleset {id}@{version} flag {name}: published {published}, logged {logged}",
+                    id=published.id,
+                    version=published.version,
+                    name=repr(name),
+                    published=_show(theirs[name]),
+                    logged=_show(mine.get(name)),
                     expected=_show(theirs[name]),
                     actual=_show(mine.get(name)),
                 )
@@ -183,11 +193,22 @@ def compare_ruleset(published: Ruleset, logged: Ruleset) -> list[Violation]:
 
 def trusted_effects_violation(result: TrustedResult) -> Violation:
     """R-TRUST-3: a result claims effects for a skill the published pool leaves text only."""
+    if result.effects == 1:
+        return violation(
+            "R-TRUST-3",
+            "card {card} skill {skill} claims 1 effect, but the published pool gives the skill "
+            "no machine-readable effects: they cannot be checked",
+            card=repr(result.card),
+            skill=repr(result.skill),
+            flag=TRUSTED_EFFECTS_FLAG,
+        )
     return violation(
         "R-TRUST-3",
-        f"card {result.card!r} skill {result.skill!r} claims {result.effects} effect"
-        f"{'s' if result.effects != 1 else ''}, but the published pool gives the skill no "
-        "machine-readable effects: they cannot be checked",
+        "card {card} skill {skill} claims {effects} effects, but the published pool gives the "
+        "skill no machine-readable effects: they cannot be checked",
+        card=repr(result.card),
+        skill=repr(result.skill),
+        effects=result.effects,
         flag=TRUSTED_EFFECTS_FLAG,
     )
 

@@ -44,6 +44,7 @@ from vwlog.model.errors import (
     StoreError,
     UsageError,
 )
+from vwlog.model.text import msg
 from vwlog.projections.stats import MatchMetrics, MatchMetricsVisitor
 from vwlog.services import (
     InputProblem,
@@ -125,8 +126,10 @@ def connect(address: str, *, local_workers: int = 2) -> Iterator[tuple[Client, C
     """
     if not dask_installed():
         raise UsageError(
-            "--cluster needs Dask: install the 'cluster' extra (pip install 'vwlog[cluster]'), "
-            "or use --jobs"
+            msg(
+                "--cluster needs Dask: install the 'cluster' extra (pip install "
+                "'vwlog[cluster]'), or use --jobs"
+            )
         )
     from distributed import Client, LocalCluster
 
@@ -145,7 +148,9 @@ def connect(address: str, *, local_workers: int = 2) -> Iterator[tuple[Client, C
     except (OSError, TimeoutError) as err:
         if cluster is not None:
             cluster.close()
-        raise UsageError(f"--cluster {address}: no Dask scheduler answers ({err})") from err
+        raise UsageError(
+            msg("--cluster {address}: no Dask scheduler answers ({err})", address=address, err=err)
+        ) from err
     try:
         workers = client.scheduler_info(n_workers=-1)["workers"]
         info = ClusterInfo(
@@ -246,7 +251,7 @@ def shared_paths(paths: Iterable[str]) -> str:
         UsageError: a path is ``-`` (the client's standard input, which no worker can read).
     """
     if any(str(p) == "-" for p in paths):
-        raise UsageError("--cluster: workers cannot read standard input ('-'): give files")
+        raise UsageError(msg("--cluster: workers cannot read standard input ('-'): give files"))
     return os.getcwd()
 
 
@@ -363,8 +368,11 @@ def import_needs_shared_store(url: str) -> None:
     """
     if settings_from_url(url).get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
         raise UsageError(
-            f"--cluster needs a PostgreSQL store that every worker can reach, not {url}: "
-            "give --store postgresql://USER@HOST/DB"
+            msg(
+                "--cluster needs a PostgreSQL store that every worker can reach, not {url}: give "
+                "--store postgresql://USER@HOST/DB",
+                url=url,
+            )
         )
 
 
@@ -377,11 +385,17 @@ def prepare_simulation(spec: SimulationSpec, out: Path | None) -> str:
         OutputError: the directory cannot be created.
     """
     if out is None:
-        raise UsageError("--cluster needs -o DIR, a directory every worker can write to")
+        raise UsageError(msg("--cluster needs -o DIR, a directory every worker can write to"))
     if not 2 <= spec.players <= 4:
-        raise UsageError(f"--players takes 2 to 4, not {spec.players}")
+        raise UsageError(msg("--players takes 2 to 4, not {players}", players=spec.players))
     if spec.teams is not None and (spec.teams < 2 or spec.players % spec.teams):
-        raise UsageError(f"--teams {spec.teams} does not divide {spec.players} players evenly")
+        raise UsageError(
+            msg(
+                "--teams {teams} does not divide {players} players evenly",
+                teams=spec.teams,
+                players=spec.players,
+            )
+        )
     if not (out.suffix == ".jsonl" and spec.matches == 1):
         try:
             out.mkdir(parents=True, exist_ok=True)

@@ -17,6 +17,7 @@ from vwlog.io import codec
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import DEFAULT_RULESET
 from vwlog.model.errors import IllegalEventError, UsageError
+from vwlog.model.text import msg
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import check
 from vwlog.services.matches import (
@@ -50,7 +51,7 @@ def start_match(
         MatchExistsError: a match with this id is stored.
     """
     if not 2 <= len(decks) <= 4:
-        raise UsageError(f"a match seats 2 to 4 players, not {len(decks)}")
+        raise UsageError(msg("a match seats 2 to 4 players, not {len}", len=len(decks)))
     pool = load_pool()
     lists = [load_deck(name, pool=pool).expand() for name in decks]
     start = build_start(pool, lists, random.Random(seed), ruleset=DEFAULT_RULESET)
@@ -66,7 +67,7 @@ def start_match(
     )
     outcome, meta = store_new_match(store, header, records)
     if outcome != ImportOutcome.STORED:
-        raise UsageError(f"match {match_id!r} is already stored")
+        raise UsageError(msg("match {match_id} is already stored", match_id=repr(match_id)))
     return meta
 
 
@@ -90,7 +91,7 @@ def record_ruling(
         raise SequenceConflictError(match_id, expected_seq + 1)
     state = state_at(store, match_id, head.seq)
     if state.ruleset is None:
-        raise UsageError(f"match {match_id!r} has not started")
+        raise UsageError(msg("match {match_id} has not started", match_id=repr(match_id)))
     violations = check(state.ruleset, state, ruling)
     if violations:
         raise IllegalEventError(head.seq + 1, ruling.type, violations)

@@ -33,6 +33,7 @@ from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.errors import LogFormatError, UsageError
+from vwlog.model.text import msg
 from vwlog.rules.published import (
     OWN_DEFINITIONS_WARNING,
     OWN_RULESET_WARNING,
@@ -473,7 +474,11 @@ def sign_log(path: Path, key_path: Path, out: Path | None = None) -> SignatureCh
     findings = check_integrity(path)
     if not findings.integrity.ok:
         raise UsageError(
-            f"{path}: cannot sign: {'; '.join(findings.integrity.problems) or 'not sealed'}"
+            msg(
+                "{path}: cannot sign: {value}",
+                path=path,
+                value="; ".join(findings.integrity.problems) or "not sealed",
+            )
         )
     seal = next(r for r in records if isinstance(r.event, MatchSealed))
     signed = io_trust.sign_seal(key, name, seal)
@@ -512,7 +517,11 @@ def publish_pool(store: MatchStore, path: Path, pool_id: str) -> tuple[Published
     if builtin is not None:
         if builtin.hash == item.hash:
             return builtin, False
-        raise UsageError(f"pool id {pool_id!r} is the packaged pool's; choose another id")
+        raise UsageError(
+            msg(
+                "pool id {pool_id} is the packaged pool's; choose another id", pool_id=repr(pool_id)
+            )
+        )
     return item, store.publish("pool", pool_id, io_trust.pool_document(item))
 
 
@@ -525,14 +534,18 @@ def publish_ruleset(store: MatchStore, path: Path) -> tuple[PublishedRuleset, bo
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise UsageError(f"{path}: cannot read ruleset: {err.strerror}") from err
+        raise UsageError(
+            msg("{path}: cannot read ruleset: {strerror}", path=path, strerror=err.strerror)
+        ) from err
     item = io_trust.published_ruleset(io_trust.parse_ruleset_bytes(data, str(path)))
     io_trust.check_published_id(item.id, "ruleset")
     builtin = io_trust.builtin_registry().rulesets.get(item.id)
     if builtin is not None:
         if builtin.hash == item.hash:
             return builtin, False
-        raise UsageError(f"ruleset {item.id} is built in; give your ruleset another id or version")
+        raise UsageError(
+            msg("ruleset {id} is built in; give your ruleset another id or version", id=item.id)
+        )
     return item, store.publish("ruleset", item.id, io_trust.ruleset_document(item))
 
 

@@ -44,6 +44,7 @@ from vwlog.model.errors import (
     StoreError,
     UsageError,
 )
+from vwlog.model.text import msg
 from vwlog.model.types import MatchId
 from vwlog.store.catalog import Head, ImportOutcome, MatchMeta
 from vwlog.store.mapping import (
@@ -106,8 +107,12 @@ class MatchStore(MatchReader):
             if found and self._mapper._unprotect(found[0]) == data:
                 return False
             raise UsageError(
-                f"a {kind} is already published as {item_id!r} with other content; publish the "
-                "errata under a new id (for example with a new @version)"
+                msg(
+                    "a {kind} is already published as {item_id} with other content; publish the "
+                    "errata under a new id (for example with a new @version)",
+                    kind=kind,
+                    item_id=repr(item_id),
+                )
             ) from None
         return True
 
@@ -199,7 +204,12 @@ class MatchStore(MatchReader):
         """
         match_id = MatchId(header.match_id)
         if header.hash is None:
-            raise UsageError(f"the header of match {match_id!r} has no hash: seal it first")
+            raise UsageError(
+                msg(
+                    "the header of match {match_id} has no hash: seal it first",
+                    match_id=repr(match_id),
+                )
+            )
         stored = self._stored_head(match_id)
         if stored is not None:
             return _compare(match_id, stored, meta.head_hash)
@@ -295,7 +305,7 @@ class MatchStore(MatchReader):
         """
         match_id = MatchId(match_id)
         if not lines:
-            raise UsageError(f"nothing to append to match {match_id!r}")
+            raise UsageError(msg("nothing to append to match {match_id}", match_id=repr(match_id)))
         head_hash = _check_lines(match_id, lines, after=expected_seq, root=None)
         new_head = Head(expected_seq + len(lines), head_hash)
         if meta is not None:
@@ -309,8 +319,13 @@ class MatchStore(MatchReader):
                 raise SequenceConflictError(match_id, expected_seq + 1)
             if head_seq < expected_seq:
                 raise UsageError(
-                    f"match {match_id!r} ends at seq {head_seq}: cannot append after seq "
-                    f"{expected_seq}"
+                    msg(
+                        "match {match_id} ends at seq {head_seq}: cannot append after seq "
+                        "{expected_seq}",
+                        match_id=repr(match_id),
+                        head_seq=head_seq,
+                        expected_seq=expected_seq,
+                    )
                 )
             events = list(records)
             if meta is not None:
@@ -413,27 +428,54 @@ def _check_lines(
     for index, (_line, record) in enumerate(lines, start=after + 1):
         if record.seq != index:
             raise UsageError(
-                f"record {index - after} for match {match_id!r} has seq {record.seq}, expected "
-                f"{index}: records are stored in order, numbered without gaps"
+                msg(
+                    "record {value} for match {match_id} has seq {seq}, expected {index}: records "
+                    "are stored in order, numbered without gaps",
+                    value=index - after,
+                    match_id=repr(match_id),
+                    seq=record.seq,
+                    index=index,
+                )
             )
         head = record.hash
         if head is None:
             raise UsageError(
-                f"record {record.seq} for match {match_id!r} has no hash: seal the records "
-                "(vwlog.io.codec.seal) before storing them"
+                msg(
+                    "record {seq} for match {match_id} has no hash: seal the records "
+                    "(vwlog.io.codec.seal) before storing them",
+                    seq=record.seq,
+                    match_id=repr(match_id),
+                )
             )
     if head is None:
-        raise UsageError(f"the header of match {match_id!r} has no hash: seal it first")
+        raise UsageError(
+            msg(
+                "the header of match {match_id} has no hash: seal it first", match_id=repr(match_id)
+            )
+        )
     return head
 
 
 def _check_meta(meta: MatchMeta, match_id: str, *, events: int, head_hash: str) -> None:
     if meta.match_id != match_id:
-        raise UsageError(f"metadata of match {meta.match_id!r} given for match {match_id!r}")
+        raise UsageError(
+            msg(
+                "metadata of match {match_id} given for match {match_id2}",
+                match_id=repr(meta.match_id),
+                match_id2=repr(match_id),
+            )
+        )
     if (meta.events, meta.head_hash) != (events, head_hash):
         raise UsageError(
-            f"metadata of match {match_id!r} says {meta.events} events ending in "
-            f"{meta.head_hash[:12]}, the records say {events} ending in {head_hash[:12]}"
+            msg(
+                "metadata of match {match_id} says {events} events ending in {head_hash}, the "
+                "records say {events2} ending in {head_hash2}",
+                match_id=repr(match_id),
+                events=meta.events,
+                head_hash=meta.head_hash[:12],
+                events2=events,
+                head_hash2=head_hash[:12],
+            )
         )
 
 

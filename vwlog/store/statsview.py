@@ -55,6 +55,7 @@ from eventsourcing.utils import Environment
 
 from vwlog.model.errors import StoreConfigError, StoreError, UsageError
 from vwlog.model.resources import Closing
+from vwlog.model.text import msg
 from vwlog.store.backends import prepare_postgres as _prepare_postgres
 from vwlog.store.backends import prepare_sqlite as _prepare_sqlite
 from vwlog.store.backends import reason as _reason
@@ -262,11 +263,15 @@ class StatsViewStore(Closing):
             StoreError: The database failed; nothing was written.
         """
         if position < 0:
-            raise UsageError(f"no position {position} in a notification log")
+            raise UsageError(msg("no position {position} in a notification log", position=position))
         epoch = 0 if base is None else base.epoch + (1 if restart else 0)
         if base is not None and not restart and position <= base.position:
             raise UsageError(
-                f"a state of the view must move past position {base.position}, not to {position}"
+                msg(
+                    "a state of the view must move past position {position}, not to {position2}",
+                    position=base.position,
+                    position2=position,
+                )
             )
         version = (base.version if base is not None else 0) + 1
         header = f"{epoch} {position}\n".encode()

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from vwlog.model.errors import StoreError, UsageError
 from vwlog.model.resources import Closing
+from vwlog.model.text import msg
 from vwlog.store.settings import redact, settings_from_url
 
 if TYPE_CHECKING:
@@ -158,9 +159,9 @@ class TokenStore(Closing):
             StoreError: the database failed.
         """
         if role == Role.PLAYER and (not match_id or not seat):
-            raise UsageError("a player token needs --match and --seat")
+            raise UsageError(msg("a player token needs --match and --seat"))
         if role != Role.PLAYER and (match_id or seat):
-            raise UsageError(f"a {role} token is not bound to a match or seat")
+            raise UsageError(msg("a {role} token is not bound to a match or seat", role=role))
         secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
         info = TokenInfo(
             id=secrets.token_hex(6),
@@ -210,7 +211,9 @@ class TokenStore(Closing):
                         revoked = info.model_copy(update={"revoked": True})
                         self._memory[key] = (tid, revoked)
                         return revoked
-            raise UsageError(f"no token {token_id!r} (see 'vwlog token list')")
+            raise UsageError(
+                msg("no token {token_id} (see 'vwlog token list')", token_id=repr(token_id))
+            )
         with self._cursor() as cur:
             cur.execute(
                 f"UPDATE {self._table} SET revoked = 1 WHERE id = {self._marks(1)}", (token_id,)
@@ -220,7 +223,9 @@ class TokenStore(Closing):
             )
             row = cur.fetchone()
         if row is None:
-            raise UsageError(f"no token {token_id!r} (see 'vwlog token list')")
+            raise UsageError(
+                msg("no token {token_id} (see 'vwlog token list')", token_id=repr(token_id))
+            )
         return _info(tuple(row))
 
     def lookup(self, secret: str) -> TokenInfo | None:

@@ -13,6 +13,7 @@ from vwlog.api.schemas import TokenOut
 from vwlog.api.signing import Signer
 from vwlog.io.pools import load_deck, load_pool, packaged_decks
 from vwlog.model.cards import DEFAULT_RULESET
+from vwlog.model.text import msg
 from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, report
 from vwlog.services import rules_catalog
 
@@ -39,7 +40,7 @@ def service_key(signer: Annotated[Signer, Depends(get_signer)]) -> dict[str, str
 def whoami(who: PrincipalDep) -> TokenOut:
     """The role of the token, and for a player its match and seat (401 without a token)."""
     if who is None:
-        raise HTTPException(401, "no token presented")
+        raise HTTPException(401, msg("no token presented"))
     return TokenOut(role=who.role, match_id=who.match_id, seat=who.seat)
 
 
@@ -60,7 +61,7 @@ def decks() -> list[str]:
 def deck(name: str) -> dict[str, Any]:
     """A deck list: its name and the copies of each card."""
     if name not in packaged_decks():
-        raise HTTPException(404, f"no published deck {name!r}")
+        raise HTTPException(404, msg("no published deck {name}", name=repr(name)))
     return load_deck(name).model_dump(mode="json")
 
 
@@ -86,7 +87,10 @@ def rule(rule_id: str) -> dict[str, str]:
 
     found = RULES.get(RuleId(rule_id))
     if found is None:
-        raise HTTPException(404, f"no rule {rule_id!r} in the catalog (see /rules)")
+        raise HTTPException(
+            404,
+            msg("no rule {rule} in the catalog (see /rules)", rule=repr(rule_id)),
+        )
     listed = next((r for r in rules_catalog() if r["id"] == rule_id), {})
     return {
         "id": found.id,
@@ -103,7 +107,7 @@ def corpus(store: StoreDep) -> dict[str, Any]:
     from vwlog.services.stats import corpus_stats
 
     if store.position() == 0:
-        raise HTTPException(404, "no matches stored yet")
+        raise HTTPException(404, msg("no matches stored yet"))
     data: dict[str, Any] = corpus_stats(store).model_dump(mode="json")
     return data
 
@@ -122,7 +126,7 @@ def corpus_report(
     from vwlog.services.stats import corpus_stats
 
     if store.position() == 0:
-        raise HTTPException(404, "no matches stored yet")
+        raise HTTPException(404, msg("no matches stored yet"))
     stats = corpus_stats(store)
     data = report(stats, min_n=min_n)
     data["top_cards"] = [k for k, _c in stats.card_rows(min_n)[:DEFAULT_TOP]]

@@ -49,6 +49,7 @@ from vwlog.engine.replay import BaseVisitor, Step, Validator, replay
 from vwlog.events import JudgeRulingIssued
 from vwlog.io import codec
 from vwlog.model.errors import LogFormatError
+from vwlog.model.text import msg
 from vwlog.render.json import (
     board_json,
     diff_json,
@@ -77,7 +78,11 @@ def full_record(access: MatchAccess) -> None:
     """Refuse a player's token the full record of a match in progress (403)."""
     if access.viewer is not None:
         raise HTTPException(
-            403, f"match {access.match_id!r} is in progress: a player's token sees only its seat"
+            403,
+            msg(
+                "match {match_id} is in progress: a player's token sees only its seat",
+                match_id=repr(access.match_id),
+            ),
         )
 
 
@@ -152,7 +157,9 @@ async def upload(
     limit = get_settings(request).max_upload
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise HTTPException(413, f"the log is larger than the limit of {limit} bytes")
+        raise HTTPException(
+            413, msg("the log is larger than the limit of {limit} bytes", limit=limit)
+        )
     fd, tmp = tempfile.mkstemp(prefix="vwlog-upload-", suffix=".jsonl")
     try:
         size = 0
@@ -160,10 +167,12 @@ async def upload(
             async for chunk in request.stream():
                 size += len(chunk)
                 if size > limit:
-                    raise HTTPException(413, f"the log is larger than the limit of {limit} bytes")
+                    raise HTTPException(
+                        413, msg("the log is larger than the limit of {limit} bytes", limit=limit)
+                    )
                 await run_in_threadpool(f.write, chunk)
         if size == 0:
-            raise HTTPException(400, "empty body: send the log's lines")
+            raise HTTPException(400, msg("empty body: send the log's lines"))
         store = get_store(request)
         try:
             result = await run_in_threadpool(import_log, store, tmp, reject_illegal=reject_illegal)
@@ -172,7 +181,7 @@ async def upload(
     finally:
         os.unlink(tmp)
     if result.outcome == "rejected":
-        raise HTTPException(422, f"not stored: {result.detail}")
+        raise HTTPException(422, msg("not stored: {detail}", detail=result.detail))
     assert result.match_id is not None
     if result.outcome == "unchanged":
         response.status_code = 200
@@ -260,7 +269,14 @@ def seat_of(access: MatchAccess, player: str | None) -> str | None:
     if access.viewer is None:
         return player
     if player is not None and player != access.viewer:
-        raise HTTPException(403, f"this token sees seat {access.viewer!r} only, not {player!r}")
+        raise HTTPException(
+            403,
+            msg(
+                "this token sees seat {viewer} only, not {player}",
+                viewer=repr(access.viewer),
+                player=repr(player),
+            ),
+        )
     return access.viewer
 
 
@@ -447,7 +463,10 @@ def match_stats(access: AccessDep, store: StoreDep) -> dict[str, Any]:
     full_record(access)
     metrics, _ = match_metrics(store, access.meta)
     if metrics is None:
-        raise HTTPException(404, f"match {access.match_id!r} has no measurable statistics")
+        raise HTTPException(
+            404,
+            msg("match {match_id} has no measurable statistics", match_id=repr(access.match_id)),
+        )
     return metrics.model_dump(mode="json")
 
 

@@ -23,6 +23,7 @@ from vwlog.api.schemas import (
 )
 from vwlog.api.signing import Signer
 from vwlog.events import JudgeRulingIssued
+from vwlog.model.text import msg
 from vwlog.model.types import RulingKind
 from vwlog.render.json import rebase_json
 from vwlog.rules import expect
@@ -97,7 +98,7 @@ def append_decisions(
     expected = body.expected_seq
     if access.viewer is not None:
         if body.auto:
-            raise HTTPException(403, "a player's token cannot ask for automatic decisions")
+            raise HTTPException(403, msg("a player's token cannot ask for automatic decisions"))
         head = store.head(access.match_id)
         if expected is None:
             # append only at the head whose awaited decision was checked below
@@ -106,10 +107,15 @@ def append_decisions(
         awaited = expect(state.ruleset, state).player if state.ruleset else None
         if awaited != access.viewer:
             raise HTTPException(
-                403, f"the decision awaited is {awaited!r}'s, not seat {access.viewer!r}'s"
+                403,
+                msg(
+                    "the decision awaited is {awaited}'s, not seat {viewer}'s",
+                    awaited=repr(awaited),
+                    viewer=repr(access.viewer),
+                ),
             )
         if len(body.decisions) > 1:
-            raise HTTPException(403, "a player's token appends one decision per call")
+            raise HTTPException(403, msg("a player's token appends one decision per call"))
     result = play_decisions(
         store,
         access.match_id,

@@ -70,8 +70,9 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
         return (
             violation(
                 "R-SET-1",
-                f"the first event must be match_started, not {event_tag(event)}; without it no "
-                "event can be judged",
+                "the first event must be match_started, not {event_tag}; without it no event can "
+                "be judged",
+                event_tag=event_tag(event),
             ),
         )
     if kind is MatchStarted:
@@ -80,8 +81,11 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
         return (
             violation(
                 "R-VIC-4",
-                f"the match is already won by {state.winner} ({state.victory}); "
-                f"nothing may follow but reveals and rulings, got {event_tag(event)}",
+                "the match is already won by {winner} ({victory}); nothing may follow but reveals "
+                "and rulings, got {event_tag}",
+                winner=state.winner,
+                victory=state.victory,
+                event_tag=event_tag(event),
             ),
         )
     if kind in _ALWAYS:

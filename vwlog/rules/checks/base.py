@@ -23,6 +23,7 @@ from vwlog.events import (
     SupplyChosen,
     event_type,
 )
+from vwlog.model.text import Msg, msg
 from vwlog.rules.flow import DecisionKind
 
 if TYPE_CHECKING:
@@ -49,25 +50,25 @@ ACCEPTS: dict[DecisionKind, tuple[type[BaseEvent], ...]] = {
 """Which decision events answer which kind of awaited decision."""
 
 
-WHAT: dict[DecisionKind, str] = {
-    DecisionKind.SETUP: "start the match",
-    DecisionKind.SUPPLY: "choose a supply package",
-    DecisionKind.DEPLOY: "place Property or finish deploying",
-    DecisionKind.STRAY: "deploy Stray Property into the new Territory",
-    DecisionKind.REGISTRATION: "register what was just paid for",
-    DecisionKind.ATTACKERS: "choose attacking Followers",
-    DecisionKind.DECLARE: "declare the attack",
-    DecisionKind.BLOCKERS: "choose blocking Followers",
-    DecisionKind.BLOCKS: "assign blocks",
-    DecisionKind.DAMAGE: "distribute Follower damage",
-    DecisionKind.DISCARD: "discard down to the hand limit",
-    DecisionKind.PRIORITY: "pass or register (holds priority)",
+WHAT: dict[DecisionKind, Msg] = {
+    DecisionKind.SETUP: msg("start the match"),
+    DecisionKind.SUPPLY: msg("choose a supply package"),
+    DecisionKind.DEPLOY: msg("place Property or finish deploying"),
+    DecisionKind.STRAY: msg("deploy Stray Property into the new Territory"),
+    DecisionKind.REGISTRATION: msg("register what was just paid for"),
+    DecisionKind.ATTACKERS: msg("choose attacking Followers"),
+    DecisionKind.DECLARE: msg("declare the attack"),
+    DecisionKind.BLOCKERS: msg("choose blocking Followers"),
+    DecisionKind.BLOCKS: msg("assign blocks"),
+    DecisionKind.DAMAGE: msg("distribute Follower damage"),
+    DecisionKind.DISCARD: msg("discard down to the hand limit"),
+    DecisionKind.PRIORITY: msg("pass or register (holds priority)"),
 }
 
 
-def what(kind: DecisionKind | None) -> str:
+def what(kind: DecisionKind | None) -> Msg:
     """What a player must do for an awaited decision of this kind (``decide`` for none)."""
-    return WHAT[kind] if kind is not None else "decide"
+    return WHAT[kind] if kind is not None else msg("decide")
 
 
 def summary(event: BaseEvent) -> str:

@@ -52,19 +52,26 @@ def check_attackers(
         if perm is None or perm.controller != event.player or not is_follower(state, f):
             out.append(
                 violation(
-                    "R-CMB-2", f"{card_name(state, f)} is not a Follower of {event.player} in play"
+                    "R-CMB-2",
+                    "{card} is not a Follower of {player} in play",
+                    card=card_name(state, f),
+                    player=event.player,
                 )
             )
         elif perm.slid:
             out.append(
-                violation("R-CMB-4", f"{card_name(state, f)} is slid and may not enter battle")
+                violation(
+                    "R-CMB-4", "{card} is slid and may not enter battle", card=card_name(state, f)
+                )
             )
         else:
             out.append(
                 violation(
                     "R-CMB-5",
-                    f"{card_name(state, f)} guards no Territory ({perm.where.lower()})",
+                    "{card} guards no Territory ({where})",
                     flag="battle_from",
+                    card=card_name(state, f),
+                    where=perm.where.lower(),
                 )
             )
     return tuple(out)
@@ -80,14 +87,18 @@ def check_declare(ruleset: Ruleset, state: MatchState, event: AttackDeclared) ->
         if a.follower not in in_battle:
             out.append(
                 violation(
-                    "R-CMB-8", f"{card_name(state, a.follower)} did not enter battle as an attacker"
+                    "R-CMB-8",
+                    "{follower} did not enter battle as an attacker",
+                    follower=card_name(state, a.follower),
                 )
             )
             continue
         if not can_attack(state, a.follower):
             out.append(
                 violation(
-                    "R-CMB-3", f"{card_name(state, a.follower)} is Fatigued and may not attack"
+                    "R-CMB-3",
+                    "{follower} is Fatigued and may not attack",
+                    follower=card_name(state, a.follower),
                 )
             )
         terr = state.permanents.get(a.target)
@@ -98,7 +109,9 @@ def check_declare(ruleset: Ruleset, state: MatchState, event: AttackDeclared) ->
         ):
             out.append(
                 violation(
-                    "R-CMB-10", f"{card_name(state, a.target)} is not an opponent's Territory"
+                    "R-CMB-10",
+                    "{target} is not an opponent's Territory",
+                    target=card_name(state, a.target),
                 )
             )
         elif (
@@ -109,8 +122,9 @@ def check_declare(ruleset: Ruleset, state: MatchState, event: AttackDeclared) ->
             out.append(
                 violation(
                     "R-CMB-10",
-                    f"{card_name(state, a.follower)} cannot attack a "
-                    f"{state.defn(a.target).terrain} Territory",
+                    "{follower} cannot attack a {terrain} Territory",
+                    follower=card_name(state, a.follower),
+                    terrain=state.defn(a.target).terrain,
                     flag="naval_aerial_need_skill",
                 )
             )
@@ -119,8 +133,8 @@ def check_declare(ruleset: Ruleset, state: MatchState, event: AttackDeclared) ->
         out.append(
             violation(
                 "R-CMB-8",
-                "every attacking Follower able to attack is slid and "
-                f"declared; missing {', '.join(missing)}",
+                "every attacking Follower able to attack is slid and declared; missing {missing}",
+                missing=", ".join(missing),
             )
         )
     if ruleset.attack_target_mode == "SINGLE" and len({a.target for a in event.attacks}) > 1:
@@ -144,20 +158,26 @@ def check_blockers(ruleset: Ruleset, state: MatchState, event: BlockersEnteredBa
         if perm is None or perm.controller != event.player or not is_follower(state, f):
             out.append(
                 violation(
-                    "R-CMB-11", f"{card_name(state, f)} is not a Follower of {event.player} in play"
+                    "R-CMB-11",
+                    "{card} is not a Follower of {player} in play",
+                    card=card_name(state, f),
+                    player=event.player,
                 )
             )
         elif perm.slid:
             out.append(
-                violation("R-CMB-12", f"{card_name(state, f)} is slid and may not enter battle")
+                violation(
+                    "R-CMB-12", "{card} is slid and may not enter battle", card=card_name(state, f)
+                )
             )
         elif perm.where != "GUARD":
-            out.append(violation("R-CMB-5", f"{card_name(state, f)} guards no Territory"))
+            out.append(violation("R-CMB-5", "{card} guards no Territory", card=card_name(state, f)))
         else:
             out.append(
                 violation(
                     "R-CMB-13",
-                    f"{card_name(state, f)} guards no attacked Territory and has no Cavalry",
+                    "{card} guards no attacked Territory and has no Cavalry",
+                    card=card_name(state, f),
                     flag="cavalry_only_blocks_elsewhere",
                 )
             )
@@ -174,7 +194,10 @@ def check_blocks(ruleset: Ruleset, state: MatchState, event: BlocksAssigned) -> 
         if perm is None or perm.controller != event.player:
             out.append(
                 violation(
-                    "R-CMB-16", f"{card_name(state, b.blocker)} is not {event.player}'s Follower"
+                    "R-CMB-16",
+                    "{blocker} is not {player}'s Follower",
+                    blocker=card_name(state, b.blocker),
+                    player=event.player,
                 )
             )
             continue
@@ -182,7 +205,8 @@ def check_blocks(ruleset: Ruleset, state: MatchState, event: BlocksAssigned) -> 
             out.append(
                 violation(
                     "R-ZONE-7",
-                    f"{card_name(state, b.blocker)} did not enter battle as a blocker",
+                    "{blocker} did not enter battle as a blocker",
+                    blocker=card_name(state, b.blocker),
                 )
             )
             continue
@@ -190,7 +214,8 @@ def check_blocks(ruleset: Ruleset, state: MatchState, event: BlocksAssigned) -> 
             out.append(
                 violation(
                     "R-CMB-16",
-                    f"{card_name(state, b.blocker)} blocks one attacker",
+                    "{blocker} blocks one attacker",
+                    blocker=card_name(state, b.blocker),
                     flag="many_blockers_per_attacker",
                 )
             )
@@ -200,7 +225,9 @@ def check_blocks(ruleset: Ruleset, state: MatchState, event: BlocksAssigned) -> 
         if target is None or b.attacker not in state.permanents:
             out.append(
                 violation(
-                    "R-CMB-16", f"{card_name(state, b.attacker)} is not an attacking Follower"
+                    "R-CMB-16",
+                    "{card} is not an attacking Follower",
+                    card=card_name(state, b.attacker),
                 )
             )
             continue
@@ -209,7 +236,10 @@ def check_blocks(ruleset: Ruleset, state: MatchState, event: BlocksAssigned) -> 
         ):
             out.append(
                 violation(
-                    "R-CMB-16", f"{card_name(state, b.attacker)} does not attack {event.player}"
+                    "R-CMB-16",
+                    "{card} does not attack {player}",
+                    card=card_name(state, b.attacker),
+                    player=event.player,
                 )
             )
             continue
@@ -217,23 +247,30 @@ def check_blocks(ruleset: Ruleset, state: MatchState, event: BlocksAssigned) -> 
             out.append(
                 violation(
                     "R-CMB-13",
-                    f"{card_name(state, b.blocker)} cannot block at "
-                    f"{card_name(state, target)} without Cavalry",
+                    "{blocker} cannot block at {target} without Cavalry",
+                    blocker=card_name(state, b.blocker),
+                    target=card_name(state, target),
                     flag="cavalry_only_blocks_elsewhere",
                 )
             )
         per_attacker[b.attacker] += 1
     if not ruleset.many_blockers_per_attacker:
-        for attacker, n in per_attacker.items():
-            if n + len(blockers_of(state, attacker)) > 1:
-                out.append(
-                    violation(
-                        "R-CMB-16",
-                        f"{card_name(state, attacker)} may be blocked by one Follower only",
-                        flag="many_blockers_per_attacker",
-                    )
-                )
+        out.extend(_one_blocker_each(state, per_attacker))
     return tuple(out)
+
+
+def _one_blocker_each(state: MatchState, per_attacker: Counter[str]) -> list[Violation]:
+    """Attackers blocked by more than one Follower, where the ruleset allows one (OQ-19)."""
+    return [
+        violation(
+            "R-CMB-16",
+            "{card} may be blocked by one Follower only",
+            card=card_name(state, attacker),
+            flag="many_blockers_per_attacker",
+        )
+        for attacker, n in per_attacker.items()
+        if n + len(blockers_of(state, attacker)) > 1
+    ]
 
 
 def check_damage(ruleset: Ruleset, state: MatchState, event: FollowerDamageAssigned) -> Violations:
@@ -261,8 +298,9 @@ def check_damage(ruleset: Ruleset, state: MatchState, event: FollowerDamageAssig
             out.append(
                 violation(
                     "R-CMB-19",
-                    f"{card_name(state, src)} does not distribute "
-                    f"damage for {event.player} in this battle",
+                    "{card} does not distribute damage for {player} in this battle",
+                    card=card_name(state, src),
+                    player=event.player,
                 )
             )
     for src, blockers in sources.items():
@@ -273,7 +311,10 @@ def check_damage(ruleset: Ruleset, state: MatchState, event: FollowerDamageAssig
             out.append(
                 violation(
                     "R-CMB-19",
-                    f"{card_name(state, src)} distributes {total} damage; its ATK is {atk}",
+                    "{card} distributes {total} damage; its ATK is {atk}",
+                    card=card_name(state, src),
+                    total=total,
+                    atk=atk,
                     expected=str(atk),
                     actual=str(total),
                 )
@@ -289,22 +330,24 @@ def check_damage(ruleset: Ruleset, state: MatchState, event: FollowerDamageAssig
                 out.append(
                     violation(
                         "R-CMB-39",
-                        f"{card_name(state, src)} may damage only the attacker it blocks",
+                        "{card} may damage only the attacker it blocks",
+                        card=card_name(state, src),
                     )
                 )
             elif recipient == territory:
                 out.append(
                     violation(
                         "R-CMB-38",
-                        f"{card_name(state, src)} is blocked and has no "
-                        "Raze: no damage to the Territory",
+                        "{card} is blocked and has no Raze: no damage to the Territory",
+                        card=card_name(state, src),
                     )
                 )
             else:
                 out.append(
                     violation(
                         "R-CMB-19",
-                        f"{card_name(state, src)} may damage only the Followers blocking it",
+                        "{card} may damage only the Followers blocking it",
+                        card=card_name(state, src),
                     )
                 )
         if raze and ruleset.raze_lethal_first and territory is not None:
@@ -329,9 +372,10 @@ def raze_lethal_first(
                 out.append(
                     violation(
                         "R-CMB-20",
-                        f"Raze sends damage to the Territory "
-                        f"only after {card_name(state, b)} "
-                        f"gets its remaining VIT ({need})",
+                        "Raze sends damage to the Territory only after {card} gets its remaining "
+                        "VIT ({need})",
+                        card=card_name(state, b),
+                        need=need,
                         flag="raze_lethal_first",
                     )
                 )

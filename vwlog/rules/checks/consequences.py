@@ -61,8 +61,10 @@ def check_consequence(
             return (
                 violation(
                     "R-REG-8",
-                    f"object {event.object_id!r} resulted, but the top of the register is "
-                    f"{first.object_id!r} (last in, first out)",
+                    "object {object_id} resulted, but the top of the register is {top} (last in, "
+                    "first out)",
+                    object_id=repr(event.object_id),
+                    top=repr(first.object_id),
                     expected=summary(first),
                     actual=summary(event),
                 ),
@@ -71,7 +73,8 @@ def check_consequence(
         return (
             violation(
                 rule,
-                f"object {event.object_id!r} resulted with effects other than the rules derive",
+                "object {object_id} resulted with effects other than the rules derive",
+                object_id=repr(event.object_id),
                 expected=summary(first),
                 actual=summary(event),
             ),
@@ -83,8 +86,10 @@ def check_consequence(
         return (
             violation(
                 "R-REG-12",
-                f"{event.player}'s trigger goes on the register after "
-                f"{getattr(first, 'player', '?')}'s (active player first, then turn order)",
+                "{player}'s trigger goes on the register after {other}'s (active player first, "
+                "then turn order)",
+                player=event.player,
+                other=getattr(first, "player", "?"),
                 flag="triggers_active_first",
                 expected=summary(first),
                 actual=summary(event),
@@ -104,7 +109,8 @@ def check_consequence(
         return (
             violation(
                 exp.rule,
-                f"{event_tag(event)} differs from what the rules demand",
+                "{event_tag} differs from what the rules demand",
+                event_tag=event_tag(event),
                 expected=summary(first),
                 actual=summary(event),
             ),
@@ -112,7 +118,9 @@ def check_consequence(
     return (
         violation(
             exp.rule,
-            f"missing {event_tag(first)}: the rules demand it before {event_tag(event)}",
+            "missing {missing}: the rules demand it before {event_tag}",
+            missing=event_tag(first),
+            event_tag=event_tag(event),
             expected=summary(first),
             actual=summary(event),
         ),
@@ -214,7 +222,8 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
             return (
                 violation(
                     window_rule(state),
-                    f"{tag} before all players passed in succession with an empty register",
+                    "{tag} before all players passed in succession with an empty register",
+                    tag=tag,
                     actual=summary(event),
                 ),
             )
@@ -223,7 +232,10 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
             return (
                 violation(
                     exp.rule,
-                    f"{tag} while {exp.player} must still {what(exp.kind)}",
+                    "{tag} while {player} must still {what}",
+                    tag=tag,
+                    player=exp.player,
+                    what=what(exp.kind),
                     actual=summary(event),
                 ),
             )
@@ -240,7 +252,9 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
         return (
             violation(
                 rule,
-                f"{event.winner} does not meet the {event.victory} condition",
+                "{winner} does not meet the {victory} condition",
+                winner=event.winner,
+                victory=event.victory,
                 actual=summary(event),
             ),
         )
@@ -248,7 +262,9 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
         return (
             violation(
                 "R-VP-2",
-                f"{event.opponent} was not left without Territories by {event.player}",
+                "{opponent} was not left without Territories by {player}",
+                opponent=event.opponent,
+                player=event.player,
                 actual=summary(event),
             ),
         )
@@ -262,9 +278,19 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
                     actual=summary(event),
                 ),
             )
-    who = f"; {exp.player} must {what(exp.kind)}" if exp.player else ""
+    if exp.player:
+        return (
+            violation(
+                rule,
+                "{tag} is not demanded by the rules here; {player} must {what}",
+                tag=tag,
+                player=exp.player,
+                what=what(exp.kind),
+                actual=summary(event),
+            ),
+        )
     return (
-        violation(rule, f"{tag} is not demanded by the rules here{who}", actual=summary(event)),
+        violation(rule, "{tag} is not demanded by the rules here", tag=tag, actual=summary(event)),
     )
 
 
@@ -280,14 +306,15 @@ _HELD = {
 def _reorder(state: MatchState, e: DeckReordered) -> list[Violation]:
     """A reorder puts back the very cards that lay on top of the Fate Deck (R-ZONE-2)."""
     if not state.has_player(e.player):
-        return [violation("R-GEN-7", f"effect names unknown player {e.player!r}")]
+        return [violation("R-GEN-7", "effect names unknown player {player}", player=repr(e.player))]
     top = state.player(e.player).deck[: len(e.cards)]
     if len(set(e.cards)) != len(e.cards) or sorted(top) != sorted(e.cards):
         return [
             violation(
                 "R-ZONE-2",
-                f"a reorder of {e.player}'s Fate Deck puts back the top {len(e.cards)} cards, "
-                "each once",
+                "a reorder of {player}'s Fate Deck puts back the top {n} cards, each once",
+                player=e.player,
+                n=len(e.cards),
                 expected=str(tuple(top)),
                 actual=str(tuple(e.cards)),
             )
@@ -302,9 +329,20 @@ def _moved_out_of_play(state: MatchState, e: CardMoved) -> list[Violation]:
     field = _HELD.get(e.from_zone) if e.from_zone is not None else None
     if owner is None or field is None or e.card not in getattr(state.player(owner), field):
         rule = "R-ZONE-2" if e.from_zone == Zone.FATE_DECK else "R-ZONE-5"
-        return [violation(rule, f"effect moves {e.card!r} from {e.from_zone}, where it is not")]
+        return [
+            violation(
+                rule,
+                "effect moves {card} from {zone}, where it is not",
+                card=repr(e.card),
+                zone=str(e.from_zone),
+            )
+        ]
     if e.to_zone not in _HELD or (e.to_zone == e.from_zone and not e.bottom):
-        return [violation("R-ZONE-5", f"card moved to {e.to_zone}, not a zone to move to")]
+        return [
+            violation(
+                "R-ZONE-5", "card moved to {to_zone}, not a zone to move to", to_zone=str(e.to_zone)
+            )
+        ]
     return []
 
 
@@ -316,12 +354,18 @@ def trusted_effects(state: MatchState, effects: tuple[Effect, ...]) -> Violation
         if isinstance(e, (GoldChanged, HonorChanged, CardsDrawn)) and not state.has_player(
             e.player
         ):
-            out.append(violation("R-GEN-7", f"effect names unknown player {e.player!r}"))
+            out.append(
+                violation("R-GEN-7", "effect names unknown player {player}", player=repr(e.player))
+            )
         elif isinstance(e, CardsDrawn):
             deck = state.player(e.player).deck
             if tuple(e.cards) != deck[: len(e.cards)]:
                 out.append(
-                    violation("R-ZONE-2", f"{e.player} did not draw the top of their Fate Deck")
+                    violation(
+                        "R-ZONE-2",
+                        "{player} did not draw the top of their Fate Deck",
+                        player=e.player,
+                    )
                 )
         elif isinstance(e, DeckReordered):
             out.extend(_reorder(state, e))
@@ -329,14 +373,26 @@ def trusted_effects(state: MatchState, effects: tuple[Effect, ...]) -> Violation
             out.extend(_moved_out_of_play(state, e))
         elif isinstance(e, (StatChanged, StatusChanged, CardMoved)):
             if e.card not in state.permanents:
-                out.append(violation("R-ZONE-5", f"effect names {e.card!r}, which is not in play"))
+                out.append(
+                    violation(
+                        "R-ZONE-5", "effect names {card}, which is not in play", card=repr(e.card)
+                    )
+                )
             elif isinstance(e, CardMoved) and e.to_zone in (Zone.PLAY, Zone.REGISTER):
                 out.append(
-                    violation("R-ZONE-5", f"card moved to {e.to_zone}, not a zone to move to")
+                    violation(
+                        "R-ZONE-5",
+                        "card moved to {to_zone}, not a zone to move to",
+                        to_zone=e.to_zone,
+                    )
                 )
         elif isinstance(e, DamageDealt) and e.recipient not in state.permanents:
             out.append(
-                violation("R-ZONE-5", f"damage dealt to {e.recipient!r}, which is not in play")
+                violation(
+                    "R-ZONE-5",
+                    "damage dealt to {recipient}, which is not in play",
+                    recipient=repr(e.recipient),
+                )
             )
     return tuple(out)
 

@@ -22,6 +22,7 @@ from vwlog.events import (
     SupplyChosen,
 )
 from vwlog.model.state import Marker
+from vwlog.model.text import msg
 from vwlog.model.types import (
     Phase,
     Step,
@@ -52,7 +53,9 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
     kind = exp.kind
     player = getattr(event, "player", None)
     if kind is None:
-        return (violation("R-VIC-4", f"{event_tag(event)}: nothing may happen now"),)
+        return (
+            violation("R-VIC-4", "{event_tag}: nothing may happen now", event_tag=event_tag(event)),
+        )
     if type(event) is AttackDeclared and not event.attacks and no_attack_owed(state, exp, event):
         return ()
     if type(event) not in _ACCEPTS[kind]:
@@ -66,7 +69,10 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
         return (
             violation(
                 rule,
-                f"{player} may not act now: {exp.player} must {WHAT[kind]}",
+                "{player} may not act now: {other} must {what}",
+                player=player,
+                other=exp.player,
+                what=WHAT[kind],
                 expected=exp.player,
                 actual=str(player),
             ),
@@ -132,11 +138,13 @@ def priority_rule(state: MatchState) -> str:
 def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violation:
     """A decision that does not answer what is awaited: cite the rule that forbids it here."""
     tag = event_tag(event)
-    owed = f"{exp.player} must {what(exp.kind)}"
+    owed = msg("{player} must {what}", player=exp.player, what=what(exp.kind))
     if isinstance(event, (CostPaid, CardSummoned, SkillRegistered)) and state.phase == Phase.PREP:
-        return violation("R-PREP-2", f"{tag}: no skill or summon in the Preparation Phase")
+        return violation("R-PREP-2", "{tag}: no skill or summon in the Preparation Phase", tag=tag)
     if isinstance(event, (CardSummoned, SkillRegistered)):
-        return violation("R-REG-3", f"{tag} without its costs paid first ({owed})")
+        return violation(
+            "R-REG-3", "{tag} without its costs paid first ({owed})", tag=tag, owed=owed
+        )
     if isinstance(event, PropertyPlaced):
         if state.phase in (Phase.MAIN1, Phase.MAIN2):
             return violation(
@@ -145,7 +153,8 @@ def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEven
             )
         return violation(
             "R-DEP-1",
-            f"Property may be moved only in the Unslide step and the Deploy Phase ({owed})",
+            "Property may be moved only in the Unslide step and the Deploy Phase ({owed})",
+            owed=owed,
         )
     if isinstance(event, AttackDeclared) and state.step == Step.C3:
         # no attacker here may attack: say why, by the rule the declaration breaks
@@ -163,14 +172,18 @@ def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEven
     ):
         return violation("R-CMB-15", "blockers may enter battle only up to step 4")
     if isinstance(event, SupplyChosen):
-        return violation("R-SUP-1", f"a supply package is chosen once, in the Supply step ({owed})")
+        return violation(
+            "R-SUP-1", "a supply package is chosen once, in the Supply step ({owed})", owed=owed
+        )
     if isinstance(event, HandLimitDiscarded):
-        return violation("R-END-3", f"no hand-limit discard is due now ({owed})")
+        return violation("R-END-3", "no hand-limit discard is due now ({owed})", owed=owed)
     if isinstance(event, PriorityPassed) and state.phase == Phase.PREP:
         return no_preparation_priority()
     if isinstance(event, PriorityPassed) and exp.kind != DecisionKind.PRIORITY:
-        return violation(exp.rule, f"{tag} while {owed}: no priority window is open")
-    return violation(exp.rule, f"{tag} is not allowed now: {owed}")
+        return violation(
+            exp.rule, "{tag} while {owed}: no priority window is open", tag=tag, owed=owed
+        )
+    return violation(exp.rule, "{tag} is not allowed now: {owed}", tag=tag, owed=owed)
 
 
 def check_discard(ruleset: Ruleset, state: MatchState, event: HandLimitDiscarded) -> Violations:
@@ -183,7 +196,10 @@ def check_discard(ruleset: Ruleset, state: MatchState, event: HandLimitDiscarded
         out.append(
             violation(
                 "R-END-3",
-                f"discard down to {ruleset.hand_limit}: {need} cards, not {len(event.cards)}",
+                "discard down to {hand_limit}: {need} cards, not {count}",
+                hand_limit=ruleset.hand_limit,
+                need=need,
+                count=len(event.cards),
                 expected=str(need),
                 actual=str(len(event.cards)),
             )

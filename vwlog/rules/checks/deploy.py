@@ -52,8 +52,10 @@ def check_deployment_finished(
             return (
                 violation(
                     "R-UNS-2",
-                    f"{card_name(state, c.id)} ({c.where.lower().replace('_', ' ')}) must be put "
-                    "into a Territory with remaining capacity before deploying ends",
+                    "{card} ({where}) must be put into a Territory with remaining capacity before "
+                    "deploying ends",
+                    card=card_name(state, c.id),
+                    where=c.where.lower().replace("_", " "),
                 ),
             )
     return ()
@@ -65,7 +67,8 @@ def check_supply(ruleset: Ruleset, state: MatchState, event: SupplyChosen) -> Vi
         return (
             violation(
                 "R-SUP-3",
-                f"on the match's first turn the supply is 1 gold or 1 card, not {event.option}",
+                "on the match's first turn the supply is 1 gold or 1 card, not {option}",
+                option=event.option,
                 flag="second_player_first_supply_reduced" if state.turn > 1 else None,
             ),
         )
@@ -73,15 +76,17 @@ def check_supply(ruleset: Ruleset, state: MatchState, event: SupplyChosen) -> Vi
         return (
             violation(
                 "R-SET-2",
-                "only the player taking the match's first turn gets a reduced "
-                f"Supply; {event.player} takes a full package",
+                "only the player taking the match's first turn gets a reduced Supply; {player} "
+                "takes a full package",
+                player=event.player,
             ),
         )
     if not first and event.option.is_first_turn:
         return (
             violation(
                 "R-SUP-1",
-                f"{event.option} is a first-turn package; take 2 cards, 2 gold or 1 of each",
+                "{option} is a first-turn package; take 2 cards, 2 gold or 1 of each",
+                option=event.option,
             ),
         )
     return ()
@@ -96,14 +101,18 @@ def check_placement(
         return (
             violation(
                 "R-CARD-9",
-                f"{card_name(state, event.card)} is not Property of {event.player} in play",
+                "{card} is not Property of {player} in play",
+                card=card_name(state, event.card),
+                player=event.player,
             ),
         )
     if terr is None or terr.where != "TERRITORY" or terr.controller != event.player:
         return (
             violation(
                 "R-DEP-1",
-                f"{card_name(state, event.territory)} is not a Territory of {event.player}",
+                "{territory} is not a Territory of {player}",
+                territory=card_name(state, event.territory),
+                player=event.player,
             ),
         )
     if exp.kind == DecisionKind.STRAY:
@@ -129,7 +138,9 @@ def check_placement(
                 violation("R-UNS-3", "placements in the Unslide step have reason UNSLIDE_STEP"),
             )
         if card.where == "GUARD" and card.territory == event.territory:
-            return (violation("R-UNS-3", f"{card_name(state, card.id)} already guards there"),)
+            return (
+                violation("R-UNS-3", "{card} already guards there", card=card_name(state, card.id)),
+            )
     else:
         if event.reason != PlacementReason.DEPLOY_PHASE:
             return (
@@ -139,18 +150,21 @@ def check_placement(
             return (
                 violation(
                     "R-DEP-1",
-                    "the Deploy Phase moves Property between Territories; "
-                    f"{card_name(state, card.id)} guards none",
+                    "the Deploy Phase moves Property between Territories; {card} guards none",
+                    card=card_name(state, card.id),
                 ),
             )
         if card.territory == event.territory:
-            return (violation("R-DEP-1", f"{card_name(state, card.id)} already guards there"),)
+            return (
+                violation("R-DEP-1", "{card} already guards there", card=card_name(state, card.id)),
+            )
     if uses_capacity(ruleset, state, card.id) and room(ruleset, state, event.territory) <= 0:
         rule = "R-DEP-2" if state.phase == Phase.DEPLOY else "R-UNS-2"
         return (
             violation(
                 rule,
-                f"{card_name(state, event.territory)} has no remaining capacity",
+                "{territory} has no remaining capacity",
+                territory=card_name(state, event.territory),
                 flag="relics_use_capacity" if not is_follower(state, card.id) else None,
             ),
         )

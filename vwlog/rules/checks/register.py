@@ -11,6 +11,7 @@ from vwlog.events import (
 )
 from vwlog.model.cards import SkillDef, Target
 from vwlog.model.state import condition_holds, record_key
+from vwlog.model.text import msg
 from vwlog.model.types import (
     CardType,
     Keyword,
@@ -37,13 +38,21 @@ if TYPE_CHECKING:
 def check_cost(ruleset: Ruleset, state: MatchState, event: CostPaid) -> Violations:
     """Costs paid for a summon (R-CARD-11) or for an active skill (R-REG-3, R-SKL-*)."""
     if event.card not in state.instances:
-        return (violation("R-ZONE-5", f"unknown card {event.card!r}"),)
+        return (violation("R-ZONE-5", "unknown card {card}", card=repr(event.card)),)
     if pays_unpaid_top(state, event.player, event.card, event.skill):
         return ()  # the late payment of an object whose registration R-REG-3 reported
     p = state.player(event.player)
     out: list[Violation] = []
     if event.gold > p.gold:
-        out.append(violation("R-GOLD-3", f"{event.player} pays {event.gold} gold but has {p.gold}"))
+        out.append(
+            violation(
+                "R-GOLD-3",
+                "{player} pays {gold} gold but has {gold2}",
+                player=event.player,
+                gold=event.gold,
+                gold2=p.gold,
+            )
+        )
     if event.skill is None:
         return summon_cost(ruleset, state, event, out)
     return skill_cost(ruleset, state, event, out)
@@ -57,12 +66,14 @@ def summon_cost(
     p = state.player(event.player)
     in_sub = event.card in p.subdeck and ruleset.summon_from_subdeck
     if event.card not in p.hand and not in_sub:
-        where = "the subdeck" if event.card in p.subdeck else "their hand"
+        where = msg("the subdeck") if event.card in p.subdeck else msg("their hand")
         flag = "summon_from_subdeck" if event.card in p.subdeck else None
         return (
             violation(
                 "R-ZONE-3" if flag else "R-ZONE-1",
-                f"{card_name(state, event.card)} is not in {where}",
+                "{card} is not in {where}",
+                card=card_name(state, event.card),
+                where=where,
                 flag=flag,
             ),
         )
@@ -70,7 +81,10 @@ def summon_cost(
         out.append(
             violation(
                 "R-CARD-11",
-                f"{d.name} costs {d.cost} gold, {event.gold} paid",
+                "{name} costs {cost} gold, {gold} paid",
+                name=d.name,
+                cost=d.cost,
+                gold=event.gold,
                 expected=str(d.cost),
                 actual=str(event.gold),
             )
@@ -81,7 +95,11 @@ def summon_cost(
         out.append(
             violation(
                 "R-CARD-10",
-                f"{d.name} needs {d.honor_req} honor, {event.player} has {p.honor}",
+                "{name} needs {honor_req} honor, {player} has {honor}",
+                name=d.name,
+                honor_req=d.honor_req,
+                player=event.player,
+                honor=p.honor,
             )
         )
     out.extend(summon_timing(ruleset, state, event.player, d.type, d.keywords))
@@ -92,7 +110,9 @@ def summon_cost(
         out.append(
             violation(
                 "R-CARD-2",
-                f"{event.player} has no Territory with remaining capacity for {d.name}",
+                "{player} has no Territory with remaining capacity for {name}",
+                player=event.player,
+                name=d.name,
             )
         )
     return tuple(out)
@@ -108,21 +128,29 @@ def skill_cost(
     if perm is None or perm.controller != event.player:
         return (
             violation(
-                "R-SKL-2", f"{card_name(state, event.card)} is not in play under {event.player}"
+                "R-SKL-2",
+                "{card} is not in play under {player}",
+                card=card_name(state, event.card),
+                player=event.player,
             ),
         )
     skill = d.skill(event.skill or "")
     if skill is None:
-        return (violation("R-SKL-2", f"{d.name} has no skill {event.skill!r}"),)
+        return (
+            violation(
+                "R-SKL-2", "{name} has no skill {skill}", name=d.name, skill=repr(event.skill)
+            ),
+        )
     if skill.kind == SkillKind.STATIC:
-        return (violation("R-SKL-1", f"{d.name}'s static skill never uses the register"),)
+        return (violation("R-SKL-1", "{name}'s static skill never uses the register", name=d.name),)
     if skill.kind == SkillKind.AURA:
-        return (violation("R-SKL-4", f"{d.name}'s aura never uses the register"),)
+        return (violation("R-SKL-4", "{name}'s aura never uses the register", name=d.name),)
     if skill.kind == SkillKind.TRIGGER:
         return (
             violation(
                 "R-SKL-3",
-                f"{d.name}'s triggered skill is used automatically, not registered by a player",
+                "{name}'s triggered skill is used automatically, not registered by a player",
+                name=d.name,
             ),
         )
     if state.phase == Phase.PREP:
@@ -131,39 +159,54 @@ def skill_cost(
         out.append(
             violation(
                 "R-REG-3",
-                f"the skill costs {skill.cost_gold} gold, {event.gold} paid",
+                "the skill costs {cost_gold} gold, {gold} paid",
+                cost_gold=skill.cost_gold,
+                gold=event.gold,
                 expected=str(skill.cost_gold),
                 actual=str(event.gold),
             )
         )
-    wanted = (event.card,) if skill.cost_slide else ()
-    if tuple(event.slid) != wanted:
+    out.extend(_slide_cost(event, skill.cost_slide, perm.slid, d.name))
+    if skill.target is not None and not valid_targets(state, event.player, skill.target):
         out.append(
             violation(
-                "R-SKL-2",
-                "the slide cost is sliding the card itself"
-                if skill.cost_slide
-                else "this skill has no slide cost",
-                expected=str(wanted),
-                actual=str(tuple(event.slid)),
+                "R-GEN-4",
+                "{name}'s skill has no valid target ({target})",
+                name=d.name,
+                target=skill.target,
             )
         )
-    elif skill.cost_slide and perm.slid:
-        out.append(violation("R-REG-3", f"{d.name} is already slid and cannot pay a slide cost"))
-    if skill.target is not None and not valid_targets(state, event.player, skill.target):
-        out.append(violation("R-GEN-4", f"{d.name}'s skill has no valid target ({skill.target})"))
     if not condition_holds(state, event.player, skill.condition):
-        out.append(violation("R-SKL-5", f"the condition of {d.name}'s skill does not hold"))
+        out.append(
+            violation("R-SKL-5", "the condition of {name}'s skill does not hold", name=d.name)
+        )
     out.extend(restriction_used(ruleset, state, event, skill))
     if ruleset.requirements_continuous and state.player(event.player).honor < d.honor_req:
         out.append(
             violation(
                 "R-GEN-6",
-                f"{d.name} needs {d.honor_req} honor, re-checked on use",
+                "{name} needs {honor_req} honor, re-checked on use",
+                name=d.name,
+                honor_req=d.honor_req,
                 flag="requirements_continuous",
             )
         )
     return tuple(out)
+
+
+def _slide_cost(event: CostPaid, cost_slide: bool, slid: bool, name: str) -> list[Violation]:
+    """The slide cost of an active skill is sliding the card itself, unslid (R-SKL-2)."""
+    wanted = (event.card,) if cost_slide else ()
+    where = {"expected": str(wanted), "actual": str(tuple(event.slid))}
+    if tuple(event.slid) != wanted and cost_slide:
+        return [violation("R-SKL-2", "the slide cost is sliding the card itself", **where)]
+    if tuple(event.slid) != wanted:
+        return [violation("R-SKL-2", "this skill has no slide cost", **where)]
+    if cost_slide and slid:
+        return [
+            violation("R-REG-3", "{name} is already slid and cannot pay a slide cost", name=name)
+        ]
+    return []
 
 
 def restriction_used(
@@ -180,18 +223,32 @@ def restriction_used(
     )
     if uses < skill.restriction_uses:
         return []
-    allowance = f"{skill.restriction_uses} use" + ("s" if skill.restriction_uses > 1 else "")
     if user != event.card:
         rule = "R-SKL-8"
-        why = (
-            f"a {d.name} of {event.player} used it and went back to hand, Fate Deck or "
-            f"subdeck; the {d.name} brought into play again is recognised as having used it"
+        why = msg(
+            "a {name} of {player} used it and went back to hand, Fate Deck or subdeck; the "
+            "{name} brought into play again is recognised as having used it",
+            name=d.name,
+            player=event.player,
         )
     elif skill.restriction == Restriction.ONCE_PER_MATCH:
-        rule, why = "R-SKL-7", "the record stays absolute while it is in play"
+        rule, why = "R-SKL-7", msg("the record stays absolute while it is in play")
     else:
-        rule, why = "R-SKL-6", f"its allowance of {allowance} is used up"
-    return [violation(rule, f"{d.name}'s skill is restricted {skill.restriction}: {why}")]
+        rule = "R-SKL-6"
+        why = (
+            msg("its allowance of 1 use is used up")
+            if skill.restriction_uses == 1
+            else msg("its allowance of {uses} uses is used up", uses=skill.restriction_uses)
+        )
+    return [
+        violation(
+            rule,
+            "{name}'s skill is restricted {restriction}: {why}",
+            name=d.name,
+            restriction=skill.restriction,
+            why=why,
+        )
+    ]
 
 
 def summon_timing(
@@ -223,7 +280,9 @@ def summon_timing(
         rule = "R-MAIN-8" if card_type == CardType.TERRITORY else "R-MAIN-4"
         out.append(
             violation(
-                rule, f"a {card_type.lower()} is summoned only in its controller's own Main Phase"
+                rule,
+                "a {card_type} is summoned only in its controller's own Main Phase",
+                card_type=card_type.lower(),
             )
         )
     elif state.register and ruleset.summon_needs_empty_register:
@@ -243,7 +302,8 @@ def check_object_id(state: MatchState, object_id: str) -> Violations:
         return (
             violation(
                 "R-REG-1",
-                f"register objects are numbered in order: expected {wanted!r}",
+                "register objects are numbered in order: expected {wanted}",
+                wanted=repr(wanted),
                 expected=wanted,
                 actual=object_id,
             ),
@@ -255,7 +315,9 @@ def check_paid_for(state: MatchState, player: str, card: str, skill: str | None)
     paid = state.pending_cost
     if paid is None or paid.player != player or paid.card != card or paid.skill != skill:
         what = f"{card}/{skill}" if skill else card
-        return (violation("R-REG-3", f"costs for {what!r} were not paid just before"),)
+        return (
+            violation("R-REG-3", "costs for {what} were not paid just before", what=repr(what)),
+        )
     return ()
 
 
@@ -270,16 +332,22 @@ def check_summon(ruleset: Ruleset, state: MatchState, event: CardSummoned) -> Vi
         if terr is None or terr.where != "TERRITORY" or terr.controller != event.player:
             out.append(
                 violation(
-                    "R-CARD-9", f"Property is summoned into one of {event.player}'s Territories"
+                    "R-CARD-9",
+                    "Property is summoned into one of {player}'s Territories",
+                    player=event.player,
                 )
             )
         elif uses_capacity(ruleset, state, event.card) and room(ruleset, state, terr.id) <= 0:
             out.append(
-                violation("R-CARD-2", f"{card_name(state, terr.id)} has no remaining capacity")
+                violation(
+                    "R-CARD-2",
+                    "{territory} has no remaining capacity",
+                    territory=card_name(state, terr.id),
+                )
             )
     elif event.territory is not None:
         rule = "R-CARD-8" if d.type == CardType.ACTION else "R-CARD-9"
-        out.append(violation(rule, f"a {d.type.lower()} does not go into a Territory"))
+        out.append(violation(rule, "a {type} does not go into a Territory", type=d.type.lower()))
     return tuple(out)
 
 
@@ -296,10 +364,15 @@ def check_register_skill(state: MatchState, event: SkillRegistered) -> Violation
         return tuple(out)
     target = state.permanents.get(event.target or "")
     if target is None:
-        return (violation("R-GEN-4", f"the skill needs a target in play ({wanted})"),)
+        return (violation("R-GEN-4", "the skill needs a target in play ({wanted})", wanted=wanted),)
     if target.id not in valid_targets(state, event.player, wanted):
         out.append(
-            violation("R-GEN-4", f"{card_name(state, target.id)} is not a valid target ({wanted})")
+            violation(
+                "R-GEN-4",
+                "{card} is not a valid target ({wanted})",
+                card=card_name(state, target.id),
+                wanted=wanted,
+            )
         )
     return tuple(out)
 

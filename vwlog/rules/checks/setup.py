@@ -11,6 +11,7 @@ from vwlog.events import (
     JudgeRulingIssued,
     MatchStarted,
 )
+from vwlog.model.text import Msg, msg
 from vwlog.model.types import (
     MatchFormat,
     RulingKind,
@@ -33,16 +34,28 @@ def check_match_started(ruleset: Ruleset, event: MatchStarted) -> Violations:
     if len(set(ids)) != len(ids):
         out.append(violation("R-GEN-7", "two seats have the same player id"))
     if event.first_player not in ids:
-        out.append(violation("R-SET-1", f"first player {event.first_player!r} has no seat"))
+        out.append(
+            violation(
+                "R-SET-1",
+                "first player {first_player} has no seat",
+                first_player=repr(event.first_player),
+            )
+        )
     defs = {c.id for c in event.cards}
     seen: set[str] = set()
     for s in event.seats:
         for inst in (*s.deck, *s.subdeck):
             if inst.id in seen:
-                out.append(violation("R-SET-4", f"card instance {inst.id!r} appears twice"))
+                out.append(
+                    violation("R-SET-4", "card instance {id} appears twice", id=repr(inst.id))
+                )
             seen.add(inst.id)
             if inst.card not in defs:
-                out.append(violation("R-SET-4", f"card {inst.card!r} is not in the card pool"))
+                out.append(
+                    violation(
+                        "R-SET-4", "card {card} is not in the card pool", card=repr(inst.card)
+                    )
+                )
     out.extend(match_format(event))
     rs = ruleset
     for s in event.seats:
@@ -50,7 +63,10 @@ def check_match_started(ruleset: Ruleset, event: MatchStarted) -> Violations:
             out.append(
                 violation(
                     "R-SET-4",
-                    f"{s.player}'s Fate Deck has {len(s.deck)} cards, under {rs.min_deck_size}",
+                    "{player}'s Fate Deck has {len} cards, under {min_deck_size}",
+                    player=s.player,
+                    len=len(s.deck),
+                    min_deck_size=rs.min_deck_size,
                     flag="min_deck_size",
                 )
             )
@@ -61,7 +77,11 @@ def check_match_started(ruleset: Ruleset, event: MatchStarted) -> Violations:
                     out.append(
                         violation(
                             "R-SET-4",
-                            f"{s.player}'s deck has {n} copies of {card!r}, over {rs.max_copies}",
+                            "{player}'s deck has {n} copies of {card}, over {max_copies}",
+                            player=s.player,
+                            n=n,
+                            card=repr(card),
+                            max_copies=rs.max_copies,
                             flag="max_copies",
                         )
                     )
@@ -72,9 +92,9 @@ def check_always(
     state: MatchState, event: Conceded | DeckRevealed | JudgeRulingIssued
 ) -> Violations:
     if isinstance(event, (Conceded, DeckRevealed)) and not state.has_player(event.player):
-        return (violation("R-GEN-7", f"unknown player {event.player!r}"),)
+        return (violation("R-GEN-7", "unknown player {player}", player=repr(event.player)),)
     if isinstance(event, Conceded) and state.player(event.player).out:
-        return (violation("R-GEN-7", f"{event.player} is no longer in the match"),)
+        return (violation("R-GEN-7", "{player} is no longer in the match", player=event.player),)
     if isinstance(event, JudgeRulingIssued):
         return check_ruling(state, event)
     return ()
@@ -88,8 +108,8 @@ def check_ruling(state: MatchState, event: JudgeRulingIssued) -> Violations:
         return (
             violation(
                 "R-GEN-8",
-                f"a {kind.lower().replace('_', ' ')} ruling carries corrections; only a partial "
-                "fix does",
+                "a {kind} ruling carries corrections; only a partial fix does",
+                kind=kind.lower().replace("_", " "),
             ),
         )
     if kind == RulingKind.PARTIAL_FIX and not corrections:
@@ -99,11 +119,11 @@ def check_ruling(state: MatchState, event: JudgeRulingIssued) -> Violations:
     return ()
 
 
-FORMAT_SHAPES: dict[MatchFormat, str] = {
-    MatchFormat.DUEL: "two players, no teams",
-    MatchFormat.TAG: "teams of two, at least two teams",
-    MatchFormat.THREE_V_THREE: "two teams of three",
-    MatchFormat.BATTLE_ROYAL: "three or four players, free-for-all",
+FORMAT_SHAPES: dict[MatchFormat, Msg] = {
+    MatchFormat.DUEL: msg("two players, no teams"),
+    MatchFormat.TAG: msg("teams of two, at least two teams"),
+    MatchFormat.THREE_V_THREE: msg("two teams of three"),
+    MatchFormat.BATTLE_ROYAL: msg("three or four players, free-for-all"),
 }
 """The seats each known format has (R-GEN-7: Tag Team is teams of two, 3 on 3 teams of three,
 Battle Royal three or four players free-for-all at one table; a duel is two players)."""
@@ -128,7 +148,11 @@ def match_format(event: MatchStarted) -> list[Violation]:
     return [
         violation(
             "R-GEN-7",
-            f"a {fmt} match has {FORMAT_SHAPES[fmt]}; these {n} seats are {shape}",
+            "a {fmt} match has {needs}; these {n} seats are {shape}",
+            fmt=fmt,
+            needs=FORMAT_SHAPES[fmt],
+            n=n,
+            shape=shape,
         )
     ]
 
