@@ -319,7 +319,16 @@ def replay_command(
     if from_seq is not None and to_seq is not None and from_seq > to_seq:
         raise UsageError(f"--from {from_seq} is after --to {to_seq}")
     if interactive:
-        _interactive(ctx, match_or_log, filters, output_format, player, board=board, points=points)
+        _interactive(
+            ctx,
+            match_or_log,
+            filters,
+            output_format,
+            player,
+            board=board,
+            points=points,
+            chosen=options.reading(ruleset_file, sets),
+        )
         return
     if points and (board or only):
         flag = "--board" if board else "--only"
@@ -372,6 +381,7 @@ def _interactive(
     *,
     board: bool,
     points: bool,
+    chosen: options.Reading,
 ) -> None:
     given = [
         flag
@@ -395,10 +405,10 @@ def _interactive(
             "--interactive needs a terminal, and standard output is not one; "
             "leave out --interactive to print the trace"
         )
-    from vwlog.cli.stepper import run_stepper  # curses is loaded only for the stepper
+    from vwlog.cli.stepper import run_stepper  # Textual is loaded only for the stepper
 
-    match = load_records(ctx, match_or_log)
-    run_stepper(match, start_seq=filters.from_seq, player=player)
+    match, ruleset = chosen.for_match(load_records(ctx, match_or_log))
+    run_stepper(match, start_seq=filters.from_seq, player=player, ruleset=ruleset)
 
 
 @main.command("show")
