@@ -26,6 +26,7 @@ from vwlog.services.cluster import (
     shared_paths,
 )
 from vwlog.services.forks import LineageNode, fork_match, lineage
+from vwlog.services.importing import import_logs_parallel
 from vwlog.services.matches import (
     SNAPSHOT_EVERY,
     ImportResult,
@@ -61,6 +62,14 @@ def open_store(cli: CliContext) -> Iterator[MatchStore]:
     help="Keep a state snapshot every N events (seeks replay at most N).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only errors and the summary line.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes validating (one log per worker at a time); stored in order.",
+)
 @cluster_option
 @pass_cli_context
 @click.pass_context
@@ -72,6 +81,7 @@ def import_(
     reject_illegal: bool,
     snapshot_every: int,
     quiet: bool,
+    jobs: int,
     cluster: str | None,
 ) -> None:
     """Validate match logs and store them, each in one transaction.
@@ -94,6 +104,7 @@ def import_(
         vwlog import samples/*.jsonl
         vwlog --store postgresql://postgres@127.0.0.1:5432/test import corpus/*.jsonl
         vwlog import --reject-illegal disputed.jsonl
+        vwlog import -j 2 samples/
         vwlog --store postgresql://vw@db/club import --cluster tcp://scheduler:8786 /shared/corpus/
 
     With --cluster, each log is validated and stored by a Dask worker, in one
@@ -130,7 +141,7 @@ def import_(
         if cluster:
             for outcome in on_cluster(
                 cluster,
-                1,
+                jobs,
                 import_task,
                 paths,
                 cli.store,
@@ -141,6 +152,15 @@ def import_(
                 if isinstance(outcome, TaskFailure):
                     outcome = ImportResult(outcome.item, None, "error", detail=outcome.error)
                 seen(outcome)
+        elif jobs > 1 and len(paths) > 1:
+            import_logs_parallel(
+                store,
+                paths,
+                jobs=jobs,
+                reject_illegal=reject_illegal,
+                snapshot_every=snapshot_every,
+                on_result=seen,
+            )
         else:
             import_logs(
                 store,
