@@ -15,7 +15,7 @@ from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster
 from vwlog.cli.render import echo, progress, to_json
 from vwlog.engine.notation import decision_syntax
-from vwlog.model.errors import UsageError
+from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.render.json import match_summary_json
 from vwlog.render.json import rebase_json as _rebase_dict
 from vwlog.render.text import counted, table, term
@@ -45,8 +45,15 @@ if TYPE_CHECKING:
 
 
 @contextmanager
-def open_store(cli: CliContext) -> Iterator[MatchStore]:
-    """The store named by ``--store`` / ``VWLOG_STORE`` (`vwlog.cli.options.open_store`)."""
+def open_store(cli: CliContext, match_id: str | None = None) -> Iterator[MatchStore]:
+    """The store named by ``--store`` / ``VWLOG_STORE`` (`vwlog.cli.options.open_store`).
+
+    Raises:
+        MatchNotFoundError: ``match_id`` is given and the store does not exist yet (looking a
+            match up never creates a store).
+    """
+    if match_id is not None and not options.store_exists(cli.store):
+        raise MatchNotFoundError(match_id)
     with options.open_store(cli.store) as store:
         yield store
 
@@ -205,7 +212,7 @@ def export(cli: CliContext, match_id: str, out: str) -> None:
         vwlog export sim-7-00001 -o match.jsonl
         vwlog export 'sim-7-00001~block' > what-if.jsonl
     """
-    with open_store(cli) as store:
+    with open_store(cli, match_id) as store:
         n = export_match(store, match_id, out)
     if out != "-":
         echo(f"wrote {counted(n, 'record')} of {term(match_id)} to {term(out)}", err=True)
@@ -309,7 +316,7 @@ def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
         vwlog fork sim-7-00001 --at 235 --name block
         vwlog next 'sim-7-00001~block'
     """
-    with open_store(cli) as store:
+    with open_store(cli, match_id) as store:
         fork_id = fork_match(store, match_id, at, name=name)
     echo(term(fork_id))
 
@@ -371,7 +378,7 @@ def play(
             f"'vwlog play {match_id} pass'; 'vwlog next {match_id}' lists the legal ones "
             "(see 'vwlog play --help' for the notation)"
         )
-    with open_store(cli) as store:
+    with open_store(cli, match_id) as store:
         result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed)
     ending = f" · won by {term(result.winner)} ({result.victory})" if result.winner else ""
     echo(
@@ -444,7 +451,7 @@ def rebase_(
         vwlog rebase 'sim-7-00001~block'
         vwlog rebase 'sim-7-00001~block' --dry-run --format json
     """
-    with open_store(cli) as store:
+    with open_store(cli, fork_id) as store:
         result = rebase(store, fork_id, dry_run=dry_run)
     if output_format == "json":
         click.echo(to_json(_rebase_dict(result)))
@@ -479,7 +486,7 @@ def lineage_(cli: CliContext, match_id: str, output_format: str) -> None:
         vwlog lineage sim-7-00001
         vwlog lineage 'sim-7-00001~block' --format json
     """
-    with open_store(cli) as store:
+    with open_store(cli, match_id) as store:
         root = lineage(store, match_id)
     if output_format == "json":
 
