@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import orjson
 import pytest
 
-from tests.services.support import illegal_copy
+from tests.services.support import fresh_schema, illegal_copy, postgres_dsn
 from vwlog.cli import main
 
 if TYPE_CHECKING:
@@ -104,3 +104,24 @@ def test_jobs_say_and_store_what_a_serial_import_does(
     if "--reject-illegal" in extra:
         assert ", 1 rejected," in serial.stderr.splitlines()[-1]
         assert ", 1 rejected," in last
+
+
+@pytest.mark.postgres
+def test_jobs_on_postgresql_store_what_a_serial_import_stores(
+    runner: CliRunner, corpus: list[str]
+) -> None:
+    """The workers never touch the store's connection (forked or spawned): on PostgreSQL too
+    the stored matches are the serial import's, and the connection still works afterwards."""
+    logs = [p for p in corpus if "generated" not in p][:8]  # the short samples, and bad input
+    with fresh_schema(postgres_dsn()) as serial_url, fresh_schema(postgres_dsn()) as jobs_url:
+        serial = runner.invoke(main, ["--store", serial_url, "import", *logs])
+        parallel = runner.invoke(main, ["--store", jobs_url, "import", "-j", "2", *logs])
+        assert parallel.exit_code == serial.exit_code
+        assert parallel.stdout == serial.stdout
+        assert parallel.stderr == serial.stderr
+        listed = [
+            orjson.loads(runner.invoke(main, ["--store", url, "list", "--format", "json"]).stdout)
+            for url in (serial_url, jobs_url)
+        ]
+        assert listed[0] == listed[1]
+        assert len(listed[1]) >= 4

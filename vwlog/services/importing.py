@@ -324,10 +324,14 @@ def import_logs_parallel(
     the one a serial import gives. A log already stored from the same bytes is ``unchanged``
     before any worker sees it. Standard input, a pipe or a device is imported here, in its
     turn. At most ``2 * jobs`` logs are in flight, so the spooled snapshots on disk stay
-    bounded. Workers are started with ``spawn`` (the store's connection may hold threads).
+    bounded. Workers are forked on Linux while this process runs no other thread (they do not
+    pay the interpreter's start again, and never touch the store's connection); otherwise,
+    for instance when a database driver keeps a thread, they are spawned.
     """
     import multiprocessing
     import os
+    import sys
+    import threading
     from collections import deque
 
     from vwlog.services.matches import import_log
@@ -362,9 +366,11 @@ def import_logs_parallel(
         if on_result is not None:
             on_result(result)
 
+    alone = threading.active_count() == 1
+    start = "fork" if sys.platform.startswith("linux") and alone else "spawn"
     with (
         tempfile.TemporaryDirectory(prefix="vwlog-import-") as spool_dir,
-        multiprocessing.get_context("spawn").Pool(jobs) as pool,
+        multiprocessing.get_context(start).Pool(jobs) as pool,
     ):
         for n, raw in enumerate(paths):
             path = str(raw)
