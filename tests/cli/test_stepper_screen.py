@@ -254,3 +254,26 @@ def test_names_with_control_characters_and_markup_are_shown_escaped(tmp_path: Pa
     assert "\\x1b[2J\\u202eOK[bold]x[/bold]\\x07\\x00" in text
     for raw in ("\x1b", "\u202e", "\x07", "\x00"):
         assert raw not in text
+
+
+def test_keys_typed_at_once_after_g_all_reach_the_prompt(steps: list[Step]) -> None:
+    """A burst (g, digits, Enter, End as one write to the terminal) is handled in the order
+    typed: nothing is lost to a prompt that is still opening."""
+    from textual import events
+
+    app = _app(FOUR)
+    target = _tallest(steps)
+    board = str(target.after).splitlines()
+    rows: list[list[str]] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        for key in ["g", *str(target.record.seq), "enter", "end"]:
+            char = key if len(key) == 1 else ("\r" if key == "enter" else None)
+            app.post_message(events.Key(key, char))
+        await pilot.pause(0.5)
+        rows.append(screen(app))
+
+    drive(app, script, (80, 24))
+    shown = rows[0]
+    assert f"seq {target.record.seq}/{len(steps)}" in shown[0]
+    assert board[-1].strip() in "\n".join(shown)

@@ -20,12 +20,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, ScrollableContainer
-from textual.message import Message
+from textual.containers import ScrollableContainer
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from vwlog.cli.render import POINT_MARK
 from vwlog.engine.describe import describe
@@ -296,19 +296,6 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text("\n".join(lines)), id="help-text")
 
 
-class Prompt(Input):
-    """The one-line prompt of ``g`` and ``/``: Enter submits, Esc cancels."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel", show=False)]
-
-    class Cancelled(Message):
-        """Esc was pressed in the prompt."""
-
-    def action_cancel(self) -> None:
-        """Say that the prompt was left."""
-        self.post_message(self.Cancelled())
-
-
 class StepperApp(App[None]):
     """The stepper on a terminal: a fixed header, a scrolling body (events, violations, board),
     a message line, a prompt for ``g`` and ``/``, and the key line."""
@@ -323,8 +310,6 @@ class StepperApp(App[None]):
     #body-text { width: auto; }
     #message { height: 1; }
     #ask { height: 1; }
-    #ask-label { width: auto; }
-    #ask-input { border: none; height: 1; padding: 0; width: 1fr; }
     #keys { height: 1; background: $panel; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -356,6 +341,9 @@ class StepperApp(App[None]):
         super().__init__()
         self.stepper = stepper
         self._asking: str | None = None
+        """``go`` or ``search`` while the prompt is open."""
+        self._typed = ""
+        """What was typed into the open prompt."""
 
     def compose(self) -> ComposeResult:
         """Header, body, message, prompt, keys."""
@@ -363,10 +351,9 @@ class StepperApp(App[None]):
         with ScrollableContainer(id="body", can_focus=False):
             yield Static(id="body-text", markup=False)
         yield Static(id="message", markup=False)
-        with Horizontal(id="ask") as ask:
-            ask.display = False
-            yield Static(id="ask-label", markup=False)
-            yield Prompt(id="ask-input", max_length=60)
+        ask = Static(id="ask", markup=False)
+        ask.display = False
+        yield ask
         yield Static(Text(HELP), id="keys")
 
     def on_mount(self) -> None:
@@ -424,34 +411,54 @@ class StepperApp(App[None]):
         self.push_screen(HelpScreen())
 
     def action_ask(self, what: str) -> None:
-        """Open the prompt for a seq (``go``) or a search (``search``)."""
+        """Open the prompt for a seq (``go``) or a search (``search``).
+
+        The prompt takes the keys itself (`on_key`) instead of an input widget taking focus:
+        keys reach the application in the order typed, so digits typed right after ``g`` go
+        to the prompt however busy the terminal is; a focus change would take effect only
+        after keys already on their way."""
         self._asking = what
-        self.query_one("#ask-label", Static).update(Text(_ASK[what]))
+        self._typed = ""
         self.query_one("#ask").display = True
-        field = self.query_one("#ask-input", Input)
-        field.value = ""
-        field.focus()
+        self._draw_prompt()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the prompt is open, every key is typed into it (Ctrl-C still interrupts)."""
+        return self._asking is None or action == "interrupt"
+
+    def _draw_prompt(self) -> None:
+        if self._asking is not None:
+            label = _ASK[self._asking]
+            self.query_one("#ask", Static).update(Text(label + term(self._typed) + "▏"))
 
     def _close_prompt(self) -> None:
         self._asking = None
         self.query_one("#ask").display = False
-        self.set_focus(None)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Go to the seq, or search, as the prompt asked."""
+    def on_key(self, event: events.Key) -> None:
+        """Typing into the open prompt: Enter goes to the seq or searches, Esc closes it
+        without moving, Backspace takes the last character back."""
         what = self._asking
-        self._close_prompt()
-        if what == "go":
-            self.stepper.go_to(event.value)
-        elif what == "search":
-            self.stepper.search(event.value)
-        self.refresh_view()
-        self.query_one("#body", ScrollableContainer).scroll_home(animate=False)
-
-    def on_prompt_cancelled(self, _message: Prompt.Cancelled) -> None:
-        """Esc in the prompt closes it without moving."""
-        self._close_prompt()
-        self.refresh_view()
+        if what is None:
+            return
+        event.stop()
+        event.prevent_default()
+        if event.key in ("enter", "ctrl+j", "ctrl+m"):  # CR or LF ends the line
+            self._close_prompt()
+            if what == "go":
+                self.stepper.go_to(self._typed)
+            else:
+                self.stepper.search(self._typed)
+            self.refresh_view()
+            self.query_one("#body", ScrollableContainer).scroll_home(animate=False)
+        elif event.key == "escape":
+            self._close_prompt()
+            self.refresh_view()
+        elif event.key == "backspace":
+            self._typed = self._typed[:-1]
+        elif event.is_printable and event.character and len(self._typed) < 60:
+            self._typed += event.character
+        self._draw_prompt()
 
 
 def run_stepper(
@@ -516,7 +523,6 @@ __all__ = [
     "KEYS",
     "Descriptions",
     "HelpScreen",
-    "Prompt",
     "Stepper",
     "StepperApp",
     "build_stepper",
