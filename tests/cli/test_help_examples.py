@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parents[2]
 
 SKIPPED = {
-    "vwlog replay match.jsonl --interactive": "needs a terminal (curses)",
+    "vwlog replay match.jsonl --interactive": "needs a terminal; test_replay_cli runs it in tmux",
     "vwlog --store postgresql://postgres@127.0.0.1:5432/test import corpus/*.jsonl": (
         "writes the shared PostgreSQL test database; the store tests cover PostgreSQL"
     ),

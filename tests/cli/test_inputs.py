@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import click
 import pytest
 
 from vwlog.cli import main
@@ -141,3 +142,113 @@ def test_fifo_is_read_once(runner: CliRunner, fifo: Path, command: str, content:
         assert "Error: " in result.stderr
     else:
         assert result.exit_code == GOOD_EXIT.get(command, 0), result.output
+
+
+# -- commands that take a file that is not a log, or a stored match's id -----------------------
+
+POOL = Path(__file__).resolve().parents[2] / "vwlog" / "data" / "pool.json"
+
+OTHER: dict[str, Callable[[str], list[str]]] = {
+    "sign": lambda arg: ["sign", arg, "--key", "keys/k.key"],
+    "pool publish": lambda arg: ["pool", "publish", arg, "--id", "cup@1"],
+    "ruleset publish": lambda arg: ["ruleset", "publish", arg],
+    "export": lambda arg: ["export", arg],
+    "fork": lambda arg: ["fork", arg, "--at", "3"],
+    "play": lambda arg: ["play", arg, "pass"],
+    "rebase": lambda arg: ["rebase", arg],
+    "lineage": lambda arg: ["lineage", arg],
+}
+"""Each other command that reads a file (a key signs a log in place; a pool or a ruleset is
+published) or names a stored match, with the arguments that give it ``arg``: none reads
+standard input, so ``-`` is refused like a missing file."""
+FIFO_READ = {"pool publish": POOL, "ruleset publish": None}
+"""The commands that read a FIFO (once), with the content that is published from it."""
+NO_INPUT = {
+    "diff": "reads logs: COMMANDS",
+    "keys create": "writes a new key pair",
+    "keys list": "lists a key folder (--dir)",
+    "list": "lists the store",
+    "next": "reads a log: COMMANDS",
+    "pool list": "lists the published pools",
+    "rules": "lists the rule catalog",
+    "ruleset list": "lists the published rulesets",
+    "schema export": "writes the JSON Schemas",
+    "serve": "serves the store over HTTP",
+    "simulate": "writes new logs",
+    "token create": "writes a token into the store",
+    "token list": "lists the store's tokens",
+    "token revoke": "takes a token id",
+}
+"""Commands that read no file given on the command line, and what they do instead."""
+
+
+def _leaves(group: click.Group, prefix: str = "") -> list[str]:
+    out = []
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            out.extend(_leaves(command, f"{prefix}{name} "))
+        else:
+            out.append(prefix + name)
+    return out
+
+
+def test_every_command_is_fed_bad_input_or_reads_none() -> None:
+    for name in _leaves(main):
+        assert name in COMMANDS or name in OTHER or name in NO_INPUT, name
+
+
+@pytest.fixture
+def keyed(folder: Path, runner: CliRunner) -> Path:
+    """The folder with a signing key in keys/."""
+    made = runner.invoke(main, ["keys", "create", "k", "--dir", "keys"])
+    assert made.exit_code == 0, made.output
+    return folder
+
+
+@pytest.mark.parametrize("command", sorted(OTHER))
+@pytest.mark.parametrize("given", ["-", "missing.jsonl", "logs", "empty.jsonl"])
+def test_other_commands_refuse_bad_input_in_one_line(
+    runner: CliRunner, keyed: Path, command: str, given: str
+) -> None:
+    (keyed / "logs").mkdir()
+    (keyed / "empty.jsonl").write_bytes(b"")
+    result = runner.invoke(main, OTHER[command](given), input=SAMPLE.read_bytes())
+    assert result.exit_code == 2, result.output
+    _one_error_line(result.stderr)
+    assert given in result.stderr
+    assert not (keyed / "vwlog.db").exists(), "a refused command created the store"
+
+
+@pytest.mark.parametrize("command", sorted(OTHER))
+def test_other_commands_on_a_fifo_never_hang(runner: CliRunner, keyed: Path, command: str) -> None:
+    fifo = keyed / "pipe.jsonl"
+    os.mkfifo(fifo)
+    content = FIFO_READ.get(command, SAMPLE)
+    if command == "ruleset publish":
+        from vwlog.model.cards import Ruleset
+
+        data = Ruleset().model_copy(update={"id": "cup"}).model_dump_json().encode()
+    else:
+        data = (content or SAMPLE).read_bytes()
+    writer = threading.Thread(target=_write_once, args=(fifo, data), daemon=True)
+    writer.start()
+    outcome: list[Result] = []
+    run = threading.Thread(
+        target=lambda: outcome.append(runner.invoke(main, OTHER[command](str(fifo)))),
+        daemon=True,
+    )
+    run.start()
+    run.join(timeout=60)
+    hung = run.is_alive()
+    while run.is_alive():
+        _release(fifo)
+        run.join(timeout=0.1)
+    _release(fifo)  # a writer still waiting for a reader that never came
+    assert not hung, f"{command} waited on the FIFO"
+    [result] = outcome
+    if command in FIFO_READ:
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code == 2, result.output
+        _one_error_line(result.stderr)
+        assert "pipe.jsonl" in result.stderr

@@ -284,9 +284,7 @@ def test_jsonl_is_one_event_per_line_with_the_board(runner: CliRunner, log: Path
 
 
 def test_jsonl_for_a_player_hides_the_other_hands(runner: CliRunner, log: Path) -> None:
-    result = run(
-        runner, "replay", log, "--format", "jsonl", "--board", "--player", "p1", "--to", "3"
-    )
+    result = run(runner, "replay", log, "--format", "jsonl", "--board", "--as", "p1", "--to", "3")
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     board = rows[-1]["board"]
     hands = {p["id"]: p["hand"] for p in board["players"]}
@@ -364,16 +362,38 @@ def test_show_json_is_the_board_view(
     assert all(p["hand"] is not None for p in data["players"])
 
 
+def test_player_as_a_viewpoint_is_the_deprecated_name_of_as(runner: CliRunner, log: Path) -> None:
+    """--player means "only matches of" in list and stats; in replay and show the viewpoint is
+    --as, and --player is still read there, with a warning, until it is removed."""
+    for command, extra in (("show", ["--at", "900"]), ("replay", ["--to", "30"])):
+        new = run(runner, command, log, *extra, "--as", "p2")
+        old = run(runner, command, log, *extra, "--player", "p2")
+        assert new.exit_code == old.exit_code == 0
+        assert old.stdout == new.stdout
+        assert new.stderr == ""
+        assert old.stderr == (
+            "Warning: --player is deprecated in replay and show; use --as p2 "
+            "(--player chooses matches in list and stats)\n"
+        )
+        both = run(runner, command, log, *extra, "--player", "p2", "--as", "p1")
+        assert both.exit_code == 2
+        assert both.stderr == "Error: --player p2 and --as p1 disagree; give --as only\n"
+    for command in ("show", "replay"):
+        shown = run(runner, command, "--help").stdout
+        assert "--as PLAYER" in shown
+        assert "--player" not in shown
+
+
 def test_show_for_a_player_hides_the_opponents_hand(
     runner: CliRunner, log: Path, records: list[EventRecord]
 ) -> None:
     state = state_at(records, 900)
-    result = run(runner, "show", log, "--at", "900", "--player", "p2", "--format", "json")
+    result = run(runner, "show", log, "--at", "900", "--as", "p2", "--format", "json")
     players = {p["id"]: p for p in json.loads(result.stdout)["players"]}
     assert players["p1"]["hand"] is None
     assert players["p1"]["hand_size"] == len(state.player("p1").hand)
     assert [c["id"] for c in players["p2"]["hand"]] == list(state.player("p2").hand)
-    text = run(runner, "show", log, "--at", "900", "--player", "p2").stdout
+    text = run(runner, "show", log, "--at", "900", "--as", "p2").stdout
     (own,) = [line for line in text.splitlines() if line.startswith("p2 hand: ")]
     assert state.player("p2").hand[0] in own
     seen = {c.id for c in knowledge(read_log(log)[1], 900, "p2").hidden}
@@ -394,7 +414,7 @@ def test_show_a_seq_past_the_end_is_a_one_line_error(
 
 
 def test_show_an_unknown_player_is_a_one_line_error(runner: CliRunner, log: Path) -> None:
-    result = run(runner, "show", log, "--at", "10", "--player", "p7")
+    result = run(runner, "show", log, "--at", "10", "--as", "p7")
     assert result.exit_code == 2
     assert result.stderr == "Error: no player 'p7' in this match (players: p1, p2)\n"
 
@@ -403,7 +423,7 @@ def test_show_an_unknown_player_is_a_one_line_error(runner: CliRunner, log: Path
 
 
 def test_show_for_a_player_names_the_hidden_cards_they_have_seen(runner: CliRunner) -> None:
-    result = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--player", "p2")
+    result = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--as", "p2")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[-2].startswith("p2 hand: Ashen Warcamp (p2-001), ")
@@ -411,12 +431,12 @@ def test_show_for_a_player_names_the_hidden_cards_they_have_seen(runner: CliRunn
         "p1's hand: 4 cards, known: Militia Spearman (p1-002, seen on the register at seq 21)"
     )
     # p1 has seen none of p2's hand
-    other = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--player", "p1").stdout
+    other = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--as", "p1").stdout
     assert other.splitlines()[-1] == "p2's hand: 6 cards, none known"
 
 
 def test_show_json_for_a_player_has_what_they_know(runner: CliRunner) -> None:
-    result = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--player", "p2", "--format", "json")
+    result = run(runner, "show", JUDGE_BACKUP, "--at", "30", "--as", "p2", "--format", "json")
     data = json.loads(result.stdout)
     (card,) = data["known"]
     assert card == {
@@ -442,10 +462,10 @@ def test_show_json_follows_the_exported_board_view_schema(
     validator = jsonschema.Draft202012Validator(schema)
     seqs = [1, 3, 30, 900, len(records)]
     for seq in seqs:
-        for who in ([], ["--player", "p1"], ["--player", "p2"]):
+        for who in ([], ["--as", "p1"], ["--as", "p2"]):
             out = run(runner, "show", log, "--at", str(seq), "--format", "json", *who).stdout
             validator.validate(json.loads(out))
-    known = run(runner, "show", JUDGE_BACKUP, "--player", "p2", "--format", "json").stdout
+    known = run(runner, "show", JUDGE_BACKUP, "--as", "p2", "--format", "json").stdout
     data = json.loads(known)
     validator.validate(data)
     assert "known" in schema["properties"]
@@ -472,9 +492,9 @@ def exported(stored: tuple[str, str], tmp_path_factory: pytest.TempPathFactory) 
         ["--at", "150"],
         ["--at", "1234"],
         [],
-        ["--at", "950", "--player", "p1"],
+        ["--at", "950", "--as", "p1"],
         ["--at", "1234", "--format", "json"],
-        ["--at", "777", "--player", "p2", "--format", "json"],
+        ["--at", "777", "--as", "p2", "--format", "json"],
     ],
     ids=lambda a: " ".join(a) or "final",
 )
@@ -565,7 +585,7 @@ def test_show_rejects_a_bad_seq(
     [
         (["--from", "20", "--to", "10"], "Error: --from 20 is after --to 10\n"),
         (["--from", "99999"], "is past the end of"),
-        (["--player", "p7"], "Error: no player 'p7' in this match (players: p1, p2)\n"),
+        (["--as", "p7"], "Error: no player 'p7' in this match (players: p1, p2)\n"),
         (["--interactive", "--board"], "Error: --board cannot be combined with --interactive\n"),
     ],
 )

@@ -227,3 +227,16 @@ def test_simulate_reaches_all_three_victories_and_the_logs_validate(
     reports = orjson.loads(checked.stdout)
     victories = Counter(r["victory"] for r in reports)
     assert {"MILITARY", "POLITICAL", "ABSOLUTE"} <= set(victories), victories
+
+
+def test_simulate_with_jobs_writes_the_same_bytes(runner: CliRunner, tmp_path: Path) -> None:
+    args = ["simulate", "--seed", "3", "--matches", "3", "--max-turns", "40"]
+    serial = runner.invoke(main, [*args, "-o", str(tmp_path / "serial")])
+    jobs = runner.invoke(main, [*args, "-j", "2", "-o", str(tmp_path / "jobs")])
+    assert serial.exit_code == jobs.exit_code == 0, jobs.output
+    assert serial.stdout == jobs.stdout
+    made = sorted(p.name for p in (tmp_path / "serial").iterdir())
+    assert len(made) == 3
+    assert sorted(p.name for p in (tmp_path / "jobs").iterdir()) == made
+    for name in made:
+        assert (tmp_path / "jobs" / name).read_bytes() == (tmp_path / "serial" / name).read_bytes()

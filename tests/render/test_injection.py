@@ -84,7 +84,7 @@ def test_the_log_carries_the_string_where_it_should(evil_log: Path) -> None:
         ("validate", "--quiet"),
         ("replay", "--board"),
         ("replay", "--priority-points"),
-        ("show", "--player", PLAYER),
+        ("show", "--as", PLAYER),
         ("verify",),
     ],
     ids=["validate", "validate-quiet", "replay", "points", "show", "verify"],
@@ -104,7 +104,7 @@ def test_terminal_output_shows_control_characters_escaped(
     [
         ("validate", "--format", "json"),
         ("replay", "--format", "jsonl", "--board"),
-        ("show", "--format", "json", "--player", PLAYER),
+        ("show", "--format", "json", "--as", PLAYER),
         ("diff", "--format", "json", SAMPLE),
     ],
     ids=["validate", "replay-jsonl", "show", "diff"],

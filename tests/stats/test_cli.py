@@ -27,6 +27,18 @@ def test_table_over_a_directory(runner: CliRunner, log_dir: Path) -> None:
     assert result.stderr == ""
 
 
+def test_text_is_the_text_format_and_table_its_old_name(runner: CliRunner, log_dir: Path) -> None:
+    files = sorted(str(p) for p in log_dir.glob("*.jsonl"))[:3]
+    text = runner.invoke(main, ["stats", *files, "--format", "text"])
+    old = runner.invoke(main, ["stats", *files, "--format", "table"])
+    default = runner.invoke(main, ["stats", *files])
+    assert text.exit_code == old.exit_code == default.exit_code == 0
+    assert text.stdout == old.stdout == default.stdout
+    assert old.stderr == "Warning: --format table is deprecated; it is --format text now\n"
+    assert text.stderr == ""
+    assert "[text|json|csv]" in runner.invoke(main, ["stats", "--help"]).stdout
+
+
 def test_json_over_files(runner: CliRunner, log_dir: Path) -> None:
     files = sorted(str(p) for p in log_dir.glob("*.jsonl"))
     result = runner.invoke(main, ["stats", *files[:5], "--format", "json"])

@@ -161,7 +161,7 @@ def main(ctx: click.Context, store: str) -> None:
     """Validate, replay, fork and measure Vandaria Wars match logs.
 
     Exit status: 0 success, 1 findings (violations, a broken chain, stale
-    schemas), 2 usage or input error.
+    schemas), 2 usage or input error, 130 interrupted (Ctrl-C).
 
     A LOG is a log file ('-' reads standard input); a MATCH_OR_LOG is a log
     file, or the id of a match in the store (--store) when no such file

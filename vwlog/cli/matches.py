@@ -15,7 +15,7 @@ from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster
 from vwlog.cli.render import echo, progress, to_json
 from vwlog.engine.notation import decision_syntax
-from vwlog.model.errors import UsageError
+from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.model.text import msg
 from vwlog.render.json import match_summary_json
 from vwlog.render.json import rebase_json as _rebase_dict
@@ -27,6 +27,7 @@ from vwlog.services.cluster import (
     shared_paths,
 )
 from vwlog.services.forks import LineageNode, fork_match, lineage
+from vwlog.services.importing import import_logs_parallel
 from vwlog.services.matches import (
     SNAPSHOT_EVERY,
     ImportResult,
@@ -45,8 +46,15 @@ if TYPE_CHECKING:
 
 
 @contextmanager
-def open_store(cli: CliContext) -> Iterator[MatchStore]:
-    """The store named by ``--store`` / ``VWLOG_STORE`` (`vwlog.cli.options.open_store`)."""
+def open_store(cli: CliContext, match_id: str | None = None) -> Iterator[MatchStore]:
+    """The store named by ``--store`` / ``VWLOG_STORE`` (`vwlog.cli.options.open_store`).
+
+    Raises:
+        MatchNotFoundError: ``match_id`` is given and the store does not exist yet (looking a
+            match up never creates a store).
+    """
+    if match_id is not None and not options.store_exists(cli.store):
+        raise MatchNotFoundError(match_id)
     with options.open_store(cli.store) as store:
         yield store
 
@@ -62,6 +70,14 @@ def open_store(cli: CliContext) -> Iterator[MatchStore]:
     help="Keep a state snapshot every N events (seeks replay at most N).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only errors and the summary line.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes validating (one log per worker at a time); stored in order.",
+)
 @cluster_option
 @pass_cli_context
 @click.pass_context
@@ -73,6 +89,7 @@ def import_(
     reject_illegal: bool,
     snapshot_every: int,
     quiet: bool,
+    jobs: int,
     cluster: str | None,
 ) -> None:
     """Validate match logs and store them, each in one transaction.
@@ -95,6 +112,7 @@ def import_(
         vwlog import samples/*.jsonl
         vwlog --store postgresql://postgres@127.0.0.1:5432/test import corpus/*.jsonl
         vwlog import --reject-illegal disputed.jsonl
+        vwlog import -j 2 samples/
         vwlog --store postgresql://vw@db/club import --cluster tcp://scheduler:8786 /shared/corpus/
 
     With --cluster, each log is validated and stored by a Dask worker, in one
@@ -131,7 +149,7 @@ def import_(
         if cluster:
             for outcome in on_cluster(
                 cluster,
-                1,
+                jobs,
                 import_task,
                 paths,
                 cli.store,
@@ -142,6 +160,15 @@ def import_(
                 if isinstance(outcome, TaskFailure):
                     outcome = ImportResult(outcome.item, None, "error", detail=outcome.error)
                 seen(outcome)
+        elif jobs > 1 and len(paths) > 1:
+            import_logs_parallel(
+                store,
+                paths,
+                jobs=jobs,
+                reject_illegal=reject_illegal,
+                snapshot_every=snapshot_every,
+                on_result=seen,
+            )
         else:
             import_logs(
                 store,
@@ -186,7 +213,7 @@ def export(cli: CliContext, match_id: str, out: str) -> None:
         vwlog export sim-7-00001 -o match.jsonl
         vwlog export 'sim-7-00001~block' > what-if.jsonl
     """
-    with open_store(cli) as store:
+    with open_store(cli, match_id) as store:
         n = export_match(store, match_id, out)
     if out != "-":
         echo(f"wrote {counted(n, 'record')} of {term(match_id)} to {term(out)}", err=True)
@@ -290,7 +317,7 @@ def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
         vwlog fork sim-7-00001 --at 235 --name block
         vwlog next 'sim-7-00001~block'
     """
-    with open_store(cli) as store:
+    with open_store(cli, match_id) as store:
         fork_id = fork_match(store, match_id, at, name=name)
     echo(term(fork_id))
 
@@ -355,7 +382,7 @@ def play(
                 match_id=match_id,
             )
         )
-    with open_store(cli) as store:
+    with open_store(cli, match_id) as store:
         result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed)
     ending = f" · won by {term(result.winner)} ({result.victory})" if result.winner else ""
     echo(
@@ -428,7 +455,7 @@ def rebase_(
         vwlog rebase 'sim-7-00001~block'
         vwlog rebase 'sim-7-00001~block' --dry-run --format json
     """
-    with open_store(cli) as store:
+    with open_store(cli, fork_id) as store:
         result = rebase(store, fork_id, dry_run=dry_run)
     if output_format == "json":
         click.echo(to_json(_rebase_dict(result)))
@@ -463,7 +490,7 @@ def lineage_(cli: CliContext, match_id: str, output_format: str) -> None:
         vwlog lineage sim-7-00001
         vwlog lineage 'sim-7-00001~block' --format json
     """
-    with open_store(cli) as store:
+    with open_store(cli, match_id) as store:
         root = lineage(store, match_id)
     if output_format == "json":
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,12 +48,37 @@ store = click.option(
 """``--store``: where matches are stored; kept in the context object for every command."""
 
 
-def output_format(choices: Sequence[str], help_text: str, default: str = "text") -> Decorator:
-    """``--format``: one of ``choices`` (default ``text``), stored as ``output_format``."""
+class _Formats(click.Choice[str]):
+    """The choices of ``--format``, and old names still read for them (not listed in help),
+    each with a warning naming the new one."""
+
+    def __init__(self, choices: Sequence[str], aliases: Mapping[str, str]) -> None:
+        super().__init__(list(choices))
+        self.aliases = dict(aliases)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The choice ``value`` names; an old name is read as its new one, with a warning."""
+        if isinstance(value, str) and value in self.aliases:
+            new = self.aliases[value]
+            click.echo(
+                f"Warning: --format {value} is deprecated; it is --format {new} now", err=True
+            )
+            value = new
+        return super().convert(value, param, ctx)
+
+
+def output_format(
+    choices: Sequence[str],
+    help_text: str,
+    default: str = "text",
+    aliases: Mapping[str, str] | None = None,
+) -> Decorator:
+    """``--format``: one of ``choices`` (default ``text``), stored as ``output_format``;
+    ``aliases`` maps old names, still read with a warning, to choices."""
     return click.option(
         "--format",
         "output_format",
-        type=click.Choice(list(choices)),
+        type=_Formats(choices, aliases or {}),
         default=default,
         show_default=True,
         help=help_text,

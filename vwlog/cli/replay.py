@@ -38,7 +38,7 @@ from vwlog.render.text import counted, hidden_lines, table, term, violation_mess
 from vwlog.services.matches import state_at as stored_state_at
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
     from pathlib import Path
 
     from vwlog.engine.replay import Step, Visitor
@@ -230,11 +230,58 @@ def _points_text(points: list[PriorityPoint]) -> str:
 # -- commands --------------------------------------------------------------------------------
 
 match_or_log_argument = options.match_or_log
-player_option = click.option(
-    "--player",
-    metavar="PLAYER",
-    help="Show only what PLAYER could know: their own hand; other hands as counts.",
-)
+_OLD_PLAYER = "vwlog.replay.deprecated_player"
+
+
+def _remember_old_player(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.meta[_OLD_PLAYER] = value
+
+
+def player_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--as PLAYER``, the viewpoint (stored as ``player``), and its deprecated old name
+    ``--player`` (hidden), which `viewer` still reads, with a warning: ``--player`` means a
+    filter (only matches of a player) in ``list`` and ``stats``."""
+    command = click.option(
+        "--player",
+        "old_player",
+        metavar="PLAYER",
+        hidden=True,
+        expose_value=False,
+        callback=_remember_old_player,
+        help="Deprecated here: use --as PLAYER.",
+    )(command)
+    return click.option(
+        "--as",
+        "player",
+        metavar="PLAYER",
+        help="Show only what PLAYER could know: their own hand; other hands as counts.",
+    )(command)
+
+
+def viewer(ctx: click.Context, player: str | None) -> str | None:
+    """The viewpoint: ``--as``, or the deprecated ``--player`` (with a warning on stderr).
+
+    Raises:
+        UsageError: both are given and name different players.
+    """
+    old = ctx.meta.get(_OLD_PLAYER)
+    if old is None:
+        return player
+    if player is not None and player != old:
+        raise UsageError(
+            msg(
+                "--player {old} and --as {player} disagree; give --as only",
+                old=term(old),
+                player=term(player),
+            )
+        )
+    click.echo(
+        f"Warning: --player is deprecated in replay and show; use --as {term(old)} "
+        "(--player chooses matches in list and stats)",
+        err=True,
+    )
+    return str(old)
 
 
 @main.command("replay")
@@ -273,7 +320,7 @@ player_option = click.option(
     "--interactive",
     "-i",
     is_flag=True,
-    help="Step through the match on the terminal (keys: n p N P t T r c g / v q).",
+    help="Step through the match on the terminal (? lists the keys).",
 )
 @options.ruleset_options
 @click.pass_context
@@ -310,8 +357,8 @@ def replay_command(
     --interactive opens a full-screen stepper on the terminal, starting at
     --from: n/→ next event, p/← previous, N/P next/previous decision, t/T
     next/previous turn, r next register result, c next combat step, g go to
-    a seq, / search for a card name, v show/hide violations, q quit; ◆
-    marks the priority points there too.
+    a seq, / search for a card name, v show/hide violations, ↑ ↓ PgUp PgDn
+    scroll, ? every key, q quit; ◆ marks the priority points there too.
 
     MATCH_OR_LOG is a log file (- reads standard input), or the id of a
     match in the store (--store) when no such file exists.
@@ -326,17 +373,27 @@ def replay_command(
         vwlog --store club.db replay sim-7-00001 --to 40
         vwlog replay match.jsonl --board --from 120 --to 140
         vwlog replay match.jsonl --turn 3 --only decisions
-        vwlog replay match.jsonl --format jsonl --board --player p2
+        vwlog replay match.jsonl --format jsonl --board --as p2
         vwlog replay match.jsonl --priority-points --format json
         vwlog replay match.jsonl --interactive
     """
+    player = viewer(ctx, player)
     filters = Filters(from_seq, to_seq, turn, phase.upper() if phase else None, only)
     if from_seq is not None and to_seq is not None and from_seq > to_seq:
         raise UsageError(
             msg("--from {from_seq} is after --to {to_seq}", from_seq=from_seq, to_seq=to_seq)
         )
     if interactive:
-        _interactive(ctx, match_or_log, filters, output_format, player, board=board, points=points)
+        _interactive(
+            ctx,
+            match_or_log,
+            filters,
+            output_format,
+            player,
+            board=board,
+            points=points,
+            chosen=options.reading(ruleset_file, sets),
+        )
         return
     if points and (board or only):
         flag = "--board" if board else "--only"
@@ -394,6 +451,7 @@ def _interactive(
     *,
     board: bool,
     points: bool,
+    chosen: options.Reading,
 ) -> None:
     given = [
         flag
@@ -421,10 +479,10 @@ def _interactive(
                 "--interactive to print the trace"
             )
         )
-    from vwlog.cli.stepper import run_stepper  # curses is loaded only for the stepper
+    from vwlog.cli.stepper import run_stepper  # Textual is loaded only for the stepper
 
-    match = load_records(ctx, match_or_log)
-    run_stepper(match, start_seq=filters.from_seq, player=player)
+    match, ruleset = chosen.for_match(load_records(ctx, match_or_log))
+    run_stepper(match, start_seq=filters.from_seq, player=player, ruleset=ruleset)
 
 
 @main.command("show")
@@ -456,7 +514,7 @@ def show(
     The board after event SEQ: each player's gold, honor, Victory Points,
     hand, Fate Deck and Graveyard; the Territories with their guards,
     damage and current stats; Return Home and Stray cards; the register;
-    and the turn, phase, step and priority holder. --player limits it to
+    and the turn, phase, step and priority holder. --as limits it to
     what that player could know then: their own hand is listed, the other
     hands are counts, and the hidden cards they have seen are named with
     when and how they saw them (another player's hand, a Fate Deck; JSON:
@@ -472,10 +530,11 @@ def show(
 
     \b
         vwlog show match.jsonl --at 57
-        vwlog show match.jsonl --at 57 --player p2
+        vwlog show match.jsonl --at 57 --as p2
         vwlog show match.jsonl --at 57 --format json
-        vwlog --store club.db show sim-7-00001 --at 412 --player p1
+        vwlog --store club.db show sim-7-00001 --at 412 --as p1
     """
+    player = viewer(ctx, player)
     match, ruleset = options.reading(ruleset_file, sets).for_match(load_records(ctx, match_or_log))
     tracker = KnowledgeTracker() if player is not None else None
     if match.store is not None and match.match_id is not None and ruleset is None:

@@ -24,6 +24,7 @@ def schema() -> None:
 
 @schema.command("export")
 @click.option(
+    "-o",
     "--out",
     "out_dir",
     type=click.Path(file_okay=False, path_type=Path),

@@ -207,9 +207,10 @@ def _from_logs(
     "stored match (slow), and keep them as the new read model.",
 )
 @options.output_format(
-    ["table", "json", "csv"],
+    ["text", "json", "csv"],
     "Aligned text, JSON (stable keys), or CSV (one row per metric and group).",
-    default="table",
+    default="text",
+    aliases={"table": "text"},
 )
 @click.option(
     "--html",
@@ -363,7 +364,7 @@ def stats(
         )
     if per_match:
         renderers = {
-            "table": render_matches_table,
+            "text": render_matches_table,
             "json": render_matches_json,
             "csv": render_matches_csv,
         }
@@ -378,7 +379,7 @@ def stats(
     page = (
         render_html(corpus, min_n=min_n, top=top, source=source) if html_file is not None else None
     )
-    if output_format == "table" or sys.stdout.isatty():
+    if output_format == "text" or sys.stdout.isatty():
         text = visible(text)  # CSV keeps its bytes in a file or a pipe
     click.echo(text, nl=not text.endswith("\n"))
     if html_file is not None and page is not None:

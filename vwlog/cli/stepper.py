@@ -1,18 +1,31 @@
 """The interactive stepper of ``vwlog replay --interactive``: a full-screen view on a terminal.
 
-`Stepper` holds the position and answers the keys; it draws nothing, so it is tested without a
-terminal. `run_stepper` puts it on the screen with `curses` (standard library). Both stand on a
-`vwlog.engine.seek.Timeline`: the match is replayed once, and every move replays at most one stretch
-between two checkpoints, so stepping stays instant on a 10,000-event match. As in the text trace,
-an event listed with a trailing ``◆`` is a priority point (`Timeline.priority_points`).
+`Stepper` holds the position and answers the keys; it draws nothing, so its moves are tested
+without a terminal. `StepperApp` puts it on the screen with Textual: the events around the
+current one, their violations and the board after it scroll in one pane (a four-player board
+does not fit 80x24), the screen follows the terminal's size, ``?`` shows every key, ``/``
+searches the event descriptions and ``g`` goes to a seq. Both stand on a
+`vwlog.engine.seek.Timeline`: the match is replayed once, and every move replays at most one
+stretch between two checkpoints, so stepping stays instant on a 10,000-event match. As in the
+text trace, an event listed with a trailing ``◆`` is a priority point
+(`Timeline.priority_points`).
+
+Whatever the log carries (card and player names, a match id) is shown through `term`, so a
+control or bidi character in it is drawn as a visible escape, never sent to the terminal, and
+the text is never read as Textual or Rich markup.
 """
 
 from __future__ import annotations
 
-import contextlib
-import curses
-import locale
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import ScrollableContainer
+from textual.screen import ModalScreen
+from textual.widgets import Static
 
 from vwlog.cli.render import POINT_MARK
 from vwlog.engine.describe import description
@@ -29,12 +42,30 @@ if TYPE_CHECKING:
     from vwlog.cli.options import LoadedMatch
     from vwlog.engine.replay import Step
     from vwlog.engine.seek import Mark
+    from vwlog.model.cards import Ruleset
 
-HELP = (
-    "n/→ next  p/← prev  N/P decision  t/T turn  r result  c combat step  "
-    "g go to  / search  v violations  q quit"
+KEYS: tuple[tuple[str, str], ...] = (
+    ("n  →", "next event"),
+    ("p  ←", "previous event"),
+    ("N", "next decision (a player's)"),
+    ("P", "previous decision"),
+    ("t", "next turn"),
+    ("T", "this turn's start, or the previous turn's"),
+    ("r", "next register result"),
+    ("c", "next combat step"),
+    ("g", "go to a seq"),
+    ("/", "search the events (a card, a player, a word); empty: search again"),
+    ("v", "show or hide the violations"),
+    ("↑ ↓", "scroll a line"),
+    ("PgUp PgDn  space", "scroll a page"),
+    ("Home End", "scroll to the top, to the end of the board"),
+    ("< >", "scroll left, right (long lines)"),
+    ("?", "this help"),
+    ("q  Esc", "quit"),
 )
-"""The key line at the foot of the screen."""
+"""Every key of the stepper and what it does: the ``?`` screen lists them all."""
+HELP = "? help  n/p event  N/P decision  t/T turn  / search  g go to  ↑↓ scroll  q quit"
+"""The key line at the foot of the screen (fits 80 columns; ``?`` gives the rest)."""
 CONTEXT = 2
 """Events listed before and after the current one."""
 COMBAT_STEPS = frozenset(f"C{n}" for n in range(1, 11))
@@ -186,9 +217,15 @@ class Stepper:
         return f"{title} · " + " · ".join(parts)
 
     def lines(self) -> list[str]:
-        """Everything the screen shows, top to bottom, before the key line."""
+        """Everything the screen shows, top to bottom, before the key line: the header, a
+        blank line and the `body`."""
+        return [self.header(), "", *self.body()]
+
+    def body(self) -> list[str]:
+        """The scrolling part: the events around the current one (``>`` marks it) with their
+        violations, a blank line, and the board after the current event."""
         tl = self.timeline
-        out = [self.header(), ""]
+        out: list[str] = []
         first = max(0, self.index - CONTEXT)
         last = min(len(tl) - 1, self.index + CONTEXT)
         for i in range(first, last + 1):
@@ -206,78 +243,258 @@ class Stepper:
         return out
 
 
-# -- curses ----------------------------------------------------------------------------------
+# -- the screen (Textual) ----------------------------------------------------------------------
 
-_KEYS: dict[int, Callable[[Stepper], object]] = {
-    ord("n"): Stepper.next,
-    curses.KEY_RIGHT: Stepper.next,
-    ord("p"): Stepper.previous,
-    curses.KEY_LEFT: Stepper.previous,
-    ord("N"): Stepper.next_decision,
-    ord("P"): Stepper.previous_decision,
-    ord("t"): Stepper.next_turn,
-    ord("T"): Stepper.previous_turn,
-    ord("r"): Stepper.next_result,
-    ord("c"): Stepper.next_combat_step,
-    ord("v"): Stepper.toggle_violations,
+_MOVES: dict[str, Callable[[Stepper], bool]] = {
+    "next": Stepper.next,
+    "previous": Stepper.previous,
+    "next_decision": Stepper.next_decision,
+    "previous_decision": Stepper.previous_decision,
+    "next_turn": Stepper.next_turn,
+    "previous_turn": Stepper.previous_turn,
+    "next_result": Stepper.next_result,
+    "next_combat_step": Stepper.next_combat_step,
 }
 
-
-def _put(screen: curses.window, y: int, text: str, attr: int = 0) -> None:
-    height, width = screen.getmaxyx()
-    if 0 <= y < height and width > 1:
-        # curses reports writing the last cell of the screen as an error; nothing is lost
-        with contextlib.suppress(curses.error):
-            screen.addnstr(y, 0, term(text), width - 1, attr)
+_ASK = {"go": "go to seq: ", "search": "search: "}
 
 
-def _draw(screen: curses.window, stepper: Stepper) -> None:
-    screen.erase()
-    height, _width = screen.getmaxyx()
-    body = stepper.lines()
-    room = max(height - 2, 0)
-    for y, line in enumerate(body[:room]):
-        _put(screen, y, line, curses.A_BOLD if y == 0 else 0)
-    _put(screen, height - 2, HELP, curses.A_REVERSE)
-    _put(screen, height - 1, stepper.message)
-    screen.refresh()
+def _screen_text(lines: list[str], *, violation_style: str = "bold red") -> Text:
+    """The lines as one Rich text, each value escaped (`term`) and never read as markup; the
+    current event is reversed and violation lines are coloured."""
+    text = Text(no_wrap=True, overflow="ignore")
+    for i, line in enumerate(lines):
+        if i:
+            text.append("\n")
+        shown = term(line)
+        if shown.startswith(">"):
+            text.append(shown, style="reverse")
+        elif shown.lstrip().startswith("!! "):
+            text.append(shown, style=violation_style)
+        else:
+            text.append(shown)
+    return text
 
 
-def _prompt(screen: curses.window, label: str) -> str:
-    height, _width = screen.getmaxyx()
-    _put(screen, height - 1, " " * 200)
-    _put(screen, height - 1, label)
-    curses.echo()
-    curses.curs_set(1)
-    try:
-        raw = screen.getstr(height - 1, len(label), 60)
-    finally:
-        curses.noecho()
-        curses.curs_set(0)
-    return raw.decode(errors="replace")
+class HelpScreen(ModalScreen[None]):
+    """Every key and what it does; any of ``? q Esc`` closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "app.pop_screen", "close"),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    #help { width: 90; max-width: 100%; height: auto; max-height: 100%;
+            border: round $accent; padding: 0 1; background: $surface; }
+    #help-text { width: auto; }
+    """
+
+    def compose(self) -> ComposeResult:
+        """A scrolling list of the keys."""
+        width = max(len(k) for k, _ in KEYS)
+        lines = [f"{k:<{width}}  {what}" for k, what in KEYS]
+        lines += ["", "◆ after an event: a priority point (a fork may start there)", ""]
+        lines.append("? q Esc: close this help")
+        with ScrollableContainer(id="help"):
+            yield Static(Text("\n".join(lines)), id="help-text")
 
 
-def _loop(screen: curses.window, stepper: Stepper) -> None:
-    curses.curs_set(0)
-    screen.keypad(True)
-    while True:
-        _draw(screen, stepper)
-        key = screen.getch()
-        if key in (ord("q"), 27):
+class StepperApp(App[None]):
+    """The stepper on a terminal: a fixed header, a scrolling body (events, violations, board),
+    a message line, a prompt for ``g`` and ``/``, and the key line."""
+
+    TITLE = "vwlog replay"
+    ENABLE_COMMAND_PALETTE = False
+    AUTO_FOCUS = None
+    CSS = """
+    Screen { layout: vertical; }
+    #header { height: auto; text-style: bold; background: $primary; color: $text; }
+    #body { height: 1fr; overflow-x: auto; overflow-y: auto; }
+    #body-text { width: auto; }
+    #message { height: 1; }
+    #ask { height: 1; }
+    #keys { height: 1; background: $panel; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n,right", "move('next')", "next", show=False),
+        Binding("p,left", "move('previous')", "previous", show=False),
+        Binding("N", "move('next_decision')", "next decision", show=False),
+        Binding("P", "move('previous_decision')", "previous decision", show=False),
+        Binding("t", "move('next_turn')", "next turn", show=False),
+        Binding("T", "move('previous_turn')", "previous turn", show=False),
+        Binding("r", "move('next_result')", "next result", show=False),
+        Binding("c", "move('next_combat_step')", "next combat step", show=False),
+        Binding("g", "ask('go')", "go to", show=False),
+        Binding("slash", "ask('search')", "search", show=False),
+        Binding("v", "violations", "violations", show=False),
+        Binding("up", "scroll('up')", "scroll up", show=False),
+        Binding("down", "scroll('down')", "scroll down", show=False),
+        Binding("pageup", "scroll('page_up')", "page up", show=False),
+        Binding("pagedown,space", "scroll('page_down')", "page down", show=False),
+        Binding("home", "scroll('home')", "top", show=False),
+        Binding("end", "scroll('end')", "end", show=False),
+        Binding("less_than_sign", "scroll('left')", "scroll left", show=False),
+        Binding("greater_than_sign", "scroll('right')", "scroll right", show=False),
+        Binding("question_mark", "help", "help", show=False),
+        Binding("q,escape", "quit", "quit", show=False),
+        Binding("ctrl+c", "interrupt", "interrupt", show=False, priority=True),
+    ]
+
+    def __init__(self, stepper: Stepper) -> None:
+        super().__init__()
+        self.stepper = stepper
+        self._asking: str | None = None
+        """``go`` or ``search`` while the prompt is open."""
+        self._typed = ""
+        """What was typed into the open prompt."""
+
+    def compose(self) -> ComposeResult:
+        """Header, body, message, prompt, keys."""
+        yield Static(id="header", markup=False)
+        with ScrollableContainer(id="body", can_focus=False):
+            yield Static(id="body-text", markup=False)
+        yield Static(id="message", markup=False)
+        ask = Static(id="ask", markup=False)
+        ask.display = False
+        yield ask
+        yield Static(Text(HELP), id="keys")
+
+    def on_mount(self) -> None:
+        """Draw the first position."""
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        """Draw the stepper's position and message."""
+        self.query_one("#header", Static).update(Text(term(self.stepper.header())))
+        self.query_one("#body-text", Static).update(_screen_text(self.stepper.body()))
+        self.query_one("#message", Static).update(Text(term(self.stepper.message)))
+
+    def shown(self) -> list[str]:
+        """The text of the header, body and message, as drawn (for a reader of the screen)."""
+        parts = [self.query_one(f"#{name}", Static).render() for name in ("header", "body-text")]
+        parts.append(self.query_one("#message", Static).render())
+        return "\n".join(str(p) for p in parts).splitlines()
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def action_move(self, name: str) -> None:
+        """One of the stepper's moves; the body scrolls back to the top."""
+        if self._asking is not None:
             return
-        action = _KEYS.get(key)
-        if action is not None:
-            action(stepper)
-        elif key == ord("g"):
-            stepper.go_to(_prompt(screen, "go to seq: "))
-        elif key == ord("/"):
-            stepper.search(_prompt(screen, "search: "))
-        elif key != curses.KEY_RESIZE:
-            stepper.message = f"unknown key; {HELP}"
+        _MOVES[name](self.stepper)
+        self.refresh_view()
+        self.query_one("#body", ScrollableContainer).scroll_home(animate=False)
+
+    def action_violations(self) -> None:
+        """Show or hide the violations."""
+        self.stepper.toggle_violations()
+        self.refresh_view()
+
+    def action_scroll(self, where: str) -> None:
+        """Scroll the body."""
+        body = self.query_one("#body", ScrollableContainer)
+        {
+            "up": lambda: body.scroll_up(animate=False),
+            "down": lambda: body.scroll_down(animate=False),
+            "page_up": lambda: body.scroll_page_up(animate=False),
+            "page_down": lambda: body.scroll_page_down(animate=False),
+            "home": lambda: body.scroll_home(animate=False),
+            "end": lambda: body.scroll_end(animate=False),
+            "left": lambda: body.scroll_left(animate=False),
+            "right": lambda: body.scroll_right(animate=False),
+        }[where]()
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C: leave as an interrupted command does (`run_stepper` raises
+        `KeyboardInterrupt`, exit status 130)."""
+        self.exit(return_code=130)
+
+    def action_help(self) -> None:
+        """Every key, on a screen of its own."""
+        self.push_screen(HelpScreen())
+
+    def action_ask(self, what: str) -> None:
+        """Open the prompt for a seq (``go``) or a search (``search``).
+
+        The prompt takes the keys itself (`on_key`) instead of an input widget taking focus:
+        keys reach the application in the order typed, so digits typed right after ``g`` go
+        to the prompt however busy the terminal is; a focus change would take effect only
+        after keys already on their way."""
+        self._asking = what
+        self._typed = ""
+        self.query_one("#ask").display = True
+        self._draw_prompt()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the prompt is open, every key is typed into it (Ctrl-C still interrupts)."""
+        return self._asking is None or action == "interrupt"
+
+    def _draw_prompt(self) -> None:
+        if self._asking is not None:
+            label = _ASK[self._asking]
+            self.query_one("#ask", Static).update(Text(label + term(self._typed) + "▏"))
+
+    def _close_prompt(self) -> None:
+        self._asking = None
+        self.query_one("#ask").display = False
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing into the open prompt: Enter goes to the seq or searches, Esc closes it
+        without moving, Backspace takes the last character back."""
+        what = self._asking
+        if what is None:
+            return
+        event.stop()
+        event.prevent_default()
+        if event.key in ("enter", "ctrl+j", "ctrl+m"):  # CR or LF ends the line
+            self._close_prompt()
+            if what == "go":
+                self.stepper.go_to(self._typed)
+            else:
+                self.stepper.search(self._typed)
+            self.refresh_view()
+            self.query_one("#body", ScrollableContainer).scroll_home(animate=False)
+        elif event.key == "escape":
+            self._close_prompt()
+            self.refresh_view()
+        elif event.key == "backspace":
+            self._typed = self._typed[:-1]
+        elif event.is_printable and event.character and len(self._typed) < 60:
+            self._typed += event.character
+        self._draw_prompt()
 
 
-def run_stepper(match: LoadedMatch, *, start_seq: int | None, player: str | None) -> None:
+def run_stepper(
+    match: LoadedMatch,
+    *,
+    start_seq: int | None,
+    player: str | None,
+    ruleset: Ruleset | None = None,
+) -> None:
     """Replay ``match`` once, then step through it on the terminal until ``q``.
+
+    Raises:
+        UsageError: the match is empty, ``start_seq`` is not in it, or ``player`` is not
+            seated in it.
+        LogFormatError: a record of the log is malformed.
+        KeyboardInterrupt: Ctrl-C was pressed.
+    """
+    app = StepperApp(build_stepper(match, start_seq=start_seq, player=player, ruleset=ruleset))
+    app.run()
+    if app.return_code == 130:
+        raise KeyboardInterrupt
+
+
+def build_stepper(
+    match: LoadedMatch,
+    *,
+    start_seq: int | None,
+    player: str | None,
+    ruleset: Ruleset | None = None,
+) -> Stepper:
+    """Replay ``match`` once into a stepper at ``start_seq`` (or the first event), describing
+    the events as ``player`` could know them, judged under ``ruleset`` when one is given
+    (``--ruleset``/``--set``) instead of the one the match names.
 
     Raises:
         UsageError: the match is empty, ``start_seq`` is not in it, or ``player`` is not
@@ -285,7 +502,13 @@ def run_stepper(match: LoadedMatch, *, start_seq: int | None, player: str | None
         LogFormatError: a record of the log is malformed.
     """
     described = Descriptions(viewer=player)
-    timeline = Timeline(match.items, header=match.header, visitor=described, source=match.source)
+    timeline = Timeline(
+        match.items,
+        header=match.header,
+        ruleset=ruleset,
+        visitor=described,
+        source=match.source,
+    )
     if player is not None and not timeline.final.has_player(player):
         seated = ", ".join(p.id for p in timeline.final.players)
         raise UsageError(
@@ -299,8 +522,18 @@ def run_stepper(match: LoadedMatch, *, start_seq: int | None, player: str | None
     stepper = Stepper(timeline, described.result(), title=title)
     if start_seq is not None:
         stepper.index = timeline.index(start_seq)
-    locale.setlocale(locale.LC_ALL, "")
-    curses.wrapper(_loop, stepper)
+    return stepper
 
 
-__all__ = ["COMBAT_STEPS", "CONTEXT", "HELP", "Descriptions", "Stepper", "run_stepper"]
+__all__ = [
+    "COMBAT_STEPS",
+    "CONTEXT",
+    "HELP",
+    "KEYS",
+    "Descriptions",
+    "HelpScreen",
+    "Stepper",
+    "StepperApp",
+    "build_stepper",
+    "run_stepper",
+]

@@ -13,6 +13,7 @@ from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import to_json
 from vwlog.io import trust as io_trust
+from vwlog.io.logfile import require_regular_file
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
 from vwlog.services import trust as services_trust
@@ -119,7 +120,7 @@ def pool() -> None:
 
 
 @pool.command("publish")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--id", "pool_id", required=True, metavar="ID", help="Stable id, e.g. spring-cup@1.")
 @pass_cli_context
 def pool_publish(cli: CliContext, file: Path, pool_id: str) -> None:
@@ -136,8 +137,11 @@ def pool_publish(cli: CliContext, file: Path, pool_id: str) -> None:
     """
     from vwlog.cli.matches import open_store
 
-    with open_store(cli) as store:
-        item, stored = services_trust.publish_pool(store, file, pool_id)
+    item, builtin = services_trust.pool_to_publish(file, pool_id)  # a bad file opens no store
+    stored = False
+    if not builtin:
+        with open_store(cli) as store:
+            stored = services_trust.store_pool(store, item)
     state = "published" if stored else "already published"
     click.echo(f"pool {item.id} {state} · {len(item.pool.cards)} cards · sha256 {item.hash}")
 
@@ -178,7 +182,7 @@ def ruleset_group() -> None:
 
 
 @ruleset_group.command("publish")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @pass_cli_context
 def ruleset_publish(cli: CliContext, file: Path) -> None:
     """Publish a ruleset file into the store under its id@version.
@@ -191,8 +195,11 @@ def ruleset_publish(cli: CliContext, file: Path) -> None:
     """
     from vwlog.cli.matches import open_store
 
-    with open_store(cli) as store:
-        item, stored = services_trust.publish_ruleset(store, file)
+    item, builtin = services_trust.ruleset_to_publish(file)  # a bad file opens no store
+    stored = False
+    if not builtin:
+        with open_store(cli) as store:
+            stored = services_trust.store_ruleset(store, item)
     state = "published" if stored else "already published"
     click.echo(f"ruleset {item.id} {state} · sha256 {item.hash}")
 
@@ -299,6 +306,7 @@ def sign(log: Path, key_path: Path, out: Path | None) -> None:
         vwlog sign match.jsonl --key keys/alice.key
         vwlog verify --keyring keys match.jsonl
     """
+    require_regular_file(log, "signing reads the log twice")
     check = services_trust.sign_log(log, key_path, out)
     click.echo(f"{out or log}: signed by {check.signer} (key {check.key_id}) at seq {check.seq}")
 

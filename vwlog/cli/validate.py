@@ -471,6 +471,14 @@ def verify(
     type=click.Path(path_type=Path),
     help="Directory for the logs (or a .jsonl file for one match); default: a summary only.",
 )
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes (one match per worker at a time; with -o DIR).",
+)
 @options.ruleset_options
 @cluster_option
 @click.pass_context
@@ -485,6 +493,7 @@ def simulate(
     policy: str,
     max_turns: int,
     out: Path | None,
+    jobs: int,
     ruleset_file: Path | None,
     sets: tuple[str, ...],
     cluster: str | None,
@@ -502,6 +511,7 @@ def simulate(
 
     \b
         vwlog simulate --seed 7 --matches 2 -o corpus/
+        vwlog simulate --seed 7 --matches 2 -j 2 -o corpus2/
         vwlog simulate --seed 1 --players 4 --teams 2 -o tag.jsonl
         vwlog simulate --seed 5 --max-turns 160 --policy random \\
             --set victory_vp=1000 --set victory_honor=1000000 \\
@@ -538,7 +548,7 @@ def simulate(
         failed = 0
         with progress(matches, "simulating", enabled=matches > 1) as bar:
             for outcome in on_cluster(
-                cluster, 1, simulate_task, range(matches), pool, spec, where_to
+                cluster, jobs, simulate_task, range(matches), pool, spec, where_to
             ):
                 bar.update(1)
                 if isinstance(outcome, TaskFailure):
@@ -556,7 +566,7 @@ def simulate(
             victories[match.victory or "UNFINISHED"] += 1
             bar.update(1)
 
-        results = simulate_to(pool, spec, out, on_match=seen)
+        results = simulate_to(pool, spec, out, on_match=seen, jobs=jobs)
     if out is None:
         header, records = close_records(results[0].header, results[0].records, published_for(pool))
         write_log("-", header, records)

@@ -52,7 +52,7 @@ from vwlog.services import (
     ValidationOptions,
     validate_log,
 )
-from vwlog.services.matches import ImportResult, import_log
+from vwlog.services.matches import ImportResult, failed, import_log
 from vwlog.services.simulate import generate_one
 from vwlog.services.stats import replay_metrics
 from vwlog.services.trust import published_for
@@ -338,7 +338,7 @@ def import_task(
             snapshot_every=snapshot_every,
         )
     except (LogFormatError, MatchExistsError, SequenceConflictError, StoreError) as err:
-        return ImportResult(path, None, "error", detail=str(err))
+        return failed(path, err)
     return dataclasses.replace(result, path=path)
 
 

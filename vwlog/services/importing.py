@@ -16,27 +16,37 @@ says it was sealed on import.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import struct
 import tempfile
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, Literal
 
 from vwlog.io import codec
-from vwlog.io.logfile import open_log
-from vwlog.model.errors import LogFormatError
+from vwlog.io.logfile import file_is_regular, open_log
+from vwlog.model.errors import (
+    LogFormatError,
+    MatchExistsError,
+    SequenceConflictError,
+    StoreError,
+)
 from vwlog.services import verify_lines
 from vwlog.services.matches import (
+    SNAPSHOT_EVERY,
     ImportResult,
     _Snapshots,
     encode_snapshot,
+    failed,
     judge_and_measure,
     meta_from,
     rejected,
 )
-from vwlog.store import ImportOutcome, MatchStore
+from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator, Sequence
+    from multiprocessing.pool import AsyncResult
     from pathlib import Path
 
     from vwlog.engine.replay import Step
@@ -91,13 +101,6 @@ class _SpooledSnapshots(_Snapshots):
             data = encode_snapshot(step.after, step.record.hash)
             self.spool.write(_SNAPSHOT_HEAD.pack(seq, len(data)))
             self.spool.write(data)
-
-    def replayed(self) -> Iterator[tuple[int, bytes]]:
-        """The spooled snapshots, in seq order, read back one at a time."""
-        self.spool.seek(0)
-        while head := self.spool.read(_SNAPSHOT_HEAD.size):
-            seq, size = _SNAPSHOT_HEAD.unpack(head)
-            yield seq, self.spool.read(size)
 
 
 def _records(path: str | Path, *, seal: bool) -> Iterator[tuple[int, bytes, EventRecord, bool]]:
@@ -156,6 +159,101 @@ def _check_chain(path: str | Path, header: LogHeader) -> None:
         )
 
 
+def _recognised(store: MatchStore, path: str | Path, digest: str | None) -> ImportResult | None:
+    """``unchanged`` if the file is byte for byte the one a stored match was imported from."""
+    if digest is None:
+        return None
+    with open_log(path) as reader:
+        header = reader.header
+    if header.match_id in store:
+        meta = store.meta(header.match_id)
+        if meta.source_sha256 == digest:
+            return ImportResult(
+                str(path), header.match_id, str(ImportOutcome.UNCHANGED), meta.events
+            )
+    return None
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A log validated and measured, its snapshots spooled: all that storing it needs."""
+
+    path: str
+    header: LogHeader
+    """The header to store (sealed on the fly when the log had no hashes)."""
+    seal: Literal["author", "import"]
+    meta: MatchMeta
+    events: int
+    violations: int
+
+
+def _prepare(
+    path: str | Path,
+    digest: str | None,
+    spool: BinaryIO,
+    *,
+    reject_illegal: bool,
+    snapshot_every: int,
+) -> Prepared | ImportResult:
+    """Passes 2 and 3 (see the module): the chain, then one replay that validates, measures and
+    spools the snapshots into ``spool``; a ``rejected`` result when ``reject_illegal`` refuses
+    the log.
+
+    Raises:
+        LogFormatError: the file is unreadable, malformed, or its hash chain is broken.
+    """
+    name = str(path)
+    with open_log(path) as reader:
+        header = reader.header
+    seal: Literal["author", "import"] = "author" if header.hash is not None else "import"
+    if seal == "author":
+        _check_chain(path, header)
+    else:
+        header = _sealed_header(header)
+    snapshots = _SpooledSnapshots(snapshot_every, spool)
+    items = ((n, r) for n, _, r, _ in _records(path, seal=seal == "import"))
+    report, metrics = judge_and_measure(header, items, snapshots, source=name)
+    events = snapshots.count
+    if reject_illegal and report.violations:
+        return rejected(name, header.match_id, events, report)
+    head_hash = snapshots.last_hash or header.hash or ""
+    meta = meta_from(header, report, head_hash, events=events, metrics=metrics)
+    meta = meta.model_copy(update={"seal": seal, "source_sha256": digest})
+    spool.flush()
+    return Prepared(name, header, seal, meta, events, len(report.violations))
+
+
+def _spooled(spool: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """The snapshots `_SpooledSnapshots` wrote to ``spool``, in seq order, one at a time."""
+    spool.seek(0)
+    while head := spool.read(_SNAPSHOT_HEAD.size):
+        seq, size = _SNAPSHOT_HEAD.unpack(head)
+        yield seq, spool.read(size)
+
+
+def _store(store: MatchStore, prepared: Prepared, spool: BinaryIO) -> ImportResult:
+    """Pass 4: read the records again and store them with the spooled snapshots in one
+    transaction.
+
+    Raises:
+        LogFormatError: the file can no longer be read.
+        MatchExistsError: another match with this id is stored.
+        StoreError: the database failed.
+    """
+    lines = (
+        (codec.record_bytes(r) if upcast or not raw else raw, r)
+        for _, raw, r, upcast in _records(prepared.path, seal=prepared.seal == "import")
+    )
+    outcome = store.import_stream(prepared.header, lines, prepared.meta, _spooled(spool))
+    return ImportResult(
+        prepared.path,
+        prepared.header.match_id,
+        str(outcome),
+        prepared.events,
+        prepared.violations,
+    )
+
+
 def import_streaming(
     store: MatchStore,
     path: str | Path,
@@ -170,36 +268,131 @@ def import_streaming(
         MatchExistsError: another match with this id is stored.
         StoreError: the database failed.
     """
-    name = str(path)
     digest = file_sha256(path)
-    with open_log(path) as reader:
-        header = reader.header
-    if digest is not None and header.match_id in store:
-        meta = store.meta(header.match_id)
-        if meta.source_sha256 == digest:
-            return ImportResult(name, header.match_id, str(ImportOutcome.UNCHANGED), meta.events)
-    seal: Literal["author", "import"] = "author" if header.hash is not None else "import"
-    if seal == "author":
-        _check_chain(path, header)
-    else:
-        header = _sealed_header(header)
+    known = _recognised(store, path, digest)
+    if known is not None:
+        return known
     with tempfile.TemporaryFile(prefix="vwlog-snapshots-") as spool:
-        snapshots = _SpooledSnapshots(snapshot_every, spool)
-        items = ((n, r) for n, _, r, _ in _records(path, seal=seal == "import"))
-        report, metrics = judge_and_measure(header, items, snapshots, source=name)
-        events = snapshots.count
-        if reject_illegal and report.violations:
-            return rejected(name, header.match_id, events, report)
-        head_hash = snapshots.last_hash or header.hash or ""
-        meta = meta_from(header, report, head_hash, events=events, metrics=metrics)
-        meta = meta.model_copy(update={"seal": seal, "source_sha256": digest})
-        lines = (
-            (codec.record_bytes(r) if upcast or not raw else raw, r)
-            for _, raw, r, upcast in _records(path, seal=seal == "import")
+        prepared = _prepare(
+            path, digest, spool, reject_illegal=reject_illegal, snapshot_every=snapshot_every
         )
-        spool.flush()
-        outcome = store.import_stream(header, lines, meta, snapshots.replayed())
-    return ImportResult(name, header.match_id, str(outcome), events, len(report.violations))
+        if isinstance(prepared, ImportResult):
+            return prepared
+        return _store(store, prepared, spool)
 
 
-__all__ = ["file_sha256", "import_streaming"]
+# -- many logs, validated by worker processes -------------------------------------------------
+
+_STORE_ERRORS = (LogFormatError, MatchExistsError, SequenceConflictError, StoreError)
+"""What makes one log of many an ``error`` result while the others go on."""
+
+
+def _prepare_in_worker(
+    args: tuple[str, str | None, str, bool, int],
+) -> Prepared | ImportResult:
+    """`_prepare` in a worker process, its snapshots spooled to the file ``spool``; an
+    unreadable or broken log is an ``error`` result (the parent goes on with the others)."""
+    path, digest, spool_path, reject_illegal, snapshot_every = args
+    try:
+        with open(spool_path, "w+b") as spool:
+            return _prepare(
+                path,
+                digest,
+                spool,
+                reject_illegal=reject_illegal,
+                snapshot_every=snapshot_every,
+            )
+    except LogFormatError as err:
+        return failed(path, err)
+
+
+def import_logs_parallel(
+    store: MatchStore,
+    paths: Sequence[str | Path],
+    *,
+    jobs: int,
+    reject_illegal: bool = False,
+    snapshot_every: int = SNAPSHOT_EVERY,
+    on_result: Callable[[ImportResult], None] | None = None,
+) -> list[ImportResult]:
+    """`vwlog.services.matches.import_logs` with ``jobs`` worker processes validating.
+
+    The workers check each log's chain, replay it once (validation, statistics) and spool its
+    snapshots to a temporary file; this process, the only one that writes to the store, then
+    stores each log in one transaction, in the order given, and reports the results in that
+    order, so the outcome of every log (``stored``, ``unchanged``, ``rejected``, ``error``) is
+    the one a serial import gives. A log already stored from the same bytes is ``unchanged``
+    before any worker sees it. Standard input, a pipe or a device is imported here, in its
+    turn. At most ``2 * jobs`` logs are in flight, so the spooled snapshots on disk stay
+    bounded. Workers are forked on Linux while this process runs no other thread (they do not
+    pay the interpreter's start again, and never touch the store's connection); otherwise,
+    for instance when a database driver keeps a thread, they are spawned.
+    """
+    import multiprocessing
+    import os
+    import sys
+    import threading
+    from collections import deque
+
+    from vwlog.services.matches import import_log
+
+    results: list[ImportResult] = []
+    window: deque[tuple[str, ImportResult | AsyncResult[Prepared | ImportResult] | None, str]]
+    window = deque()
+
+    def finish() -> None:
+        path, work, spool_path = window.popleft()
+        try:
+            if work is None:  # not a regular file: imported here, in its turn
+                result = import_log(
+                    store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
+                )
+            elif isinstance(work, ImportResult):
+                result = work
+            else:
+                prepared = work.get()
+                if isinstance(prepared, ImportResult):
+                    result = prepared
+                else:
+                    with open(spool_path, "rb") as spool:
+                        result = _store(store, prepared, spool)
+        except _STORE_ERRORS as err:
+            result = failed(path, err)
+        finally:
+            if spool_path:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(spool_path)
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+
+    alone = threading.active_count() == 1
+    start = "fork" if sys.platform.startswith("linux") and alone else "spawn"
+    with (
+        tempfile.TemporaryDirectory(prefix="vwlog-import-") as spool_dir,
+        multiprocessing.get_context(start).Pool(jobs) as pool,
+    ):
+        for n, raw in enumerate(paths):
+            path = str(raw)
+            if not file_is_regular(path):
+                window.append((path, None, ""))
+            else:
+                try:
+                    digest = file_sha256(path)
+                    known = _recognised(store, path, digest)
+                except _STORE_ERRORS as err:
+                    known = failed(path, err)
+                if known is not None:
+                    window.append((path, known, ""))
+                else:
+                    spool_path = os.path.join(spool_dir, f"{n}.snapshots")
+                    task = (path, digest, spool_path, reject_illegal, snapshot_every)
+                    window.append((path, pool.apply_async(_prepare_in_worker, (task,)), spool_path))
+            while len(window) > 2 * jobs:
+                finish()
+        while window:
+            finish()
+    return results
+
+
+__all__ = ["Prepared", "file_sha256", "import_logs_parallel", "import_streaming"]

@@ -310,6 +310,13 @@ def import_log(
     )
 
 
+def failed(path: str | Path, err: Exception) -> ImportResult:
+    """The ``error`` result of a log that could not be imported, its message naming the file
+    (a format error names it already; a conflict with a stored match names only the match)."""
+    name, text = str(path), str(err)
+    return ImportResult(name, None, "error", detail=text if name in text else f"{name}: {text}")
+
+
 def import_logs(
     store: MatchStore,
     paths: Sequence[str | Path],
@@ -327,7 +334,7 @@ def import_logs(
                 store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
             )
         except (LogFormatError, MatchExistsError, SequenceConflictError, StoreError) as err:
-            result = ImportResult(str(path), None, "error", detail=str(err))
+            result = failed(path, err)
         results.append(result)
         if on_result is not None:
             on_result(result)
@@ -515,6 +522,7 @@ __all__ = [
     "decode_snapshot",
     "encode_snapshot",
     "export_match",
+    "failed",
     "import_log",
     "import_logs",
     "judge_and_measure",

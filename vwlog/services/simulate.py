@@ -15,7 +15,7 @@ from vwlog.model.errors import InvalidParameterError
 from vwlog.services.trust import close_stream, published_for
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
 
     from vwlog.io.trust import PublishedPool
 
@@ -94,8 +94,10 @@ def simulate_to(
     out: Path | None,
     *,
     on_match: Callable[[GeneratedMatch, Path | None], None] | None = None,
+    jobs: int = 1,
 ) -> list[GeneratedMatch]:
-    """Generate ``spec.matches`` matches and write each as a sealed log under ``out``.
+    """Generate ``spec.matches`` matches and write each as a sealed log under ``out``, with
+    ``jobs`` worker processes when there are several matches to write.
 
     Returns the generated matches' summaries (header and final state; records are dropped
     after writing to keep memory flat when ``out`` is given).
@@ -115,12 +117,41 @@ def simulate_to(
         out.mkdir(parents=True, exist_ok=True)
     results = []
     published = published_for(pool)
-    for index in range(spec.matches):
-        match, path = generate_one(pool, spec, index, out, published)
+    made: Iterable[tuple[GeneratedMatch, Path | None]]
+    if jobs > 1 and spec.matches > 1 and out is not None:
+        made = _in_workers(pool, spec, out, published, jobs)
+    else:
+        made = (generate_one(pool, spec, i, out, published) for i in range(spec.matches))
+    for match, path in made:
         if on_match is not None:
             on_match(match, path)
         results.append(match)
     return results
+
+
+def _generate_in_worker(
+    args: tuple[CardPool, SimulationSpec, int, Path, PublishedPool | None],
+) -> tuple[GeneratedMatch, Path | None]:
+    pool, spec, index, out, published = args
+    return generate_one(pool, spec, index, out, published)
+
+
+def _in_workers(
+    pool: CardPool,
+    spec: SimulationSpec,
+    out: Path,
+    published: PublishedPool | None,
+    jobs: int,
+) -> Iterator[tuple[GeneratedMatch, Path | None]]:
+    """Each match generated and written by one of ``jobs`` worker processes, in index order
+    (match ``i`` depends only on the seed and ``i``, so the files are the serial run's)."""
+    import multiprocessing
+    import sys
+
+    start = "fork" if sys.platform.startswith("linux") else "spawn"
+    work = [(pool, spec, i, out, published) for i in range(spec.matches)]
+    with multiprocessing.get_context(start).Pool(jobs) as workers:
+        yield from workers.imap(_generate_in_worker, work)
 
 
 __all__ = ["SimulationSpec", "generate_one", "match_path", "sealed", "simulate_to"]

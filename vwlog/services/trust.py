@@ -504,32 +504,54 @@ def store_registry(store: MatchStore | None) -> Registry:
     return registry
 
 
-def publish_pool(store: MatchStore, path: Path, pool_id: str) -> tuple[PublishedPool, bool]:
-    """Publish a card pool file under ``pool_id``.
+def pool_to_publish(path: Path, pool_id: str) -> tuple[PublishedPool, bool]:
+    """Read and check a card pool file to publish under ``pool_id``, before any store is
+    opened: the pool, and whether it is the packaged pool of that id (nothing to store).
 
     Raises:
         CardPoolError: the file is not a valid pool.
-        UsageError: the id is malformed, built in, or taken by other content.
+        UsageError: the id is malformed, or built in with other content.
     """
     io_trust.check_published_id(pool_id, "pool")
     item = io_trust.published_pool(load_pool(path), pool_id)
     builtin = io_trust.builtin_registry().pools.get(pool_id)
     if builtin is not None:
         if builtin.hash == item.hash:
-            return builtin, False
+            return builtin, True
         raise UsageError(
             msg(
                 "pool id {pool_id} is the packaged pool's; choose another id", pool_id=repr(pool_id)
             )
         )
-    return item, store.publish("pool", pool_id, io_trust.pool_document(item))
+    return item, False
 
 
-def publish_ruleset(store: MatchStore, path: Path) -> tuple[PublishedRuleset, bool]:
-    """Publish a ruleset file under its ``id@version``.
+def publish_pool(store: MatchStore, path: Path, pool_id: str) -> tuple[PublishedPool, bool]:
+    """Publish a card pool file under ``pool_id``; whether it was stored (not already there).
 
     Raises:
-        UsageError: the file is unreadable or invalid, or its id is taken by other content.
+        CardPoolError: the file is not a valid pool.
+        UsageError: the id is malformed, built in, or taken by other content.
+    """
+    item, builtin = pool_to_publish(path, pool_id)
+    return item, not builtin and store_pool(store, item)
+
+
+def store_pool(store: MatchStore, item: PublishedPool) -> bool:
+    """Store a pool `pool_to_publish` read; whether it was stored (not already there).
+
+    Raises:
+        UsageError: its id is taken by other content.
+    """
+    return store.publish("pool", item.id, io_trust.pool_document(item))
+
+
+def ruleset_to_publish(path: Path) -> tuple[PublishedRuleset, bool]:
+    """Read and check a ruleset file to publish under its ``id@version``, before any store is
+    opened: the ruleset, and whether it is the built-in one of that id (nothing to store).
+
+    Raises:
+        UsageError: the file is unreadable or invalid, or built in with other content.
     """
     try:
         data = path.read_bytes()
@@ -542,11 +564,30 @@ def publish_ruleset(store: MatchStore, path: Path) -> tuple[PublishedRuleset, bo
     builtin = io_trust.builtin_registry().rulesets.get(item.id)
     if builtin is not None:
         if builtin.hash == item.hash:
-            return builtin, False
+            return builtin, True
         raise UsageError(
             msg("ruleset {id} is built in; give your ruleset another id or version", id=item.id)
         )
-    return item, store.publish("ruleset", item.id, io_trust.ruleset_document(item))
+    return item, False
+
+
+def publish_ruleset(store: MatchStore, path: Path) -> tuple[PublishedRuleset, bool]:
+    """Publish a ruleset file under its ``id@version``; whether it was stored.
+
+    Raises:
+        UsageError: the file is unreadable or invalid, or its id is taken by other content.
+    """
+    item, builtin = ruleset_to_publish(path)
+    return item, not builtin and store_ruleset(store, item)
+
+
+def store_ruleset(store: MatchStore, item: PublishedRuleset) -> bool:
+    """Store a ruleset `ruleset_to_publish` read; whether it was stored (not already there).
+
+    Raises:
+        UsageError: its id is taken by other content.
+    """
+    return store.publish("ruleset", item.id, io_trust.ruleset_document(item))
 
 
 __all__ = [
@@ -558,11 +599,15 @@ __all__ = [
     "close_records",
     "close_stream",
     "packaged_pool",
+    "pool_to_publish",
     "publish_pool",
     "publish_ruleset",
     "published_for",
     "registry_of",
+    "ruleset_to_publish",
     "seal_after",
     "sign_log",
+    "store_pool",
     "store_registry",
+    "store_ruleset",
 ]
