@@ -116,7 +116,7 @@ class ChainCheck:
             root = codec.header_hash(header)
             if root != header.hash:
                 self.broken = BrokenLink(None, 1, "header altered", root, header.hash)
-        self.previous = header.hash
+        self.previous: str = header.hash or ""
         self.count = 0
         self.stopped = False
         """A line could not be read as a record: the chain ends there."""
