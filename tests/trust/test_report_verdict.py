@@ -45,3 +45,42 @@ def test_a_stored_cut_match_reports_incomplete(runner: CliRunner, tmp_path: Path
         assert "**Verdict: incomplete**" in result.stdout
         assert "unsealed: the record has no seal" in result.stdout
         assert "| Chain | intact" in result.stdout or "- Chain: intact" in result.stdout
+
+
+def test_what_the_verdict_rests_on_is_rendered_escaped_and_in_the_language(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """The HTML section comes from the report's template (autoescaped); a signer's name is the
+    log's own words and is shown as text; the section speaks the report's language."""
+    import shutil
+
+    keys = tmp_path / "keys"
+    assert run(runner, "keys", "create", "alice", "--dir", keys).exit_code == 0
+    signed = tmp_path / "signed.jsonl"
+    shutil.copy(SAMPLES / "hand-limit.jsonl", signed)
+    assert run(runner, "sign", signed, "--key", keys / "alice.key").exit_code == 0
+    # the signer's name is what the record says: a forger may write anything there
+    header, records = read_log(signed)
+    name = "<img src=x onerror=alert(1)>"
+    records = [
+        r.model_copy(update={"event": r.event.model_copy(update={"signer": name})})
+        if isinstance(r.event, RecordSigned)
+        else r
+        for r in records
+    ]
+    head, chained = sealed(header.model_copy(update={"hash": None}), records)
+    log = tmp_path / "renamed.jsonl"
+    write_log(log, head, chained)
+    page = run(runner, "report", "--format", "html", log)
+    section = page.stdout.split('<section id="rests-on">', 1)[1].split("</section>", 1)[0]
+    assert "<img" not in page.stdout
+    assert "&lt;img src=x onerror=alert(1)&gt; key " in section
+    assert "<tr><th>Signatures</th>" in section
+    indonesian = run(runner, "report", "--lang", "id", "--format", "html", log)
+    section = indonesian.stdout.split('<section id="rests-on">', 1)[1].split("</section>", 1)[0]
+    assert "<h2>Dasar putusan ini</h2>" in section
+    assert "<strong>Putusan: " in section
+    assert "<tr><th>Tanda tangan</th><td>&lt;img src=x onerror=alert(1)&gt; kunci " in section
+    markdown = run(runner, "report", "--lang", "id", log)
+    assert "**Putusan: " in markdown.stdout
+    assert "## Dasar putusan ini" in markdown.stdout

@@ -242,10 +242,9 @@ def report(
     made = provenance(started.ruleset if started else None, started.cards if started else None)
     with quoting_original(quote_original):
         if output_format == "html":
-            text = provenance_html(report_html(document), made)
+            text = provenance_html(report_html(document, verdict), made)
         else:
-            text = report_markdown(document) + provenance_markdown(made)
-        text = with_rests_on(text, verdict, html=output_format == "html")
+            text = with_rests_on(report_markdown(document) + provenance_markdown(made), verdict)
     if out is None or str(out) == STDIO:
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
         if not verdict.ok:
