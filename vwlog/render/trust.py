@@ -11,6 +11,7 @@ from vwlog.io.i18n import N_, gettext, ngettext
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
+    from vwlog.projections.stats import TrustedUse
     from vwlog.rules.published import Integrity, TrustedResult
 
 VERDICT_WORDS = {
@@ -71,7 +72,7 @@ def trusted_summary(trusted: list[TrustedResult]) -> str:
     ).format(count=n)
 
 
-def trusted_item(t: TrustedResult) -> str:
+def trusted_item(t: TrustedResult | TrustedUse) -> str:
     """One result taken as logged: its seq, card, skill and how many effects it claims."""
     return ngettext(
         "seq {seq}: {card} {skill} ({count} effect)",
