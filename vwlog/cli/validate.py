@@ -321,11 +321,13 @@ def verify(
 
     Every record carries SHA-256 over its canonical JSON and the previous
     hash; the first broken link is named with its seq and line, expected vs
-    found. A log file must end with a seal that matches it (else it is
-    unsealed: its end cannot be told from a cut); every signature must be
-    its key's over the seal, and with --keyring at least one must be by a
-    key of the ring, named as the ring names it. Deck-order commitments in
-    match_started are checked against the deck_revealed salts.
+    found. A log file or stored match must end with a seal that matches it
+    (else it is unsealed: its end cannot be told from a cut); every
+    signature must be its key's over the seal, and with --keyring at least
+    one must be by a key of the ring, named as the ring names it. Deck-order
+    commitments in match_started are checked against the deck_revealed
+    salts. A stored match is also checked against its catalog entry and the
+    data derived from it.
 
     Exit status: 0 intact and sealed, 1 a chain is broken, the log is
     unsealed, a seal or signature fails or a commitment fails (or the log
