@@ -46,6 +46,7 @@ DATA_KEYED = {
     "cards",
     "skills_registered",
     "skills_triggered",
+    "trusted_skills",
 }
 """Dicts whose keys are data (reasons, rulesets, packages, card ids), not figures."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from vwlog.audit.diff import DIFF_WINDOW, diff_matches
-from vwlog.audit.report import Integrity, build_report
+from vwlog.audit.report import DisputeReport, Integrity, build_report
 from vwlog.audit.sources import MatchSource, log_source
 from vwlog.cli import options
 from vwlog.cli import trust as trust_cli
@@ -25,6 +26,7 @@ from vwlog.render.rules import quoting_original
 from vwlog.render.text import diff_text, visible
 
 if TYPE_CHECKING:
+    from vwlog.engine.replay import ValidationReport
     from vwlog.services import VerifyReport
     from vwlog.store import MatchStore
 
@@ -52,18 +54,7 @@ def open_match(ctx: click.Context, cli: CliContext, match_or_log: str) -> MatchS
     return _store_source(options.stored_match(ctx, cli.store, match_or_log), match_or_log)
 
 
-def _integrity(ctx: click.Context, cli: CliContext, match_or_log: str) -> Integrity:
-    from vwlog.services import verify_log
-
-    report: VerifyReport
-    path = options.log_file(match_or_log)
-    if path is not None:
-        report = verify_log(options.once_readable(ctx, path))
-    else:
-        from vwlog.services.matches import verify_match
-
-        store = options.stored_match(ctx, cli.store, match_or_log)
-        report = verify_match(store, match_or_log)
+def _chain_integrity(report: VerifyReport) -> Integrity:
     broken = report.broken
     return Integrity(
         sealed=report.sealed,
@@ -74,6 +65,39 @@ def _integrity(ctx: click.Context, cli: CliContext, match_or_log: str) -> Integr
         broken_reason=broken.reason if broken else None,
         commitments=tuple((c.player, c.status) for c in report.commitments),
     )
+
+
+def _judged(
+    ctx: click.Context, cli: CliContext, match_or_log: str, document: DisputeReport
+) -> ValidationReport:
+    """The one verdict of a report: its own replay's rules result and one integrity pass over
+    the log's lines (the file, or the stored lines), which also fills the report's integrity
+    section."""
+    from vwlog.services.trust import check_integrity, check_stored
+    from vwlog.services.validate import with_findings
+
+    held = trust_cli.trust_options(cli, None, None, None)
+    validation = copy.copy(document.validation)
+    started = document.started
+    trusted, owed = validation.trusted, validation.owed
+    ruleset = started.ruleset if started is not None else None
+    path = options.log_file(match_or_log)
+    if path is not None:
+        findings = check_integrity(
+            options.once_readable(ctx, path), held, trusted=trusted, judged_under=ruleset, owed=owed
+        )
+        assert findings.chain is not None
+        chain = findings.chain
+    else:
+        from vwlog.services.matches import verify_match
+
+        store = options.stored_match(ctx, cli.store, match_or_log)
+        findings = check_stored(
+            store, match_or_log, held, trusted=trusted, judged_under=ruleset, owed=owed
+        )
+        chain = verify_match(store, match_or_log)  # the catalog and derived data too
+    document.integrity = _chain_integrity(chain)
+    return with_findings(validation, findings)
 
 
 @main.command()
@@ -212,17 +236,15 @@ def report(
     chosen = options.reading(ruleset_file, sets)
     with options.named_for_user(ctx):
         source = options.reread(open_match(ctx, cli, match_or_log), chosen)
-        integrity = _integrity(ctx, cli, match_or_log)
-        document = build_report(source, integrity=integrity, at=at)
-        verdict = trust_cli.verdict_of(ctx, cli, match_or_log)
+        document = build_report(source, at=at)
+        verdict = _judged(ctx, cli, match_or_log, document)
     started = document.started
     made = provenance(started.ruleset if started else None, started.cards if started else None)
     with quoting_original(quote_original):
         if output_format == "html":
-            text = provenance_html(report_html(document), made)
+            text = provenance_html(report_html(document, verdict), made)
         else:
-            text = report_markdown(document) + provenance_markdown(made)
-        text = with_rests_on(text, verdict, html=output_format == "html")
+            text = with_rests_on(report_markdown(document) + provenance_markdown(made), verdict)
     if out is None or str(out) == STDIO:
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
         if not verdict.ok:

@@ -20,33 +20,7 @@ from vwlog.services import trust as services_trust
 from vwlog.services.trust import TrustOptions
 
 if TYPE_CHECKING:
-    from vwlog.engine.replay import ValidationReport
     from vwlog.io.trust import Registry
-
-
-def verdict_of(ctx: click.Context, cli: CliContext, match_or_log: str) -> ValidationReport:
-    """The one verdict (rules and integrity) on a log file or a stored match (written to a
-    temporary file, record for record, to check it like a file)."""
-    from vwlog.services import ValidationOptions, validate_log
-
-    held = trust_options(cli, None, None, None)
-    opts = ValidationOptions(trust=held)
-    path = options.log_file(match_or_log)
-    if path is not None:
-        report = validate_log(options.once_readable(ctx, path), opts)
-        report.source = options.shown_name(ctx, report.source or path)
-        return report
-    import tempfile
-
-    from vwlog.io.logfile import write_log
-
-    store = options.stored_match(ctx, cli.store, match_or_log)
-    directory = ctx.with_resource(tempfile.TemporaryDirectory(prefix="vwlog-report-"))
-    target = Path(directory) / "match.jsonl"
-    write_log(target, store.header(match_or_log), store.records(match_or_log))
-    report = validate_log(target, opts)
-    report.source = f"store:{match_or_log}"
-    return report
 
 
 # -- options ---------------------------------------------------------------------------------
@@ -324,5 +298,4 @@ __all__ = [
     "ruleset_publish",
     "sign",
     "trust_options",
-    "verdict_of",
 ]

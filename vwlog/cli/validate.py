@@ -38,7 +38,6 @@ from vwlog.services import (
     rules_catalog,
     simulate_to,
     validate_logs,
-    verify_log,
 )
 from vwlog.services.cluster import (
     TaskFailure,
@@ -47,7 +46,7 @@ from vwlog.services.cluster import (
     simulate_task,
     validate_task,
 )
-from vwlog.services.trust import check_integrity, close_records, published_for
+from vwlog.services.trust import check_integrity, check_stored, close_records, published_for
 
 if TYPE_CHECKING:
     from vwlog.engine.simulate import GeneratedMatch
@@ -324,11 +323,13 @@ def verify(
 
     Every record carries SHA-256 over its canonical JSON and the previous
     hash; the first broken link is named with its seq and line, expected vs
-    found. A log file must end with a seal that matches it (else it is
-    unsealed: its end cannot be told from a cut); every signature must be
-    its key's over the seal, and with --keyring at least one must be by a
-    key of the ring, named as the ring names it. Deck-order commitments in
-    match_started are checked against the deck_revealed salts.
+    found. A log file or stored match must end with a seal that matches it
+    (else it is unsealed: its end cannot be told from a cut); every
+    signature must be its key's over the seal, and with --keyring at least
+    one must be by a key of the ring, named as the ring names it. Deck-order
+    commitments in match_started are checked against the deck_revealed
+    salts. A stored match is also checked against its catalog entry and the
+    data derived from it.
 
     Exit status: 0 intact and sealed, 1 a chain is broken, the log is
     unsealed, a seal or signature fails or a commitment fails (or the log
@@ -347,18 +348,21 @@ def verify(
     held = trust_cli.trust_options(cli, None, None, keyring)
     for arg in logs:
         path = options.log_file(arg)
-        integrity = None
         with options.named_for_user(ctx):
             if path is not None:
-                readable = options.once_readable(ctx, path)
-                report = verify_log(readable)
-                report = dataclasses.replace(report, source=options.shown_name(ctx, report.source))
-                integrity = check_integrity(readable, held).integrity
+                findings = check_integrity(options.once_readable(ctx, path), held)
+                assert findings.chain is not None
+                report = dataclasses.replace(
+                    findings.chain, source=options.shown_name(ctx, findings.chain.source)
+                )
             else:
                 from vwlog.services.matches import verify_match
 
-                report = verify_match(options.stored_match(ctx, cli.store, arg), arg)
-        bad += not report.ok or (integrity is not None and not integrity.ok)
+                store = options.stored_match(ctx, cli.store, arg)
+                report = verify_match(store, arg)
+                findings = check_stored(store, arg, held)
+            integrity = findings.integrity
+        bad += not report.ok or not integrity.ok
         if output_format == "json":
             out.append(verify_json(report) | {"integrity": integrity_json(integrity)})
             continue
@@ -403,14 +407,13 @@ def verify(
                     player=term(c.player), status=term(c.status)
                 )
             )
-        if integrity is not None:
-            echo(f"    seal: {term(integrity.seal)}")
-            for sig in integrity.signatures:
-                known = f" (keyring: {sig.known_as})" if sig.known_as else ""
-                echo(f"    signed by {term(sig.signer + known)}, key {sig.key_id}: {sig.status}")
-            for problem in integrity.problems:
-                if "hash chain" not in problem:
-                    echo(f"    {term(problem)}")
+        echo(f"    seal: {term(integrity.seal)}")
+        for sig in integrity.signatures:
+            known = f" (keyring: {sig.known_as})" if sig.known_as else ""
+            echo(f"    signed by {term(sig.signer + known)}, key {sig.key_id}: {sig.status}")
+        for problem in integrity.problems:
+            if "hash chain" not in problem:
+                echo(f"    {term(problem)}")
     if output_format == "json":
         click.echo(to_json(out))
     if bad:

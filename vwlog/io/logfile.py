@@ -153,6 +153,14 @@ class LogReader(Closing):
         while (line := self._next_line()) is not None:
             yield self._line_no, line[0]
 
+    def parse(self, raw: bytes) -> EventRecord:
+        """One record line read by `raw_lines`, parsed (and upcast) as iteration parses it.
+
+        Raises:
+            LogFormatError: the line is not a valid record.
+        """
+        return self._parse_record(raw, complete=True)
+
     def records(self) -> Iterator[EventRecord]:
         """Yield only the records (see `__iter__` for what is raised)."""
         for line in self:

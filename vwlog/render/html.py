@@ -35,9 +35,11 @@ from vwlog.render.text import (
     violation_where,
     visible,
 )
+from vwlog.render.trust import rests_on
 
 if TYPE_CHECKING:
     from vwlog.audit.report import DisputeReport
+    from vwlog.engine.replay import ValidationReport
     from vwlog.model.state import MatchState
 
 __all__ = ["BASE_CSS", "board_html", "e", "environment", "page", "report_html"]
@@ -246,13 +248,15 @@ def board_html(
     return str(macro(board_view(state, seq=seq), seq, label, say(position_said(state)), highlight))
 
 
-def report_html(report: DisputeReport) -> str:
+def report_html(report: DisputeReport, verdict: ValidationReport | None = None) -> str:
     """The report as one self-contained HTML page: inline CSS, no script, nothing fetched; each
-    board at a violation (and at ``--at``) is drawn as boxes per player."""
+    board at a violation (and at ``--at``) is drawn as boxes per player. With ``verdict`` (the
+    rules result with the integrity result), the page opens with what that verdict rests on."""
     template = environment().get_template("report.html.j2")
     return template.render(
         title=gettext("Dispute report: {match}").format(match=report.match_id),
         css=Markup(BASE_CSS),
         report=report,
         r=report.validation,
+        rests=rests_on(verdict) if verdict is not None else None,
     )

@@ -12,7 +12,6 @@ leave. A crafted name therefore shows as the text it is: no ``<script>``, ``<img
 from __future__ import annotations
 
 import re
-from html import escape
 from typing import TYPE_CHECKING
 
 from vwlog.audit.report import flag_rows
@@ -34,7 +33,7 @@ from vwlog.render.text import (
     violation_where,
     visible,
 )
-from vwlog.render.trust import signatures_text, verdict
+from vwlog.render.trust import rests_on, verdict, verdict_line
 
 if TYPE_CHECKING:
     from vwlog.audit.knowledge import Knowledge
@@ -384,65 +383,27 @@ def report_markdown(report: DisputeReport) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def rests_on_markdown(report: ValidationReport) -> list[str]:
-    """Markdown lines: what the verdict rests on."""
-    i = report.integrity
-    if i is None:
+def rests_on_markdown(report: ValidationReport, *, level: str = "###") -> list[str]:
+    """Markdown lines: what the verdict rests on, in the active language."""
+    rests = rests_on(report)
+    if rests is None:
         return []
-    lines = [
-        "### What the verdict rests on",
-        "",
-        f"- Pool: {md(i.pool)}",
-        f"- Ruleset: {md(i.ruleset)}",
-        f"- Chain: {md(i.chain)}; seal: {md(i.seal)}",
-        f"- Signatures: {md(signatures_text(i))}",
-        f"- Trusted effects: {len(report.trusted)} result"
-        f"{'s' if len(report.trusted) != 1 else ''} not machine-checked"
-        + "".join(
-            f"\n  - seq {t.seq}: {md(t.card or '?')} {md(t.skill or '?')} ({t.effects} effects)"
-            for t in report.trusted
-        ),
-    ]
-    lines += [f"- **Warning:** {md(w)}" for w in i.warnings if not w[0].isdigit()]
-    lines += [f"- **Integrity problem:** {md(p)}" for p in i.problems]
+    lines = [f"{level} {rests.title}", ""]
+    for label, value in rests.rows[:2]:
+        lines.append(f"- {label}: {md(value)}")
+    (chain, chained), (seal, sealed) = rests.rows[2:4]
+    lines.append(f"- {chain}: {md(chained)}; {seal.lower()}: {md(sealed)}")
+    for label, value in rests.rows[4:]:
+        lines.append(f"- {label}: {md(value)}")
+    lines += [f"  - {md(item)}" for item in rests.trusted]
+    lines += [f"- **{label}:** {md(value)}" for label, value in rests.notes]
     return [*lines, ""]
 
 
-def with_rests_on(document: str, report: ValidationReport, *, html: bool) -> str:
-    """A dispute report with "What the verdict rests on" at the top (after its title)."""
-    if not html:
-        title, sep, rest = document.partition("\n\n")
-        verdict_line = f"**Verdict: {verdict(report).lower()}**"
-        section = "\n".join([verdict_line, "", *rests_on_markdown(report)])
-        section = section.replace("### What the verdict rests on", "## What the verdict rests on")
-        return f"{title}{sep}{section}\n{rest}" if sep else document + "\n" + section
-    i = report.integrity
-    items = (
-        []
-        if i is None
-        else [
-            ("Pool", i.pool),
-            ("Ruleset", i.ruleset),
-            ("Chain", i.chain),
-            ("Seal", i.seal),
-            ("Signatures", signatures_text(i)),
-            (
-                "Trusted effects",
-                f"{len(report.trusted)} results not machine-checked"
-                + "".join(f"; seq {t.seq}: {t.card} {t.skill}" for t in report.trusted),
-            ),
-            *(("Warning", w) for w in i.warnings if not w[0].isdigit()),
-            *(("Integrity problem", p) for p in i.problems),
-        ]
-    )
-    rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(visible(v))}</td></tr>" for k, v in items)
-    section = (
-        '<section id="rests-on"><h2>What the verdict rests on</h2>'
-        f"<p><strong>Verdict: {escape(verdict(report).lower())}</strong></p>"
-        f"<table>{rows}</table></section>"
-    )
-    end = document.find("</h1>")
-    if end < 0:
-        return document
-    end += len("</h1>")
-    return document[:end] + "\n" + section + document[end:]
+def with_rests_on(document: str, report: ValidationReport) -> str:
+    """A Markdown dispute report with the verdict and what it rests on at the top (after its
+    title)."""
+    title, sep, rest = document.partition("\n\n")
+    top = [f"**{md(verdict_line(report))}**", "", *rests_on_markdown(report, level="##")]
+    section = "\n".join(top)
+    return f"{title}{sep}{section}\n{rest}" if sep else document + "\n" + section

@@ -19,6 +19,7 @@ from vwlog.projections.stats import (
     StatsFilter,
     Summary,
     TempoSums,
+    TrustedUse,
     TurnPoint,
     WinCount,
 )
@@ -37,6 +38,7 @@ DEFINED_MODELS: tuple[type[BaseModel], ...] = (
     TurnPoint,
     DecisionTiming,
     CardInfo,
+    TrustedUse,
     CorpusStats,
     StatsFilter,
     WinCount,

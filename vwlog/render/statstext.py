@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vwlog.io.i18n import N_, fmt_number, fmt_percent
+from vwlog.io.i18n import N_, fmt_number, fmt_percent, ngettext
 from vwlog.io.i18n import gettext as _
 from vwlog.projections.stats import (
     CorpusStats,
@@ -12,8 +12,9 @@ from vwlog.projections.stats import (
     WinCount,
 )
 from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, order_label
-from vwlog.render.text import counted
+from vwlog.render.text import counted, visible
 from vwlog.render.text import table as text_table
+from vwlog.render.trust import trusted_item
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -85,7 +86,17 @@ def render_matches_table(matches: Iterable[MatchMetrics]) -> str:
             )
             for p in m.players
         ]
-        blocks.append(head + "\n" + _indent(table(headers, rows)))
+        block = head + "\n" + _indent(table(headers, rows))
+        if m.trusted:
+            block += "\n" + _indent(
+                "\n".join(
+                    _("taken as logged (effects not machine-checked): {what}").format(
+                        what=trusted_item(t)
+                    )
+                    for t in m.trusted
+                )
+            )
+        blocks.append(block)
     return "\n\n".join(blocks)
 
 
@@ -161,6 +172,21 @@ def _head(stats: CorpusStats) -> list[str]:
     if stats.skipped:
         out.append(
             _("skipped: ") + ", ".join(f"{v} ({k})" for k, v in sorted(stats.skipped.items()))
+        )
+    if stats.trusted_results:
+        by_skill = sorted(stats.trusted_skills.items(), key=lambda kv: (-kv[1], kv[0]))
+        out.append(
+            ngettext(
+                "taken as logged (effects not machine-checked): {results} result in {matches}: "
+                "{skills}",
+                "taken as logged (effects not machine-checked): {results} results in {matches}: "
+                "{skills}",
+                stats.trusted_results,
+            ).format(
+                results=fmt_number(stats.trusted_results),
+                matches=counted(stats.with_trusted, "match", "matches"),
+                skills=", ".join(f"{visible(k)} ({fmt_number(v)})" for k, v in by_skill),
+            )
         )
     return out
 

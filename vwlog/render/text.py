@@ -18,7 +18,7 @@ from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
-from vwlog.render.trust import signatures_text, verdict
+from vwlog.render.trust import signatures_text, trusted_summary, verdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -446,25 +446,35 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
 
 
 def rests_on_lines(report: ValidationReport) -> list[str]:
-    """Text lines: what the verdict rests on (indented, for a judge)."""
+    """Text lines: what the verdict rests on (indented, for a judge), in the active language."""
     i = report.integrity
     if i is None:
         return []
+    head = _("rests on:")
+    pad = " " * len(head)
     lines = [
-        f"  rests on: pool {visible(i.pool)}",
-        f"            ruleset {visible(i.ruleset)}",
-        f"            chain {visible(i.chain)} · {visible(i.seal)}",
-        f"            signatures {visible(signatures_text(i))}",
-        f"            trusted effects: {len(report.trusted)} result"
-        f"{'s' if len(report.trusted) != 1 else ''} not machine-checked",
+        f"  {head} " + _("pool {pool}").format(pool=visible(i.pool)),
+        f"  {pad} " + _("ruleset {ruleset}").format(ruleset=visible(i.ruleset)),
+        f"  {pad} "
+        + _("chain {chain} · {seal}").format(chain=visible(i.chain), seal=visible(i.seal)),
+        f"  {pad} " + _("signatures {signatures}").format(signatures=visible(signatures_text(i))),
+        f"  {pad} "
+        + _("trusted effects: {summary}").format(summary=trusted_summary(report.trusted)),
     ]
     lines += [
         f"      {t.seq:>6}  {visible(t.card or '?')} {visible(t.skill or '?')} "
-        f"({t.effects} effects)"
+        + ngettext("({count} effect)", "({count} effects)", t.effects).format(count=t.effects)
         for t in report.trusted[:20]
     ]
     if len(report.trusted) > 20:
-        lines.append(f"      … and {len(report.trusted) - 20} more (see --format json)")
-    lines += [f"  WARNING: {visible(w)}" for w in i.warnings if not w[0].isdigit()]
-    lines += [f"  INTEGRITY: {visible(p)}" for p in i.problems]
+        lines.append(
+            "      "
+            + _("… and {count} more (see --format json)").format(count=len(report.trusted) - 20)
+        )
+    lines += [
+        "  " + _("WARNING: {text}").format(text=visible(w))
+        for w in i.warnings
+        if not w[0].isdigit()
+    ]
+    lines += ["  " + _("INTEGRITY: {text}").format(text=visible(p)) for p in i.problems]
     return lines

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from vwlog.store import CatalogChange, MatchMeta, MatchStore, StatsViewStore, ViewState
 
-VIEW_FORMAT = 1
+VIEW_FORMAT = 2
 """Version of the view's payload; a view saved in another format is rebuilt by `refresh`."""
 UNMEASURABLE = "no match_started event"
 """``CorpusStats.skipped`` reason of a stored match whose records hold no match to measure."""
@@ -88,6 +88,8 @@ def stored_metrics(meta: MatchMeta) -> MatchMetrics | None:
     data = meta.metrics
     if data is None or data.get("match_id") != meta.match_id or data.get("events") != meta.events:
         return None
+    if "trusted" not in data:
+        return None  # kept before results taken as logged were listed: replayed to list them
     try:
         return MatchMetrics.model_validate(data)
     except pydantic.ValidationError:

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vwlog.events import (
-    TRAILER_TYPES,
     EventRecord,
     LogHeader,
     MatchSealed,
@@ -32,7 +31,7 @@ from vwlog.events import (
 from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.io.pools import load_pool
-from vwlog.model.errors import LogFormatError, UsageError
+from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
 from vwlog.rules.published import (
     OWN_DEFINITIONS_WARNING,
@@ -44,14 +43,15 @@ from vwlog.rules.published import (
     compare_ruleset,
     trusted_effects_violation,
 )
+from vwlog.services.trustpass import IntegrityPass
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
-    from vwlog.io.logfile import LogLine
     from vwlog.io.trust import PublicKey, PublishedPool, PublishedRuleset, Registry
     from vwlog.model.cards import CardPool, Ruleset
     from vwlog.model.errors import Violation
+    from vwlog.services.verify import VerifyReport
     from vwlog.store import MatchStore
 
 
@@ -75,6 +75,8 @@ class TrustFindings:
 
     integrity: Integrity
     violations: list[Violation] = field(default_factory=list)
+    chain: VerifyReport | None = None
+    """The hash chain and deck commitments, as `vwlog verify` reports them."""
 
 
 def registry_of(options: TrustOptions) -> Registry:
@@ -141,7 +143,7 @@ def check_integrity(
     judged_under: Ruleset | None = None,
     owed: Sequence[str] = (),
 ) -> TrustFindings:
-    """Check what a verdict on the log at ``path`` rests on.
+    """Check what a verdict on the log at ``path`` rests on, reading it once.
 
     Args:
         path: the log file.
@@ -155,25 +157,56 @@ def check_integrity(
         LogFormatError: the file cannot be read as a log.
         UsageError: ``--pool``/``--ruleset`` names nothing published.
     """
-    from vwlog.services import verify_log
-
-    opts = options or TrustOptions()
-    chain_report = verify_log(path)
-    unreadable: str | None = None
     with open_log(path) as reader:
-        header = reader.header
-        lines: list[tuple[int, EventRecord]] = []
-        try:
-            lines = _trust_lines(reader, lines)
-        except LogFormatError as err:
-            # an altered record may no longer parse: the chain check names it; judge the rest
-            unreadable = f"the record cannot be read past line {err.line}: {err.detail}"
+        gathered = IntegrityPass(reader.name, reader.header, reader.parse)
+        for line_no, raw in reader.raw_lines():
+            gathered.feed(line_no, raw)
+    return findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)
+
+
+def check_stored(
+    store: MatchStore,
+    match_id: str,
+    options: TrustOptions | None = None,
+    *,
+    trusted: Sequence[TrustedResult] = (),
+    judged_under: Ruleset | None = None,
+    owed: Sequence[str] = (),
+) -> TrustFindings:
+    """`check_integrity` for a stored match, on its stored lines (the bytes export writes).
+
+    Raises:
+        MatchNotFoundError: no such match.
+        UsageError: ``--pool``/``--ruleset`` names nothing published.
+    """
+    gathered = IntegrityPass(f"store:{match_id}", store.header(match_id))
+    for line_no, raw in enumerate(store.raw_lines(match_id), start=2):
+        gathered.feed(line_no, raw)
+    return findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)
+
+
+def findings_of(
+    gathered: IntegrityPass,
+    options: TrustOptions | None = None,
+    *,
+    trusted: Sequence[TrustedResult] = (),
+    judged_under: Ruleset | None = None,
+    owed: Sequence[str] = (),
+) -> TrustFindings:
+    """Judge what an `IntegrityPass` gathered (see `check_integrity` for the arguments).
+
+    Raises:
+        UsageError: ``--pool``/``--ruleset`` names nothing published.
+    """
+    opts = options or TrustOptions()
+    chain = gathered.chain.report()
     findings = _findings(
-        header, chain_report_text(chain_report), lines, opts, trusted, judged_under
+        gathered.header, chain_report_text(chain), gathered.lines, opts, trusted, judged_under
     )
-    if unreadable is not None:
+    findings.chain = chain
+    if gathered.unreadable is not None:
         findings.integrity = replace(
-            findings.integrity, problems=(*findings.integrity.problems, unreadable)
+            findings.integrity, problems=(*findings.integrity.problems, gathered.unreadable)
         )
     if owed and findings.integrity.sealed:
         problem = "the seal closes the record while the rules still demand " + ", ".join(
@@ -185,11 +218,8 @@ def check_integrity(
     return findings
 
 
-def chain_report_text(report: object) -> str:
+def chain_report_text(report: VerifyReport) -> str:
     """``intact``, ``no hashes`` or ``broken: …`` from a `VerifyReport`."""
-    from vwlog.services import VerifyReport
-
-    assert isinstance(report, VerifyReport)
     if not report.sealed:
         return "no hashes"
     if report.broken is None:
@@ -200,31 +230,6 @@ def chain_report_text(report: object) -> str:
     b = report.broken
     where = f"seq {b.seq}, line {b.line}" if b.seq is not None else f"line {b.line}"
     return f"broken at {where}: {b.reason}"
-
-
-def _trust_lines(
-    lines: Iterable[LogLine], out: list[tuple[int, EventRecord]]
-) -> list[tuple[int, EventRecord]]:
-    """The records the seal and signature checks need, streaming: the first record, every
-    seal and signature, the record just before the first of them, and the first game record
-    after them (appended to ``out``, so what was read before an error is kept)."""
-    previous: tuple[int, EventRecord] | None = None
-    in_trailer = False
-    for line in lines:
-        item = (line.line_no, line.record)
-        if line.record.seq == 1:
-            out.append(item)
-        if isinstance(line.record.event, TRAILER_TYPES):
-            if not in_trailer and previous is not None and previous[1].seq != 1:
-                out.append(previous)
-            if line.record.seq != 1:
-                out.append(item)
-            in_trailer = True
-        elif in_trailer:
-            out.append(item)
-            in_trailer = False
-        previous = item
-    return out
 
 
 def _findings(
@@ -596,8 +601,10 @@ __all__ = [
     "chain_report_text",
     "check_integrity",
     "check_options",
+    "check_stored",
     "close_records",
     "close_stream",
+    "findings_of",
     "packaged_pool",
     "pool_to_publish",
     "publish_pool",

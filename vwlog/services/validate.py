@@ -13,7 +13,8 @@ from vwlog.events import MatchStarted
 from vwlog.io.logfile import open_log
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import IllegalEventError, LogFormatError
-from vwlog.services.trust import TrustOptions
+from vwlog.services.trust import TrustFindings, TrustOptions, findings_of
+from vwlog.services.trustpass import IntegrityPass
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -46,17 +47,23 @@ class InputProblem:
 def validate_log(path: str | Path, options: ValidationOptions | None = None) -> ValidationReport:
     """Validate one log file, streaming it line by line (memory flat in file length).
 
+    The file is read once: the hash chain, seal and signatures are checked on the lines the
+    replay reads (and on the rest of the file, when the replay stops early), and the report
+    carries that integrity result beside the rules result (one verdict).
+
     With `ViolationPolicy.STOP_AT_FIRST` validation stops at the first illegal event: the
     report holds its violations and ``stopped_at`` names its seq.
 
     Raises:
         LogFormatError: the file is unreadable or malformed (names file, line and field).
         RulesetOverrideError: an override does not fit the ruleset.
+        UsageError: ``--pool``/``--ruleset`` names nothing published.
     """
     opts = options or ValidationOptions()
     validator = Validator(source=str(path))
     with open_log(path) as reader:
-        lines = iter(reader)
+        gathered = IntegrityPass(reader.name, reader.header, reader.parse)
+        lines = gathered.tee(reader)
         first = next(lines, None)
         ruleset = opts.ruleset
         if first is not None and isinstance(first.record.event, MatchStarted) and ruleset is None:
@@ -77,37 +84,17 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
             report.violations.extend(err.violations)
             report.stopped_at = err.seq
             report.turns = max((v.turn or 0 for v in err.violations), default=0)
-    return with_integrity(report, path, opts.trust, ruleset)
-
-
-def with_integrity(
-    report: ValidationReport,
-    path: str | Path,
-    trust: TrustOptions | None,
-    ruleset: Ruleset | None = None,
-) -> ValidationReport:
-    """The report with the integrity result and the R-TRUST violations added (one verdict).
-
-    Raises:
-        LogFormatError: the file cannot be read again.
-        UsageError: ``--pool``/``--ruleset`` names nothing published.
-    """
-    from vwlog.rules.published import Integrity
-    from vwlog.services.trust import check_integrity
-
-    if str(path) == "-":
-        report.integrity = Integrity(
-            chain="not checked",
-            sealed=False,
-            seal="not checked",
-            pool="not checked",
-            ruleset="not checked",
-            problems=("read from standard input: chain, seal and signatures not checked",),
-        )
-        return report
-    findings = check_integrity(
-        path, trust, trusted=report.trusted, judged_under=ruleset, owed=report.owed
+        # what the replay did not read (it stopped early): the chain and seal still count
+        for line_no, raw in reader.raw_lines():
+            gathered.feed(line_no, raw)
+    findings = findings_of(
+        gathered, opts.trust, trusted=report.trusted, judged_under=ruleset, owed=report.owed
     )
+    return with_findings(report, findings)
+
+
+def with_findings(report: ValidationReport, findings: TrustFindings) -> ValidationReport:
+    """The report with the integrity result and the R-TRUST violations added (one verdict)."""
     report.integrity = findings.integrity
     if findings.violations:
         report.violations = sorted(
@@ -153,4 +140,10 @@ def validate_logs(
         yield from pool.imap(_validate_one, work, chunksize=max(1, len(work) // (jobs * 8)))
 
 
-__all__ = ["InputProblem", "ValidationOptions", "validate_log", "validate_logs"]
+__all__ = [
+    "InputProblem",
+    "ValidationOptions",
+    "validate_log",
+    "validate_logs",
+    "with_findings",
+]

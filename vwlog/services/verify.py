@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from pydantic import ValidationError
@@ -95,18 +95,41 @@ def verify_lines(
     A line passes only in canonical form: the hash of a record written another way (``2.0``
     for ``2``, ``"5"`` for ``5``) may still match, but the line does not.
     """
-    if header.hash is None:
-        return VerifyReport(source, header.match_id, 0, None, None, sealed=False)
-    broken: BrokenLink | None = None
-    root = codec.header_hash(header)
-    if root != header.hash:
-        broken = BrokenLink(None, 1, "header altered", root, header.hash)
-    previous = header.hash
-    count = 0
-    starts: dict[str, tuple[str | None, tuple[str, ...]]] = {}
-    reveals: dict[str, str] = {}
+    check = ChainCheck(source, header)
     for line_no, raw in lines:
-        count += 1
+        check.feed(line_no, raw)
+        if check.stopped:
+            break
+    return check.report()
+
+
+class ChainCheck:
+    """The hash chain and deck commitments of a log, checked one raw line at a time (so one
+    read of a log can also replay it): `feed` each record line, then `report`."""
+
+    def __init__(self, source: str, header: LogHeader) -> None:
+        self.source = source
+        self.header = header
+        self.hashed = header.hash is not None
+        self.broken: BrokenLink | None = None
+        if self.hashed:
+            root = codec.header_hash(header)
+            if root != header.hash:
+                self.broken = BrokenLink(None, 1, "header altered", root, header.hash)
+        self.previous: str = header.hash or ""
+        self.count = 0
+        self.stopped = False
+        """A line could not be read as a record: the chain ends there."""
+        self._starts: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+        self._reveals: dict[str, str] = {}
+
+    def feed(self, line_no: int, raw: bytes) -> dict[str, Any] | None:
+        """Check one record line; the decoded JSON object (without its ``hash``), or ``None``
+        if the line is no JSON object (the chain then stops) or the log carries no hashes."""
+        if not self.hashed or self.stopped:
+            return None
+        self.count += 1
+        count = self.count
         # fast path: hash the canonical re-dump of the parsed JSON (what the writer hashed);
         # the record model is consulted only when that does not match, and for the events
         # that carry deck commitments
@@ -115,66 +138,96 @@ def verify_lines(
         except orjson.JSONDecodeError:
             data = None
         if not isinstance(data, dict):
-            if broken is None:
-                broken = BrokenLink(count, line_no, "line altered: no longer a valid record")
-            break
+            self._break(BrokenLink(count, line_no, "line altered: no longer a valid record"))
+            self.stopped = True
+            return None
         claimed = data.pop("hash", None)
         try:
             body = codec.canonical(data)
         except codec.EncodeError:
             body = b""
-        expected = codec.chain_hash(previous, body)
+        expected = codec.chain_hash(self.previous, body)
         canonical_line: bytes | None = None
         if claimed != expected:
             try:
                 record = codec.parse_record(raw, strict=True)
-                expected = codec.chain_hash(previous, codec.record_body(record))
+                expected = codec.chain_hash(self.previous, codec.record_body(record))
                 canonical_line = codec.record_bytes(record)
             except (ValidationError, codec.EncodeError):
-                if broken is None:
-                    broken = BrokenLink(count, line_no, "line altered: no longer a valid record")
-                break
-        if broken is None:
-            # name the link by its position in the chain, whatever seq the line claims
-            if claimed != expected:
-                shown = claimed if isinstance(claimed, str) else None
-                broken = BrokenLink(
-                    count, line_no, "hash does not match the chain", expected, shown
-                )
-            elif data.get("seq") != count:
-                broken = BrokenLink(
-                    count, line_no, f"seq altered (the line says {data.get('seq')})"
-                )
-            elif raw != (canonical_line or codec.canonical({**data, "hash": claimed})):
-                broken = BrokenLink(count, line_no, "line altered: not in canonical form")
-        previous = claimed if codec.is_hash(claimed) else expected
+                self._break(BrokenLink(count, line_no, "line altered: no longer a valid record"))
+                self.stopped = True
+                return None
+        if self.broken is None:
+            self.broken = _link_problem(
+                count, line_no, data, claimed, expected, raw, canonical_line
+            )
+        self.previous = claimed if codec.is_hash(claimed) else expected
         event_data = data.get("event")
         kind = event_data.get("type") if isinstance(event_data, dict) else None
-        if kind not in ("match_started", "deck_revealed"):
-            continue
+        if kind in ("match_started", "deck_revealed"):
+            self._commitment(raw)
+        return data
+
+    def _break(self, link: BrokenLink) -> None:
+        if self.broken is None:
+            self.broken = link
+
+    def _commitment(self, raw: bytes) -> None:
         try:
             event = codec.parse_record(raw, strict=True).event
         except ValidationError:
-            continue
+            return
         if isinstance(event, MatchStarted):
             for seat in event.seats:
-                starts[seat.player] = (seat.deck_commitment, tuple(c.id for c in seat.deck))
+                self._starts[seat.player] = (seat.deck_commitment, tuple(c.id for c in seat.deck))
         elif isinstance(event, DeckRevealed):
-            reveals[event.player] = event.salt
-    commitments = []
-    for player, (commitment, deck) in starts.items():
-        if commitment is None:
-            continue
-        salt = reveals.get(player)
-        if salt is None:
-            commitments.append(Commitment(player, "not revealed"))
-        elif codec.deck_commitment(salt, deck) == commitment:
-            commitments.append(Commitment(player, "verified"))
-        else:
-            commitments.append(Commitment(player, "mismatch"))
-    return VerifyReport(
-        source, header.match_id, count, previous, broken, commitments=tuple(commitments)
-    )
+            self._reveals[event.player] = event.salt
+
+    def report(self) -> VerifyReport:
+        """What the lines fed so far show."""
+        header = self.header
+        if not self.hashed:
+            return VerifyReport(self.source, header.match_id, 0, None, None, sealed=False)
+        commitments = []
+        for player, (commitment, deck) in self._starts.items():
+            if commitment is None:
+                continue
+            salt = self._reveals.get(player)
+            if salt is None:
+                commitments.append(Commitment(player, "not revealed"))
+            elif codec.deck_commitment(salt, deck) == commitment:
+                commitments.append(Commitment(player, "verified"))
+            else:
+                commitments.append(Commitment(player, "mismatch"))
+        return VerifyReport(
+            self.source,
+            header.match_id,
+            self.count,
+            self.previous,
+            self.broken,
+            commitments=tuple(commitments),
+        )
 
 
-__all__ = ["BrokenLink", "Commitment", "VerifyReport", "verify_lines", "verify_log"]
+def _link_problem(
+    count: int,
+    line_no: int,
+    data: dict[str, Any],
+    claimed: object,
+    expected: str,
+    raw: bytes,
+    canonical_line: bytes | None,
+) -> BrokenLink | None:
+    """How one line breaks the chain, if it does (named by its position in the chain, whatever
+    seq the line claims)."""
+    if claimed != expected:
+        shown = claimed if isinstance(claimed, str) else None
+        return BrokenLink(count, line_no, "hash does not match the chain", expected, shown)
+    if data.get("seq") != count:
+        return BrokenLink(count, line_no, f"seq altered (the line says {data.get('seq')})")
+    if raw != (canonical_line or codec.canonical({**data, "hash": claimed})):
+        return BrokenLink(count, line_no, "line altered: not in canonical form")
+    return None
+
+
+__all__ = ["BrokenLink", "ChainCheck", "Commitment", "VerifyReport", "verify_lines", "verify_log"]

@@ -200,6 +200,12 @@ class CorpusStats(_Mutable):
     """Of those, matches with a winner."""
     with_violations: int = 0
     """Of those, matches whose replay found rule violations."""
+    with_trusted: int = 0
+    """Of those, matches with results whose effects were taken as logged (text-only skills)."""
+    trusted_results: int = 0
+    """Results whose effects were taken as logged, over the counted matches."""
+    trusted_skills: dict[str, int] = Field(default_factory=dict)
+    """Those results by ``card/skill``."""
     sides: int = 0
     """Player-matches counted (players chosen by the filters, in counted matches)."""
     skipped: dict[str, int] = Field(default_factory=dict)
@@ -249,6 +255,10 @@ class CorpusStats(_Mutable):
         self.matches += 1
         self.finished += finished
         self.with_violations += m.violations > 0
+        self.with_trusted += bool(m.trusted)
+        self.trusted_results += len(m.trusted)
+        for t in m.trusted:
+            _bump(self.trusted_skills, f"{t.card or '?'}/{t.skill or '?'}")
         _bump(self.rulesets, f"{m.ruleset}@{m.ruleset_version}")
         _bump(self.formats, m.format)
         _bump(self.victory_types, m.victory)
@@ -319,6 +329,8 @@ class CorpusStats(_Mutable):
         self.matches += other.matches
         self.finished += other.finished
         self.with_violations += other.with_violations
+        self.with_trusted += other.with_trusted
+        self.trusted_results += other.trusted_results
         self.sides += other.sides
         self.winners += other.winners
         for mine, theirs in (
@@ -327,6 +339,7 @@ class CorpusStats(_Mutable):
             (self.formats, other.formats),
             (self.victory_types, other.victory_types),
             (self.supply, other.supply),
+            (self.trusted_skills, other.trusted_skills),
         ):
             for key, count in theirs.items():
                 _bump(mine, key, count)

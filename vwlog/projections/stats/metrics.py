@@ -210,6 +210,20 @@ class PlayerMetrics(_Frozen):
         return self.cards_drawn_supply + self.cards_drawn_effects
 
 
+class TrustedUse(_Frozen):
+    """A result whose effects were taken as logged: its skill's effects are text only, so no
+    rule checked them (listed so that nothing in the statistics is trusted silently)."""
+
+    seq: int
+    """Seq of the ``object_resulted`` event."""
+    card: str | None = None
+    """The card definition id, if known."""
+    skill: str | None = None
+    """The skill id."""
+    effects: int = 0
+    """How many effects the log claims for it."""
+
+
 class MatchMetrics(_Frozen):
     """Statistics of one match, folded from its events by `MatchMetricsVisitor`."""
 
@@ -245,6 +259,8 @@ class MatchMetrics(_Frozen):
     """The most objects that were on the register at once."""
     cards: dict[str, CardInfo] = Field(default_factory=dict)
     """The definitions of every card the match uses, by definition id."""
+    trusted: tuple[TrustedUse, ...] = ()
+    """Every result whose effects were taken as logged (text-only skills), in order."""
 
     @property
     def finished(self) -> bool:
@@ -291,6 +307,7 @@ __all__ = [
     "DecisionTiming",
     "MatchMetrics",
     "PlayerMetrics",
+    "TrustedUse",
     "TurnPoint",
     "deck_faction",
     "deck_identity",

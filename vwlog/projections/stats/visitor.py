@@ -65,10 +65,12 @@ from vwlog.projections.stats.metrics import (
     DecisionTiming,
     MatchMetrics,
     PlayerMetrics,
+    TrustedUse,
     TurnPoint,
     deck_faction,
     deck_identity,
 )
+from vwlog.rules.effects import is_trusted
 
 if TYPE_CHECKING:
     from vwlog.events import AnyEvent
@@ -240,6 +242,7 @@ class MatchMetricsVisitor:
         self._violations = 0
         self._depth = 0
         self._final: MatchState | None = None
+        self._trusted: list[TrustedUse] = []
 
     # -- the visitor protocol ------------------------------------------------------------------
 
@@ -257,6 +260,8 @@ class MatchMetricsVisitor:
             self._decisions += 1
             self._time_decision(event, record.at)
         before, after = step.before, step.after
+        if isinstance(event, ObjectResulted):
+            self._note_trusted(event, record.seq, before)
         try:
             if after.permanents is not before.permanents:
                 self._count_losses(before, after)
@@ -353,6 +358,7 @@ class MatchMetricsVisitor:
                 )
                 for c in start.cards
             },
+            trusted=tuple(self._trusted),
         )
 
     # -- folding -------------------------------------------------------------------------------
@@ -444,6 +450,14 @@ class MatchMetricsVisitor:
         if player is not None and player in self._tally:
             t = self._tally[player].at(turn)
             t.depth = max(t.depth, depth)
+
+    def _note_trusted(self, event: ObjectResulted, seq: int, before: MatchState) -> None:
+        obj = next((o for o in before.register if o.id == event.object_id), None)
+        if obj is not None and is_trusted(before, obj):
+            card = before.instances.get(obj.card) if obj.card else None
+            self._trusted.append(
+                TrustedUse(seq=seq, card=card, skill=obj.skill, effects=len(event.effects))
+            )
 
     def _resulted(self, event: ObjectResulted, before: MatchState) -> None:
         turn = before.turn

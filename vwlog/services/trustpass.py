@@ -1,0 +1,118 @@
+"""One read of a log for what its verdict rests on: the hash chain, and the few records the
+seal and signature checks need, gathered line by line as the replay reads them (or on their
+own, from a file or a stored match). `vwlog.services.trust.findings_of` judges what it gathered.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from vwlog.events import TRAILER_TYPES, EventRecord
+from vwlog.io import codec
+from vwlog.model.errors import LogFormatError
+from vwlog.services.verify import ChainCheck
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+
+    from vwlog.events import LogHeader
+    from vwlog.io.logfile import LogLine
+
+TRAILER_NAMES = frozenset(str(t.model_fields["type"].default) for t in TRAILER_TYPES)
+"""The type tags of the seal and the signatures."""
+
+
+def parse_current(raw: bytes) -> EventRecord:
+    """A record line of the current format (as the store keeps them)."""
+    return codec.parse_record(raw, strict=True)
+
+
+class IntegrityPass:
+    """Gathers, one line at a time, what the integrity checks need: `feed` every record line
+    (with its parsed record when the caller has it), or `tee` the lines a replay reads.
+
+    Kept are the first record, every seal and signature, the record just before the first of
+    them and the first record after them; nothing else is parsed twice or held.
+    """
+
+    def __init__(
+        self,
+        source: str,
+        header: LogHeader,
+        parse: Callable[[bytes], EventRecord] = parse_current,
+    ) -> None:
+        self.header = header
+        self.chain = ChainCheck(source, header)
+        self.lines: list[tuple[int, EventRecord]] = []
+        self.unreadable: str | None = None
+        """Why the record cannot be read past some line (an altered record may no longer
+        parse: the chain check names it, and the rest is judged without it)."""
+        self._parse = parse
+        self._previous: tuple[int, bytes, EventRecord | None, object] | None = None
+        self._in_trailer = False
+
+    def feed(self, line_no: int, raw: bytes, record: EventRecord | None = None) -> None:
+        """Take one record line (``record``: the line already parsed, if it was)."""
+        data = self.chain.feed(line_no, raw)
+        if self.unreadable is not None:
+            return
+        if record is not None:
+            seq: object = record.seq
+            kind: object = record.event.type
+        elif data is not None:
+            seq = data.get("seq")
+            event = data.get("event")
+            kind = event.get("type") if isinstance(event, dict) else None
+        else:
+            record = self._record(line_no, raw)
+            if record is None:
+                return
+            seq, kind = record.seq, record.event.type
+        if seq == 1 and not self._keep(line_no, raw, record):
+            return
+        if kind in TRAILER_NAMES:
+            previous = self._previous
+            if not self._in_trailer and previous is not None and previous[3] != 1:
+                if not self._keep(*previous[:3]):
+                    return
+            if seq != 1 and not self._keep(line_no, raw, record):
+                return
+            self._in_trailer = True
+        elif self._in_trailer:
+            if not self._keep(line_no, raw, record):
+                return
+            self._in_trailer = False
+        self._previous = (line_no, raw, record, seq)
+
+    def tee(self, lines: Iterable[LogLine]) -> Iterator[LogLine]:
+        """Pass ``lines`` on, feeding each first (a replay reads them; this pass sees them)."""
+        for line in lines:
+            self.feed(line.line_no, line.raw, line.record)
+            yield line
+
+    def _keep(self, line_no: int, raw: bytes, record: EventRecord | None) -> bool:
+        if record is None:
+            record = self._record(line_no, raw)
+            if record is None:
+                return False
+        if not self.lines or self.lines[-1][0] != line_no:
+            self.lines.append((line_no, record))
+        return True
+
+    def _record(self, line_no: int, raw: bytes) -> EventRecord | None:
+        try:
+            return self._parse(raw)
+        except LogFormatError as err:
+            self.unreadable = f"the record cannot be read past line {line_no}: {err.detail}"
+        except ValidationError as err:
+            first = err.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in first["loc"])
+            self.unreadable = (
+                f"the record cannot be read past line {line_no}: {where}: {first['msg']}"
+            )
+        return None
+
+
+__all__ = ["TRAILER_NAMES", "IntegrityPass", "parse_current"]
