@@ -10,7 +10,7 @@ import pytest
 from tests.services.support import fresh_schema, postgres_dsn
 from vwlog.io.pools import load_pool
 from vwlog.model.errors import UsageError
-from vwlog.services.trust import publish_pool, publish_ruleset, store_registry
+from vwlog.services.publishing import publish_pool, publish_ruleset, store_registry
 from vwlog.store import MatchStore
 
 if TYPE_CHECKING:

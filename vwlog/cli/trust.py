@@ -16,6 +16,7 @@ from vwlog.io import trust as io_trust
 from vwlog.io.logfile import require_regular_file
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
+from vwlog.services import publishing
 from vwlog.services import trust as services_trust
 from vwlog.services.trust import TrustOptions
 
@@ -39,7 +40,7 @@ def registry_for(cli: CliContext) -> Registry:
 
     try:
         with open_store(cli) as store:
-            return services_trust.store_registry(store)
+            return publishing.store_registry(store)
     except (StoreError, StoreConfigError):
         # no reachable store: the built-in definitions only (a log naming a pool published
         # there is then judged with the "log's own" warning; --pool ID says it is unknown)
@@ -111,11 +112,11 @@ def pool_publish(cli: CliContext, file: Path, pool_id: str) -> None:
     """
     from vwlog.cli.matches import open_store
 
-    item, builtin = services_trust.pool_to_publish(file, pool_id)  # a bad file opens no store
+    item, builtin = publishing.pool_to_publish(file, pool_id)  # a bad file opens no store
     stored = False
     if not builtin:
         with open_store(cli) as store:
-            stored = services_trust.store_pool(store, item)
+            stored = publishing.store_pool(store, item)
     state = "published" if stored else "already published"
     click.echo(f"pool {item.id} {state} · {len(item.pool.cards)} cards · sha256 {item.hash}")
 
@@ -169,11 +170,11 @@ def ruleset_publish(cli: CliContext, file: Path) -> None:
     """
     from vwlog.cli.matches import open_store
 
-    item, builtin = services_trust.ruleset_to_publish(file)  # a bad file opens no store
+    item, builtin = publishing.ruleset_to_publish(file)  # a bad file opens no store
     stored = False
     if not builtin:
         with open_store(cli) as store:
-            stored = services_trust.store_ruleset(store, item)
+            stored = publishing.store_ruleset(store, item)
     state = "published" if stored else "already published"
     click.echo(f"ruleset {item.id} {state} · sha256 {item.hash}")
 
