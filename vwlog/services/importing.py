@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import struct
 import tempfile
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO, Literal
+from typing import TYPE_CHECKING, BinaryIO, Literal, TypeAlias
 
 from vwlog.io import codec
 from vwlog.io.logfile import file_is_regular, open_log
@@ -47,6 +48,12 @@ from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
     from multiprocessing.pool import AsyncResult
+
+    _InFlight: TypeAlias = tuple[
+        str, "ImportResult | AsyncResult[Prepared | ImportResult] | None", str
+    ]
+    """A log in the parallel import's window: its path, its work (``None``: imported here;
+    a result already known; or a worker's), and the file its snapshots are spooled to."""
     from pathlib import Path
 
     from vwlog.engine.replay import Step
@@ -329,39 +336,15 @@ def import_logs_parallel(
     for instance when a database driver keeps a thread, they are spawned.
     """
     import multiprocessing
-    import os
     import sys
     import threading
     from collections import deque
 
-    from vwlog.services.matches import import_log
-
     results: list[ImportResult] = []
-    window: deque[tuple[str, ImportResult | AsyncResult[Prepared | ImportResult] | None, str]]
-    window = deque()
+    window: deque[_InFlight] = deque()
 
     def finish() -> None:
-        path, work, spool_path = window.popleft()
-        try:
-            if work is None:  # not a regular file: imported here, in its turn
-                result = import_log(
-                    store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
-                )
-            elif isinstance(work, ImportResult):
-                result = work
-            else:
-                prepared = work.get()
-                if isinstance(prepared, ImportResult):
-                    result = prepared
-                else:
-                    with open(spool_path, "rb") as spool:
-                        result = _store(store, prepared, spool)
-        except _STORE_ERRORS as err:
-            result = failed(path, err)
-        finally:
-            if spool_path:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(spool_path)
+        result = _finish(store, *window.popleft(), reject_illegal, snapshot_every)
         results.append(result)
         if on_result is not None:
             on_result(result)
@@ -393,6 +376,37 @@ def import_logs_parallel(
         while window:
             finish()
     return results
+
+
+def _finish(
+    store: MatchStore,
+    path: str,
+    work: ImportResult | AsyncResult[Prepared | ImportResult] | None,
+    spool_path: str,
+    reject_illegal: bool,
+    snapshot_every: int,
+) -> ImportResult:
+    """Store one log of the parallel import, in its turn, and remove its spooled snapshots."""
+    from vwlog.services.matches import import_log
+
+    try:
+        if work is None:  # not a regular file: imported here, in its turn
+            return import_log(
+                store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
+            )
+        if isinstance(work, ImportResult):
+            return work
+        prepared = work.get()
+        if isinstance(prepared, ImportResult):
+            return prepared
+        with open(spool_path, "rb") as spool:
+            return _store(store, prepared, spool)
+    except _STORE_ERRORS as err:
+        return failed(path, err)
+    finally:
+        if spool_path:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(spool_path)
 
 
 __all__ = ["Prepared", "file_sha256", "import_logs_parallel", "import_streaming"]

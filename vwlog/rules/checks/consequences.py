@@ -54,31 +54,7 @@ def check_consequence(
     if type(event) is TurnCleanedUp and type(first) is TurnCleanedUp:
         return cleanup_lists(state, event)
     if isinstance(event, ObjectResulted) and isinstance(first, ObjectResulted):
-        obj = next((o for o in state.register if o.id == first.object_id), None)
-        if event.object_id == first.object_id and obj is not None and is_trusted(state, obj):
-            return trusted_effects(state, event.effects)
-        if event.object_id != first.object_id:
-            return (
-                violation(
-                    "R-REG-8",
-                    "object {object_id} resulted, but the top of the register is {top} (last in, "
-                    "first out)",
-                    object_id=repr(event.object_id),
-                    top=repr(first.object_id),
-                    expected=summary(first),
-                    actual=summary(event),
-                ),
-            )
-        rule = "R-CMB-25" if obj is not None and obj.kind.startswith("COMBAT") else "R-REG-9"
-        return (
-            violation(
-                rule,
-                "object {object_id} resulted with effects other than the rules derive",
-                object_id=repr(event.object_id),
-                expected=summary(first),
-                actual=summary(event),
-            ),
-        )
+        return _other_result(state, event, first)
     if isinstance(event, SkillTriggered) and any(
         t.player == event.player and t.card == event.card and t.skill == event.skill
         for t in state.triggers
@@ -121,6 +97,37 @@ def check_consequence(
             "missing {missing}: the rules demand it before {event_tag}",
             missing=event_tag(first),
             event_tag=event_tag(event),
+            expected=summary(first),
+            actual=summary(event),
+        ),
+    )
+
+
+def _other_result(state: MatchState, event: ObjectResulted, first: ObjectResulted) -> Violations:
+    """A result where the rules demand ``first``: of another object than the top of the
+    register (R-REG-8), or with other effects than the rules derive (R-REG-9, R-CMB-25); a
+    trusted skill's effects are taken as logged."""
+    obj = next((o for o in state.register if o.id == first.object_id), None)
+    if event.object_id == first.object_id and obj is not None and is_trusted(state, obj):
+        return trusted_effects(state, event.effects)
+    if event.object_id != first.object_id:
+        return (
+            violation(
+                "R-REG-8",
+                "object {object_id} resulted, but the top of the register is {top} (last in, "
+                "first out)",
+                object_id=repr(event.object_id),
+                top=repr(first.object_id),
+                expected=summary(first),
+                actual=summary(event),
+            ),
+        )
+    rule = "R-CMB-25" if obj is not None and obj.kind.startswith("COMBAT") else "R-REG-9"
+    return (
+        violation(
+            rule,
+            "object {object_id} resulted with effects other than the rules derive",
+            object_id=repr(event.object_id),
             expected=summary(first),
             actual=summary(event),
         ),
