@@ -204,6 +204,20 @@ def paid_just_before(state: MatchState, player: str, card: str, skill: str | Non
     return paid is not None and (paid.player, paid.card, paid.skill) == (player, card, skill)
 
 
+def has_raze(state: MatchState, follower: str) -> bool:
+    """Whether a Follower has Raze now (R-CMB-20)."""
+    return state.has_keyword(follower, Keyword.RAZE)
+
+
+def distributes_in_step6(state: MatchState, attacker: str) -> bool:
+    """Whether an attacker distributes its ATK in step 6: it has blockers, or it was blocked,
+    has Raze and lost its blockers, so the rest of its ATK, all of it, goes to the attacked
+    Territory (R-CMB-20: "mendistribusi sisa ATK damage-nya ke Territory yang diserang")."""
+    if blockers_of(state, attacker):
+        return True
+    return was_blocked(state, attacker) and has_raze(state, attacker)
+
+
 __all__ = [
     "attack_candidates",
     "attackable",
@@ -212,7 +226,9 @@ __all__ = [
     "can_attack",
     "card_name",
     "defenders",
+    "distributes_in_step6",
     "handler_for",
+    "has_raze",
     "is_follower",
     "live_attackers",
     "may_block_at",

@@ -38,12 +38,14 @@ from vwlog.rules.common import (
     attackable,
     block_candidates,
     blockers_of,
+    distributes_in_step6,
+    has_raze,
     live_attackers,
     may_block_at,
     room,
     uses_capacity,
 )
-from vwlog.rules.flow import DecisionKind, Expect, distributes_in_step6, expect, has_raze
+from vwlog.rules.flow import DecisionKind, Expect, expect
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence

@@ -36,7 +36,6 @@ from vwlog.events import (
 )
 from vwlog.model.state import Marker
 from vwlog.model.types import (
-    Keyword,
     ObjectKind,
     Phase,
     Stat,
@@ -49,8 +48,8 @@ from vwlog.rules.common import (
     attack_candidates,
     attackable,
     block_candidates,
-    blockers_of,
     defenders,
+    distributes_in_step6,
     live_attackers,
     was_blocked,
 )
@@ -484,32 +483,9 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
             if Marker.BLOCKS.of(d) not in done and mine and live_attackers(state):
                 return _decide(d, DecisionKind.BLOCKS, "R-CMB-16")
     elif step == Step.C6 and action_open and Marker.REGISTERED not in done:
-        if Marker.DAMAGE.of(active) not in done and any(
-            distributes_in_step6(state, a) for a in live_attackers(state)
-        ):
-            return _decide(active, DecisionKind.DAMAGE, "R-CMB-19")
-        for d in defenders(state):
-            blocking = [
-                b
-                for b, a in state.combat.blocks.items()
-                if b in state.permanents
-                and a in state.permanents
-                and state.permanents[b].controller == d
-            ]
-            if blocking and Marker.DAMAGE.of(d) not in done:
-                return _decide(d, DecisionKind.DAMAGE, "R-CMB-19")
-        if state.combat.allocations:
-            return _one(
-                CombatDamageRegistered(
-                    object_id=f"o{state.objects + 1}",
-                    kind=ObjectKind.COMBAT_DAMAGE_FOLLOWERS,
-                    allocations=tuple(
-                        Allocation(source=a.source, recipient=a.recipient, amount=a.amount)
-                        for a in state.combat.allocations
-                    ),
-                ),
-                "R-CMB-21",
-            )
+        damage = _damage_step(state, active)
+        if damage is not None:
+            return damage
     elif step in (Step.C7, Step.C9) and action_open:
         reg = state.register
         if reg and reg[-1].kind in _COMBAT_DAMAGE and Marker.RESULTED not in done:
@@ -519,23 +495,9 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
                 "R-CMB-24" if step == Step.C7 else "R-CMB-29",
             )
     elif step == Step.C8 and action_open and Marker.REGISTERED not in done:
-        allocations = tuple(
-            Allocation(source=a, recipient=t, amount=state.stat(a, Stat.ATK))
-            for a, t in state.combat.attacks.items()
-            if a in state.permanents
-            and t in state.permanents
-            and not was_blocked(state, a)
-            and state.stat(a, Stat.ATK) > 0
-        )
-        if allocations:
-            return _one(
-                CombatDamageRegistered(
-                    object_id=f"o{state.objects + 1}",
-                    kind=ObjectKind.COMBAT_DAMAGE_TERRITORY,
-                    allocations=allocations,
-                ),
-                "R-CMB-28",
-            )
+        damage = _territory_damage(state)
+        if damage is not None:
+            return damage
     elif step == Step.C10 and action_open:
         if Marker.RETURNED not in done:
             home = _returning(ruleset, state)
@@ -545,6 +507,61 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
         if orphans:
             return _one(BecameStray(cards=orphans), "R-CMB-35")
     return _window(ruleset, state, _next_step)
+
+
+def _damage_step(state: MatchState, active: str) -> Expect | None:
+    """Combat step 6: who distributes damage next (the active player, then each defender
+    with blockers), then the registration of the damage distributed; ``None``: all done."""
+    if Marker.DAMAGE.of(active) not in state.done and any(
+        distributes_in_step6(state, a) for a in live_attackers(state)
+    ):
+        return _decide(active, DecisionKind.DAMAGE, "R-CMB-19")
+    for d in defenders(state):
+        blocking = [
+            b
+            for b, a in state.combat.blocks.items()
+            if b in state.permanents
+            and a in state.permanents
+            and state.permanents[b].controller == d
+        ]
+        if blocking and Marker.DAMAGE.of(d) not in state.done:
+            return _decide(d, DecisionKind.DAMAGE, "R-CMB-19")
+    if state.combat.allocations:
+        return _one(
+            CombatDamageRegistered(
+                object_id=f"o{state.objects + 1}",
+                kind=ObjectKind.COMBAT_DAMAGE_FOLLOWERS,
+                allocations=tuple(
+                    Allocation(source=a.source, recipient=a.recipient, amount=a.amount)
+                    for a in state.combat.allocations
+                ),
+            ),
+            "R-CMB-21",
+        )
+    return None
+
+
+def _territory_damage(state: MatchState) -> Expect | None:
+    """Combat step 8: the unblocked attackers' damage to the attacked Territories, to be
+    registered; ``None`` when there is none."""
+    allocations = tuple(
+        Allocation(source=a, recipient=t, amount=state.stat(a, Stat.ATK))
+        for a, t in state.combat.attacks.items()
+        if a in state.permanents
+        and t in state.permanents
+        and not was_blocked(state, a)
+        and state.stat(a, Stat.ATK) > 0
+    )
+    if allocations:
+        return _one(
+            CombatDamageRegistered(
+                object_id=f"o{state.objects + 1}",
+                kind=ObjectKind.COMBAT_DAMAGE_TERRITORY,
+                allocations=allocations,
+            ),
+            "R-CMB-28",
+        )
+    return None
 
 
 def _returning(ruleset: Ruleset, state: MatchState) -> tuple[str, ...]:
@@ -558,20 +575,6 @@ def _returning(ruleset: Ruleset, state: MatchState) -> tuple[str, ...]:
     )
 
 
-def has_raze(state: MatchState, follower: str) -> bool:
-    """Whether a Follower has Raze now (R-CMB-20)."""
-    return state.has_keyword(follower, Keyword.RAZE)
-
-
-def distributes_in_step6(state: MatchState, attacker: str) -> bool:
-    """Whether an attacker distributes its ATK in step 6: it has blockers, or it was blocked,
-    has Raze and lost its blockers, so the rest of its ATK, all of it, goes to the attacked
-    Territory (R-CMB-20: "mendistribusi sisa ATK damage-nya ke Territory yang diserang")."""
-    if blockers_of(state, attacker):
-        return True
-    return was_blocked(state, attacker) and has_raze(state, attacker)
-
-
 __all__ = [
     "NOTHING",
     "PHASE_ORDER",
@@ -581,9 +584,7 @@ __all__ = [
     "DecisionKind",
     "Expect",
     "awaiting",
-    "distributes_in_step6",
     "expect",
-    "has_raze",
     "is_priority_point",
     "next_consequences",
     "next_to_result",

@@ -24,13 +24,14 @@ from vwlog.rules.common import (
     blockers_of,
     can_attack,
     card_name,
+    distributes_in_step6,
+    has_raze,
     is_follower,
     live_attackers,
     may_block_at,
     needs_naval_aerial,
     violation,
 )
-from vwlog.rules.flow import distributes_in_step6, has_raze
 
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
