@@ -30,12 +30,8 @@ SIZED = (
 """The packages whose sizes are held to the limits here: all of them."""
 
 OVERSIZED = {
-    "vwlog/cli/matches.py:import_": "click command: options, progress and per-file outcomes",
-    "vwlog/cli/replay.py:replay_command": "click command: options of the stepper and formats",
-    "vwlog/cli/stats.py:stats": "click command: corpus, cluster and output options",
-    "vwlog/cli/validate.py:simulate": "click command: generator, cluster and output options",
-    "vwlog/cli/validate.py:validate": "click command: rules, trust, cluster and output options",
-    "vwlog/cli/validate.py:verify": "click command: files and stored matches, chain, seal, keys",
+    "vwlog/cli/stats.py:stats": "click command: its docstring is the --help manual (41 lines); "
+    "the body measures, renders and writes in four calls",
 }
 """Known breaches of the limits (a module, or ``module:function``), each with its reason. The
 list may only shrink: a listed item that fits the limits again fails the last test here."""

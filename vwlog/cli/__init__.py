@@ -9,7 +9,18 @@ from __future__ import annotations
 
 import vwlog.cli.serve  # registers 'vwlog serve'
 import vwlog.cli.tokens  # noqa: F401  (registers 'vwlog token')
-from vwlog.cli import dispute, matches, next, replay, schema, stats, trust, validate
+from vwlog.cli import (
+    dispute,
+    matches,
+    next,
+    replay,
+    schema,
+    show,
+    simulate,
+    stats,
+    trust,
+    validate,
+)
 from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
 
 __all__ = [
@@ -23,6 +34,8 @@ __all__ = [
     "pass_cli_context",
     "replay",
     "schema",
+    "show",
+    "simulate",
     "stats",
     "trust",
     "validate",

@@ -3,6 +3,7 @@ match store."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
@@ -135,63 +136,55 @@ def import_(
             if result.outcome == "error":
                 echo(f"Error: {result.detail}", err=True)
             elif not quiet:
-                flag = (
-                    f" · FLAGGED, {counted(result.violations, 'violation')}"
-                    if result.violations
-                    else ""
-                )
-                detail = f" · {term(result.detail)}" if result.outcome == "rejected" else ""
-                echo(
-                    f"{result.outcome:9} {term(result.match_id)}  "
-                    f"({counted(result.events, 'event')}){flag}{detail}  {term(result.path)}"
-                )
+                echo(_import_line(result))
 
         if cluster:
-            for outcome in on_cluster(
-                cluster,
-                jobs,
-                import_task,
-                paths,
-                cli.store,
-                reject_illegal,
-                snapshot_every,
-                shared_paths(paths),
-            ):
+            tasks = (import_task, paths, cli.store, reject_illegal, snapshot_every)
+            for outcome in on_cluster(cluster, jobs, *tasks, shared_paths(paths)):
                 if isinstance(outcome, TaskFailure):
                     outcome = ImportResult(outcome.item, None, "error", detail=outcome.error)
                 seen(outcome)
-        elif jobs > 1 and len(paths) > 1:
-            import_logs_parallel(
-                store,
-                paths,
-                jobs=jobs,
-                reject_illegal=reject_illegal,
-                snapshot_every=snapshot_every,
-                on_result=seen,
-            )
         else:
-            import_logs(
+            parallel = jobs > 1 and len(paths) > 1
+            run = functools.partial(import_logs_parallel, jobs=jobs) if parallel else import_logs
+            run(
                 store,
                 paths,
                 reject_illegal=reject_illegal,
                 snapshot_every=snapshot_every,
                 on_result=seen,
             )
-    if len(paths) > 1 and not quiet:
+    _import_summary(len(paths), counts, events, table=len(paths) > 1 and not quiet)
+    if counts["error"]:
+        ctx.exit(2)
+    if counts["rejected"]:
+        ctx.exit(1)
+
+
+def _import_line(result: ImportResult) -> str:
+    """One imported log: its outcome, match, events, whether flagged, and the path."""
+    flag = f" · FLAGGED, {counted(result.violations, 'violation')}" if result.violations else ""
+    detail = f" · {term(result.detail)}" if result.outcome == "rejected" else ""
+    return (
+        f"{result.outcome:9} {term(result.match_id)}  "
+        f"({counted(result.events, 'event')}){flag}{detail}  {term(result.path)}"
+    )
+
+
+def _import_summary(logs: int, counts: Counter[str], events: Counter[str], *, table: bool) -> None:
+    """The closing lines of an import on stderr: a table of outcomes (``table``), and the
+    count of each."""
+    if table:
         rows = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
         echo(f"{'outcome':10} {'logs':>6} {'events':>12}", err=True)
         for label, key in [*rows, ("failed", "error")]:
             echo(f"{label:10} {counts[key]:>6,} {events[key]:>12,}", err=True)
     click.echo(
-        f"{counted(len(paths), 'log')}: {counts['stored']} stored, "
+        f"{counted(logs, 'log')}: {counts['stored']} stored, "
         f"{counts['unchanged']} unchanged, {counts['rejected']} rejected, "
         f"{counts['error']} failed",
         err=True,
     )
-    if counts["error"]:
-        ctx.exit(2)
-    if counts["rejected"]:
-        ctx.exit(1)
 
 
 @main.command()

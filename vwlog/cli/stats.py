@@ -335,59 +335,27 @@ def stats(
         ruleset=ruleset_id,
         since=since.date() if since else None,
     )
-    unreadable = 0
     if again and cluster:
         raise UsageError(msg("--rebuild runs in one process: give --cluster without --rebuild"))
     sink = ParquetStats(parquet_dir) if parquet_dir is not None else None
-    if not logs:
-        cli = ctx.find_object(CliContext)
-        if cli is None:
-            raise UsageError(msg("give LOG files, or run 'vwlog stats' from the vwlog command"))
-        if cluster or sink is not None:
-            corpus, kept, unreadable = _each_stored(
-                cli, filters, sink, cluster, jobs, per_match=per_match, forks=include_forks
-            )
-        else:
-            corpus, kept = _from_store(
-                cli, filters, per_match=per_match, again=again, forks=include_forks
-            )
-    else:
-        if again:
-            raise UsageError(msg("--rebuild recomputes the store's statistics: give no LOG files"))
-        corpus, kept, unreadable = _from_logs(
-            options.expand_logs(logs),
-            filters,
-            jobs=jobs,
-            per_match=per_match,
-            cluster=cluster,
-            sink=sink,
-        )
-    if per_match:
-        renderers = {
-            "text": render_matches_table,
-            "json": render_matches_json,
-            "csv": render_matches_csv,
-        }
-        text = renderers[output_format](kept)
-    elif output_format == "json":
-        text = render_json(corpus, min_n=min_n)
-    elif output_format == "csv":
-        text = render_csv(corpus, min_n=min_n)
-    else:
-        text = render_table(corpus, min_n=min_n, top=top)
-    source = ", ".join(str(p) for p in logs) if logs else "the store"
-    page = (
-        render_html(corpus, min_n=min_n, top=top, source=source) if html_file is not None else None
+    corpus, kept, unreadable = _measured(
+        ctx,
+        logs,
+        filters,
+        sink,
+        cluster,
+        jobs,
+        per_match=per_match,
+        again=again,
+        forks=include_forks,
     )
+    text = _stats_text(corpus, kept, output_format, per_match=per_match, min_n=min_n, top=top)
     if output_format == "text" or sys.stdout.isatty():
         text = visible(text)  # CSV keeps its bytes in a file or a pipe
     click.echo(text, nl=not text.endswith("\n"))
-    if html_file is not None and page is not None:
-        try:
-            html_file.write_text(page, encoding="utf-8")
-        except OSError as err:
-            raise OutputError(str(html_file), err.strerror or str(err)) from err
-        click.echo(f"wrote {html_file}", err=True)
+    if html_file is not None:
+        source = ", ".join(str(p) for p in logs) if logs else "the store"
+        _write_page(html_file, render_html(corpus, min_n=min_n, top=top, source=source))
     if sink is not None:
         sink.close()
         click.echo(
@@ -397,6 +365,74 @@ def stats(
         )
     if unreadable:
         ctx.exit(2)
+
+
+def _measured(
+    ctx: click.Context,
+    logs: tuple[Path, ...],
+    filters: StatsFilter,
+    sink: ParquetStats | None,
+    cluster: str | None,
+    jobs: int,
+    *,
+    per_match: bool,
+    again: bool,
+    forks: bool,
+) -> tuple[CorpusStats, list[MatchMetrics], int]:
+    """The corpus and the matches kept (with ``per_match``) from the LOG files or the store,
+    and how many logs could not be read."""
+    if logs:
+        if again:
+            raise UsageError(msg("--rebuild recomputes the store's statistics: give no LOG files"))
+        return _from_logs(
+            options.expand_logs(logs),
+            filters,
+            jobs=jobs,
+            per_match=per_match,
+            cluster=cluster,
+            sink=sink,
+        )
+    cli = ctx.find_object(CliContext)
+    if cli is None:
+        raise UsageError(msg("give LOG files, or run 'vwlog stats' from the vwlog command"))
+    if cluster or sink is not None:
+        return _each_stored(cli, filters, sink, cluster, jobs, per_match=per_match, forks=forks)
+    corpus, kept = _from_store(cli, filters, per_match=per_match, again=again, forks=forks)
+    return corpus, kept, 0
+
+
+def _stats_text(
+    corpus: CorpusStats,
+    kept: list[MatchMetrics],
+    output_format: str,
+    *,
+    per_match: bool,
+    min_n: int,
+    top: int,
+) -> str:
+    """The corpus report (or, with ``per_match``, the matches' own figures) as text, JSON or
+    CSV."""
+    if per_match:
+        renderers = {
+            "text": render_matches_table,
+            "json": render_matches_json,
+            "csv": render_matches_csv,
+        }
+        return renderers[output_format](kept)
+    if output_format == "json":
+        return render_json(corpus, min_n=min_n)
+    if output_format == "csv":
+        return render_csv(corpus, min_n=min_n)
+    return render_table(corpus, min_n=min_n, top=top)
+
+
+def _write_page(html_file: Path, page: str) -> None:
+    """Write the statistics page; say where on stderr."""
+    try:
+        html_file.write_text(page, encoding="utf-8")
+    except OSError as err:
+        raise OutputError(str(html_file), err.strerror or str(err)) from err
+    click.echo(f"wrote {html_file}", err=True)
 
 
 __all__ = ["match_metrics", "stats"]

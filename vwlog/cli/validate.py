@@ -17,11 +17,9 @@ from vwlog.cli.render import echo, echo_result, progress, rule_title, to_json
 from vwlog.engine.replay import ViolationPolicy
 from vwlog.events import MatchStarted
 from vwlog.io.i18n import gettext as _
-from vwlog.io.logfile import STDIO, open_log, write_log
-from vwlog.io.pools import load_deck, load_pool
+from vwlog.io.logfile import STDIO, open_log
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
-from vwlog.model.errors import UsageError, VwlogError
-from vwlog.model.text import msg
+from vwlog.model.errors import VwlogError
 from vwlog.render.json import integrity_json, validation_json, verify_json
 from vwlog.render.markdown import validation_markdown
 from vwlog.render.provenance import Provenance, provenance, provenance_markdown
@@ -30,26 +28,22 @@ from vwlog.render.trust import verdict
 from vwlog.rules.catalog import PENDING_FLAGS
 from vwlog.services import (
     InputProblem,
-    SimulationSpec,
     ValidationOptions,
     apply_overrides,
-    load_ruleset,
-    parse_overrides,
     rules_catalog,
-    simulate_to,
     validate_logs,
 )
 from vwlog.services.cluster import (
     TaskFailure,
-    prepare_simulation,
     shared_paths,
-    simulate_task,
     validate_task,
 )
-from vwlog.services.trust import check_integrity, check_stored, close_records, published_for
+from vwlog.services.trust import check_integrity, check_stored
 
 if TYPE_CHECKING:
-    from vwlog.engine.simulate import GeneratedMatch
+    from vwlog.engine.replay import ValidationReport
+    from vwlog.rules.published import Integrity
+    from vwlog.services.verify import VerifyReport
 
 
 def _ruleset_options(ruleset_file: Path | None, sets: tuple[str, ...]) -> ValidationOptions:
@@ -157,9 +151,8 @@ def validate(
     held = trust_cli.trust_options(cli, pool_id, ruleset_id, keyring)
     policy = ViolationPolicy.STOP_AT_FIRST if strict else ViolationPolicy.COLLECT
     opts = ValidationOptions(base.ruleset, base.overrides, policy, trust=held)
-    illegal = unreadable = total = 0
+    tally = _Tally()
     reports: list[dict[str, Any]] = []
-    verdicts: Counter[str] = Counter()
     with progress(
         len(paths), "validating", enabled=len(paths) > 1 and output_format == "text"
     ) as bar:
@@ -169,50 +162,84 @@ def validate(
             else validate_logs(paths, opts, jobs=jobs)
         )
         for outcome in outcomes:
-            total += 1
             bar.update(1)
-            if isinstance(outcome, TaskFailure):
-                unreadable += 1
-                report_failure(outcome)
-                continue
-            if isinstance(outcome, InputProblem):
-                unreadable += 1
-                echo(f"Error: {options.shown_name(ctx, outcome.error)}", err=True)
-                continue
-            if not outcome.ok:
-                illegal += 1
-            verdicts[verdict(outcome)] += 1
-            read_from = outcome.source
-            outcome.source = options.shown_name(ctx, read_from or "")
-            if output_format == "json":
-                made = _log_provenance(read_from, opts)
-                reports.append({**validation_json(outcome), "provenance": made.as_dict()})
-            elif output_format == "markdown":
-                made = _log_provenance(read_from, opts)
-                echo(validation_markdown(outcome) + provenance_markdown(made))
-            elif not quiet or not outcome.ok:
-                echo_result(validation_text(outcome))
+            report = tally.count(ctx, outcome)
+            if report is not None:
+                _show_validation(ctx, report, opts, output_format, quiet=quiet, into=reports)
     if output_format == "json":
         click.echo(to_json(reports))
     else:
-        legal = total - illegal - unreadable
+        click.echo(tally.summary(), err=output_format != "text")
+    if tally.unreadable:
+        ctx.exit(2)
+    if tally.illegal:
+        ctx.exit(1)
+
+
+@dataclasses.dataclass
+class _Tally:
+    """What a validation run found, counted as the outcomes arrive."""
+
+    total: int = 0
+    illegal: int = 0
+    unreadable: int = 0
+    verdicts: Counter[str] = dataclasses.field(default_factory=Counter)
+
+    def count(
+        self, ctx: click.Context, outcome: ValidationReport | InputProblem | TaskFailure
+    ) -> ValidationReport | None:
+        """Count one outcome; say why a log could not be read. The report, if it is one."""
+        self.total += 1
+        if isinstance(outcome, TaskFailure):
+            self.unreadable += 1
+            report_failure(outcome)
+            return None
+        if isinstance(outcome, InputProblem):
+            self.unreadable += 1
+            echo(f"Error: {options.shown_name(ctx, outcome.error)}", err=True)
+            return None
+        if not outcome.ok:
+            self.illegal += 1
+        self.verdicts[verdict(outcome)] += 1
+        return outcome
+
+    def summary(self) -> str:
+        """The closing line: how many logs, and how many of each verdict."""
+        verdicts = self.verdicts
         doubtful = "".join(
             f", {verdicts[v]} {v.lower()}" for v in ("INCOMPLETE", "UNTRUSTED") if verdicts[v]
         )
-        click.echo(
-            _("{logs}: {legal} legal, {illegal} illegal{doubtful}, {unreadable} unreadable").format(
-                logs=counted(total, "log"),
-                legal=legal,
-                illegal=verdicts["ILLEGAL"],
-                doubtful=doubtful,
-                unreadable=unreadable,
-            ),
-            err=output_format != "text",
+        line = _("{logs}: {legal} legal, {illegal} illegal{doubtful}, {unreadable} unreadable")
+        return line.format(
+            logs=counted(self.total, "log"),
+            legal=self.total - self.illegal - self.unreadable,
+            illegal=verdicts["ILLEGAL"],
+            doubtful=doubtful,
+            unreadable=self.unreadable,
         )
-    if unreadable:
-        ctx.exit(2)
-    if illegal:
-        ctx.exit(1)
+
+
+def _show_validation(
+    ctx: click.Context,
+    outcome: ValidationReport,
+    opts: ValidationOptions,
+    output_format: str,
+    *,
+    quiet: bool,
+    into: list[dict[str, Any]],
+) -> None:
+    """Write one log's report in ``output_format`` (JSON reports are collected ``into`` a list
+    written at the end)."""
+    read_from = outcome.source
+    outcome.source = options.shown_name(ctx, read_from or "")
+    if output_format == "json":
+        made = _log_provenance(read_from, opts)
+        into.append({**validation_json(outcome), "provenance": made.as_dict()})
+    elif output_format == "markdown":
+        made = _log_provenance(read_from, opts)
+        echo(validation_markdown(outcome) + provenance_markdown(made))
+    elif not quiet or not outcome.ok:
+        echo_result(validation_text(outcome))
 
 
 def _log_provenance(path: str | None, opts: ValidationOptions) -> Provenance:
@@ -366,230 +393,67 @@ def verify(
         if output_format == "json":
             out.append(verify_json(report) | {"integrity": integrity_json(integrity)})
             continue
-        source = term(report.source)
-        if not report.sealed:
-            echo(_("{source}: carries no hashes; nothing to verify").format(source=source))
-            continue
-        if report.broken is None:
-            echo(
-                _("{source}: chain intact · {records} · head {hash}").format(
-                    source=source,
-                    records=counted(report.records, "record"),
-                    hash=(report.head_hash or "")[:16],
-                )
-            )
-        else:
-            b = report.broken
-            where = (
-                _("seq {seq}, line {line}").format(seq=b.seq, line=b.line)
-                if b.seq is not None
-                else _("line {line}").format(line=b.line)
-            )
-            echo(
-                _("{source}: BROKEN at {where}: {reason}").format(
-                    source=source, where=where, reason=term(b.reason)
-                )
-            )
-            if b.expected or b.found:
-                echo(
-                    _("    expected {expected}\n    found    {found}").format(
-                        expected=term(b.expected), found=term(b.found)
-                    )
-                )
-        if report.seal == "import":
-            echo("    sealed on import: the log carried no hashes, so the chain shows only")
-            echo("    that nothing changed since it was imported, not what its author wrote")
-        for problem in report.derived:
-            echo(f"    ALTERED derived data: {term(problem)}")
-        for c in report.commitments:
-            echo(
-                _("    deck commitment of {player}: {status}").format(
-                    player=term(c.player), status=term(c.status)
-                )
-            )
-        echo(f"    seal: {term(integrity.seal)}")
-        for sig in integrity.signatures:
-            known = f" (keyring: {sig.known_as})" if sig.known_as else ""
-            echo(f"    signed by {term(sig.signer + known)}, key {sig.key_id}: {sig.status}")
-        for problem in integrity.problems:
-            if "hash chain" not in problem:
-                echo(f"    {term(problem)}")
+        for line in _verify_text(report, integrity):
+            echo(line)
     if output_format == "json":
         click.echo(to_json(out))
     if bad:
         ctx.exit(1)
 
 
-@main.command()
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
-@click.option(
-    "--matches",
-    "-n",
-    type=click.IntRange(1, 1_000_000),
-    default=1,
-    show_default=True,
-    help="How many matches to generate (match i of a run depends only on the seed and i).",
-)
-@click.option(
-    "--players",
-    type=click.IntRange(2, 6),
-    default=2,
-    show_default=True,
-    help="Players seated in each match (2 to 6).",
-)
-@click.option(
-    "--teams",
-    type=click.IntRange(2, 4),
-    help="Number of teams (Tag Team: --players 4 --teams 2; 3 on 3 style splits).",
-)
-@click.option(
-    "--cards",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Card pool JSON (default: the packaged sample pool).",
-)
-@click.option(
-    "--decks",
-    "decks",
-    multiple=True,
-    metavar="DECK",
-    help="Deck list file or packaged deck name, one per seat (repeat); default: random decks.",
-)
-@click.option(
-    "--policy",
-    type=click.Choice(["greedy", "random"]),
-    default="greedy",
-    show_default=True,
-    help="How players decide: greedy (heuristics that play to win) or random legal decisions.",
-)
-@click.option(
-    "--max-turns",
-    type=click.IntRange(1, 100_000),
-    default=200,
-    show_default=True,
-    help="Stop a match unfinished after this many turns.",
-)
-@click.option(
-    "-o",
-    "--out",
-    type=click.Path(path_type=Path),
-    help="Directory for the logs (or a .jsonl file for one match); default: a summary only.",
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Worker processes (one match per worker at a time; with -o DIR).",
-)
-@options.ruleset_options
-@cluster_option
-@click.pass_context
-def simulate(
-    ctx: click.Context,
-    seed: int,
-    matches: int,
-    players: int,
-    teams: int | None,
-    cards: Path | None,
-    decks: tuple[str, ...],
-    policy: str,
-    max_turns: int,
-    out: Path | None,
-    jobs: int,
-    ruleset_file: Path | None,
-    sets: tuple[str, ...],
-    cluster: str | None,
-) -> None:
-    """Generate complete legal matches from a seed, in play mode.
-
-    Every decision is chosen among the engine's legal decisions and every
-    consequence is the one the rules demand, so each match validates clean.
-    The same seed gives the same bytes. Prints the distribution of victory
-    types at the end. A match ends at the first victory (most within 60
-    turns); for a long one, raise the victory thresholds with --set, as the
-    last example does (13,532 events, 160 turns, no winner).
-
-    Example:
-
-    \b
-        vwlog simulate --seed 7 --matches 2 -o corpus/
-        vwlog simulate --seed 7 --matches 2 -j 2 -o corpus2/
-        vwlog simulate --seed 1 --players 4 --teams 2 -o tag.jsonl
-        vwlog simulate --seed 5 --max-turns 160 --policy random \\
-            --set victory_vp=1000 --set victory_honor=1000000 \\
-            --set victory_territories=1000 -o long.jsonl
-        vwlog simulate --seed 7 -n 100000 -o /shared/corpus --cluster tcp://scheduler:8786
-
-    With --cluster, each match is generated by a Dask worker and written under
-    -o DIR, which every worker must be able to write to; the files are the
-    same bytes as without.
-    """
-    pool = load_pool(cards)
-    deck_lists = tuple(load_deck(d).expand() for d in decks) if decks else None
-    base = load_ruleset(ruleset_file) if ruleset_file else Ruleset()
-    ruleset = apply_overrides(base, parse_overrides(sets))
-    if ruleset != base:
-        # changed flags make another ruleset: it must not claim the published id it came from
-        # (judging would rightly call every changed flag R-TRUST-2)
-        ruleset = ruleset.model_copy(update={"id": f"{base.id}-local"})
-    if out is None and matches > 1:
-        raise UsageError(msg("give -o DIR to keep more than one generated match"))
-    spec = SimulationSpec(
-        seed=seed,
-        matches=matches,
-        players=players,
-        teams=teams,
-        decks=deck_lists,
-        policy="random" if policy == "random" else "greedy",
-        max_turns=max_turns,
-        ruleset=ruleset,
-    )
-    victories: Counter[str] = Counter()
-    if cluster:
-        where_to = prepare_simulation(spec, out)
-        failed = 0
-        with progress(matches, "simulating", enabled=matches > 1) as bar:
-            for outcome in on_cluster(
-                cluster, jobs, simulate_task, range(matches), pool, spec, where_to
-            ):
-                bar.update(1)
-                if isinstance(outcome, TaskFailure):
-                    failed += 1
-                    report_failure(outcome)
-                    continue
-                victories[outcome.victory or "UNFINISHED"] += 1
-        _victory_table(out, matches, victories)
-        if failed:
-            ctx.exit(2)
-        return
-    with progress(matches, "simulating", enabled=matches > 1) as bar:
-
-        def seen(match: GeneratedMatch, _path: Path | None) -> None:
-            victories[match.victory or "UNFINISHED"] += 1
-            bar.update(1)
-
-        results = simulate_to(pool, spec, out, on_match=seen, jobs=jobs)
-    if out is None:
-        header, records = close_records(results[0].header, results[0].records, published_for(pool))
-        write_log("-", header, records)
-        return
-    _victory_table(out, matches, victories)
+def _verify_text(report: VerifyReport, integrity: Integrity) -> list[str]:
+    """What `verify` says of one log or stored match: the chain, the seal, the signatures,
+    the deck commitments and any derived data found altered."""
+    lines: list[str] = []
+    source = term(report.source)
+    if not report.sealed:
+        lines.append(_("{source}: carries no hashes; nothing to verify").format(source=source))
+        return lines
+    if report.broken is None:
+        lines.append(
+            _("{source}: chain intact · {records} · head {hash}").format(
+                source=source,
+                records=counted(report.records, "record"),
+                hash=(report.head_hash or "")[:16],
+            )
+        )
+    else:
+        b = report.broken
+        where = (
+            _("seq {seq}, line {line}").format(seq=b.seq, line=b.line)
+            if b.seq is not None
+            else _("line {line}").format(line=b.line)
+        )
+        lines.append(
+            _("{source}: BROKEN at {where}: {reason}").format(
+                source=source, where=where, reason=term(b.reason)
+            )
+        )
+        if b.expected or b.found:
+            lines.append(
+                _("    expected {expected}\n    found    {found}").format(
+                    expected=term(b.expected), found=term(b.found)
+                )
+            )
+    if report.seal == "import":
+        lines.append("    sealed on import: the log carried no hashes, so the chain shows only")
+        lines.append("    that nothing changed since it was imported, not what its author wrote")
+    for problem in report.derived:
+        lines.append(f"    ALTERED derived data: {term(problem)}")
+    for c in report.commitments:
+        lines.append(
+            _("    deck commitment of {player}: {status}").format(
+                player=term(c.player), status=term(c.status)
+            )
+        )
+    lines.append(f"    seal: {term(integrity.seal)}")
+    for sig in integrity.signatures:
+        known = f" (keyring: {sig.known_as})" if sig.known_as else ""
+        lines.append(f"    signed by {term(sig.signer + known)}, key {sig.key_id}: {sig.status}")
+    for problem in integrity.problems:
+        if "hash chain" not in problem:
+            lines.append(f"    {term(problem)}")
+    return lines
 
 
-def _victory_table(out: Path | None, matches: int, victories: Counter[str]) -> None:
-    assert out is not None
-    where = out if (out.suffix == ".jsonl" and matches == 1) else out / "*.jsonl"
-    echo(
-        _("wrote {matches} to {where}").format(
-            matches=counted(matches, "match", "matches"), where=where
-        ),
-        err=True,
-    )
-    click.echo(_("victory types:"))
-    for victory in ("MILITARY", "POLITICAL", "ABSOLUTE", "CONCESSION", "UNFINISHED"):
-        share = victories[victory] / matches
-        click.echo(f"  {victory.lower():11} {victories[victory]:6}  {share:6.1%}")
-
-
-__all__ = ["rules", "simulate", "validate", "verify"]
+__all__ = ["rules", "validate", "verify"]

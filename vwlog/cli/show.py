@@ -1,0 +1,143 @@
+"""`vwlog show`: the board at one position of a match, as a player could see it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from vwlog.audit.knowledge import KnowledgeTracker
+from vwlog.cli import options
+from vwlog.cli.base import main
+from vwlog.cli.render import echo
+from vwlog.cli.replay import check_player, load_records, player_option, viewer
+from vwlog.engine.describe import card_name
+from vwlog.engine.replay import Fanout, FinalState, replay
+from vwlog.engine.seek import no_such_seq, state_at
+from vwlog.render.json import board_json, dumps, seen_card_json
+from vwlog.render.text import hidden_lines, term
+from vwlog.services.matches import state_at as stored_state_at
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from pathlib import Path
+
+    from vwlog.engine.replay import Visitor
+    from vwlog.events import EventRecord
+    from vwlog.model.cards import Ruleset
+    from vwlog.model.state import MatchState
+    from vwlog.store import MatchStore
+
+
+@main.command("show")
+@options.match_or_log
+@click.option(
+    "--at",
+    "at_seq",
+    type=click.IntRange(min=1),
+    metavar="SEQ",
+    help="The position: the board after event SEQ (default: after the last event).",
+)
+@player_option
+@options.output_format(
+    ["text", "json"], "The text board, or the board as JSON (a BoardView document)."
+)
+@options.ruleset_options
+@click.pass_context
+def show(
+    ctx: click.Context,
+    match_or_log: str,
+    at_seq: int | None,
+    player: str | None,
+    output_format: str,
+    ruleset_file: Path | None = None,
+    sets: tuple[str, ...] = (),
+) -> None:
+    """Show the board at one position of a match.
+
+    The board after event SEQ: each player's gold, honor, Victory Points,
+    hand, Fate Deck and Graveyard; the Territories with their guards,
+    damage and current stats; Return Home and Stray cards; the register;
+    and the turn, phase, step and priority holder. --as limits it to
+    what that player could know then: their own hand is listed, the other
+    hands are counts, and the hidden cards they have seen are named with
+    when and how they saw them (another player's hand, a Fate Deck; JSON:
+    "known"). JSON is a BoardView document (schemas/board-view.schema.json).
+
+    MATCH_OR_LOG is a log file (- reads standard input), or the id of a
+    match in the store (--store) when no such file exists; a stored match
+    is shown from the store's nearest snapshot.
+
+    Exit status: 0 shown, 2 usage or input error.
+
+    Example:
+
+    \b
+        vwlog show match.jsonl --at 57
+        vwlog show match.jsonl --at 57 --as p2
+        vwlog show match.jsonl --at 57 --format json
+        vwlog --store club.db show sim-7-00001 --at 412 --as p1
+    """
+    player = viewer(ctx, player)
+    match, ruleset = options.reading(ruleset_file, sets).for_match(load_records(ctx, match_or_log))
+    tracker = KnowledgeTracker() if player is not None else None
+    if match.store is not None and match.match_id is not None and ruleset is None:
+        seq, state = _stored_position(match.store, match.match_id, at_seq, tracker)
+    elif at_seq is None:
+        seq, state = _final(match.items, tracker, ruleset)
+    else:
+        seq = at_seq
+        state = state_at(match.items, at_seq, source=match.source, visitor=tracker, ruleset=ruleset)
+    check_player(state, player)
+    known = tracker.knowledge(player) if tracker and player and state.started else None
+    if output_format == "json":
+        data = board_json(state, player=player, seq=seq)
+        if player is not None:
+            data["known"] = [seen_card_json(c) for c in known.hidden] if known else []
+        click.echo(dumps(data))
+        return
+    echo(f"after seq {seq}")
+    echo(str(state))
+    if player is not None and state.started:
+        hand = ", ".join(term(card_name(state, c)) for c in state.player(player).hand)
+        echo(f"{term(player)} hand: {hand or 'empty'}")
+        if known is not None:
+            echo("\n".join(hidden_lines(known, none_known=True)))
+
+
+def _stored_position(
+    store: MatchStore, match_id: str, at_seq: int | None, tracker: KnowledgeTracker | None
+) -> tuple[int, MatchState]:
+    """The board of a stored match after ``at_seq`` (default: the last event), from the
+    nearest snapshot. What a player has seen needs the whole history: with a ``tracker``, the
+    records up to the position are replayed once, into it and for the board."""
+    last = store.head(match_id).seq
+    seq = last if at_seq is None else at_seq
+    if seq > last:
+        raise no_such_seq(seq, f"store:{match_id}", 1 if last else None, last or None)
+    if tracker is not None and seq:
+        records = store.records(match_id, lte=seq)
+        return seq, state_at(records, seq, source=f"store:{match_id}", visitor=tracker)
+    return seq, stored_state_at(store, match_id, seq)
+
+
+def _final(
+    items: Iterable[tuple[int, EventRecord]],
+    visitor: Visitor[Any] | None = None,
+    ruleset: Ruleset | None = None,
+) -> tuple[int, MatchState]:
+    last = [0]
+
+    def counted() -> Iterator[tuple[int, EventRecord]]:
+        for item in items:
+            last[0] = item[1].seq
+            yield item
+
+    if visitor is None:
+        state = replay(counted(), FinalState(), ruleset=ruleset)
+    else:
+        state = replay(counted(), Fanout(FinalState(), visitor), ruleset=ruleset)[0]
+    return last[0], state
+
+
+__all__ = ["show"]
