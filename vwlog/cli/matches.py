@@ -73,6 +73,7 @@ def import_(
     snapshot_every: int,
     quiet: bool,
     cluster: str | None,
+    batch: int | None,
 ) -> None:
     """Validate match logs and store them, each in one transaction.
 
@@ -137,6 +138,7 @@ def import_(
                 reject_illegal,
                 snapshot_every,
                 shared_paths(paths),
+                batch=batch,
             ):
                 if isinstance(outcome, TaskFailure):
                     outcome = ImportResult(outcome.item, None, "error", detail=outcome.error)

@@ -111,6 +111,7 @@ def _each_stored(
     *,
     per_match: bool,
     forks: bool,
+    batch: int | None = None,
 ) -> tuple[CorpusStats, list[MatchMetrics], int]:
     """The statistics of the stored matches, counted one match at a time (for --parquet and
     --cluster): the metrics kept at import, or, on a cluster, replayed by the workers from the
@@ -122,7 +123,7 @@ def _each_stored(
     with MatchStore.open(cli.store) as store:
         ids = [m.match_id for m in store.list_matches() if forks or m.parent is None]
         outcomes = (
-            on_cluster(cluster, jobs, store_metrics_task, ids, cli.store)
+            on_cluster(cluster, jobs, store_metrics_task, ids, cli.store, batch=batch)
             if cluster
             else measured(store, forks=forks)
         )
@@ -155,6 +156,7 @@ def _from_logs(
     per_match: bool,
     cluster: str | None = None,
     sink: ParquetStats | None = None,
+    batch: int | None = None,
 ) -> tuple[CorpusStats, list[MatchMetrics], int]:
     """The statistics of log files, each streamed once (on the workers of ``cluster`` when one
     is given); an unreadable file is reported on stderr and counted (the third value)."""
@@ -163,7 +165,7 @@ def _from_logs(
     unreadable = 0
     with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
         outcomes = (
-            on_cluster(cluster, jobs, stats_task, paths, shared_paths(paths))
+            on_cluster(cluster, jobs, stats_task, paths, shared_paths(paths), batch=batch)
             if cluster
             else _measure_all(paths, jobs)
         )
@@ -278,6 +280,7 @@ def stats(
     again: bool,
     include_forks: bool = False,
     cluster: str | None = None,
+    batch: int | None = None,
     parquet_dir: Path | None = None,
 ) -> None:
     """Measure matches: per-match metrics and corpus statistics.
@@ -337,7 +340,14 @@ def stats(
             raise UsageError("give LOG files, or run 'vwlog stats' from the vwlog command")
         if cluster or sink is not None:
             corpus, kept, unreadable = _each_stored(
-                cli, filters, sink, cluster, jobs, per_match=per_match, forks=include_forks
+                cli,
+                filters,
+                sink,
+                cluster,
+                jobs,
+                per_match=per_match,
+                forks=include_forks,
+                batch=batch,
             )
         else:
             corpus, kept = _from_store(
@@ -353,6 +363,7 @@ def stats(
             per_match=per_match,
             cluster=cluster,
             sink=sink,
+            batch=batch,
         )
     if per_match:
         renderers = {

@@ -112,6 +112,7 @@ def validate(
     strict: bool,
     jobs: int,
     cluster: str | None,
+    batch: int | None,
     quiet: bool,
     ruleset_arg: str | None,
     pool_id: str | None,
@@ -164,7 +165,7 @@ def validate(
         len(paths), "validating", enabled=len(paths) > 1 and output_format == "text"
     ) as bar:
         outcomes = (
-            on_cluster(cluster, jobs, validate_task, paths, opts, shared_paths(paths))
+            on_cluster(cluster, jobs, validate_task, paths, opts, shared_paths(paths), batch=batch)
             if cluster
             else validate_logs(paths, opts, jobs=jobs)
         )
@@ -486,6 +487,7 @@ def simulate(
     ruleset_file: Path | None,
     sets: tuple[str, ...],
     cluster: str | None,
+    batch: int | None,
 ) -> None:
     """Generate complete legal matches from a seed, in play mode.
 
@@ -536,7 +538,7 @@ def simulate(
         failed = 0
         with progress(matches, "simulating", enabled=matches > 1) as bar:
             for outcome in on_cluster(
-                cluster, 1, simulate_task, range(matches), pool, spec, where_to
+                cluster, 1, simulate_task, range(matches), pool, spec, where_to, batch=batch
             ):
                 bar.update(1)
                 if isinstance(outcome, TaskFailure):
