@@ -199,6 +199,10 @@ def cluster_threads(client: Client) -> int:
     return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
 
 
+def _given(value: T) -> T:
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class _Failed:
     """A match whose task raised twice on the worker: its error, described there."""
@@ -247,7 +251,8 @@ def run_ordered(
     least `TASKS_PER_WORKER` tasks, per worker thread). An item whose call raises is called once
     more; if it fails again it yields a `TaskFailure` naming it and its error, in its place, and
     the run goes on. A batch that the scheduler gives up on (its workers kept dying) is sent
-    again one item per task; an item that still fails alone yields its `TaskFailure`.
+    again one item at a time, each in a task of its own; an item that still fails alone yields
+    its `TaskFailure`.
     ``on_failure`` is told of each failure.
 
     The results do not depend on ``batch`` or ``window``: only how they are cut into tasks.
@@ -259,9 +264,15 @@ def run_ordered(
         raise UsageError(f"--batch takes 1 or more matches per task, not {batch}")
     if window is None:
         window = threads * max(TASKS_PER_WORKER, -(-WINDOW_PER_WORKER // batch))
-    shared = [client.scatter(a, broadcast=True) for a in args]
     run = uuid.uuid4().hex[:12]
     name = getattr(task, "__name__", "task")
+    # each shared argument is the result of a task of its own, not scattered data: when every
+    # worker that held it has died, the scheduler makes it again instead of cancelling the
+    # tasks that need it
+    shared = [
+        client.submit(_given, a, key=f"vwlog-{name}-{run}-arg{i}", pure=False)
+        for i, a in enumerate(args)
+    ]
     source = iter(items)
     pending: deque[_Pending[T]] = deque()
     submitted = 0
@@ -294,17 +305,23 @@ def run_ordered(
                 results: list[R | _Failed] = head.future.result()
             except Exception as err:  # KilledWorker, CancelledError, or a result that won't load
                 if len(head.items) > 1:
-                    # the batch again, one item per task and ahead of the queue, so that only
-                    # the item that kills its workers fails
+                    # the batch again, one item at a time, so that only an item that kills its
+                    # workers fails (one at a time: no other item of it shares a dying worker)
                     key = head.future.key
-                    pending.extendleft(
-                        reversed(
-                            [
-                                submit([item], f"{key}-{i}", priority=1)
-                                for i, item in enumerate(head.items)
-                            ]
-                        )
-                    )
+                    for i, item in enumerate(head.items):
+                        alone = submit([item], f"{key}-{i}", priority=1)
+                        try:
+                            [result] = alone.future.result()
+                        except Exception as again:
+                            yield failed(item, _describe(again))
+                        else:
+                            yield (
+                                failed(item, result.error)
+                                if isinstance(result, _Failed)
+                                else result
+                            )
+                        finally:
+                            alone.future.release()
                 else:
                     yield failed(head.items[0], _describe(err))
             else:
