@@ -7,14 +7,19 @@ is reported beside the plain loop's, with CPU time beside wall (the client's own
 child processes' for ``--jobs``; plus every Dask worker's for Dask). Every configuration's
 results are checked to equal the plain loop's before any figure is reported.
 
+The Dask configurations send the matches in batches (`vwlog.services.cluster.batch_size`, as the
+commands do by default); ``--batch B`` fixes the matches per task instead.
+
 Also measured: the Dask overhead per task (a task that does nothing, run over N items on the 2
-workers: wall / N), the start-up of a LocalCluster, and from these a paper estimate of a
-million-match corpus on 32 workers:
+workers one item per task: wall / N, and the CPU time of the client and scheduler per task), the
+same no-op in the default batches (overhead per item), the start-up of a LocalCluster, and from
+these a paper estimate of a million-match corpus on 32 workers:
 
     per match on one core      c = plain loop CPU time / N
     ideal on W workers         T = 1e6 * c / W
-    scheduler bound            S = 1e6 * o      (o = the client's and scheduler's CPU time per
-                                                 no-op task: they handle tasks one by one)
+    scheduler bound            S = tasks * o    (tasks = 1e6 / batch_size(1e6, 32); o = the
+                                                 client's and scheduler's CPU time per no-op
+                                                 task: they handle tasks one by one)
     estimate                   max(T / e, S)    (e = the measured 2-worker efficiency,
                                                  speed-up / 2, capped at 1)
 
@@ -110,11 +115,11 @@ def validate_jobs(paths: list[str], jobs: int) -> list[Any]:
     return list(validate_logs(paths, jobs=jobs))
 
 
-def validate_dask(client: Any, paths: list[str]) -> list[Any]:
+def validate_dask(client: Any, paths: list[str], batch: int | None) -> list[Any]:
     from vwlog.services import ValidationOptions
     from vwlog.services.cluster import run_ordered, validate_task
 
-    return list(run_ordered(client, validate_task, paths, ValidationOptions()))
+    return list(run_ordered(client, validate_task, paths, ValidationOptions(), batch=batch))
 
 
 def corpus_json(outcomes: list[Any]) -> str:
@@ -138,10 +143,10 @@ def stats_jobs(paths: list[str], jobs: int) -> str:
     return corpus_json(list(_measure_all(paths, jobs)))
 
 
-def stats_dask(client: Any, paths: list[str]) -> str:
+def stats_dask(client: Any, paths: list[str], batch: int | None) -> str:
     from vwlog.services.cluster import run_ordered, stats_task
 
-    return corpus_json(list(run_ordered(client, stats_task, paths)))
+    return corpus_json(list(run_ordered(client, stats_task, paths, batch=batch)))
 
 
 def noop(item: int) -> int:
@@ -156,8 +161,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--batch", type=int, default=None, help="matches per Dask task")
     args = parser.parse_args()
     from distributed import Client, LocalCluster
+
+    from vwlog.services.cluster import batch_size, run_ordered
 
     paths = corpus(args.matches)
     n = len(paths)
@@ -183,8 +191,8 @@ def main() -> None:
             "plain loop": (lambda: plain(paths), None),
             "--jobs 1": (lambda: jobs(paths, 1), None),
             "--jobs 2": (lambda: jobs(paths, 2), None),
-            "dask, 1 worker": (lambda: dask(clusters[1][1], paths), clusters[1][1]),
-            "dask, 2 workers": (lambda: dask(clusters[2][1], paths), clusters[2][1]),
+            "dask, 1 worker": (lambda: dask(clusters[1][1], paths, args.batch), clusters[1][1]),
+            "dask, 2 workers": (lambda: dask(clusters[2][1], paths, args.batch), clusters[2][1]),
         }
 
     rows: list[dict[str, Any]] = []
@@ -222,15 +230,18 @@ def main() -> None:
                     }
                 )
         client2 = clusters[2][1]
-        noop_walls, noop_cpus = [], []
+        noop_walls, noop_cpus, batched_walls, batched_cpus = [], [], [], []
         for _ in range(args.repeats):
-            from vwlog.services.cluster import run_ordered
-
             c0 = time.process_time()  # the client and the LocalCluster's scheduler
             t0 = time.perf_counter()
-            list(run_ordered(client2, noop, range(n)))
+            list(run_ordered(client2, noop, range(n), batch=1))
             noop_walls.append(time.perf_counter() - t0)
             noop_cpus.append(time.process_time() - c0)
+            c0 = time.process_time()
+            t0 = time.perf_counter()
+            list(run_ordered(client2, noop, range(n), batch=args.batch))
+            batched_walls.append(time.perf_counter() - t0)
+            batched_cpus.append(time.process_time() - c0)
     finally:
         for cluster, client in clusters.values():
             client.close()
@@ -238,6 +249,8 @@ def main() -> None:
 
     overhead = statistics.median(noop_walls) / n
     overhead_cpu = statistics.median(noop_cpus) / n
+    batch_here = args.batch or batch_size(n, 2)
+    batch_million = args.batch or batch_size(10**6, 32)
     estimates = {}
     for task in ("validate", "stats"):
         by = {r["config"]: r for r in rows if r["task"] == task}
@@ -246,8 +259,9 @@ def main() -> None:
         c = by["plain loop"]["cpu_s"] / n
         efficiency = min(1.0, by["dask, 2 workers"]["speedup_vs_plain"] / 2)
         ideal = 1e6 * c / 32
-        bound = 1e6 * overhead_cpu
+        bound = -(-(10**6) // batch_million) * overhead_cpu
         estimates[task] = {
+            "batch": batch_million,
             "per_match_one_core_cpu_ms": round(1000 * c, 3),
             "two_worker_efficiency": round(efficiency, 3),
             "ideal_32_workers_h": round(ideal / 3600, 2),
@@ -262,9 +276,15 @@ def main() -> None:
         },
         "matches": n,
         "repeats": args.repeats,
+        "batch": args.batch or f"default ({batch_here} here)",
         "cluster_startup_s": [round(s, 2) for s in startup],
         "dask_overhead_per_task_ms": round(1000 * overhead, 3),
         "dask_overhead_per_task_cpu_ms": round(1000 * overhead_cpu, 3),
+        "dask_batch": batch_here,
+        "dask_overhead_per_item_batched_ms": round(1000 * statistics.median(batched_walls) / n, 3),
+        "dask_overhead_per_item_batched_cpu_ms": round(
+            1000 * statistics.median(batched_cpus) / n, 3
+        ),
         "rows": rows,
         "million_matches_on_32_workers": estimates,
     }
@@ -277,6 +297,11 @@ def main() -> None:
     print(
         f"dask overhead per task (no-op, 2 workers): {report['dask_overhead_per_task_ms']} ms "
         f"wall, {report['dask_overhead_per_task_cpu_ms']} ms CPU of client and scheduler"
+    )
+    print(
+        f"dask overhead per item in batches of {batch_here} (no-op, 2 workers): "
+        f"{report['dask_overhead_per_item_batched_ms']} ms wall, "
+        f"{report['dask_overhead_per_item_batched_cpu_ms']} ms CPU of client and scheduler"
     )
     print(f"local cluster start-up (1, 2 workers): {report['cluster_startup_s']} s")
     for task, e in estimates.items():

@@ -33,3 +33,14 @@ def worker_pid(item: int) -> tuple[int, int]:
     """The process that ran the task."""
     time.sleep(0.05)
     return item, os.getpid()
+
+
+def deadly(item: str, attempts: str) -> str:
+    """Note each attempt in ``attempts/ITEM.N``; a ``deadly-*`` item ends its worker process
+    (as a crash in native code would), the others return their upper case."""
+    directory = Path(attempts)
+    tried = len(list(directory.glob(f"{item}.*")))
+    (directory / f"{item}.{tried}").write_text(str(os.getpid()), encoding="utf-8")
+    if item.startswith("deadly-"):
+        os._exit(1)
+    return item.upper()

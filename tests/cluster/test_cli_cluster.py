@@ -29,6 +29,29 @@ def test_validate_on_the_cluster_equals_one_process(
     assert all(r["ok"] for r in reports)
 
 
+@pytest.mark.parametrize("batch", ["1", "5", "100"])
+def test_every_batch_size_gives_the_same_bytes(
+    runner: CliRunner, corpus: Path, dask_cluster: str, batch: str
+) -> None:
+    for command in (("validate", "--format", "json"), ("stats", "--format", "json", "--per-match")):
+        alone = run(runner, *command, str(corpus))
+        spread = run(runner, *command, "--cluster", dask_cluster, "--batch", batch, str(corpus))
+        assert spread == alone, (command, batch)
+
+
+def test_the_batch_size_can_come_from_the_environment(
+    runner: CliRunner, corpus: Path, dask_cluster: str
+) -> None:
+    alone = run(runner, "stats", "--format", "json", str(corpus))
+    env = {"VWLOG_DASK_SCHEDULER": dask_cluster, "VWLOG_DASK_BATCH": "4", "SOURCE_DATE_EPOCH": "0"}
+    result = runner.invoke(main, ["stats", "--format", "json", str(corpus)], env=env)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == alone
+    refused = runner.invoke(main, ["stats", str(corpus)], env={**env, "VWLOG_DASK_BATCH": "0"})
+    assert refused.exit_code == 2
+    assert "--batch" in refused.stderr
+
+
 def test_the_scheduler_can_come_from_the_environment(
     runner: CliRunner, corpus: Path, dask_cluster: str
 ) -> None:

@@ -92,6 +92,7 @@ def import_(
     quiet: bool,
     jobs: int,
     cluster: str | None,
+    batch: int | None,
 ) -> None:
     """Validate match logs and store them, each in one transaction.
 
@@ -140,7 +141,7 @@ def import_(
 
         if cluster:
             tasks = (import_task, paths, cli.store, reject_illegal, snapshot_every)
-            for outcome in on_cluster(cluster, jobs, *tasks, shared_paths(paths)):
+            for outcome in on_cluster(cluster, jobs, *tasks, shared_paths(paths), batch=batch):
                 if isinstance(outcome, TaskFailure):
                     outcome = ImportResult(outcome.item, None, "error", detail=outcome.error)
                 seen(outcome)

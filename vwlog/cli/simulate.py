@@ -118,6 +118,7 @@ def simulate(
     ruleset_file: Path | None,
     sets: tuple[str, ...],
     cluster: str | None,
+    batch: int | None,
 ) -> None:
     """Generate complete legal matches from a seed, in play mode.
 
@@ -159,7 +160,7 @@ def simulate(
         ruleset=ruleset,
     )
     if cluster:
-        _simulate_on_cluster(ctx, cluster, jobs, pool, spec, out)
+        _simulate_on_cluster(ctx, cluster, jobs, pool, spec, out, batch)
         return
     victories: Counter[str] = Counter()
     with progress(matches, "simulating", enabled=matches > 1) as bar:
@@ -194,6 +195,7 @@ def _simulate_on_cluster(
     pool: CardPool,
     spec: SimulationSpec,
     out: Path | None,
+    batch: int | None,
 ) -> None:
     """Generate the matches on Dask workers, each written under ``out``; exit 2 if any failed."""
     matches = spec.matches
@@ -202,7 +204,7 @@ def _simulate_on_cluster(
     failed = 0
     with progress(matches, "simulating", enabled=matches > 1) as bar:
         for outcome in on_cluster(
-            cluster, jobs, simulate_task, range(matches), pool, spec, where_to
+            cluster, jobs, simulate_task, range(matches), pool, spec, where_to, batch=batch
         ):
             bar.update(1)
             if isinstance(outcome, TaskFailure):

@@ -118,6 +118,7 @@ def _each_stored(
     *,
     per_match: bool,
     forks: bool,
+    batch: int | None = None,
 ) -> tuple[CorpusStats, list[MatchMetrics], int]:
     """The statistics of the stored matches, counted one match at a time (for --parquet and
     --cluster): the metrics kept at import, or, on a cluster, replayed by the workers from the
@@ -129,7 +130,7 @@ def _each_stored(
     with MatchStore.open(cli.store) as store:
         ids = [m.match_id for m in store.list_matches() if forks or m.parent is None]
         outcomes = (
-            on_cluster(cluster, jobs, store_metrics_task, ids, cli.store)
+            on_cluster(cluster, jobs, store_metrics_task, ids, cli.store, batch=batch)
             if cluster
             else measured(store, forks=forks)
         )
@@ -162,6 +163,7 @@ def _from_logs(
     per_match: bool,
     cluster: str | None = None,
     sink: ParquetStats | None = None,
+    batch: int | None = None,
 ) -> tuple[CorpusStats, list[MatchMetrics], int]:
     """The statistics of log files, each streamed once (on the workers of ``cluster`` when one
     is given); an unreadable file is reported on stderr and counted (the third value)."""
@@ -170,7 +172,7 @@ def _from_logs(
     unreadable = 0
     with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
         outcomes = (
-            on_cluster(cluster, jobs, stats_task, paths, shared_paths(paths))
+            on_cluster(cluster, jobs, stats_task, paths, shared_paths(paths), batch=batch)
             if cluster
             else _measure_all(paths, jobs)
         )
@@ -286,6 +288,7 @@ def stats(
     again: bool,
     include_forks: bool = False,
     cluster: str | None = None,
+    batch: int | None = None,
     parquet_dir: Path | None = None,
 ) -> None:
     """Measure matches: per-match metrics and corpus statistics.
@@ -348,6 +351,7 @@ def stats(
         per_match=per_match,
         again=again,
         forks=include_forks,
+        batch=batch,
     )
     text = _stats_text(corpus, kept, output_format, per_match=per_match, min_n=min_n, top=top)
     if output_format == "text" or sys.stdout.isatty():
@@ -378,6 +382,7 @@ def _measured(
     per_match: bool,
     again: bool,
     forks: bool,
+    batch: int | None,
 ) -> tuple[CorpusStats, list[MatchMetrics], int]:
     """The corpus and the matches kept (with ``per_match``) from the LOG files or the store,
     and how many logs could not be read."""
@@ -391,12 +396,15 @@ def _measured(
             per_match=per_match,
             cluster=cluster,
             sink=sink,
+            batch=batch,
         )
     cli = ctx.find_object(CliContext)
     if cli is None:
         raise UsageError(msg("give LOG files, or run 'vwlog stats' from the vwlog command"))
     if cluster or sink is not None:
-        return _each_stored(cli, filters, sink, cluster, jobs, per_match=per_match, forks=forks)
+        return _each_stored(
+            cli, filters, sink, cluster, jobs, per_match=per_match, forks=forks, batch=batch
+        )
     corpus, kept = _from_store(cli, filters, per_match=per_match, again=again, forks=forks)
     return corpus, kept, 0
 

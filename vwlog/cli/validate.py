@@ -106,6 +106,7 @@ def validate(
     strict: bool,
     jobs: int,
     cluster: str | None,
+    batch: int | None,
     quiet: bool,
     ruleset_arg: str | None,
     pool_id: str | None,
@@ -157,7 +158,7 @@ def validate(
         len(paths), "validating", enabled=len(paths) > 1 and output_format == "text"
     ) as bar:
         outcomes = (
-            on_cluster(cluster, jobs, validate_task, paths, opts, shared_paths(paths))
+            on_cluster(cluster, jobs, validate_task, paths, opts, shared_paths(paths), batch=batch)
             if cluster
             else validate_logs(paths, opts, jobs=jobs)
         )

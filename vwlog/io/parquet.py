@@ -33,6 +33,7 @@ from urllib.parse import quote
 
 from vwlog.model.errors import OutputError, UsageError
 from vwlog.model.text import msg
+from vwlog.projections.stats import PLAYER_COUNTS
 
 if TYPE_CHECKING:
     from vwlog.projections.stats import MatchMetrics
@@ -46,27 +47,8 @@ _BOOL = "bool"
 _FLOAT = "float64"
 _SUPPLY = "map<string,int64>"
 
-_COUNTS = (
-    "gold_produced",
-    "gold_from_supply",
-    "gold_from_effects",
-    "gold_spent",
-    "cards_drawn_supply",
-    "cards_drawn_effects",
-    "cards_played",
-    "cards_discarded",
-    "territories_summoned",
-    "territories_lost",
-    "followers_summoned",
-    "followers_lost",
-    "attacks_declared",
-    "attackers_declared",
-    "blocks",
-    "damage_to_followers",
-    "damage_to_territories",
-    "max_register_depth",
-)
-"""The counts that a player's match row and turn rows name alike."""
+_COUNTS = PLAYER_COUNTS
+"""The counts that a player's match row and turn rows name alike (`PLAYER_COUNTS`)."""
 
 SCHEMAS: dict[str, tuple[tuple[str, str], ...]] = {
     "matches": (

@@ -11,7 +11,9 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from vwlog.io.i18n import N_
+from vwlog.model.types import SupplyOption
 from vwlog.projections.stats import (
+    PLAYER_COUNTS,
     CorpusStats,
     MatchMetrics,
     TurnPoint,
@@ -259,6 +261,9 @@ SCOPE_COLUMNS = ("scope", "turn")
 """Which part of the match a per-match CSV row counts: ``scope`` is ``match`` for the whole
 match (``turn`` empty) or ``turn`` for one turn (``turn`` is its number)."""
 
+_GOLD_COUNTS = tuple(name for name in PLAYER_COUNTS if name.startswith("gold_"))
+_OTHER_COUNTS = tuple(name for name in PLAYER_COUNTS if not name.startswith("gold_"))
+
 PLAYER_COLUMNS = (
     "player",
     "seat",
@@ -268,33 +273,13 @@ PLAYER_COLUMNS = (
     "deck_id",
     "faction",
     "deck_size",
-    "gold_produced",
-    "gold_from_supply",
-    "gold_from_effects",
-    "gold_spent",
-    "supply_CARDS_2",
-    "supply_GOLD_2",
-    "supply_CARD_1_GOLD_1",
-    "supply_FIRST_TURN_CARD_1",
-    "supply_FIRST_TURN_GOLD_1",
+    *_GOLD_COUNTS,
+    *(f"supply_{option}" for option in SupplyOption),
     "final_gold",
     "final_honor",
     "final_vp",
     "cards_drawn",
-    "cards_drawn_supply",
-    "cards_drawn_effects",
-    "cards_played",
-    "cards_discarded",
-    "territories_summoned",
-    "territories_lost",
-    "followers_summoned",
-    "followers_lost",
-    "attacks_declared",
-    "attackers_declared",
-    "blocks",
-    "damage_to_followers",
-    "damage_to_territories",
-    "max_register_depth",
+    *_OTHER_COUNTS,
     "skills_registered",
     "skills_triggered",
     "decision_n",

@@ -1,15 +1,23 @@
-"""Corpus work on a Dask distributed cluster: one task per match, results back in order.
+"""Corpus work on a Dask distributed cluster: whole matches in batches, results back in order.
 
 ``validate``, ``import``, ``stats`` and ``simulate`` hand a corpus to `run_ordered`, which submits
-one task per match (a log file's path, a stored match's id, or a generated match's index) to the
-cluster and yields the results in the order of the input, as they arrive, with a bounded number
-of tasks in flight so that memory stays flat in corpus length. Nothing here is a scheduler of its
-own: placement, worker loss and resubmission are Dask's. What this module adds:
+the matches (log files' paths, stored matches' ids, or generated matches' indexes) to the cluster
+in batches of consecutive matches, one Dask task per batch, and yields one result per match in
+the order of the input, as they arrive, with a bounded number of tasks in flight so that memory
+stays flat in corpus length. A batch's size follows from the corpus's size and the cluster's
+worker threads (`batch_size`; the commands' ``--batch``): large enough that Dask's own cost per
+task (milliseconds of client and scheduler time) is small beside the matches' work, small enough
+that every worker thread gets several batches and that a batch lost with its worker is little
+work to redo. Nothing here is a scheduler of its own: placement, worker loss and resubmission
+are Dask's. What this module adds:
 
-- A task that raises is retried once (Dask's ``retries=1``); if it fails again, or the scheduler
-  gives up on it (a worker died under it too often: ``KilledWorker``), it is reported as that
-  match's `TaskFailure` and every other match still gets its result.
-- A worker killed mid-run costs nothing but time: Dask reruns its tasks elsewhere.
+- A match whose task raises is tried once more, on the worker; if it fails again it is reported
+  as that match's `TaskFailure`, in its place, and every other match, those of its batch
+  included, still gets its result.
+- A worker killed mid-run costs nothing but time: Dask reruns its batches elsewhere. If the
+  scheduler gives up on a batch (its workers died under it too often: ``KilledWorker``), its
+  matches are sent again one per task, so that only the match that kills its workers is
+  reported as failed.
 - Workers read logs from a path they share with the client, or fetch stored matches from the
   PostgreSQL store by id; an import from many workers into one PostgreSQL store is still one
   transaction per match, because each task runs `import_log`, which stores a match in one
@@ -25,10 +33,13 @@ them by name, and they return plain picklable values.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import itertools
 import os
 import threading
 import uuid
 from collections import deque
+from collections.abc import Sized
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,11 +79,23 @@ if TYPE_CHECKING:
 
 ENV_SCHEDULER = "VWLOG_DASK_SCHEDULER"
 """The environment variable naming the scheduler when ``--cluster`` is not given."""
+ENV_BATCH = "VWLOG_DASK_BATCH"
+"""The environment variable giving the matches per task when ``--batch`` is not given."""
 LOCAL = "local"
 """The ``--cluster`` value that starts a LocalCluster on this machine for the run."""
 WINDOW_PER_WORKER = 64
-"""Tasks kept in flight per worker thread: enough to keep every worker busy while the client
+"""Matches kept in flight per worker thread: enough to keep every worker busy while the client
 takes results in order, few enough that a million-match corpus is never all submitted at once."""
+TASKS_PER_WORKER = 4
+"""Tasks (batches) kept in flight per worker thread at least, however large the batches: one
+running and more queued, so that no worker waits for the client between batches."""
+BATCHES_PER_WORKER = 8
+"""Batches a corpus is cut into per worker thread, at least (while batches stay within
+`MAX_BATCH`): workers that are slower than others, or shared, finish a small share late rather
+than a large one, and progress moves in small steps."""
+MAX_BATCH = 64
+"""The most matches in one task: a batch lost with its worker is redone whole, and its results
+travel together."""
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -166,11 +189,53 @@ def connect(address: str, *, local_workers: int = 2) -> Iterator[tuple[Client, C
             cluster.close()
 
 
-class _Pending(Generic[T]):
-    __slots__ = ("future", "item")
+def batch_size(matches: int | None, threads: int) -> int:
+    """Matches per task for a corpus of ``matches`` on ``threads`` worker threads: the corpus cut
+    into `BATCHES_PER_WORKER` batches per thread, each of 1 to `MAX_BATCH` matches (1 when the
+    corpus's size is not known beforehand)."""
+    if matches is None:
+        return 1
+    share = -(-matches // (BATCHES_PER_WORKER * max(1, threads)))
+    return max(1, min(MAX_BATCH, share))
 
-    def __init__(self, item: T, future: Future[Any]) -> None:
-        self.item = item
+
+def cluster_threads(client: Client) -> int:
+    """The worker threads of the cluster (at least 1)."""
+    workers = client.scheduler_info(n_workers=-1)["workers"]
+    return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+
+
+def _given(value: T) -> T:
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class _Failed:
+    """A match whose task raised twice on the worker: its error, described there."""
+
+    error: str
+
+
+def run_batch(task: Callable[..., R], items: list[T], *args: Any) -> list[R | _Failed]:
+    """``task(item, *args)`` for every item of a batch, in order (on a worker); a call that
+    raises is made once more, and one that raises again is that item's `_Failed`."""
+    results: list[R | _Failed] = []
+    for item in items:
+        try:
+            results.append(task(item, *args))
+        except Exception:
+            try:
+                results.append(task(item, *args))
+            except Exception as err:
+                results.append(_Failed(_describe(err)))
+    return results
+
+
+class _Pending(Generic[T]):
+    __slots__ = ("future", "items")
+
+    def __init__(self, items: list[T], future: Future[Any]) -> None:
+        self.items = items
         self.future = future
 
 
@@ -179,38 +244,56 @@ def run_ordered(
     task: Callable[..., R],
     items: Iterable[T],
     *args: Any,
+    batch: int | None = None,
     window: int | None = None,
-    on_failure: Callable[[T, BaseException], None] | None = None,
+    on_failure: Callable[[TaskFailure], None] | None = None,
 ) -> Iterator[R | TaskFailure]:
-    """Run ``task(item, *args)`` on the cluster for every item; yield the results in the
-    order of ``items`` as they arrive.
+    """Run ``task(item, *args)`` on the cluster for every item, ``batch`` consecutive items per
+    task; yield the results in the order of ``items`` as they arrive, one per item.
 
-    ``args`` are sent to the cluster once and shared by every task. At most ``window`` tasks
-    (default `WINDOW_PER_WORKER` per worker thread) are in flight. A task that raises is run once
-    more; one that fails again, or that the scheduler gives up on after its workers died, yields
-    a `TaskFailure` naming its item and error in its place, and the run goes on.
-    ``on_failure`` is told of each such failure.
+    ``args`` are sent to the cluster once and shared by every task. ``batch`` defaults to
+    `batch_size` of the number of items (when ``items`` has a length) and the cluster's worker
+    threads. At most ``window`` tasks are in flight (default: `WINDOW_PER_WORKER` matches, and at
+    least `TASKS_PER_WORKER` tasks, per worker thread). An item whose call raises is called once
+    more; if it fails again it yields a `TaskFailure` naming it and its error, in its place, and
+    the run goes on. A batch that the scheduler gives up on (its workers kept dying) is sent
+    again one item at a time, each in a task of its own; an item that still fails alone yields
+    its `TaskFailure`.
+    ``on_failure`` is told of each failure.
+
+    The results do not depend on ``batch`` or ``window``: only how they are cut into tasks.
     """
+    threads = cluster_threads(client) if batch is None or window is None else 1
+    if batch is None:
+        batch = batch_size(len(items) if isinstance(items, Sized) else None, threads)
+    if batch < 1:
+        raise UsageError(msg("--batch takes 1 or more matches per task, not {batch}", batch=batch))
     if window is None:
-        threads = sum(
-            int(w.get("nthreads", 1))
-            for w in client.scheduler_info(n_workers=-1)["workers"].values()
-        )
-        window = WINDOW_PER_WORKER * max(1, threads)
-    shared = [client.scatter(a, broadcast=True) for a in args]
+        window = threads * max(TASKS_PER_WORKER, -(-WINDOW_PER_WORKER // batch))
     run = uuid.uuid4().hex[:12]
     name = getattr(task, "__name__", "task")
-    source = enumerate(items)
+    # each shared argument is the result of a task of its own, not scattered data: when every
+    # worker that held it has died, the scheduler makes it again instead of cancelling the
+    # tasks that need it
+    shared = _shared(client, args, f"vwlog-{name}-{run}")
+    source = iter(items)
     pending: deque[_Pending[T]] = deque()
+    submitted = 0
+
+    def submit(chunk: list[T], key: str, **extra: Any) -> _Pending[T]:
+        future = client.submit(run_batch, task, chunk, *shared, key=key, pure=False, **extra)
+        return _Pending(chunk, future)
 
     def submit_next() -> bool:
-        for index, item in source:
-            future = client.submit(
-                task, item, *shared, key=f"vwlog-{name}-{run}-{index}", retries=1, pure=False
-            )
-            pending.append(_Pending(item, future))
-            return True
-        return False
+        nonlocal submitted
+        chunk = list(itertools.islice(source, batch))
+        if not chunk:
+            return False
+        pending.append(submit(chunk, f"vwlog-{name}-{run}-{submitted}"))
+        submitted += 1
+        return True
+
+    failed = functools.partial(_failure, on_failure=on_failure)
 
     try:
         while len(pending) < window and submit_next():
@@ -218,19 +301,59 @@ def run_ordered(
         while pending:
             head = pending.popleft()
             try:
-                result: R = head.future.result()
-            except Exception as err:  # the task's own error, or KilledWorker / CancelledError
-                if on_failure is not None:
-                    on_failure(head.item, err)
-                yield TaskFailure(str(head.item), _describe(err))
+                results: list[R | _Failed] = head.future.result()
+            except Exception as err:  # KilledWorker, CancelledError, or a result that won't load
+                if len(head.items) > 1:
+                    yield from _one_at_a_time(head, submit, failed)
+                else:
+                    yield failed(head.items[0], _describe(err))
             else:
-                yield result
+                for item, result in zip(head.items, results, strict=True):
+                    yield failed(item, result.error) if isinstance(result, _Failed) else result
             finally:
                 head.future.release()
-            submit_next()
+            while len(pending) < window and submit_next():
+                pass
     finally:
         for rest in pending:
             rest.future.cancel()
+
+
+def _shared(client: Client, args: tuple[Any, ...], prefix: str) -> list[Any]:
+    """Each shared argument as the result of a task of its own (keys ``PREFIX-argN``)."""
+    return [
+        client.submit(_given, a, key=f"{prefix}-arg{i}", pure=False) for i, a in enumerate(args)
+    ]
+
+
+def _failure(
+    item: object, error: str, *, on_failure: Callable[[TaskFailure], None] | None
+) -> TaskFailure:
+    """The failure of ``item``, told to ``on_failure``."""
+    failure = TaskFailure(str(item), error)
+    if on_failure is not None:
+        on_failure(failure)
+    return failure
+
+
+def _one_at_a_time(
+    head: _Pending[T],
+    submit: Callable[..., _Pending[T]],
+    failed: Callable[[T, str], TaskFailure],
+) -> Iterator[Any]:
+    """A batch the scheduler gave up on, again one item at a time, so that only an item that
+    kills its workers fails (one at a time: no other item of it shares a dying worker)."""
+    key = head.future.key
+    for i, item in enumerate(head.items):
+        alone = submit([item], f"{key}-{i}", priority=1)
+        try:
+            [result] = alone.future.result()
+        except Exception as again:
+            yield failed(item, _describe(again))
+        else:
+            yield failed(item, result.error) if isinstance(result, _Failed) else result
+        finally:
+            alone.future.release()
 
 
 def _describe(err: BaseException) -> str:
@@ -405,21 +528,28 @@ def prepare_simulation(spec: SimulationSpec, out: Path | None) -> str:
 
 
 __all__ = [
+    "BATCHES_PER_WORKER",
+    "ENV_BATCH",
     "ENV_SCHEDULER",
     "LOCAL",
+    "MAX_BATCH",
+    "TASKS_PER_WORKER",
     "WINDOW_PER_WORKER",
     "ClusterInfo",
     "R",
     "Simulated",
     "T",
     "TaskFailure",
+    "batch_size",
     "cluster_address",
+    "cluster_threads",
     "connect",
     "dask_installed",
     "import_needs_shared_store",
     "import_task",
     "measure_log",
     "prepare_simulation",
+    "run_batch",
     "run_ordered",
     "shared_paths",
     "simulate_task",

@@ -27,6 +27,7 @@ from vwlog.projections.stats.corpus import (
     summarize,
 )
 from vwlog.projections.stats.metrics import (
+    PLAYER_COUNTS,
     CardInfo,
     DecisionTiming,
     MatchMetrics,
@@ -41,6 +42,7 @@ from vwlog.projections.stats.wilson import Z_95, WinCount, wilson_interval
 
 __all__ = [
     "NEUTRAL",
+    "PLAYER_COUNTS",
     "UNFINISHED",
     "Z_95",
     "CardInfo",

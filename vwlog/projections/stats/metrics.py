@@ -224,6 +224,20 @@ class TrustedUse(_Frozen):
     """How many effects the log claims for it."""
 
 
+PLAYER_COUNTS: tuple[str, ...] = tuple(
+    name
+    for name, field in TurnPoint.model_fields.items()
+    if field.annotation is int
+    and name in PlayerMetrics.model_fields
+    and PlayerMetrics.model_fields[name].annotation is int
+)
+"""The counts that a player's `TurnPoint`s and their `PlayerMetrics` name alike (integers of the
+same name in both), in `TurnPoint` order: ``gold_produced`` … ``max_register_depth``. Summed over
+a player's points (``max_register_depth``: the maximum), each gives the match's count. Every
+table that shows them per turn and per match (the per-match CSV, the Parquet tables) takes its
+columns from here, so a count added to both models appears in all of them."""
+
+
 class MatchMetrics(_Frozen):
     """Statistics of one match, folded from its events by `MatchMetricsVisitor`."""
 
