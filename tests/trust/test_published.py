@@ -164,11 +164,14 @@ def _flag_change(name: str, value: Any) -> Any:
     if isinstance(value, int):
         return value + 1
     annotation = Ruleset.model_fields[name].annotation
-    choices = [c for c in get_args(annotation) if isinstance(c, str)]
+    # the choices of a Literal, also inside an optional one (``Literal[...] | None``)
+    parts = [annotation, *get_args(annotation)]
+    choices = [c for part in parts for c in get_args(part) if isinstance(c, str)]
     if choices:
         return next(c for c in choices if c != value)
     if value is None:
-        return True if "accept" in name else 40
+        accepts_bool = bool in parts or "accept" in name
+        return True if accepts_bool else 40
     return value + "-errata"
 
 
