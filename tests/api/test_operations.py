@@ -81,7 +81,8 @@ def test_shutdown_finishes_an_append_in_flight(tmp_path: Path) -> None:
     try:
         organiser = server.token("organiser", Role.ORGANISER)
         with server.client(organiser) as c:
-            r = c.post("/live", json={"match_id": "long", "decks": ["order-aggro"] * 2})
+            # four seats: 1,000 decisions, none of them the last (a duel may end sooner)
+            r = c.post("/live", json={"match_id": "long", "decks": ["order-aggro"] * 4})
             assert r.status_code == 201
         answers: list[httpx.Response] = []
 
@@ -93,7 +94,7 @@ def test_shutdown_finishes_an_append_in_flight(tmp_path: Path) -> None:
 
         worker = threading.Thread(target=append)
         worker.start()
-        time.sleep(0.5)  # the append is under way
+        time.sleep(0.2)  # the append is under way (it takes about 1 s on a quiet machine)
         server.stop()
         worker.join(60)
     finally:
