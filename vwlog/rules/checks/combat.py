@@ -34,18 +34,43 @@ from vwlog.rules.common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from vwlog.model.cards import Ruleset
     from vwlog.model.errors import Violation
-    from vwlog.model.state import MatchState
+    from vwlog.model.state import MatchState, Permanent
 
 
 def check_attackers(
     ruleset: Ruleset, state: MatchState, event: AttackersEnteredBattle
 ) -> Violations:
+    def otherwise(f: str, perm: Permanent) -> Violation:
+        return violation(
+            "R-CMB-5",
+            "{card} guards no Territory ({where})",
+            flag="battle_from",
+            card=card_name(state, f),
+            where=perm.where.lower(),
+        )
+
+    allowed = set(attack_candidates(ruleset, state, event.player))
+    return _entering(state, event, allowed, ("R-CMB-2", "R-CMB-4"), otherwise)
+
+
+def _entering(
+    state: MatchState,
+    event: AttackersEnteredBattle | BlockersEnteredBattle,
+    allowed: set[str],
+    rules: tuple[str, str],
+    otherwise: Callable[[str, Permanent], Violation],
+) -> Violations:
+    """Followers entering battle (attackers or blockers): each once, each a Follower of the
+    player in play (``rules[0]``), unslid (``rules[1]``); what else keeps one out that may not
+    enter is ``otherwise``'s to say."""
+    entry, slid = rules
     out: list[Violation] = []
     if len(set(event.followers)) != len(event.followers):
-        out.append(violation("R-CMB-2", "a Follower enters battle once"))
-    allowed = set(attack_candidates(ruleset, state, event.player))
+        out.append(violation(entry, "a Follower enters battle once"))
     for f in event.followers:
         if f in allowed:
             continue
@@ -53,7 +78,7 @@ def check_attackers(
         if perm is None or perm.controller != event.player or not is_follower(state, f):
             out.append(
                 violation(
-                    "R-CMB-2",
+                    entry,
                     "{card} is not a Follower of {player} in play",
                     card=card_name(state, f),
                     player=event.player,
@@ -61,20 +86,10 @@ def check_attackers(
             )
         elif perm.slid:
             out.append(
-                violation(
-                    "R-CMB-4", "{card} is slid and may not enter battle", card=card_name(state, f)
-                )
+                violation(slid, "{card} is slid and may not enter battle", card=card_name(state, f))
             )
         else:
-            out.append(
-                violation(
-                    "R-CMB-5",
-                    "{card} guards no Territory ({where})",
-                    flag="battle_from",
-                    card=card_name(state, f),
-                    where=perm.where.lower(),
-                )
-            )
+            out.append(otherwise(f, perm))
     return tuple(out)
 
 
@@ -148,41 +163,18 @@ def check_declare(ruleset: Ruleset, state: MatchState, event: AttackDeclared) ->
 
 
 def check_blockers(ruleset: Ruleset, state: MatchState, event: BlockersEnteredBattle) -> Violations:
-    out: list[Violation] = []
+    def otherwise(f: str, perm: Permanent) -> Violation:
+        if perm.where != "GUARD":
+            return violation("R-CMB-5", "{card} guards no Territory", card=card_name(state, f))
+        return violation(
+            "R-CMB-13",
+            "{card} guards no attacked Territory and has no Cavalry",
+            card=card_name(state, f),
+            flag="cavalry_only_blocks_elsewhere",
+        )
+
     allowed = set(block_candidates(ruleset, state, event.player))
-    if len(set(event.followers)) != len(event.followers):
-        out.append(violation("R-CMB-11", "a Follower enters battle once"))
-    for f in event.followers:
-        if f in allowed:
-            continue
-        perm = state.permanents.get(f)
-        if perm is None or perm.controller != event.player or not is_follower(state, f):
-            out.append(
-                violation(
-                    "R-CMB-11",
-                    "{card} is not a Follower of {player} in play",
-                    card=card_name(state, f),
-                    player=event.player,
-                )
-            )
-        elif perm.slid:
-            out.append(
-                violation(
-                    "R-CMB-12", "{card} is slid and may not enter battle", card=card_name(state, f)
-                )
-            )
-        elif perm.where != "GUARD":
-            out.append(violation("R-CMB-5", "{card} guards no Territory", card=card_name(state, f)))
-        else:
-            out.append(
-                violation(
-                    "R-CMB-13",
-                    "{card} guards no attacked Territory and has no Cavalry",
-                    card=card_name(state, f),
-                    flag="cavalry_only_blocks_elsewhere",
-                )
-            )
-    return tuple(out)
+    return _entering(state, event, allowed, ("R-CMB-11", "R-CMB-12"), otherwise)
 
 
 def check_blocks(ruleset: Ruleset, state: MatchState, event: BlocksAssigned) -> Violations:
