@@ -132,6 +132,15 @@ def match_access(match_id: str, store: StoreDep, who: PrincipalDep) -> MatchAcce
                 "match {match_id} is in progress: reading it needs a token", match_id=repr(match_id)
             ),
         )
+    return _access(match_id, meta, who)
+
+
+def _access(match_id: str, meta: MatchMeta, who: TokenInfo) -> MatchAccess:
+    """``who``'s access to ``match_id``: a player's token only to its own match, at its seat.
+
+    Raises:
+        HTTPException: 403 for a player's token of another match.
+    """
     if who.role == Role.PLAYER:
         if who.match_id != match_id:
             raise HTTPException(
@@ -159,17 +168,7 @@ def match_writer(match_id: str, store: StoreDep, who: PrincipalDep) -> MatchAcce
     if who is None:
         raise HTTPException(401, msg("appending needs a token (Authorization: Bearer <token>)"))
     meta = store.meta(match_id)
-    if who.role == Role.PLAYER:
-        if who.match_id != match_id:
-            raise HTTPException(
-                403,
-                msg(
-                    "this player token is for another match, not {match_id}",
-                    match_id=repr(match_id),
-                ),
-            )
-        return MatchAccess(match_id, meta, who.seat, who)
-    return MatchAccess(match_id, meta, None, who)
+    return _access(match_id, meta, who)
 
 
 WriterDep = Annotated[MatchAccess, Depends(match_writer)]
