@@ -84,6 +84,20 @@ def _after_registration(state: MatchState, player: str) -> str | None:
     return player
 
 
+def _registered(state: MatchState, obj: RegisterObject, priority: str | None) -> MatchState:
+    """``obj`` put on top of the register by its controller: the pending cost is settled, a
+    new window opens and ``priority`` holds priority in it, no one having passed."""
+    return replace(
+        state,
+        register=(*state.register, obj),
+        objects=state.objects + 1,
+        pending_cost=None,
+        priority=priority,
+        passes=0,
+        done=state.done | {Marker.WINDOW},
+    )
+
+
 def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
     p = state.player(event.player)
     st = state
@@ -100,15 +114,7 @@ def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
         territory=event.territory,
         unpaid=not paid_just_before(state, event.player, event.card, None),
     )
-    return replace(
-        st,
-        register=(*st.register, obj),
-        objects=st.objects + 1,
-        pending_cost=None,
-        priority=_after_registration(state, event.player),
-        passes=0,
-        done=st.done | {Marker.WINDOW},
-    )
+    return _registered(st, obj, _after_registration(state, event.player))
 
 
 def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
@@ -122,15 +128,7 @@ def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
         unpaid=not paid_just_before(state, event.player, event.card, event.skill),
     )
     st = _used(state, event.player, event.card, event.skill)
-    return replace(
-        st,
-        register=(*state.register, obj),
-        objects=state.objects + 1,
-        pending_cost=None,
-        priority=_after_registration(state, event.player),
-        passes=0,
-        done=state.done | {Marker.WINDOW},
-    )
+    return _registered(st, obj, _after_registration(state, event.player))
 
 
 def _skill_triggered(state: MatchState, event: SkillTriggered) -> MatchState:
