@@ -28,6 +28,7 @@ eventsourcing stays behind this module: its exceptions are translated into `vwlo
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 from uuid import UUID, uuid5
 
@@ -35,7 +36,6 @@ from eventsourcing.persistence import (
     IntegrityError,
     StoredEvent,
 )
-from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder
 
 from vwlog.model.errors import (
     MatchExistsError,
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
 from vwlog.store.backends import PAGE_SIZE
 from vwlog.store.reading import MatchReader
+from vwlog.store.transaction import Transaction, one_transaction
 
 _WRITE_ATTEMPTS = 5
 """How often a write is retried when only the catalog (metadata) moved underneath it."""
@@ -186,8 +187,9 @@ class MatchStore(MatchReader):
 
         ``meta`` (computed in an earlier pass over the same records) must describe them:
         if the lines end elsewhere, or a snapshot names a seq past them, nothing is stored.
-        An exception raised by either iterable also stores nothing. On SQLite the rows are
-        written in pages inside one transaction; the other backends receive the rows at once.
+        An exception raised by either iterable also stores nothing. On SQLite and PostgreSQL
+        the rows are written in pages of `PAGE_SIZE` inside one transaction
+        (`vwlog.store.transaction`); a store in memory adds them at the end.
 
         Raises:
             UsageError: As `import_match`.
@@ -203,18 +205,11 @@ class MatchStore(MatchReader):
         stored = self._stored_head(match_id)
         if stored is not None:
             return _compare(match_id, stored, meta.head_hash)
-        datastore = getattr(self._recorder, "datastore", None)
-        if not isinstance(self._recorder, SQLiteApplicationRecorder) or datastore is None:
-            return self._import_whole(header, list(lines), meta, list(snapshots))
         oid = match_uuid(match_id)
         mapper = self._mapper
-        recorder = self._recorder
-        snapshot_recorder = self._snapshots
-        assert isinstance(snapshot_recorder, SQLiteAggregateRecorder)
         try:
-            with self._translated(), datastore.transaction(commit=True) as cursor:
-                registration = mapper.stored_registration(match_id, header, meta)
-                recorder._insert_events(cursor, [registration])
+            with self._translated(), self._transaction() as write:
+                write.records([mapper.stored_registration(match_id, header, meta)])
                 page: list[StoredEvent] = []
                 head_seq, head_hash = 0, header.hash
                 for line, record in lines:
@@ -224,9 +219,9 @@ class MatchStore(MatchReader):
                     head_hash = record.hash or ""
                     page.append(mapper.stored_record(oid, line, record))
                     if len(page) == PAGE_SIZE:
-                        recorder._insert_events(cursor, page)
+                        write.records(page)
                         page = []
-                recorder._insert_events(cursor, page)
+                write.records(page)
                 _check_meta(meta, match_id, events=head_seq, head_hash=head_hash)
                 page = []
                 for seq, data in snapshots:
@@ -234,9 +229,9 @@ class MatchStore(MatchReader):
                         raise StoredSeqOutOfRangeError(match_id, seq, head_seq)
                     page.append(mapper.stored_snapshot(match_id, seq, data))
                     if len(page) == PAGE_SIZE:
-                        snapshot_recorder._insert_events(cursor, page)
+                        write.snapshots(page)
                         page = []
-                snapshot_recorder._insert_events(cursor, page)
+                write.snapshots(page)
         except IntegrityError as err:
             stored = self._stored_head(match_id)
             if stored is None:
@@ -245,23 +240,6 @@ class MatchStore(MatchReader):
             return _compare(match_id, stored, meta.head_hash)
         return ImportOutcome.STORED
 
-    def _import_whole(
-        self,
-        header: LogHeader,
-        lines: Sequence[tuple[bytes, EventRecord]],
-        meta: MatchMeta,
-        snapshots: Sequence[tuple[int, bytes]],
-    ) -> ImportOutcome:
-        """`import_stream` on a backend that receives the rows at once: `import_match`, then
-        the snapshots (checked first, so that nothing is stored when one is out of range)."""
-        for seq, _data in snapshots:
-            if not 1 <= seq <= len(lines):
-                raise StoredSeqOutOfRangeError(header.match_id, seq, len(lines))
-        outcome = self.import_match(header, lines, meta)
-        if outcome == ImportOutcome.STORED:
-            self.save_snapshots(header.match_id, snapshots)
-        return outcome
-
     def append(
         self,
         match_id: str,
@@ -269,13 +247,15 @@ class MatchStore(MatchReader):
         *,
         expected_seq: int,
         meta: MatchMeta | None = None,
+        snapshots: Sequence[tuple[int, bytes]] = (),
     ) -> Head:
         """Append records to a stored match, optimistically: only if it still ends at
         ``expected_seq``.
 
         Of two writers appending at the same position, one wins and the other gets
         `SequenceConflictError`; nothing of the loser is written. With ``meta``, the match's
-        metadata is replaced in the same transaction.
+        metadata is replaced in the same transaction; so are ``snapshots`` (``(seq, data)``
+        pairs, each seq one of the appended records') kept.
 
         Returns:
             The new head of the match.
@@ -291,6 +271,7 @@ class MatchStore(MatchReader):
             UsageError: ``lines`` is empty, is not numbered ``expected_seq + 1``, …, lacks
                 hashes, ``meta`` does not describe the match after the append, or the match
                 ends before ``expected_seq``.
+            StoredSeqOutOfRangeError: A snapshot's seq is not one of the appended records'.
             StoreError: The database failed; nothing was written.
         """
         match_id = MatchId(match_id)
@@ -300,8 +281,12 @@ class MatchStore(MatchReader):
         new_head = Head(expected_seq + len(lines), head_hash)
         if meta is not None:
             _check_meta(meta, match_id, events=new_head.seq, head_hash=head_hash)
+        for seq, _data in snapshots:
+            if not expected_seq < seq <= new_head.seq:
+                raise StoredSeqOutOfRangeError(match_id, seq, new_head.seq)
         oid = match_uuid(match_id)
         records = [self._mapper.stored_record(oid, line, record) for line, record in lines]
+        snaps = [self._mapper.stored_snapshot(match_id, seq, data) for seq, data in snapshots]
         for _ in range(_WRITE_ATTEMPTS):
             catalog_version, _meta = self._catalog_head(match_id)
             head_seq = self._head_seq(oid)
@@ -317,7 +302,12 @@ class MatchStore(MatchReader):
                 meta = _keep_seal(meta, _meta)
                 events.append(self._mapper.stored_meta(match_id, catalog_version + 1, meta))
             try:
-                self._insert(events)
+                if snaps:
+                    with self._translated(), self._transaction() as write:
+                        write.records(events)
+                        write.snapshots(snaps)
+                else:
+                    self._insert(events)
             except IntegrityError as err:
                 if self._head_seq(oid) != expected_seq:
                     raise SequenceConflictError(match_id, expected_seq + 1) from err
@@ -353,9 +343,10 @@ class MatchStore(MatchReader):
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> bool:
         """Keep a snapshot (opaque bytes) of what the caller derived from records 1..``seq``.
 
-        Snapshots are written outside the records' transactions: they are a cache. One seq
-        holds one snapshot, never replaced; put a format version inside ``data`` if its
-        meaning may change.
+        A snapshot saved on its own is a cache written after the records' transaction (an
+        import or an append keeps its snapshots in its own transaction instead). One seq
+        holds one snapshot, replaced only by `replace_snapshots`; put a format version inside
+        ``data`` if its meaning may change.
 
         Returns:
             Whether it was stored (``False``: a snapshot at this seq already exists).
@@ -403,6 +394,44 @@ class MatchStore(MatchReader):
         except IntegrityError:
             return sum(self.save_snapshot(match_id, seq, data) for seq, data in snapshots)
         return len(stored)
+
+    def replace_snapshots(self, match_id: str, snapshots: Sequence[tuple[int, bytes]]) -> int:
+        """Write snapshots (``(seq, data)`` pairs) of one match in one transaction, replacing
+        any stored at those seqs: for rebuilding snapshots that are missing, unreadable or
+        disagree with the records.
+
+        Returns:
+            How many were written.
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoredSeqOutOfRangeError: A seq is not a position of the match (1 to its head).
+            StoreError: The database failed; nothing was written.
+        """
+        if not snapshots:
+            return 0
+        match_id = MatchId(match_id)
+        head = self.head(match_id)
+        for seq, _data in snapshots:
+            if not 1 <= seq <= head.seq:
+                raise StoredSeqOutOfRangeError(match_id, seq, head.seq)
+        oid = match_uuid(match_id)
+        seqs = sorted({seq for seq, _data in snapshots})
+        latest = dict(snapshots)
+        stored = [self._mapper.stored_snapshot(match_id, seq, latest[seq]) for seq in seqs]
+        try:
+            with self._translated(), self._transaction() as write:
+                write.drop_snapshots(oid, seqs)
+                write.snapshots(stored)
+        except IntegrityError as err:  # another writer wrote one of them meanwhile
+            raise StoreError(
+                f"the snapshots of match {match_id!r} changed while they were rebuilt: try again"
+            ) from err
+        return len(stored)
+
+    def _transaction(self) -> AbstractContextManager[Transaction]:
+        """One transaction over the events and snapshots tables (`vwlog.store.transaction`)."""
+        return one_transaction(self._recorder, self._snapshots)
 
 
 def _check_lines(
