@@ -309,6 +309,12 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
 @click.argument("logs", nargs=-1, required=True, metavar="MATCH_OR_LOG...")
 @options.output_format(["text", "json"], "Output for people (text) or machines (json).")
 @trust_cli.keyring_option
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="For a stored match whose chain is intact: rebuild from the records the snapshots "
+    "and the catalog entry that disagree with them (still reported, exit status 1).",
+)
 @pass_cli_context
 @click.pass_context
 def verify(
@@ -317,6 +323,7 @@ def verify(
     logs: tuple[str, ...],
     output_format: str,
     keyring: Path | None,
+    repair: bool,
 ) -> None:
     """Check the hash chain, seal, signatures and deck commitments of logs.
 
@@ -326,7 +333,9 @@ def verify(
     unsealed: its end cannot be told from a cut); every signature must be
     its key's over the seal, and with --keyring at least one must be by a
     key of the ring, named as the ring names it. Deck-order commitments in
-    match_started are checked against the deck_revealed salts.
+    match_started are checked against the deck_revealed salts. A stored
+    match's catalog entry and snapshots are checked against its records;
+    --repair rebuilds those that disagree.
 
     Exit status: 0 intact and sealed, 1 a chain is broken, the log is
     unsealed, a seal or signature fails or a commitment fails (or the log
@@ -355,7 +364,8 @@ def verify(
             else:
                 from vwlog.services.matches import verify_match
 
-                report = verify_match(options.stored_match(ctx, cli.store, arg), arg)
+                store = options.stored_match(ctx, cli.store, arg)
+                report = verify_match(store, arg, repair=repair)
         bad += not report.ok or (integrity is not None and not integrity.ok)
         if output_format == "json":
             out.append(verify_json(report) | {"integrity": integrity_json(integrity)})
@@ -395,6 +405,8 @@ def verify(
             echo("    that nothing changed since it was imported, not what its author wrote")
         for problem in report.derived:
             echo(f"    ALTERED derived data: {term(problem)}")
+        for done in report.repaired:
+            echo(f"    REPAIRED: {term(done)}")
         for c in report.commitments:
             echo(
                 _("    deck commitment of {player}: {status}").format(
