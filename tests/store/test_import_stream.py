@@ -3,6 +3,7 @@ transaction, from iterables consumed once; and the streaming import built on it.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 from uuid import uuid4
@@ -16,6 +17,7 @@ from vwlog.services import importing
 from vwlog.services.matches import import_log, verify_match
 from vwlog.store import ImportOutcome, MatchStore
 from vwlog.store.mapping import match_uuid
+from vwlog.store.settings import settings_from_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -186,3 +188,25 @@ def test_a_streamed_import_keeps_snapshots_that_check_out(tmp_path: Path) -> Non
         assert report.ok
         assert report.derived == ()
         assert report.seal == "author"
+
+
+@pytest.mark.postgres
+def test_a_slowly_read_match_is_written_before_postgresql_ends_the_idle_transaction(
+    pg_schema: tuple[str, str],
+) -> None:
+    # PostgreSQL ends a transaction idle for longer than idle_in_transaction_session_timeout
+    # (1 s here): reading 300 lines takes 1.5 s, less than a page, so the import must write
+    # what it has read before the page is full.
+    server, schema = pg_schema
+    url = f"{server}?schema={schema}"
+    env = {**settings_from_url(url), "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "1"}
+    match = synthetic_match("m1", 300)
+
+    def slowly() -> Iterator[tuple[bytes, EventRecord]]:
+        for line in match.lines:
+            time.sleep(0.005)
+            yield line
+
+    with MatchStore(env, url=url) as store:
+        assert store.import_stream(match.header, slowly(), match.meta()) == ImportOutcome.STORED
+        assert store.head("m1").seq == 300

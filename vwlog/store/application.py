@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
+from time import monotonic
 from typing import TYPE_CHECKING
 from uuid import UUID, uuid5
 
@@ -60,6 +61,12 @@ from vwlog.store.transaction import Transaction, one_transaction
 _WRITE_ATTEMPTS = 5
 """How often a write is retried when only the catalog (metadata) moved underneath it."""
 
+
+_IDLE_WRITE = 0.5
+"""Seconds a streamed import may spend reading before it writes what it has: PostgreSQL ends
+a transaction that stays idle for longer than its ``idle_in_transaction_session_timeout``
+(eventsourcing sets 5 s), which a slow reader (a loaded machine, a slow disk or pipe) could
+otherwise reach before a page of `PAGE_SIZE` rows is full."""
 
 _PUBLISHED_NAMESPACE = UUID("0b0f6c39-8a57-4a8f-9f0e-3c1d7e2b5a61")
 """Namespace of the uuid5 that names a published pool's or ruleset's stream."""
@@ -212,15 +219,16 @@ class MatchStore(MatchReader):
                 write.records([mapper.stored_registration(match_id, header, meta)])
                 page: list[StoredEvent] = []
                 head_seq, head_hash = 0, header.hash
+                written = monotonic()
                 for line, record in lines:
                     head_seq += 1
                     if record.seq != head_seq or record.hash is None:
                         _check_lines(match_id, [(line, record)], after=head_seq - 1, root=None)
                     head_hash = record.hash or ""
                     page.append(mapper.stored_record(oid, line, record))
-                    if len(page) == PAGE_SIZE:
+                    if len(page) == PAGE_SIZE or monotonic() - written > _IDLE_WRITE:
                         write.records(page)
-                        page = []
+                        page, written = [], monotonic()
                 write.records(page)
                 _check_meta(meta, match_id, events=head_seq, head_hash=head_hash)
                 page = []
@@ -228,9 +236,9 @@ class MatchStore(MatchReader):
                     if not 1 <= seq <= head_seq:
                         raise StoredSeqOutOfRangeError(match_id, seq, head_seq)
                     page.append(mapper.stored_snapshot(match_id, seq, data))
-                    if len(page) == PAGE_SIZE:
+                    if len(page) == PAGE_SIZE or monotonic() - written > _IDLE_WRITE:
                         write.snapshots(page)
-                        page = []
+                        page, written = [], monotonic()
                 write.snapshots(page)
         except IntegrityError as err:
             stored = self._stored_head(match_id)
