@@ -68,6 +68,11 @@ a transaction that stays idle for longer than its ``idle_in_transaction_session_
 (eventsourcing sets 5 s), which a slow reader (a loaded machine, a slow disk or pipe) could
 otherwise reach before a page of `PAGE_SIZE` rows is full."""
 
+_PAGE_BYTES = 1 << 20
+"""Bytes of snapshots written per statement by a streamed import. A snapshot is a whole board
+(tens of kilobytes late in a long match): a page of `PAGE_SIZE` of them would hold tens of
+megabytes, and PostgreSQL's driver builds the statement's parameters as text besides."""
+
 _PUBLISHED_NAMESPACE = UUID("0b0f6c39-8a57-4a8f-9f0e-3c1d7e2b5a61")
 """Namespace of the uuid5 that names a published pool's or ruleset's stream."""
 
@@ -231,14 +236,15 @@ class MatchStore(MatchReader):
                         page, written = [], monotonic()
                 write.records(page)
                 _check_meta(meta, match_id, events=head_seq, head_hash=head_hash)
-                page = []
+                page, size = [], 0
                 for seq, data in snapshots:
                     if not 1 <= seq <= head_seq:
                         raise StoredSeqOutOfRangeError(match_id, seq, head_seq)
                     page.append(mapper.stored_snapshot(match_id, seq, data))
-                    if len(page) == PAGE_SIZE or monotonic() - written > _IDLE_WRITE:
+                    size += len(data)
+                    if size > _PAGE_BYTES or monotonic() - written > _IDLE_WRITE:
                         write.snapshots(page)
-                        page, written = [], monotonic()
+                        page, size, written = [], 0, monotonic()
                 write.snapshots(page)
         except IntegrityError as err:
             stored = self._stored_head(match_id)
