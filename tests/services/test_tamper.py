@@ -17,7 +17,7 @@ import pytest
 
 from vwlog.cli import main
 from vwlog.services import verify_log
-from vwlog.services.matches import export_match, import_log, verify_match
+from vwlog.services.matches import export_match, import_log, state_at, verify_match
 from vwlog.store import MatchStore
 from vwlog.store.mapping import catalog_uuid, match_uuid
 
@@ -437,3 +437,113 @@ def test_a_number_turned_into_a_string_in_a_stored_row_fails_verify(
     assert report.broken.seq == seq
     result = runner.invoke(main, ["--store", shared_url, "show", match_id, "--at", str(seq)])
     assert result.exit_code == 2
+
+
+# -- derived data rebuilt: verify --repair ---------------------------------------------------
+
+
+def _forge_snapshot(url: str, match_id: str) -> int:
+    """Raise a player's gold in a middle snapshot and recompute its digest; its seq."""
+    oid = _oid(url, match_uuid(match_id))
+    rows = _sql(
+        url, "SELECT originator_version, state FROM {snapshots} WHERE originator_id = %s", oid
+    )
+    seq, state = rows[len(rows) // 2]
+    head, _, rest = bytes(state).partition(b"\n")
+    record_hash, _, rest = rest.partition(b"\n")
+    _digest, _, payload = rest.partition(b"\n")
+    altered = payload.replace(b'"gold":', b'"gold":4', 1)
+    digest = hashlib.sha256(altered).hexdigest().encode()
+    forged = b"\n".join([head, record_hash, digest, altered])
+    _sql(
+        url,
+        "UPDATE {snapshots} SET state = %s WHERE originator_id = %s AND originator_version = %s",
+        forged,
+        oid,
+        seq,
+    )
+    return seq
+
+
+def test_verify_repair_rebuilds_a_forged_snapshot_and_says_so(
+    runner: CliRunner, stored: tuple[str, str]
+) -> None:
+    url, match_id = stored
+    with MatchStore.open(url) as store:
+        before = dict(store.snapshots(match_id))
+        truth = {seq: state_at(store, match_id, seq) for seq in before}
+    seq = _forge_snapshot(url, match_id)
+    with MatchStore.open(url) as store:
+        assert state_at(store, match_id, seq) != truth[seq]  # readers trust it until repaired
+
+    result = runner.invoke(main, ["--store", url, "verify", "--repair", match_id])
+
+    assert result.exit_code == 1, result.output
+    assert f"ALTERED derived data: the snapshot after seq {seq} differs" in result.stdout
+    assert "REPAIRED: 1 snapshot(s) rebuilt from the records" in result.stdout
+    with MatchStore.open(url) as store:
+        assert dict(store.snapshots(match_id)) == before
+        assert state_at(store, match_id, seq) == truth[seq]
+        assert verify_match(store, match_id).ok
+    assert runner.invoke(main, ["--store", url, "verify", match_id]).exit_code == 0
+
+
+def test_an_unreadable_snapshot_is_reported_and_rebuilt(stored: tuple[str, str]) -> None:
+    url, match_id = stored
+    oid = _oid(url, match_uuid(match_id))
+    [(seq,)] = _sql(
+        url,
+        "SELECT min(originator_version) FROM {snapshots} WHERE originator_id = %s",
+        oid,
+    )
+    _sql(
+        url,
+        "UPDATE {snapshots} SET state = %s WHERE originator_id = %s AND originator_version = %s",
+        b"not a snapshot",
+        oid,
+        seq,
+    )
+    with MatchStore.open(url) as store:
+        assert verify_match(store, match_id).derived == (
+            f"the snapshot after seq {seq} is unreadable or was not made from that record "
+            "(altered?): readers replay the records instead",
+        )
+        repaired = verify_match(store, match_id, repair=True)
+        assert repaired.repaired == ("1 snapshot(s) rebuilt from the records",)
+        assert verify_match(store, match_id).ok
+
+
+def test_verify_repair_rebuilds_an_altered_catalog_entry_keeping_its_seal(
+    runner: CliRunner, stored: tuple[str, str]
+) -> None:
+    url, match_id = stored
+    with MatchStore.open(url) as store:
+        true_meta = store.meta(match_id)
+    _edit_catalog(url, match_id, lambda m: m.update(winner="p9", violations=7, flagged=True))
+    with MatchStore.open(url) as store:
+        assert store.meta(match_id).winner == "p9"
+
+    result = runner.invoke(main, ["--store", url, "verify", "--repair", match_id])
+
+    assert result.exit_code == 1, result.output
+    assert "the catalog says winner 'p9'" in result.stdout
+    assert "REPAIRED: the catalog entry rebuilt from the records" in result.stdout
+    with MatchStore.open(url) as store:
+        assert store.meta(match_id) == true_meta  # seal and source file kept as imported
+        assert verify_match(store, match_id).ok
+    listed = runner.invoke(main, ["--store", url, "list", "--format", "json"])
+    assert orjson.loads(listed.stdout)[0]["winner"] == true_meta.winner
+
+
+def test_verify_repair_rebuilds_nothing_when_the_chain_is_broken(stored: tuple[str, str]) -> None:
+    url, match_id = stored
+    _forge_snapshot(url, match_id)
+    with MatchStore.open(url) as store:
+        line = next(store.raw_lines(match_id, gt=2, lte=3))
+    tamper(url, match_id, 3, _altered_line(line, b'"hash":"'))
+    with MatchStore.open(url) as store:
+        snapshots = dict(store.snapshots(match_id))
+        report = verify_match(store, match_id, repair=True)
+        assert report.broken is not None
+        assert report.repaired == ()
+        assert dict(store.snapshots(match_id)) == snapshots

@@ -3,16 +3,21 @@ transaction, from iterables consumed once; and the streaming import built on it.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
+from uuid import uuid4
 
 import pytest
 
+from tests.store.pg import postgres_server
 from tests.store.records import synthetic_match
 from vwlog.model.errors import UsageError
 from vwlog.services import importing
 from vwlog.services.matches import import_log, verify_match
 from vwlog.store import ImportOutcome, MatchStore
+from vwlog.store.mapping import match_uuid
+from vwlog.store.settings import settings_from_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -22,9 +27,34 @@ if TYPE_CHECKING:
 SAMPLES = Path(__file__).parents[2] / "samples"
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture
+def pg_schema() -> Iterator[tuple[str, str]]:
+    """``(DSN, schema)``: a fresh schema on the test server, dropped afterwards."""
+    import psycopg
+    from psycopg import sql
+
+    server = postgres_server()
+    name = f"vwlog_test_{uuid4().hex[:16]}"
+    yield server, name
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+
+
+@pytest.fixture(params=["sqlite", "memory", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgresql":
+        server, schema = request.getfixturevalue("pg_schema")
+        return f"{server}?schema={schema}"
     return f"sqlite:///{tmp_path / 'vwlog.db'}" if request.param == "sqlite" else "memory:"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A store in a database (no ``memory:``)."""
+    if request.param == "postgresql":
+        server, schema = request.getfixturevalue("pg_schema")
+        return f"{server}?schema={schema}"
+    return f"sqlite:///{tmp_path / 'vwlog.db'}"
 
 
 def test_a_streamed_import_stores_records_registration_and_snapshots(url: str) -> None:
@@ -51,15 +81,70 @@ def _failing(
         yield line
 
 
-def test_nothing_is_stored_when_the_records_fail_half_way(tmp_path: Path) -> None:
+def test_nothing_is_stored_when_the_records_fail_half_way(db_url: str) -> None:
     match = synthetic_match("m1", 2500)
-    with MatchStore.open(f"sqlite:///{tmp_path / 'vwlog.db'}") as store:
+    with MatchStore.open(db_url) as store:
         with pytest.raises(OSError, match="disk went away"):
             store.import_stream(match.header, _failing(match.lines, 1800), match.meta())
         assert store.match_ids() == []
         assert "m1" not in store
         store.import_stream(match.header, iter(match.lines), match.meta())
         assert store.head("m1").seq == 2500
+
+
+def test_nothing_is_stored_when_the_snapshots_fail_half_way(db_url: str) -> None:
+    match = synthetic_match("m1", 2500)
+
+    def snapshots() -> Iterator[tuple[int, bytes]]:
+        yield 1000, b"state 1000"
+        raise OSError("the disk went away")
+
+    with MatchStore.open(db_url) as store:
+        with pytest.raises(OSError, match="disk went away"):
+            store.import_stream(match.header, iter(match.lines), match.meta(), snapshots())
+        assert "m1" not in store
+        assert list(store._recorder.select_events(match_uuid("m1"))) == []
+
+
+def _exclusive_locks(server: str, schema: str) -> int:
+    """How many sessions hold the write lock on the schema's events table."""
+    import psycopg
+
+    with psycopg.connect(server, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relname = 'vwlog_events' "
+            "AND l.mode = 'ExclusiveLock' AND l.granted",
+            (schema,),
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+@pytest.mark.postgres
+def test_postgresql_receives_pages_before_the_last_line_is_read(
+    pg_schema: tuple[str, str],
+) -> None:
+    # Holding a whole match in memory means reading every line before writing any: here the
+    # database must already be inserting (its events table locked by the import's
+    # transaction) while the lines are still being read, and show nothing until the commit.
+    server, schema = pg_schema
+    match = synthetic_match("m1", 3500)
+    seen: dict[int, tuple[int, bool]] = {}
+
+    with MatchStore.open(f"{server}?schema={schema}") as store:
+        with MatchStore.open(f"{server}?schema={schema}") as other:
+
+            def lines() -> Iterator[tuple[bytes, EventRecord]]:
+                for index, line in enumerate(match.lines):
+                    if index in (500, 2500):
+                        seen[index] = (_exclusive_locks(server, schema), "m1" in other)
+                    yield line
+
+            outcome = store.import_stream(match.header, lines(), match.meta())
+        assert outcome == ImportOutcome.STORED
+        assert seen == {500: (1, False), 2500: (1, False)}
+        assert [line for line, _ in store.lines("m1")] == [line for line, _ in match.lines]
 
 
 @pytest.mark.parametrize("problem", ["fewer records", "snapshot past the end"])
@@ -103,3 +188,25 @@ def test_a_streamed_import_keeps_snapshots_that_check_out(tmp_path: Path) -> Non
         assert report.ok
         assert report.derived == ()
         assert report.seal == "author"
+
+
+@pytest.mark.postgres
+def test_a_slowly_read_match_is_written_before_postgresql_ends_the_idle_transaction(
+    pg_schema: tuple[str, str],
+) -> None:
+    # PostgreSQL ends a transaction idle for longer than idle_in_transaction_session_timeout
+    # (1 s here): reading 300 lines takes 1.5 s, less than a page, so the import must write
+    # what it has read before the page is full.
+    server, schema = pg_schema
+    url = f"{server}?schema={schema}"
+    env = {**settings_from_url(url), "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "1"}
+    match = synthetic_match("m1", 300)
+
+    def slowly() -> Iterator[tuple[bytes, EventRecord]]:
+        for line in match.lines:
+            time.sleep(0.005)
+            yield line
+
+    with MatchStore(env, url=url) as store:
+        assert store.import_stream(match.header, slowly(), match.meta()) == ImportOutcome.STORED
+        assert store.head("m1").seq == 300

@@ -219,6 +219,8 @@ class VerifyOut(_Model):
     """Where the chain came from: ``author`` or ``import``."""
     derived: list[str]
     """What the derived data say that the records do not."""
+    repaired: list[str] = Field(default_factory=list)
+    """What was rebuilt from the records (``vwlog verify --repair``); empty otherwise."""
 
 
 class EventOut(_Model):

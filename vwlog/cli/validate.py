@@ -338,6 +338,12 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
 @click.argument("logs", nargs=-1, required=True, metavar="MATCH_OR_LOG...")
 @options.output_format(["text", "json"], "Output for people (text) or machines (json).")
 @trust_cli.keyring_option
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="For a stored match whose chain is intact: rebuild from the records the snapshots "
+    "and the catalog entry that disagree with them (still reported, exit status 1).",
+)
 @pass_cli_context
 @click.pass_context
 def verify(
@@ -346,6 +352,7 @@ def verify(
     logs: tuple[str, ...],
     output_format: str,
     keyring: Path | None,
+    repair: bool,
 ) -> None:
     """Check the hash chain, seal, signatures and deck commitments of logs.
 
@@ -356,8 +363,8 @@ def verify(
     signature must be its key's over the seal, and with --keyring at least
     one must be by a key of the ring, named as the ring names it. Deck-order
     commitments in match_started are checked against the deck_revealed
-    salts. A stored match is also checked against its catalog entry and the
-    data derived from it.
+    salts. A stored match's catalog entry and snapshots are also checked
+    against its records; --repair rebuilds those that disagree.
 
     Exit status: 0 intact and sealed, 1 a chain is broken, the log is
     unsealed, a seal or signature fails or a commitment fails (or the log
@@ -387,7 +394,7 @@ def verify(
                 from vwlog.services.matches import verify_match
 
                 store = options.stored_match(ctx, cli.store, arg)
-                report = verify_match(store, arg)
+                report = verify_match(store, arg, repair=repair)
                 findings = check_stored(store, arg, held)
             integrity = findings.integrity
         bad += not report.ok or not integrity.ok
@@ -441,6 +448,8 @@ def _verify_text(report: VerifyReport, integrity: Integrity) -> list[str]:
         lines.append("    that nothing changed since it was imported, not what its author wrote")
     for problem in report.derived:
         lines.append(f"    ALTERED derived data: {term(problem)}")
+    for done in report.repaired:
+        lines.append(f"    REPAIRED: {term(done)}")
     for c in report.commitments:
         lines.append(
             _("    deck commitment of {player}: {status}").format(

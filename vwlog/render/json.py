@@ -245,6 +245,8 @@ class VerifyOutcome(Protocol):
     def seal(self) -> str | None: ...
     @property
     def derived(self) -> Sequence[str]: ...
+    @property
+    def repaired(self) -> Sequence[str]: ...
 
 
 def verify_json(report: VerifyOutcome) -> dict[str, Any]:
@@ -269,6 +271,7 @@ def verify_json(report: VerifyOutcome) -> dict[str, Any]:
         "commitments": [{"player": c.player, "status": c.status} for c in report.commitments],
         "seal": report.seal,
         "derived": list(report.derived),
+        "repaired": list(report.repaired),
     }
 
 

@@ -18,6 +18,7 @@ from vwlog.projections.stats import MatchMetricsVisitor
 from vwlog.services.matches import (
     _metrics,
     decode_snapshot,
+    encode_snapshot,
     meta_from,
 )
 from vwlog.services.stats import match_metrics
@@ -46,31 +47,61 @@ _COMPARED = (
 records; ``match_id`` names the entry)."""
 
 
+_REBUILT_PAGE = 100
+"""Rebuilt snapshots written per transaction while repairing."""
+
+
 class _Checked(BaseVisitor[list[str]]):
     """A replay visitor that compares the state after each snapshotted seq with the stored
-    snapshot, decoding it exactly as a reader would."""
+    snapshot, decoding it exactly as a reader would; reading the stored snapshots in seq order
+    beside the records, so that memory does not grow with their number. With ``repair``, each
+    snapshot that is unreadable or disagrees is encoded again from the replayed state and
+    written back (`MatchStore.replace_snapshots`)."""
 
-    def __init__(self, store: MatchStore, match_id: str) -> None:
-        self.stored = dict(store.snapshots(match_id))
+    def __init__(self, store: MatchStore, match_id: str, *, repair: bool = False) -> None:
+        self.store = store
+        self.match_id = match_id
+        self.pending = store.snapshots(match_id)
+        self.next: tuple[int, bytes] | None = next(self.pending, None)
         self.static: MatchState | None = None
         self.problems: list[str] = []
+        self.repair = repair
+        self.rebuilt: list[tuple[int, bytes]] = []
+        self.count = 0
+        """How many snapshots were rebuilt."""
 
     def visit(self, step: Step) -> None:
         """Check a snapshot taken after this record."""
         record = step.record
         if self.static is None and record.seq == 1:
             self.static = evolve(INITIAL, record.event)
-        data = self.stored.get(record.seq)
-        if data is None:
+        while self.next is not None and self.next[0] < record.seq:
+            self.next = next(self.pending, None)  # not a seq of a record (cannot be: checked)
+        if self.next is None or self.next[0] != record.seq:
             return
+        data = self.next[1]
+        self.next = next(self.pending, None)
         state = decode_snapshot(self.static, data, record.hash) if self.static is not None else None
         if state is None:
-            # unreadable or made for another record: readers rebuild it from the records
-            return
-        if state != step.after:
+            self.problems.append(
+                f"the snapshot after seq {record.seq} is unreadable or was not made from that "
+                "record (altered?): readers replay the records instead"
+            )
+        elif state != step.after:
             self.problems.append(
                 f"the snapshot after seq {record.seq} differs from the board the records give"
             )
+        else:
+            return
+        if self.repair:
+            self.rebuilt.append((record.seq, encode_snapshot(step.after, record.hash)))
+            if len(self.rebuilt) == _REBUILT_PAGE:
+                self.flush()
+
+    def flush(self) -> None:
+        """Write the snapshots rebuilt so far."""
+        self.count += self.store.replace_snapshots(self.match_id, self.rebuilt)
+        self.rebuilt = []
 
     def result(self) -> list[str]:
         """What differs."""
@@ -79,22 +110,56 @@ class _Checked(BaseVisitor[list[str]]):
 
 def check_derived(store: MatchStore, match_id: str) -> list[str]:
     """What the store says about a match that its records do not: catalog fields and
-    snapshots that differ from what one replay of the records derives. Empty when all agree.
+    snapshots that differ from what one replay of the records derives, and snapshots that
+    cannot be read. Empty when all agree.
 
     Raises:
         MatchNotFoundError: no such match.
         StoreError: the database failed or a record is unreadable.
     """
+    return _derived(store, match_id, repair=False)[0]
+
+
+def repair_derived(store: MatchStore, match_id: str) -> tuple[list[str], list[str]]:
+    """`check_derived`, then rebuild from the same replay what disagrees: each snapshot that
+    is unreadable or differs is written again, and a catalog entry that differs is replaced by
+    the one the records give (keeping where its seal came from and the file it was imported
+    from, which are facts of the import, not of the records).
+
+    Returns:
+        What differed (as `check_derived` says it), and what was rebuilt.
+
+    Raises:
+        MatchNotFoundError: no such match.
+        SequenceConflictError: records were appended meanwhile (run it again).
+        StoreError: the database failed or a record is unreadable.
+    """
+    return _derived(store, match_id, repair=True)
+
+
+def _derived(store: MatchStore, match_id: str, *, repair: bool) -> tuple[list[str], list[str]]:
     header = store.header(match_id)
     stored = store.meta(match_id)
-    measure, checked = MatchMetricsVisitor(), _Checked(store, match_id)
-    records = store.records(match_id)
+    head = store.head(match_id)
+    measure, checked = MatchMetricsVisitor(), _Checked(store, match_id, repair=repair)
+    records = store.records(match_id, lte=head.seq)
     visitors = Fanout(Validator(), measure, checked)
     report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
-    head = store.head(match_id)
     derived = meta_from(header, report, head.hash, events=head.seq, metrics=_metrics(measure))
-    problems = _catalog_problems(stored, derived)
-    return problems + checked.problems
+    catalog = _catalog_problems(stored, derived)
+    rebuilt: list[str] = []
+    if repair:
+        checked.flush()
+        if checked.count:
+            rebuilt.append(f"{checked.count} snapshot(s) rebuilt from the records")
+        if catalog:
+            keep = {"seal": stored.seal, "source_sha256": stored.source_sha256}
+            store.update_meta(derived.model_copy(update=keep))
+            rebuilt.append("the catalog entry rebuilt from the records")
+    return catalog + checked.problems, rebuilt
+
+
+_METRICS_DIFFER = "the catalog's statistics differ from the records'"
 
 
 def _catalog_problems(stored: MatchMeta, derived: MatchMeta) -> list[str]:
@@ -110,7 +175,7 @@ def _catalog_problems(stored: MatchMeta, derived: MatchMeta) -> list[str]:
             continue
         if kept != wanted:
             if name == "metrics":
-                problems.append("the catalog's statistics differ from the records'")
+                problems.append(_METRICS_DIFFER)
             else:
                 problems.append(
                     f"the catalog says {name} {_short(kept)} but the records give {_short(wanted)}"
@@ -154,4 +219,4 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-__all__ = ["check_derived", "check_view"]
+__all__ = ["check_derived", "check_view", "repair_derived"]

@@ -195,17 +195,11 @@ def _store_lines(
     meta: MatchMeta,
     snapshots: _Snapshots,
 ) -> ImportOutcome:
-    """Store a validated match whole, and its snapshots when it was stored (not unchanged)."""
-    outcome = store.import_match(header, lines, meta)
-    if outcome == ImportOutcome.STORED:
-        store.save_snapshots(
-            header.match_id,
-            [
-                (seq, encode_snapshot(state, lines[seq - 1][1].hash))
-                for seq, state in snapshots.result()
-            ],
-        )
-    return outcome
+    """Store a validated match whole with its snapshots, in one transaction."""
+    encoded = (
+        (seq, encode_snapshot(state, lines[seq - 1][1].hash)) for seq, state in snapshots.result()
+    )
+    return store.import_stream(header, lines, meta, encoded)
 
 
 def store_new_match(
@@ -372,16 +366,21 @@ def _write_export(out: BinaryIO, head: bytes, lines: Iterable[bytes]) -> int:
     return count
 
 
-def verify_match(store: MatchStore, match_id: str) -> VerifyReport:
+def verify_match(store: MatchStore, match_id: str, *, repair: bool = False) -> VerifyReport:
     """Recompute the hash chain of a stored match from its stored lines, and check that it ends
     at the head the catalog recorded (so records deleted from the end are found too); when the
     chain holds, replay the records and check the derived data against them: the catalog
     entry, the snapshots and the statistics view (`vwlog.services.integrity`).
 
+    With ``repair``, derived data that disagrees with an intact chain is rebuilt from the same
+    replay (snapshots rewritten, the catalog entry replaced) and the report says what was, in
+    ``repaired``; its ``derived`` still lists what was found. A broken chain repairs nothing.
+
     Raises:
         MatchNotFoundError: no such match.
+        SequenceConflictError: with ``repair``, records were appended meanwhile.
     """
-    from vwlog.services.integrity import check_derived, check_view
+    from vwlog.services.integrity import check_derived, check_view, repair_derived
 
     header = store.header(match_id)
     meta = store.meta(match_id)
@@ -401,11 +400,14 @@ def verify_match(store: MatchStore, match_id: str) -> VerifyReport:
         )
         return dataclasses.replace(report, broken=broken)
     if report.broken is None:
-        derived = check_derived(store, match_id)
+        if repair:
+            derived, repaired = repair_derived(store, match_id)
+        else:
+            derived, repaired = check_derived(store, match_id), []
         view = check_view(store)
         if view is not None:
             derived.append(view)
-        report = dataclasses.replace(report, derived=tuple(derived))
+        report = dataclasses.replace(report, derived=tuple(derived), repaired=tuple(repaired))
     return report
 
 

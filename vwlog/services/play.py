@@ -200,12 +200,12 @@ def append_played(
             "events": sealed[-1].seq,
         }
     )
-    new_head = store.append(match_id, lines, expected_seq=head.seq, meta=meta)
-    for record in sealed:
-        if record.seq % SNAPSHOT_EVERY == 0:
-            snap_state = state_at_records(store, match_id, record.seq, sealed)
-            store.save_snapshot(match_id, record.seq, encode_snapshot(snap_state, record.hash))
-    return new_head
+    snapshots = [
+        (r.seq, encode_snapshot(state_at_records(store, match_id, r.seq, sealed), r.hash))
+        for r in sealed
+        if r.seq % SNAPSHOT_EVERY == 0
+    ]
+    return store.append(match_id, lines, expected_seq=head.seq, meta=meta, snapshots=snapshots)
 
 
 def state_at_records(

@@ -60,6 +60,8 @@ class VerifyReport:
     derived: tuple[str, ...] = ()
     """For a stored match, what its catalog entry, snapshots or the statistics view say that
     the records do not (each an alteration of derived data)."""
+    repaired: tuple[str, ...] = ()
+    """For a stored match checked with ``repair``, what was rebuilt from the records."""
 
     @property
     def ok(self) -> bool:

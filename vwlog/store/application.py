@@ -28,6 +28,8 @@ eventsourcing stays behind this module: its exceptions are translated into `vwlo
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from time import monotonic
 from typing import TYPE_CHECKING
 from uuid import UUID, uuid5
 
@@ -35,7 +37,6 @@ from eventsourcing.persistence import (
     IntegrityError,
     StoredEvent,
 )
-from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder
 
 from vwlog.model.errors import (
     MatchExistsError,
@@ -56,10 +57,22 @@ if TYPE_CHECKING:
 
 from vwlog.store.backends import PAGE_SIZE
 from vwlog.store.reading import MatchReader
+from vwlog.store.transaction import Transaction, one_transaction
 
 _WRITE_ATTEMPTS = 5
 """How often a write is retried when only the catalog (metadata) moved underneath it."""
 
+
+_IDLE_WRITE = 0.5
+"""Seconds a streamed import may spend reading before it writes what it has: PostgreSQL ends
+a transaction that stays idle for longer than its ``idle_in_transaction_session_timeout``
+(eventsourcing sets 5 s), which a slow reader (a loaded machine, a slow disk or pipe) could
+otherwise reach before a page of `PAGE_SIZE` rows is full."""
+
+_PAGE_BYTES = 1 << 20
+"""Bytes of snapshots written per statement by a streamed import. A snapshot is a whole board
+(tens of kilobytes late in a long match): a page of `PAGE_SIZE` of them would hold tens of
+megabytes, and PostgreSQL's driver builds the statement's parameters as text besides."""
 
 _PUBLISHED_NAMESPACE = UUID("0b0f6c39-8a57-4a8f-9f0e-3c1d7e2b5a61")
 """Namespace of the uuid5 that names a published pool's or ruleset's stream."""
@@ -191,8 +204,9 @@ class MatchStore(MatchReader):
 
         ``meta`` (computed in an earlier pass over the same records) must describe them:
         if the lines end elsewhere, or a snapshot names a seq past them, nothing is stored.
-        An exception raised by either iterable also stores nothing. On SQLite the rows are
-        written in pages inside one transaction; the other backends receive the rows at once.
+        An exception raised by either iterable also stores nothing. On SQLite and PostgreSQL
+        the rows are written in pages of `PAGE_SIZE` inside one transaction
+        (`vwlog.store.transaction`); a store in memory adds them at the end.
 
         Raises:
             UsageError: As `import_match`.
@@ -213,40 +227,35 @@ class MatchStore(MatchReader):
         stored = self._stored_head(match_id)
         if stored is not None:
             return _compare(match_id, stored, meta.head_hash)
-        datastore = getattr(self._recorder, "datastore", None)
-        if not isinstance(self._recorder, SQLiteApplicationRecorder) or datastore is None:
-            return self._import_whole(header, list(lines), meta, list(snapshots))
         oid = match_uuid(match_id)
         mapper = self._mapper
-        recorder = self._recorder
-        snapshot_recorder = self._snapshots
-        assert isinstance(snapshot_recorder, SQLiteAggregateRecorder)
         try:
-            with self._translated(), datastore.transaction(commit=True) as cursor:
-                registration = mapper.stored_registration(match_id, header, meta)
-                recorder._insert_events(cursor, [registration])
+            with self._translated(), self._transaction() as write:
+                write.records([mapper.stored_registration(match_id, header, meta)])
                 page: list[StoredEvent] = []
                 head_seq, head_hash = 0, header.hash
+                written = monotonic()
                 for line, record in lines:
                     head_seq += 1
                     if record.seq != head_seq or record.hash is None:
                         _check_lines(match_id, [(line, record)], after=head_seq - 1, root=None)
                     head_hash = record.hash or ""
                     page.append(mapper.stored_record(oid, line, record))
-                    if len(page) == PAGE_SIZE:
-                        recorder._insert_events(cursor, page)
-                        page = []
-                recorder._insert_events(cursor, page)
+                    if len(page) == PAGE_SIZE or monotonic() - written > _IDLE_WRITE:
+                        write.records(page)
+                        page, written = [], monotonic()
+                write.records(page)
                 _check_meta(meta, match_id, events=head_seq, head_hash=head_hash)
-                page = []
+                page, size = [], 0
                 for seq, data in snapshots:
                     if not 1 <= seq <= head_seq:
                         raise StoredSeqOutOfRangeError(match_id, seq, head_seq)
                     page.append(mapper.stored_snapshot(match_id, seq, data))
-                    if len(page) == PAGE_SIZE:
-                        snapshot_recorder._insert_events(cursor, page)
-                        page = []
-                snapshot_recorder._insert_events(cursor, page)
+                    size += len(data)
+                    if size > _PAGE_BYTES or monotonic() - written > _IDLE_WRITE:
+                        write.snapshots(page)
+                        page, size, written = [], 0, monotonic()
+                write.snapshots(page)
         except IntegrityError as err:
             stored = self._stored_head(match_id)
             if stored is None:
@@ -255,23 +264,6 @@ class MatchStore(MatchReader):
             return _compare(match_id, stored, meta.head_hash)
         return ImportOutcome.STORED
 
-    def _import_whole(
-        self,
-        header: LogHeader,
-        lines: Sequence[tuple[bytes, EventRecord]],
-        meta: MatchMeta,
-        snapshots: Sequence[tuple[int, bytes]],
-    ) -> ImportOutcome:
-        """`import_stream` on a backend that receives the rows at once: `import_match`, then
-        the snapshots (checked first, so that nothing is stored when one is out of range)."""
-        for seq, _data in snapshots:
-            if not 1 <= seq <= len(lines):
-                raise StoredSeqOutOfRangeError(header.match_id, seq, len(lines))
-        outcome = self.import_match(header, lines, meta)
-        if outcome == ImportOutcome.STORED:
-            self.save_snapshots(header.match_id, snapshots)
-        return outcome
-
     def append(
         self,
         match_id: str,
@@ -279,13 +271,15 @@ class MatchStore(MatchReader):
         *,
         expected_seq: int,
         meta: MatchMeta | None = None,
+        snapshots: Sequence[tuple[int, bytes]] = (),
     ) -> Head:
         """Append records to a stored match, optimistically: only if it still ends at
         ``expected_seq``.
 
         Of two writers appending at the same position, one wins and the other gets
         `SequenceConflictError`; nothing of the loser is written. With ``meta``, the match's
-        metadata is replaced in the same transaction.
+        metadata is replaced in the same transaction; so are ``snapshots`` (``(seq, data)``
+        pairs, each seq one of the appended records') kept.
 
         Returns:
             The new head of the match.
@@ -301,6 +295,7 @@ class MatchStore(MatchReader):
             UsageError: ``lines`` is empty, is not numbered ``expected_seq + 1``, …, lacks
                 hashes, ``meta`` does not describe the match after the append, or the match
                 ends before ``expected_seq``.
+            StoredSeqOutOfRangeError: A snapshot's seq is not one of the appended records'.
             StoreError: The database failed; nothing was written.
         """
         match_id = MatchId(match_id)
@@ -310,8 +305,12 @@ class MatchStore(MatchReader):
         new_head = Head(expected_seq + len(lines), head_hash)
         if meta is not None:
             _check_meta(meta, match_id, events=new_head.seq, head_hash=head_hash)
+        for seq, _data in snapshots:
+            if not expected_seq < seq <= new_head.seq:
+                raise StoredSeqOutOfRangeError(match_id, seq, new_head.seq)
         oid = match_uuid(match_id)
         records = [self._mapper.stored_record(oid, line, record) for line, record in lines]
+        snaps = [self._mapper.stored_snapshot(match_id, seq, data) for seq, data in snapshots]
         for _ in range(_WRITE_ATTEMPTS):
             catalog_version, _meta = self._catalog_head(match_id)
             head_seq = self._head_seq(oid)
@@ -332,7 +331,12 @@ class MatchStore(MatchReader):
                 meta = _keep_seal(meta, _meta)
                 events.append(self._mapper.stored_meta(match_id, catalog_version + 1, meta))
             try:
-                self._insert(events)
+                if snaps:
+                    with self._translated(), self._transaction() as write:
+                        write.records(events)
+                        write.snapshots(snaps)
+                else:
+                    self._insert(events)
             except IntegrityError as err:
                 if self._head_seq(oid) != expected_seq:
                     raise SequenceConflictError(match_id, expected_seq + 1) from err
@@ -368,9 +372,10 @@ class MatchStore(MatchReader):
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> bool:
         """Keep a snapshot (opaque bytes) of what the caller derived from records 1..``seq``.
 
-        Snapshots are written outside the records' transactions: they are a cache. One seq
-        holds one snapshot, never replaced; put a format version inside ``data`` if its
-        meaning may change.
+        A snapshot saved on its own is a cache written after the records' transaction (an
+        import or an append keeps its snapshots in its own transaction instead). One seq
+        holds one snapshot, replaced only by `replace_snapshots`; put a format version inside
+        ``data`` if its meaning may change.
 
         Returns:
             Whether it was stored (``False``: a snapshot at this seq already exists).
@@ -418,6 +423,44 @@ class MatchStore(MatchReader):
         except IntegrityError:
             return sum(self.save_snapshot(match_id, seq, data) for seq, data in snapshots)
         return len(stored)
+
+    def replace_snapshots(self, match_id: str, snapshots: Sequence[tuple[int, bytes]]) -> int:
+        """Write snapshots (``(seq, data)`` pairs) of one match in one transaction, replacing
+        any stored at those seqs: for rebuilding snapshots that are missing, unreadable or
+        disagree with the records.
+
+        Returns:
+            How many were written.
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoredSeqOutOfRangeError: A seq is not a position of the match (1 to its head).
+            StoreError: The database failed; nothing was written.
+        """
+        if not snapshots:
+            return 0
+        match_id = MatchId(match_id)
+        head = self.head(match_id)
+        for seq, _data in snapshots:
+            if not 1 <= seq <= head.seq:
+                raise StoredSeqOutOfRangeError(match_id, seq, head.seq)
+        oid = match_uuid(match_id)
+        seqs = sorted({seq for seq, _data in snapshots})
+        latest = dict(snapshots)
+        stored = [self._mapper.stored_snapshot(match_id, seq, latest[seq]) for seq in seqs]
+        try:
+            with self._translated(), self._transaction() as write:
+                write.drop_snapshots(oid, seqs)
+                write.snapshots(stored)
+        except IntegrityError as err:  # another writer wrote one of them meanwhile
+            raise StoreError(
+                f"the snapshots of match {match_id!r} changed while they were rebuilt: try again"
+            ) from err
+        return len(stored)
+
+    def _transaction(self) -> AbstractContextManager[Transaction]:
+        """One transaction over the events and snapshots tables (`vwlog.store.transaction`)."""
+        return one_transaction(self._recorder, self._snapshots)
 
 
 def _check_lines(
