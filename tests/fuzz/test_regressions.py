@@ -245,3 +245,15 @@ def test_the_small_sample_is_clean(tmp_path: Path) -> None:
         ["validate", "verify", "replay", "show", "report", "diff", "stats", "import"], 0
     )
     assert run(["verify", "sample-absolute-victory"], tmp_path / "store.db").exit_code == 0
+
+
+@pytest.mark.parametrize("kind", [[], {}, 7, None])
+def test_an_event_type_that_is_not_a_string_is_no_crash(tmp_path: Path, kind: object) -> None:
+    """The integrity pass reads the type of a line the record model refused; any JSON may
+    stand there (a list made `verify` raise TypeError)."""
+    header, records = parsed()
+    records[5]["event"]["type"] = kind
+    reseal(header, records)  # an intact chain: the integrity pass reads the line's fields
+    log = write(tmp_path / "x.jsonl", header, records)
+    no_problems(log, tmp_path)
+    assert cli("verify", str(log), store=tmp_path / "s.db")[0] == 1

@@ -354,12 +354,14 @@ def stats(
         batch=batch,
     )
     text = _stats_text(corpus, kept, output_format, per_match=per_match, min_n=min_n, top=top)
+    # the page is made before anything is written: a page that cannot be made writes nothing
+    source = ", ".join(str(p) for p in logs) if logs else "the store"
+    page = render_html(corpus, min_n=min_n, top=top, source=source) if html_file else None
     if output_format == "text" or sys.stdout.isatty():
         text = visible(text)  # CSV keeps its bytes in a file or a pipe
     click.echo(text, nl=not text.endswith("\n"))
-    if html_file is not None:
-        source = ", ".join(str(p) for p in logs) if logs else "the store"
-        _write_page(html_file, render_html(corpus, min_n=min_n, top=top, source=source))
+    if html_file is not None and page is not None:
+        _write_page(html_file, page)
     if sink is not None:
         sink.close()
         click.echo(

@@ -65,6 +65,8 @@ class IntegrityPass:
             seq = data.get("seq")
             event = data.get("event")
             kind = event.get("type") if isinstance(event, dict) else None
+            if not isinstance(kind, str):
+                kind = None  # a damaged line: any JSON may stand where the type belongs
         else:
             record = self._record(line_no, raw)
             if record is None:
