@@ -157,6 +157,24 @@ RECORD: TypeAdapter[EventRecord] = TypeAdapter(EventRecord)
 """Validates records from JSON bytes."""
 
 
+_ACTORS: frozenset[type[BaseEvent]] = frozenset(
+    cls for cls in get_args(AnyEvent) if "player" in cls.model_fields
+)
+"""Event classes that name a ``player``."""
+
+
+def acting_player(event: BaseEvent) -> str | None:
+    """The ``player`` an event names, or ``None`` for an event class without one.
+
+    Cheaper than ``getattr(event, "player", None)``: a missing attribute of a pydantic model is
+    found missing by raising and catching an ``AttributeError`` (microseconds, on the replay's
+    hot path); this is one set lookup."""
+    if type(event) in _ACTORS:
+        player: str | None = event.player  # type: ignore[attr-defined]
+        return player
+    return None
+
+
 def event_type(event: BaseEvent) -> str:
     """The ``type`` tag of an event."""
     tag: Any = getattr(event, "type", type(event).__name__)
@@ -228,5 +246,6 @@ __all__ = [
     "TurnStarted",
     "Unslid",
     "VictoryPointGained",
+    "acting_player",
     "event_type",
 ]

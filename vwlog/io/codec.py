@@ -10,7 +10,6 @@ the line is no longer canonical or its hash no longer matches.
 from __future__ import annotations
 
 import hashlib
-import re
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
 _OPTS = orjson.OPT_SORT_KEYS
-_HASH = re.compile(r"[0-9a-f]{64}")
+_HEX = frozenset("0123456789abcdef")
 
 
 class EncodeError(ValueError):
@@ -43,7 +42,7 @@ def canonical(obj: Any) -> bytes:
 
 def is_hash(value: object) -> bool:
     """Whether ``value`` has the shape of a chain hash (64 lower-case hex digits)."""
-    return isinstance(value, str) and _HASH.fullmatch(value) is not None
+    return isinstance(value, str) and len(value) == 64 and _HEX.issuperset(value)
 
 
 def record_to_dict(record: EventRecord, *, with_hash: bool = True) -> dict[str, Any]:

@@ -56,7 +56,10 @@ _BOM = b"\xef\xbb\xbf"
 # The core validator of the record adapter, called directly on the hot path.
 _validate_record = RECORD.validator.validate_json
 _JSON_POSITION = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+_DIGITS_AS_NINES = bytes.maketrans(b"012345678", b"999999999")
+_LONG_DIGITS = b"9" * 19
+"""Nineteen digits in a row, after `_DIGITS_AS_NINES`: where an integer beyond 64 bits may be
+(one translate and one substring search, several times cheaper than a regular expression)."""
 _EXAMPLE_HEADER = '{"format": "vwlog", "version": 1, "match_id": ...}'
 
 
@@ -272,7 +275,7 @@ class LogReader(Closing):
             record: EventRecord = _validate_record(raw, strict=True)
         except ValidationError as err:
             raise self._invalid(err, raw, complete=complete) from err
-        if _LONG_DIGITS.search(raw) is not None:
+        if _LONG_DIGITS in raw.translate(_DIGITS_AS_NINES):
             # a run of 19 digits may be an integer beyond 64 bits, which has no canonical form;
             # only then is the record encoded to find out
             try:

@@ -23,6 +23,7 @@ from vwlog.events import (
     StatusChanged,
     TurnCleanedUp,
     VictoryPointGained,
+    acting_player,
 )
 from vwlog.model.types import (
     Expiry,
@@ -65,7 +66,7 @@ def check_consequence(
                 "{player}'s trigger goes on the register after {other}'s (active player first, "
                 "then turn order)",
                 player=event.player,
-                other=getattr(first, "player", "?"),
+                other=acting_player(first) or "?",
                 flag="triggers_active_first",
                 expected=summary(first),
                 actual=summary(event),

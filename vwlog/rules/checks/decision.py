@@ -20,6 +20,7 @@ from vwlog.events import (
     PropertyPlaced,
     SkillRegistered,
     SupplyChosen,
+    acting_player,
 )
 from vwlog.model.state import Marker
 from vwlog.model.text import msg
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
 def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     kind = exp.kind
-    player = getattr(event, "player", None)
+    player = acting_player(event)
     if kind is None:
         return (
             violation("R-VIC-4", "{event_tag}: nothing may happen now", event_tag=event_tag(event)),
