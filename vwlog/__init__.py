@@ -23,6 +23,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from vwlog import build as _build  # noqa: F401  # first: it decides between the compiled and the pure engine
+
 __version__ = "0.1.0"
 
 _HOMES: dict[str, str] = {

@@ -15,6 +15,7 @@ from vwlog import __version__
 from vwlog.cli import main
 from vwlog.events import MatchStarted
 from vwlog.io.logfile import read_log, write_log
+from vwlog.render.provenance import engine_name
 from vwlog.rules.catalog_data import RULES_TABLE
 from vwlog.services import sealed
 
@@ -44,7 +45,7 @@ def test_version_names_the_version_rules_revision_ruleset_pool_and_engine(
     assert lines[1] == f"rules revision: {_expected_revision()}"
     assert re.fullmatch(r"ruleset: vw-default@\d+ \([0-9a-f]{16}\)", lines[2])
     assert re.fullmatch(r"card pool: [0-9a-f]{16}", lines[3])
-    assert lines[4].startswith("engine: vwlog pure-Python engine on ")
+    assert lines[4] == f"engine: {engine_name()}"
 
 
 def test_validate_json_carries_provenance_of_what_judged_each_log(runner: CliRunner) -> None:

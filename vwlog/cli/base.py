@@ -134,9 +134,12 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     """Print the version and what judges (rules revision, ruleset, pool, engine), then exit."""
     if not value or ctx.resilient_parsing:
         return
-    from vwlog.render.provenance import provenance
+    from vwlog.render.provenance import engine_build_note, provenance
 
     click.echo("\n".join(provenance().lines()))
+    note = engine_build_note()
+    if note is not None:
+        click.echo(note)
     ctx.exit()
 
 

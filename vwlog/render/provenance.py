@@ -20,6 +20,7 @@ from functools import cache
 from importlib.metadata import version as installed_version
 from typing import TYPE_CHECKING
 
+from vwlog import build
 from vwlog.io import codec
 from vwlog.io import trust as io_trust
 from vwlog.io.i18n import gettext as _
@@ -78,20 +79,44 @@ def _default_pool_hash() -> str:
 
 
 _ENGINE = "vwlog pure-Python engine on "
+_COMPILED_ENGINE = "vwlog compiled engine (mypyc) on "
 
 
 def _engine_said(engine: str) -> str:
     """`engine_name` in the active language (another engine's name as it is)."""
     if engine.startswith(_ENGINE):
         return _("vwlog pure-Python engine on {python}").format(python=engine[len(_ENGINE) :])
+    if engine.startswith(_COMPILED_ENGINE):
+        python = engine[len(_COMPILED_ENGINE) :]
+        return _("vwlog compiled engine (mypyc) on {python}").format(python=python)
     return engine
 
 
 def engine_name() -> str:
-    """Which engine judges: vwlog's pure-Python engine, and the interpreter running it."""
+    """Which engine judges: vwlog's compiled or pure-Python engine (`vwlog.build`), and the
+    interpreter running it."""
     impl = platform.python_implementation()
     ver = ".".join(str(x) for x in sys.version_info[:3])
-    return f"vwlog pure-Python engine on {impl} {ver}"
+    prefix = _COMPILED_ENGINE if build.is_compiled() else _ENGINE
+    return f"{prefix}{impl} {ver}"
+
+
+def engine_build_note() -> str | None:
+    """Why the pure-Python engine runs although a compiled one was built (or could be), for
+    ``vwlog --version``; ``None`` when the compiled engine runs."""
+    if build.is_compiled():
+        return None
+    why = {
+        "forced": _("{env}=pure is set").format(env=build.ENV),
+        "pure": _("not compiled; build it with: {command}").format(command=build.BUILD_COMMAND),
+        "partial": _("the compiled build is incomplete; rebuild it with: {command}").format(
+            command=build.BUILD_COMMAND
+        ),
+        "stale": _(
+            "the compiled build is older than the sources; rebuild it with: {command}"
+        ).format(command=build.BUILD_COMMAND),
+    }
+    return _("engine build: {why}").format(why=why.get(build.STATE, build.STATE))
 
 
 @dataclass(frozen=True)
