@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from vwlog.io.errors import MissingExtraError
 from vwlog.io.i18n import N_, fmt_number
 from vwlog.io.i18n import gettext as _
-from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
 from vwlog.projections.stats import UNFINISHED, CorpusStats, WinCount
 from vwlog.render.html import e, environment
-from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, STATS_EXTRA, order_label
+from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, order_label
 from vwlog.render.statsdefs import DOCS, definitions
 from vwlog.render.statstext import (
     CARD_HEADERS,
@@ -282,14 +282,13 @@ def render_html(
     definition of every figure.
 
     Raises:
-        UsageError: matplotlib is not installed (it comes with the ``stats`` extra).
+        MissingExtraError: matplotlib is not installed (it comes with the ``stats`` extra).
     """
     try:
         import matplotlib as mpl
         from matplotlib.figure import Figure
     except ImportError as err:
-        detail = msg("--html needs matplotlib, which is not installed: {extra}", extra=STATS_EXTRA)
-        raise UsageError(detail) from err
+        raise MissingExtraError("stats", "matplotlib", msg("the statistics page")) from err
     with mpl.rc_context({"svg.fonttype": "none", "svg.hashsalt": "vwlog", "font.size": 9.0}):
         sections = [
             _victory_section(stats, Figure),

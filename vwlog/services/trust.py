@@ -88,7 +88,7 @@ def check_options(options: TrustOptions) -> None:
     """Refuse ``--pool``/``--ruleset`` ids that are not published.
 
     Raises:
-        UsageError: an id names nothing published.
+        NotPublishedError: an id names nothing published.
     """
     registry = registry_of(options)
     if options.pool is not None:
