@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from vwlog.io.errors import MissingExtraError
-from vwlog.io.i18n import N_, fmt_number
+from vwlog.io.i18n import N_
 from vwlog.io.i18n import gettext as _
 from vwlog.model.text import msg
 from vwlog.projections.stats import UNFINISHED, CorpusStats, WinCount
@@ -32,11 +32,12 @@ from vwlog.render.statstext import (
     CARD_HEADERS,
     WIN_HEADERS,
     card_cells,
+    corpus_size,
     filters_text,
     pct,
     win_cells,
 )
-from vwlog.render.text import cell_text, counted, visible
+from vwlog.render.text import cell_text, visible
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -297,19 +298,13 @@ def render_html(
             _tempo_section(stats, Figure),
             _cards_section(stats, Figure, min_n, top),
         ]
-    unfinished = stats.matches - stats.finished
     template = environment().get_template("stats.html.j2")
     return template.render(
         title=title if title is not None else _("Vandaria Wars match statistics"),
         css=Markup(_CSS),
         summary=_(
             "{matches} ({finished} finished, {unfinished} unfinished), {sides} player-matches"
-        ).format(
-            matches=counted(stats.matches, "match", "matches"),
-            finished=fmt_number(stats.finished),
-            unfinished=fmt_number(unfinished),
-            sides=fmt_number(stats.sides),
-        ),
+        ).format(**corpus_size(stats)),
         source=source or _("not given"),
         filters=filters_text(stats),
         generated=(generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC"),
