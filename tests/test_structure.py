@@ -29,10 +29,7 @@ SIZED = (
 )
 """The packages whose sizes are held to the limits here: all of them."""
 
-OVERSIZED = {
-    "vwlog/cli/stats.py:stats": "click command: its docstring is the --help manual (41 lines); "
-    "the body measures, renders and writes in four calls",
-}
+OVERSIZED: dict[str, str] = {}
 """Known breaches of the limits (a module, or ``module:function``), each with its reason. The
 list may only shrink: a listed item that fits the limits again fails the last test here."""
 

@@ -333,6 +333,10 @@ def test_an_illegal_decision_is_refused_with_its_rule_ids_and_nothing_is_stored(
     assert after["seq"] == before["seq"]
     assert after["head_hash"] == before["head_hash"]
     assert garbled.status_code == 400
+    # the library's words, about the request's field, with no command-line advice
+    assert garbled.json()["field"] == "decisions"
+    assert "unknown decision 'fly'" in garbled.json()["message"]
+    assert "vwlog" not in garbled.json()["message"]
 
 
 def test_concurrent_appends_one_wins_the_other_gets_409_with_the_head(server: Server) -> None:

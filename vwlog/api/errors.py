@@ -1,8 +1,11 @@
 """One place that turns errors into JSON answers with the right status.
 
-`VwlogError` subclasses map to statuses (`MatchNotFoundError` 404, `LogFormatError` 422,
-`IllegalEventError` 422 with its rule ids, `SequenceConflictError` 409 with the current head,
-`UsageError` 400); FastAPI's request validation becomes 422 naming the field.
+`VwlogError` subclasses map to statuses (`MatchNotFoundError` and `NotPublishedError` 404,
+`LogFormatError` 422, `IllegalEventError` 422 with its rule ids, `SequenceConflictError` 409 with
+the current head, `UsageError` 400); FastAPI's request validation becomes 422 naming the field.
+An error about one field of the request names it in ``field`` (``decisions`` for a decision
+that cannot be read): the library's messages name no command-line option, so they serve here
+as they are.
 
 The ``message`` of an error answer is in the language the request's ``Accept-Language`` asks
 for (Bahasa Indonesia or English; English when it names neither), and the answer says which in
@@ -19,9 +22,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from vwlog.api.schemas import ErrorOut, ViolationOut
+from vwlog.engine import notation
+from vwlog.io.errors import NotPublishedError
 from vwlog.io.i18n import language_from_accept, say, using_language
 from vwlog.model.errors import (
     CardPoolError,
+    DecisionSyntaxError,
     IllegalEventError,
     LogFormatError,
     MatchExistsError,
@@ -77,7 +83,7 @@ def detail_text(detail: object) -> str:
 
 def error_status(err: VwlogError) -> int:
     """The HTTP status of a `VwlogError`."""
-    if isinstance(err, MatchNotFoundError):
+    if isinstance(err, (MatchNotFoundError, NotPublishedError)):
         return 404
     if isinstance(err, (LogFormatError, IllegalEventError, CardPoolError)):
         return 422
@@ -105,9 +111,19 @@ def vwlog_error_body(err: VwlogError, store_head: tuple[int, str] | None = None)
     return ErrorOut(
         error=_HTTP_CODES.get(status, "error"),
         message=message,
+        field=_field(err),
         head_seq=head_seq,
         head_hash=head_hash,
     )
+
+
+def _field(err: VwlogError) -> str | None:
+    """The field of the request an error is about, where it is about one."""
+    if isinstance(err, (DecisionSyntaxError, notation.DecisionSyntaxError)):
+        return "decisions"
+    if isinstance(err, NotPublishedError):
+        return err.kind
+    return None
 
 
 def install(app: FastAPI) -> None:

@@ -20,7 +20,7 @@ import copy
 import inspect
 import io
 import textwrap
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from babel.messages.extract import extract_python
@@ -28,10 +28,12 @@ from babel.messages.extract import extract_python
 from vwlog.io.i18n import gettext
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterator, Mapping
+    from collections.abc import Callable, Collection, Iterator, Mapping
     from typing import IO
 
-__all__ = ["TranslatedHelp", "extract", "help_paragraphs", "translated_help"]
+C = TypeVar("C", bound=click.Command)
+
+__all__ = ["TranslatedHelp", "extract", "help_paragraphs", "more_help", "translated_help"]
 
 
 def help_paragraphs(text: str) -> list[str]:
@@ -61,6 +63,33 @@ def _short_help(text: str, limit: int) -> str:
     if len(short) <= limit:
         return short
     return textwrap.shorten(short, max(limit, 3), placeholder="...", break_on_hyphens=False)
+
+
+def more_help(details: str) -> Callable[[C], C]:
+    """Put ``details`` (paragraphs written as a docstring's would be) after the help that the
+    command's docstring gives, for a command whose full manual would bury its function: the
+    docstring keeps the summary (the short help, and what the catalogs extract), the manual
+    sits above the command.
+
+    >>> @more_help("Example:\\n\\n    vwlog hello")
+    ... @click.command()
+    ... def hello() -> None:
+    ...     "Say hello."
+    >>> print(hello.help)
+    Say hello.
+    <BLANKLINE>
+    Example:
+    <BLANKLINE>
+        vwlog hello
+    """
+
+    def add(command: C) -> C:
+        summary = inspect.cleandoc(command.help or "")
+        manual = textwrap.dedent(details).strip("\n")
+        command.help = f"{summary}\n\n{manual}"
+        return command
+
+    return add
 
 
 class TranslatedHelp(click.Command):

@@ -13,6 +13,7 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
+from vwlog.cli.helptexts import more_help
 from vwlog.cli.render import progress
 from vwlog.io.parquet import ParquetStats
 from vwlog.model.errors import LogFormatError, OutputError, UsageError
@@ -195,6 +196,50 @@ def _from_logs(
     return corpus, kept, unreadable
 
 
+_STATS_DETAILS = """\
+With LOG arguments, each log (or every *.jsonl in a directory) is streamed
+once through the replay loop; no store is used. Without them, the matches
+in the store (--store) are measured through its statistics read model:
+it is first brought up to date with the matches stored since it last
+was, each counted from the metrics kept at import, so a query costs
+about the same however many matches are stored. --rebuild recomputes it
+from scratch by replaying every stored match (slow; the authoritative
+answer). The read model is kept beside the store (vwlog.stats.db for
+vwlog.db; schema NAME_stats on PostgreSQL). With --player, --faction,
+--ruleset, --since or --per-match the store's figures are built from
+every stored match's kept metrics instead.
+
+The corpus report gives victory types, match length, win rates by seat,
+turn order, faction and deck, card win rates and tempo curves. Every win
+rate comes with its sample size n and a Wilson 95% confidence interval.
+Win rates and lengths count finished matches. --per-match gives each
+player's totals and, in JSON (the "tempo" points) and CSV (rows with
+scope "turn"), what they did in every turn.
+
+Every figure is defined in docs/statistics.md (in the vwlog source
+tree); the --html page ends with the same definitions.
+
+Exit status: 0 success, 2 a log cannot be read (the others are still
+counted) or bad usage.
+
+Example:
+
+\b
+    vwlog stats corpus/
+    vwlog stats corpus/*.jsonl --format csv > stats.csv
+    vwlog stats corpus/ --html report.html --min-n 20
+    vwlog stats corpus/ --player p1 --format json
+    vwlog stats match.jsonl --per-match
+    vwlog stats
+    vwlog --store club.db stats --format json
+    vwlog stats --rebuild
+    vwlog stats corpus/ --parquet tables/
+    vwlog stats --cluster tcp://scheduler:8786 /shared/corpus/ --format json
+"""
+"""The rest of ``vwlog stats --help``, after the docstring's summary."""
+
+
+@more_help(_STATS_DETAILS)
 @main.command()
 @click.argument(
     "logs",
@@ -291,47 +336,7 @@ def stats(
     batch: int | None = None,
     parquet_dir: Path | None = None,
 ) -> None:
-    """Measure matches: per-match metrics and corpus statistics.
-
-    With LOG arguments, each log (or every *.jsonl in a directory) is streamed
-    once through the replay loop; no store is used. Without them, the matches
-    in the store (--store) are measured through its statistics read model:
-    it is first brought up to date with the matches stored since it last
-    was, each counted from the metrics kept at import, so a query costs
-    about the same however many matches are stored. --rebuild recomputes it
-    from scratch by replaying every stored match (slow; the authoritative
-    answer). The read model is kept beside the store (vwlog.stats.db for
-    vwlog.db; schema NAME_stats on PostgreSQL). With --player, --faction,
-    --ruleset, --since or --per-match the store's figures are built from
-    every stored match's kept metrics instead.
-
-    The corpus report gives victory types, match length, win rates by seat,
-    turn order, faction and deck, card win rates and tempo curves. Every win
-    rate comes with its sample size n and a Wilson 95% confidence interval.
-    Win rates and lengths count finished matches. --per-match gives each
-    player's totals and, in JSON (the "tempo" points) and CSV (rows with
-    scope "turn"), what they did in every turn.
-
-    Every figure is defined in docs/statistics.md (in the vwlog source
-    tree); the --html page ends with the same definitions.
-
-    Exit status: 0 success, 2 a log cannot be read (the others are still
-    counted) or bad usage.
-
-    Example:
-
-    \b
-        vwlog stats corpus/
-        vwlog stats corpus/*.jsonl --format csv > stats.csv
-        vwlog stats corpus/ --html report.html --min-n 20
-        vwlog stats corpus/ --player p1 --format json
-        vwlog stats match.jsonl --per-match
-        vwlog stats
-        vwlog --store club.db stats --format json
-        vwlog stats --rebuild
-        vwlog stats corpus/ --parquet tables/
-        vwlog stats --cluster tcp://scheduler:8786 /shared/corpus/ --format json
-    """
+    """Measure matches: per-match metrics and corpus statistics."""
     filters = StatsFilter(
         player=player,
         faction=faction.upper() if faction else None,

@@ -5,7 +5,7 @@ trusted effects)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -21,7 +21,13 @@ from vwlog.services import trust as services_trust
 from vwlog.services.trust import TrustOptions
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from vwlog.io.trust import Registry
+    from vwlog.store import MatchStore
+
+P = TypeVar("P")
+"""A published pool or ruleset."""
 
 
 # -- options ---------------------------------------------------------------------------------
@@ -94,6 +100,20 @@ def pool() -> None:
     """
 
 
+def _stored_unless_builtin(
+    cli: CliContext, item: P, builtin: bool, store_item: Callable[[MatchStore, P], bool]
+) -> str:
+    """Store a checked pool or ruleset (``store_item``) unless it is built in, opening the store
+    only then; ``published``, or ``already published`` where there was nothing to store."""
+    from vwlog.cli.matches import open_store
+
+    stored = False
+    if not builtin:
+        with open_store(cli) as store:
+            stored = store_item(store, item)
+    return "published" if stored else "already published"
+
+
 @pool.command("publish")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--id", "pool_id", required=True, metavar="ID", help="Stable id, e.g. spring-cup@1.")
@@ -110,14 +130,8 @@ def pool_publish(cli: CliContext, file: Path, pool_id: str) -> None:
         vwlog pool publish errata.json --id spring-cup@1
         vwlog validate --pool spring-cup@1 match.jsonl
     """
-    from vwlog.cli.matches import open_store
-
     item, builtin = publishing.pool_to_publish(file, pool_id)  # a bad file opens no store
-    stored = False
-    if not builtin:
-        with open_store(cli) as store:
-            stored = publishing.store_pool(store, item)
-    state = "published" if stored else "already published"
+    state = _stored_unless_builtin(cli, item, builtin, publishing.store_pool)
     click.echo(f"pool {item.id} {state} · {len(item.pool.cards)} cards · sha256 {item.hash}")
 
 
@@ -168,14 +182,8 @@ def ruleset_publish(cli: CliContext, file: Path) -> None:
         vwlog ruleset publish spring-cup.json
         vwlog validate --ruleset spring-cup@1 match.jsonl
     """
-    from vwlog.cli.matches import open_store
-
     item, builtin = publishing.ruleset_to_publish(file)  # a bad file opens no store
-    stored = False
-    if not builtin:
-        with open_store(cli) as store:
-            stored = publishing.store_ruleset(store, item)
-    state = "published" if stored else "already published"
+    state = _stored_unless_builtin(cli, item, builtin, publishing.store_ruleset)
     click.echo(f"ruleset {item.id} {state} · sha256 {item.hash}")
 
 

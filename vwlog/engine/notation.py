@@ -49,7 +49,7 @@ from vwlog.events import (
     SkillRegistered,
     SupplyChosen,
 )
-from vwlog.model.errors import UsageError
+from vwlog.model.errors import UnknownVerbError, UsageError
 from vwlog.model.types import PlacementReason, SupplyOption
 from vwlog.rules import Expect, expect, legal_decisions
 
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 __all__ = [
     "VERBS",
     "DecisionSyntaxError",
+    "UnknownDecisionError",
     "Verb",
     "decision_syntax",
     "format_decision",
@@ -69,6 +70,11 @@ __all__ = [
 
 class DecisionSyntaxError(UsageError):
     """A decision's words cannot be read, or name nothing that fits the board."""
+
+
+class UnknownDecisionError(DecisionSyntaxError, UnknownVerbError):
+    """A decision whose first word is no verb (also the library's `UnknownVerbError`, which
+    the command line words with where to read the notation)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +364,7 @@ def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEv
     name, args = words[0].lower(), words[1:]
     verb = VERBS.get(name)
     if verb is None:
-        raise DecisionSyntaxError(f"unknown decision {name!r}; see 'vwlog play --help'")
+        raise UnknownDecisionError(text, name)
     try:
         return verb.parse(_Board(ruleset, state, exp, player), args)
     except IndexError as err:

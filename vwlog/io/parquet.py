@@ -22,7 +22,8 @@ labelled, ranked or escaped for a reader: every column is a raw count, sum or id
 `vwlog.projections.stats.MatchMetrics`, so the tables can be summed into exactly the corpus
 figures (counts and sums, never averages of averages).
 
-pyarrow is optional (the ``parquet`` extra); `ParquetStats` raises `UsageError` without it.
+pyarrow is optional (the ``parquet`` extra); `ParquetStats` raises `MissingExtraError` without
+it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from vwlog.io.errors import MissingExtraError
 from vwlog.model.errors import OutputError, UsageError
 from vwlog.model.text import msg
 from vwlog.projections.stats import PLAYER_COUNTS
@@ -227,7 +229,8 @@ class ParquetStats:
     hold a previous run's tables (they would be mixed with this run's).
 
     Raises:
-        UsageError: pyarrow is not installed, or ``out`` already holds tables.
+        MissingExtraError: pyarrow is not installed.
+        UsageError: ``out`` already holds tables.
         OutputError: a file cannot be written.
     """
 
@@ -236,12 +239,7 @@ class ParquetStats:
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError as err:
-            raise UsageError(
-                msg(
-                    "--parquet needs pyarrow: install the 'parquet' extra (pip install "
-                    "'vwlog[parquet]')"
-                )
-            ) from err
+            raise MissingExtraError("parquet", "pyarrow", msg("writing Parquet tables")) from err
         self._pa, self._pq = pa, pq
         self.out = Path(out)
         for table in SCHEMAS:

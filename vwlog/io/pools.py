@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib.resources
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -25,6 +25,7 @@ from vwlog.model.errors import CardPoolError
 from vwlog.model.types import CardType, SkillKind, Stat, TriggerWhen, Zone
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from importlib.resources.abc import Traversable
 
 __all__ = [
@@ -50,6 +51,9 @@ _FOLLOWER_STATS = frozenset({Stat.ATK, Stat.DEF, Stat.VIT})
 _TERRITORY_STATS = frozenset({Stat.DEFENSE, Stat.GOLD_PRODUCE, Stat.CAPACITY})
 _MOVE_ZONES = frozenset({Zone.HAND, Zone.FATE_DECK, Zone.SUBDECK, Zone.GRAVEYARD})
 _COMBAT_TRIGGERS = frozenset({TriggerWhen.ATTACKS, TriggerWhen.BLOCKS})
+
+M = TypeVar("M", bound=BaseModel)
+"""The model a data file is read as (`CardPool`, `DeckList`)."""
 
 
 class DeckList(BaseModel):
@@ -85,20 +89,9 @@ def load_pool(path: str | Path | None = None) -> CardPool:
             model, or fails a `check_pool` check; the message names the file and the field.
     """
     if path is None:
-        resource = _data().joinpath(_POOL)
-        source = str(resource)
-        data = _read(resource, source)
-    else:
-        source = str(path)
-        data = _read(Path(path), source)
-    try:
-        pool = CardPool.model_validate_json(data)
-    except ValidationError as exc:
-        raise CardPoolError(source, _first_error(exc)) from None
-    problems = check_pool(pool)
-    if problems:
-        raise CardPoolError(source, _summary(problems))
-    return pool
+        packaged = _data().joinpath(_POOL)
+        return _checked(CardPool, packaged, str(packaged), check_pool)
+    return _checked(CardPool, Path(path), str(path), check_pool)
 
 
 def load_deck(
@@ -121,21 +114,17 @@ def load_deck(
             raise CardPoolError(
                 f"deck {path_or_name!r}", f"no packaged deck of that name (packaged: {known})"
             )
-        resource = _data().joinpath(_DECKS, f"{path_or_name}.json")
+        resource: Path | Traversable = _data().joinpath(_DECKS, f"{path_or_name}.json")
         source = str(resource)
-        data = _read(resource, source)
     else:
-        source = str(path_or_name)
-        data = _read(Path(path_or_name), source)
-    try:
-        deck = DeckList.model_validate_json(data)
-    except ValidationError as exc:
-        raise CardPoolError(source, _first_error(exc)) from None
-    if pool is not None:
-        problems = check_deck(pool, deck, ruleset or DEFAULT_RULESET)
-        if problems:
-            raise CardPoolError(source, _summary(problems))
-    return deck
+        resource, source = Path(path_or_name), str(path_or_name)
+    rules = ruleset or DEFAULT_RULESET
+    return _checked(
+        DeckList,
+        resource,
+        source,
+        lambda deck: [] if pool is None else check_deck(pool, deck, rules),
+    )
 
 
 def packaged_decks() -> list[str]:
@@ -353,11 +342,24 @@ def _data() -> Traversable:
     return importlib.resources.files("vwlog").joinpath(_DATA)
 
 
-def _read(resource: Path | Traversable, source: str) -> bytes:
+def _checked(
+    model: type[M], resource: Path | Traversable, source: str, check: Callable[[M], list[str]]
+) -> M:
+    """``resource`` read as ``model`` and held to ``check``; whatever fails is a
+    `CardPoolError` naming the file as ``source`` says it: its first problem, and how many
+    more."""
     try:
-        return resource.read_bytes()
+        data = resource.read_bytes()
     except OSError as exc:
         raise CardPoolError(source, f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        value = model.model_validate_json(data)
+    except ValidationError as exc:
+        raise CardPoolError(source, _first_error(exc)) from None
+    problems = check(value)
+    if problems:
+        raise CardPoolError(source, _summary(problems))
+    return value
 
 
 def _is_deck_name(text: str) -> bool:

@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from vwlog.events import EventRecord, MatchSealed, MatchStarted, PublishedRef, RecordSigned
 from vwlog.io.codec import canonical
+from vwlog.io.errors import NotPublishedError
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset
 from vwlog.model.errors import UsageError
@@ -137,36 +138,22 @@ class Registry:
         """The pool published under ``pool_id``.
 
         Raises:
-            UsageError: nothing is published under that id.
+            NotPublishedError: nothing is published under that id.
         """
         found = self.pools.get(pool_id)
         if found is None:
-            known = ", ".join(sorted(self.pools)) or "none"
-            raise UsageError(
-                msg(
-                    "--pool {pool_id}: no pool is published under that id (known: {known})",
-                    pool_id=pool_id,
-                    known=known,
-                )
-            )
+            raise NotPublishedError("pool", pool_id, tuple(self.pools))
         return found
 
     def ruleset(self, rs_id: str) -> PublishedRuleset:
         """The ruleset published under ``rs_id``.
 
         Raises:
-            UsageError: nothing is published under that id.
+            NotPublishedError: nothing is published under that id.
         """
         found = self.rulesets.get(rs_id)
         if found is None:
-            known = ", ".join(sorted(self.rulesets)) or "none"
-            raise UsageError(
-                msg(
-                    "--ruleset {rs_id}: no ruleset is published under that id (known: {known})",
-                    rs_id=rs_id,
-                    known=known,
-                )
-            )
+            raise NotPublishedError("ruleset", rs_id, tuple(self.rulesets))
         return found
 
 

@@ -1,4 +1,5 @@
-"""Every exception of vwlog, and the `Violation` value (`vwlog.model.violation`).
+"""Every exception of vwlog but those of its surroundings, and the `Violation` value
+(`vwlog.model.violation`).
 
 Imports only the model (`vwlog.model.text`, `vwlog.model.violation`), so every layer may use it.
 Exceptions carry fields and build their message in ``__str__``; ``text()`` gives the same message

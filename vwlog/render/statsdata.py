@@ -28,8 +28,6 @@ DEFAULT_MIN_N = 10
 """Fewest finished player-matches a card or deck needs to be listed among the top ones."""
 DEFAULT_TOP = 20
 """How many cards (and decks) the table and the page list."""
-STATS_EXTRA = "pip install 'vwlog[stats]'"
-"""How to install what ``--html`` needs."""
 
 _ORDINALS = {
     1: N_("first"),
@@ -377,7 +375,6 @@ __all__ = [
     "MATCH_COLUMNS",
     "PLAYER_COLUMNS",
     "SCOPE_COLUMNS",
-    "STATS_EXTRA",
     "TURN_FIELDS",
     "csv_rows",
     "match_rows",

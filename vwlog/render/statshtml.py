@@ -20,23 +20,24 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from vwlog.io.i18n import N_, fmt_number
+from vwlog.io.errors import MissingExtraError
+from vwlog.io.i18n import N_
 from vwlog.io.i18n import gettext as _
-from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
 from vwlog.projections.stats import UNFINISHED, CorpusStats, WinCount
 from vwlog.render.html import e, environment
-from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, STATS_EXTRA, order_label
+from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, order_label
 from vwlog.render.statsdefs import DOCS, definitions
 from vwlog.render.statstext import (
     CARD_HEADERS,
     WIN_HEADERS,
     card_cells,
+    corpus_size,
     filters_text,
     pct,
     win_cells,
 )
-from vwlog.render.text import cell_text, counted, visible
+from vwlog.render.text import cell_text, visible
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -282,14 +283,13 @@ def render_html(
     definition of every figure.
 
     Raises:
-        UsageError: matplotlib is not installed (it comes with the ``stats`` extra).
+        MissingExtraError: matplotlib is not installed (it comes with the ``stats`` extra).
     """
     try:
         import matplotlib as mpl
         from matplotlib.figure import Figure
     except ImportError as err:
-        detail = msg("--html needs matplotlib, which is not installed: {extra}", extra=STATS_EXTRA)
-        raise UsageError(detail) from err
+        raise MissingExtraError("stats", "matplotlib", msg("the statistics page")) from err
     with mpl.rc_context({"svg.fonttype": "none", "svg.hashsalt": "vwlog", "font.size": 9.0}):
         sections = [
             _victory_section(stats, Figure),
@@ -298,19 +298,13 @@ def render_html(
             _tempo_section(stats, Figure),
             _cards_section(stats, Figure, min_n, top),
         ]
-    unfinished = stats.matches - stats.finished
     template = environment().get_template("stats.html.j2")
     return template.render(
         title=title if title is not None else _("Vandaria Wars match statistics"),
         css=Markup(_CSS),
         summary=_(
             "{matches} ({finished} finished, {unfinished} unfinished), {sides} player-matches"
-        ).format(
-            matches=counted(stats.matches, "match", "matches"),
-            finished=fmt_number(stats.finished),
-            unfinished=fmt_number(unfinished),
-            sides=fmt_number(stats.sides),
-        ),
+        ).format(**corpus_size(stats)),
         source=source or _("not given"),
         filters=filters_text(stats),
         generated=(generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC"),

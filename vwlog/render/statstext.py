@@ -145,17 +145,22 @@ def filters_text(stats: CorpusStats) -> str:
     return ", ".join(chosen) or _("none")
 
 
+def corpus_size(stats: CorpusStats) -> dict[str, str]:
+    """How big the corpus is, as the text and the page say it: ``matches`` (counted),
+    ``finished``, ``unfinished`` and ``sides`` (player-matches)."""
+    return {
+        "matches": counted(stats.matches, "match", "matches"),
+        "finished": fmt_number(stats.finished),
+        "unfinished": fmt_number(stats.matches - stats.finished),
+        "sides": fmt_number(stats.sides),
+    }
+
+
 def _head(stats: CorpusStats) -> list[str]:
-    unfinished = stats.matches - stats.finished
     out = [
         _(
             "{matches} ({finished} finished, {unfinished} unfinished) · {sides} player-matches"
-        ).format(
-            matches=counted(stats.matches, "match", "matches"),
-            finished=fmt_number(stats.finished),
-            unfinished=fmt_number(unfinished),
-            sides=fmt_number(stats.sides),
-        )
+        ).format(**corpus_size(stats))
         + (
             " · "
             + _("{count} with rule violations").format(count=fmt_number(stats.with_violations))
@@ -351,6 +356,7 @@ __all__ = [
     "CARD_HEADERS",
     "WIN_HEADERS",
     "card_cells",
+    "corpus_size",
     "filters_text",
     "pct",
     "render_matches_table",

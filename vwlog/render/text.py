@@ -177,8 +177,9 @@ def board_label(m: Moment) -> str:
     return say(m.board_said) if m.board_said is not None else m.board_label
 
 
-def violation_place(v: Violation) -> str:
-    """`Violation.where` in the active language: ``seq 57, line 58, turn 3 COMBAT/C5``."""
+def _place_parts(v: Violation, before_phase: str) -> list[str]:
+    """The parts of a violation's place: seq, line, turn with ``before_phase`` and the
+    phase/step, who held priority (each only where known)."""
     parts: list[str] = []
     if v.seq is not None:
         parts.append(_("seq {seq}").format(seq=v.seq))
@@ -187,11 +188,16 @@ def violation_place(v: Violation) -> str:
     if v.turn is not None:
         pos = _("turn {turn}").format(turn=v.turn)
         if v.phase:
-            pos += f" {v.phase}" + (f"/{v.step}" if v.step else "")
+            pos += f"{before_phase}{v.phase}" + (f"/{v.step}" if v.step else "")
         parts.append(pos)
     if v.priority:
         parts.append(_("priority {player}").format(player=v.priority))
-    return ", ".join(parts)
+    return parts
+
+
+def violation_place(v: Violation) -> str:
+    """`Violation.where` in the active language: ``seq 57, line 58, turn 3 COMBAT/C5``."""
+    return ", ".join(_place_parts(v, " "))
 
 
 def violation_lines(v: Violation, indent: str = "  ") -> list[str]:
@@ -305,16 +311,7 @@ def ruling_title(r: RulingEntry) -> str:
 
 def violation_where(v: Violation) -> str:
     """Where a violation happened, for a report: ``seq 57 · line 58 · turn 3, COMBAT/C5``."""
-    parts = [_("seq {seq}").format(seq=v.seq)]
-    if v.line is not None:
-        parts.append(_("line {line}").format(line=v.line))
-    if v.turn is not None:
-        pos = _("turn {turn}").format(turn=v.turn)
-        if v.phase:
-            pos += f", {v.phase}" + (f"/{v.step}" if v.step else "")
-        parts.append(pos)
-    if v.priority:
-        parts.append(_("priority {player}").format(player=v.priority))
+    parts = _place_parts(v, ", ")
     if v.event_type:
         parts.append(v.event_type)
     return " · ".join(parts)

@@ -46,14 +46,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from vwlog.engine.replay import replay
+from vwlog.io.errors import (
+    MissingExtraError,
+    SchedulerUnreachableError,
+    SharedOutputNeededError,
+    SharedStoreNeededError,
+    StdinOnClusterError,
+)
 from vwlog.io.logfile import open_log
 from vwlog.model.errors import (
+    InvalidParameterError,
     LogFormatError,
     MatchExistsError,
-    OutputError,
     SequenceConflictError,
     StoreError,
-    UsageError,
 )
 from vwlog.model.text import msg
 from vwlog.projections.stats import MatchMetrics, MatchMetricsVisitor
@@ -64,7 +70,7 @@ from vwlog.services import (
     validate_log,
 )
 from vwlog.services.matches import ImportResult, failed, import_log
-from vwlog.services.simulate import generate_one
+from vwlog.services.simulate import generate_one, prepare_output
 from vwlog.services.stats import replay_metrics
 from vwlog.services.trust import published_for
 from vwlog.store import MatchStore, settings_from_url
@@ -145,15 +151,11 @@ def connect(address: str, *, local_workers: int = 2) -> Iterator[tuple[Client, C
     the local cluster stopped) afterwards.
 
     Raises:
-        UsageError: Dask is not installed, or no scheduler answers at ``address``.
+        MissingExtraError: Dask is not installed.
+        SchedulerUnreachableError: no scheduler answers at ``address``.
     """
     if not dask_installed():
-        raise UsageError(
-            msg(
-                "--cluster needs Dask: install the 'cluster' extra (pip install "
-                "'vwlog[cluster]'), or use --jobs"
-            )
-        )
+        raise MissingExtraError("cluster", "Dask", msg("a run on a cluster"))
     from distributed import Client, LocalCluster
 
     cluster = None
@@ -171,9 +173,7 @@ def connect(address: str, *, local_workers: int = 2) -> Iterator[tuple[Client, C
     except (OSError, TimeoutError) as err:
         if cluster is not None:
             cluster.close()
-        raise UsageError(
-            msg("--cluster {address}: no Dask scheduler answers ({err})", address=address, err=err)
-        ) from err
+        raise SchedulerUnreachableError(address, str(err)) from err
     try:
         workers = client.scheduler_info(n_workers=-1)["workers"]
         info = ClusterInfo(
@@ -267,7 +267,7 @@ def run_ordered(
     if batch is None:
         batch = batch_size(len(items) if isinstance(items, Sized) else None, threads)
     if batch < 1:
-        raise UsageError(msg("--batch takes 1 or more matches per task, not {batch}", batch=batch))
+        raise InvalidParameterError("batch size", batch, msg("must be at least 1 match per task"))
     if window is None:
         window = threads * max(TASKS_PER_WORKER, -(-WINDOW_PER_WORKER // batch))
     run = uuid.uuid4().hex[:12]
@@ -371,10 +371,11 @@ def shared_paths(paths: Iterable[str]) -> str:
     started elsewhere, given a shared file system mounted at the same place).
 
     Raises:
-        UsageError: a path is ``-`` (the client's standard input, which no worker can read).
+        StdinOnClusterError: a path is ``-`` (the client's standard input, which no worker can
+            read).
     """
     if any(str(p) == "-" for p in paths):
-        raise UsageError(msg("--cluster: workers cannot read standard input ('-'): give files"))
+        raise StdinOnClusterError
     return os.getcwd()
 
 
@@ -487,16 +488,11 @@ def import_needs_shared_store(url: str) -> None:
     """Refuse a store that many workers cannot write to at once.
 
     Raises:
-        UsageError: ``url`` names a SQLite file (one writer at a time, on one machine).
+        SharedStoreNeededError: ``url`` names a SQLite file (one writer at a time, on one
+            machine).
     """
     if settings_from_url(url).get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
-        raise UsageError(
-            msg(
-                "--cluster needs a PostgreSQL store that every worker can reach, not {url}: give "
-                "--store postgresql://USER@HOST/DB",
-                url=url,
-            )
-        )
+        raise SharedStoreNeededError(url)
 
 
 def prepare_simulation(spec: SimulationSpec, out: Path | None) -> str:
@@ -504,26 +500,13 @@ def prepare_simulation(spec: SimulationSpec, out: Path | None) -> str:
     workers must share with the client; returns it.
 
     Raises:
-        UsageError: no ``out``, or the spec is impossible (as for `vwlog.services.simulate_to`).
+        SharedOutputNeededError: no ``out``.
+        InvalidParameterError: the spec is impossible (as for `vwlog.services.simulate_to`).
         OutputError: the directory cannot be created.
     """
     if out is None:
-        raise UsageError(msg("--cluster needs -o DIR, a directory every worker can write to"))
-    if not 2 <= spec.players <= 4:
-        raise UsageError(msg("--players takes 2 to 4, not {players}", players=spec.players))
-    if spec.teams is not None and (spec.teams < 2 or spec.players % spec.teams):
-        raise UsageError(
-            msg(
-                "--teams {teams} does not divide {players} players evenly",
-                teams=spec.teams,
-                players=spec.players,
-            )
-        )
-    if not (out.suffix == ".jsonl" and spec.matches == 1):
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise OutputError(str(out), err.strerror or str(err)) from err
+        raise SharedOutputNeededError
+    prepare_output(spec, out)
     return str(out.absolute())
 
 

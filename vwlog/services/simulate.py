@@ -11,7 +11,7 @@ from vwlog.events import EventRecord, LogHeader
 from vwlog.io import codec
 from vwlog.io.logfile import write_log
 from vwlog.model.cards import CardPool, Ruleset
-from vwlog.model.errors import InvalidParameterError
+from vwlog.model.errors import InvalidParameterError, OutputError
 from vwlog.services.trust import close_stream, published_for
 
 if TYPE_CHECKING:
@@ -88,6 +88,27 @@ def generate_one(
     return GeneratedMatch(header=header, records=(), state=generation.state), path
 
 
+def prepare_output(spec: SimulationSpec, out: Path | None) -> None:
+    """Refuse a spec that no match can be generated from, then create the directory ``out``
+    the matches are written under (unless ``out`` is the ``.jsonl`` file of the one match).
+
+    Raises:
+        InvalidParameterError: players out of 2..6, or no format with this shape.
+        OutputError: the directory cannot be created.
+    """
+    if not 2 <= spec.players <= 6:
+        raise InvalidParameterError("players", spec.players, "must be 2 to 6")
+    try:
+        match_format_for(spec.players, spec.teams)
+    except ValueError as err:
+        raise InvalidParameterError("teams", spec.teams, str(err)) from None
+    if out is not None and not (out.suffix == ".jsonl" and spec.matches == 1):
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise OutputError(str(out), err.strerror or str(err)) from err
+
+
 def simulate_to(
     pool: CardPool,
     spec: SimulationSpec,
@@ -107,14 +128,7 @@ def simulate_to(
             this shape).
         OutputError: a file cannot be written.
     """
-    if not 2 <= spec.players <= 6:
-        raise InvalidParameterError("players", spec.players, "must be 2 to 6")
-    try:
-        match_format_for(spec.players, spec.teams)
-    except ValueError as err:
-        raise InvalidParameterError("teams", spec.teams, str(err)) from None
-    if out is not None and not (out.suffix == ".jsonl" and spec.matches == 1):
-        out.mkdir(parents=True, exist_ok=True)
+    prepare_output(spec, out)
     results = []
     published = published_for(pool)
     made: Iterable[tuple[GeneratedMatch, Path | None]]
@@ -154,4 +168,11 @@ def _in_workers(
         yield from workers.imap(_generate_in_worker, work)
 
 
-__all__ = ["SimulationSpec", "generate_one", "match_path", "sealed", "simulate_to"]
+__all__ = [
+    "SimulationSpec",
+    "generate_one",
+    "match_path",
+    "prepare_output",
+    "sealed",
+    "simulate_to",
+]

@@ -88,7 +88,7 @@ def check_options(options: TrustOptions) -> None:
     """Refuse ``--pool``/``--ruleset`` ids that are not published.
 
     Raises:
-        UsageError: an id names nothing published.
+        NotPublishedError: an id names nothing published.
     """
     registry = registry_of(options)
     if options.pool is not None:
@@ -155,7 +155,7 @@ def check_integrity(
 
     Raises:
         LogFormatError: the file cannot be read as a log.
-        UsageError: ``--pool``/``--ruleset`` names nothing published.
+        NotPublishedError: the options name a pool or ruleset that is not published.
     """
     with open_log(path) as reader:
         gathered = IntegrityPass(reader.name, reader.header, reader.parse)
@@ -177,7 +177,7 @@ def check_stored(
 
     Raises:
         MatchNotFoundError: no such match.
-        UsageError: ``--pool``/``--ruleset`` names nothing published.
+        NotPublishedError: the options name a pool or ruleset that is not published.
     """
     gathered = IntegrityPass(f"store:{match_id}", store.header(match_id))
     for line_no, raw in enumerate(store.raw_lines(match_id), start=2):
@@ -196,7 +196,7 @@ def findings_of(
     """Judge what an `IntegrityPass` gathered (see `check_integrity` for the arguments).
 
     Raises:
-        UsageError: ``--pool``/``--ruleset`` names nothing published.
+        NotPublishedError: the options name a pool or ruleset that is not published.
     """
     opts = options or TrustOptions()
     chain = gathered.chain.report()

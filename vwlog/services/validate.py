@@ -57,7 +57,7 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
     Raises:
         LogFormatError: the file is unreadable or malformed (names file, line and field).
         RulesetOverrideError: an override does not fit the ruleset.
-        UsageError: ``--pool``/``--ruleset`` names nothing published.
+        NotPublishedError: the options name a pool or ruleset that is not published.
     """
     opts = options or ValidationOptions()
     validator = Validator(source=str(path))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from pydantic import BaseModel, ConfigDict
 
+from vwlog.io.errors import TokenBindingError
 from vwlog.model.errors import StoreError, UsageError
 from vwlog.model.resources import Closing
 from vwlog.model.text import msg
@@ -155,13 +156,13 @@ class TokenStore(Closing):
         """Create a token; returns its secret (shown only now) and what is stored.
 
         Raises:
-            UsageError: a player token lacks its match or seat, or another role names one.
+            TokenBindingError: a player token lacks its match or seat, or another role names
+                one.
             StoreError: the database failed.
         """
-        if role == Role.PLAYER and (not match_id or not seat):
-            raise UsageError(msg("a player token needs --match and --seat"))
-        if role != Role.PLAYER and (match_id or seat):
-            raise UsageError(msg("a {role} token is not bound to a match or seat", role=role))
+        player = role == Role.PLAYER
+        if not (match_id and seat) if player else (match_id or seat):
+            raise TokenBindingError(role.value)
         secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
         info = TokenInfo(
             id=secrets.token_hex(6),
