@@ -216,9 +216,8 @@ def read_pgn(text: str) -> int:
     return plies
 
 
-def bench_validation(repeats: int, quick: bool) -> list[Figure]:
-    from vwlog.services import validate_log
-
+def validation_corpus(quick: bool) -> list[Path]:
+    """The validation corpus: 24 generated matches (6 for a quick run), seed 11."""
     path = corpus(
         "corpus-validate" if not quick else "corpus-validate-q",
         "--seed",
@@ -226,7 +225,13 @@ def bench_validation(repeats: int, quick: bool) -> list[Figure]:
         "--matches",
         "6" if quick else "24",
     )
-    paths = files_of(path)
+    return files_of(path)
+
+
+def bench_validation(repeats: int, quick: bool) -> list[Figure]:
+    from vwlog.services import validate_log
+
+    paths = validation_corpus(quick)
     events = count_events(paths)
     lines = [line for p in paths for line in p.read_bytes().splitlines()[1:]]
 
@@ -531,14 +536,7 @@ def _replay_all(path: Path) -> None:
 
 
 def bench_scaling(repeats: int, quick: bool) -> list[Figure]:
-    path = corpus(
-        "corpus-validate" if not quick else "corpus-validate-q",
-        "--seed",
-        "11",
-        "--matches",
-        "6" if quick else "24",
-    )
-    paths = [str(p) for p in files_of(path)]
+    paths = [str(p) for p in validation_corpus(quick)]
     events = count_events([Path(p) for p in paths])
 
     def command(n: int) -> Callable[[], None]:
@@ -583,6 +581,8 @@ SECTIONS: dict[str, Callable[[int, bool], list[Figure]]] = {
     "scaling": bench_scaling,
     "diff": lambda r, q: _load("diff_bench").bench_diff(r, q),
     "stats": lambda r, q: _load("stats_bench").bench_stats(r, q),
+    "engines": lambda r, q: _load("engine_bench").bench_engines(r, q),
+    "instructions": lambda r, q: _load("engine_bench").bench_instructions(r, q),
 }
 
 
