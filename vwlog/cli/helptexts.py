@@ -8,9 +8,10 @@ active then (``--lang`` is eager, so ``vwlog validate --lang id --help`` is Indo
 paragraph without an entry is shown as written.
 
 `extract` is the Babel extraction method for the command-line modules (``babel.cfg``): the
-messages the Python extractor finds, plus the first paragraph of each command's docstring (the
-short help in the command list and the help's opening) and each ``help=`` string, cleaned as
-click cleans them, so the catalog entries match what is looked up here.
+messages the Python extractor finds, plus every paragraph of each command's docstring (the
+first is the short help in the command list and the help's opening) except the verbatim
+blocks of example commands, and each ``help=`` string, cleaned as click cleans them, so the
+catalog entries match what is looked up here.
 """
 
 from __future__ import annotations
@@ -133,7 +134,9 @@ def _help_texts(tree: ast.AST) -> Iterator[tuple[int, str]]:
         ):
             doc = ast.get_docstring(node, clean=False)
             if doc:
-                yield node.lineno, help_paragraphs(doc)[0]
+                for paragraph in help_paragraphs(doc):
+                    if paragraph.strip() and not paragraph.startswith("\b"):
+                        yield node.lineno, paragraph
         if isinstance(node, ast.Call):
             # options.output_format(CHOICES, "help")
             name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
