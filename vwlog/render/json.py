@@ -346,7 +346,10 @@ def diff_json(report: DiffReport) -> dict[str, Any]:
             "a": diff_event_json(d.a),
             "b": diff_event_json(d.b),
             "legal": {"a": not d.a.violations, "b": not d.b.violations},
-            "altered": {"a": d.altered_a, "b": d.altered_b},
+            "altered": {
+                "a": None if d.altered_a is None else str(d.altered_a),
+                "b": None if d.altered_b is None else str(d.altered_b),
+            },
             "window_end": {"a": d.window_end[0], "b": d.window_end[1]},
             "agree_again": None
             if d.agree_again is None

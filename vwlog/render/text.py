@@ -23,6 +23,7 @@ from vwlog.render.trust import signatures_text, trusted_summary, verdict
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from vwlog.audit.boarddiff import Difference
     from vwlog.audit.diff import DiffEvent, DiffReport, RecordSide
     from vwlog.audit.knowledge import Knowledge
     from vwlog.audit.report import EventLine, Integrity, Moment, RulingEntry
@@ -35,6 +36,7 @@ __all__ = [
     "board_label",
     "cell_text",
     "counted",
+    "difference_text",
     "diff_text",
     "event_text",
     "hidden_lines",
@@ -165,6 +167,11 @@ def violation_message(v: Violation) -> str:
     """What a violation says, in the active language (its template translated, the same names
     and numbers filled in); a violation built with a plain message says that message."""
     return say(v.text) if v.text is not None else v.message
+
+
+def difference_text(x: Difference) -> str:
+    """What differs on two records' boards, in the active language."""
+    return say(x.said) if x.said is not None else x.text
 
 
 def event_text(e: EventLine | DiffEvent) -> str:
@@ -360,34 +367,48 @@ def hidden_lines(k: Knowledge, *, none_known: bool = False) -> list[str]:
 
 
 def _side_line(label: str, side: RecordSide) -> str:
-    match = f" · match {term(side.match_id)}" if side.match_id else ""
+    match = " · " + _("match {match}").format(match=term(side.match_id)) if side.match_id else ""
     return f"{label}: {term(side.name)}{match} · {counted(side.events, 'event')}"
 
 
 def _legality(label: str, event: DiffEvent) -> list[str]:
     if not event.violations:
-        return [f"  {label}: legal"]
+        return [f"  {label}: " + _("legal")]
     lines = []
     for v in event.violations:
         lines.append(f"  {label}: {v.rule} {rule_title(v.rule)}: {term(violation_message(v))}")
         if v.expected is not None:
-            lines.append(f"     expected {term(v.expected)}; got {term(v.actual)}")
+            lines.append(
+                "     "
+                + _("expected {expected}; got {actual}").format(
+                    expected=term(v.expected), actual=term(v.actual)
+                )
+            )
     return lines
 
 
+def _seqs(a: int, b: int) -> str:
+    """``seq 12`` where both records are at one seq, else ``seq 12 in A, seq 14 in B``."""
+    if a == b:
+        return _("seq {seq}").format(seq=a)
+    return _("seq {a} in A, seq {b} in B").format(a=a, b=b)
+
+
 def diff_text(report: DiffReport, *, then: int = 5) -> str:
-    """The diff for people: where the records part, which event is legal, what differs."""
+    """The diff for people, in the active language: where the records part, which event is
+    legal, what differs."""
     lines = [_side_line("A", report.a), _side_line("B", report.b)]
     if report.outcome == "identical":
-        lines.append(f"identical: {counted(report.common, 'event')}")
+        lines.append(_("identical: {events}").format(events=counted(report.common, "event")))
         return "\n".join(lines)
     if report.outcome == "prefix":
         short, long_ = ("A", "B") if report.longer == "B" else ("B", "A")
         longer = report.b if long_ == "B" else report.a
         more = longer.events - report.common
         lines.append(
-            f"{short} ends at seq {report.common}; {long_} continues with "
-            f"{counted(more, 'more event')}:"
+            _("{short} ends at seq {seq}; {long} continues with {events}:").format(
+                short=short, seq=report.common, long=long_, events=counted(more, "more event")
+            )
         )
         for e in report.continuation[:then]:
             flag = "" if not e.violations else f"  [{', '.join(v.rule for v in e.violations)}]"
@@ -397,51 +418,68 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
         return "\n".join(lines)
     d = report.divergence
     assert d is not None
+    position = say(d.position_said) if d.position_said is not None else d.position
     lines.append(
-        f"diverge at seq {d.seq}, after {counted(report.common, 'common event')} ({d.position})"
+        _("diverge at seq {seq}, after {events} ({position})").format(
+            seq=d.seq, events=counted(report.common, "common event"), position=position
+        )
     )
     lines.append(f"  A {d.a.seq}: {term(event_text(d.a))}")
     lines.append(f"  B {d.b.seq}: {term(event_text(d.b))}")
-    lines.append("legality from the common prefix:")
+    lines.append(_("legality from the common prefix:"))
     lines.extend(_legality("A", d.a))
     lines.extend(_legality("B", d.b))
     for label, note in (("A", d.altered_a), ("B", d.altered_b)):
         if note:
-            lines.append(f"integrity: in {label}, {note}")
+            lines.append(_("integrity: in {label}, {note}").format(label=label, note=say(note)))
     if d.agree_again is not None:
-        again_a, again_b = d.agree_again
-        where = (
-            f"seq {again_a}" if again_a == again_b else f"seq {again_a} in A, seq {again_b} in B"
+        lines.append(
+            _("the records agree again from {where}; until then:").format(
+                where=_seqs(*d.agree_again)
+            )
         )
-        lines.append(f"the records agree again from {where}; until then:")
         if d.part_again is not None:
-            pa, pb = d.part_again
-            again = f"seq {pa}" if pa == pb else f"seq {pa} in A, seq {pb} in B"
-            lines.append(f"the records differ again from {again} (compare them from there)")
+            lines.append(
+                _("the records differ again from {where} (compare them from there)").format(
+                    where=_seqs(*d.part_again)
+                )
+            )
     else:
-        lines.append("the records do not agree again within the window; from the divergence:")
+        lines.append(
+            _("the records do not agree again within the window; from the divergence:")
+        )
     stretch_a, stretch_b = d.stretch
     for label, events in (("A", stretch_a), ("B", stretch_b)):
         if not events:
-            lines.append(f"  {label}: nothing (the other record's events are missing here)")
+            lines.append(
+                f"  {label}: " + _("nothing (the other record's events are missing here)")
+            )
         for k, e in enumerate(events[:then]):
             lead = f"  {label}:" if k == 0 else "    "
             lines.append(f"{lead} {e.seq:>5}  {term(event_text(e))}")
         if len(events) > then:
-            lines.append(f"     … {len(events) - then} more to seq {events[-1].seq}")
-    end_a, end_b = d.window_end
-    span = f"seq {end_a}" if end_a == end_b else f"seq {end_a} in A, seq {end_b} in B"
-    lines.append(f"what differs on the board (followed to {span}):")
+            lines.append(
+                "     "
+                + _("… {count} more to seq {seq}").format(
+                    count=len(events) - then, seq=events[-1].seq
+                )
+            )
+    span = _seqs(*d.window_end)
+    lines.append(_("what differs on the board (followed to {span}):").format(span=span))
     if not d.differences:
-        lines.append("  nothing")
+        lines.append("  " + _("nothing"))
     settle = (
-        "when the records agree again" if d.agree_again is not None else f"right after seq {d.seq}"
+        _("when the records agree again")
+        if d.agree_again is not None
+        else _("right after seq {seq}").format(seq=d.seq)
     )
     for diff in d.differences:
         tail = ""
         if diff.subject != "card":
-            tail = f" ({settle})" if diff.when == "after" else f" (at {span})"
-        lines.append(f"  - {term(diff.text)}{tail}")
+            tail = f" ({settle})" if diff.when == "after" else " (" + _("at {span}").format(
+                span=span
+            ) + ")"
+        lines.append(f"  - {term(difference_text(diff))}{tail}")
     return "\n".join(lines)
 
 

@@ -1,0 +1,120 @@
+"""The commands that spoke only English with ``--lang id``: diff, next, play, import, every
+paragraph of a command's help, the values of the trust checks, the stepper and the viewer's
+event sentences. Golden Indonesian outputs where the whole text matters; the English output of
+each stays as it was (its own golden and CLI tests)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+from click.testing import CliRunner
+
+from vwlog.cli import main
+
+from .test_language import INVALID, SAMPLES, _golden, _run, plain_env
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["plain_env"]
+
+FULL = SAMPLES / "full-combat.jsonl"
+
+
+@pytest.mark.golden
+def test_golden_diff_in_indonesian(plain_env: None, request: pytest.FixtureRequest) -> None:
+    code, out, _err = _run(["--lang", "id", "diff", str(FULL), str(INVALID)])
+    assert code == 1
+    assert "menyimpang pada seq 193, setelah 192 event bersama" in out
+    assert "seharusnya 3; kenyataan 4" in out
+    assert "masuk Graveyard p2 pada seq 209" in out
+    _golden("diff.id.txt", out, request)
+    code, english, _err = _run(["diff", str(FULL), str(INVALID)])
+    assert "diverge at seq 193, after 192 common events" in english
+    assert "goes to p2's Graveyard at seq 209" in english
+
+
+def test_diff_of_a_prefix_and_identical_records_in_indonesian(
+    plain_env: None, tmp_path: Path
+) -> None:
+    lines = FULL.read_bytes().splitlines(keepends=True)
+    short = tmp_path / "short.jsonl"
+    short.write_bytes(b"".join(lines[:100]))
+    code, out, _err = _run(["--lang", "id", "diff", str(short), str(FULL)])
+    assert code == 1
+    assert "A berakhir pada seq 99; B berlanjut dengan 139 event lagi:" in out
+    code, out, _err = _run(["--lang", "id", "diff", str(FULL), str(FULL)])
+    assert code == 0
+    assert out.endswith("identik: 238 event\n")
+
+
+@pytest.mark.golden
+def test_golden_next_in_indonesian(plain_env: None, request: pytest.FixtureRequest) -> None:
+    code, out, _err = _run(["--lang", "id", "next", str(FULL), "--at", "40"])
+    assert code == 0
+    assert out.startswith("seq 40 · turn 1 · COMBAT: giliran p1 memutuskan (priority); 2 yang sah:")
+    _golden("next.id.txt", out, request)
+    code, out, _err = _run(["--lang", "id", "next", str(SAMPLES / "absolute-victory.jsonl")])
+    assert "pertandingan sudah selesai (dimenangkan p1)" in out
+
+
+def test_import_lines_and_table_in_indonesian(plain_env: None, tmp_path: Path) -> None:
+    store = f"sqlite:///{tmp_path / 'vwlog.db'}"
+    logs = [str(FULL), str(INVALID), str(tmp_path / "missing.jsonl")]
+    (tmp_path / "missing.jsonl").write_text('{"not": "a header"}\n', encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(main, ["--lang", "id", "--store", store, "import", *logs])
+    assert result.exit_code == 2
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("disimpan  sample-full-combat  (238 event)  ")
+    assert "· BERTANDA, 1 pelanggaran  " in lines[1]
+    err = result.stderr.splitlines()
+    assert err[0].startswith("Galat: ") and "missing.jsonl" in err[0]
+    assert err[1].split() == ["hasil", "log", "event"]
+    assert err[2].split() == ["disimpan", "2", "476"]
+    assert err[3].split() == ["tidak", "berubah", "0", "0"]
+    assert err[-1] == "3 log: 2 disimpan, 0 tidak berubah, 0 ditolak, 1 gagal"
+    # the columns line up however long the translated outcome is
+    assert len({len(line.rstrip()) for line in err[1:6]}) == 1
+    assert len({line.index(line.split()[-2]) for line in err[2:6]}) == 1
+    again = runner.invoke(main, ["--store", store, "import", str(FULL)])
+    assert again.stdout.startswith("unchanged sample-full-combat  (238 events)  ")
+    assert again.stderr == "1 log: 0 stored, 1 unchanged, 0 rejected, 0 failed\n"
+    rejected = runner.invoke(
+        main, ["--lang", "id", "--store", store, "import", "--reject-illegal", str(INVALID)]
+    )
+    assert rejected.exit_code == 0  # already stored: unchanged
+    fresh = f"sqlite:///{tmp_path / 'other.db'}"
+    rejected = runner.invoke(
+        main, ["--lang", "id", "--store", fresh, "import", "--reject-illegal", str(INVALID)]
+    )
+    assert rejected.exit_code == 1
+    assert rejected.stdout.startswith("ditolak   invalid-damage-over-atk  (238 event)")
+    assert "1 pelanggaran; yang pertama: R-CMB-19  " in rejected.stdout
+
+
+def test_play_says_what_it_appended_in_indonesian(plain_env: None, tmp_path: Path) -> None:
+    store = f"sqlite:///{tmp_path / 'vwlog.db'}"
+    runner = CliRunner()
+    assert runner.invoke(main, ["--store", store, "import", str(FULL)]).exit_code == 0
+    fork = runner.invoke(main, ["--store", store, "fork", "sample-full-combat", "--at", "40"])
+    assert fork.exit_code == 0, fork.output
+    fork_id = fork.stdout.strip()
+    played = runner.invoke(main, ["--lang", "id", "--store", store, "play", fork_id, "pass"])
+    assert played.exit_code == 0, played.output
+    assert played.stdout.startswith(f"{fork_id}: 1 keputusan, ")
+    assert "event ditambahkan; seq terakhir " in played.stdout
+    english = runner.invoke(main, ["--store", store, "play", fork_id, "pass"])
+    assert "events appended; head seq " in english.stdout or "event appended" in english.stdout
+
+
+def test_every_help_paragraph_in_indonesian(plain_env: None) -> None:
+    code, out, _err = _run(["--lang", "id", "import", "--help"])
+    assert code == 0
+    assert "Mengimpor log yang sama lagi tidak menyimpan apa pun" in out
+    assert "Status keluar: 0 semua tersimpan atau tidak berubah" in out
+    assert "Contoh:" in out
+    assert "vwlog import --reject-illegal disputed.jsonl" in out  # commands stay as written
+    code, out, _err = _run(["import", "--help"])
+    assert "Importing the same log again stores nothing" in out
