@@ -70,7 +70,8 @@ def test_import_lines_and_table_in_indonesian(plain_env: None, tmp_path: Path) -
     assert lines[0].startswith("disimpan  sample-full-combat  (238 event)  ")
     assert "· BERTANDA, 1 pelanggaran  " in lines[1]
     err = result.stderr.splitlines()
-    assert err[0].startswith("Galat: ") and "missing.jsonl" in err[0]
+    assert err[0].startswith("Galat: ")
+    assert "missing.jsonl" in err[0]
     assert err[1].split() == ["hasil", "log", "event"]
     assert err[2].split() == ["disimpan", "2", "476"]
     assert err[3].split() == ["tidak", "berubah", "0", "0"]
@@ -118,3 +119,55 @@ def test_every_help_paragraph_in_indonesian(plain_env: None) -> None:
     assert "vwlog import --reject-illegal disputed.jsonl" in out  # commands stay as written
     code, out, _err = _run(["import", "--help"])
     assert "Importing the same log again stores nothing" in out
+
+
+def test_trust_check_values_in_indonesian(plain_env: None, tmp_path: Path) -> None:
+    """What the verdict rests on (pool, ruleset, chain, seal) and verify's own lines are said in
+    the reader's language; the JSON keeps the English values."""
+    code, out, _err = _run(["--lang", "id", "validate", str(FULL)])
+    assert code == 0
+    assert "kumpulan kartu dipublikasikan vw-sample-pool@1 (69a57a1b33736fff)" in out
+    assert "aturan ruleset milik log sendiri (vw-samples@1, tidak dipublikasikan)" in out
+    assert "rantai utuh · disegel setelah 237 catatan" in out
+    code, out, _err = _run(["--lang", "id", "verify", str(FULL)])
+    assert code == 0
+    assert out.splitlines()[1] == "    segel: disegel setelah 237 catatan"
+    code, out, _err = _run(["--lang", "id", "validate", "--format", "json", str(FULL)])
+    assert "sealed after 237 records" in out
+    assert "disegel" not in out
+
+    # a record cut before its seal, and one with a line altered
+    lines = FULL.read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(lines[:50]))
+    code, out, _err = _run(["--lang", "id", "validate", str(cut)])
+    assert code == 1
+    assert "rantai utuh · belum disegel" in out
+    assert (
+        "INTEGRITAS: belum disegel: catatan tidak memiliki segel, jadi akhirnya tidak dapat "
+        "dibedakan dari potongan" in out
+    )
+    altered = tmp_path / "altered.jsonl"
+    altered.write_bytes(
+        b"".join([*lines[:10], lines[10].replace(b'"seq":10', b'"seq":11'), *lines[11:]])
+    )
+    code, out, _err = _run(["--lang", "id", "verify", str(altered)])
+    assert code == 1
+    assert "RUSAK pada seq 10, baris 11: hash tidak cocok dengan rantai" in out
+    code, english, _err = _run(["verify", str(altered)])
+    assert "BROKEN at seq 10, line 11: hash does not match the chain" in english
+
+
+def test_a_said_value_survives_a_copy_across_processes() -> None:
+    import pickle
+
+    from vwlog.io.i18n import say, using_language
+    from vwlog.model.text import SaidText, msg, said_text
+
+    text = said_text(msg("sealed after {count} records", count="1,955"))
+    copy = pickle.loads(pickle.dumps(text))
+    assert isinstance(copy, SaidText)
+    assert copy == "sealed after 1,955 records"
+    with using_language("id"):
+        assert say(copy) == "disegel setelah 1,955 catatan"
+    assert say(copy) == "sealed after 1,955 records"

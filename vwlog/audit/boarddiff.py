@@ -206,9 +206,7 @@ def _state_differences(
         )
         out.append(_difference("register", "register", when, said, reg_a, reg_b))
     if (a.winner, a.victory) != (b.winner, b.victory):
-        said = msg(
-            "the match is {a} in A, {b} in B", a=_won_said(a), b=_won_said(b)
-        )
+        said = msg("the match is {a} in A, {b} in B", a=_won_said(a), b=_won_said(b))
         out.append(_difference("result", "winner", when, said, a.winner, b.winner))
     return out
 

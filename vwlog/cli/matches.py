@@ -177,9 +177,8 @@ _OUTCOMES = {
 def _import_line(result: ImportResult) -> str:
     """One imported log: its outcome, match, events, whether flagged, and the path."""
     flag = (
-        " · " + _("FLAGGED, {violations}").format(
-            violations=counted(result.violations, "violation")
-        )
+        " · "
+        + _("FLAGGED, {violations}").format(violations=counted(result.violations, "violation"))
         if result.violations
         else ""
     )
@@ -208,8 +207,9 @@ def _import_summary(logs: int, counts: Counter[str], events: Counter[str], *, ta
                 err=True,
             )
     click.echo(
-        _("{logs}: {stored} stored, {unchanged} unchanged, {rejected} rejected, {failed} failed")
-        .format(
+        _(
+            "{logs}: {stored} stored, {unchanged} unchanged, {rejected} rejected, {failed} failed"
+        ).format(
             logs=counted(logs, "log"),
             stored=counts["stored"],
             unchanged=counts["unchanged"],
@@ -412,7 +412,9 @@ def play(
         result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed)
     ending = (
         " · "
-        + _("won by {winner} ({victory})").format(winner=term(result.winner), victory=result.victory)
+        + _("won by {winner} ({victory})").format(
+            winner=term(result.winner), victory=result.victory
+        )
         if result.winner
         else ""
     )

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Msg", "msg"]
+__all__ = ["Msg", "SaidText", "msg", "said_text"]
 
 
 def _same(template: str) -> str:
@@ -40,7 +40,11 @@ class Msg:
     def render(self, translate: Callable[[str], str] = _same) -> str:
         """The sentence with ``translate`` applied to this template and every nested one."""
         values = {
-            name: value.render(translate) if isinstance(value, Msg) else value
+            name: value.render(translate)
+            if isinstance(value, Msg)
+            else value.said.render(translate)
+            if isinstance(value, SaidText)
+            else value
             for name, value in self.params
         }
         return translate(self.template).format(**values)
@@ -56,3 +60,29 @@ def msg(template: str, /, **params: object) -> Msg:
     'p1 passes priority'
     """
     return Msg(template, tuple(params.items()))
+
+
+class SaidText(str):
+    """A sentence kept as plain English text (a field typed ``str``) that remembers its
+    template, so a renderer can say it in another language (`vwlog.io.i18n.say`); everywhere
+    else (comparisons, JSON, ``startswith``) it is the English string.
+
+    >>> text = said_text(msg("sealed after {count} records", count=3))
+    >>> text == "sealed after 3 records", text.said.template
+    (True, 'sealed after {count} records')
+    """
+
+    said: Msg
+
+    def __new__(cls, said: Msg) -> SaidText:
+        text = super().__new__(cls, said.render())
+        text.said = said
+        return text
+
+    def __reduce__(self) -> tuple[type[SaidText], tuple[Msg]]:
+        return (SaidText, (self.said,))
+
+
+def said_text(said: Msg) -> SaidText:
+    """``said`` as English text that remembers its template (see `SaidText`)."""
+    return SaidText(said)

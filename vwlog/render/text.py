@@ -18,7 +18,7 @@ from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
-from vwlog.render.trust import signatures_text, trusted_summary, verdict
+from vwlog.render.trust import COMMITMENT_STATUS, signatures_text, trusted_summary, verdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -36,8 +36,8 @@ __all__ = [
     "board_label",
     "cell_text",
     "counted",
-    "difference_text",
     "diff_text",
+    "difference_text",
     "event_text",
     "hidden_lines",
     "integrity_rows",
@@ -284,7 +284,7 @@ def integrity_rows(integrity: Integrity | None) -> list[tuple[str, str]]:
             (
                 chain,
                 _("BROKEN at {where}: {reason}").format(
-                    where=where, reason=integrity.broken_reason
+                    where=where, reason=say(integrity.broken_reason)
                 ),
             )
         )
@@ -292,7 +292,10 @@ def integrity_rows(integrity: Integrity | None) -> list[tuple[str, str]]:
         rows.append(
             (
                 _("Deck commitments"),
-                "; ".join(f"{player}: {status}" for player, status in integrity.commitments),
+                "; ".join(
+                    f"{player}: {_(COMMITMENT_STATUS.get(status, status))}"
+                    for player, status in integrity.commitments
+                ),
             )
         )
     else:
@@ -445,15 +448,11 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
                 )
             )
     else:
-        lines.append(
-            _("the records do not agree again within the window; from the divergence:")
-        )
+        lines.append(_("the records do not agree again within the window; from the divergence:"))
     stretch_a, stretch_b = d.stretch
     for label, events in (("A", stretch_a), ("B", stretch_b)):
         if not events:
-            lines.append(
-                f"  {label}: " + _("nothing (the other record's events are missing here)")
-            )
+            lines.append(f"  {label}: " + _("nothing (the other record's events are missing here)"))
         for k, e in enumerate(events[:then]):
             lead = f"  {label}:" if k == 0 else "    "
             lines.append(f"{lead} {e.seq:>5}  {term(event_text(e))}")
@@ -476,9 +475,11 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
     for diff in d.differences:
         tail = ""
         if diff.subject != "card":
-            tail = f" ({settle})" if diff.when == "after" else " (" + _("at {span}").format(
-                span=span
-            ) + ")"
+            tail = (
+                f" ({settle})"
+                if diff.when == "after"
+                else " (" + _("at {span}").format(span=span) + ")"
+            )
         lines.append(f"  - {term(difference_text(diff))}{tail}")
     return "\n".join(lines)
 
@@ -491,10 +492,12 @@ def rests_on_lines(report: ValidationReport) -> list[str]:
     head = _("rests on:")
     pad = " " * len(head)
     lines = [
-        f"  {head} " + _("pool {pool}").format(pool=visible(i.pool)),
-        f"  {pad} " + _("ruleset {ruleset}").format(ruleset=visible(i.ruleset)),
+        f"  {head} " + _("pool {pool}").format(pool=visible(say(i.pool))),
+        f"  {pad} " + _("ruleset {ruleset}").format(ruleset=visible(say(i.ruleset))),
         f"  {pad} "
-        + _("chain {chain} · {seal}").format(chain=visible(i.chain), seal=visible(i.seal)),
+        + _("chain {chain} · {seal}").format(
+            chain=visible(say(i.chain)), seal=visible(say(i.seal))
+        ),
         f"  {pad} " + _("signatures {signatures}").format(signatures=visible(signatures_text(i))),
         f"  {pad} "
         + _("trusted effects: {summary}").format(summary=trusted_summary(report.trusted)),
@@ -510,9 +513,9 @@ def rests_on_lines(report: ValidationReport) -> list[str]:
             + _("… and {count} more (see --format json)").format(count=len(report.trusted) - 20)
         )
     lines += [
-        "  " + _("WARNING: {text}").format(text=visible(w))
+        "  " + _("WARNING: {text}").format(text=visible(say(w)))
         for w in i.warnings
         if not w[0].isdigit()
     ]
-    lines += ["  " + _("INTEGRITY: {text}").format(text=visible(p)) for p in i.problems]
+    lines += ["  " + _("INTEGRITY: {text}").format(text=visible(say(p))) for p in i.problems]
     return lines

@@ -40,7 +40,7 @@ from vwlog.model.errors import (
     StoreError,
     VwlogError,
 )
-from vwlog.model.text import Msg, msg
+from vwlog.model.text import Msg, msg, said_text
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
@@ -416,8 +416,14 @@ def verify_match(store: MatchStore, match_id: str, *, repair: bool = False) -> V
         broken = BrokenLink(
             report.records + 1 if report.records < meta.events else None,
             report.records + 2,
-            f"the chain ends at seq {report.records} but the catalog recorded {meta.events} "
-            "events: records are missing or were added",
+            said_text(
+                msg(
+                    "the chain ends at seq {seq} but the catalog recorded {events} events: "
+                    "records are missing or were added",
+                    seq=report.records,
+                    events=meta.events,
+                )
+            ),
             meta.head_hash,
             report.head_hash,
         )
