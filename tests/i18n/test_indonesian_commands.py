@@ -17,6 +17,8 @@ from .test_language import INVALID, SAMPLES, _golden, _run, plain_env
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from textual.pilot import Pilot
+
 __all__ = ["plain_env"]
 
 FULL = SAMPLES / "full-combat.jsonl"
@@ -171,3 +173,50 @@ def test_a_said_value_survives_a_copy_across_processes() -> None:
     with using_language("id"):
         assert say(copy) == "disegel setelah 1,955 catatan"
     assert say(copy) == "sealed after 1,955 records"
+
+
+def test_the_stepper_speaks_indonesian() -> None:
+    """The stepper's header, key line, ``?`` help, prompts and messages, driven by key presses
+    through Textual's headless pilot, in Indonesian; its event sentences too."""
+    from tests.cli.test_stepper_screen import COMBAT, _app, drive, screen
+    from vwlog.io.i18n import using_language
+
+    views: dict[str, list[str]] = {}
+
+    with using_language("id"):
+        app = _app(COMBAT, start=40)
+
+        async def script(pilot: Pilot[None]) -> None:
+            views["start"] = screen(app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            views["help"] = screen(app)
+            await pilot.press("q")
+            await pilot.press("slash")
+            views["ask"] = screen(app)
+            await pilot.press(*"tidak ada kartu ini", "enter")
+            views["missing"] = screen(app)
+            await pilot.press("g", *"abc", "enter")
+            views["not a seq"] = screen(app)
+            await pilot.press("v")
+            views["hidden"] = screen(app)
+
+        drive(app, script, (120, 30))
+
+    head = views["start"][0]
+    assert " · seq 40/238 · turn 1 · COMBAT" in head
+    assert "prioritas p1" in head
+    assert "titik prioritas" in head
+    assert views["start"][-1] == (
+        "? bantuan  n/p event  N/P keputusan  t/T turn  / cari  g seq  ↑↓ gulir  q keluar"
+    )
+    assert len(views["start"][-1]) <= 80  # the key line fits 80 columns in Indonesian too
+    assert any("p1 pass (melepas prioritas)" in row for row in views["start"])
+    shown = "\n".join(views["help"])
+    assert "event berikutnya" in shown
+    assert "cari di event (kartu, pemain, kata); kosong: cari lagi" in shown
+    assert "? q Esc: tutup bantuan ini" in shown
+    assert any(row.startswith("cari:") for row in views["ask"])
+    assert "tidak ada event yang menyebut 'tidak ada kartu ini'" in views["missing"]
+    assert "bukan seq: 'abc'" in views["not a seq"]
+    assert "pelanggaran disembunyikan" in views["hidden"]
