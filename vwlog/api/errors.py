@@ -19,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from vwlog.api.schemas import ErrorOut, ViolationOut
-from vwlog.io.i18n import language_from_accept, say, using_language
+from vwlog.io.i18n import language_from_accept, normalize_language, say, using_language
 from vwlog.model.errors import (
     CardPoolError,
     IllegalEventError,
@@ -65,7 +65,11 @@ def _answer(
 
 
 def request_language(request: Request) -> str:
-    """The language a request's ``Accept-Language`` asks for (``id`` or ``en``)."""
+    """The language a request asks for (``id`` or ``en``): its ``lang`` query parameter where
+    it names a language vwlog speaks, else its ``Accept-Language``."""
+    asked = normalize_language(request.query_params.get("lang"))
+    if asked is not None:
+        return asked
     return language_from_accept(request.headers.get("accept-language"))
 
 
