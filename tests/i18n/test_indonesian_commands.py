@@ -220,3 +220,26 @@ def test_the_stepper_speaks_indonesian() -> None:
     assert "tidak ada event yang menyebut 'tidak ada kartu ini'" in views["missing"]
     assert "bukan seq: 'abc'" in views["not a seq"]
     assert "pelanggaran disembunyikan" in views["hidden"]
+
+
+def test_derived_data_found_and_repaired_in_indonesian(plain_env: None, tmp_path: Path) -> None:
+    from tests.services.test_tamper import _edit_catalog
+
+    store = f"sqlite:///{tmp_path / 'vwlog.db'}"
+    runner = CliRunner()
+    assert runner.invoke(main, ["--store", store, "import", str(FULL)]).exit_code == 0
+    _edit_catalog(store, "sample-full-combat", lambda m: m.update(turns=(m["turns"] or 0) + 1))
+    english = runner.invoke(main, ["--store", store, "verify", "sample-full-combat"])
+    assert "    ALTERED derived data: the catalog says turns 5 but the records give 4" in (
+        english.stdout
+    )
+    found = runner.invoke(main, ["--lang", "id", "--store", store, "verify", "sample-full-combat"])
+    assert found.exit_code == 1
+    assert (
+        "    DATA TURUNAN BERUBAH: katalog menyebut turns 5 tetapi catatan memberi 4"
+        in found.stdout
+    )
+    repaired = runner.invoke(
+        main, ["--lang", "id", "--store", store, "verify", "--repair", "sample-full-combat"]
+    )
+    assert "    DIPERBAIKI: entri katalog dibangun ulang dari catatan" in repaired.stdout
