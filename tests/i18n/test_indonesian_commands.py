@@ -164,14 +164,14 @@ def test_a_said_value_survives_a_copy_across_processes() -> None:
     import pickle
 
     from vwlog.io.i18n import say, using_language
-    from vwlog.model.text import SaidText, msg, said_text
+    from vwlog.model.text import Count, SaidText, msg, said_text
 
-    text = said_text(msg("sealed after {count} records", count="1,955"))
+    text = said_text(msg("sealed after {count} records", count=Count(1955)))
     copy = pickle.loads(pickle.dumps(text))
     assert isinstance(copy, SaidText)
     assert copy == "sealed after 1,955 records"
     with using_language("id"):
-        assert say(copy) == "disegel setelah 1,955 catatan"
+        assert say(copy) == "disegel setelah 1.955 catatan"  # digits grouped as Indonesian does
     assert say(copy) == "sealed after 1,955 records"
 
 

@@ -199,8 +199,8 @@ def say(text: Msg | str) -> str:
     language: its template and every nested one looked up in the catalog, then filled with the
     same values; a `SaidText` by its template; a plain string as it is."""
     if isinstance(text, SaidText):
-        return text.said.render(gettext)
-    return text.render(gettext) if isinstance(text, Msg) else text
+        return text.said.render(gettext, fmt_number)
+    return text.render(gettext, fmt_number) if isinstance(text, Msg) else text
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -17,11 +17,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Msg", "SaidText", "msg", "said_text"]
+__all__ = ["Count", "Msg", "SaidText", "msg", "said_text"]
 
 
 def _same(template: str) -> str:
     return template
+
+
+class Count(int):
+    """A count that a sentence shows with thousands separators: ``1,955`` in English, and in
+    another language as that language groups digits (`Msg.render`'s ``number``).
+
+    >>> f"{Count(1955)}"
+    '1,955'
+    """
+
+    def __format__(self, spec: str) -> str:
+        return format(int(self), spec or ",")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,17 +49,27 @@ class Msg:
     params: tuple[tuple[str, object], ...] = ()
     """The values, by placeholder name; a `Msg` value is said in the same language."""
 
-    def render(self, translate: Callable[[str], str] = _same) -> str:
-        """The sentence with ``translate`` applied to this template and every nested one."""
-        values = {
-            name: value.render(translate)
-            if isinstance(value, Msg)
-            else value.said.render(translate)
-            if isinstance(value, SaidText)
-            else value
-            for name, value in self.params
-        }
+    def render(
+        self,
+        translate: Callable[[str], str] = _same,
+        number: Callable[[int], str] | None = None,
+    ) -> str:
+        """The sentence with ``translate`` applied to this template and every nested one, and
+        ``number`` to every `Count` (English grouping without it)."""
+        values = {name: self._value(value, translate, number) for name, value in self.params}
         return translate(self.template).format(**values)
+
+    @staticmethod
+    def _value(
+        value: object, translate: Callable[[str], str], number: Callable[[int], str] | None
+    ) -> object:
+        if isinstance(value, Msg):
+            return value.render(translate, number)
+        if isinstance(value, SaidText):
+            return value.said.render(translate, number)
+        if isinstance(value, Count) and number is not None:
+            return number(value)
+        return value
 
     def __str__(self) -> str:
         return self.render()

@@ -32,7 +32,7 @@ from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.errors import UsageError
-from vwlog.model.text import msg, said_text
+from vwlog.model.text import Count, msg, said_text
 from vwlog.rules.published import (
     OWN_DEFINITIONS_WARNING,
     OWN_RULESET_WARNING,
@@ -426,7 +426,7 @@ def _seal_and_signatures(
             )
     if opts.keyring is not None and not any(s.status == "valid" for s in signatures):
         problems.append(said_text(msg("no valid signature by a key of the keyring")))
-    sealed_text = said_text(msg("sealed after {count} records", count=f"{count:,}"))
+    sealed_text = said_text(msg("sealed after {count} records", count=Count(count)))
     return sealed_text, True, problems, signatures
 
 
