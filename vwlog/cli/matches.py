@@ -129,7 +129,7 @@ def import_(
     events: Counter[str] = Counter()
     with (
         open_store(cli) as store,
-        progress(len(paths), "importing", enabled=len(paths) > 1) as bar,
+        progress(len(paths), N_("importing"), enabled=len(paths) > 1) as bar,
     ):
 
         def seen(result: ImportResult) -> None:

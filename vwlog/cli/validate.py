@@ -16,8 +16,8 @@ from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import echo, echo_result, progress, rule_title, to_json
 from vwlog.engine.replay import ViolationPolicy
 from vwlog.events import MatchStarted
+from vwlog.io.i18n import N_, say
 from vwlog.io.i18n import gettext as _
-from vwlog.io.i18n import say
 from vwlog.io.logfile import STDIO, open_log
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import VwlogError
@@ -156,7 +156,7 @@ def validate(
     tally = _Tally()
     reports: list[dict[str, Any]] = []
     with progress(
-        len(paths), "validating", enabled=len(paths) > 1 and output_format == "text"
+        len(paths), N_("validating"), enabled=len(paths) > 1 and output_format == "text"
     ) as bar:
         outcomes = (
             on_cluster(cluster, jobs, validate_task, paths, opts, shared_paths(paths), batch=batch)
