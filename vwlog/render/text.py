@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from vwlog.audit.boarddiff import Difference
-    from vwlog.audit.diff import DiffEvent, DiffReport, RecordSide
+    from vwlog.audit.diff import DiffEvent, DiffReport, Divergence, RecordSide
     from vwlog.audit.knowledge import Knowledge
     from vwlog.audit.report import EventLine, Integrity, Moment, RulingEntry
     from vwlog.engine.replay import ValidationReport
@@ -403,35 +403,46 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
     lines = [_side_line("A", report.a), _side_line("B", report.b)]
     if report.outcome == "identical":
         lines.append(_("identical: {events}").format(events=counted(report.common, "event")))
-        return "\n".join(lines)
-    if report.outcome == "prefix":
-        short, long_ = ("A", "B") if report.longer == "B" else ("B", "A")
-        longer = report.b if long_ == "B" else report.a
-        more = longer.events - report.common
-        lines.append(
-            _("{short} ends at seq {seq}; {long} continues with {events}:").format(
-                short=short, seq=report.common, long=long_, events=counted(more, "more event")
-            )
+    elif report.outcome == "prefix":
+        lines += _prefix_lines(report, then)
+    else:
+        lines += _divergence_lines(report, then)
+    return "\n".join(lines)
+
+
+def _prefix_lines(report: DiffReport, then: int) -> list[str]:
+    """How the longer record goes on past the shorter one's end."""
+    short, long_ = ("A", "B") if report.longer == "B" else ("B", "A")
+    longer = report.b if long_ == "B" else report.a
+    more = longer.events - report.common
+    lines = [
+        _("{short} ends at seq {seq}; {long} continues with {events}:").format(
+            short=short, seq=report.common, long=long_, events=counted(more, "more event")
         )
-        for e in report.continuation[:then]:
-            flag = "" if not e.violations else f"  [{', '.join(v.rule for v in e.violations)}]"
-            lines.append(f"  {e.seq:>6}  {term(event_text(e))}{flag}")
-        if more > then:
-            lines.append("  …")
-        return "\n".join(lines)
+    ]
+    for e in report.continuation[:then]:
+        flag = "" if not e.violations else f"  [{', '.join(v.rule for v in e.violations)}]"
+        lines.append(f"  {e.seq:>6}  {term(event_text(e))}{flag}")
+    if more > then:
+        lines.append("  …")
+    return lines
+
+
+def _divergence_lines(report: DiffReport, then: int) -> list[str]:
+    """Where the records part, each event judged, and where they agree again."""
     d = report.divergence
     assert d is not None
     position = say(d.position_said) if d.position_said is not None else d.position
-    lines.append(
+    lines = [
         _("diverge at seq {seq}, after {events} ({position})").format(
             seq=d.seq, events=counted(report.common, "common event"), position=position
-        )
-    )
-    lines.append(f"  A {d.a.seq}: {term(event_text(d.a))}")
-    lines.append(f"  B {d.b.seq}: {term(event_text(d.b))}")
-    lines.append(_("legality from the common prefix:"))
-    lines.extend(_legality("A", d.a))
-    lines.extend(_legality("B", d.b))
+        ),
+        f"  A {d.a.seq}: {term(event_text(d.a))}",
+        f"  B {d.b.seq}: {term(event_text(d.b))}",
+        _("legality from the common prefix:"),
+        *_legality("A", d.a),
+        *_legality("B", d.b),
+    ]
     for label, note in (("A", d.altered_a), ("B", d.altered_b)):
         if note:
             lines.append(_("integrity: in {label}, {note}").format(label=label, note=say(note)))
@@ -463,8 +474,13 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
                     count=len(events) - then, seq=events[-1].seq
                 )
             )
+    return lines + _board_lines(d)
+
+
+def _board_lines(d: Divergence) -> list[str]:
+    """What differs on the two boards, each difference with when it holds."""
     span = _seqs(*d.window_end)
-    lines.append(_("what differs on the board (followed to {span}):").format(span=span))
+    lines = [_("what differs on the board (followed to {span}):").format(span=span)]
     if not d.differences:
         lines.append("  " + _("nothing"))
     settle = (
@@ -481,7 +497,7 @@ def diff_text(report: DiffReport, *, then: int = 5) -> str:
                 else " (" + _("at {span}").format(span=span) + ")"
             )
         lines.append(f"  - {term(difference_text(diff))}{tail}")
-    return "\n".join(lines)
+    return lines
 
 
 def rests_on_lines(report: ValidationReport) -> list[str]:

@@ -32,7 +32,7 @@ from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.errors import UsageError
-from vwlog.model.text import Count, msg, said_text
+from vwlog.model.text import Count, SaidText, msg, said_text
 from vwlog.rules.published import (
     OWN_DEFINITIONS_WARNING,
     OWN_RULESET_WARNING,
@@ -281,37 +281,17 @@ def _findings(
         assert isinstance(event, MatchStarted)
         held_pool, found = _held_pool(registry, opts, event)
         problems += found
+        pool_text = _pool_text(held_pool, event)
         if held_pool is None:
-            own = msg("card definitions are the log's own")
-            assert str(own) == OWN_DEFINITIONS_WARNING
-            pool_text = said_text(
-                msg("{warning} ({pool}, not published)", warning=own, pool=event.pool.id)
-                if event.pool
-                else own
-            )
             warnings.append(pool_text)
         else:
-            pool_text = said_text(
-                msg("published {id} ({hash})", id=held_pool.id, hash=held_pool.hash[:16])
-            )
             violations += _at(compare_cards(held_pool.cards(), event.cards), record, line_no)
         held_rs, found = _held_ruleset(registry, opts, event)
         problems += found
+        ruleset_text = _ruleset_text(held_rs, event)
         if held_rs is None:
-            own = msg("the ruleset is the log's own")
-            assert str(own) == OWN_RULESET_WARNING
-            ruleset_text = said_text(
-                msg(
-                    "{warning} ({ruleset}, not published)",
-                    warning=own,
-                    ruleset=io_trust.ruleset_id(event.ruleset),
-                )
-            )
             warnings.append(ruleset_text)
         else:
-            ruleset_text = said_text(
-                msg("published {id} ({hash})", id=held_rs.id, hash=held_rs.hash[:16])
-            )
             violations += _at(compare_ruleset(held_rs.ruleset, event.ruleset), record, line_no)
         accepted = bool((judged_under or event.ruleset).accept_trusted_effects)
         cards = held_pool.cards() if held_pool is not None else {c.id: c for c in event.cards}
@@ -344,6 +324,27 @@ def _findings(
         trusted_listed=len(trusted),
     )
     return TrustFindings(integrity, violations)
+
+
+def _pool_text(held: PublishedPool | None, event: MatchStarted) -> SaidText:
+    """The pool a log's cards are held to, or the warning that they are the log's own."""
+    if held is not None:
+        return said_text(msg("published {id} ({hash})", id=held.id, hash=held.hash[:16]))
+    own = msg("card definitions are the log's own")
+    assert str(own) == OWN_DEFINITIONS_WARNING
+    if event.pool is None:
+        return said_text(own)
+    return said_text(msg("{warning} ({pool}, not published)", warning=own, pool=event.pool.id))
+
+
+def _ruleset_text(held: PublishedRuleset | None, event: MatchStarted) -> SaidText:
+    """The ruleset a log's flags are held to, or the warning that it is the log's own."""
+    if held is not None:
+        return said_text(msg("published {id} ({hash})", id=held.id, hash=held.hash[:16]))
+    own = msg("the ruleset is the log's own")
+    assert str(own) == OWN_RULESET_WARNING
+    named = io_trust.ruleset_id(event.ruleset)
+    return said_text(msg("{warning} ({ruleset}, not published)", warning=own, ruleset=named))
 
 
 def _at(found: list[Violation], record: EventRecord, line_no: int) -> list[Violation]:
