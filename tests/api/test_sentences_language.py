@@ -95,3 +95,25 @@ def test_the_legal_decisions_are_said_in_indonesian(sqlite_server: Server) -> No
         pytest.skip("the sample's match is over: no legal decision to say")
     assert [o["words"] for o in a["options"]] == [o["words"] for o in b["options"]]
     assert [o["text"] for o in a["options"]] != [o["text"] for o in b["options"]]
+
+
+def test_a_diff_is_said_in_the_language_asked_for(sqlite_server: Server) -> None:
+    match = sqlite_server.tokens["match:full-combat"]
+    with sqlite_server.client("judge") as c:
+        fork = c.post(f"/matches/{match}/forks", json={"at": 40})
+        assert fork.status_code == 201, fork.text
+        fork_id = fork.json()["match_id"]
+        played = c.post(f"/matches/{fork_id}/decisions", json={"decisions": ["pay p1-001 s1"]})
+        assert played.status_code == 200, played.text
+        english = c.get("/diff", params={"a": match, "b": fork_id})
+        indonesian = c.get("/diff", params={"a": match, "b": fork_id}, headers=INDONESIAN)
+    assert english.status_code == indonesian.status_code == 200
+    assert indonesian.headers["content-language"] == "id"
+    en, id_ = english.json()["divergence"], indonesian.json()["divergence"]
+    assert en["seq"] == id_["seq"] == 41
+    assert en["position"].startswith("turn 1 · p1 active · Combat Phase")
+    assert id_["position"].startswith("turn 1 · p1 aktif · Combat Phase")
+    assert en["b"]["text"] != id_["b"]["text"]
+    assert [x["text"] for x in en["differences"]] != [x["text"] for x in id_["differences"]]
+    # what programs read is the same
+    assert [x["key"] for x in en["differences"]] == [x["key"] for x in id_["differences"]]

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 
 from vwlog.engine.describe import state_json
+from vwlog.io.i18n import say
 from vwlog.render.rules import rule_title
 from vwlog.render.trust import verdict
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from vwlog.engine.seek import PriorityPoint
     from vwlog.model.errors import Violation
     from vwlog.model.state import MatchState
+    from vwlog.model.text import Msg
     from vwlog.rules.published import Integrity
     from vwlog.store.catalog import MatchMeta
 
@@ -307,49 +309,62 @@ def priority_point_json(p: PriorityPoint) -> dict[str, Any]:
     }
 
 
-def diff_event_json(e: DiffEvent) -> dict[str, Any]:
-    """One event of a record in a diff, with the rules it breaks where it stands."""
+def _said(said: Msg | None, english: str, translated: bool) -> str:
+    """``english``, or with ``translated`` the same sentence in the active language."""
+    return say(said) if translated and said is not None else english
+
+
+def diff_event_json(e: DiffEvent, *, translated: bool = False) -> dict[str, Any]:
+    """One event of a record in a diff, with the rules it breaks where it stands (its sentence
+    in the active language with ``translated``, else in English)."""
     return {
         "seq": e.seq,
         "line": e.line,
         "type": e.type,
         "decision": e.decision,
-        "text": e.text,
+        "text": _said(e.said, e.text, translated),
         "event": e.event.model_dump(mode="json") if e.event is not None else None,
         "violations": violations_json(e.violations),
     }
 
 
-def _difference_json(x: Difference) -> dict[str, Any]:
-    return {"subject": x.subject, "key": x.key, "when": x.when, "text": x.text, "a": x.a, "b": x.b}
+def _difference_json(x: Difference, translated: bool) -> dict[str, Any]:
+    text = _said(x.said, x.text, translated)
+    return {"subject": x.subject, "key": x.key, "when": x.when, "text": text, "a": x.a, "b": x.b}
 
 
 def _side_json(s: RecordSide) -> dict[str, Any]:
     return {"source": s.name, "match_id": s.match_id, "events": s.events}
 
 
-def diff_json(report: DiffReport) -> dict[str, Any]:
-    """Where two records of one match part, and what follows from it."""
+def diff_json(report: DiffReport, *, translated: bool = False) -> dict[str, Any]:
+    """Where two records of one match part, and what follows from it; with ``translated``, its
+    sentences (events, position, differences, alterations) in the active language (the
+    service's answer), else in English (the command line's JSON)."""
     d = report.divergence
+
+    def event(e: DiffEvent) -> dict[str, Any]:
+        return diff_event_json(e, translated=translated)
+
+    def altered(note: Msg | None) -> str | None:
+        return None if note is None else _said(note, str(note), translated)
+
     return {
         "outcome": report.outcome,
         "a": _side_json(report.a),
         "b": _side_json(report.b),
         "common": report.common,
         "longer": report.longer,
-        "continuation": [diff_event_json(e) for e in report.continuation],
+        "continuation": [event(e) for e in report.continuation],
         "divergence": None
         if d is None
         else {
             "seq": d.seq,
-            "position": d.position,
-            "a": diff_event_json(d.a),
-            "b": diff_event_json(d.b),
+            "position": _said(d.position_said, d.position, translated),
+            "a": event(d.a),
+            "b": event(d.b),
             "legal": {"a": not d.a.violations, "b": not d.b.violations},
-            "altered": {
-                "a": None if d.altered_a is None else str(d.altered_a),
-                "b": None if d.altered_b is None else str(d.altered_b),
-            },
+            "altered": {"a": altered(d.altered_a), "b": altered(d.altered_b)},
             "window_end": {"a": d.window_end[0], "b": d.window_end[1]},
             "agree_again": None
             if d.agree_again is None
@@ -357,9 +372,9 @@ def diff_json(report: DiffReport) -> dict[str, Any]:
             "part_again": None
             if d.part_again is None
             else {"a": d.part_again[0], "b": d.part_again[1]},
-            "then_a": [diff_event_json(e) for e in d.then_a],
-            "then_b": [diff_event_json(e) for e in d.then_b],
-            "differences": [_difference_json(x) for x in d.differences],
+            "then_a": [event(e) for e in d.then_a],
+            "then_b": [event(e) for e in d.then_b],
+            "differences": [_difference_json(x, translated) for x in d.differences],
         },
     }
 

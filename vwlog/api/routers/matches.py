@@ -546,14 +546,18 @@ def _source(store: MatchStore, match_id: str) -> MatchSource:
 def diff(
     request: Request,
     store: StoreDep,
+    lang: LanguageDep,
     a: Annotated[str, Query(min_length=1, max_length=200)],
     b: Annotated[str, Query(min_length=1, max_length=200)],
 ) -> dict[str, Any]:
-    """Where two stored matches part, explained as a difference of the board."""
+    """Where two stored matches part, explained as a difference of the board; its sentences
+    in the language asked for (``lang``, else ``Accept-Language``)."""
     who = principal(request, request.headers.get("authorization"))
     for match_id in (a, b):
         full_record(match_access(match_id, store, who))
-    return diff_json(diff_matches(_source(store, a), _source(store, b)))
+    report = diff_matches(_source(store, a), _source(store, b))
+    with using_language(lang):
+        return diff_json(report, translated=True)
 
 
 __all__ = ["diff_router", "router"]

@@ -474,7 +474,7 @@ async function judgePanel(matchId, side, state, show) {
   box.append(el("h2", {}, "Diff"), el("form", { onsubmit: async (e) => {
     e.preventDefault();
     try {
-      const d = await api(`/diff?a=${enc}&b=${encodeURIComponent(other.value)}`);
+      const d = await api(`/diff?${withLang(new URLSearchParams({ a: matchId, b: other.value }))}`);
       const dv = d.divergence;
       const side = (x, list) => el("div", {}, el("h3", {}, x.match_id),
         dv ? el("ol", { start: dv.seq }, [dv[list === "then_a" ? "a" : "b"], ...(dv[list] || [])].filter(Boolean).map((e) =>
