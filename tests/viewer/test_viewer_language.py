@@ -58,3 +58,25 @@ def test_the_browsers_language_is_negotiated(browser: Any, viewer_server: Server
             assert page.errors == []
         finally:
             context.close()
+
+
+def test_the_validation_panel_says_the_violation_in_indonesian(
+    judge_page: Page, viewer_server: Server
+) -> None:
+    flagged = viewer_server.tokens["match:flagged"]
+    with viewer_server.client("judge") as c:
+        english = c.get(f"/matches/{flagged}/validation").json()
+        indonesian = c.get(f"/matches/{flagged}/validation", params={"lang": "id"}).json()
+        again = c.get(f"/matches/{flagged}/validation").json()  # the kept report, in English
+    assert english["violations"][0]["message"] == (
+        "p1-004 Militia Spearman is Fatigued and may not attack"
+    )
+    assert indonesian["violations"][0]["message"] == (
+        "p1-004 Militia Spearman Fatigue dan tidak boleh menyerang"
+    )
+    assert again == english
+    page = judge_page.open(f"/m/{flagged}?lang=id")
+    page.wait_for_selector("#violations button", timeout=TIMEOUT)
+    shown = page.inner_text("#violations button")
+    assert "p1-004 Militia Spearman Fatigue dan tidak boleh menyerang" in shown
+    assert judge_page.errors == []

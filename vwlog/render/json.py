@@ -98,13 +98,14 @@ def dumps(data: Any, *, compact: bool = False) -> str:
     return _INVISIBLE.sub(_escaped, text)
 
 
-def violation_json(v: Violation) -> dict[str, Any]:
+def violation_json(v: Violation, *, translated: bool = False) -> dict[str, Any]:
     """A violation: the rule id and its title, the message, where it happened, what was
-    expected instead, and the ruleset flag that decides it (``null`` fields when unknown)."""
+    expected instead, and the ruleset flag that decides it (``null`` fields when unknown);
+    with ``translated``, the message in the active language, else in English."""
     return {
         "rule": v.rule,
         "title": rule_title(v.rule),
-        "message": v.message,
+        "message": _said(v.text, v.message, translated),
         "seq": v.seq,
         "line": v.line,
         "event": v.event_type,
@@ -118,9 +119,11 @@ def violation_json(v: Violation) -> dict[str, Any]:
     }
 
 
-def violations_json(violations: Sequence[Violation]) -> list[dict[str, Any]]:
-    """Several violations, in order."""
-    return [violation_json(v) for v in violations]
+def violations_json(
+    violations: Sequence[Violation], *, translated: bool = False
+) -> list[dict[str, Any]]:
+    """Several violations, in order (see `violation_json` for ``translated``)."""
+    return [violation_json(v, translated=translated) for v in violations]
 
 
 def board_json(
@@ -143,6 +146,7 @@ def step_json(
     player: str | None = None,
     priority_point: bool = False,
     record: bool = False,
+    translated: bool = False,
 ) -> dict[str, Any]:
     """One event of a replay: where it happened, what it did, the board after it.
 
@@ -150,7 +154,9 @@ def step_json(
     board; ``priority_point`` says whether a player holds priority after it (a fork may start
     there); ``voids`` is the range of seqs a judge's back-up voided, or ``null``. With
     ``record``, also ``hash`` (its chain hash) and ``event`` (the recorded event; ``null`` for
-    ``player``'s view, since the record may name cards hidden from them).
+    ``player``'s view, since the record may name cards hidden from them). With
+    ``translated``, the violations' messages are in the active language (``description`` is
+    said by the caller).
     """
     rec, after = step.record, step.after
     data: dict[str, Any] = {
@@ -163,7 +169,7 @@ def step_json(
         "step": str(after.step) if after.step else None,
         "priority": after.priority,
         "priority_point": priority_point,
-        "violations": violations_json(step.violations),
+        "violations": violations_json(step.violations, translated=translated),
         "voids": list(step.voids) if step.voids is not None else None,
     }
     if board:
@@ -176,8 +182,9 @@ def step_json(
     return data
 
 
-def validation_json(r: ValidationReport) -> dict[str, Any]:
-    """The outcome of validating one log: what it holds, how it ended, every violation."""
+def validation_json(r: ValidationReport, *, translated: bool = False) -> dict[str, Any]:
+    """The outcome of validating one log: what it holds, how it ended, every violation (its
+    message in the active language with ``translated``, else in English)."""
     return {
         "source": r.source,
         "match_id": r.match_id,
@@ -197,7 +204,7 @@ def validation_json(r: ValidationReport) -> dict[str, Any]:
         "stopped_at": r.stopped_at,
         "rulings": r.rulings,
         "voided": [list(v) for v in r.voided],
-        "violations": violations_json(r.violations),
+        "violations": violations_json(r.violations, translated=translated),
         "verdict": verdict(r),
         "integrity": integrity_json(r.integrity),
         "trusted": trusted_json(r),
@@ -324,7 +331,7 @@ def diff_event_json(e: DiffEvent, *, translated: bool = False) -> dict[str, Any]
         "decision": e.decision,
         "text": _said(e.said, e.text, translated),
         "event": e.event.model_dump(mode="json") if e.event is not None else None,
-        "violations": violations_json(e.violations),
+        "violations": violations_json(e.violations, translated=translated),
     }
 
 

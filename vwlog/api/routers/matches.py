@@ -46,7 +46,7 @@ from vwlog.audit.knowledge import knowledge
 from vwlog.audit.sources import MatchSource
 from vwlog.engine.describe import board_view, description
 from vwlog.engine.notation import format_decision
-from vwlog.engine.replay import BaseVisitor, Step, Validator, replay
+from vwlog.engine.replay import BaseVisitor, Step, ValidationReport, Validator, replay
 from vwlog.events import JudgeRulingIssued
 from vwlog.io import codec
 from vwlog.io.i18n import say, using_language
@@ -223,6 +223,7 @@ class _Collect(BaseVisitor[list[EventOut]]):
             player=self.viewer,
             priority_point=rs is not None and expect(rs, after).kind == "priority",
             record=True,
+            translated=True,
         )
         self.out.append(EventOut.model_validate(data))
 
@@ -402,18 +403,24 @@ def awaited(
 
 
 @router.get("/{match_id}/validation", summary="The validation report of a match")
-def validation(request: Request, access: AccessDep, store: StoreDep) -> ValidationOut:
+def validation(
+    request: Request, access: AccessDep, store: StoreDep, lang: LanguageDep
+) -> ValidationOut:
     """Every violation with its rule id, and the match's outcome, from the one replay loop
-    (kept while the match's head does not move)."""
+    (kept while the match's head does not move); the violations' messages and the rules'
+    titles in the language asked for (``lang``, else ``Accept-Language``)."""
     full_record(access)
     match_id = access.match_id
 
-    def compute(upto: int) -> ValidationOut:
-        report = replay(store.records(match_id, lte=upto), Validator(source=f"store:{match_id}"))
-        return ValidationOut.model_validate(validation_json(report))
+    def compute(upto: int) -> ValidationReport:
+        report: ValidationReport = replay(
+            store.records(match_id, lte=upto), Validator(source=f"store:{match_id}")
+        )
+        return report
 
-    out: ValidationOut = request.app.state.reports.get(store, match_id, compute)
-    return out
+    report: ValidationReport = request.app.state.reports.get(store, match_id, compute)
+    with using_language(lang):
+        return ValidationOut.model_validate(validation_json(report, translated=True))
 
 
 @router.get("/{match_id}/integrity", summary="The hash chain and deck commitments of a match")

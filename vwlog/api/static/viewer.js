@@ -439,7 +439,7 @@ async function judgePanel(matchId, side, state, show) {
   }
   let report = null;
   try {
-    report = await api(`/matches/${enc}/validation`);
+    report = await api(`/matches/${enc}/validation?${withLang(new URLSearchParams())}`);
   } catch (err) {
     box.append(el("p", {}, `Not available: ${err.message}`));
   }
@@ -449,7 +449,7 @@ async function judgePanel(matchId, side, state, show) {
     const texts = await Promise.all(report.violations.map((v) => ruleText(v.rule)));
     box.append(el("div", { class: "violations", id: "violations" }, report.violations.map((v, i) =>
       el("button", { type: "button", "data-seq": v.seq, onclick: () => show(v.seq) },
-        el("strong", {}, `${v.rule} at ${v.seq}`), ` — ${v.message}`, el("br"),
+        el("strong", {}, `${v.rule} at ${v.seq}`), " — ", el("span", { lang: pageLang || null }, v.message), el("br"),
         el("small", { class: "rule-text" }, texts[i])))));
   }
   // the hash chain is recomputed on every check (never kept): on a long match, only on request
