@@ -108,6 +108,21 @@ def test_play_says_what_it_appended_in_indonesian(plain_env: None, tmp_path: Pat
     assert played.exit_code == 0, played.output
     assert played.stdout.startswith(f"{fork_id}: 1 keputusan, ")
     assert "event ditambahkan; seq terakhir " in played.stdout
+    listed = runner.invoke(main, ["--lang", "id", "--store", store, "list"])
+    assert listed.stdout.splitlines()[0].split() == [
+        "pertandingan",
+        "tanggal",
+        "pemain",
+        "turn",
+        "pemenang",
+        "kemenangan",
+        "pelanggaran",
+        "hash",
+    ]
+    assert "(cabang dari sample-full-combat @40)" in listed.stdout
+    tree = runner.invoke(main, ["--lang", "id", "--store", store, "lineage", "sample-full-combat"])
+    assert tree.stdout.splitlines()[1].startswith(f"└── {fork_id} @ seq 40 · ")
+    assert tree.stdout.splitlines()[1].endswith(" · berjalan")
     english = runner.invoke(main, ["--store", store, "play", fork_id, "pass"])
     assert "events appended; head seq " in english.stdout or "event appended" in english.stdout
 

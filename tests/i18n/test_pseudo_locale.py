@@ -116,7 +116,9 @@ def test_next_says_nothing_outside_the_catalogs(pseudo: None) -> None:
     assert english_words(_run("next", str(SAMPLES / "absolute-victory.jsonl"))) == []
 
 
-def test_import_and_play_say_nothing_outside_the_catalogs(pseudo: None, tmp_path: Path) -> None:
+def test_import_play_list_lineage_and_export_say_nothing_outside_the_catalogs(
+    pseudo: None, tmp_path: Path
+) -> None:
     store = f"sqlite:///{tmp_path / 'vwlog.db'}"
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"not": "a header"}\n', encoding="utf-8")
@@ -127,6 +129,13 @@ def test_import_and_play_say_nothing_outside_the_catalogs(pseudo: None, tmp_path
     fork = CliRunner().invoke(main, ["--store", store, "fork", "sample-full-combat", "--at", "40"])
     assert fork.exit_code == 0, fork.output
     assert english_words(_run("--store", store, "play", fork.stdout.strip(), "pass")) == []
+    assert english_words(_run("--store", store, "list")) == []
+    assert english_words(_run("--store", store, "lineage", "sample-full-combat")) == []
+    exported = tmp_path / "exported.jsonl"
+    assert (
+        english_words(_run("--store", store, "export", fork.stdout.strip(), "-o", str(exported)))
+        == []
+    )
 
 
 def test_verify_and_what_a_verdict_rests_on_say_nothing_outside_the_catalogs(

@@ -242,7 +242,25 @@ def export(cli: CliContext, match_id: str, out: str) -> None:
     with open_store(cli, match_id) as store:
         n = export_match(store, match_id, out)
     if out != "-":
-        echo(f"wrote {counted(n, 'record')} of {term(match_id)} to {term(out)}", err=True)
+        echo(
+            _("wrote {records} of {match} to {path}").format(
+                records=counted(n, "record"), match=term(match_id), path=term(out)
+            ),
+            err=True,
+        )
+
+
+_LIST_HEADERS = (
+    N_("match"),
+    N_("date"),
+    N_("players"),
+    N_("turns"),
+    N_("winner"),
+    N_("victory"),
+    N_("viol"),
+    N_("head"),
+)
+"""The columns of `vwlog list` (shown in the active language)."""
 
 
 @main.command(name="list")
@@ -302,9 +320,13 @@ def list_(
         return
     rows = []
     for m in metas:
-        fork = f"(fork of {m.parent} @{m.fork_at})" if m.parent else ""
+        fork = (
+            _("(fork of {parent} @{seq})").format(parent=m.parent, seq=m.fork_at)
+            if m.parent
+            else ""
+        )
         if m.seal == "import":
-            fork = f"{fork} (sealed on import)".strip()
+            fork = f"{fork} ({_('sealed on import')})".strip()
         day = created_day(m.created)
         rows.append(
             (
@@ -319,7 +341,7 @@ def list_(
                 fork,
             )
         )
-    headers = ("match", "date", "players", "turns", "winner", "victory", "viol", "head", "")
+    headers = (*(_(h) for h in _LIST_HEADERS), "")
     echo(table(headers, rows, align="<<<><<><<", gap=" "))
     echo(counted(len(metas), "match", "matches"), err=True)
 
@@ -504,8 +526,14 @@ def rebase_(
 
 def _tree(node: LineageNode, prefix: str = "", last: bool = True, root: bool = True) -> list[str]:
     m = node.meta
-    at = f" @ seq {m.fork_at}" if m.fork_at is not None else ""
-    ending = f"won by {term(m.winner)} ({(m.victory or '').lower()})" if m.winner else "running"
+    at = " @ " + _("seq {seq}").format(seq=m.fork_at) if m.fork_at is not None else ""
+    ending = (
+        _("won by {winner} ({victory})").format(
+            winner=term(m.winner), victory=(m.victory or "").lower()
+        )
+        if m.winner
+        else _("running")
+    )
     line = f"{term(m.match_id)}{at} · {counted(m.events, 'event')} · {ending}"
     out = [line if root else f"{prefix}{'└── ' if last else '├── '}{line}"]
     child_prefix = "" if root else prefix + ("    " if last else "│   ")
