@@ -80,10 +80,17 @@ def test_shutdown_finishes_an_append_in_flight(tmp_path: Path) -> None:
     server = start(str(tmp_path / "vwlog.db"), tmp_path)
     try:
         organiser = server.token("organiser", Role.ORGANISER)
-        with server.client(organiser) as c:
+        with server.client(organiser, timeout=120) as c:
             # four seats: 1,000 decisions, none of them the last (a duel may end sooner)
-            r = c.post("/live", json={"match_id": "long", "decks": ["order-aggro"] * 4})
-            assert r.status_code == 201
+            for match_id in ("warm-up", "long"):
+                r = c.post("/live", json={"match_id": match_id, "decks": ["order-aggro"] * 4})
+                assert r.status_code == 201
+            # how long such an append takes here (the engine build and the machine's load vary
+            # it several-fold): the shutdown below begins a third of the way through
+            began = time.perf_counter()
+            r = c.post("/matches/warm-up/decisions", json={"decisions": [], "auto": 1000})
+            assert r.status_code == 200, r.text
+            takes = time.perf_counter() - began
         answers: list[httpx.Response] = []
 
         def append() -> None:
@@ -94,7 +101,7 @@ def test_shutdown_finishes_an_append_in_flight(tmp_path: Path) -> None:
 
         worker = threading.Thread(target=append)
         worker.start()
-        time.sleep(0.2)  # the append is under way (it takes about 1 s on a quiet machine)
+        time.sleep(takes / 3)  # the append is under way
         server.stop()
         worker.join(60)
     finally:

@@ -120,7 +120,7 @@ def test_strict_stops_at_the_first_violation_reports_it_and_goes_on(
     result = runner.invoke(main, ["validate", "--strict", str(twice), str(LEGAL)])
     assert result.exit_code == 1, result.output
     assert result.stdout.count("R-CMB-19") == 1
-    assert "stopped at seq 193 (--strict)" in result.stdout
+    assert "stopped at seq 193, at the first violation" in result.stdout
     assert "1 violation" in result.stdout
     assert "2 logs: 1 legal, 1 illegal, 0 unreadable" in result.stdout
     assert "Traceback" not in result.output

@@ -220,7 +220,9 @@ def test_the_literal_check_catches_an_f_string() -> None:
 
 
 def _help_texts() -> dict[str, str]:
-    """Every command's help opening (its short help) and every option's help, by where."""
+    """Every paragraph of every command's help (the first is its short help; the verbatim
+    example blocks, which are commands, are left as written) and every option's help, by
+    where."""
     import click
 
     from vwlog.cli import main
@@ -230,7 +232,9 @@ def _help_texts() -> dict[str, str]:
 
     def walk(command: click.Command, path: str) -> None:
         if command.help:
-            found[path] = help_paragraphs(command.help)[0]
+            for i, paragraph in enumerate(help_paragraphs(command.help)):
+                if not paragraph.startswith("\b"):
+                    found[f"{path} ¶{i + 1}"] = paragraph
         for param in command.params:
             if isinstance(param, click.Option) and param.help:
                 found[f"{path} {param.opts[-1]}"] = param.help
@@ -245,8 +249,9 @@ def _help_texts() -> dict[str, str]:
 def test_every_command_and_option_help_has_an_indonesian_entry(
     indonesian: dict[str | tuple[str, ...], object],
 ) -> None:
-    """What ``--help`` shows first (the command list's short help, each option's help) is
-    looked up at format time; each must be in the catalog, translated."""
+    """What ``--help`` shows (the command list's short help, every paragraph of a command's
+    help, each option's help) is looked up at format time; each must be in the catalog,
+    translated."""
     texts = _help_texts()
     assert len(texts) > 100, "the walk over the commands found almost nothing"
     missing = {where: text for where, text in texts.items() if text not in indonesian}

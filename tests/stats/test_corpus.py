@@ -134,7 +134,7 @@ def test_ruleset_and_since_filters_skip_with_a_reason(corpus: list[Match]) -> No
     ]
     since = CorpusStats.build(dated, StatsFilter(since=date(2024, 1, 1)))
     assert since.matches == 1
-    assert since.skipped == {"created before --since": 1}
+    assert since.skipped == {"created before the date asked for": 1}
 
 
 def test_length_summary(stats: CorpusStats) -> None:

@@ -8,10 +8,11 @@ a token, and a player's token gets only its own seat's knowledge of its own matc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from fastapi import Depends, Header, HTTPException, Request
+from fastapi import Depends, Header, HTTPException, Query, Request, Response
 
+from vwlog.api.errors import request_language
 from vwlog.model.text import msg
 from vwlog.store import MatchMeta, MatchStore
 from vwlog.store.tokens import Role, TokenInfo, TokenStore
@@ -47,7 +48,25 @@ def get_settings(request: Request) -> ApiSettings:
     return settings
 
 
+def language(
+    request: Request,
+    response: Response,
+    lang: Annotated[
+        Literal["en", "id"] | None,
+        Query(description="the language of the sentences (default: from Accept-Language)"),
+    ] = None,
+) -> str:
+    """The language a route's sentences are said in: ``lang``, else the ``Accept-Language``
+    the request carries (English when it names no language vwlog speaks). The answer says
+    which (``Content-Language``) and that it depends on the header (``Vary``)."""
+    chosen = lang or request_language(request)
+    response.headers["Content-Language"] = chosen
+    response.headers["Vary"] = "Accept-Language"
+    return chosen
+
+
 StoreDep = Annotated[MatchStore, Depends(get_store)]
+LanguageDep = Annotated[str, Depends(language)]
 
 
 def principal(
@@ -175,6 +194,7 @@ WriterDep = Annotated[MatchAccess, Depends(match_writer)]
 
 __all__ = [
     "AccessDep",
+    "LanguageDep",
     "MatchAccess",
     "PrincipalDep",
     "StoreDep",
@@ -184,6 +204,7 @@ __all__ = [
     "get_store",
     "get_tokens",
     "is_finished",
+    "language",
     "match_access",
     "match_writer",
     "principal",

@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse
 from vwlog.api.schemas import ErrorOut, ViolationOut
 from vwlog.engine import notation
 from vwlog.io.errors import NotPublishedError
-from vwlog.io.i18n import language_from_accept, say, using_language
+from vwlog.io.i18n import language_from_accept, normalize_language, say, using_language
 from vwlog.model.errors import (
     CardPoolError,
     DecisionSyntaxError,
@@ -71,7 +71,11 @@ def _answer(
 
 
 def request_language(request: Request) -> str:
-    """The language a request's ``Accept-Language`` asks for (``id`` or ``en``)."""
+    """The language a request asks for (``id`` or ``en``): its ``lang`` query parameter where
+    it names a language vwlog speaks, else its ``Accept-Language``."""
+    asked = normalize_language(request.query_params.get("lang"))
+    if asked is not None:
+        return asked
     return language_from_accept(request.headers.get("accept-language"))
 
 

@@ -315,6 +315,8 @@ class EventsPage(_Model):
     """The seq of the match's last event."""
     events: list[EventOut]
     """The events."""
+    lang: str = "en"
+    """The language of the events' sentences (as ``Content-Language`` says)."""
 
 
 class TimelineOut(_Model):

@@ -6,7 +6,7 @@ position in the turn, the register and the result.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from vwlog.audit.spots import (
@@ -15,12 +15,14 @@ from vwlog.audit.spots import (
     Folded,
     Spot,
     join_words,
-    move_text,
+    move_said,
+    position_said,
     position_text,
-    spot_text,
+    spot_said,
     spots,
 )
 from vwlog.engine.describe import card_name
+from vwlog.model.text import Msg, msg
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -45,6 +47,8 @@ class Difference:
     """JSON-ready value in A."""
     b: Any
     """JSON-ready value in B."""
+    said: Msg | None = field(default=None, compare=False)
+    """``text`` as a template and its values, for a diff in another language."""
 
 
 def _trajectories(
@@ -68,20 +72,24 @@ def _story(
     state: MatchState,
     path: Sequence[tuple[int | None, Spot]],
     other: Sequence[tuple[int | None, Spot]],
-) -> str:
+) -> Msg:
     """What happens to a card along ``path``, told against the ``other`` record's path."""
-    parts: list[str] = []
+    parts: list[Msg] = []
     in_play = [s for _, s in path if s.zone in IN_PLAY]
     other_in_play = [s for _, s in other if s.zone in IN_PLAY]
     if in_play:
         last = in_play[-1]
         ref = other_in_play[-1] if other_in_play else None
         if last.damage or (ref is not None and ref.damage):
-            parts.append(f"has {last.damage} damage" if last.damage else "has no damage")
+            parts.append(
+                msg("has {damage} damage", damage=last.damage)
+                if last.damage
+                else msg("has no damage")
+            )
         if ref is not None and last.slid != ref.slid:
-            parts.append("is slid" if last.slid else "is not slid")
+            parts.append(msg("is slid") if last.slid else msg("is not slid"))
     moves = [
-        f"{move_text(state, before, after)} at seq {seq}"
+        msg("{move} at seq {seq}", move=move_said(state, before, after), seq=seq)
         for (_, before), (seq, after) in itertools.pairwise(path)
         if before.moved(after)
     ]
@@ -89,10 +97,21 @@ def _story(
     end = path[-1][1]
     if not moves:
         if end.zone in IN_PLAY and other[-1][1].zone not in IN_PLAY:
-            parts.append(f"survives, {spot_text(state, end)}")
+            parts.append(msg("survives, {where}", where=spot_said(state, end)))
         elif not parts or end.moved(other[-1][1]):
-            parts.append(f"stays {spot_text(state, end)}")
+            parts.append(msg("stays {where}", where=spot_said(state, end)))
     return join_words(parts)
+
+
+_LABELS = {
+    "gold": msg("gold"),
+    "honor": msg("honor"),
+    "Victory Points": msg("Victory Points"),
+    "hand": msg("hand"),
+    "Fate Deck": msg("Fate Deck"),
+    "Graveyard": msg("Graveyard"),
+}
+"""The players' values a diff compares, as the catalogs name them."""
 
 
 def _player_values(state: MatchState) -> dict[str, dict[str, Any]]:
@@ -110,10 +129,10 @@ def _player_values(state: MatchState) -> dict[str, dict[str, Any]]:
     }
 
 
-def _count(label: str, n: int) -> str:
+def _count(label: str, n: int) -> Msg | int:
     if label in ("hand", "Fate Deck", "Graveyard"):
-        return f"{n} card{'s' if n != 1 else ''}"
-    return str(n)
+        return msg("{count} card", count=n) if n == 1 else msg("{count} cards", count=n)
+    return n
 
 
 def _register_text(state: MatchState) -> list[str]:
@@ -122,6 +141,30 @@ def _register_text(state: MatchState) -> list[str]:
         + (f" ({card_name(state, o.card)})" if o.card else "")
         for o in state.register
     ]
+
+
+def _register_said(state: MatchState) -> Msg:
+    """The register's objects (``o2 attack by p1 (Marauder Captain)``), ``nothing`` if none."""
+    said: Msg | None = None
+    for o in state.register:
+        one = msg(
+            "{object} {kind} by {player}", object=o.id, kind=o.kind.lower(), player=o.controller
+        )
+        if o.card:
+            one = msg("{object} ({card})", object=one, card=card_name(state, o.card))
+        said = one if said is None else msg("{first}; {next}", first=said, next=one)
+    return said if said is not None else msg("nothing")
+
+
+def _difference(
+    subject: Literal["card", "player", "position", "register", "result"],
+    key: str,
+    when: Literal["after", "window"],
+    said: Msg,
+    a: Any,
+    b: Any,
+) -> Difference:
+    return Difference(subject, key, when, str(said), a, b, said=said)
 
 
 def _state_differences(
@@ -136,11 +179,16 @@ def _state_differences(
             if x == y:
                 continue
             if label == "out":
-                text = f"{pid} is {'out of' if x else 'still in'} the match in A, "
-                text += f"{'out of' if y else 'still in'} it in B"
+                said = _out_said(pid, bool(x), bool(y))
             else:
-                text = f"{pid}'s {label}: {_count(label, x)} in A, {_count(label, y or 0)} in B"
-            out.append(Difference("player", f"{pid}.{label}", when, text, x, y))
+                said = msg(
+                    "{player}'s {label}: {a} in A, {b} in B",
+                    player=pid,
+                    label=_LABELS[label],
+                    a=_count(label, x),
+                    b=_count(label, y or 0),
+                )
+            out.append(_difference("player", f"{pid}.{label}", when, said, x, y))
     pos_a, pos_b = position_text(a), position_text(b)
     if (a.turn, a.active, a.phase, a.step, a.priority) != (
         b.turn,
@@ -149,30 +197,35 @@ def _state_differences(
         b.step,
         b.priority,
     ):
-        out.append(
-            Difference("position", "position", when, f"A is at {pos_a}; B at {pos_b}", pos_a, pos_b)
-        )
+        said = msg("A is at {a}; B at {b}", a=position_said(a), b=position_said(b))
+        out.append(_difference("position", "position", when, said, pos_a, pos_b))
     reg_a, reg_b = _register_text(a), _register_text(b)
     if reg_a != reg_b:
-        text = (
-            f"the register holds {'; '.join(reg_a) or 'nothing'} in A, "
-            f"{'; '.join(reg_b) or 'nothing'} in B"
+        said = msg(
+            "the register holds {a} in A, {b} in B", a=_register_said(a), b=_register_said(b)
         )
-        out.append(Difference("register", "register", when, text, reg_a, reg_b))
+        out.append(_difference("register", "register", when, said, reg_a, reg_b))
     if (a.winner, a.victory) != (b.winner, b.victory):
-        won_a = f"won by {a.winner} ({a.victory})" if a.winner else "not won yet"
-        won_b = f"won by {b.winner} ({b.victory})" if b.winner else "not won yet"
-        out.append(
-            Difference(
-                "result",
-                "winner",
-                when,
-                f"the match is {won_a} in A, {won_b} in B",
-                a.winner,
-                b.winner,
-            )
-        )
+        said = msg("the match is {a} in A, {b} in B", a=_won_said(a), b=_won_said(b))
+        out.append(_difference("result", "winner", when, said, a.winner, b.winner))
     return out
+
+
+def _out_said(player: str, out_a: bool, out_b: bool) -> Msg:
+    """Whether a player is out of the match in A and in B."""
+    if out_a and out_b:
+        return msg("{player} is out of the match in A, out of it in B", player=player)
+    if out_a:
+        return msg("{player} is out of the match in A, still in it in B", player=player)
+    if out_b:
+        return msg("{player} is still in the match in A, out of it in B", player=player)
+    return msg("{player} is still in the match in A, still in it in B", player=player)
+
+
+def _won_said(state: MatchState) -> Msg:
+    if state.winner:
+        return msg("won by {winner} ({victory})", winner=state.winner, victory=state.victory)
+    return msg("not won yet")
 
 
 def board_differences(
@@ -196,18 +249,21 @@ def board_differences(
         if [s for _, s in pa] == [s for _, s in pb]:
             continue
         first = min((seq for seq, _ in (*pa[1:], *pb[1:]) if seq is not None), default=0)
-        text = (
-            f"in A, {card_name(names, c)} {_story(names, pa, pb)}; in B it {_story(names, pb, pa)}"
+        said = msg(
+            "in A, {card} {story_a}; in B it {story_b}",
+            card=card_name(names, c),
+            story_a=_story(names, pa, pb),
+            story_b=_story(names, pb, pa),
         )
         cards.append(
             (
                 first,
                 c,
-                Difference(
+                _difference(
                     "card",
                     c,
                     "window",
-                    text,
+                    said,
                     [{"seq": seq, **s.as_json()} for seq, s in pa],
                     [{"seq": seq, **s.as_json()} for seq, s in pb],
                 ),

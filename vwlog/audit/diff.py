@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 from vwlog.audit.boarddiff import Difference, board_differences
 from vwlog.audit.sources import MatchSource, log_source, reading, unpack
-from vwlog.audit.spots import Folded, position_text
+from vwlog.audit.spots import Folded, position_said, position_text
 from vwlog.engine.describe import description
 from vwlog.engine.seek import state_at as seek_state_at
 from vwlog.events import (
@@ -112,10 +112,12 @@ class Divergence:
     part_again: tuple[int, int] | None = None
     """The seqs (in A, in B) where the records, having agreed again, differ once more within
     the window (compare the records from there for that difference)."""
-    altered_a: str | None = None
+    altered_a: Msg | None = None
     """Set when A's divergent record does not match A's own hash chain (altered after sealing)."""
-    altered_b: str | None = None
+    altered_b: Msg | None = None
     """The same for B."""
+    position_said: Msg | None = field(default=None, compare=False)
+    """``position`` as a template and its values, for a diff in another language."""
 
     @property
     def window_end(self) -> tuple[int, int]:
@@ -348,7 +350,7 @@ def _agree_again(
     return None
 
 
-def _chain_note(previous: str | None, record: EventRecord) -> str | None:
+def _chain_note(previous: str | None, record: EventRecord) -> Msg | None:
     """Why ``record`` no longer fits its hash chain, if it does not (``None`` if it fits or the
     record carries no hashes)."""
     if previous is None or record.hash is None:
@@ -356,9 +358,10 @@ def _chain_note(previous: str | None, record: EventRecord) -> str | None:
     expected = codec.chain_hash(previous, codec.record_body(record))
     if expected == record.hash:
         return None
-    return (
-        f"the record at seq {record.seq} does not match its hash chain: it was altered after "
-        "it was sealed (see 'vwlog verify')"
+    return msg(
+        "the record at seq {seq} does not match its hash chain: it was altered after it was "
+        "sealed (see 'vwlog verify')",
+        seq=record.seq,
     )
 
 
@@ -519,6 +522,7 @@ def _divergence(a: MatchSource, b: MatchSource, prefix: _Prefix) -> Divergence:
     return Divergence(
         seq=rec_a.seq,
         position=position_text(state),
+        position_said=position_said(state),
         a=_judged(fold_a[0]),
         b=_judged(fold_b[0]),
         then_a=tuple(_described(f.record, f.line, f.before) for f in fold_a[1:]),

@@ -27,9 +27,10 @@ __all__ = [
     "Spot",
     "Zone",
     "join_words",
-    "move_text",
+    "move_said",
     "position_said",
     "position_text",
+    "spot_said",
     "spot_text",
     "spots",
 ]
@@ -110,67 +111,84 @@ def spots(state: MatchState) -> dict[str, Spot]:
 
 def spot_text(state: MatchState, spot: Spot) -> str:
     """Where a card is, as a phrase (``"guarding Warcamp (p2-003)"``)."""
+    return str(spot_said(state, spot))
+
+
+def spot_said(state: MatchState, spot: Spot) -> Msg:
+    """`spot_text` as a template and its values."""
     p = spot.player or "?"
     match spot.zone:
         case "HAND":
-            text = f"in {p}'s hand"
+            return msg("in {player}'s hand", player=p)
         case "FATE_DECK":
-            text = f"in {p}'s Fate Deck"
+            return msg("in {player}'s Fate Deck", player=p)
         case "SUBDECK":
-            text = f"in {p}'s subdeck"
+            return msg("in {player}'s subdeck", player=p)
         case "GRAVEYARD":
-            text = f"in {p}'s Graveyard"
+            return msg("in {player}'s Graveyard", player=p)
         case "TERRITORY":
-            text = f"in play as {p}'s Territory"
+            return msg("in play as {player}'s Territory", player=p)
         case "GUARD":
-            text = f"guarding {card_name(state, spot.territory or '?')}"
+            return msg("guarding {card}", card=card_name(state, spot.territory or "?"))
         case "ORPHAN":
-            text = f"guarding the destroyed {card_name(state, spot.territory or '?')}"
+            return msg(
+                "guarding the destroyed {card}", card=card_name(state, spot.territory or "?")
+            )
         case "RETURN_HOME":
-            text = f"Return Home ({p})"
+            return msg("Return Home ({player})", player=p)
         case "STRAY":
-            text = f"Stray ({p})"
+            return msg("Stray ({player})", player=p)
         case "REGISTER":
-            text = "on the register"
+            return msg("on the register")
         case _:
-            text = "nowhere on the board"
-    return text
+            return msg("nowhere on the board")
 
 
-def move_text(state: MatchState, before: Spot, after: Spot) -> str:
+def move_said(state: MatchState, before: Spot, after: Spot) -> Msg:
+    """How a card moves from ``before`` to ``after``, as a phrase (``"goes to p1's
+    Graveyard"``)."""
     p = after.player or "?"
     match after.zone:
         case "GRAVEYARD":
-            return f"goes to {p}'s Graveyard"
+            return msg("goes to {player}'s Graveyard", player=p)
         case "HAND":
             if before.zone in ("FATE_DECK", "SUBDECK"):
-                return f"is drawn into {p}'s hand"
-            return f"returns to {p}'s hand"
-        case "FATE_DECK" | "SUBDECK":
-            return f"goes {spot_text(state, after).replace('in ', 'into ', 1)}"
+                return msg("is drawn into {player}'s hand", player=p)
+            return msg("returns to {player}'s hand", player=p)
+        case "FATE_DECK":
+            return msg("goes into {player}'s Fate Deck", player=p)
+        case "SUBDECK":
+            return msg("goes into {player}'s subdeck", player=p)
         case "REGISTER":
-            return "goes on the register"
+            return msg("goes on the register")
         case "GUARD":
             where = card_name(state, after.territory or "?")
             if before.zone in IN_PLAY:
-                return f"is placed in {where}"
-            return f"enters play guarding {where}"
+                return msg("is placed in {card}", card=where)
+            return msg("enters play guarding {card}", card=where)
         case "TERRITORY":
-            return f"enters play as {p}'s Territory"
+            return msg("enters play as {player}'s Territory", player=p)
         case "RETURN_HOME":
-            return "Returns Home"
+            return msg("Returns Home")
         case "STRAY":
-            return "becomes Stray"
+            return msg("becomes Stray")
         case "ORPHAN":
-            return "loses the Territory it guards"
+            return msg("loses the Territory it guards")
         case _:
-            return "leaves the board"
+            return msg("leaves the board")
 
 
-def join_words(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+def join_words(parts: Sequence[Msg]) -> Msg:
+    """``a, b and c`` of the phrases, in any language."""
+    if not parts:
+        return Msg("")
+    said = parts[0]
+    for i, part in enumerate(parts[1:], start=2):
+        if i == len(parts):
+            said = msg("{first} and {last}", first=said, last=part)
+        else:
+            said = msg("{first}, {next}", first=said, next=part)
+    return said
 
 
 def position_text(state: MatchState) -> str:

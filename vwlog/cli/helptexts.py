@@ -8,9 +8,10 @@ active then (``--lang`` is eager, so ``vwlog validate --lang id --help`` is Indo
 paragraph without an entry is shown as written.
 
 `extract` is the Babel extraction method for the command-line modules (``babel.cfg``): the
-messages the Python extractor finds, plus the first paragraph of each command's docstring (the
-short help in the command list and the help's opening) and each ``help=`` string, cleaned as
-click cleans them, so the catalog entries match what is looked up here.
+messages the Python extractor finds, plus every paragraph of each command's docstring (the
+first is the short help in the command list and the help's opening) except the verbatim
+blocks of example commands, and each ``help=`` string, cleaned as click cleans them, so the
+catalog entries match what is looked up here.
 """
 
 from __future__ import annotations
@@ -155,14 +156,36 @@ def _is_command_decorator(node: ast.expr) -> bool:
     return isinstance(func, ast.Attribute) and func.attr in ("command", "group")
 
 
+def _manuals(tree: ast.AST, node: ast.FunctionDef) -> Iterator[str]:
+    """The texts a command's ``@more_help(...)`` adds: a string, or a module constant's."""
+    constants = {
+        target.id: stmt.value.value
+        for stmt in getattr(tree, "body", [])
+        if isinstance(stmt, ast.Assign)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+        for target in stmt.targets
+        if isinstance(target, ast.Name)
+    }
+    for d in node.decorator_list:
+        if isinstance(d, ast.Call) and getattr(d.func, "id", None) == "more_help" and d.args:
+            arg = d.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                yield textwrap.dedent(arg.value)
+            elif isinstance(arg, ast.Name) and arg.id in constants:
+                yield textwrap.dedent(constants[arg.id])
+
+
 def _help_texts(tree: ast.AST) -> Iterator[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and any(
             _is_command_decorator(d) for d in node.decorator_list
         ):
             doc = ast.get_docstring(node, clean=False)
-            if doc:
-                yield node.lineno, help_paragraphs(doc)[0]
+            for text in (doc or "", *_manuals(tree, node)):
+                for paragraph in help_paragraphs(text):
+                    if paragraph.strip() and not paragraph.startswith("\b"):
+                        yield node.lineno, paragraph
         if isinstance(node, ast.Call):
             # options.output_format(CHOICES, "help")
             name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)

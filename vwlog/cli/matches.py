@@ -16,6 +16,8 @@ from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster
 from vwlog.cli.render import echo, progress, to_json
 from vwlog.engine.notation import decision_syntax
+from vwlog.io.i18n import N_, fmt_number, say
+from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.model.text import msg
 from vwlog.render.json import match_summary_json
@@ -127,7 +129,7 @@ def import_(
     events: Counter[str] = Counter()
     with (
         open_store(cli) as store,
-        progress(len(paths), "importing", enabled=len(paths) > 1) as bar,
+        progress(len(paths), N_("importing"), enabled=len(paths) > 1) as bar,
     ):
 
         def seen(result: ImportResult) -> None:
@@ -135,7 +137,8 @@ def import_(
             events[result.outcome] += result.events
             bar.update(1)
             if result.outcome == "error":
-                echo(f"Error: {result.detail}", err=True)
+                detail = say(result.said) if result.said is not None else result.detail
+                echo(_("Error: {message}").format(message=detail), err=True)
             elif not quiet:
                 echo(_import_line(result))
 
@@ -162,12 +165,29 @@ def import_(
         ctx.exit(1)
 
 
+_OUTCOMES = {
+    "stored": N_("stored"),
+    "unchanged": N_("unchanged"),
+    "rejected": N_("rejected"),
+    "failed": N_("failed"),
+}
+"""An import's outcomes as a person reads them (``error`` is shown as ``failed``)."""
+
+
 def _import_line(result: ImportResult) -> str:
     """One imported log: its outcome, match, events, whether flagged, and the path."""
-    flag = f" · FLAGGED, {counted(result.violations, 'violation')}" if result.violations else ""
-    detail = f" · {term(result.detail)}" if result.outcome == "rejected" else ""
+    flag = (
+        " · "
+        + _("FLAGGED, {violations}").format(violations=counted(result.violations, "violation"))
+        if result.violations
+        else ""
+    )
+    detail = ""
+    if result.outcome == "rejected":
+        detail = " · " + term(say(result.said) if result.said is not None else result.detail)
+    outcome = _(_OUTCOMES.get(result.outcome, result.outcome))
     return (
-        f"{result.outcome:9} {term(result.match_id)}  "
+        f"{outcome:9} {term(result.match_id)}  "
         f"({counted(result.events, 'event')}){flag}{detail}  {term(result.path)}"
     )
 
@@ -176,14 +196,26 @@ def _import_summary(logs: int, counts: Counter[str], events: Counter[str], *, ta
     """The closing lines of an import on stderr: a table of outcomes (``table``), and the
     count of each."""
     if table:
-        rows = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
-        echo(f"{'outcome':10} {'logs':>6} {'events':>12}", err=True)
-        for label, key in [*rows, ("failed", "error")]:
-            echo(f"{label:10} {counts[key]:>6,} {events[key]:>12,}", err=True)
+        keys = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
+        rows = [(_(_OUTCOMES[label]), key) for label, key in [*keys, ("failed", "error")]]
+        head = (_("outcome"), _("logs"), _("events"))
+        width = max(10, *(len(label) + 1 for label, _key in rows))
+        echo(f"{head[0]:{width}} {head[1]:>6} {head[2]:>12}", err=True)
+        for label, key in rows:
+            echo(
+                f"{label:{width}} {fmt_number(counts[key]):>6} {fmt_number(events[key]):>12}",
+                err=True,
+            )
     click.echo(
-        f"{counted(logs, 'log')}: {counts['stored']} stored, "
-        f"{counts['unchanged']} unchanged, {counts['rejected']} rejected, "
-        f"{counts['error']} failed",
+        _(
+            "{logs}: {stored} stored, {unchanged} unchanged, {rejected} rejected, {failed} failed"
+        ).format(
+            logs=counted(logs, "log"),
+            stored=counts["stored"],
+            unchanged=counts["unchanged"],
+            rejected=counts["rejected"],
+            failed=counts["error"],
+        ),
         err=True,
     )
 
@@ -210,7 +242,25 @@ def export(cli: CliContext, match_id: str, out: str) -> None:
     with open_store(cli, match_id) as store:
         n = export_match(store, match_id, out)
     if out != "-":
-        echo(f"wrote {counted(n, 'record')} of {term(match_id)} to {term(out)}", err=True)
+        echo(
+            _("wrote {records} of {match} to {path}").format(
+                records=counted(n, "record"), match=term(match_id), path=term(out)
+            ),
+            err=True,
+        )
+
+
+_LIST_HEADERS = (
+    N_("match"),
+    N_("date"),
+    N_("players"),
+    N_("turns"),
+    N_("winner"),
+    N_("victory"),
+    N_("viol"),
+    N_("head"),
+)
+"""The columns of `vwlog list` (shown in the active language)."""
 
 
 @main.command(name="list")
@@ -270,9 +320,13 @@ def list_(
         return
     rows = []
     for m in metas:
-        fork = f"(fork of {m.parent} @{m.fork_at})" if m.parent else ""
+        fork = (
+            _("(fork of {parent} @{seq})").format(parent=m.parent, seq=m.fork_at)
+            if m.parent
+            else ""
+        )
         if m.seal == "import":
-            fork = f"{fork} (sealed on import)".strip()
+            fork = f"{fork} ({_('sealed on import')})".strip()
         day = created_day(m.created)
         rows.append(
             (
@@ -287,7 +341,7 @@ def list_(
                 fork,
             )
         )
-    headers = ("match", "date", "players", "turns", "winner", "victory", "viol", "head", "")
+    headers = (*(_(h) for h in _LIST_HEADERS), "")
     echo(table(headers, rows, align="<<<><<><<", gap=" "))
     echo(counted(len(metas), "match", "matches"), err=True)
 
@@ -378,11 +432,22 @@ def play(
         )
     with open_store(cli, match_id) as store:
         result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed)
-    ending = f" · won by {term(result.winner)} ({result.victory})" if result.winner else ""
+    ending = (
+        " · "
+        + _("won by {winner} ({victory})").format(
+            winner=term(result.winner), victory=result.victory
+        )
+        if result.winner
+        else ""
+    )
     echo(
-        f"{term(match_id)}: {counted(result.decisions, 'decision')}, "
-        f"{counted(result.appended, 'event')} appended; "
-        f"head seq {result.head_seq}{ending}"
+        _("{match}: {decisions}, {events} appended; head seq {seq}").format(
+            match=term(match_id),
+            decisions=counted(result.decisions, "decision"),
+            events=counted(result.appended, "event"),
+            seq=result.head_seq,
+        )
+        + ending
     )
 
 
@@ -461,8 +526,14 @@ def rebase_(
 
 def _tree(node: LineageNode, prefix: str = "", last: bool = True, root: bool = True) -> list[str]:
     m = node.meta
-    at = f" @ seq {m.fork_at}" if m.fork_at is not None else ""
-    ending = f"won by {term(m.winner)} ({(m.victory or '').lower()})" if m.winner else "running"
+    at = " @ " + _("seq {seq}").format(seq=m.fork_at) if m.fork_at is not None else ""
+    ending = (
+        _("won by {winner} ({victory})").format(
+            winner=term(m.winner), victory=(m.victory or "").lower()
+        )
+        if m.winner
+        else _("running")
+    )
     line = f"{term(m.match_id)}{at} · {counted(m.events, 'event')} · {ending}"
     out = [line if root else f"{prefix}{'└── ' if last else '├── '}{line}"]
     child_prefix = "" if root else prefix + ("    " if last else "│   ")

@@ -9,16 +9,29 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import to_json
+from vwlog.io.i18n import gettext as _
 from vwlog.services.decisions import Awaited, awaited_in_log, awaited_in_store
 
 
 def _text(a: Awaited) -> str:
-    where = f"seq {a.seq} · turn {a.turn}" + (f" · {a.phase}" if a.phase else "")
+    """Whose decision is awaited and every legal one, in the active language (the decisions
+    themselves are the play notation, the same in every language)."""
+    where = _("seq {seq} · turn {turn}").format(seq=a.seq, turn=a.turn) + (
+        f" · {a.phase}" if a.phase else ""
+    )
     if a.over:
-        return f"{where}: the match is over" + (f" (won by {a.winner})" if a.winner else "")
+        if a.winner:
+            return _("{where}: the match is over (won by {winner})").format(
+                where=where, winner=a.winner
+            )
+        return _("{where}: the match is over").format(where=where)
     if a.player is None:
-        return f"{where}: no decision is awaited (the rules act next)"
-    lines = [f"{where}: {a.player} to decide ({a.kind}); {len(a.decisions)} legal:"]
+        return _("{where}: no decision is awaited (the rules act next)").format(where=where)
+    lines = [
+        _("{where}: {player} to decide ({kind}); {count} legal:").format(
+            where=where, player=a.player, kind=a.kind, count=len(a.decisions)
+        )
+    ]
     lines += [f"  {d}" for d in a.decisions]
     return "\n".join(lines)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
+from vwlog.io.i18n import gettext
 from vwlog.render.json import dumps
 from vwlog.render.rules import rule_title
 from vwlog.render.text import visible
@@ -88,12 +89,15 @@ _ACTIVE: list[_TtyBar] = []
 
 @contextmanager
 def progress(total: int, label: str, *, enabled: bool = True) -> Iterator[Bar]:
-    """A progress bar on stderr for long runs on a terminal; silent otherwise. While it is
-    shown, `echo` writes each line above the bar, never glued to it."""
+    """A progress bar on stderr for long runs on a terminal, ``label`` (marked with ``N_``) in
+    the active language; silent otherwise. While it is shown, `echo` writes each line above
+    the bar, never glued to it."""
     if not enabled or not sys.stderr.isatty():
         yield _NoBar()
         return
-    with click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) as bar:
+    with click.progressbar(
+        length=total, label=gettext(label), file=sys.stderr, show_pos=True
+    ) as bar:
         tty_bar = _TtyBar(bar)
         _ACTIVE.append(tty_bar)
         try:

@@ -12,6 +12,7 @@ from vwlog.cli import options
 from vwlog.cli.base import main
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import echo, progress
+from vwlog.io.i18n import N_
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_deck, load_pool
@@ -163,7 +164,7 @@ def simulate(
         _simulate_on_cluster(ctx, cluster, jobs, pool, spec, out, batch)
         return
     victories: Counter[str] = Counter()
-    with progress(matches, "simulating", enabled=matches > 1) as bar:
+    with progress(matches, N_("simulating"), enabled=matches > 1) as bar:
 
         def seen(match: GeneratedMatch, _path: Path | None) -> None:
             victories[match.victory or "UNFINISHED"] += 1
@@ -202,7 +203,7 @@ def _simulate_on_cluster(
     victories: Counter[str] = Counter()
     where_to = prepare_simulation(spec, out)
     failed = 0
-    with progress(matches, "simulating", enabled=matches > 1) as bar:
+    with progress(matches, N_("simulating"), enabled=matches > 1) as bar:
         for outcome in on_cluster(
             cluster, jobs, simulate_task, range(matches), pool, spec, where_to, batch=batch
         ):

@@ -15,6 +15,7 @@ from vwlog.cli.base import CliContext, main
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.helptexts import more_help
 from vwlog.cli.render import progress
+from vwlog.io.i18n import N_
 from vwlog.io.parquet import ParquetStats
 from vwlog.model.errors import LogFormatError, OutputError, UsageError
 from vwlog.model.text import msg
@@ -92,7 +93,7 @@ def _from_store(
             )
         if again:
             total = len(store.match_ids())
-            with progress(total, "replaying", enabled=total > 1) as bar:
+            with progress(total, N_("replaying"), enabled=total > 1) as bar:
                 rebuilt = rebuild(store, on_match=lambda _metrics: bar.update(1))
             click.echo(f"rebuilt the statistics of {rebuilt.added} stored matches", err=True)
         if filters.active or per_match or (not forks and holds_forks(store)):
@@ -135,7 +136,7 @@ def _each_stored(
             if cluster
             else measured(store, forks=forks)
         )
-        with progress(len(ids), "measuring", enabled=len(ids) > 1) as bar:
+        with progress(len(ids), N_("measuring"), enabled=len(ids) > 1) as bar:
             for outcome in outcomes:
                 bar.update(1)
                 if isinstance(outcome, TaskFailure | str):
@@ -171,7 +172,7 @@ def _from_logs(
     corpus = CorpusStats(filters=filters)
     kept: list[MatchMetrics] = []
     unreadable = 0
-    with progress(len(paths), "measuring", enabled=len(paths) > 1) as bar:
+    with progress(len(paths), N_("measuring"), enabled=len(paths) > 1) as bar:
         outcomes = (
             on_cluster(cluster, jobs, stats_task, paths, shared_paths(paths), batch=batch)
             if cluster

@@ -31,7 +31,8 @@ from vwlog.cli.render import POINT_MARK
 from vwlog.engine.describe import description
 from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.seek import Timeline
-from vwlog.io.i18n import say
+from vwlog.io.i18n import N_, ngettext, say
+from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
 from vwlog.render.text import term, violation_message
@@ -45,27 +46,29 @@ if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
 
 KEYS: tuple[tuple[str, str], ...] = (
-    ("n  →", "next event"),
-    ("p  ←", "previous event"),
-    ("N", "next decision (a player's)"),
-    ("P", "previous decision"),
-    ("t", "next turn"),
-    ("T", "this turn's start, or the previous turn's"),
-    ("r", "next register result"),
-    ("c", "next combat step"),
-    ("g", "go to a seq"),
-    ("/", "search the events (a card, a player, a word); empty: search again"),
-    ("v", "show or hide the violations"),
-    ("↑ ↓", "scroll a line"),
-    ("PgUp PgDn  space", "scroll a page"),
-    ("Home End", "scroll to the top, to the end of the board"),
-    ("< >", "scroll left, right (long lines)"),
-    ("?", "this help"),
-    ("q  Esc", "quit"),
+    ("n  →", N_("next event")),
+    ("p  ←", N_("previous event")),
+    ("N", N_("next decision (a player's)")),
+    ("P", N_("previous decision")),
+    ("t", N_("next turn")),
+    ("T", N_("this turn's start, or the previous turn's")),
+    ("r", N_("next register result")),
+    ("c", N_("next combat step")),
+    ("g", N_("go to a seq")),
+    ("/", N_("search the events (a card, a player, a word); empty: search again")),
+    ("v", N_("show or hide the violations")),
+    ("↑ ↓", N_("scroll a line")),
+    ("PgUp PgDn  space", N_("scroll a page")),
+    ("Home End", N_("scroll to the top, to the end of the board")),
+    ("< >", N_("scroll left, right (long lines)")),
+    ("?", N_("this help")),
+    ("q  Esc", N_("quit")),
 )
-"""Every key of the stepper and what it does: the ``?`` screen lists them all."""
-HELP = "? help  n/p event  N/P decision  t/T turn  / search  g go to  ↑↓ scroll  q quit"
-"""The key line at the foot of the screen (fits 80 columns; ``?`` gives the rest)."""
+"""Every key of the stepper and what it does (English; shown in the active language): the
+``?`` screen lists them all."""
+HELP = N_("? help  n/p event  N/P decision  t/T turn  / search  g go to  ↑↓ scroll  q quit")
+"""The key line at the foot of the screen (fits 80 columns; ``?`` gives the rest; shown in the
+active language)."""
 CONTEXT = 2
 """Events listed before and after the current one."""
 COMBAT_STEPS = frozenset(f"C{n}" for n in range(1, 11))
@@ -124,51 +127,51 @@ class Stepper:
     def next(self) -> bool:
         """One event forward."""
         last = len(self.timeline) - 1
-        return self._go(self.index + 1 if self.index < last else None, "at the last event")
+        return self._go(self.index + 1 if self.index < last else None, _("at the last event"))
 
     def previous(self) -> bool:
         """One event back."""
-        return self._go(self.index - 1 if self.index > 0 else None, "at the first event")
+        return self._go(self.index - 1 if self.index > 0 else None, _("at the first event"))
 
     def next_decision(self) -> bool:
         """Forward to the next player's decision."""
-        return self._go(self._find(lambda m: m.decision), "no decision after this one")
+        return self._go(self._find(lambda m: m.decision), _("no decision after this one"))
 
     def previous_decision(self) -> bool:
         """Back to the previous player's decision."""
         found = self._find(lambda m: m.decision, backward=True)
-        return self._go(found, "no decision before this one")
+        return self._go(found, _("no decision before this one"))
 
     def next_turn(self) -> bool:
         """Forward to the start of the next turn."""
-        return self._go(self._find(lambda m: m.type == "turn_started"), "no later turn")
+        return self._go(self._find(lambda m: m.type == "turn_started"), _("no later turn"))
 
     def previous_turn(self) -> bool:
         """Back to the start of this turn, or of the previous one if already there."""
         found = self._find(lambda m: m.type == "turn_started", backward=True)
-        return self._go(found, "no earlier turn")
+        return self._go(found, _("no earlier turn"))
 
     def next_result(self) -> bool:
         """Forward to the next register object that results."""
         found = self._find(lambda m: m.type == "object_resulted")
-        return self._go(found, "no register result after this one")
+        return self._go(found, _("no register result after this one"))
 
     def next_combat_step(self) -> bool:
         """Forward to the start of the next combat step."""
         found = self._find(lambda m: m.type == "step_started" and m.step in COMBAT_STEPS)
-        return self._go(found, "no combat step after this one")
+        return self._go(found, _("no combat step after this one"))
 
     def go_to(self, text: str) -> bool:
         """Jump to the event whose seq is ``text``."""
         try:
             seq = int(text.strip())
         except ValueError:
-            self.message = f"not a seq: {text.strip()!r}"
+            self.message = _("not a seq: {text}").format(text=repr(text.strip()))
             return False
         try:
             index = self.timeline.index(seq)
         except UsageError as error:
-            self.message = str(error)
+            self.message = say(error.text())
             return False
         return self._go(index, "")
 
@@ -177,7 +180,7 @@ class Stepper:
         player, a word), case-insensitive, wrapping at the end; empty repeats the last search."""
         needle = (text.strip() or self.last_search).lower()
         if not needle:
-            self.message = "nothing to search for"
+            self.message = _("nothing to search for")
             return False
         self.last_search = needle
         n = len(self.descriptions)
@@ -187,15 +190,17 @@ class Stepper:
                 wrapped = i <= self.index
                 self._go(i, "")
                 if wrapped:
-                    self.message = f"search wrapped to the start: {needle!r}"
+                    self.message = _("search wrapped to the start: {text}").format(
+                        text=repr(needle)
+                    )
                 return True
-        self.message = f"no event mentions {needle!r}"
+        self.message = _("no event mentions {text}").format(text=repr(needle))
         return False
 
     def toggle_violations(self) -> None:
         """Show or hide the violations under the events."""
         self.show_violations = not self.show_violations
-        self.message = f"violations {'shown' if self.show_violations else 'hidden'}"
+        self.message = _("violations shown") if self.show_violations else _("violations hidden")
 
     # -- the screen --------------------------------------------------------------------------
 
@@ -203,16 +208,21 @@ class Stepper:
         """The top line: match, seq, position, violations."""
         tl = self.timeline
         mark = tl.marks[self.index]
-        parts = [f"seq {mark.seq}/{tl.marks[-1].seq}", f"turn {mark.turn}"]
+        parts = [
+            _("seq {seq}/{last}").format(seq=mark.seq, last=tl.marks[-1].seq),
+            _("turn {turn}").format(turn=mark.turn),
+        ]
         if mark.phase:
             parts.append(mark.phase + (f"/{mark.step}" if mark.step else ""))
         if mark.priority:
-            parts.append(f"priority {mark.priority}")
+            parts.append(_("priority {player}").format(player=mark.priority))
         if mark.seq in self.points:
-            parts.append("priority point")
+            parts.append(_("priority point"))
         total = sum(len(v) for v in tl.violations.values())
         if total:
-            parts.append(f"{total} violation{'s' if total != 1 else ''}")
+            parts.append(
+                ngettext("{count} violation", "{count} violations", total).format(count=total)
+            )
         title = f"vwlog replay {self.title}".rstrip()
         return f"{title} · " + " · ".join(parts)
 
@@ -256,7 +266,7 @@ _MOVES: dict[str, Callable[[Stepper], bool]] = {
     "next_combat_step": Stepper.next_combat_step,
 }
 
-_ASK = {"go": "go to seq: ", "search": "search: "}
+_ASK = {"go": N_("go to seq: "), "search": N_("search: ")}
 
 
 def _screen_text(lines: list[str], *, violation_style: str = "bold red") -> Text:
@@ -291,10 +301,10 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """A scrolling list of the keys."""
-        width = max(len(k) for k, _ in KEYS)
-        lines = [f"{k:<{width}}  {what}" for k, what in KEYS]
-        lines += ["", "◆ after an event: a priority point (a fork may start there)", ""]
-        lines.append("? q Esc: close this help")
+        width = max(len(k) for k, _what in KEYS)
+        lines = [f"{k:<{width}}  {_(what)}" for k, what in KEYS]
+        lines += ["", _("◆ after an event: a priority point (a fork may start there)"), ""]
+        lines.append(_("? q Esc: close this help"))
         with ScrollableContainer(id="help"):
             yield Static(Text("\n".join(lines)), id="help-text")
 
@@ -357,7 +367,7 @@ class StepperApp(App[None]):
         ask = Static(id="ask", markup=False)
         ask.display = False
         yield ask
-        yield Static(Text(HELP), id="keys")
+        yield Static(Text(_(HELP)), id="keys")
 
     def on_mount(self) -> None:
         """Draw the first position."""
@@ -431,7 +441,7 @@ class StepperApp(App[None]):
 
     def _draw_prompt(self) -> None:
         if self._asking is not None:
-            label = _ASK[self._asking]
+            label = _(_ASK[self._asking])
             self.query_one("#ask", Static).update(Text(label + term(self._typed) + "▏"))
 
     def _close_prompt(self) -> None:

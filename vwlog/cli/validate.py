@@ -16,6 +16,7 @@ from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import echo, echo_result, progress, rule_title, to_json
 from vwlog.engine.replay import ViolationPolicy
 from vwlog.events import MatchStarted
+from vwlog.io.i18n import N_, say
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import STDIO, open_log
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
@@ -24,7 +25,7 @@ from vwlog.render.json import integrity_json, validation_json, verify_json
 from vwlog.render.markdown import validation_markdown
 from vwlog.render.provenance import Provenance, provenance, provenance_markdown
 from vwlog.render.text import counted, term, validation_text
-from vwlog.render.trust import verdict
+from vwlog.render.trust import COMMITMENT_STATUS, SIGNATURE_STATUS, verdict
 from vwlog.rules.catalog import PENDING_FLAGS
 from vwlog.services import (
     InputProblem,
@@ -155,7 +156,7 @@ def validate(
     tally = _Tally()
     reports: list[dict[str, Any]] = []
     with progress(
-        len(paths), "validating", enabled=len(paths) > 1 and output_format == "text"
+        len(paths), N_("validating"), enabled=len(paths) > 1 and output_format == "text"
     ) as bar:
         outcomes = (
             on_cluster(cluster, jobs, validate_task, paths, opts, shared_paths(paths), batch=batch)
@@ -434,7 +435,7 @@ def _verify_text(report: VerifyReport, integrity: Integrity) -> list[str]:
         )
         lines.append(
             _("{source}: BROKEN at {where}: {reason}").format(
-                source=source, where=where, reason=term(b.reason)
+                source=source, where=where, reason=term(say(b.reason))
             )
         )
         if b.expected or b.found:
@@ -444,25 +445,42 @@ def _verify_text(report: VerifyReport, integrity: Integrity) -> list[str]:
                 )
             )
     if report.seal == "import":
-        lines.append("    sealed on import: the log carried no hashes, so the chain shows only")
-        lines.append("    that nothing changed since it was imported, not what its author wrote")
+        lines.append(
+            "    " + _("sealed on import: the log carried no hashes, so the chain shows only")
+        )
+        lines.append(
+            "    " + _("that nothing changed since it was imported, not what its author wrote")
+        )
     for problem in report.derived:
-        lines.append(f"    ALTERED derived data: {term(problem)}")
+        lines.append(
+            "    " + _("ALTERED derived data: {problem}").format(problem=term(say(problem)))
+        )
     for done in report.repaired:
-        lines.append(f"    REPAIRED: {term(done)}")
+        lines.append("    " + _("REPAIRED: {what}").format(what=term(say(done))))
     for c in report.commitments:
         lines.append(
             _("    deck commitment of {player}: {status}").format(
-                player=term(c.player), status=term(c.status)
+                player=term(c.player), status=term(_(COMMITMENT_STATUS.get(c.status, c.status)))
             )
         )
-    lines.append(f"    seal: {term(integrity.seal)}")
+    lines.append("    " + _("seal: {seal}").format(seal=term(say(integrity.seal))))
     for sig in integrity.signatures:
-        known = f" (keyring: {sig.known_as})" if sig.known_as else ""
-        lines.append(f"    signed by {term(sig.signer + known)}, key {sig.key_id}: {sig.status}")
+        signer = (
+            _("{signer} (keyring: {known})").format(signer=sig.signer, known=sig.known_as)
+            if sig.known_as
+            else sig.signer
+        )
+        lines.append(
+            "    "
+            + _("signed by {signer}, key {key}: {status}").format(
+                signer=term(signer),
+                key=sig.key_id,
+                status=_(SIGNATURE_STATUS.get(sig.status, sig.status)),
+            )
+        )
     for problem in integrity.problems:
         if "hash chain" not in problem:
-            lines.append(f"    {term(problem)}")
+            lines.append(f"    {term(say(problem))}")
     return lines
 
 

@@ -33,7 +33,7 @@ from babel import Locale
 from babel.dates import format_date, format_datetime
 from babel.numbers import format_decimal, format_percent
 
-from vwlog.model.text import Msg
+from vwlog.model.text import Msg, SaidText
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -197,8 +197,10 @@ def gettext(message: str) -> str:
 def say(text: Msg | str) -> str:
     """A sentence of the engine (`vwlog.model.text.Msg`: a violation, an event) in the active
     language: its template and every nested one looked up in the catalog, then filled with the
-    same values; a plain string as it is."""
-    return text.render(gettext) if isinstance(text, Msg) else text
+    same values; a `SaidText` by its template; a plain string as it is."""
+    if isinstance(text, SaidText):
+        return text.said.render(gettext, fmt_number)
+    return text.render(gettext, fmt_number) if isinstance(text, Msg) else text
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -17,11 +17,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Msg", "msg"]
+__all__ = ["Count", "Msg", "SaidText", "msg", "said_text"]
 
 
 def _same(template: str) -> str:
     return template
+
+
+class Count(int):
+    """A count that a sentence shows with thousands separators: ``1,955`` in English, and in
+    another language as that language groups digits (`Msg.render`'s ``number``).
+
+    >>> f"{Count(1955)}"
+    '1,955'
+    """
+
+    def __format__(self, spec: str) -> str:
+        return format(int(self), spec or ",")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +49,27 @@ class Msg:
     params: tuple[tuple[str, object], ...] = ()
     """The values, by placeholder name; a `Msg` value is said in the same language."""
 
-    def render(self, translate: Callable[[str], str] = _same) -> str:
-        """The sentence with ``translate`` applied to this template and every nested one."""
-        values = {
-            name: value.render(translate) if isinstance(value, Msg) else value
-            for name, value in self.params
-        }
+    def render(
+        self,
+        translate: Callable[[str], str] = _same,
+        number: Callable[[int], str] | None = None,
+    ) -> str:
+        """The sentence with ``translate`` applied to this template and every nested one, and
+        ``number`` to every `Count` (English grouping without it)."""
+        values = {name: self._value(value, translate, number) for name, value in self.params}
         return translate(self.template).format(**values)
+
+    @staticmethod
+    def _value(
+        value: object, translate: Callable[[str], str], number: Callable[[int], str] | None
+    ) -> object:
+        if isinstance(value, Msg):
+            return value.render(translate, number)
+        if isinstance(value, SaidText):
+            return value.said.render(translate, number)
+        if isinstance(value, Count) and number is not None:
+            return number(value)
+        return value
 
     def __str__(self) -> str:
         return self.render()
@@ -56,3 +82,29 @@ def msg(template: str, /, **params: object) -> Msg:
     'p1 passes priority'
     """
     return Msg(template, tuple(params.items()))
+
+
+class SaidText(str):
+    """A sentence kept as plain English text (a field typed ``str``) that remembers its
+    template, so a renderer can say it in another language (`vwlog.io.i18n.say`); everywhere
+    else (comparisons, JSON, ``startswith``) it is the English string.
+
+    >>> text = said_text(msg("sealed after {count} records", count=3))
+    >>> text == "sealed after 3 records", text.said.template
+    (True, 'sealed after {count} records')
+    """
+
+    said: Msg
+
+    def __new__(cls, said: Msg) -> SaidText:
+        text = super().__new__(cls, said.render())
+        text.said = said
+        return text
+
+    def __reduce__(self) -> tuple[type[SaidText], tuple[Msg]]:
+        return (SaidText, (self.said,))
+
+
+def said_text(said: Msg) -> SaidText:
+    """``said`` as English text that remembers its template (see `SaidText`)."""
+    return SaidText(said)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 
 from vwlog.engine.describe import state_json
+from vwlog.io.i18n import say
 from vwlog.render.rules import rule_title
 from vwlog.render.trust import verdict
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from vwlog.engine.seek import PriorityPoint
     from vwlog.model.errors import Violation
     from vwlog.model.state import MatchState
+    from vwlog.model.text import Msg
     from vwlog.rules.published import Integrity
     from vwlog.store.catalog import MatchMeta
 
@@ -96,13 +98,14 @@ def dumps(data: Any, *, compact: bool = False) -> str:
     return _INVISIBLE.sub(_escaped, text)
 
 
-def violation_json(v: Violation) -> dict[str, Any]:
+def violation_json(v: Violation, *, translated: bool = False) -> dict[str, Any]:
     """A violation: the rule id and its title, the message, where it happened, what was
-    expected instead, and the ruleset flag that decides it (``null`` fields when unknown)."""
+    expected instead, and the ruleset flag that decides it (``null`` fields when unknown);
+    with ``translated``, the message in the active language, else in English."""
     return {
         "rule": v.rule,
         "title": rule_title(v.rule),
-        "message": v.message,
+        "message": _said(v.text, v.message, translated),
         "seq": v.seq,
         "line": v.line,
         "event": v.event_type,
@@ -116,9 +119,11 @@ def violation_json(v: Violation) -> dict[str, Any]:
     }
 
 
-def violations_json(violations: Sequence[Violation]) -> list[dict[str, Any]]:
-    """Several violations, in order."""
-    return [violation_json(v) for v in violations]
+def violations_json(
+    violations: Sequence[Violation], *, translated: bool = False
+) -> list[dict[str, Any]]:
+    """Several violations, in order (see `violation_json` for ``translated``)."""
+    return [violation_json(v, translated=translated) for v in violations]
 
 
 def board_json(
@@ -141,6 +146,7 @@ def step_json(
     player: str | None = None,
     priority_point: bool = False,
     record: bool = False,
+    translated: bool = False,
 ) -> dict[str, Any]:
     """One event of a replay: where it happened, what it did, the board after it.
 
@@ -148,7 +154,9 @@ def step_json(
     board; ``priority_point`` says whether a player holds priority after it (a fork may start
     there); ``voids`` is the range of seqs a judge's back-up voided, or ``null``. With
     ``record``, also ``hash`` (its chain hash) and ``event`` (the recorded event; ``null`` for
-    ``player``'s view, since the record may name cards hidden from them).
+    ``player``'s view, since the record may name cards hidden from them). With
+    ``translated``, the violations' messages are in the active language (``description`` is
+    said by the caller).
     """
     rec, after = step.record, step.after
     data: dict[str, Any] = {
@@ -161,7 +169,7 @@ def step_json(
         "step": str(after.step) if after.step else None,
         "priority": after.priority,
         "priority_point": priority_point,
-        "violations": violations_json(step.violations),
+        "violations": violations_json(step.violations, translated=translated),
         "voids": list(step.voids) if step.voids is not None else None,
     }
     if board:
@@ -174,8 +182,9 @@ def step_json(
     return data
 
 
-def validation_json(r: ValidationReport) -> dict[str, Any]:
-    """The outcome of validating one log: what it holds, how it ended, every violation."""
+def validation_json(r: ValidationReport, *, translated: bool = False) -> dict[str, Any]:
+    """The outcome of validating one log: what it holds, how it ended, every violation (its
+    message in the active language with ``translated``, else in English)."""
     return {
         "source": r.source,
         "match_id": r.match_id,
@@ -195,7 +204,7 @@ def validation_json(r: ValidationReport) -> dict[str, Any]:
         "stopped_at": r.stopped_at,
         "rulings": r.rulings,
         "voided": [list(v) for v in r.voided],
-        "violations": violations_json(r.violations),
+        "violations": violations_json(r.violations, translated=translated),
         "verdict": verdict(r),
         "integrity": integrity_json(r.integrity),
         "trusted": trusted_json(r),
@@ -307,46 +316,62 @@ def priority_point_json(p: PriorityPoint) -> dict[str, Any]:
     }
 
 
-def diff_event_json(e: DiffEvent) -> dict[str, Any]:
-    """One event of a record in a diff, with the rules it breaks where it stands."""
+def _said(said: Msg | None, english: str, translated: bool) -> str:
+    """``english``, or with ``translated`` the same sentence in the active language."""
+    return say(said) if translated and said is not None else english
+
+
+def diff_event_json(e: DiffEvent, *, translated: bool = False) -> dict[str, Any]:
+    """One event of a record in a diff, with the rules it breaks where it stands (its sentence
+    in the active language with ``translated``, else in English)."""
     return {
         "seq": e.seq,
         "line": e.line,
         "type": e.type,
         "decision": e.decision,
-        "text": e.text,
+        "text": _said(e.said, e.text, translated),
         "event": e.event.model_dump(mode="json") if e.event is not None else None,
-        "violations": violations_json(e.violations),
+        "violations": violations_json(e.violations, translated=translated),
     }
 
 
-def _difference_json(x: Difference) -> dict[str, Any]:
-    return {"subject": x.subject, "key": x.key, "when": x.when, "text": x.text, "a": x.a, "b": x.b}
+def _difference_json(x: Difference, translated: bool) -> dict[str, Any]:
+    text = _said(x.said, x.text, translated)
+    return {"subject": x.subject, "key": x.key, "when": x.when, "text": text, "a": x.a, "b": x.b}
 
 
 def _side_json(s: RecordSide) -> dict[str, Any]:
     return {"source": s.name, "match_id": s.match_id, "events": s.events}
 
 
-def diff_json(report: DiffReport) -> dict[str, Any]:
-    """Where two records of one match part, and what follows from it."""
+def diff_json(report: DiffReport, *, translated: bool = False) -> dict[str, Any]:
+    """Where two records of one match part, and what follows from it; with ``translated``, its
+    sentences (events, position, differences, alterations) in the active language (the
+    service's answer), else in English (the command line's JSON)."""
     d = report.divergence
+
+    def event(e: DiffEvent) -> dict[str, Any]:
+        return diff_event_json(e, translated=translated)
+
+    def altered(note: Msg | None) -> str | None:
+        return None if note is None else _said(note, str(note), translated)
+
     return {
         "outcome": report.outcome,
         "a": _side_json(report.a),
         "b": _side_json(report.b),
         "common": report.common,
         "longer": report.longer,
-        "continuation": [diff_event_json(e) for e in report.continuation],
+        "continuation": [event(e) for e in report.continuation],
         "divergence": None
         if d is None
         else {
             "seq": d.seq,
-            "position": d.position,
-            "a": diff_event_json(d.a),
-            "b": diff_event_json(d.b),
+            "position": _said(d.position_said, d.position, translated),
+            "a": event(d.a),
+            "b": event(d.b),
             "legal": {"a": not d.a.violations, "b": not d.b.violations},
-            "altered": {"a": d.altered_a, "b": d.altered_b},
+            "altered": {"a": altered(d.altered_a), "b": altered(d.altered_b)},
             "window_end": {"a": d.window_end[0], "b": d.window_end[1]},
             "agree_again": None
             if d.agree_again is None
@@ -354,9 +379,9 @@ def diff_json(report: DiffReport) -> dict[str, Any]:
             "part_again": None
             if d.part_again is None
             else {"a": d.part_again[0], "b": d.part_again[1]},
-            "then_a": [diff_event_json(e) for e in d.then_a],
-            "then_b": [diff_event_json(e) for e in d.then_b],
-            "differences": [_difference_json(x) for x in d.differences],
+            "then_a": [event(e) for e in d.then_a],
+            "then_b": [event(e) for e in d.then_b],
+            "differences": [_difference_json(x, translated) for x in d.differences],
         },
     }
 

@@ -18,12 +18,13 @@ from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
-from vwlog.render.trust import signatures_text, trusted_summary, verdict
+from vwlog.render.trust import COMMITMENT_STATUS, signatures_text, trusted_summary, verdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from vwlog.audit.diff import DiffEvent, DiffReport, RecordSide
+    from vwlog.audit.boarddiff import Difference
+    from vwlog.audit.diff import DiffEvent, DiffReport, Divergence, RecordSide
     from vwlog.audit.knowledge import Knowledge
     from vwlog.audit.report import EventLine, Integrity, Moment, RulingEntry
     from vwlog.engine.replay import ValidationReport
@@ -36,6 +37,7 @@ __all__ = [
     "cell_text",
     "counted",
     "diff_text",
+    "difference_text",
     "event_text",
     "hidden_lines",
     "integrity_rows",
@@ -150,7 +152,7 @@ def validation_summary(r: ValidationReport) -> str:
     else:
         ending = _("no winner yet")
     if r.stopped_at is not None:
-        ending = _("stopped at seq {seq} (--strict)").format(seq=r.stopped_at)
+        ending = _("stopped at seq {seq}, at the first violation").format(seq=r.stopped_at)
     effects = _("effects {verified} verified, {trusted} trusted").format(
         verified=fmt_number(r.effects_verified), trusted=fmt_number(r.effects_trusted)
     )
@@ -165,6 +167,11 @@ def violation_message(v: Violation) -> str:
     """What a violation says, in the active language (its template translated, the same names
     and numbers filled in); a violation built with a plain message says that message."""
     return say(v.text) if v.text is not None else v.message
+
+
+def difference_text(x: Difference) -> str:
+    """What differs on two records' boards, in the active language."""
+    return say(x.said) if x.said is not None else x.text
 
 
 def event_text(e: EventLine | DiffEvent) -> str:
@@ -283,7 +290,7 @@ def integrity_rows(integrity: Integrity | None) -> list[tuple[str, str]]:
             (
                 chain,
                 _("BROKEN at {where}: {reason}").format(
-                    where=where, reason=integrity.broken_reason
+                    where=where, reason=say(integrity.broken_reason)
                 ),
             )
         )
@@ -291,7 +298,10 @@ def integrity_rows(integrity: Integrity | None) -> list[tuple[str, str]]:
         rows.append(
             (
                 _("Deck commitments"),
-                "; ".join(f"{player}: {status}" for player, status in integrity.commitments),
+                "; ".join(
+                    f"{player}: {_(COMMITMENT_STATUS.get(status, status))}"
+                    for player, status in integrity.commitments
+                ),
             )
         )
     else:
@@ -357,89 +367,134 @@ def hidden_lines(k: Knowledge, *, none_known: bool = False) -> list[str]:
 
 
 def _side_line(label: str, side: RecordSide) -> str:
-    match = f" · match {term(side.match_id)}" if side.match_id else ""
+    match = " · " + _("match {match}").format(match=term(side.match_id)) if side.match_id else ""
     return f"{label}: {term(side.name)}{match} · {counted(side.events, 'event')}"
 
 
 def _legality(label: str, event: DiffEvent) -> list[str]:
     if not event.violations:
-        return [f"  {label}: legal"]
+        return [f"  {label}: " + _("legal")]
     lines = []
     for v in event.violations:
         lines.append(f"  {label}: {v.rule} {rule_title(v.rule)}: {term(violation_message(v))}")
         if v.expected is not None:
-            lines.append(f"     expected {term(v.expected)}; got {term(v.actual)}")
+            lines.append(
+                "     "
+                + _("expected {expected}; got {actual}").format(
+                    expected=term(v.expected), actual=term(v.actual)
+                )
+            )
     return lines
 
 
+def _seqs(a: int, b: int) -> str:
+    """``seq 12`` where both records are at one seq, else ``seq 12 in A, seq 14 in B``."""
+    if a == b:
+        return _("seq {seq}").format(seq=a)
+    return _("seq {a} in A, seq {b} in B").format(a=a, b=b)
+
+
 def diff_text(report: DiffReport, *, then: int = 5) -> str:
-    """The diff for people: where the records part, which event is legal, what differs."""
+    """The diff for people, in the active language: where the records part, which event is
+    legal, what differs."""
     lines = [_side_line("A", report.a), _side_line("B", report.b)]
     if report.outcome == "identical":
-        lines.append(f"identical: {counted(report.common, 'event')}")
-        return "\n".join(lines)
-    if report.outcome == "prefix":
-        short, long_ = ("A", "B") if report.longer == "B" else ("B", "A")
-        longer = report.b if long_ == "B" else report.a
-        more = longer.events - report.common
-        lines.append(
-            f"{short} ends at seq {report.common}; {long_} continues with "
-            f"{counted(more, 'more event')}:"
+        lines.append(_("identical: {events}").format(events=counted(report.common, "event")))
+    elif report.outcome == "prefix":
+        lines += _prefix_lines(report, then)
+    else:
+        lines += _divergence_lines(report, then)
+    return "\n".join(lines)
+
+
+def _prefix_lines(report: DiffReport, then: int) -> list[str]:
+    """How the longer record goes on past the shorter one's end."""
+    short, long_ = ("A", "B") if report.longer == "B" else ("B", "A")
+    longer = report.b if long_ == "B" else report.a
+    more = longer.events - report.common
+    lines = [
+        _("{short} ends at seq {seq}; {long} continues with {events}:").format(
+            short=short, seq=report.common, long=long_, events=counted(more, "more event")
         )
-        for e in report.continuation[:then]:
-            flag = "" if not e.violations else f"  [{', '.join(v.rule for v in e.violations)}]"
-            lines.append(f"  {e.seq:>6}  {term(event_text(e))}{flag}")
-        if more > then:
-            lines.append("  …")
-        return "\n".join(lines)
+    ]
+    for e in report.continuation[:then]:
+        flag = "" if not e.violations else f"  [{', '.join(v.rule for v in e.violations)}]"
+        lines.append(f"  {e.seq:>6}  {term(event_text(e))}{flag}")
+    if more > then:
+        lines.append("  …")
+    return lines
+
+
+def _divergence_lines(report: DiffReport, then: int) -> list[str]:
+    """Where the records part, each event judged, and where they agree again."""
     d = report.divergence
     assert d is not None
-    lines.append(
-        f"diverge at seq {d.seq}, after {counted(report.common, 'common event')} ({d.position})"
-    )
-    lines.append(f"  A {d.a.seq}: {term(event_text(d.a))}")
-    lines.append(f"  B {d.b.seq}: {term(event_text(d.b))}")
-    lines.append("legality from the common prefix:")
-    lines.extend(_legality("A", d.a))
-    lines.extend(_legality("B", d.b))
+    position = say(d.position_said) if d.position_said is not None else d.position
+    lines = [
+        _("diverge at seq {seq}, after {events} ({position})").format(
+            seq=d.seq, events=counted(report.common, "common event"), position=position
+        ),
+        f"  A {d.a.seq}: {term(event_text(d.a))}",
+        f"  B {d.b.seq}: {term(event_text(d.b))}",
+        _("legality from the common prefix:"),
+        *_legality("A", d.a),
+        *_legality("B", d.b),
+    ]
     for label, note in (("A", d.altered_a), ("B", d.altered_b)):
         if note:
-            lines.append(f"integrity: in {label}, {note}")
+            lines.append(_("integrity: in {label}, {note}").format(label=label, note=say(note)))
     if d.agree_again is not None:
-        again_a, again_b = d.agree_again
-        where = (
-            f"seq {again_a}" if again_a == again_b else f"seq {again_a} in A, seq {again_b} in B"
+        lines.append(
+            _("the records agree again from {where}; until then:").format(
+                where=_seqs(*d.agree_again)
+            )
         )
-        lines.append(f"the records agree again from {where}; until then:")
         if d.part_again is not None:
-            pa, pb = d.part_again
-            again = f"seq {pa}" if pa == pb else f"seq {pa} in A, seq {pb} in B"
-            lines.append(f"the records differ again from {again} (compare them from there)")
+            lines.append(
+                _("the records differ again from {where} (compare them from there)").format(
+                    where=_seqs(*d.part_again)
+                )
+            )
     else:
-        lines.append("the records do not agree again within the window; from the divergence:")
+        lines.append(_("the records do not agree again within the window; from the divergence:"))
     stretch_a, stretch_b = d.stretch
     for label, events in (("A", stretch_a), ("B", stretch_b)):
         if not events:
-            lines.append(f"  {label}: nothing (the other record's events are missing here)")
+            lines.append(f"  {label}: " + _("nothing (the other record's events are missing here)"))
         for k, e in enumerate(events[:then]):
             lead = f"  {label}:" if k == 0 else "    "
             lines.append(f"{lead} {e.seq:>5}  {term(event_text(e))}")
         if len(events) > then:
-            lines.append(f"     … {len(events) - then} more to seq {events[-1].seq}")
-    end_a, end_b = d.window_end
-    span = f"seq {end_a}" if end_a == end_b else f"seq {end_a} in A, seq {end_b} in B"
-    lines.append(f"what differs on the board (followed to {span}):")
+            lines.append(
+                "     "
+                + _("… {count} more to seq {seq}").format(
+                    count=len(events) - then, seq=events[-1].seq
+                )
+            )
+    return lines + _board_lines(d)
+
+
+def _board_lines(d: Divergence) -> list[str]:
+    """What differs on the two boards, each difference with when it holds."""
+    span = _seqs(*d.window_end)
+    lines = [_("what differs on the board (followed to {span}):").format(span=span)]
     if not d.differences:
-        lines.append("  nothing")
+        lines.append("  " + _("nothing"))
     settle = (
-        "when the records agree again" if d.agree_again is not None else f"right after seq {d.seq}"
+        _("when the records agree again")
+        if d.agree_again is not None
+        else _("right after seq {seq}").format(seq=d.seq)
     )
     for diff in d.differences:
         tail = ""
         if diff.subject != "card":
-            tail = f" ({settle})" if diff.when == "after" else f" (at {span})"
-        lines.append(f"  - {term(diff.text)}{tail}")
-    return "\n".join(lines)
+            tail = (
+                f" ({settle})"
+                if diff.when == "after"
+                else " (" + _("at {span}").format(span=span) + ")"
+            )
+        lines.append(f"  - {term(difference_text(diff))}{tail}")
+    return lines
 
 
 def rests_on_lines(report: ValidationReport) -> list[str]:
@@ -450,10 +505,12 @@ def rests_on_lines(report: ValidationReport) -> list[str]:
     head = _("rests on:")
     pad = " " * len(head)
     lines = [
-        f"  {head} " + _("pool {pool}").format(pool=visible(i.pool)),
-        f"  {pad} " + _("ruleset {ruleset}").format(ruleset=visible(i.ruleset)),
+        f"  {head} " + _("pool {pool}").format(pool=visible(say(i.pool))),
+        f"  {pad} " + _("ruleset {ruleset}").format(ruleset=visible(say(i.ruleset))),
         f"  {pad} "
-        + _("chain {chain} · {seal}").format(chain=visible(i.chain), seal=visible(i.seal)),
+        + _("chain {chain} · {seal}").format(
+            chain=visible(say(i.chain)), seal=visible(say(i.seal))
+        ),
         f"  {pad} " + _("signatures {signatures}").format(signatures=visible(signatures_text(i))),
         f"  {pad} "
         + _("trusted effects: {summary}").format(summary=trusted_summary(report.trusted)),
@@ -466,12 +523,14 @@ def rests_on_lines(report: ValidationReport) -> list[str]:
     if len(report.trusted) > 20:
         lines.append(
             "      "
-            + _("… and {count} more (see --format json)").format(count=len(report.trusted) - 20)
+            + _("… and {count} more (all of them in the JSON output)").format(
+                count=len(report.trusted) - 20
+            )
         )
     lines += [
-        "  " + _("WARNING: {text}").format(text=visible(w))
+        "  " + _("WARNING: {text}").format(text=visible(say(w)))
         for w in i.warnings
         if not w[0].isdigit()
     ]
-    lines += ["  " + _("INTEGRITY: {text}").format(text=visible(p)) for p in i.problems]
+    lines += ["  " + _("INTEGRITY: {text}").format(text=visible(say(p))) for p in i.problems]
     return lines

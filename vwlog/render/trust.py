@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from vwlog.io.i18n import N_, gettext, ngettext
+from vwlog.io.i18n import N_, gettext, ngettext, say
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
@@ -29,6 +29,13 @@ SIGNATURE_STATUS = {
     "not checked": N_("not checked"),
 }
 """What checking a signature showed, as shown."""
+
+COMMITMENT_STATUS = {
+    "verified": N_("verified"),
+    "not revealed": N_("not revealed"),
+    "mismatch": N_("mismatch"),
+}
+"""What checking a deck-order commitment showed, as shown."""
 
 
 def verdict(report: ValidationReport) -> str:
@@ -102,15 +109,15 @@ def rests_on(report: ValidationReport) -> RestsOn | None:
     if i is None:
         return None
     rows = [
-        (gettext("Pool"), i.pool),
-        (gettext("Ruleset"), i.ruleset),
-        (gettext("Chain"), i.chain),
-        (gettext("Seal"), i.seal),
+        (gettext("Pool"), say(i.pool)),
+        (gettext("Ruleset"), say(i.ruleset)),
+        (gettext("Chain"), say(i.chain)),
+        (gettext("Seal"), say(i.seal)),
         (gettext("Signatures"), signatures_text(i)),
         (gettext("Trusted effects"), trusted_summary(report.trusted)),
     ]
-    notes = [(gettext("Warning"), w) for w in i.warnings if not w[0].isdigit()]
-    notes += [(gettext("Integrity problem"), p) for p in i.problems]
+    notes = [(gettext("Warning"), say(w)) for w in i.warnings if not w[0].isdigit()]
+    notes += [(gettext("Integrity problem"), say(p)) for p in i.problems]
     return RestsOn(
         title=gettext("What the verdict rests on"),
         verdict=verdict_line(report),
@@ -121,6 +128,7 @@ def rests_on(report: ValidationReport) -> RestsOn | None:
 
 
 __all__ = [
+    "COMMITMENT_STATUS",
     "SIGNATURE_STATUS",
     "VERDICT_WORDS",
     "RestsOn",

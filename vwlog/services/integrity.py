@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vwlog.engine.replay import BaseVisitor, Fanout, Validator, replay
+from vwlog.model.text import msg, said_text
 from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
 from vwlog.services.matches import (
@@ -84,12 +85,22 @@ class _Checked(BaseVisitor[list[str]]):
         state = decode_snapshot(self.static, data, record.hash) if self.static is not None else None
         if state is None:
             self.problems.append(
-                f"the snapshot after seq {record.seq} is unreadable or was not made from that "
-                "record (altered?): readers replay the records instead"
+                said_text(
+                    msg(
+                        "the snapshot after seq {seq} is unreadable or was not made from that "
+                        "record (altered?): readers replay the records instead",
+                        seq=record.seq,
+                    )
+                )
             )
         elif state != step.after:
             self.problems.append(
-                f"the snapshot after seq {record.seq} differs from the board the records give"
+                said_text(
+                    msg(
+                        "the snapshot after seq {seq} differs from the board the records give",
+                        seq=record.seq,
+                    )
+                )
             )
         else:
             return
@@ -151,19 +162,21 @@ def _derived(store: MatchStore, match_id: str, *, repair: bool) -> tuple[list[st
     if repair:
         checked.flush()
         if checked.count:
-            rebuilt.append(f"{checked.count} snapshot(s) rebuilt from the records")
+            rebuilt.append(
+                said_text(msg("{count} snapshot(s) rebuilt from the records", count=checked.count))
+            )
         if catalog:
             keep = {"seal": stored.seal, "source_sha256": stored.source_sha256}
             store.update_meta(derived.model_copy(update=keep))
-            rebuilt.append("the catalog entry rebuilt from the records")
+            rebuilt.append(said_text(msg("the catalog entry rebuilt from the records")))
     return catalog + checked.problems, rebuilt
 
 
-_METRICS_DIFFER = "the catalog's statistics differ from the records'"
+_METRICS_DIFFER = said_text(msg("the catalog's statistics differ from the records'"))
 
 
 def _catalog_problems(stored: MatchMeta, derived: MatchMeta) -> list[str]:
-    problems = []
+    problems: list[str] = []
     for name in _COMPARED:
         kept, wanted = getattr(stored, name), getattr(derived, name)
         if name == "metrics" and (
@@ -178,7 +191,14 @@ def _catalog_problems(stored: MatchMeta, derived: MatchMeta) -> list[str]:
                 problems.append(_METRICS_DIFFER)
             else:
                 problems.append(
-                    f"the catalog says {name} {_short(kept)} but the records give {_short(wanted)}"
+                    said_text(
+                        msg(
+                            "the catalog says {field} {kept} but the records give {wanted}",
+                            field=name,
+                            kept=_short(kept),
+                            wanted=_short(wanted),
+                        )
+                    )
                 )
     return problems
 
@@ -201,15 +221,24 @@ def check_view(store: MatchStore) -> str | None:
         return None
     saved, why = _unpack(store, state)
     if saved is None:
-        return f"the statistics view is unusable ({why}); it is rebuilt on the next 'vwlog stats'"
+        return said_text(
+            msg(
+                "the statistics view is unusable ({why}); it is rebuilt when statistics are next "
+                "asked for",
+                why=why,
+            )
+        )
     fresh = CorpusStats()
     for meta in store.list_matches(upto=state.position):
         metrics, _ = match_metrics(store, meta)
         count(fresh, metrics)
     if fresh.canonical() != saved.canonical():
-        return (
-            f"the statistics view saved at position {state.position} differs from the "
-            "catalog's statistics (altered?): run 'vwlog stats --rebuild'"
+        return said_text(
+            msg(
+                "the statistics view saved at position {position} differs from the catalog's "
+                "statistics (altered?): rebuild the view from the catalog",
+                position=state.position,
+            )
         )
     return None
 

@@ -38,7 +38,9 @@ from vwlog.model.errors import (
     SequenceConflictError,
     StoredSeqOutOfRangeError,
     StoreError,
+    VwlogError,
 )
+from vwlog.model.text import Msg, msg, said_text
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
@@ -134,6 +136,8 @@ class ImportResult:
     events: int = 0
     violations: int = 0
     detail: str = ""
+    said: Msg | None = dataclasses.field(default=None, compare=False)
+    """``detail`` as a template and its values, to say it in the user's language."""
 
 
 def meta_from(
@@ -183,8 +187,18 @@ def judge_and_measure(
 def rejected(source: str, match_id: str, events: int, report: ValidationReport) -> ImportResult:
     """The result of an import refused for its violations (``reject_illegal``)."""
     n = len(report.violations)
+    first = report.violations[0]
+    message = first.text if first.text is not None else first.message
+    where = first.where()
+    said = msg(
+        "{count} violations; first: {violation}",
+        count=n,
+        violation=msg("{rule}  {message} ({where})", rule=first.rule, message=message, where=where)
+        if where
+        else msg("{rule}  {message}", rule=first.rule, message=message),
+    )
     return ImportResult(
-        source, match_id, "rejected", events, n, f"{n} violations; first: {report.violations[0]}"
+        source, match_id, "rejected", events, n, f"{n} violations; first: {first}", said=said
     )
 
 
@@ -308,7 +322,16 @@ def failed(path: str | Path, err: Exception) -> ImportResult:
     """The ``error`` result of a log that could not be imported, its message naming the file
     (a format error names it already; a conflict with a stored match names only the match)."""
     name, text = str(path), str(err)
-    return ImportResult(name, None, "error", detail=text if name in text else f"{name}: {text}")
+    said = err.text() if isinstance(err, VwlogError) else text
+    if name not in text:
+        said = msg("{path}: {error}", path=name, error=said)
+    return ImportResult(
+        name,
+        None,
+        "error",
+        detail=text if name in text else f"{name}: {text}",
+        said=said if isinstance(said, Msg) else None,
+    )
 
 
 def import_logs(
@@ -393,8 +416,14 @@ def verify_match(store: MatchStore, match_id: str, *, repair: bool = False) -> V
         broken = BrokenLink(
             report.records + 1 if report.records < meta.events else None,
             report.records + 2,
-            f"the chain ends at seq {report.records} but the catalog recorded {meta.events} "
-            "events: records are missing or were added",
+            said_text(
+                msg(
+                    "the chain ends at seq {seq} but the catalog recorded {events} events: "
+                    "records are missing or were added",
+                    seq=report.records,
+                    events=meta.events,
+                )
+            ),
             meta.head_hash,
             report.head_hash,
         )

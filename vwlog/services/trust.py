@@ -32,7 +32,7 @@ from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.errors import UsageError
-from vwlog.model.text import msg
+from vwlog.model.text import Count, SaidText, msg, said_text
 from vwlog.rules.published import (
     OWN_DEFINITIONS_WARNING,
     OWN_RULESET_WARNING,
@@ -107,8 +107,15 @@ def _held_pool(
         found = registry.pools.get(start.pool.id)
         if found is not None and found.hash != start.pool.hash:
             problems.append(
-                f"match_started names pool {start.pool.id} with hash {start.pool.hash[:16]}, "
-                f"but the published pool's hash is {found.hash[:16]}"
+                said_text(
+                    msg(
+                        "match_started names pool {pool} with hash {hash}, but the published "
+                        "pool's hash is {published}",
+                        pool=start.pool.id,
+                        hash=start.pool.hash[:16],
+                        published=found.hash[:16],
+                    )
+                )
             )
         return found, problems
     packaged = registry.pools.get(io_trust.PACKAGED_POOL_ID)
@@ -129,8 +136,15 @@ def _held_ruleset(
     found = registry.rulesets.get(named)
     if found is not None and start.ruleset_ref is not None and found.hash != start.ruleset_ref.hash:
         problems.append(
-            f"match_started names ruleset {named} with hash {start.ruleset_ref.hash[:16]}, but "
-            f"the published ruleset's hash is {found.hash[:16]}"
+            said_text(
+                msg(
+                    "match_started names ruleset {ruleset} with hash {hash}, but the published "
+                    "ruleset's hash is {published}",
+                    ruleset=named,
+                    hash=start.ruleset_ref.hash[:16],
+                    published=found.hash[:16],
+                )
+            )
         )
     return found, problems
 
@@ -209,8 +223,11 @@ def findings_of(
             findings.integrity, problems=(*findings.integrity.problems, gathered.unreadable)
         )
     if owed and findings.integrity.sealed:
-        problem = "the seal closes the record while the rules still demand " + ", ".join(
-            dict.fromkeys(owed)
+        problem = said_text(
+            msg(
+                "the seal closes the record while the rules still demand {owed}",
+                owed=", ".join(dict.fromkeys(owed)),
+            )
         )
         findings.integrity = replace(
             findings.integrity, problems=(*findings.integrity.problems, problem)
@@ -219,17 +236,24 @@ def findings_of(
 
 
 def chain_report_text(report: VerifyReport) -> str:
-    """``intact``, ``no hashes`` or ``broken: …`` from a `VerifyReport`."""
+    """``intact``, ``no hashes`` or ``broken: …`` from a `VerifyReport` (a `SaidText`: said
+    in the reader's language where it is shown)."""
     if not report.sealed:
-        return "no hashes"
+        return said_text(msg("no hashes"))
     if report.broken is None:
         mismatched = [c.player for c in report.commitments if c.status == "mismatch"]
         if mismatched:
-            return "broken: deck commitment mismatch for " + ", ".join(mismatched)
-        return "intact"
+            return said_text(
+                msg("broken: deck commitment mismatch for {players}", players=", ".join(mismatched))
+            )
+        return said_text(msg("intact"))
     b = report.broken
-    where = f"seq {b.seq}, line {b.line}" if b.seq is not None else f"line {b.line}"
-    return f"broken at {where}: {b.reason}"
+    where = (
+        msg("seq {seq}, line {line}", seq=b.seq, line=b.line)
+        if b.seq is not None
+        else msg("line {line}", line=b.line)
+    )
+    return said_text(msg("broken at {where}: {reason}", where=where, reason=b.reason))
 
 
 def _findings(
@@ -245,11 +269,11 @@ def _findings(
     warnings: list[str] = []
     violations: list[Violation] = []
     if chain != "intact":
-        problems.append(f"hash chain {chain}")
+        problems.append(said_text(msg("hash chain {chain}", chain=chain)))
     start = next(
         ((n, r) for n, r in lines if r.seq == 1 and isinstance(r.event, MatchStarted)), None
     )
-    pool_text = ruleset_text = "no match_started"
+    pool_text = ruleset_text = said_text(msg("no match_started"))
     held_pool: PublishedPool | None = None
     if start is not None:
         line_no, record = start
@@ -257,21 +281,17 @@ def _findings(
         assert isinstance(event, MatchStarted)
         held_pool, found = _held_pool(registry, opts, event)
         problems += found
+        pool_text = _pool_text(held_pool, event)
         if held_pool is None:
-            named = f" ({event.pool.id}, not published)" if event.pool else ""
-            pool_text = OWN_DEFINITIONS_WARNING + named
-            warnings.append(OWN_DEFINITIONS_WARNING + named)
+            warnings.append(pool_text)
         else:
-            pool_text = f"published {held_pool.id} ({held_pool.hash[:16]})"
             violations += _at(compare_cards(held_pool.cards(), event.cards), record, line_no)
         held_rs, found = _held_ruleset(registry, opts, event)
         problems += found
+        ruleset_text = _ruleset_text(held_rs, event)
         if held_rs is None:
-            named = io_trust.ruleset_id(event.ruleset)
-            ruleset_text = f"{OWN_RULESET_WARNING} ({named}, not published)"
             warnings.append(ruleset_text)
         else:
-            ruleset_text = f"published {held_rs.id} ({held_rs.hash[:16]})"
             violations += _at(compare_ruleset(held_rs.ruleset, event.ruleset), record, line_no)
         accepted = bool((judged_under or event.ruleset).accept_trusted_effects)
         cards = held_pool.cards() if held_pool is not None else {c.id: c for c in event.cards}
@@ -306,6 +326,27 @@ def _findings(
     return TrustFindings(integrity, violations)
 
 
+def _pool_text(held: PublishedPool | None, event: MatchStarted) -> SaidText:
+    """The pool a log's cards are held to, or the warning that they are the log's own."""
+    if held is not None:
+        return said_text(msg("published {id} ({hash})", id=held.id, hash=held.hash[:16]))
+    own = msg("card definitions are the log's own")
+    assert str(own) == OWN_DEFINITIONS_WARNING
+    if event.pool is None:
+        return said_text(own)
+    return said_text(msg("{warning} ({pool}, not published)", warning=own, pool=event.pool.id))
+
+
+def _ruleset_text(held: PublishedRuleset | None, event: MatchStarted) -> SaidText:
+    """The ruleset a log's flags are held to, or the warning that it is the log's own."""
+    if held is not None:
+        return said_text(msg("published {id} ({hash})", id=held.id, hash=held.hash[:16]))
+    own = msg("the ruleset is the log's own")
+    assert str(own) == OWN_RULESET_WARNING
+    named = io_trust.ruleset_id(event.ruleset)
+    return said_text(msg("{warning} ({ruleset}, not published)", warning=own, ruleset=named))
+
+
 def _at(found: list[Violation], record: EventRecord, line_no: int) -> list[Violation]:
     return [replace(v, seq=record.seq, line=line_no, event_type="match_started") for v in found]
 
@@ -325,7 +366,7 @@ def _seal_and_signatures(
         event = record.event
         if isinstance(event, MatchSealed):
             if seal is not None:
-                problems.append(f"a second seal at seq {record.seq}")
+                problems.append(said_text(msg("a second seal at seq {seq}", seq=record.seq)))
                 continue
             seal = record
             before = last
@@ -333,13 +374,21 @@ def _seal_and_signatures(
             signatures.append(_signature(record, seal, opts))
         elif seal is not None and record.seq != 1:
             problems.append(
-                f"seq {record.seq} ({event.type}) follows the seal: only signatures may"
+                said_text(
+                    msg(
+                        "seq {seq} ({event}) follows the seal: only signatures may",
+                        seq=record.seq,
+                        event=event.type,
+                    )
+                )
             )
             break
         last = record
     if seal is None:
-        problems.append("unsealed: the record has no seal, so its end cannot be told from a cut")
-        return "unsealed", False, problems, signatures
+        problems.append(
+            said_text(msg("unsealed: the record has no seal, so its end cannot be told from a cut"))
+        )
+        return said_text(msg("unsealed")), False, problems, signatures
     assert isinstance(seal.event, MatchSealed)
     count = seal.seq - 1
     head = before.hash if before is not None else header.hash
@@ -354,18 +403,32 @@ def _seal_and_signatures(
     ]
     if differs:
         problems.append(
-            f"the seal at seq {seal.seq} does not match the record ({', '.join(differs)})"
+            said_text(
+                msg(
+                    "the seal at seq {seq} does not match the record ({fields})",
+                    seq=seal.seq,
+                    fields=", ".join(differs),
+                )
+            )
         )
-        return f"seal at seq {seal.seq} does not match", False, problems, signatures
+        seal_text = said_text(msg("seal at seq {seq} does not match", seq=seal.seq))
+        return seal_text, False, problems, signatures
     for check in signatures:
         if check.status == "invalid":
             problems.append(
-                f"the signature at seq {check.seq} ({check.signer}, key {check.key_id}) does "
-                "not fit the seal"
+                said_text(
+                    msg(
+                        "the signature at seq {seq} ({signer}, key {key}) does not fit the seal",
+                        seq=check.seq,
+                        signer=check.signer,
+                        key=check.key_id,
+                    )
+                )
             )
     if opts.keyring is not None and not any(s.status == "valid" for s in signatures):
-        problems.append("no valid signature by a key of the keyring")
-    return f"sealed after {count:,} records", True, problems, signatures
+        problems.append(said_text(msg("no valid signature by a key of the keyring")))
+    sealed_text = said_text(msg("sealed after {count} records", count=Count(count)))
+    return sealed_text, True, problems, signatures
 
 
 def _signature(record: EventRecord, seal: EventRecord | None, opts: TrustOptions) -> SignatureCheck:

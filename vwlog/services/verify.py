@@ -12,12 +12,15 @@ from pydantic import ValidationError
 from vwlog.events import DeckRevealed, LogHeader, MatchStarted
 from vwlog.io import codec
 from vwlog.io.logfile import open_log
+from vwlog.model.text import msg, said_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
 
 # -- integrity -------------------------------------------------------------------------------
+
+_NOT_A_RECORD = said_text(msg("line altered: no longer a valid record"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +120,9 @@ class ChainCheck:
         if self.hashed:
             root = codec.header_hash(header)
             if root != header.hash:
-                self.broken = BrokenLink(None, 1, "header altered", root, header.hash)
+                self.broken = BrokenLink(
+                    None, 1, said_text(msg("header altered")), root, header.hash
+                )
         self.previous: str = header.hash or ""
         self.count = 0
         self.stopped = False
@@ -140,7 +145,7 @@ class ChainCheck:
         except orjson.JSONDecodeError:
             data = None
         if not isinstance(data, dict):
-            self._break(BrokenLink(count, line_no, "line altered: no longer a valid record"))
+            self._break(BrokenLink(count, line_no, _NOT_A_RECORD))
             self.stopped = True
             return None
         claimed = data.pop("hash", None)
@@ -156,7 +161,7 @@ class ChainCheck:
                 expected = codec.chain_hash(self.previous, codec.record_body(record))
                 canonical_line = codec.record_bytes(record)
             except (ValidationError, codec.EncodeError):
-                self._break(BrokenLink(count, line_no, "line altered: no longer a valid record"))
+                self._break(BrokenLink(count, line_no, _NOT_A_RECORD))
                 self.stopped = True
                 return None
         if self.broken is None:
@@ -225,11 +230,14 @@ def _link_problem(
     seq the line claims)."""
     if claimed != expected:
         shown = claimed if isinstance(claimed, str) else None
-        return BrokenLink(count, line_no, "hash does not match the chain", expected, shown)
+        return BrokenLink(
+            count, line_no, said_text(msg("hash does not match the chain")), expected, shown
+        )
     if data.get("seq") != count:
-        return BrokenLink(count, line_no, f"seq altered (the line says {data.get('seq')})")
+        said = msg("seq altered (the line says {seq})", seq=data.get("seq"))
+        return BrokenLink(count, line_no, said_text(said))
     if raw != (canonical_line or codec.canonical({**data, "hash": claimed})):
-        return BrokenLink(count, line_no, "line altered: not in canonical form")
+        return BrokenLink(count, line_no, said_text(msg("line altered: not in canonical form")))
     return None
 
 

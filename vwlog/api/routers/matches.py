@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from vwlog.api.dependencies import (
     AccessDep,
+    LanguageDep,
     MatchAccess,
     StoreDep,
     get_settings,
@@ -43,13 +44,14 @@ from vwlog.api.schemas import (
 from vwlog.audit.diff import diff_matches
 from vwlog.audit.knowledge import knowledge
 from vwlog.audit.sources import MatchSource
-from vwlog.engine.describe import board_view, describe
+from vwlog.engine.describe import board_view, description
 from vwlog.engine.notation import format_decision
-from vwlog.engine.replay import BaseVisitor, Step, Validator, replay
+from vwlog.engine.replay import BaseVisitor, Step, ValidationReport, Validator, replay
 from vwlog.events import JudgeRulingIssued
 from vwlog.io import codec
+from vwlog.io.i18n import say, using_language
 from vwlog.model.errors import LogFormatError
-from vwlog.model.text import msg
+from vwlog.model.text import Msg, msg
 from vwlog.render.json import (
     board_json,
     diff_json,
@@ -211,16 +213,17 @@ class _Collect(BaseVisitor[list[EventOut]]):
         self.out: list[EventOut] = []
 
     def visit(self, step: Step) -> None:
-        """Keep the event."""
+        """Keep the event, its sentence in the active language."""
         after = step.after
         rs = self.ruleset or after.ruleset
         self.ruleset = rs
         data = step_json(
             step,
-            describe(step.record.event, step.before, viewer=self.viewer),
+            say(description(step.record.event, step.before, viewer=self.viewer)),
             player=self.viewer,
             priority_point=rs is not None and expect(rs, after).kind == "priority",
             record=True,
+            translated=True,
         )
         self.out.append(EventOut.model_validate(data))
 
@@ -245,22 +248,31 @@ def events_after(
 def events(
     access: AccessDep,
     store: StoreDep,
+    lang: LanguageDep,
     after: Annotated[int, Query(ge=0, description="events after this seq")] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     player: Annotated[
         str | None, Query(max_length=40, description="sentences as this seat knows them")
     ] = None,
 ) -> EventsPage:
-    """Events after ``after``, each with one sentence and its place in the turn. With
+    """Events after ``after``, each with one sentence and its place in the turn; the
+    sentences are in the language asked for (``lang``, else ``Accept-Language``). With
     ``player``, the sentences say only what that seat could know, and the recorded events are
     left out. A player's token on its match in progress gets only its own seat's."""
     viewer = seat_of(access, player)
     if viewer is not None:
         board_view(state_at(store, access.match_id), player=viewer)  # 400 for no such seat
-    out, head = events_after(store, access.match_id, after, limit, viewer)
+    with using_language(lang):
+        out, head = events_after(store, access.match_id, after, limit, viewer)
     return EventsPage(
-        match_id=access.match_id, viewer=viewer, after=after, head_seq=head, events=out
+        match_id=access.match_id, viewer=viewer, after=after, head_seq=head, events=out, lang=lang
     )
+
+
+def _said(sentence: Msg, lang: str) -> str:
+    """``sentence`` in ``lang``."""
+    with using_language(lang):
+        return say(sentence)
 
 
 def seat_of(access: MatchAccess, player: str | None) -> str | None:
@@ -343,6 +355,7 @@ def board(
 def awaited(
     access: AccessDep,
     store: StoreDep,
+    lang: LanguageDep,
     limit: Annotated[int, Query(ge=0, le=LEGAL_LIMIT)] = 100,
 ) -> AwaitedOut:
     """The decision the match waits for after its last event and every legal decision (from
@@ -382,7 +395,7 @@ def awaited(
         options=[
             DecisionOut(
                 words=format_decision(o, rs, state),
-                text=describe(o, state, viewer=access.viewer),
+                text=_said(description(o, state, viewer=access.viewer), lang),
             )
             for o in options[:limit]
         ],
@@ -390,18 +403,24 @@ def awaited(
 
 
 @router.get("/{match_id}/validation", summary="The validation report of a match")
-def validation(request: Request, access: AccessDep, store: StoreDep) -> ValidationOut:
+def validation(
+    request: Request, access: AccessDep, store: StoreDep, lang: LanguageDep
+) -> ValidationOut:
     """Every violation with its rule id, and the match's outcome, from the one replay loop
-    (kept while the match's head does not move)."""
+    (kept while the match's head does not move); the violations' messages and the rules'
+    titles in the language asked for (``lang``, else ``Accept-Language``)."""
     full_record(access)
     match_id = access.match_id
 
-    def compute(upto: int) -> ValidationOut:
-        report = replay(store.records(match_id, lte=upto), Validator(source=f"store:{match_id}"))
-        return ValidationOut.model_validate(validation_json(report))
+    def compute(upto: int) -> ValidationReport:
+        report: ValidationReport = replay(
+            store.records(match_id, lte=upto), Validator(source=f"store:{match_id}")
+        )
+        return report
 
-    out: ValidationOut = request.app.state.reports.get(store, match_id, compute)
-    return out
+    report: ValidationReport = request.app.state.reports.get(store, match_id, compute)
+    with using_language(lang):
+        return ValidationOut.model_validate(validation_json(report, translated=True))
 
 
 @router.get("/{match_id}/integrity", summary="The hash chain and deck commitments of a match")
@@ -534,14 +553,18 @@ def _source(store: MatchStore, match_id: str) -> MatchSource:
 def diff(
     request: Request,
     store: StoreDep,
+    lang: LanguageDep,
     a: Annotated[str, Query(min_length=1, max_length=200)],
     b: Annotated[str, Query(min_length=1, max_length=200)],
 ) -> dict[str, Any]:
-    """Where two stored matches part, explained as a difference of the board."""
+    """Where two stored matches part, explained as a difference of the board; its sentences
+    in the language asked for (``lang``, else ``Accept-Language``)."""
     who = principal(request, request.headers.get("authorization"))
     for match_id in (a, b):
         full_record(match_access(match_id, store, who))
-    return diff_json(diff_matches(_source(store, a), _source(store, b)))
+    report = diff_matches(_source(store, a), _source(store, b))
+    with using_language(lang):
+        return diff_json(report, translated=True)
 
 
 __all__ = ["diff_router", "router"]

@@ -2,6 +2,10 @@
 const app = document.getElementById("app");
 const errorBox = document.getElementById("error");
 const tokenInput = document.getElementById("token");
+/** The language of the server's sentences: the page's ?lang=, else the browser's
+ * Accept-Language (the server negotiates; each page of events says which it chose). */
+const pageLang = new URLSearchParams(location.search).get("lang");
+const withLang = (params) => { if (pageLang) params.set("lang", pageLang); return params; };
 
 tokenInput.value = localStorage.getItem("vwlog-token") || "";
 tokenInput.addEventListener("change", () => {
@@ -283,10 +287,10 @@ async function replayPage(matchId, seqText) {
   function block(b) {
     const key = `${state.viewer}|${b}`;
     if (!blocks.has(key)) {
-      const p = new URLSearchParams({ after: b * BLOCK, limit: BLOCK });
+      const p = withLang(new URLSearchParams({ after: b * BLOCK, limit: BLOCK }));
       if (state.viewer) p.set("player", state.viewer);
       blocks.set(key, api(`/matches/${enc}/events?${p}`)
-        .then((page) => page.events)
+        .then((page) => { eventList.lang = page.lang; return page.events; })
         .catch((err) => { blocks.delete(key); throw err; }));
     }
     return blocks.get(key);
@@ -435,7 +439,7 @@ async function judgePanel(matchId, side, state, show) {
   }
   let report = null;
   try {
-    report = await api(`/matches/${enc}/validation`);
+    report = await api(`/matches/${enc}/validation?${withLang(new URLSearchParams())}`);
   } catch (err) {
     box.append(el("p", {}, `Not available: ${err.message}`));
   }
@@ -445,7 +449,7 @@ async function judgePanel(matchId, side, state, show) {
     const texts = await Promise.all(report.violations.map((v) => ruleText(v.rule)));
     box.append(el("div", { class: "violations", id: "violations" }, report.violations.map((v, i) =>
       el("button", { type: "button", "data-seq": v.seq, onclick: () => show(v.seq) },
-        el("strong", {}, `${v.rule} at ${v.seq}`), ` — ${v.message}`, el("br"),
+        el("strong", {}, `${v.rule} at ${v.seq}`), " — ", el("span", { lang: pageLang || null }, v.message), el("br"),
         el("small", { class: "rule-text" }, texts[i])))));
   }
   // the hash chain is recomputed on every check (never kept): on a long match, only on request
@@ -470,7 +474,7 @@ async function judgePanel(matchId, side, state, show) {
   box.append(el("h2", {}, "Diff"), el("form", { onsubmit: async (e) => {
     e.preventDefault();
     try {
-      const d = await api(`/diff?a=${enc}&b=${encodeURIComponent(other.value)}`);
+      const d = await api(`/diff?${withLang(new URLSearchParams({ a: matchId, b: other.value }))}`);
       const dv = d.divergence;
       const side = (x, list) => el("div", {}, el("h3", {}, x.match_id),
         dv ? el("ol", { start: dv.seq }, [dv[list === "then_a" ? "a" : "b"], ...(dv[list] || [])].filter(Boolean).map((e) =>
@@ -514,8 +518,9 @@ async function playPanel(matchId, side, meta, state, refresh) {
       // the words of the notation, as `vwlog play` takes them
       const r = await api(`/matches/${enc}/decisions`, { method: "POST", json: { decisions: [option.words], expected_seq: a.seq } });
       // the appended events as the event list says them: the decision, then what the rules inserted
-      const p = new URLSearchParams({ after: r.first_seq - 1, limit: Math.max(1, Math.min(1000, r.appended)) });
+      const p = withLang(new URLSearchParams({ after: r.first_seq - 1, limit: Math.max(1, Math.min(1000, r.appended)) }));
       const page = await api(`/matches/${enc}/events?${p}`);
+      consequences.lang = page.lang;
       consequences.setAttribute("start", String(r.first_seq));
       consequences.replaceChildren(...page.events.map((e) => el("li", { "data-seq": e.seq, class: e.decision ? "decision" : "inserted" },
         e.decision ? "" : el("span", { class: "tag" }, "rules: "), e.description)));
@@ -526,7 +531,7 @@ async function playPanel(matchId, side, meta, state, refresh) {
   async function load() {
     let a;
     try {
-      a = await api(`/matches/${enc}/awaited?limit=60`);
+      a = await api(`/matches/${enc}/awaited?${withLang(new URLSearchParams({ limit: 60 }))}`);
     } catch (err) {
       awaited.textContent = `Not available: ${err.message}`;
       return;
@@ -537,7 +542,7 @@ async function playPanel(matchId, side, meta, state, refresh) {
     const count = a.options.length + (a.truncated ? "+" : "");
     awaited.textContent = `After event ${a.seq}: ${a.player} to decide (${a.kind}, ${a.rule}); ${count} legal:`;
     a.options.forEach((o, i) => legal.append(el("button", { type: "button", "data-type": a.legal[i].type, "data-words": o.words, onclick: () => choose(a, o) },
-      el("span", { class: "sentence" }, o.text), " ", el("code", {}, o.words))));
+      el("span", { class: "sentence", lang: pageLang || null }, o.text), " ", el("code", {}, o.words))));
     if (a.truncated) legal.append(el("p", {}, "(more legal decisions than shown)"));
   }
   await load();

@@ -60,7 +60,7 @@ class StatsFilter(_Frozen):
             if created is None:
                 return "no creation date"
             if created.date() < self.since:
-                return "created before --since"
+                return "created before the date asked for"
         if not any(self.admits(p) for p in m.players):
             return "no player matches the filters"
         return None

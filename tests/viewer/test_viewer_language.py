@@ -1,0 +1,82 @@
+"""The web viewer's event sentences come from the service in the negotiated language: the
+page's ``?lang=id``, or the browser's own language (``Accept-Language``); inserted as text."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.viewer.conftest import Page
+from tests.viewer.test_viewer import TIMEOUT, seq_shown
+
+if TYPE_CHECKING:
+    from tests.api.server import Server
+
+pytestmark = pytest.mark.slow
+
+
+def _events_at(p: Page) -> tuple[str, str | None]:
+    p.page.wait_for_selector("body[data-events-loaded=true]", timeout=TIMEOUT)
+    p.page.wait_for_function(
+        "() => document.querySelector('#events li.current').textContent.trim() !== '…'",
+        timeout=TIMEOUT,
+    )
+    return (
+        p.page.inner_text("#events li.current").strip(),
+        p.page.get_attribute("#events", "lang"),
+    )
+
+
+def test_lang_in_the_page_address_gives_indonesian_events(
+    judge_page: Page, viewer_server: Server
+) -> None:
+    combat = viewer_server.tokens["match:full-combat"]
+    judge_page.open(f"/m/{combat}/10?lang=id")
+    assert seq_shown(judge_page) == 10
+    assert _events_at(judge_page) == ("p1 mengambil 1 gold", "id")
+    judge_page.page.click("#forward")
+    assert seq_shown(judge_page) == 11
+    assert _events_at(judge_page)[0] == "Tahap Unslide dimulai"
+    assert judge_page.errors == []
+
+
+def test_the_browsers_language_is_negotiated(browser: Any, viewer_server: Server) -> None:
+    combat = viewer_server.tokens["match:full-combat"]
+    secret = viewer_server.tokens["judge"]
+    for locale, said, lang in (
+        ("id-ID", "p1 mengambil 1 gold", "id"),
+        ("en-US", "p1 takes 1 gold", "en"),
+    ):
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
+        context.add_init_script(f"localStorage.setItem('vwlog-token', {secret!r});")
+        try:
+            page = Page(context.new_page(), viewer_server)
+            page.open(f"/m/{combat}/10")
+            assert seq_shown(page) == 10
+            assert _events_at(page) == (said, lang)
+            assert page.errors == []
+        finally:
+            context.close()
+
+
+def test_the_validation_panel_says_the_violation_in_indonesian(
+    judge_page: Page, viewer_server: Server
+) -> None:
+    flagged = viewer_server.tokens["match:flagged"]
+    with viewer_server.client("judge") as c:
+        english = c.get(f"/matches/{flagged}/validation").json()
+        indonesian = c.get(f"/matches/{flagged}/validation", params={"lang": "id"}).json()
+        again = c.get(f"/matches/{flagged}/validation").json()  # the kept report, in English
+    assert english["violations"][0]["message"] == (
+        "p1-004 Militia Spearman is Fatigued and may not attack"
+    )
+    assert indonesian["violations"][0]["message"] == (
+        "p1-004 Militia Spearman Fatigue dan tidak boleh menyerang"
+    )
+    assert again == english
+    page = judge_page.open(f"/m/{flagged}?lang=id")
+    page.wait_for_selector("#violations button", timeout=TIMEOUT)
+    shown = page.inner_text("#violations button")
+    assert "p1-004 Militia Spearman Fatigue dan tidak boleh menyerang" in shown
+    assert judge_page.errors == []
