@@ -9,7 +9,8 @@ from __future__ import annotations
 from vwlog.io.parquet import SCHEMAS
 from vwlog.model.types import SupplyOption
 from vwlog.projections.stats import PLAYER_COUNTS, PlayerMetrics, TurnPoint
-from vwlog.projections.stats.visitor import _Counts
+from vwlog.projections.stats.metrics import TEMPO_FIELDS
+from vwlog.projections.stats.visitor import _COLUMNS, _Tally
 from vwlog.render.statsdata import PLAYER_COLUMNS, TURN_FIELDS
 
 
@@ -40,7 +41,10 @@ def test_the_shared_counts_are_the_integer_fields_of_both_models() -> None:
 
 
 def test_the_visitor_fills_every_shared_count() -> None:
-    assert tuple(_Counts().fields()) == PLAYER_COUNTS
+    assert tuple(_Tally().total())[: len(PLAYER_COUNTS)] == PLAYER_COUNTS
+    # a turn's row holds every integer of a point but the turn and the resources at its end
+    read_elsewhere = {"turn", "gold", "honor", "vp", "supply"}
+    assert set(TEMPO_FIELDS) - read_elsewhere <= set(_COLUMNS)
 
 
 def test_every_table_names_every_shared_count_in_the_models_order() -> None:

@@ -112,12 +112,41 @@ class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
 
 
 def _metrics(measure: MatchMetricsVisitor) -> dict[str, Any] | None:
-    """A match's metrics in JSON mode (`MatchMeta.metrics`); ``None`` if the records hold no
-    ``match_started`` to measure."""
+    """A match's metrics as its catalog entry keeps them (`MatchMeta.metrics`): in JSON mode,
+    each player's ``tempo`` in columns (`vwlog.projections.stats.tempo_columns`), made without
+    a model per turn; ``None`` if the records hold no ``match_started`` to measure."""
     try:
-        return measure.result().model_dump(mode="json")
+        data = measure.result(tempo=False).model_dump(mode="json")
+        columns = measure.tempo_columns()
     except ValueError:
         return None
+    for player in data["players"]:
+        player["tempo"] = columns[player["player"]]
+    return data
+
+
+class Measuring(BaseVisitor[None]):
+    """Feeds a `MatchMetricsVisitor` inside a `Fanout` whose result leaves it out: its
+    metrics are made once afterwards, in the form the catalog keeps (`_metrics`), and not
+    also as a model per turn of the match that no one reads."""
+
+    def __init__(self, measure: MatchMetricsVisitor) -> None:
+        self.measure = measure
+
+    def begin_match(self, header: LogHeader | None) -> None:
+        """Begin the measure."""
+        self.measure.begin_match(header)
+
+    def visit(self, step: Step) -> None:
+        """Show the step to the measure."""
+        self.measure.visit(step)
+
+    def end_match(self, final: MatchState) -> None:
+        """End the measure."""
+        self.measure.end_match(final)
+
+    def result(self) -> None:
+        """Nothing: ask the measure itself."""
 
 
 # -- import ----------------------------------------------------------------------------------
@@ -175,7 +204,7 @@ def judge_and_measure(
     ``snapshots`` and the match's statistics (kept in its catalog entry for the statistics read
     model): the validation report and the metrics (``None`` when there is nothing to measure)."""
     measure = MatchMetricsVisitor()
-    visitors = Fanout(Validator(source=source), snapshots, measure)
+    visitors = Fanout(Validator(source=source), snapshots, Measuring(measure))
     report: ValidationReport = replay(items, visitors, header=header)[0]
     return report, _metrics(measure)
 
@@ -520,6 +549,7 @@ def _replayed(state: MatchState, records: Iterable[EventRecord]) -> MatchState:
 __all__ = [
     "SNAPSHOT_EVERY",
     "ImportResult",
+    "Measuring",
     "created_day",
     "decode_snapshot",
     "encode_snapshot",
