@@ -156,9 +156,7 @@ def test_import_keeps_the_metrics_of_its_replay(url: str, logs: list[Path]) -> N
             assert kept["gold"] == [p.gold for p in expected.players[0].tempo]
 
 
-def test_metrics_kept_as_a_list_of_points_still_read_and_verify(
-    url: str, logs: list[Path]
-) -> None:
+def test_metrics_kept_as_a_list_of_points_still_read_and_verify(url: str, logs: list[Path]) -> None:
     """An entry stored before the points were kept in columns reads as it did, and verify
     takes it for what it is: the same statistics."""
     with MatchStore.open(url) as store:

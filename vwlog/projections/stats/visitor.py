@@ -142,7 +142,16 @@ class _Tally:
     are their sums, so the two can never disagree.
     """
 
-    __slots__ = ("data", "intervals", "last_decision", "played", "rows", "skills", "triggered")
+    __slots__ = (
+        "by_card",
+        "data",
+        "intervals",
+        "last_decision",
+        "played",
+        "rows",
+        "skills",
+        "triggered",
+    )
 
     def __init__(self) -> None:
         self.rows: dict[int, int] = {}
@@ -152,6 +161,7 @@ class _Tally:
         self.played: Counter[str] = Counter()
         self.skills: Counter[str] = Counter()
         self.triggered: Counter[str] = Counter()
+        self.by_card = {PLAYED: self.played, SKILLS: self.skills, TRIGGERED: self.triggered}
         self.intervals: array[float] = array("d")
         self.last_decision: datetime | None = None
 
@@ -173,6 +183,12 @@ class _Tally:
         """Count ``amount`` in a turn (anything before the first turn counts in turn 1)."""
         index = self._row(max(turn, 1)) + column
         self._set(index, self.data[index] + amount)
+
+    def card(self, turn: int, column: int, card: str) -> None:
+        """Count a card summoned (``PLAYED``), or a skill of it registered (``SKILLS``) or
+        triggered (``TRIGGERED``), in a turn and by card definition."""
+        self.by_card[column][card] += 1
+        self.add(turn, column)
 
     def deepest(self, turn: int, depth: int) -> None:
         """The register was ``depth`` deep after the player put an object on it in a turn."""
@@ -416,22 +432,18 @@ class MatchMetricsVisitor:
             case CardSummoned():
                 t = tally[event.player]
                 defn = before.defn(event.card)
-                t.played[defn.id] += 1
-                t.add(turn, PLAYED)
+                t.card(turn, PLAYED, defn.id)
                 if defn.type == CardType.TERRITORY:
                     t.add(turn, TERRITORIES_SUMMONED)
                 elif defn.type == CardType.FOLLOWER:
                     t.add(turn, FOLLOWERS_SUMMONED)
                 self._registered(event.player, turn, after)
             case SkillRegistered():
-                t = tally[event.player]
-                t.skills[before.instances.get(event.card, event.card)] += 1
-                t.add(turn, SKILLS)
+                tally[event.player].card(turn, SKILLS, before.instances.get(event.card, event.card))
                 self._registered(event.player, turn, after)
             case SkillTriggered():
-                t = tally[event.player]
-                t.triggered[before.instances.get(event.card, event.card)] += 1
-                t.add(turn, TRIGGERED)
+                card = before.instances.get(event.card, event.card)
+                tally[event.player].card(turn, TRIGGERED, card)
                 self._registered(event.player, turn, after)
             case CombatDamageRegistered():
                 self._registered(before.active, turn, after)
