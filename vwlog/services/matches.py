@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
     from vwlog.model.state import MatchState
+    from vwlog.services.trustpass import IntegrityPass
 
 SNAPSHOT_EVERY = 100
 """Default interval between state snapshots (events); a seek replays at most this many."""
@@ -395,7 +396,13 @@ def _write_export(out: BinaryIO, head: bytes, lines: Iterable[bytes]) -> int:
     return count
 
 
-def verify_match(store: MatchStore, match_id: str, *, repair: bool = False) -> VerifyReport:
+def verify_match(
+    store: MatchStore,
+    match_id: str,
+    *,
+    repair: bool = False,
+    gathered: IntegrityPass | None = None,
+) -> VerifyReport:
     """Recompute the hash chain of a stored match from its stored lines, and check that it ends
     at the head the catalog recorded (so records deleted from the end are found too); when the
     chain holds, replay the records and check the derived data against them: the catalog
@@ -404,6 +411,10 @@ def verify_match(store: MatchStore, match_id: str, *, repair: bool = False) -> V
     With ``repair``, derived data that disagrees with an intact chain is rebuilt from the same
     replay (snapshots rewritten, the catalog entry replaced) and the report says what was, in
     ``repaired``; its ``derived`` still lists what was found. A broken chain repairs nothing.
+
+    With ``gathered`` (an `IntegrityPass` of the match), the stored lines are fed to it and its
+    chain check is the one reported: the seal and signature checks
+    (`vwlog.services.trust.verify_stored`) then need no second read and hash of the chain.
 
     Raises:
         MatchNotFoundError: no such match.
@@ -414,7 +425,12 @@ def verify_match(store: MatchStore, match_id: str, *, repair: bool = False) -> V
     header = store.header(match_id)
     meta = store.meta(match_id)
     lines = ((i + 2, raw) for i, raw in enumerate(store.raw_lines(match_id)))
-    report = verify_lines(f"store:{match_id}", header, lines)
+    if gathered is None:
+        report = verify_lines(f"store:{match_id}", header, lines)
+    else:
+        for line_no, raw in lines:
+            gathered.feed(line_no, raw)
+        report = gathered.chain.report()
     report = dataclasses.replace(report, seal=meta.seal)
     if report.broken is None and (
         report.records != meta.events or report.head_hash != meta.head_hash
