@@ -58,3 +58,21 @@ def test_every_table_names_every_shared_count_in_the_models_order() -> None:
 def test_the_csv_has_a_column_per_supply_package() -> None:
     supply = [c.removeprefix("supply_") for c in PLAYER_COLUMNS if c.startswith("supply_")]
     assert supply == [str(option) for option in SupplyOption]
+
+
+def test_a_turn_row_keeps_counts_beyond_machine_integers() -> None:
+    """Rows are 32-bit integers until a count or a resource outgrows them (a log may carry any
+    integer): then they are Python integers, and nothing is cut."""
+    tally = _Tally()
+    tally.add(1, 0, 5)
+    tally.add(2, 0, 2**40)
+    tally.add(2, 0, 2**70)
+    tally.end(3, 2**80, 1, 2)
+    assert tally.total()[PLAYER_COUNTS[0]] == 5 + 2**40 + 2**70
+    points = [dict(zip(TEMPO_FIELDS, values, strict=True)) for values in tally.points((7, 8, 9))]
+    assert [(p["turn"], p["gold"], p["vp"]) for p in points] == [
+        (1, 7, 9),
+        (2, 7, 9),
+        (3, 2**80, 2),
+    ]
+    assert points[1][PLAYER_COUNTS[0]] == 2**40 + 2**70

@@ -129,15 +129,15 @@ DEPTH = _AT["max_register_depth"]
 SKILLS = _AT["skills_registered"]
 TRIGGERED = _AT["skills_triggered"]
 _ENDED = _AT["ended"]
-_ZEROS = array("q", bytes(8 * _ROW))
+_ZEROS = array("i", [0]) * _ROW
 
 
 class _Tally:
     """One player's running counts while the visitor folds (mutable, private): a row of
     integers per turn (`_COLUMNS`), the per-card counts of the match, and decision times.
 
-    A long match has a point per turn for every player, so a turn costs one row of machine
-    integers here (about 250 bytes), not objects: the memory of an import that measures a
+    A long match has a point per turn for every player, so a turn costs one row of 32-bit
+    integers here (about 130 bytes), not objects: the memory of an import that measures a
     match grows by that much per turn. The per-turn points are the rows; the per-match totals
     are their sums, so the two can never disagree.
     """
@@ -156,8 +156,8 @@ class _Tally:
     def __init__(self) -> None:
         self.rows: dict[int, int] = {}
         """Where each turn's row starts in ``data``."""
-        self.data: array[int] | list[int] = array("q")
-        """The rows, one after another (a list once a value outgrows 64 bits)."""
+        self.data: array[int] | list[int] = array("i")
+        """The rows, one after another (a list once a value outgrows 32 bits)."""
         self.played: Counter[str] = Counter()
         self.skills: Counter[str] = Counter()
         self.triggered: Counter[str] = Counter()
