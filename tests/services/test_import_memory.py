@@ -6,60 +6,39 @@ turns however it is done; this bounds by how much, from a generated match and on
 longer, so that a long match imports in about the memory that validating it takes
 (bench/memory_bench.py measures the 1.4-million-event match). Objects per turn — a counts
 object with its Counters, a model and a mapping per point — cost about 10 kB per turn here;
-rows of integers and points kept in columns cost about 1.3 kB.
+rows of integers and points kept in columns cost about 1.1 kB.
 """
 
 from __future__ import annotations
 
 import tracemalloc
-from typing import TYPE_CHECKING
 
 import orjson
-from click.testing import CliRunner
 
-from vwlog.cli import main
 from vwlog.engine.replay import replay
-from vwlog.io.logfile import open_log
+from vwlog.io.pools import load_pool
+from vwlog.model.cards import Ruleset
 from vwlog.projections.stats import MatchMetricsVisitor, visitor
 from vwlog.services.matches import Measuring, _metrics
+from vwlog.services.simulate import SimulationSpec, generate_one
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
-NEVER_WON = (
-    "--policy",
-    "random",
-    "--set",
-    "victory_vp=1000",
-    "--set",
-    "victory_honor=1000000",
-    "--set",
-    "victory_territories=1000",
-)
-"""A match that goes on until ``--max-turns`` (as bench/corpus.py's ``LONG_MATCH``)."""
+NEVER_WON = Ruleset(victory_vp=1000, victory_honor=1_000_000, victory_territories=1000)
+"""Rules under which a random match goes on until its turn limit."""
 BYTES_PER_TURN = 3000
 """The most the statistics of a match may grow by, per turn: held by the visitor after the
 replay, plus the peak of making the catalog form and its JSON."""
 
 
-def _generated(tmp_path: Path, turns: int) -> Path:
-    path = tmp_path / f"long-{turns}.jsonl"
-    args = ["simulate", "--seed", "5", "--max-turns", str(turns), *NEVER_WON, "-o", str(path)]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
-    return path
-
-
-def _cost(path: Path) -> tuple[int, int]:
-    """Bytes the statistics visitor holds after folding the match, and the peak bytes of
-    making the metrics as the catalog keeps them, with their JSON."""
-    with open_log(path) as reader:
-        header = reader.header
-        records = [line.record for line in reader]
+def _cost(turns: int) -> tuple[int, int]:
+    """Bytes the statistics visitor holds after folding a generated match of ``turns`` turns,
+    and the peak bytes of making its metrics as the catalog keeps them, with their JSON."""
+    spec = SimulationSpec(seed=5, policy="random", max_turns=turns, ruleset=NEVER_WON)
+    match, _ = generate_one(load_pool(), spec, 0, None)
+    assert match.state.winner is None  # it ran to its turn limit
     measure = MatchMetricsVisitor()
     tracemalloc.start()
     try:
-        replay(records, Measuring(measure), header=header)
+        replay(match.records, Measuring(measure), header=match.header)
         mine = [tracemalloc.Filter(True, visitor.__file__)]
         held = sum(
             s.size for s in tracemalloc.take_snapshot().filter_traces(mine).statistics("filename")
@@ -75,7 +54,7 @@ def _cost(path: Path) -> tuple[int, int]:
     return held, made
 
 
-def test_the_statistics_of_a_match_grow_by_little_per_turn(tmp_path: Path) -> None:
-    short, long = _cost(_generated(tmp_path, 10)), _cost(_generated(tmp_path, 100))
+def test_the_statistics_of_a_match_grow_by_little_per_turn() -> None:
+    short, long = _cost(10), _cost(100)
     per_turn = (long[0] - short[0] + long[1] - short[1]) / 90
     assert 0 < per_turn < BYTES_PER_TURN, (short, long)
