@@ -85,10 +85,10 @@ def metrics_dump(metrics: MatchMetrics) -> dict[str, Any]:
 
 
 def catalog_metrics(data: dict[str, Any]) -> dict[str, Any]:
-    """Metrics in JSON mode with every player's ``tempo`` in columns, as a catalog entry keeps
-    them since vwlog keeps them so (`tempo_columns`); a player's points kept as a list of
-    whole points (as entries stored before kept them) are put in columns, anything else is
-    left as it is. ``data`` itself is not changed."""
+    """Metrics in JSON mode with every player's ``tempo`` in columns (`tempo_columns`), as a
+    catalog entry keeps them: points given as a list of whole points (as older entries keep
+    them) are put in columns, anything else is left as it is. ``data`` itself is not
+    changed."""
     players = data.get("players")
     if not isinstance(players, list):
         return data
