@@ -26,9 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-
-ROOT = Path(__file__).resolve().parent
-OUT = ROOT / "out"
+from corpus import LONG_MATCH, OUT, ROOT, generated
 
 
 @dataclass
@@ -160,12 +158,7 @@ def vwlog(*args: str) -> None:
 
 def corpus(name: str, *args: str) -> Path:
     """A generated corpus, cached under bench/out/ (deterministic from its arguments)."""
-    path = OUT / name
-    if not path.exists():
-        tmp = OUT / f".tmp-{name}"  # keeps a .jsonl suffix: one file, not a directory
-        vwlog("simulate", *args, "-o", str(tmp))
-        tmp.rename(path)
-    return path
+    return generated(name, *args)
 
 
 def files_of(path: Path) -> list[Path]:
@@ -288,18 +281,6 @@ def peak_rss(path: Path) -> tuple[int, int]:
         [sys.executable, "-c", _PEAK, str(path)], check=True, capture_output=True, text=True
     ).stdout.split()
     return int(out[0]), int(out[1])
-
-
-LONG_MATCH = (
-    "--set",
-    "victory_vp=1000",
-    "--set",
-    "victory_honor=1000000",
-    "--set",
-    "victory_territories=1000",
-    "--policy",
-    "random",
-)
 
 
 def bench_memory(quick: bool) -> list[Figure]:

@@ -36,14 +36,12 @@ import os
 import platform
 import resource
 import statistics
-import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent
-OUT = ROOT / "out"
+from corpus import OUT, ROOT, generated
+
 QUICK_RULES = (
     "--set",
     "victory_vp=1",
@@ -62,29 +60,9 @@ def corpus(n: int) -> list[str]:
         size = cached.name.removeprefix("cluster-")
         if size.isdigit() and int(size) > n:
             return sorted(str(p) for p in cached.glob("*.jsonl"))[:n]
-    path = OUT / f"cluster-{n}"
-    if not path.exists():
-        tmp = OUT / f".tmp-cluster-{n}"
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "vwlog",
-                "simulate",
-                "--seed",
-                "19",
-                "-n",
-                str(n),
-                *QUICK_RULES,
-                "-o",
-                str(tmp),
-                "--cluster",
-                "local",
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        tmp.rename(path)
+    path = generated(
+        f"cluster-{n}", "--seed", "19", "-n", str(n), *QUICK_RULES, "--cluster", "local"
+    )
     return sorted(str(p) for p in path.glob("*.jsonl"))
 
 

@@ -28,19 +28,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent
-OUT = ROOT / "out"
+from corpus import LONG_MATCH, OUT, ROOT, generated
+
 RESULTS = ROOT / "memory_results.json"
-LONG_MATCH = (
-    "--policy",
-    "random",
-    "--set",
-    "victory_vp=1000",
-    "--set",
-    "victory_honor=1000000",
-    "--set",
-    "victory_territories=1000",
-)
 _MEASURE = """
 import resource, sys, time
 from vwlog.cli import main
@@ -66,28 +56,9 @@ def measure(*args: str) -> tuple[float, float, float]:
 
 def long_match(turns: int) -> Path:
     """The long match of ``turns`` turns, generated once."""
-    OUT.mkdir(exist_ok=True)
-    path = OUT / f"memory-long-{turns}t.jsonl"
-    if not path.exists():
-        tmp = OUT / f".tmp-{path.name}"
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "vwlog",
-                "simulate",
-                "--seed",
-                "5",
-                "--max-turns",
-                str(turns),
-                *LONG_MATCH,
-                "-o",
-                str(tmp),
-            ],
-            check=True,
-        )
-        tmp.rename(path)
-    return path
+    return generated(
+        f"memory-long-{turns}t.jsonl", "--seed", "5", "--max-turns", str(turns), *LONG_MATCH
+    )
 
 
 def import_postgres(dsn: str, path: Path) -> tuple[float, float, float]:

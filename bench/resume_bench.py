@@ -23,8 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
-OUT = ROOT / "out"
+from corpus import OUT, ROOT, generated
 
 
 def _children_cpu() -> float:
@@ -49,30 +48,15 @@ def timed_import(store: str, logs: Path) -> tuple[float, float, str]:
 
 def corpus(matches: int, turns: int) -> Path:
     """``matches`` generated matches of at most ``turns`` turns, made once under bench/out/."""
-    OUT.mkdir(exist_ok=True)
-    path = OUT / f"resume-{matches}m-{turns}t"
-    if not path.exists():
-        tmp = OUT / f".tmp-resume-{matches}m-{turns}t"
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "vwlog",
-                "simulate",
-                "--seed",
-                "11",
-                "--matches",
-                str(matches),
-                "--max-turns",
-                str(turns),
-                "-o",
-                str(tmp),
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        tmp.rename(path)
-    return path
+    return generated(
+        f"resume-{matches}m-{turns}t",
+        "--seed",
+        "11",
+        "--matches",
+        str(matches),
+        "--max-turns",
+        str(turns),
+    )
 
 
 def main() -> None:

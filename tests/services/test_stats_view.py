@@ -28,12 +28,14 @@ from vwlog.projections.stats import CorpusStats, MatchMetrics, StatsFilter
 from vwlog.services import sealed
 from vwlog.services import stats as view_service
 from vwlog.services.forks import fork_match
+from vwlog.services.integrity import check_derived
 from vwlog.services.matches import import_log, meta_from
 from vwlog.services.play import play_decisions
 from vwlog.services.stats import (
     UNMEASURABLE,
     catch_up,
     corpus_stats,
+    metrics_dump,
     rebuild,
     refresh,
     stored_metrics,
@@ -146,8 +148,26 @@ def test_import_keeps_the_metrics_of_its_replay(url: str, logs: list[Path]) -> N
         for path in logs[:3]:
             expected = match_metrics(path)
             meta = store.meta(expected.match_id)
-            assert meta.metrics == expected.model_dump(mode="json")
+            assert meta.metrics == metrics_dump(expected)
             assert stored_metrics(meta) == expected
+            # the points per turn in columns: a list per field, not a mapping per turn
+            kept = meta.metrics["players"][0]["tempo"]
+            assert kept["turn"] == [p.turn for p in expected.players[0].tempo]
+            assert kept["gold"] == [p.gold for p in expected.players[0].tempo]
+
+
+def test_metrics_kept_as_a_list_of_points_still_read_and_verify(url: str, logs: list[Path]) -> None:
+    """An entry stored before the points were kept in columns reads as it did, and verify
+    takes it for what it is: the same statistics."""
+    with MatchStore.open(url) as store:
+        import_all(store, logs[:1])
+        expected = match_metrics(logs[0])
+        meta = store.meta(expected.match_id)
+        older = meta.model_copy(update={"metrics": expected.model_dump(mode="json")})
+        store.update_meta(older)
+        assert isinstance(store.meta(expected.match_id).metrics["players"][0]["tempo"], list)
+        assert stored_metrics(store.meta(expected.match_id)) == expected
+        assert check_derived(store, expected.match_id) == []
 
 
 def test_a_fork_keeps_the_metrics_of_its_records(url: str, logs: list[Path]) -> None:

@@ -135,3 +135,34 @@ def test_a_stored_match_without_a_seal_is_unsealed(
     file_result = runner.invoke(main, ["verify", str(cut)])
     assert file_result.exit_code == 1
     assert file_result.stdout.splitlines()[1:] == result.stdout.splitlines()[1:]
+
+
+def test_verify_reads_and_hashes_a_stored_chain_once(
+    runner: CliRunner, url: str, signed: Path, keys: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chain, the catalog and derived data, the seal and the signatures all come from one
+    read of the stored lines, each line hashed once."""
+    from vwlog.io import codec
+    from vwlog.store import MatchStore
+
+    match_id = imported(runner, url, signed)
+    reads: list[str] = []
+    hashed: list[str] = []
+    raw_lines, chain_hash = MatchStore.raw_lines, codec.chain_hash
+
+    def counted_lines(
+        self: MatchStore, match_id: str, *, gt: int = 0, lte: int | None = None
+    ) -> Iterator[bytes]:
+        reads.append(match_id)
+        return raw_lines(self, match_id, gt=gt, lte=lte)
+
+    def counted_hash(previous: str, body: bytes) -> str:
+        hashed.append(previous)
+        return chain_hash(previous, body)
+
+    monkeypatch.setattr(MatchStore, "raw_lines", counted_lines)
+    monkeypatch.setattr(codec, "chain_hash", counted_hash)
+    result = vwlog(runner, url, "verify", "--keyring", keys, match_id)
+    assert result.exit_code == 0, result.output
+    assert reads == [match_id]
+    assert len(hashed) == len(read_log(signed)[1])

@@ -73,7 +73,7 @@ def _judged(
     """The one verdict of a report: its own replay's rules result and one integrity pass over
     the log's lines (the file, or the stored lines), which also fills the report's integrity
     section."""
-    from vwlog.services.trust import check_integrity, check_stored
+    from vwlog.services.trust import check_integrity, verify_stored
     from vwlog.services.validate import with_findings
 
     held = trust_cli.trust_options(cli, None, None, None)
@@ -89,13 +89,11 @@ def _judged(
         assert findings.chain is not None
         chain = findings.chain
     else:
-        from vwlog.services.matches import verify_match
-
         store = options.stored_match(ctx, cli.store, match_or_log)
-        findings = check_stored(
+        # the catalog and derived data too, in the same read of the stored lines
+        chain, findings = verify_stored(
             store, match_or_log, held, trusted=trusted, judged_under=ruleset, owed=owed
         )
-        chain = verify_match(store, match_or_log)  # the catalog and derived data too
     document.integrity = _chain_integrity(chain)
     return with_findings(validation, findings)
 

@@ -39,7 +39,7 @@ from vwlog.services.cluster import (
     shared_paths,
     validate_task,
 )
-from vwlog.services.trust import check_integrity, check_stored
+from vwlog.services.trust import check_integrity, verify_stored
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
@@ -392,11 +392,8 @@ def verify(
                     findings.chain, source=options.shown_name(ctx, findings.chain.source)
                 )
             else:
-                from vwlog.services.matches import verify_match
-
                 store = options.stored_match(ctx, cli.store, arg)
-                report = verify_match(store, arg, repair=repair)
-                findings = check_stored(store, arg, held)
+                report, findings = verify_stored(store, arg, held, repair=repair)
             integrity = findings.integrity
         bad += not report.ok or not integrity.ok
         if output_format == "json":

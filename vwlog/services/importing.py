@@ -36,13 +36,12 @@ from vwlog.services import verify_lines
 from vwlog.services.matches import (
     SNAPSHOT_EVERY,
     ImportResult,
-    _Snapshots,
-    encode_snapshot,
     failed,
     judge_and_measure,
     meta_from,
     rejected,
 )
+from vwlog.services.snapshots import _Snapshots, encode_snapshot
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:

@@ -17,12 +17,12 @@ from vwlog.model.text import msg, said_text
 from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
 from vwlog.services.matches import (
+    Measuring,
     _metrics,
-    decode_snapshot,
-    encode_snapshot,
     meta_from,
 )
-from vwlog.services.stats import match_metrics
+from vwlog.services.snapshots import decode_snapshot, encode_snapshot
+from vwlog.services.stats import catalog_metrics, match_metrics
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import Step
@@ -154,7 +154,7 @@ def _derived(store: MatchStore, match_id: str, *, repair: bool) -> tuple[list[st
     head = store.head(match_id)
     measure, checked = MatchMetricsVisitor(), _Checked(store, match_id, repair=repair)
     records = store.records(match_id, lte=head.seq)
-    visitors = Fanout(Validator(), measure, checked)
+    visitors = Fanout(Validator(), Measuring(measure), checked)
     report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
     derived = meta_from(header, report, head.hash, events=head.seq, metrics=_metrics(measure))
     catalog = _catalog_problems(stored, derived)
@@ -186,6 +186,8 @@ def _catalog_problems(stored: MatchMeta, derived: MatchMeta) -> list[str]:
             # none kept (older entries), or kept for fewer records than the match now has:
             # readers do not use them (`vwlog.services.stats.stored_metrics`), they replay
             continue
+        if name == "metrics":
+            kept = catalog_metrics(kept)  # an entry of an older vwlog: its points in a list
         if kept != wanted:
             if name == "metrics":
                 problems.append(_METRICS_DIFFER)

@@ -8,7 +8,6 @@ through the one replay loop (`vwlog.engine.replay.replay`).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import weakref
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -44,7 +43,7 @@ from vwlog.model.text import Msg, msg, said_text
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
-from vwlog.services.snapshots import SnapshotFormatError, decode_state, encode_state
+from vwlog.services.snapshots import _Snapshots, decode_snapshot, encode_snapshot
 from vwlog.services.verify import BrokenLink, VerifyReport, verify_lines
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
@@ -54,72 +53,48 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
     from vwlog.model.state import MatchState
+    from vwlog.services.trustpass import IntegrityPass
 
 SNAPSHOT_EVERY = 100
 """Default interval between state snapshots (events); a seek replays at most this many."""
-_SNAPSHOT_MAGIC = b"vwlog-snapshot-2\n"
-
-
-# -- snapshots -------------------------------------------------------------------------------
-
-
-def encode_snapshot(state: MatchState, record_hash: str | None) -> bytes:
-    """The dynamic part of a state as bytes (the static part comes from `MatchStarted`).
-
-    Layout: a magic line, the hash of the record the state follows, the SHA-256 of the payload,
-    then the payload (plain JSON, see `vwlog.services.snapshots`). A snapshot is used only if
-    both hashes check out, so a corrupt or stale snapshot is rebuilt from the records instead
-    of being trusted; decoding builds only whitelisted value classes, never runs code.
-    """
-    payload = encode_state(state)
-    digest = hashlib.sha256(payload).hexdigest()
-    head = f"{record_hash or ''}\n{digest}\n".encode()
-    return _SNAPSHOT_MAGIC + head + payload
-
-
-def decode_snapshot(static: MatchState, data: bytes, record_hash: str | None) -> MatchState | None:
-    """A state from snapshot bytes; ``None`` unless it belongs to ``record_hash`` and its
-    payload is intact."""
-    if not data.startswith(_SNAPSHOT_MAGIC):
-        return None
-    parts = data[len(_SNAPSHOT_MAGIC) :].split(b"\n", 2)
-    if len(parts) != 3:
-        return None
-    for_record, digest, payload = parts
-    if for_record.decode(errors="replace") != (record_hash or ""):
-        return None
-    if hashlib.sha256(payload).hexdigest().encode() != digest:
-        return None
-    try:
-        return decode_state(static, payload)
-    except (SnapshotFormatError, TypeError, ValueError):
-        return None  # rebuilt from the records instead
-
-
-class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
-    """A replay visitor that keeps a state every ``every`` events."""
-
-    def __init__(self, every: int) -> None:
-        self.every = every
-        self.taken: list[tuple[int, MatchState]] = []
-
-    def visit(self, step: Step) -> None:
-        """Keep the state after every ``every``-th event."""
-        if step.record.seq % self.every == 0:
-            self.taken.append((step.record.seq, step.after))
-
-    def result(self) -> list[tuple[int, MatchState]]:
-        """The states kept."""
-        return self.taken
 
 
 def _metrics(measure: MatchMetricsVisitor) -> dict[str, Any] | None:
-    """A match's metrics in JSON mode (`MatchMeta.metrics`); ``None`` if the records hold no
-    ``match_started`` to measure."""
+    """A match's metrics as its catalog entry keeps them (`MatchMeta.metrics`): in JSON mode,
+    each player's ``tempo`` in columns (`vwlog.projections.stats.tempo_columns`), made without
+    a model per turn; ``None`` if the records hold no ``match_started`` to measure."""
     try:
-        return measure.result().model_dump(mode="json")
+        data = measure.result(tempo=False).model_dump(mode="json")
+        columns = measure.tempo_columns()
     except ValueError:
         return None
+    for player in data["players"]:
+        player["tempo"] = columns[player["player"]]
+    return data
+
+
+class Measuring(BaseVisitor[None]):
+    """Feeds a `MatchMetricsVisitor` inside a `Fanout` whose result leaves it out: its
+    metrics are made once afterwards, in the form the catalog keeps (`_metrics`), and not
+    also as a model per turn of the match that no one reads."""
+
+    def __init__(self, measure: MatchMetricsVisitor) -> None:
+        self.measure = measure
+
+    def begin_match(self, header: LogHeader | None) -> None:
+        """Begin the measure."""
+        self.measure.begin_match(header)
+
+    def visit(self, step: Step) -> None:
+        """Show the step to the measure."""
+        self.measure.visit(step)
+
+    def end_match(self, final: MatchState) -> None:
+        """End the measure."""
+        self.measure.end_match(final)
+
+    def result(self) -> None:
+        """Nothing: ask the measure itself."""
 
 
 # -- import ----------------------------------------------------------------------------------
@@ -179,7 +154,7 @@ def judge_and_measure(
     ``snapshots`` and the match's statistics (kept in its catalog entry for the statistics read
     model): the validation report and the metrics (``None`` when there is nothing to measure)."""
     measure = MatchMetricsVisitor()
-    visitors = Fanout(Validator(source=source), snapshots, measure)
+    visitors = Fanout(Validator(source=source), snapshots, Measuring(measure))
     report: ValidationReport = replay(items, visitors, header=header)[0]
     return report, _metrics(measure)
 
@@ -389,7 +364,13 @@ def _write_export(out: BinaryIO, head: bytes, lines: Iterable[bytes]) -> int:
     return count
 
 
-def verify_match(store: MatchStore, match_id: str, *, repair: bool = False) -> VerifyReport:
+def verify_match(
+    store: MatchStore,
+    match_id: str,
+    *,
+    repair: bool = False,
+    gathered: IntegrityPass | None = None,
+) -> VerifyReport:
     """Recompute the hash chain of a stored match from its stored lines, and check that it ends
     at the head the catalog recorded (so records deleted from the end are found too); when the
     chain holds, replay the records and check the derived data against them: the catalog
@@ -398,6 +379,10 @@ def verify_match(store: MatchStore, match_id: str, *, repair: bool = False) -> V
     With ``repair``, derived data that disagrees with an intact chain is rebuilt from the same
     replay (snapshots rewritten, the catalog entry replaced) and the report says what was, in
     ``repaired``; its ``derived`` still lists what was found. A broken chain repairs nothing.
+
+    With ``gathered`` (an `IntegrityPass` of the match), the stored lines are fed to it and its
+    chain check is the one reported: the seal and signature checks
+    (`vwlog.services.trust.verify_stored`) then need no second read and hash of the chain.
 
     Raises:
         MatchNotFoundError: no such match.
@@ -408,7 +393,12 @@ def verify_match(store: MatchStore, match_id: str, *, repair: bool = False) -> V
     header = store.header(match_id)
     meta = store.meta(match_id)
     lines = ((i + 2, raw) for i, raw in enumerate(store.raw_lines(match_id)))
-    report = verify_lines(f"store:{match_id}", header, lines)
+    if gathered is None:
+        report = verify_lines(f"store:{match_id}", header, lines)
+    else:
+        for line_no, raw in lines:
+            gathered.feed(line_no, raw)
+        report = gathered.chain.report()
     report = dataclasses.replace(report, seal=meta.seal)
     if report.broken is None and (
         report.records != meta.events or report.head_hash != meta.head_hash
@@ -549,6 +539,7 @@ def _replayed(state: MatchState, records: Iterable[EventRecord]) -> MatchState:
 __all__ = [
     "SNAPSHOT_EVERY",
     "ImportResult",
+    "Measuring",
     "created_day",
     "decode_snapshot",
     "encode_snapshot",

@@ -30,9 +30,9 @@ from vwlog.services.matches import (
     SNAPSHOT_EVERY,
     _backs_up_before,
     _replayed,
-    encode_snapshot,
     state_at,
 )
+from vwlog.services.snapshots import encode_snapshot
 from vwlog.store import Head, MatchStore
 
 if TYPE_CHECKING:

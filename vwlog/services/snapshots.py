@@ -10,10 +10,13 @@ snapshot read from a shared database cannot run code (unlike pickle).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from typing import Any
 
 import orjson
 
+from vwlog.engine.replay import BaseVisitor
+from vwlog.engine.replay import Step as ReplayStep
 from vwlog.model.state import (
     Allot,
     Combat,
@@ -114,4 +117,66 @@ def decode_state(static: MatchState, data: bytes) -> MatchState:
     return replace(static, **{k: _decode(v, k) for k, v in raw.items()})
 
 
-__all__ = ["STATIC_FIELDS", "SnapshotFormatError", "decode_state", "encode_state"]
+# -- snapshot bytes: a state, the record it follows, a checksum ---------------------------
+
+_SNAPSHOT_MAGIC = b"vwlog-snapshot-2\n"
+
+
+def encode_snapshot(state: MatchState, record_hash: str | None) -> bytes:
+    """The dynamic part of a state as bytes (the static part comes from `MatchStarted`).
+
+    Layout: a magic line, the hash of the record the state follows, the SHA-256 of the payload,
+    then the payload (plain JSON, `encode_state`). A snapshot is used only if
+    both hashes check out, so a corrupt or stale snapshot is rebuilt from the records instead
+    of being trusted; decoding builds only whitelisted value classes, never runs code.
+    """
+    payload = encode_state(state)
+    digest = hashlib.sha256(payload).hexdigest()
+    head = f"{record_hash or ''}\n{digest}\n".encode()
+    return _SNAPSHOT_MAGIC + head + payload
+
+
+def decode_snapshot(static: MatchState, data: bytes, record_hash: str | None) -> MatchState | None:
+    """A state from snapshot bytes; ``None`` unless it belongs to ``record_hash`` and its
+    payload is intact."""
+    if not data.startswith(_SNAPSHOT_MAGIC):
+        return None
+    parts = data[len(_SNAPSHOT_MAGIC) :].split(b"\n", 2)
+    if len(parts) != 3:
+        return None
+    for_record, digest, payload = parts
+    if for_record.decode(errors="replace") != (record_hash or ""):
+        return None
+    if hashlib.sha256(payload).hexdigest().encode() != digest:
+        return None
+    try:
+        return decode_state(static, payload)
+    except (SnapshotFormatError, TypeError, ValueError):
+        return None  # rebuilt from the records instead
+
+
+class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
+    """A replay visitor that keeps a state every ``every`` events."""
+
+    def __init__(self, every: int) -> None:
+        self.every = every
+        self.taken: list[tuple[int, MatchState]] = []
+
+    def visit(self, step: ReplayStep) -> None:
+        """Keep the state after every ``every``-th event."""
+        if step.record.seq % self.every == 0:
+            self.taken.append((step.record.seq, step.after))
+
+    def result(self) -> list[tuple[int, MatchState]]:
+        """The states kept."""
+        return self.taken
+
+
+__all__ = [
+    "STATIC_FIELDS",
+    "SnapshotFormatError",
+    "decode_snapshot",
+    "decode_state",
+    "encode_snapshot",
+    "encode_state",
+]

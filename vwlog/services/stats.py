@@ -36,6 +36,7 @@ from pydantic import BaseModel
 from vwlog.engine.replay import replay
 from vwlog.model.errors import StoreError
 from vwlog.projections.stats import CorpusStats, MatchMetrics, MatchMetricsVisitor, StatsFilter
+from vwlog.projections.stats.metrics import TEMPO_FIELDS, tempo_columns
 from vwlog.store import ViewConflictError
 
 if TYPE_CHECKING:
@@ -78,8 +79,32 @@ class Refreshed:
 
 
 def metrics_dump(metrics: MatchMetrics) -> dict[str, Any]:
-    """A match's metrics as kept in its catalog entry (`MatchMeta.metrics`)."""
-    return metrics.model_dump(mode="json")
+    """A match's metrics as kept in its catalog entry (`MatchMeta.metrics`): in JSON mode,
+    each player's ``tempo`` in columns (`tempo_columns`)."""
+    return catalog_metrics(metrics.model_dump(mode="json"))
+
+
+def catalog_metrics(data: dict[str, Any]) -> dict[str, Any]:
+    """Metrics in JSON mode with every player's ``tempo`` in columns (`tempo_columns`), as a
+    catalog entry keeps them: points given as a list of whole points (as older entries keep
+    them) are put in columns, anything else is left as it is. ``data`` itself is not
+    changed."""
+    players = data.get("players")
+    if not isinstance(players, list):
+        return data
+    fields = set(TEMPO_FIELDS)
+
+    def columns(player: object) -> object:
+        points = player.get("tempo") if isinstance(player, dict) else None
+        if not isinstance(points, list) or not all(
+            isinstance(p, dict) and p.keys() == fields for p in points
+        ):
+            return player
+        assert isinstance(player, dict)
+        rows = (tuple(p[name] for name in TEMPO_FIELDS) for p in points)
+        return {**player, "tempo": tempo_columns(rows)}
+
+    return {**data, "players": [columns(p) for p in players]}
 
 
 def stored_metrics(meta: MatchMeta) -> MatchMetrics | None:
@@ -392,6 +417,7 @@ __all__ = [
     "UNMEASURABLE",
     "VIEW_FORMAT",
     "Refreshed",
+    "catalog_metrics",
     "catch_up",
     "corpus_stats",
     "count",

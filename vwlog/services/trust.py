@@ -178,25 +178,32 @@ def check_integrity(
     return findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)
 
 
-def check_stored(
+def verify_stored(
     store: MatchStore,
     match_id: str,
     options: TrustOptions | None = None,
     *,
+    repair: bool = False,
     trusted: Sequence[TrustedResult] = (),
     judged_under: Ruleset | None = None,
     owed: Sequence[str] = (),
-) -> TrustFindings:
-    """`check_integrity` for a stored match, on its stored lines (the bytes export writes).
+) -> tuple[VerifyReport, TrustFindings]:
+    """A stored match's `vwlog.services.matches.verify_match` report (the chain, the catalog
+    and the derived data, rebuilt with ``repair``) and its `check_integrity` findings (the
+    seal and the signatures), from one read and hash of its stored lines (the bytes export
+    writes).
 
     Raises:
         MatchNotFoundError: no such match.
+        SequenceConflictError: with ``repair``, records were appended meanwhile.
         NotPublishedError: the options name a pool or ruleset that is not published.
     """
+    from vwlog.services.matches import verify_match
+
     gathered = IntegrityPass(f"store:{match_id}", store.header(match_id))
-    for line_no, raw in enumerate(store.raw_lines(match_id), start=2):
-        gathered.feed(line_no, raw)
-    return findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)
+    report = verify_match(store, match_id, repair=repair, gathered=gathered)
+    findings = findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)
+    return report, findings
 
 
 def findings_of(
@@ -563,7 +570,6 @@ __all__ = [
     "chain_report_text",
     "check_integrity",
     "check_options",
-    "check_stored",
     "close_records",
     "close_stream",
     "findings_of",
@@ -572,4 +578,5 @@ __all__ = [
     "registry_of",
     "seal_after",
     "sign_log",
+    "verify_stored",
 ]

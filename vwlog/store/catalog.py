@@ -53,9 +53,12 @@ class MatchMeta(BaseModel):
     recognised before anything is read twice; ``None`` for entries that were not imported
     from a file."""
     metrics: dict[str, Any] | None = None
-    """The match's statistics (a `vwlog.projections.stats.MatchMetrics` dumped in JSON mode),
-    folded in the same replay as validation; ``None`` for entries stored before vwlog kept
-    them, or when they no longer describe the records (read models then replay the match)."""
+    """The match's statistics (a `vwlog.projections.stats.MatchMetrics` dumped in JSON mode,
+    each player's per-turn ``tempo`` points in columns: one list per field, so that a match of
+    thousands of turns keeps lists of numbers rather than a mapping per turn), folded in the
+    same replay as validation; ``None`` for entries stored before vwlog kept them, or when
+    they no longer describe the records (read models then replay the match). Entries stored
+    before the points were kept in columns have them as a list; both read alike."""
 
 
 class ImportOutcome(StrEnum):

@@ -184,12 +184,12 @@ class RecordMapper(Mapper[UUID]):
                 state = self.transcoder.encode(
                     {
                         "header": header.model_dump(mode="json", exclude_none=True),
-                        "meta": meta.model_dump(mode="json"),
+                        "meta": _meta_json(meta),
                     }
                 )
             case MetaUpdated(meta=meta):
                 topic = META_TOPIC
-                state = self.transcoder.encode(meta.model_dump(mode="json"))
+                state = self.transcoder.encode(_meta_json(meta))
             case SnapshotTaken(data=data):
                 topic = SNAPSHOT_TOPIC
                 state = data
@@ -311,6 +311,14 @@ class RecordMapper(Mapper[UUID]):
         if self.compressor:
             state = self.compressor.decompress(state)
         return state
+
+
+def _meta_json(meta: MatchMeta) -> dict[str, Any]:
+    """A catalog entry in JSON mode, its ``metrics`` (JSON already, and of a size that grows
+    with the match's turns) as they are rather than copied."""
+    data = meta.model_dump(mode="json", exclude={"metrics"})
+    data["metrics"] = meta.metrics
+    return data
 
 
 def _upcast(stored: StoredEvent, tag: str, version: int, target: int, line: bytes) -> JsonObject:

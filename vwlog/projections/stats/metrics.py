@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from vwlog.projections.stats.common import NEUTRAL, UNFINISHED, _Frozen
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
 
 class TurnPoint(_Frozen):
@@ -204,6 +204,14 @@ class PlayerMetrics(_Frozen):
     """Time between consecutive decisions of this player; ``None`` when the records carry no
     usable ``at`` timestamps."""
 
+    @field_validator("tempo", mode="before")
+    @classmethod
+    def _tempo_from_columns(cls, value: Any) -> Any:
+        """Also take the points in columns (`tempo_columns`), as a catalog entry keeps them."""
+        if isinstance(value, dict):
+            return tempo_rows(value)
+        return value
+
     @property
     def cards_drawn(self) -> int:
         """Cards drawn from Supply and by effects."""
@@ -236,6 +244,39 @@ same name in both), in `TurnPoint` order: ``gold_produced`` … ``max_register_d
 a player's points (``max_register_depth``: the maximum), each gives the match's count. Every
 table that shows them per turn and per match (the per-match CSV, the Parquet tables) takes its
 columns from here, so a count added to both models appears in all of them."""
+
+
+TEMPO_FIELDS: tuple[str, ...] = tuple(TurnPoint.model_fields)
+"""The fields of a `TurnPoint`, in order: the columns of `tempo_columns`."""
+
+
+def tempo_columns(points: Iterable[Sequence[Any]]) -> dict[str, list[Any]]:
+    """Turn points in columns: one list per field of `TEMPO_FIELDS`, one value per point, from
+    points given as values in that order (in JSON mode: ``supply`` a plain dict).
+
+    A catalog entry keeps a player's ``tempo`` so (`vwlog.store.MatchMeta.metrics`): the same
+    numbers as a list of points, in a fraction of the space, and built without a model per
+    turn; `PlayerMetrics` reads either form.
+    """
+    columns: list[list[Any]] = [[] for _ in TEMPO_FIELDS]
+    for point in points:
+        for column, value in zip(columns, point, strict=True):
+            column.append(value)
+    return dict(zip(TEMPO_FIELDS, columns, strict=True))
+
+
+def tempo_rows(columns: dict[str, Any]) -> Any:
+    """Points in columns (`tempo_columns`) as one mapping per point; ``columns`` unchanged when
+    they are not lists of one length (validation then refuses them).
+
+    >>> tempo_rows({"turn": [1, 2], "gold": [5, 7]})
+    [{'turn': 1, 'gold': 5}, {'turn': 2, 'gold': 7}]
+    """
+    lists = list(columns.values())
+    if not all(isinstance(c, list) for c in lists) or len({len(c) for c in lists}) > 1:
+        return columns
+    names = list(columns)
+    return [dict(zip(names, values, strict=True)) for values in zip(*lists, strict=True)]
 
 
 class MatchMetrics(_Frozen):
@@ -317,6 +358,7 @@ def deck_faction(factions: Iterable[str | None]) -> str:
 
 
 __all__ = [
+    "TEMPO_FIELDS",
     "CardInfo",
     "DecisionTiming",
     "MatchMetrics",
@@ -325,4 +367,6 @@ __all__ = [
     "TurnPoint",
     "deck_faction",
     "deck_identity",
+    "tempo_columns",
+    "tempo_rows",
 ]

@@ -4,9 +4,10 @@ that folds one match into `MatchMetrics`, reading each event and the boards arou
 from __future__ import annotations
 
 import statistics
+from array import array
 from collections import Counter
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol, assert_never
+from typing import TYPE_CHECKING, Any, Protocol, assert_never
 
 from vwlog.events import (
     AttackDeclared,
@@ -61,6 +62,8 @@ from vwlog.events import (
 from vwlog.model.types import CardType, SupplyOption
 from vwlog.projections.stats.common import UNFINISHED, _parse_time
 from vwlog.projections.stats.metrics import (
+    PLAYER_COUNTS,
+    TEMPO_FIELDS,
     CardInfo,
     DecisionTiming,
     MatchMetrics,
@@ -69,10 +72,13 @@ from vwlog.projections.stats.metrics import (
     TurnPoint,
     deck_faction,
     deck_identity,
+    tempo_columns,
 )
 from vwlog.rules.effects import is_trusted
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from vwlog.events import AnyEvent
     from vwlog.model.errors import Violation
     from vwlog.model.state import MatchState
@@ -94,132 +100,152 @@ class ReplayStep(Protocol):
     def violations(self) -> tuple[Violation, ...]: ...
 
 
-class _Counts:
-    """One player's running counts over one turn while the visitor folds (mutable, private).
+_SUPPLY = tuple(sorted(o.value for o in SupplyOption))
+"""The Supply packages, in the order a point's ``supply`` lists them."""
+_COLUMNS = (*PLAYER_COUNTS, "skills_registered", "skills_triggered", *_SUPPLY, "ended")
+_GOLD, _HONOR, _VP = len(_COLUMNS), len(_COLUMNS) + 1, len(_COLUMNS) + 2
+"""A turn's row in `_Tally`: the counts, the sums of the per-card counts, the Supply choices
+by package, whether the turn ended (``1``), then gold, honor and VP at its end."""
+_ROW = _VP + 1
+_AT = {name: n for n, name in enumerate(_COLUMNS)}
+GOLD_PRODUCED = _AT["gold_produced"]
+GOLD_SUPPLY = _AT["gold_from_supply"]
+GOLD_EFFECTS = _AT["gold_from_effects"]
+GOLD_SPENT = _AT["gold_spent"]
+DRAWN_SUPPLY = _AT["cards_drawn_supply"]
+DRAWN_EFFECTS = _AT["cards_drawn_effects"]
+PLAYED = _AT["cards_played"]
+DISCARDED = _AT["cards_discarded"]
+TERRITORIES_SUMMONED = _AT["territories_summoned"]
+TERRITORIES_LOST = _AT["territories_lost"]
+FOLLOWERS_SUMMONED = _AT["followers_summoned"]
+FOLLOWERS_LOST = _AT["followers_lost"]
+ATTACKS = _AT["attacks_declared"]
+ATTACKERS = _AT["attackers_declared"]
+BLOCKS = _AT["blocks"]
+DAMAGE_FOLLOWERS = _AT["damage_to_followers"]
+DAMAGE_TERRITORIES = _AT["damage_to_territories"]
+DEPTH = _AT["max_register_depth"]
+SKILLS = _AT["skills_registered"]
+TRIGGERED = _AT["skills_triggered"]
+_ENDED = _AT["ended"]
+_ZEROS = array("i", [0]) * _ROW
 
-    The per-turn points are these counts; the per-match totals are their sums, so the two can
-    never disagree.
+
+class _Tally:
+    """One player's running counts while the visitor folds (mutable, private): a row of
+    integers per turn (`_COLUMNS`), the per-card counts of the match, and decision times.
+
+    A long match has a point per turn for every player, so a turn costs one row of 32-bit
+    integers here (about 130 bytes), not objects: the memory of an import that measures a
+    match grows by that much per turn. The per-turn points are the rows; the per-match totals
+    are their sums, so the two can never disagree.
     """
 
     __slots__ = (
-        "attackers",
-        "attacks",
-        "blocks",
-        "damage_followers",
-        "damage_territories",
-        "depth",
-        "discarded",
-        "drawn_effects",
-        "drawn_supply",
-        "followers_lost",
-        "followers_summoned",
-        "gold_effects",
-        "gold_produced",
-        "gold_spent",
-        "gold_supply",
+        "by_card",
+        "data",
+        "intervals",
+        "last_decision",
         "played",
+        "rows",
         "skills",
-        "supply",
-        "territories_lost",
-        "territories_summoned",
         "triggered",
     )
 
     def __init__(self) -> None:
-        self.gold_produced = self.gold_supply = self.gold_effects = self.gold_spent = 0
-        self.drawn_supply = self.drawn_effects = self.discarded = 0
-        self.territories_summoned = self.territories_lost = 0
-        self.followers_summoned = self.followers_lost = 0
-        self.attacks = self.attackers = self.blocks = 0
-        self.damage_followers = self.damage_territories = self.depth = 0
-        self.supply: Counter[str] = Counter()
+        self.rows: dict[int, int] = {}
+        """Where each turn's row starts in ``data``."""
+        self.data: array[int] | list[int] = array("i")
+        """The rows, one after another (a list once a value outgrows 32 bits)."""
         self.played: Counter[str] = Counter()
         self.skills: Counter[str] = Counter()
         self.triggered: Counter[str] = Counter()
-
-    def absorb(self, other: _Counts) -> None:
-        """Add another turn's counts to these (the register depth is a maximum)."""
-        for name in self.__slots__:
-            mine, theirs = getattr(self, name), getattr(other, name)
-            if isinstance(mine, Counter):
-                mine.update(theirs)
-            elif name == "depth":
-                self.depth = max(self.depth, theirs)
-            else:
-                setattr(self, name, mine + theirs)
-
-    def fields(self) -> dict[str, int]:
-        """The counts that per-turn points and per-match totals name alike, by field name."""
-        return {
-            "gold_produced": self.gold_produced,
-            "gold_from_supply": self.gold_supply,
-            "gold_from_effects": self.gold_effects,
-            "gold_spent": self.gold_spent,
-            "cards_drawn_supply": self.drawn_supply,
-            "cards_drawn_effects": self.drawn_effects,
-            "cards_played": sum(self.played.values()),
-            "cards_discarded": self.discarded,
-            "territories_summoned": self.territories_summoned,
-            "territories_lost": self.territories_lost,
-            "followers_summoned": self.followers_summoned,
-            "followers_lost": self.followers_lost,
-            "attacks_declared": self.attacks,
-            "attackers_declared": self.attackers,
-            "blocks": self.blocks,
-            "damage_to_followers": self.damage_followers,
-            "damage_to_territories": self.damage_territories,
-            "max_register_depth": self.depth,
-        }
-
-    def point(self, turn: int, gold: int, honor: int, vp: int) -> TurnPoint:
-        """These counts as the point of one turn."""
-        return TurnPoint(
-            turn=turn,
-            gold=gold,
-            honor=honor,
-            vp=vp,
-            supply=dict(sorted((k, v) for k, v in self.supply.items() if v)),
-            skills_registered=sum(self.skills.values()),
-            skills_triggered=sum(self.triggered.values()),
-            **self.fields(),
-        )
-
-
-class _Tally:
-    """One player's running counts while the visitor folds (mutable, private): counts by turn,
-    resources at the end of each turn, and decision times."""
-
-    __slots__ = ("ends", "intervals", "last_decision", "turns")
-
-    def __init__(self) -> None:
-        self.turns: dict[int, _Counts] = {}
-        self.ends: dict[int, tuple[int, int, int]] = {}
-        self.intervals: list[float] = []
+        self.by_card = {PLAYED: self.played, SKILLS: self.skills, TRIGGERED: self.triggered}
+        self.intervals: array[float] = array("d")
         self.last_decision: datetime | None = None
 
-    def at(self, turn: int) -> _Counts:
-        """The counts of a turn (anything before the first turn counts in turn 1)."""
-        turn = max(turn, 1)
-        counts = self.turns.get(turn)
-        if counts is None:
-            counts = self.turns[turn] = _Counts()
-        return counts
+    def _row(self, turn: int) -> int:
+        at = self.rows.get(turn)
+        if at is None:
+            at = self.rows[turn] = len(self.data)
+            self.data.extend(_ZEROS)
+        return at
 
-    def total(self) -> _Counts:
-        """The counts of the whole match: the sum of every turn's."""
-        total = _Counts()
-        for counts in self.turns.values():
-            total.absorb(counts)
-        return total
+    def _set(self, index: int, value: int) -> None:
+        try:
+            self.data[index] = value
+        except OverflowError:
+            self.data = list(self.data)
+            self.data[index] = value
+
+    def add(self, turn: int, column: int, amount: int = 1) -> None:
+        """Count ``amount`` in a turn (anything before the first turn counts in turn 1)."""
+        index = self._row(max(turn, 1)) + column
+        self._set(index, self.data[index] + amount)
+
+    def card(self, turn: int, column: int, card: str) -> None:
+        """Count a card summoned (``PLAYED``), or a skill of it registered (``SKILLS``) or
+        triggered (``TRIGGERED``), in a turn and by card definition."""
+        self.by_card[column][card] += 1
+        self.add(turn, column)
+
+    def deepest(self, turn: int, depth: int) -> None:
+        """The register was ``depth`` deep after the player put an object on it in a turn."""
+        index = self._row(max(turn, 1)) + DEPTH
+        if depth > self.data[index]:
+            self._set(index, depth)
+
+    def supply(self, turn: int, option: str) -> None:
+        """The player chose a Supply package in a turn."""
+        self.add(turn, _AT[option])
+
+    def end(self, turn: int, gold: int, honor: int, vp: int) -> None:
+        """The player's resources at the end of a turn."""
+        at = self._row(turn)
+        for column, value in ((_ENDED, 1), (_GOLD, gold), (_HONOR, honor), (_VP, vp)):
+            self._set(at + column, value)
+
+    def ended(self, turn: int) -> bool:
+        """Whether resources were taken at the end of this turn."""
+        at = self.rows.get(turn)
+        return at is not None and self.data[at + _ENDED] == 1
+
+    def total(self) -> dict[str, int]:
+        """The counts of the whole match by `_COLUMNS` name: the sum of every turn's (the
+        register depth: the maximum)."""
+        data = self.data
+        sums = [0] * len(_COLUMNS)
+        for at in self.rows.values():
+            for column in range(len(_COLUMNS)):
+                sums[column] += data[at + column]
+        sums[DEPTH] = max((data[at + DEPTH] for at in self.rows.values()), default=0)
+        return dict(zip(_COLUMNS, sums, strict=True))
+
+    def points(self, final: tuple[int, int, int]) -> Iterator[tuple[Any, ...]]:
+        """One point per turn that ended or has counts, in turn order (a turn that never ended
+        takes the resources at the end of the match), as the values of `TEMPO_FIELDS`."""
+        data = self.data
+        for turn in sorted(self.rows):
+            at = self.rows[turn]
+            row = data[at : at + _ROW]
+            gold, honor, vp = row[_GOLD : _VP + 1] if row[_ENDED] else final
+            values: dict[str, Any] = dict(zip(_COLUMNS, row, strict=False))
+            values.update(
+                turn=turn,
+                gold=gold,
+                honor=honor,
+                vp=vp,
+                supply={name: values[name] for name in _SUPPLY if values[name]},
+            )
+            yield tuple(values[name] for name in TEMPO_FIELDS)
 
     def tempo(self, final: tuple[int, int, int]) -> tuple[TurnPoint, ...]:
-        """One point per turn that ended or has counts, in turn order (a turn that never ended
-        takes the resources at the end of the match)."""
-        points = []
-        for turn in sorted(self.ends.keys() | self.turns.keys()):
-            gold, honor, vp = self.ends.get(turn, final)
-            points.append(self.turns.get(turn, _Counts()).point(turn, gold, honor, vp))
-        return tuple(points)
+        """The points of `points` as models."""
+        return tuple(
+            TurnPoint(**dict(zip(TEMPO_FIELDS, values, strict=True)))
+            for values in self.points(final)
+        )
 
 
 class MatchMetricsVisitor:
@@ -277,11 +303,12 @@ class MatchMetricsVisitor:
         self._final = final
         if final.turn and self._tally:
             first = next(iter(self._tally.values()))
-            if final.turn not in first.ends:
+            if not first.ended(final.turn):
                 self._snapshot(final)
 
-    def result(self) -> MatchMetrics:
-        """The metrics of the match.
+    def result(self, *, tempo: bool = True) -> MatchMetrics:
+        """The metrics of the match (without ``tempo``, every player's ``tempo`` left empty:
+        `tempo_columns` gives the points).
 
         Raises:
             ValueError: the replay saw no ``match_started`` event.
@@ -307,8 +334,7 @@ class MatchMetricsVisitor:
             ]
             tally = self._tally[seat.player]
             t = tally.total()
-            state = final.player(seat.player) if final.has_player(seat.player) else None
-            last = (state.gold, state.honor, state.vp) if state else (0, 0, 0)
+            last = self._last(seat.player)
             won = winner is not None and (
                 seat.player == winner or (team is not None and seat.team == team)
             )
@@ -323,15 +349,15 @@ class MatchMetricsVisitor:
                     faction=deck_faction(factions),
                     deck_size=len(cards) + len(sub),
                     deck=dict(sorted(Counter(cards + sub).items())),
-                    supply={o.value: t.supply[o.value] for o in SupplyOption},
+                    supply={o.value: t[o.value] for o in SupplyOption},
                     final_gold=last[0],
                     final_honor=last[1],
                     final_vp=last[2],
-                    **t.fields(),
-                    skills_registered=dict(sorted(t.skills.items())),
-                    skills_triggered=dict(sorted(t.triggered.items())),
-                    played=dict(sorted(t.played.items())),
-                    tempo=tally.tempo(last),
+                    **{name: t[name] for name in PLAYER_COUNTS},
+                    skills_registered=dict(sorted(tally.skills.items())),
+                    skills_triggered=dict(sorted(tally.triggered.items())),
+                    played=dict(sorted(tally.played.items())),
+                    tempo=tally.tempo(last) if tempo else (),
                     decision_time=_timing(tally.intervals),
                 )
             )
@@ -361,6 +387,28 @@ class MatchMetricsVisitor:
             trusted=tuple(self._trusted),
         )
 
+    def tempo_columns(self) -> dict[str, dict[str, list[Any]]]:
+        """Every player's tempo points (`PlayerMetrics.tempo`) in columns
+        (`vwlog.projections.stats.tempo_columns`), by player id, built without a model per
+        point: with ``result(tempo=False)``, what a catalog entry keeps.
+
+        Raises:
+            ValueError: the replay saw no ``match_started`` event.
+        """
+        if self._start is None or self._final is None:
+            msg = "no match_started event: nothing to measure"
+            raise ValueError(msg)
+        return {
+            player: tempo_columns(tally.points(self._last(player)))
+            for player, tally in self._tally.items()
+        }
+
+    def _last(self, player: str) -> tuple[int, int, int]:
+        """A player's gold, honor and VP at the end of the match."""
+        final = self._final
+        state = final.player(player) if final is not None and final.has_player(player) else None
+        return (state.gold, state.honor, state.vp) if state else (0, 0, 0)
+
     # -- folding -------------------------------------------------------------------------------
 
     def _fold(self, event: AnyEvent, before: MatchState, after: MatchState) -> None:
@@ -372,31 +420,30 @@ class MatchMetricsVisitor:
                     self._start = event
                     self._tally = {s.player: _Tally() for s in event.seats}
             case GoldProduced():
-                tally[event.player].at(turn).gold_produced += event.amount
+                tally[event.player].add(turn, GOLD_PRODUCED, event.amount)
             case SupplyChosen():
-                tally[event.player].at(turn).supply[event.option.value] += 1
+                tally[event.player].supply(turn, event.option.value)
             case SupplyTaken():
-                t = tally[event.player].at(turn)
-                t.gold_supply += event.gold
-                t.drawn_supply += len(event.cards)
+                t = tally[event.player]
+                t.add(turn, GOLD_SUPPLY, event.gold)
+                t.add(turn, DRAWN_SUPPLY, len(event.cards))
             case CostPaid():
-                tally[event.player].at(turn).gold_spent += event.gold
+                tally[event.player].add(turn, GOLD_SPENT, event.gold)
             case CardSummoned():
-                t = tally[event.player].at(turn)
+                t = tally[event.player]
                 defn = before.defn(event.card)
-                t.played[defn.id] += 1
+                t.card(turn, PLAYED, defn.id)
                 if defn.type == CardType.TERRITORY:
-                    t.territories_summoned += 1
+                    t.add(turn, TERRITORIES_SUMMONED)
                 elif defn.type == CardType.FOLLOWER:
-                    t.followers_summoned += 1
+                    t.add(turn, FOLLOWERS_SUMMONED)
                 self._registered(event.player, turn, after)
             case SkillRegistered():
-                t = tally[event.player].at(turn)
-                t.skills[before.instances.get(event.card, event.card)] += 1
+                tally[event.player].card(turn, SKILLS, before.instances.get(event.card, event.card))
                 self._registered(event.player, turn, after)
             case SkillTriggered():
-                t = tally[event.player].at(turn)
-                t.triggered[before.instances.get(event.card, event.card)] += 1
+                card = before.instances.get(event.card, event.card)
+                tally[event.player].card(turn, TRIGGERED, card)
                 self._registered(event.player, turn, after)
             case CombatDamageRegistered():
                 self._registered(before.active, turn, after)
@@ -404,13 +451,13 @@ class MatchMetricsVisitor:
                 self._resulted(event, before)
             case AttackDeclared():
                 if event.attacks:
-                    t = tally[event.player].at(turn)
-                    t.attacks += 1
-                    t.attackers += len(event.attacks)
+                    t = tally[event.player]
+                    t.add(turn, ATTACKS)
+                    t.add(turn, ATTACKERS, len(event.attacks))
             case BlocksAssigned():
-                tally[event.player].at(turn).blocks += len(event.blocks)
+                tally[event.player].add(turn, BLOCKS, len(event.blocks))
             case HandLimitDiscarded():
-                tally[event.player].at(turn).discarded += len(event.cards)
+                tally[event.player].add(turn, DISCARDED, len(event.cards))
             case TurnEnded():
                 self._snapshot(after)
             case MatchWon():
@@ -448,8 +495,7 @@ class MatchMetricsVisitor:
         depth = len(after.register)
         self._depth = max(self._depth, depth)
         if player is not None and player in self._tally:
-            t = self._tally[player].at(turn)
-            t.depth = max(t.depth, depth)
+            self._tally[player].deepest(turn, depth)
 
     def _note_trusted(self, event: ObjectResulted, seq: int, before: MatchState) -> None:
         obj = next((o for o in before.register if o.id == event.object_id), None)
@@ -477,15 +523,15 @@ class MatchMetricsVisitor:
                         continue
                     kind = before.defn(target.id).type
                     if kind == CardType.TERRITORY:
-                        self._tally[who].at(turn).damage_territories += effect.amount
+                        self._tally[who].add(turn, DAMAGE_TERRITORIES, effect.amount)
                     elif kind == CardType.FOLLOWER:
-                        self._tally[who].at(turn).damage_followers += effect.amount
+                        self._tally[who].add(turn, DAMAGE_FOLLOWERS, effect.amount)
                 case GoldChanged():
                     if effect.player in self._tally:
-                        self._tally[effect.player].at(turn).gold_effects += effect.delta
+                        self._tally[effect.player].add(turn, GOLD_EFFECTS, effect.delta)
                 case CardsDrawn():
                     if effect.player in self._tally:
-                        self._tally[effect.player].at(turn).drawn_effects += len(effect.cards)
+                        self._tally[effect.player].add(turn, DRAWN_EFFECTS, len(effect.cards))
                 case (
                     StatChanged() | HonorChanged() | CardMoved() | DeckReordered() | StatusChanged()
                 ):
@@ -499,15 +545,15 @@ class MatchMetricsVisitor:
                 continue
             kind = before.defn(card_id).type
             if kind == CardType.TERRITORY:
-                self._tally[perm.controller].at(before.turn).territories_lost += 1
+                self._tally[perm.controller].add(before.turn, TERRITORIES_LOST)
             elif kind == CardType.FOLLOWER:
-                self._tally[perm.controller].at(before.turn).followers_lost += 1
+                self._tally[perm.controller].add(before.turn, FOLLOWERS_LOST)
 
     def _snapshot(self, state: MatchState) -> None:
         for p in state.players:
             t = self._tally.get(p.id)
             if t is not None:
-                t.ends[state.turn] = (p.gold, p.honor, p.vp)
+                t.end(state.turn, p.gold, p.honor, p.vp)
 
     def _time_decision(self, event: AnyEvent, at: str | None) -> None:
         player = getattr(event, "player", None)
@@ -529,7 +575,7 @@ def _turn_order(seats: list[str], first: str) -> dict[str, int]:
     return {p: n for n, p in enumerate(rotated, start=1)}
 
 
-def _timing(intervals: list[float]) -> DecisionTiming | None:
+def _timing(intervals: array[float]) -> DecisionTiming | None:
     if not intervals:
         return None
     total = sum(intervals)
