@@ -181,14 +181,7 @@ class MatchStore(MatchReader):
         try:
             self._insert(events)
         except IntegrityError as err:
-            # Another importer got there first (or the stream is damaged): look again.
-            stored = self._stored_head(match_id)
-            if stored is None:
-                first = self._select(oid, limit=1)
-                raise SequenceConflictError(match_id, _first_seq(first)) from err
-            if stored.hash != head_hash:
-                raise MatchExistsError(match_id, stored.hash, head_hash) from err
-            return ImportOutcome.UNCHANGED
+            return self._after_conflict(match_id, oid, head_hash, err)
         return ImportOutcome.STORED
 
     def import_stream(
@@ -257,12 +250,22 @@ class MatchStore(MatchReader):
                         page, size, written = [], 0, monotonic()
                 write.snapshots(page)
         except IntegrityError as err:
-            stored = self._stored_head(match_id)
-            if stored is None:
-                first = self._select(oid, limit=1)
-                raise SequenceConflictError(match_id, _first_seq(first)) from err
-            return _compare(match_id, stored, meta.head_hash)
+            return self._after_conflict(match_id, oid, meta.head_hash, err)
         return ImportOutcome.STORED
+
+    def _after_conflict(
+        self, match_id: MatchId, oid: UUID, head_hash: str, err: IntegrityError
+    ) -> ImportOutcome:
+        """After an insert conflict: another importer got there first (the same record, or
+        another: `MatchExistsError`), or the stream collides with stored rows of no complete
+        match (`SequenceConflictError`)."""
+        stored = self._stored_head(match_id)
+        if stored is None:
+            first = self._select(oid, limit=1)
+            raise SequenceConflictError(match_id, _first_seq(first)) from err
+        if stored.hash != head_hash:
+            raise MatchExistsError(match_id, stored.hash, head_hash) from err
+        return ImportOutcome.UNCHANGED
 
     def append(
         self,
