@@ -181,3 +181,14 @@ def test_the_stepper_says_nothing_outside_the_catalogs(pseudo: None) -> None:
         said.append(i18n.gettext(HELP))
         said += [i18n.gettext(what) for _key, what in KEYS]
     assert english_words("\n".join(said)) == []
+
+
+def test_the_board_says_nothing_outside_the_catalogs(pseudo: None) -> None:
+    """``show``, ``replay --board`` and so the stepper's board (the same drawing)."""
+    out = _run("show", str(FULL), "--at", "120", "--as", "p1")
+    assert "«after seq 120»" in out
+    assert english_words(out) == []
+    board = _run("replay", str(SAMPLES / "absolute-victory.jsonl"), "--board")
+    assert "«register (top last):»" in board
+    assert english_words(board) == []
+    assert english_words(_run("replay", str(INVALID), "--board", "--from", "190")) == []

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from vwlog.model.text import Msg, msg
 from vwlog.model.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step
 
 if TYPE_CHECKING:
@@ -503,80 +504,157 @@ def current_stat(state: MatchState, instance: str, stat: Stat) -> int:
 
 def render(state: MatchState) -> str:
     """A compact text board: per player resources and zones, Territories with guards, the
-    register, and where the turn stands."""
+    register, and where the turn stands (English; `board_said` gives its lines as templates,
+    which the render layer says in another language)."""
+    return "\n".join(str(line) for line in board_said(state))
+
+
+def board_said(state: MatchState) -> list[Msg]:
+    """The lines of `render`, each a template and its values (`vwlog.model.text.Msg`)."""
     if not state.started:
-        return "(no match started)"
-    lines: list[str] = []
-    pos = f"turn {state.turn}"
-    if state.active:
-        pos += f" · active {state.active}"
-    if state.phase:
-        pos += f" · {state.phase}" + (f"/{state.step}" if state.step else "")
-    if state.priority:
-        pos += f" · priority {state.priority} (passes {state.passes})"
-    if state.winner:
-        pos += f" · WON by {state.winner} ({state.victory})"
-    lines.append(pos)
+        return [msg("(no match started)")]
+    lines = [_position_said(state)]
     for p in state.players:
-        mark = "*" if p.id == state.active else " "
+        player = msg(
+            "{mark}{player}: gold {gold} honor {honor} VP {vp} · hand {hand} deck {deck} "
+            "grave {grave}",
+            mark="*" if p.id == state.active else " ",
+            player=p.id,
+            gold=p.gold,
+            honor=p.honor,
+            vp=p.vp,
+            hand=len(p.hand),
+            deck=len(p.deck),
+            grave=len(p.graveyard),
+        )
         lines.append(
-            f"{mark}{p.id}: gold {p.gold} honor {p.honor} VP {p.vp} · hand {len(p.hand)} "
-            f"deck {len(p.deck)} grave {len(p.graveyard)}" + (" · OUT" if p.out else "")
+            msg("{first} · {second}", first=player, second=msg("OUT")) if p.out else player
         )
         for t in state.territories(p.id):
             if t.id not in state.instances:
-                lines.append(f"    [{t.id}] {_UNKNOWN_CARD}")
+                lines.append(msg("    [{territory}] {card}", territory=t.id, card=_UNKNOWN_CARD))
                 continue
-            d = state.defn(t.id)
-            cap = current_stat(state, t.id, Stat.CAPACITY)
             guards = state.guards(t.id)
             lines.append(
-                f"    [{t.id}] {d.name} def {current_stat(state, t.id, Stat.DEFENSE)}"
-                f" dmg {t.damage} cap {len(guards)}/{cap}"
-                f" gold {current_stat(state, t.id, Stat.GOLD_PRODUCE)}"
+                msg(
+                    "    [{territory}] {name} def {defense} dmg {damage} cap {used}/{capacity} "
+                    "gold {gold}",
+                    territory=t.id,
+                    name=state.defn(t.id).name,
+                    defense=current_stat(state, t.id, Stat.DEFENSE),
+                    damage=t.damage,
+                    used=len(guards),
+                    capacity=current_stat(state, t.id, Stat.CAPACITY),
+                    gold=current_stat(state, t.id, Stat.GOLD_PRODUCE),
+                )
             )
-            lines.extend(f"        {_card_text(state, g)}" for g in guards)
+            lines.extend(msg("        {card}", card=_card_text(state, g)) for g in guards)
         for c in state.permanents.values():
-            if c.controller == p.id and c.where in ("RETURN_HOME", "STRAY", "ORPHAN"):
-                lines.append(f"    {c.where.lower().replace('_', ' ')}: {_card_text(state, c)}")
+            if c.controller == p.id and c.where in _WHERE:
+                lines.append(
+                    msg("    {where}: {card}", where=_WHERE[c.where], card=_card_text(state, c))
+                )
     if state.register:
-        lines.append("register (top last):")
+        lines.append(msg("register (top last):"))
         for o in state.register:
-            what = _card_name(state, o.card) if o.card else ""
-            lines.append(f"    {o.id} {o.kind} {o.controller} {what}".rstrip())
-    return "\n".join(lines)
+            if o.card:
+                lines.append(
+                    msg(
+                        "    {object} {kind} {controller} {card}",
+                        object=o.id,
+                        kind=o.kind,
+                        controller=o.controller,
+                        card=_card_name(state, o.card),
+                    )
+                )
+            else:
+                lines.append(
+                    msg(
+                        "    {object} {kind} {controller}",
+                        object=o.id,
+                        kind=o.kind,
+                        controller=o.controller,
+                    )
+                )
+    return lines
 
 
-_UNKNOWN_CARD = "(a card this match does not have)"
+def _position_said(state: MatchState) -> Msg:
+    """The board's first line: the turn, the active player, the phase and step, priority, the
+    winner."""
+    said = msg("turn {turn}", turn=state.turn)
+    if state.active:
+        said = msg("{position} · active {player}", position=said, player=state.active)
+    if state.phase:
+        where = f"{state.phase}/{state.step}" if state.step else str(state.phase)
+        said = msg("{first} · {second}", first=said, second=where)
+    if state.priority:
+        said = msg(
+            "{position} · priority {player} (passes {passes})",
+            position=said,
+            player=state.priority,
+            passes=state.passes,
+        )
+    if state.winner:
+        said = msg(
+            "{position} · WON by {winner} ({victory})",
+            position=said,
+            winner=state.winner,
+            victory=state.victory,
+        )
+    return said
 
 
-def _card_name(state: MatchState, instance: str) -> str:
+_UNKNOWN_CARD = msg("(a card this match does not have)")
+
+_WHERE = {
+    "RETURN_HOME": msg("return home"),
+    "STRAY": msg("stray"),
+    "ORPHAN": msg("orphan"),
+}
+"""The zones outside Territories a card of a player may wait in, as the board names them."""
+
+
+def _card_name(state: MatchState, instance: str) -> Msg | str:
     """The card's name; a record may name an instance the match lacks (a violation, shown)."""
     return state.defn(instance).name if instance in state.instances else _UNKNOWN_CARD
 
 
-def _card_text(state: MatchState, c: Permanent) -> str:
+_FLAGS = (msg("slid"), msg("fatigued"), msg("attacking"), msg("blocking"))
+
+
+def _card_text(state: MatchState, c: Permanent) -> Msg:
     if c.id not in state.instances:
-        return f"{c.id} {_UNKNOWN_CARD}"
+        return msg("{card} {name}", card=c.id, name=_UNKNOWN_CARD)
     d = state.defn(c.id)
-    text = f"{c.id} {d.name}"
+    text = msg("{card} {name}", card=c.id, name=d.name)
     if d.type == CardType.FOLLOWER:
-        text += (
-            f" {current_stat(state, c.id, Stat.ATK)}/{current_stat(state, c.id, Stat.DEF)}"
-            f"/{current_stat(state, c.id, Stat.VIT)}"
+        text = msg(
+            "{card} {name} {atk}/{def_}/{vit}",
+            card=c.id,
+            name=d.name,
+            atk=current_stat(state, c.id, Stat.ATK),
+            def_=current_stat(state, c.id, Stat.DEF),
+            vit=current_stat(state, c.id, Stat.VIT),
         )
+    slid, fatigued, attacking, blocking = _FLAGS
     flags = [
-        name
-        for name, on in (
-            ("slid", c.slid),
-            ("fatigued", c.fatigued),
-            (f"dmg {c.damage}", c.damage > 0),
-            ("attacking", c.id in state.combat.attacks),
-            ("blocking", c.id in state.combat.blocks),
+        flag
+        for flag, on in (
+            (slid, c.slid),
+            (fatigued, c.fatigued),
+            (msg("dmg {damage}", damage=c.damage), c.damage > 0),
+            (attacking, c.id in state.combat.attacks),
+            (blocking, c.id in state.combat.blocks),
         )
         if on
     ]
-    return text + (f" ({', '.join(flags)})" if flags else "")
+    if not flags:
+        return text
+    listed = flags[0]
+    for flag in flags[1:]:
+        listed = msg("{first}, {second}", first=listed, second=flag)
+    return msg("{card} ({flags})", card=text, flags=listed)
 
 
 __all__ = [
@@ -591,6 +669,7 @@ __all__ = [
     "RegisterObject",
     "Trigger",
     "Where",
+    "board_said",
     "condition_holds",
     "current_stat",
     "has_keyword",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
+from vwlog.model.state import board_said
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
 from vwlog.render.trust import COMMITMENT_STATUS, signatures_text, trusted_summary, verdict
@@ -30,10 +31,12 @@ if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
     from vwlog.events import MatchStarted
     from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
 
 
 __all__ = [
     "board_label",
+    "board_text",
     "cell_text",
     "counted",
     "diff_text",
@@ -182,6 +185,12 @@ def event_text(e: EventLine | DiffEvent) -> str:
 def board_label(m: Moment) -> str:
     """What a report's board is (``before seq 193``), in the active language."""
     return say(m.board_said) if m.board_said is not None else m.board_label
+
+
+def board_text(state: MatchState) -> str:
+    """The text board (`vwlog.model.state.render`) in the active language: ``str(state)``
+    in English, each line looked up in the catalogs otherwise."""
+    return "\n".join(say(line) for line in board_said(state))
 
 
 def _place_parts(v: Violation, before_phase: str) -> list[str]:
