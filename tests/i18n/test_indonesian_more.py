@@ -5,11 +5,18 @@ whole text matters; the English output stays as it was (its own goldens and CLI 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from vwlog.io import i18n
 
 from .test_language import INVALID, SAMPLES, _golden, _run, plain_env
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from click.testing import CliRunner
 
 __all__ = ["plain_env"]
 
@@ -41,7 +48,8 @@ def test_golden_replay_board_in_indonesian(plain_env: None, request: pytest.Fixt
         ["--lang", "id", "replay", sample, "--board", "--from", "1", "--to", "6"]
     )
     assert code == 0
-    assert "active" not in out and "grave " not in out
+    assert "active" not in out
+    assert "grave " not in out
     _golden("replay-board.id.txt", out, request)
     code, out, _err = _run(["--lang", "id", "replay", sample, "--board", "--from", "30"])
     assert "turn 1 · aktif p1 · MAIN1 · DIMENANGKAN p1 (ABSOLUTE)" in out
@@ -69,3 +77,51 @@ def test_the_board_is_english_by_default_and_indonesian_when_asked() -> None:
     assert said != str(last)
     assert said.splitlines()[0].startswith("turn ")
     assert said in body
+
+
+def test_rebase_says_its_stop_and_reasons_in_indonesian(
+    plain_env: None, tmp_path: Path, runner: CliRunner
+) -> None:
+    from tests.cli.test_rebase_cli import fork, summon_point, vwlog
+    from tests.services.support import generated_log, records_of
+
+    log = generated_log(tmp_path, 21, 2)
+    db = str(tmp_path / "vwlog.db")
+    assert vwlog(runner, db, "import", log).exit_code == 0
+    header, records = records_of(log)
+    at = summon_point(records)
+    fork_id = fork(runner, db, header.match_id, at, "pass")
+
+    english = vwlog(runner, db, "rebase", fork_id, "--dry-run")
+    result = vwlog(runner, db, "--lang", "id", "rebase", fork_id, "--dry-run")
+
+    assert result.exit_code == english.exit_code == 1
+    line = result.stdout.strip()
+    assert line.startswith(f"{fork_id}: 0 dari ")
+    assert "keputusan induk akan diterapkan ulang" in line
+    assert f"; seq induk {at + 1} (p" in line
+    assert " membayar " in line  # the decision's description, in Indonesian
+    assert " tidak lagi sah pada seq cabang " in line
+    assert line.endswith("; tidak ada yang disimpan (--dry-run)")
+    rule = english.stdout.split(" is no longer legal at fork seq ", 1)[1].split(": ", 1)[1]
+    rule_id, english_reason = rule.split(" ", 1)
+    reason = line.split(" tidak lagi sah pada seq cabang ", 1)[1].split(": ", 1)[1]
+    assert reason.startswith(rule_id + " ")
+    assert reason.split(" ", 1)[1] != english_reason.split("; nothing stored")[0]
+    # JSON stays the English data
+    data = vwlog(runner, db, "--lang", "id", "rebase", fork_id, "--dry-run", "--format", "json")
+    assert " pays " in data.stdout
+
+
+def test_victory_names_in_indonesian() -> None:
+    from vwlog.render.text import victory_name
+
+    assert [victory_name(v) for v in ("MILITARY", "CONCESSION", None, "ODD")] == [
+        "military",
+        "concession",
+        "",
+        "odd",
+    ]
+    with i18n.using_language("id"):
+        assert victory_name("MILITARY") == "Military"
+        assert victory_name("UNFINISHED") == "belum selesai"

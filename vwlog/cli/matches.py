@@ -22,7 +22,7 @@ from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.model.text import msg
 from vwlog.render.json import match_summary_json
 from vwlog.render.json import rebase_json as _rebase_dict
-from vwlog.render.text import counted, table, term
+from vwlog.render.text import counted, table, term, victory_name, violation_message
 from vwlog.services.cluster import (
     TaskFailure,
     import_needs_shared_store,
@@ -335,7 +335,7 @@ def list_(
                 ",".join(m.players),
                 m.turns or 0,
                 m.winner or "-",
-                (m.victory or "-").lower(),
+                victory_name(m.victory) or "-",
                 m.violations,
                 m.head_hash[:12],
                 fork,
@@ -452,35 +452,68 @@ def play(
 
 
 def _rebase_text(result: RebaseResult) -> str:
-    verb = "would re-apply" if result.dry_run else "re-applied"
-    events = "would be appended" if result.dry_run else "appended"
-    already = f"{result.already} already on the fork; " if result.already else ""
-    text = (
-        f"{result.fork_id}: {verb} {result.reapplied} of {result.considered} parent decisions "
-        f"({already}{result.appended} events {events}; head seq {result.head_seq})"
+    already = (
+        _("{count} already on the fork; ").format(count=result.already) if result.already else ""
     )
+    template = (
+        _(
+            "{fork}: would re-apply {reapplied} of {considered} parent decisions "
+            "({already}{appended} events would be appended; head seq {seq})"
+        )
+        if result.dry_run
+        else _(
+            "{fork}: re-applied {reapplied} of {considered} parent decisions "
+            "({already}{appended} events appended; head seq {seq})"
+        )
+    )
+    text = template.format(
+        fork=result.fork_id,
+        reapplied=result.reapplied,
+        considered=result.considered,
+        already=already,
+        appended=result.appended,
+        seq=result.head_seq,
+    )
+    text += _rebase_stop_text(result)
+    if result.dry_run:
+        text += _("; nothing stored (--dry-run)")
+    return text
+
+
+def _rebase_stop_text(result: RebaseResult) -> str:
+    """Where and why the rebase stopped before the parent's last decision ("" when it did
+    not)."""
     broken = result.broken
     if broken is not None:
-        text += (
-            f"; parent seq {broken.parent_seq} ({broken.description}) is no longer legal "
-            f"at fork seq {broken.fork_seq}: {broken.message}"
+        text = _(
+            "; parent seq {seq} ({description}) is no longer legal at fork seq {fork_seq}: "
+            "{reasons}"
+        ).format(
+            seq=broken.parent_seq,
+            description=say(broken.description),
+            fork_seq=broken.fork_seq,
+            reasons="; ".join(f"{v.rule} {violation_message(v)}" for v in broken.violations),
         )
         if broken.withdrawn:
             seqs = ", ".join(str(s) for s in broken.withdrawn)
-            text += f" (so parent seq {seqs} before it is not kept either)"
-    elif result.stopped == "over":
-        text += (
-            f"; the fork is won by {result.winner} ({(result.victory or '').lower()}) "
-            f"before parent seq {result.stopped_at}: the other {result.left} cannot happen"
+            text += _(" (so parent seq {seqs} before it is not kept either)").format(seqs=seqs)
+        return text
+    if result.stopped == "over":
+        return _(
+            "; the fork is won by {winner} ({victory}) before parent seq {seq}: "
+            "the other {left} cannot happen"
+        ).format(
+            winner=result.winner,
+            victory=victory_name(result.victory),
+            seq=result.stopped_at,
+            left=result.left,
         )
-    elif result.stopped == "ruling":
-        text += (
-            f"; stopped at parent seq {result.stopped_at}: a judge ruling is about the "
-            "parent's record and is not re-applied"
-        )
-    if result.dry_run:
-        text += "; nothing stored (--dry-run)"
-    return text
+    if result.stopped == "ruling":
+        return _(
+            "; stopped at parent seq {seq}: a judge ruling is about the parent's record and is "
+            "not re-applied"
+        ).format(seq=result.stopped_at)
+    return ""
 
 
 @main.command(name="rebase")
@@ -529,7 +562,7 @@ def _tree(node: LineageNode, prefix: str = "", last: bool = True, root: bool = T
     at = " @ " + _("seq {seq}").format(seq=m.fork_at) if m.fork_at is not None else ""
     ending = (
         _("won by {winner} ({victory})").format(
-            winner=term(m.winner), victory=(m.victory or "").lower()
+            winner=term(m.winner), victory=victory_name(m.victory)
         )
         if m.winner
         else _("running")

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "VICTORY_NAMES",
     "board_label",
     "board_text",
     "cell_text",
@@ -52,6 +53,7 @@ __all__ = [
     "term",
     "validation_summary",
     "validation_text",
+    "victory_name",
     "violation_lines",
     "violation_message",
     "violation_place",
@@ -191,6 +193,25 @@ def board_text(state: MatchState) -> str:
     """The text board (`vwlog.model.state.render`) in the active language: ``str(state)``
     in English, each line looked up in the catalogs otherwise."""
     return "\n".join(say(line) for line in board_said(state))
+
+
+VICTORY_NAMES: dict[str, str] = {
+    "MILITARY": N_("military"),
+    "POLITICAL": N_("political"),
+    "ABSOLUTE": N_("absolute"),
+    "CONCESSION": N_("concession"),
+    "UNFINISHED": N_("unfinished"),
+}
+"""How a match ended, as a summary line names it (``victory.lower()`` in English)."""
+
+
+def victory_name(victory: str | None) -> str:
+    """A victory type (``MILITARY``) in the active language, lower case in English; an unknown
+    one as it is, lower case."""
+    if victory is None:
+        return ""
+    name = VICTORY_NAMES.get(victory)
+    return _(name) if name is not None else victory.lower()
 
 
 def _place_parts(v: Violation, before_phase: str) -> list[str]:
