@@ -5,13 +5,15 @@ whole text matters; the English output stays as it was (its own goldens and CLI 
 
 from __future__ import annotations
 
+import re
+import shutil
 from typing import TYPE_CHECKING
 
 import pytest
 
 from vwlog.io import i18n
 
-from .test_language import INVALID, SAMPLES, _golden, _run, plain_env
+from .test_language import INVALID, ROOT, SAMPLES, _golden, _run, plain_env
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -125,3 +127,68 @@ def test_victory_names_in_indonesian() -> None:
     with i18n.using_language("id"):
         assert victory_name("MILITARY") == "Military"
         assert victory_name("UNFINISHED") == "belum selesai"
+
+
+def _trust_commands(tmp_path: Path, lang: str) -> list[str]:
+    """``simulate``, ``keys create``/``list``, ``sign``, ``pool publish``/``list`` and
+    ``ruleset publish`` in ``lang``: each one's standard output and error."""
+    from click.testing import CliRunner
+
+    from vwlog.cli import main
+    from vwlog.model.cards import Ruleset
+
+    runner = CliRunner()
+    folder = tmp_path / lang
+    folder.mkdir()
+    store = f"sqlite:///{folder / 'vwlog.db'}"
+    shutil.copy(ROOT / "vwlog" / "data" / "pool.json", folder / "errata.json")
+    cup = Ruleset().model_copy(update={"id": "spring-cup"})
+    (folder / "spring-cup.json").write_text(cup.model_dump_json(), encoding="utf-8")
+    said = []
+    for args in (
+        ["simulate", "--seed", "7", "-n", "2", "-o", str(folder / "corpus")],
+        ["keys", "create", "bob", "--dir", str(folder / "keys")],
+        ["keys", "list", "--dir", str(folder / "keys")],
+        [
+            "sign",
+            str(folder / "corpus" / "sim-7-00001.jsonl"),
+            "--key",
+            str(folder / "keys" / "bob.key"),
+        ],
+        ["--store", store, "pool", "publish", str(folder / "errata.json"), "--id", "cup@1"],
+        ["--store", store, "pool", "publish", str(folder / "errata.json"), "--id", "cup@1"],
+        ["--store", store, "pool", "list"],
+        ["--store", store, "ruleset", "publish", str(folder / "spring-cup.json")],
+    ):
+        result = runner.invoke(main, ["--lang", lang, *args])
+        assert result.exit_code == 0, result.output
+        said.append((result.stdout + result.stderr).replace(str(folder), "DIR"))
+    return said
+
+
+def test_simulate_pool_keys_and_sign_in_indonesian(plain_env: None, tmp_path: Path) -> None:
+    english = _trust_commands(tmp_path, "en")
+    indonesian = _trust_commands(tmp_path, "id")
+    simulate, _created, _listed, signed, published, again, pools, ruleset = english
+    assert "victory types:\n" in simulate
+    assert re.search(r"\n  military +\d+ +\d+\.\d%\n", simulate)
+    assert "\n  unfinished " in simulate
+    assert re.fullmatch(
+        r"DIR/corpus/sim-7-00001\.jsonl: signed by bob \(key \w+\) at seq \d+\n", signed
+    )
+    assert re.fullmatch(r"pool cup@1 published · \d+ cards · sha256 \w+\n", published)
+    assert " already published · " in again
+    assert re.search(r"cup@1 +\w{16}  +\d+ cards\n", pools)
+    assert re.fullmatch(r"ruleset spring-cup@\d+ published · sha256 \w+\n", ruleset)
+    simulate, created, _listed, signed, published, again, pools, ruleset = indonesian
+    assert re.search(r"\n  Military +\d+ +\d+,\d%\n", simulate)
+    assert "\n  belum selesai " in simulate
+    assert created.startswith("membuat DIR/keys/bob.key dan .pub · id kunci ")
+    assert re.fullmatch(
+        r"DIR/corpus/sim-7-00001\.jsonl: ditandatangani oleh bob \(kunci \w+\) pada seq \d+\n",
+        signed,
+    )
+    assert re.fullmatch(r"pool cup@1 diterbitkan · \d+ kartu · sha256 \w+\n", published)
+    assert " sudah diterbitkan · " in again
+    assert re.search(r"cup@1 +\w{16}  +\d+ kartu\n", pools)
+    assert re.fullmatch(r"ruleset spring-cup@\d+ diterbitkan · sha256 \w+\n", ruleset)
