@@ -192,3 +192,37 @@ def test_simulate_pool_keys_and_sign_in_indonesian(plain_env: None, tmp_path: Pa
     assert " sudah diterbitkan · " in again
     assert re.search(r"cup@1 +\w{16}  +\d+ kartu\n", pools)
     assert re.fullmatch(r"ruleset spring-cup@\d+ diterbitkan · sha256 \w+\n", ruleset)
+
+
+def test_every_reason_of_the_rule_catalog_is_a_message_of_the_catalogs() -> None:
+    from vwlog.rules.catalog import NOT_ENFORCED, PARTIAL, PENDING_FLAGS
+
+    from .test_catalogs import _extracted
+
+    reasons = {r for _s, r in NOT_ENFORCED.values() if r}
+    reasons |= set(PARTIAL.values()) | set(PENDING_FLAGS.values())
+    assert len(reasons) > 40
+    assert reasons - _extracted() == set()
+    with i18n.using_language("id"):
+        untranslated = [r for r in reasons if i18n.gettext(r) == r]
+    assert untranslated == []
+
+
+def test_rules_say_their_reasons_in_indonesian(plain_env: None) -> None:
+    code, out, err = _run(["--lang", "id", "rules", "--status", "partial"])
+    assert code == 0
+    assert "(ditegakkan hanya sebagai waktu (penyerang masuk battle sampai tahap 2);" in out
+    assert "enforced only" not in out
+    assert re.match(r"\d+ aturan: \d+ ditegakkan, ", err)
+    code, out, _err = _run(["--lang", "id", "rules", "--flags"])
+    assert (
+        "OQ-1   mulligan                               False          hanya dicatat: prosedur "
+        "mulligan tidak didefinisikan di mana pun; flag ini hanya dicatat\n"
+    ) in out
+    code, english, _err = _run(["rules", "--flags"])
+    assert (
+        "OQ-1   mulligan                               False          recorded only: no mulligan "
+        "procedure is defined anywhere; the flag is recorded only\n"
+    ) in english
+    code, data, _err = _run(["--lang", "id", "rules", "--format", "json", "--status", "partial"])
+    assert "enforced only as timing" in data  # machine output stays the catalog's data

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
-from vwlog.model.state import board_said
+from vwlog.model.board import board_said
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
 from vwlog.render.trust import COMMITMENT_STATUS, signatures_text, trusted_summary, verdict
