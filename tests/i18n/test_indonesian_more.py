@@ -226,3 +226,36 @@ def test_rules_say_their_reasons_in_indonesian(plain_env: None) -> None:
     ) in english
     code, data, _err = _run(["--lang", "id", "rules", "--format", "json", "--status", "partial"])
     assert "enforced only as timing" in data  # machine output stays the catalog's data
+
+
+@pytest.mark.parametrize("command", ["validate", "stats"])
+def test_the_error_line_of_a_log_read_by_a_worker_is_said_in_indonesian(
+    plain_env: None, tmp_path: Path, command: str
+) -> None:
+    """With ``-j 2`` each log is read in a worker process; the error comes back as English
+    text that keeps its template, and the parent says it in the asked language."""
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"not": "a header"}\n', encoding="utf-8")
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("xx\n", encoding="utf-8")
+    logs = [str(FULL), str(broken), str(junk)]
+    _code, _out, err = _run(["--lang", "id", command, "-j", "2", *logs])
+    lines = [line for line in err.splitlines() if line.startswith("Galat: ")]
+    assert [line.split(", baris 1: ")[0] for line in lines] == [
+        f"Galat: {broken}",
+        f"Galat: {junk}",
+    ]
+    _code, _out, english = _run([command, "-j", "2", *logs])
+    assert f"Error: {broken}, line 1: not a vwlog header: " in english
+    assert f"Error: {junk}, line 1: malformed json at column 1" in english
+
+
+def test_a_worker_s_error_keeps_its_template_through_pickling() -> None:
+    import pickle
+
+    from vwlog.model.errors import LogFormatError
+
+    said = pickle.loads(pickle.dumps(LogFormatError("a.jsonl", 3, "bad", "seq").said()))
+    assert said == "a.jsonl, line 3, field 'seq': bad"
+    with i18n.using_language("id"):
+        assert i18n.say(said) == "a.jsonl, baris 3, field 'seq': bad"

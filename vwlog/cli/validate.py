@@ -199,7 +199,8 @@ class _Tally:
             return None
         if isinstance(outcome, InputProblem):
             self.unreadable += 1
-            echo(f"Error: {options.shown_name(ctx, outcome.error)}", err=True)
+            message = options.shown_name(ctx, say(outcome.error))
+            echo(_("Error: {message}").format(message=message), err=True)
             return None
         if not outcome.ok:
             self.illegal += 1

@@ -133,14 +133,19 @@ def extract_reasons(
     source = fileobj.read()
     yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)  # type: ignore[misc, arg-type]
     tree = ast.parse(source.decode(options.get("encoding", "utf-8")))
+    target: ast.expr
+    value: ast.expr | None
     for node in tree.body:
-        target = node.target if isinstance(node, ast.AnnAssign) else None
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-        if not (isinstance(target, ast.Name) and target.id in REASON_TABLES and node.value):
+        if isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        else:
             continue
-        for value in ast.literal_eval(node.value).values():
-            reason = value[1] if isinstance(value, tuple) else value
+        if not (isinstance(target, ast.Name) and target.id in REASON_TABLES and value):
+            continue
+        for entry in ast.literal_eval(value).values():
+            reason = entry[1] if isinstance(entry, tuple) else entry
             if reason:
                 yield node.lineno, "gettext", reason, []
 
