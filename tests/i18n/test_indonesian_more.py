@@ -259,3 +259,68 @@ def test_a_worker_s_error_keeps_its_template_through_pickling() -> None:
     assert said == "a.jsonl, line 3, field 'seq': bad"
     with i18n.using_language("id"):
         assert i18n.say(said) == "a.jsonl, baris 3, field 'seq': bad"
+
+
+def test_the_viewer_s_words_are_the_ones_its_script_says() -> None:
+    from vwlog.api.routers.viewer import STATIC
+    from vwlog.api.viewerwords import VIEWER_WORDS
+
+    script = (STATIC / "viewer.js").read_text(encoding="utf-8")
+    said = set(re.findall(r'\bword\("([^"\\]*)"', script))  # the script escapes none
+    headings = re.search(
+        r'\[("Match", [^\]]*)\]\.map\(\(h\) => el\("th", \{\}, word\(h\)\)\)', script
+    )
+    assert headings is not None
+    said |= set(re.findall(r'"([^"]+)"', headings.group(1)))
+    page = {"vwlog viewer", "Matches", "Record", "Statistics", "Token"}  # index.html.j2's own
+    assert set(VIEWER_WORDS) - page == said - page
+    with i18n.using_language("id"):
+        untranslated = [w for w in VIEWER_WORDS if i18n.gettext(w) == w]
+    # the game's terms the glossary keeps, and labels made only of them
+    assert set(untranslated) <= {
+        "Deck {count}",
+        "Gold {gold}",
+        "Graveyard {count}",
+        "Honor {honor}",
+        "Register:",
+        "Seq {seq}",
+        "Stray:",
+        "Subdeck {count}",
+        "Token",
+        "Turn {turn}",
+        "VP {vp}",
+        "Winner {winner} ({victory}).",
+    }
+
+
+def test_the_viewer_page_is_said_in_the_negotiated_language_and_escaped() -> None:
+    import asyncio
+
+    import httpx
+
+    from vwlog.api.app import create_app
+    from vwlog.api.routers.viewer import script_json
+
+    assert script_json({"a</script><!--": "&"}) == (
+        '{"a\\u003c/script\\u003e\\u003c!--": "\\u0026"}'
+    )
+
+    async def pages() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=create_app())
+        async with httpx.AsyncClient(transport=transport, base_url="http://viewer") as client:
+            return [
+                await client.get("/"),
+                await client.get("/m/x/3", params={"lang": "id"}),
+                await client.get("/record", headers={"Accept-Language": "id-ID,id;q=0.9"}),
+            ]
+
+    english, indonesian, negotiated = asyncio.run(pages())
+    assert english.headers["content-language"] == "en"
+    assert '<html lang="en">' in english.text
+    assert '<a href="/">Matches</a>' in english.text
+    assert '"Fork from here": "Fork from here"' in english.text
+    for answer in (indonesian, negotiated):
+        assert answer.headers["content-language"] == "id"
+        assert '<html lang="id">' in answer.text
+        assert '<a href="/">Pertandingan</a>' in answer.text
+        assert '"Fork from here": "Buat cabang dari sini"' in answer.text
