@@ -299,11 +299,6 @@ def test_the_viewer_page_is_said_in_the_negotiated_language_and_escaped() -> Non
     import httpx
 
     from vwlog.api.app import create_app
-    from vwlog.api.routers.viewer import script_json
-
-    assert script_json({"a</script><!--": "&"}) == (
-        '{"a\\u003c/script\\u003e\\u003c!--": "\\u0026"}'
-    )
 
     async def pages() -> list[httpx.Response]:
         transport = httpx.ASGITransport(app=create_app())
@@ -315,12 +310,19 @@ def test_the_viewer_page_is_said_in_the_negotiated_language_and_escaped() -> Non
             ]
 
     english, indonesian, negotiated = asyncio.run(pages())
+    from vwlog.api.routers.viewer import _page
+
+    crafted = _page().render(lang="en", words='{"a": "\\"><script>alert(1)</script>"}')
+    assert "<script>alert" not in crafted
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in crafted
     assert english.headers["content-language"] == "en"
     assert '<html lang="en">' in english.text
     assert '<a href="/">Matches</a>' in english.text
-    assert '"Fork from here": "Fork from here"' in english.text
+    assert "&#34;Fork from here&#34;: &#34;Fork from here&#34;" in english.text
     for answer in (indonesian, negotiated):
         assert answer.headers["content-language"] == "id"
         assert '<html lang="id">' in answer.text
         assert '<a href="/">Pertandingan</a>' in answer.text
-        assert '"Fork from here": "Buat cabang dari sini"' in answer.text
+        assert "&#34;Fork from here&#34;: &#34;Buat cabang dari sini&#34;" in answer.text
+        assert "<meta" in answer.text
+        assert "<script type" not in answer.text.split("vwlog-words")[1].split(">")[0]

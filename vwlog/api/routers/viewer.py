@@ -3,7 +3,8 @@
 The viewer speaks only the public API; every page of it is the one ``index.html``, which reads
 its place (match list, ``/m/ID``, ``/m/ID/SEQ``, ``/record``, ``/stats-page``) from the URL.
 The page is said in the negotiated language (``?lang=``, else ``Accept-Language``): its own
-words, and the script's (`vwlog.api.viewerwords`), handed over as JSON in ``#vwlog-words``.
+words, and the script's (`vwlog.api.viewerwords`), handed over as JSON in the content of
+``<meta name="vwlog-words">`` (escaped as an attribute's value).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, Template
-from markupsafe import Markup
 
 from vwlog.api.errors import request_language
 from vwlog.api.viewerwords import viewer_words
@@ -40,19 +40,11 @@ def _page() -> Template:
     return env.get_template("index.html.j2")
 
 
-def script_json(value: object) -> Markup:
-    """``value`` as JSON that is safe inside a ``<script>`` element: no ``<``, ``>`` or ``&``
-    (a word cannot close the element or open a comment)."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    for char, escape in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e")):
-        text = text.replace(char, escape)
-    return Markup(text)  # escaped above for a script element
-
-
 def _index(request: Request) -> HTMLResponse:
     lang = request_language(request)
     with using_language(lang):
-        html = _page().render(lang=lang, words=script_json(viewer_words()))
+        words = json.dumps(viewer_words(), ensure_ascii=False, sort_keys=True)
+        html = _page().render(lang=lang, words=words)  # escaped as an attribute's value
     return HTMLResponse(html, headers={"Content-Language": lang, "Vary": "Accept-Language"})
 
 
@@ -86,4 +78,4 @@ def stats_page(request: Request) -> HTMLResponse:
     return _index(request)
 
 
-__all__ = ["STATIC", "TEMPLATES", "router", "script_json"]
+__all__ = ["STATIC", "TEMPLATES", "router"]

@@ -7,8 +7,8 @@ const tokenInput = document.getElementById("token");
 const pageLang = new URLSearchParams(location.search).get("lang");
 const withLang = (params) => { if (pageLang) params.set("lang", pageLang); return params; };
 /** The page's own words in the language the server negotiated for the page (its catalogs,
- * handed over in #vwlog-words); English, the key, where a word has no entry. */
-const WORDS = JSON.parse(document.getElementById("vwlog-words")?.textContent || "{}");
+ * handed over in <meta name="vwlog-words">); English, the key, where a word has no entry. */
+const WORDS = JSON.parse(document.querySelector('meta[name="vwlog-words"]')?.content || "{}");
 export function word(text, values = {}) {
   return (WORDS[text] ?? text).replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }
