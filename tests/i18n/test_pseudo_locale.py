@@ -231,9 +231,7 @@ def test_rebase_rules_and_the_trust_commands_say_nothing_outside_the_catalogs(
     assert english_words(signed) == []
     pool = tmp_path / "errata.json"
     shutil.copy(i18n.LOCALE_DIR.parent / "data" / "pool.json", pool)
-    assert (
-        english_words(_run("--store", store, "pool", "publish", str(pool), "--id", "c@1")) == []
-    )
+    assert english_words(_run("--store", store, "pool", "publish", str(pool), "--id", "c@1")) == []
     assert english_words(_run("--store", store, "pool", "list")) == []
     broken = tmp_path / "broken.jsonl"
     broken.write_text("xx\n", encoding="utf-8")

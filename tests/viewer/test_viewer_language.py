@@ -115,3 +115,17 @@ def test_the_indonesian_page_shows_indonesian_labels(
     assert page.inner_text("#first") == "First"
     assert "Active p1" in page.inner_text("#status")
     assert judge_page.errors == []
+
+
+def test_the_indonesian_statistics_and_record_pages(judge_page: Page, organiser_page: Page) -> None:
+    page = judge_page.open("/stats-page?min_n=1&lang=id")
+    page.wait_for_selector("#cards-chart svg", timeout=TIMEOUT)
+    assert page.inner_text("main h1") == "Statistik"
+    assert "pertandingan (" in page.inner_text("#corpus-summary")
+    assert page.inner_text("#stats-form button") == "Tampilkan"
+    assert judge_page.errors == []
+    page = organiser_page.open("/record?lang=id")
+    page.wait_for_selector("#record-form button", timeout=TIMEOUT)
+    assert page.inner_text("main h1") == "Rekam pertandingan langsung"
+    assert page.inner_text("#record-form button") == "Mulai"
+    assert organiser_page.errors == []

@@ -3,6 +3,8 @@ that it says through ``word()``, each a message of the catalogs. The page
 (`vwlog.api.routers.viewer`) hands them over in the negotiated language; the script falls back
 to the English key for a word it is not given."""
 
+# ruff: noqa: E501  (each text as the script writes it, one line)
+
 from __future__ import annotations
 
 from vwlog.io.i18n import N_, gettext
@@ -71,7 +73,7 @@ VIEWER_WORDS: tuple[str, ...] = (
     N_("Events"),
     N_("Validation"),
     N_(
-        "Not available: the report names both hands; a player's token sees only its seat while the match is in progress."  # noqa: E501
+        "Not available: the report names both hands; a player's token sees only its seat while the match is in progress."
     ),
     N_("Not available: {reason}"),
     N_("No violations."),
@@ -103,6 +105,56 @@ VIEWER_WORDS: tuple[str, ...] = (
     N_("After event {seq}: no decision is awaited (the rules act next)."),
     N_("After event {seq}: {player} to decide ({kind}, {rule}); {count} legal:"),
     N_("(more legal decisions than shown)"),
+    N_("deck of {player}"),
+    N_("Record a live match"),
+    N_("Match id"),
+    N_("Seed"),
+    N_("Start"),
+    N_("Table"),
+    N_("Statistics"),
+    N_("Rank cards played at least"),
+    N_("times"),
+    N_("Show"),
+    N_(
+        "{matches} matches ({finished} finished, {unfinished} unfinished), {sides} player-matches, {flagged} with violations."
+    ),
+    N_("win rate"),
+    N_("95% CI"),
+    N_(
+        "Finished matches. Whiskers: Wilson 95% intervals; dashed line: the mean win rate ({rate})."
+    ),
+    N_("seat {seat}"),
+    N_("{events} events, {turns} turns, won by {winner}"),
+    N_("{events} events, {turns} turns"),
+    N_("mean {resource}"),
+    N_("Victory types"),
+    N_("matches"),
+    N_("Each bar lists its matches."),
+    N_("victory"),
+    N_("share"),
+    N_("Win rate by seat"),
+    N_("win rate (95% CI)"),
+    N_("Win rate by turn order"),
+    N_("Win rate by faction"),
+    N_("Match length"),
+    N_("turns"),
+    N_(
+        "Finished matches (n={n}). Turns: mean {turns_mean}, median {turns_median}. Events: mean {events_mean}, median {events_median}. Each bar lists its matches."
+    ),
+    N_("Tempo: mean resources at the end of each turn"),
+    N_("turn"),
+    N_("Each point averages the player-matches that reached the end of that turn."),
+    N_("Top cards by win rate when played (n ≥ {n})"),
+    N_("win rate when played (95% CI)"),
+    N_(
+        "Ranked by the lower end of the interval, so a high rate on little evidence does not outrank a solid one."
+    ),
+    N_("Events per match"),
+    N_("events"),
+    N_(
+        "The {shown} longest of {total} matches; the length chart and the match list hold every one."
+    ),
+    N_("Grey: with violations. Each bar opens its match."),
     N_("Match"),
     N_("Players"),
     N_("Date"),

@@ -557,17 +557,17 @@ async function playPanel(matchId, side, meta, state, refresh) {
 async function recordPage() {
   const decks = await api("/pools/decks");
   const id = el("input", { name: "match_id", required: true, pattern: "[A-Za-z0-9_.:\\-]+", value: `live-${Date.now()}` });
-  const seats = [0, 1].map((i) => el("select", { name: `deck${i}`, "aria-label": `deck of p${i + 1}` }, decks.map((d) => el("option", {}, d))));
+  const seats = [0, 1].map((i) => el("select", { name: `deck${i}`, "aria-label": word("deck of {player}", { player: `p${i + 1}` }) }, decks.map((d) => el("option", {}, d))));
   seats[1].selectedIndex = Math.min(1, decks.length - 1);
   const seed = el("input", { name: "seed", type: "number", min: 0, value: 0 });
-  app.append(el("h1", {}, "Record a live match"), el("form", { id: "record-form", class: "filters", onsubmit: async (e) => {
+  app.append(el("h1", {}, word("Record a live match")), el("form", { id: "record-form", class: "filters", onsubmit: async (e) => {
     e.preventDefault();
     try {
       const m = await api("/live", { method: "POST", json: { match_id: id.value, decks: seats.map((s) => s.value), seed: Number(seed.value) } });
       go(`/m/${encodeURIComponent(m.match_id)}`);
     } catch (err) { showError(word("Error: {message}", { message: err.message })); }
-  } }, el("label", {}, "Match id ", id), el("label", {}, "p1 ", seats[0]), el("label", {}, "p2 ", seats[1]),
-  el("label", {}, "Seed ", seed), el("button", {}, "Start")));
+  } }, el("label", {}, word("Match id") + " ", id), el("label", {}, "p1 ", seats[0]), el("label", {}, "p2 ", seats[1]),
+  el("label", {}, word("Seed") + " ", seed), el("button", {}, word("Start"))));
 }
 
 // -- statistics ----------------------------------------------------------------------------
@@ -597,7 +597,7 @@ const clip = (text, n = 28) => (text.length > n ? `${text.slice(0, n - 1)}…` :
 function figure(id, heading, chart, note, headers, rows) {
   return el("figure", { id, class: "chart" },
     el("h2", {}, heading), chart, note ? el("p", { class: "note" }, note) : null,
-    headers ? el("details", {}, el("summary", {}, "Table"),
+    headers ? el("details", {}, el("summary", {}, word("Table")),
       el("table", {}, el("thead", {}, el("tr", {}, headers.map((h) => el("th", {}, h)))),
         el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, c))))))) : null);
 }
@@ -686,17 +686,17 @@ function lineChart(series, xlabel) {
 async function statsPage() {
   const q = new URLSearchParams(location.search);
   const minN = Math.max(1, Number(q.get("min_n")) || 10);
-  app.append(el("h1", {}, "Statistics"));
+  app.append(el("h1", {}, word("Statistics")));
   const r = await api(`/stats/report?min_n=${minN}`);
   const list = await api("/matches?limit=1000");
   const c = r.corpus;
   const form = el("form", { class: "filters", id: "stats-form", onsubmit: (e) => {
     e.preventDefault();
     go(`/stats-page?min_n=${encodeURIComponent(form.elements.min_n.value)}`);
-  } }, el("label", {}, "Rank cards played at least ", el("input", { name: "min_n", type: "number", min: 1, value: minN, size: 5 }), " times"),
-  el("button", {}, "Show"));
+  } }, el("label", {}, word("Rank cards played at least") + " ", el("input", { name: "min_n", type: "number", min: 1, value: minN, size: 5 }), " " + word("times")),
+  el("button", {}, word("Show")));
   app.append(el("p", { id: "corpus-summary" },
-    `${c.matches} matches (${c.finished} finished, ${c.unfinished} unfinished), ${c.sides} player-matches, ${c.with_violations} with violations.`),
+    word("{matches} matches ({finished} finished, {unfinished} unfinished), {sides} player-matches, {flagged} with violations.", { matches: c.matches, finished: c.finished, unfinished: c.unfinished, sides: c.sides, flagged: c.with_violations })),
   form);
 
   const victories = r.victory_types.map((v) => ({ label: v.victory, value: v.matches, text: `${v.matches} (${pct(v.share)})`,
@@ -708,9 +708,9 @@ async function statsPage() {
   })();
   const win = (label, w, href) => ({ label, n: w.n, rate: w.rate ?? 0, lo: w.ci95_low ?? 0, hi: w.ci95_high ?? 0, href });
   const winRows = (rows) => rows.map((w) => [w.label, String(w.n), pct(w.rate), `${pct(w.lo)}–${pct(w.hi)}`]);
-  const winHeaders = ["", "n", "win rate", "95% CI"];
-  const refNote = `Finished matches. Whiskers: Wilson 95% intervals; dashed line: the mean win rate (${pct(reference)}).`;
-  const seats = r.win_rate.by_seat.map((w) => win(`seat ${w.seat}`, w, `/?player=${encodeURIComponent(w.seat)}`));
+  const winHeaders = ["", "n", word("win rate"), word("95% CI")];
+  const refNote = word("Finished matches. Whiskers: Wilson 95% intervals; dashed line: the mean win rate ({rate}).", { rate: pct(reference) });
+  const seats = r.win_rate.by_seat.map((w) => win(word("seat {seat}", { seat: w.seat }), w, `/?player=${encodeURIComponent(w.seat)}`));
   const orders = r.win_rate.by_turn_order.map((w) => win(w.label, w));
   const factions = r.win_rate.by_faction.map((w) => win(w.faction, w));
   const cardsById = new Map(r.cards.map((x) => [x.card, x]));
@@ -721,27 +721,27 @@ async function statsPage() {
   const MATCH_BARS = 60;
   const longest = [...list.matches].sort((a, b) => b.events - a.events || String(a.match_id).localeCompare(String(b.match_id)))
     .slice(0, MATCH_BARS).map((m) => ({ label: m.match_id, value: m.events, muted: m.violations > 0,
-      text: `${m.events} events, ${m.turns ?? "?"} turns${m.winner ? `, won by ${m.winner}` : ""}`, href: `/m/${encodeURIComponent(m.match_id)}` }));
+      text: m.winner ? word("{events} events, {turns} turns, won by {winner}", { events: m.events, turns: m.turns ?? "?", winner: m.winner }) : word("{events} events, {turns} turns", { events: m.events, turns: m.turns ?? "?" }), href: `/m/${encodeURIComponent(m.match_id)}` }));
   const shown = longest.length;
-  const tempo = ["gold", "honor", "vp"].map((k) => ({ name: `mean ${k === "vp" ? "VP" : k}`, points: r.tempo.map((t) => [t.turn, t[`${k}_mean`] ?? 0]) }));
+  const tempo = ["gold", "honor", "vp"].map((k) => ({ name: word("mean {resource}", { resource: k === "vp" ? "VP" : k }), points: r.tempo.map((t) => [t.turn, t[`${k}_mean`] ?? 0]) }));
 
   app.append(
-    figure("victory-chart", "Victory types", barChart(victories, "matches"), "Each bar lists its matches.",
-      ["victory", "matches", "share"], r.victory_types.map((v) => [v.victory, String(v.matches), pct(v.share)])),
-    figure("seat-chart", "Win rate by seat", intervalChart(seats, reference, "win rate (95% CI)"), refNote, winHeaders, winRows(seats)),
-    figure("order-chart", "Win rate by turn order", intervalChart(orders, reference, "win rate (95% CI)"), refNote, winHeaders, winRows(orders)),
-    figure("faction-chart", "Win rate by faction", intervalChart(factions, reference, "win rate (95% CI)"), refNote, winHeaders, winRows(factions)),
-    figure("length-chart", "Match length", histogram(buckets, "turns", "matches"),
-      `Finished matches (n=${turns.n}). Turns: mean ${num(turns.mean)}, median ${num(turns.median)}. Events: mean ${num(r.length.events.mean)}, median ${num(r.length.events.median)}. Each bar lists its matches.`,
-      ["turns", "matches"], buckets.map((b) => [b.low === b.high ? String(b.low) : `${b.low}–${b.high}`, String(b.value)])),
-    figure("tempo-chart", "Tempo: mean resources at the end of each turn", lineChart(tempo, "turn"),
-      "Each point averages the player-matches that reached the end of that turn.",
-      ["turn", "n", "gold", "honor", "VP"], r.tempo.map((t) => [String(t.turn), String(t.n), num(t.gold_mean), num(t.honor_mean), num(t.vp_mean)])),
-    figure("cards-chart", `Top cards by win rate when played (n ≥ ${r.min_n})`, intervalChart(cards, reference, "win rate when played (95% CI)"),
-      "Ranked by the lower end of the interval, so a high rate on little evidence does not outrank a solid one.",
+    figure("victory-chart", word("Victory types"), barChart(victories, word("matches")), word("Each bar lists its matches."),
+      [word("victory"), word("matches"), word("share")], r.victory_types.map((v) => [v.victory, String(v.matches), pct(v.share)])),
+    figure("seat-chart", word("Win rate by seat"), intervalChart(seats, reference, word("win rate (95% CI)")), refNote, winHeaders, winRows(seats)),
+    figure("order-chart", word("Win rate by turn order"), intervalChart(orders, reference, word("win rate (95% CI)")), refNote, winHeaders, winRows(orders)),
+    figure("faction-chart", word("Win rate by faction"), intervalChart(factions, reference, word("win rate (95% CI)")), refNote, winHeaders, winRows(factions)),
+    figure("length-chart", word("Match length"), histogram(buckets, word("turns"), word("matches")),
+      word("Finished matches (n={n}). Turns: mean {turns_mean}, median {turns_median}. Events: mean {events_mean}, median {events_median}. Each bar lists its matches.", { n: turns.n, turns_mean: num(turns.mean), turns_median: num(turns.median), events_mean: num(r.length.events.mean), events_median: num(r.length.events.median) }),
+      [word("turns"), word("matches")], buckets.map((b) => [b.low === b.high ? String(b.low) : `${b.low}–${b.high}`, String(b.value)])),
+    figure("tempo-chart", word("Tempo: mean resources at the end of each turn"), lineChart(tempo, word("turn")),
+      word("Each point averages the player-matches that reached the end of that turn."),
+      [word("turn"), "n", "gold", "honor", "VP"], r.tempo.map((t) => [String(t.turn), String(t.n), num(t.gold_mean), num(t.honor_mean), num(t.vp_mean)])),
+    figure("cards-chart", word("Top cards by win rate when played (n ≥ {n})", { n: r.min_n }), intervalChart(cards, reference, word("win rate when played (95% CI)")),
+      word("Ranked by the lower end of the interval, so a high rate on little evidence does not outrank a solid one."),
       winHeaders, winRows(cards)),
-    figure("chart", "Events per match", barChart(longest, "events"),
-      `${shown < list.total ? `The ${shown} longest of ${list.total} matches; the length chart and the match list hold every one. ` : ""}Grey: with violations. Each bar opens its match.`,
+    figure("chart", word("Events per match"), barChart(longest, word("events")),
+      (shown < list.total ? word("The {shown} longest of {total} matches; the length chart and the match list hold every one.", { shown, total: list.total }) + " " : "") + word("Grey: with violations. Each bar opens its match."),
       null, null));
 }
 
