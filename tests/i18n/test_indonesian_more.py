@@ -188,10 +188,10 @@ def test_simulate_pool_keys_and_sign_in_indonesian(plain_env: None, tmp_path: Pa
         r"DIR/corpus/sim-7-00001\.jsonl: ditandatangani oleh bob \(kunci \w+\) pada seq \d+\n",
         signed,
     )
-    assert re.fullmatch(r"pool cup@1 diterbitkan · \d+ kartu · sha256 \w+\n", published)
-    assert " sudah diterbitkan · " in again
+    assert re.fullmatch(r"pool cup@1 dipublikasikan · \d+ kartu · sha256 \w+\n", published)
+    assert " sudah dipublikasikan · " in again
     assert re.search(r"cup@1 +\w{16}  +\d+ kartu\n", pools)
-    assert re.fullmatch(r"ruleset spring-cup@\d+ diterbitkan · sha256 \w+\n", ruleset)
+    assert re.fullmatch(r"ruleset spring-cup@\d+ dipublikasikan · sha256 \w+\n", ruleset)
 
 
 def test_every_reason_of_the_rule_catalog_is_a_message_of_the_catalogs() -> None:
