@@ -108,6 +108,7 @@ def test_the_indonesian_page_shows_indonesian_labels(
     assert page.inner_text("#integrity").startswith("Integritas: ")
     assert "catatan diperiksa, sampai event" in page.inner_text("#integrity")
     assert "Tangan (" in page.inner_text("#board")
+    assert page.get_attribute("#scrub", "aria-label") == "linimasa"
     assert judge_page.errors == []
     page = judge_page.open(f"/m/{combat}/10")
     assert seq_shown(judge_page) == 10

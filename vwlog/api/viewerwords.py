@@ -155,6 +155,10 @@ VIEWER_WORDS: tuple[str, ...] = (
         "The {shown} longest of {total} matches; the length chart and the match list hold every one."
     ),
     N_("Grey: with violations. Each bar opens its match."),
+    N_("anonymous"),
+    N_("filters"),
+    N_("timeline"),
+    N_("viewpoint"),
     N_("Match"),
     N_("Players"),
     N_("Date"),

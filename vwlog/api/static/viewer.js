@@ -91,7 +91,7 @@ async function whoami() {
       showError(word("Error: {message}", { message: err.message }));
     }
   }
-  who.textContent = me.role ? `${me.role}${me.seat ? " " + me.seat : ""}` : "anonymous";
+  who.textContent = me.role ? `${me.role}${me.seat ? " " + me.seat : ""}` : word("anonymous");
 }
 
 async function route() {
@@ -116,7 +116,7 @@ async function listPage() {
   const q = new URLSearchParams(location.search);
   const limit = 25;
   const offset = Number(q.get("offset") || 0);
-  const form = el("form", { class: "filters", "aria-label": "filters" },
+  const form = el("form", { class: "filters", "aria-label": word("filters") },
     el("label", {}, word("Player") + " ", el("input", { name: "player", value: q.get("player") || "" })),
     el("label", {}, word("Since") + " ", el("input", { name: "since", type: "date", value: q.get("since") || "" })),
     el("label", {}, word("Victory") + " ", el("input", { name: "victory", value: q.get("victory") || "", size: 10 })),
@@ -230,10 +230,10 @@ async function replayPage(matchId, seqText) {
     turns: [], combat: [], points: new Set(), pointList: [], violations: [],
   };
   const enc = encodeURIComponent(matchId);
-  const scrub = el("input", { id: "scrub", type: "range", min: 0, max: head, value: state.seq, "aria-label": "timeline" });
+  const scrub = el("input", { id: "scrub", type: "range", min: 0, max: head, value: state.seq, "aria-label": word("timeline") });
   const marks = el("canvas", { id: "marks", width: 1000, height: 14, "aria-hidden": "true" });
   const seqLabel = el("span", { id: "seq-label" });
-  const viewSel = el("select", { id: "viewpoint", "aria-label": "viewpoint" },
+  const viewSel = el("select", { id: "viewpoint", "aria-label": word("viewpoint") },
     el("option", { value: "" }, word("Full record")), meta.players.map((p) => el("option", { value: p }, word("As {player}", { player: p }))));
   // a player's token on its match sees only its seat: the service answers with that view
   const seatOnly = me.role === "player" && me.match_id === matchId;
