@@ -181,3 +181,63 @@ def test_the_stepper_says_nothing_outside_the_catalogs(pseudo: None) -> None:
         said.append(i18n.gettext(HELP))
         said += [i18n.gettext(what) for _key, what in KEYS]
     assert english_words("\n".join(said)) == []
+
+
+def test_the_board_says_nothing_outside_the_catalogs(pseudo: None) -> None:
+    """``show``, ``replay --board`` and so the stepper's board (the same drawing)."""
+    out = _run("show", str(FULL), "--at", "120", "--as", "p1")
+    assert "«after seq 120»" in out
+    assert english_words(out) == []
+    board = _run("replay", str(SAMPLES / "absolute-victory.jsonl"), "--board")
+    assert "«register (top last):»" in board
+    assert english_words(board) == []
+    assert english_words(_run("replay", str(INVALID), "--board", "--from", "190")) == []
+
+
+def test_rebase_rules_and_the_trust_commands_say_nothing_outside_the_catalogs(
+    pseudo: None, tmp_path: Path
+) -> None:
+    """``rebase``, ``rules`` (its reasons: the status column is the ``--status`` values),
+    ``simulate``'s summary, ``keys``, ``sign``, ``pool`` and ``ruleset``, and the error line of
+    a log a worker could not read."""
+    import shutil
+
+    from tests.cli.test_rebase_cli import summon_point
+    from tests.services.support import generated_log, records_of
+
+    log = generated_log(tmp_path, 21, 2)
+    store = f"sqlite:///{tmp_path / 'vwlog.db'}"
+    assert CliRunner().invoke(main, ["--store", store, "import", str(log)]).exit_code == 0
+    header, records = records_of(log)
+    fork = CliRunner().invoke(
+        main, ["--store", store, "fork", header.match_id, "--at", str(summon_point(records))]
+    )
+    fork_id = fork.stdout.strip()
+    assert CliRunner().invoke(main, ["--store", store, "play", fork_id, "pass"]).exit_code == 0
+    out = _run("--store", store, "rebase", fork_id, "--dry-run")
+    assert "«; nothing stored (--dry-run)»" in out
+    assert english_words(out) == []
+    statuses = re.compile(r"^(\S+ +)(enforced|partial|descriptive|pending)\b", re.MULTILINE)
+    assert english_words(statuses.sub(r"\1", _run("rules"))) == []
+    flags = re.sub(r"^\S+ +\S+ +\S+", " ", _run("rules", "--flags"), flags=re.MULTILINE)
+    assert english_words(flags) == []  # the question, the flag and its default are data
+    said = _run("simulate", "--seed", "7", "-n", "2", "-o", str(tmp_path / "corpus"))
+    assert english_words(said) == []
+    keys = tmp_path / "keys"
+    assert english_words(_run("keys", "create", "bob", "--dir", str(keys))) == []
+    signed = _run(
+        "sign", str(tmp_path / "corpus" / "sim-7-00001.jsonl"), "--key", str(keys / "bob.key")
+    )
+    assert english_words(signed) == []
+    pool = tmp_path / "errata.json"
+    shutil.copy(i18n.LOCALE_DIR.parent / "data" / "pool.json", pool)
+    assert english_words(_run("--store", store, "pool", "publish", str(pool), "--id", "c@1")) == []
+    assert english_words(_run("--store", store, "pool", "list")) == []
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("xx\n", encoding="utf-8")
+    for command in ("validate", "stats"):
+        said = _run(command, "-j", "2", str(FULL), str(broken))
+        error = [line for line in said.splitlines() if "broken.jsonl" in line]
+        assert error, said
+        # the log reader's own detail (malformed json at …) is not yet a template
+        assert english_words(error[0].split(": malformed json")[0]) == []

@@ -80,3 +80,53 @@ def test_the_validation_panel_says_the_violation_in_indonesian(
     shown = page.inner_text("#violations button")
     assert "p1-004 Militia Spearman Fatigue dan tidak boleh menyerang" in shown
     assert judge_page.errors == []
+
+
+def test_the_indonesian_page_shows_indonesian_labels(
+    judge_page: Page, viewer_server: Server
+) -> None:
+    """The viewer's own words (navigation, buttons, headings, the board's and the judge
+    panel's labels) in the page's language; the English page keeps its words."""
+    combat = viewer_server.tokens["match:full-combat"]
+    page = judge_page.open(f"/m/{combat}/10?lang=id")
+    assert seq_shown(judge_page) == 10
+    page.wait_for_selector("#integrity:not(:empty)", timeout=TIMEOUT)
+    page.wait_for_function(
+        "() => !document.querySelector('#integrity').textContent.includes('memeriksa')",
+        timeout=TIMEOUT,
+    )
+    assert page.get_attribute("html", "lang") == "id"
+    assert page.inner_text("header nav") == "Pertandingan Rekam Statistik"
+    assert page.inner_text("#first") == "Pertama"
+    assert page.inner_text("#next-violation") == "Pelanggaran berikutnya"
+    assert page.get_attribute("#back", "title") == "mundur satu langkah (←)"
+    status = page.inner_text("#status")
+    assert "Seq 10" in status
+    assert "Aktif p1" in status
+    assert "Fase " in status
+    assert page.inner_text("#judge h2") == "Validasi"
+    assert page.inner_text("#integrity").startswith("Integritas: ")
+    assert "catatan diperiksa, sampai event" in page.inner_text("#integrity")
+    assert "Tangan (" in page.inner_text("#board")
+    assert page.get_attribute("#scrub", "aria-label") == "linimasa"
+    assert judge_page.errors == []
+    page = judge_page.open(f"/m/{combat}/10")
+    assert seq_shown(judge_page) == 10
+    assert page.get_attribute("html", "lang") == "en"
+    assert page.inner_text("#first") == "First"
+    assert "Active p1" in page.inner_text("#status")
+    assert judge_page.errors == []
+
+
+def test_the_indonesian_statistics_and_record_pages(judge_page: Page, organiser_page: Page) -> None:
+    page = judge_page.open("/stats-page?min_n=1&lang=id")
+    page.wait_for_selector("#cards-chart svg", timeout=TIMEOUT)
+    assert page.inner_text("main h1") == "Statistik"
+    assert "pertandingan (" in page.inner_text("#corpus-summary")
+    assert page.inner_text("#stats-form button") == "Tampilkan"
+    assert judge_page.errors == []
+    page = organiser_page.open("/record?lang=id")
+    page.wait_for_selector("#record-form button", timeout=TIMEOUT)
+    assert page.inner_text("main h1") == "Rekam pertandingan langsung"
+    assert page.inner_text("#record-form button") == "Mulai"
+    assert organiser_page.errors == []

@@ -1,4 +1,4 @@
-"""``vwlog import``, ``export``, ``list``, ``fork``, ``play``, ``rebase`` and ``lineage``: the
+"""``vwlog import``, ``export``, ``list``, ``fork``, ``play`` and ``lineage``: the
 match store."""
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.model.text import msg
 from vwlog.render.json import match_summary_json
-from vwlog.render.json import rebase_json as _rebase_dict
-from vwlog.render.text import counted, table, term
+from vwlog.render.text import counted, table, term, victory_name
 from vwlog.services.cluster import (
     TaskFailure,
     import_needs_shared_store,
@@ -40,7 +39,6 @@ from vwlog.services.matches import (
     list_matches,
 )
 from vwlog.services.play import play_decisions
-from vwlog.services.rebase import RebaseResult, rebase
 from vwlog.store import MatchStore
 
 if TYPE_CHECKING:
@@ -335,7 +333,7 @@ def list_(
                 ",".join(m.players),
                 m.turns or 0,
                 m.winner or "-",
-                (m.victory or "-").lower(),
+                victory_name(m.victory) or "-",
                 m.violations,
                 m.head_hash[:12],
                 fork,
@@ -451,85 +449,12 @@ def play(
     )
 
 
-def _rebase_text(result: RebaseResult) -> str:
-    verb = "would re-apply" if result.dry_run else "re-applied"
-    events = "would be appended" if result.dry_run else "appended"
-    already = f"{result.already} already on the fork; " if result.already else ""
-    text = (
-        f"{result.fork_id}: {verb} {result.reapplied} of {result.considered} parent decisions "
-        f"({already}{result.appended} events {events}; head seq {result.head_seq})"
-    )
-    broken = result.broken
-    if broken is not None:
-        text += (
-            f"; parent seq {broken.parent_seq} ({broken.description}) is no longer legal "
-            f"at fork seq {broken.fork_seq}: {broken.message}"
-        )
-        if broken.withdrawn:
-            seqs = ", ".join(str(s) for s in broken.withdrawn)
-            text += f" (so parent seq {seqs} before it is not kept either)"
-    elif result.stopped == "over":
-        text += (
-            f"; the fork is won by {result.winner} ({(result.victory or '').lower()}) "
-            f"before parent seq {result.stopped_at}: the other {result.left} cannot happen"
-        )
-    elif result.stopped == "ruling":
-        text += (
-            f"; stopped at parent seq {result.stopped_at}: a judge ruling is about the "
-            "parent's record and is not re-applied"
-        )
-    if result.dry_run:
-        text += "; nothing stored (--dry-run)"
-    return text
-
-
-@main.command(name="rebase")
-@click.argument("fork_id", metavar="FORK")
-@click.option("--dry-run", is_flag=True, help="Report what would happen; store nothing.")
-@options.output_format(["text", "json"], "One line, or a JSON object.")
-@pass_cli_context
-@click.pass_context
-def rebase_(
-    ctx: click.Context, cli: CliContext, fork_id: str, *, dry_run: bool, output_format: str
-) -> None:
-    """Re-apply the parent's remaining decisions onto a fork ("what breaks?").
-
-    The parent's decisions after the fork point are played, in order, after
-    the fork's own, as 'vwlog play' would: each is checked against the rules
-    and followed by the consequences the rules now demand. The first that is
-    no longer legal stops the rebase and is reported with its parent seq and
-    the rule ids it breaks. The decisions re-applied before it are appended
-    to the fork in one transaction (none with --dry-run). A cost paid for a
-    summon or skill that then breaks is not kept. The rebase also stops when
-    the fork's match is won, and at a judge ruling of the parent (it judges
-    the parent's record).
-
-    Exit status: 0 every parent decision re-applied (or the fork was won
-    first), 1 a decision is no longer legal (or a judge ruling stopped the
-    rebase), 2 an unknown match or one that is not a fork.
-
-    Example:
-
-    \b
-        vwlog rebase 'sim-7-00001~block'
-        vwlog rebase 'sim-7-00001~block' --dry-run --format json
-    """
-    with open_store(cli, fork_id) as store:
-        result = rebase(store, fork_id, dry_run=dry_run)
-    if output_format == "json":
-        click.echo(to_json(_rebase_dict(result)))
-    else:
-        echo(_rebase_text(result))
-    if result.stopped in ("broken", "ruling"):
-        ctx.exit(1)
-
-
 def _tree(node: LineageNode, prefix: str = "", last: bool = True, root: bool = True) -> list[str]:
     m = node.meta
     at = " @ " + _("seq {seq}").format(seq=m.fork_at) if m.fork_at is not None else ""
     ending = (
         _("won by {winner} ({victory})").format(
-            winner=term(m.winner), victory=(m.victory or "").lower()
+            winner=term(m.winner), victory=victory_name(m.victory)
         )
         if m.winner
         else _("running")
@@ -567,4 +492,4 @@ def lineage_(cli: CliContext, match_id: str, output_format: str) -> None:
     echo("\n".join(_tree(root)))
 
 
-__all__ = ["export", "fork", "import_", "lineage_", "list_", "open_store", "play", "rebase_"]
+__all__ = ["export", "fork", "import_", "lineage_", "list_", "open_store", "play"]

@@ -27,13 +27,14 @@ from vwlog.engine.describe import description
 from vwlog.engine.replay import BaseVisitor, replay
 from vwlog.engine.seek import PriorityPoints, priority_points
 from vwlog.events import TRAILER_TYPES
+from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import say
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
 from vwlog.model.types import Phase
 from vwlog.render.json import dumps, priority_point_json, step_json
-from vwlog.render.text import counted, table, term, violation_message
+from vwlog.render.text import board_text, counted, table, term, violation_message
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -189,7 +190,7 @@ class _Trace(BaseVisitor["_Trace"]):
             if step.voids is not None:
                 lines.append(f"{BOARD_INDENT}-- voids seq {step.voids[0]}..{step.voids[1]}")
             if self.board:
-                lines.append(_indent(str(step.after)))
+                lines.append(_indent(board_text(step.after)))
                 lines.append("")
             if self.paged is not None:
                 self.paged.extend(lines)
@@ -436,8 +437,9 @@ def _print_trace(
         click.echo(dumps(trace.collected))
     if trace.violations:
         click.echo(
-            f"{counted(trace.violations, 'violation')} in the events shown; "
-            f"'vwlog validate' gives the full report",
+            _("{violations} in the events shown; 'vwlog validate' gives the full report").format(
+                violations=counted(trace.violations, "violation")
+            ),
             err=True,
         )
         ctx.exit(1)

@@ -14,8 +14,9 @@ from vwlog.cli.replay import check_player, load_records, player_option, viewer
 from vwlog.engine.describe import card_name
 from vwlog.engine.replay import Fanout, FinalState, replay
 from vwlog.engine.seek import no_such_seq, state_at
+from vwlog.io.i18n import gettext as _
 from vwlog.render.json import board_json, dumps, seen_card_json
-from vwlog.render.text import hidden_lines, term
+from vwlog.render.text import board_text, hidden_lines, term
 from vwlog.services.matches import state_at as stored_state_at
 
 if TYPE_CHECKING:
@@ -96,11 +97,11 @@ def show(
             data["known"] = [seen_card_json(c) for c in known.hidden] if known else []
         click.echo(dumps(data))
         return
-    echo(f"after seq {seq}")
-    echo(str(state))
+    echo(_("after seq {seq}").format(seq=seq))
+    echo(board_text(state))
     if player is not None and state.started:
         hand = ", ".join(term(card_name(state, c)) for c in state.player(player).hand)
-        echo(f"{term(player)} hand: {hand or 'empty'}")
+        echo(_("{player} hand: {cards}").format(player=term(player), cards=hand or _("empty")))
         if known is not None:
             echo("\n".join(hidden_lines(known, none_known=True)))
 

@@ -12,14 +12,14 @@ from vwlog.cli import options
 from vwlog.cli.base import main
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import echo, progress
-from vwlog.io.i18n import N_
+from vwlog.io.i18n import N_, decimal_sign
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
-from vwlog.render.text import counted
+from vwlog.render.text import counted, victory_name
 from vwlog.services import (
     SimulationSpec,
     apply_overrides,
@@ -230,7 +230,8 @@ def _victory_table(out: Path | None, matches: int, victories: Counter[str]) -> N
     click.echo(_("victory types:"))
     for victory in ("MILITARY", "POLITICAL", "ABSOLUTE", "CONCESSION", "UNFINISHED"):
         share = victories[victory] / matches
-        click.echo(f"  {victory.lower():11} {victories[victory]:6}  {share:6.1%}")
+        percent = f"{share:6.1%}".replace(".", decimal_sign())
+        click.echo(f"  {victory_name(victory):11} {victories[victory]:6}  {percent}")
 
 
 __all__ = ["simulate"]

@@ -15,7 +15,8 @@ from vwlog.cli.base import CliContext, main
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.helptexts import more_help
 from vwlog.cli.render import progress
-from vwlog.io.i18n import N_
+from vwlog.io.i18n import N_, say
+from vwlog.io.i18n import gettext as _
 from vwlog.io.parquet import ParquetStats
 from vwlog.model.errors import LogFormatError, OutputError, UsageError
 from vwlog.model.text import msg
@@ -53,7 +54,13 @@ def _measure(path: str) -> MatchMetrics | str:
     try:
         return match_metrics(path)
     except LogFormatError as err:
-        return str(err)
+        return err.said()
+
+
+def _say_unreadable(error: str) -> None:
+    """The ``Error:`` line of a log or match that could not be measured (its message said in
+    the active language: a worker's `vwlog.model.text.SaidText` keeps the template)."""
+    click.echo(_("Error: {message}").format(message=term(say(error))), err=True)
 
 
 def _measure_all(paths: Sequence[str], jobs: int) -> Iterator[MatchMetrics | str]:
@@ -144,7 +151,9 @@ def _each_stored(
                     if isinstance(outcome, TaskFailure):
                         report_failure(outcome)
                     else:
-                        click.echo(f"Error: {term(outcome)}", err=True)
+                        click.echo(
+                            _("Error: {message}").format(message=term(say(outcome))), err=True
+                        )
                     continue
                 if outcome is None:
                     count(corpus, None)
@@ -186,7 +195,7 @@ def _from_logs(
                 continue
             if isinstance(outcome, str):
                 unreadable += 1
-                click.echo(f"Error: {term(outcome)}", err=True)
+                _say_unreadable(outcome)
                 continue
             if corpus.add(outcome):
                 if per_match:

@@ -35,7 +35,7 @@ from vwlog.io.i18n import N_, ngettext, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
-from vwlog.render.text import term, violation_message
+from vwlog.render.text import board_text, term, violation_message
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -249,7 +249,7 @@ class Stepper:
                     for v in tl.violations.get(mark.seq, ())
                 )
         out.append("")
-        out.extend(str(tl.step(self.index).after).splitlines())
+        out.extend(board_text(tl.step(self.index).after).splitlines())
         return out
 
 

@@ -11,8 +11,9 @@ import click
 
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
-from vwlog.cli.render import to_json
+from vwlog.cli.render import echo, to_json
 from vwlog.io import trust as io_trust
+from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import require_regular_file
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
@@ -111,7 +112,7 @@ def _stored_unless_builtin(
     if not builtin:
         with open_store(cli) as store:
             stored = store_item(store, item)
-    return "published" if stored else "already published"
+    return _("published") if stored else _("already published")
 
 
 @pool.command("publish")
@@ -132,7 +133,11 @@ def pool_publish(cli: CliContext, file: Path, pool_id: str) -> None:
     """
     item, builtin = publishing.pool_to_publish(file, pool_id)  # a bad file opens no store
     state = _stored_unless_builtin(cli, item, builtin, publishing.store_pool)
-    click.echo(f"pool {item.id} {state} · {len(item.pool.cards)} cards · sha256 {item.hash}")
+    echo(
+        _("pool {pool} {state} · {cards} cards · sha256 {hash}").format(
+            pool=item.id, state=state, cards=len(item.pool.cards), hash=item.hash
+        )
+    )
 
 
 @pool.command("list")
@@ -155,7 +160,8 @@ def pool_list(cli: CliContext, output_format: str) -> None:
         click.echo(to_json(rows))
         return
     for row in rows:
-        click.echo(f"{row['id']:30} {row['hash'][:16]}  {row['cards']:4} cards")
+        cards = _("{cards} cards").format(cards=f"{row['cards']:4}")
+        echo(f"{row['id']:30} {row['hash'][:16]}  {cards}")
 
 
 @main.group("ruleset")
@@ -184,7 +190,11 @@ def ruleset_publish(cli: CliContext, file: Path) -> None:
     """
     item, builtin = publishing.ruleset_to_publish(file)  # a bad file opens no store
     state = _stored_unless_builtin(cli, item, builtin, publishing.store_ruleset)
-    click.echo(f"ruleset {item.id} {state} · sha256 {item.hash}")
+    echo(
+        _("ruleset {ruleset} {state} · sha256 {hash}").format(
+            ruleset=item.id, state=state, hash=item.hash
+        )
+    )
 
 
 @ruleset_group.command("list")
@@ -198,7 +208,7 @@ def ruleset_list(cli: CliContext) -> None:
         vwlog ruleset list
     """
     for item in registry_for(cli).rulesets.values():
-        click.echo(f"{item.id:30} {item.hash[:16]}")
+        echo(f"{item.id:30} {item.hash[:16]}")
 
 
 # -- keys and signing ------------------------------------------------------------------------
@@ -249,7 +259,11 @@ def keys_create(name: str, directory: Path) -> None:
                 strerror=err.strerror,
             )
         ) from err
-    click.echo(f"created {directory / (name + '.key')} and .pub · key id {key.key_id}")
+    echo(
+        _("created {private} and .pub · key id {key_id}").format(
+            private=directory / (name + ".key"), key_id=key.key_id
+        )
+    )
 
 
 @keys.command("list")
@@ -263,7 +277,7 @@ def keys_list(directory: Path) -> None:
         vwlog keys list --dir keys
     """
     for key in io_trust.load_keyring(directory).values():
-        click.echo(f"{key.name:20} {key.key_id}  {key.hex}")
+        echo(f"{key.name:20} {key.key_id}  {key.hex}")
 
 
 @main.command()
@@ -291,7 +305,11 @@ def sign(log: Path, key_path: Path, out: Path | None) -> None:
     """
     require_regular_file(log, "signing reads the log twice")
     check = services_trust.sign_log(log, key_path, out)
-    click.echo(f"{out or log}: signed by {check.signer} (key {check.key_id}) at seq {check.seq}")
+    echo(
+        _("{log}: signed by {signer} (key {key_id}) at seq {seq}").format(
+            log=out or log, signer=check.signer, key_id=check.key_id, seq=check.seq
+        )
+    )
 
 
 __all__ = [

@@ -24,6 +24,7 @@ from vwlog.model.errors import VwlogError
 from vwlog.render.json import integrity_json, validation_json, verify_json
 from vwlog.render.markdown import validation_markdown
 from vwlog.render.provenance import Provenance, provenance, provenance_markdown
+from vwlog.render.rules import rule_reason
 from vwlog.render.text import counted, term, validation_text
 from vwlog.render.trust import COMMITMENT_STATUS, SIGNATURE_STATUS, verdict
 from vwlog.rules.catalog import PENDING_FLAGS
@@ -198,7 +199,8 @@ class _Tally:
             return None
         if isinstance(outcome, InputProblem):
             self.unreadable += 1
-            echo(f"Error: {options.shown_name(ctx, outcome.error)}", err=True)
+            message = options.shown_name(ctx, say(outcome.error))
+            echo(_("Error: {message}").format(message=message), err=True)
             return None
         if not outcome.ok:
             self.illegal += 1
@@ -294,17 +296,21 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
     if flags:
         defaults = Ruleset()
         rows: list[dict[str, str | object]] = []
+        reasons: list[str] = []
         named = [*OPEN_QUESTION_FLAGS.items(), *((q, n) for n, q in SECOND_FLAGS.items())]
         for oq, name in named:
             value = flag_reading(defaults, name)
-            note = "recorded only: " + PENDING_FLAGS[name] if name in PENDING_FLAGS else ""
+            reason = PENDING_FLAGS.get(name, "")
+            note = "recorded only: " + reason if reason else ""
             rows.append({"question": oq, "flag": name, "default": value, "note": note})
+            reasons.append(reason)
         if output_format == "json":
             click.echo(to_json(rows))
             return
-        for row in rows:
+        for row, reason in zip(rows, reasons, strict=True):
             line = f"{row['question']:6} {row['flag']:38} {row['default']!s:14}"
-            click.echo(f"{line} {row['note']}".rstrip())
+            said = _("recorded only: {reason}").format(reason=rule_reason(reason)) if reason else ""
+            click.echo(f"{line} {said}".rstrip())
         return
     catalog = [
         {**r, "title": rule_title(r["id"])}
@@ -317,7 +323,7 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
         )
         return
     for r in catalog:
-        tail = f"  ({r['reason']})" if r["reason"] else ""
+        tail = f"  ({rule_reason(r['reason'])})" if r["reason"] else ""
         click.echo(f"{r['id']:10} {r['status']:11} {r['title']}{tail}")
     counts = Counter(r["status"] for r in rules_catalog())
     click.echo(

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from babel import Locale
 from babel.dates import format_date, format_datetime
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal, format_percent, get_decimal_symbol
 
 from vwlog.model.text import Msg, SaidText
 
@@ -46,6 +46,7 @@ __all__ = [
     "N_",
     "Np_",
     "active_language",
+    "decimal_sign",
     "fmt_date",
     "fmt_datetime",
     "fmt_fixed",
@@ -245,6 +246,12 @@ def _locale() -> Locale:
 def fmt_number(n: float) -> str:
     """``n`` with the locale's grouping and decimal signs: ``1,204`` / ``1.204``."""
     return str(format_decimal(n, locale=_locale()))
+
+
+def decimal_sign() -> str:
+    """The locale's decimal sign: ``.`` / ``,`` (for a number Python formatted, where the
+    English bytes must stay those of ``format``)."""
+    return str(get_decimal_symbol(_locale()))
 
 
 def fmt_fixed(x: float, digits: int) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Self
 
-from vwlog.model.text import Msg, msg
+from vwlog.model.text import Msg, msg, said_text
 from vwlog.model.violation import Violation
 
 if TYPE_CHECKING:
@@ -27,6 +27,12 @@ class VwlogError(Exception):
         """The message as a template and its values, so a person can be told it in their
         language (`vwlog.io.i18n.say`); the English message where there is no template."""
         return str(self)
+
+    def said(self) -> str:
+        """The English message that remembers its template (a `SaidText`, where `text` has
+        one): what a worker process hands back for the parent to say in the user's language."""
+        text = self.text()
+        return said_text(text) if isinstance(text, Msg) else str(text)
 
 
 class LogFormatError(VwlogError, ValueError):

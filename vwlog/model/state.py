@@ -503,80 +503,11 @@ def current_stat(state: MatchState, instance: str, stat: Stat) -> int:
 
 def render(state: MatchState) -> str:
     """A compact text board: per player resources and zones, Territories with guards, the
-    register, and where the turn stands."""
-    if not state.started:
-        return "(no match started)"
-    lines: list[str] = []
-    pos = f"turn {state.turn}"
-    if state.active:
-        pos += f" · active {state.active}"
-    if state.phase:
-        pos += f" · {state.phase}" + (f"/{state.step}" if state.step else "")
-    if state.priority:
-        pos += f" · priority {state.priority} (passes {state.passes})"
-    if state.winner:
-        pos += f" · WON by {state.winner} ({state.victory})"
-    lines.append(pos)
-    for p in state.players:
-        mark = "*" if p.id == state.active else " "
-        lines.append(
-            f"{mark}{p.id}: gold {p.gold} honor {p.honor} VP {p.vp} · hand {len(p.hand)} "
-            f"deck {len(p.deck)} grave {len(p.graveyard)}" + (" · OUT" if p.out else "")
-        )
-        for t in state.territories(p.id):
-            if t.id not in state.instances:
-                lines.append(f"    [{t.id}] {_UNKNOWN_CARD}")
-                continue
-            d = state.defn(t.id)
-            cap = current_stat(state, t.id, Stat.CAPACITY)
-            guards = state.guards(t.id)
-            lines.append(
-                f"    [{t.id}] {d.name} def {current_stat(state, t.id, Stat.DEFENSE)}"
-                f" dmg {t.damage} cap {len(guards)}/{cap}"
-                f" gold {current_stat(state, t.id, Stat.GOLD_PRODUCE)}"
-            )
-            lines.extend(f"        {_card_text(state, g)}" for g in guards)
-        for c in state.permanents.values():
-            if c.controller == p.id and c.where in ("RETURN_HOME", "STRAY", "ORPHAN"):
-                lines.append(f"    {c.where.lower().replace('_', ' ')}: {_card_text(state, c)}")
-    if state.register:
-        lines.append("register (top last):")
-        for o in state.register:
-            what = _card_name(state, o.card) if o.card else ""
-            lines.append(f"    {o.id} {o.kind} {o.controller} {what}".rstrip())
-    return "\n".join(lines)
+    register, and where the turn stands (English; `vwlog.model.board.board_said` gives its lines
+    as templates, which the render layer says in another language)."""
+    from vwlog.model.board import board_said  # it reads this module's states
 
-
-_UNKNOWN_CARD = "(a card this match does not have)"
-
-
-def _card_name(state: MatchState, instance: str) -> str:
-    """The card's name; a record may name an instance the match lacks (a violation, shown)."""
-    return state.defn(instance).name if instance in state.instances else _UNKNOWN_CARD
-
-
-def _card_text(state: MatchState, c: Permanent) -> str:
-    if c.id not in state.instances:
-        return f"{c.id} {_UNKNOWN_CARD}"
-    d = state.defn(c.id)
-    text = f"{c.id} {d.name}"
-    if d.type == CardType.FOLLOWER:
-        text += (
-            f" {current_stat(state, c.id, Stat.ATK)}/{current_stat(state, c.id, Stat.DEF)}"
-            f"/{current_stat(state, c.id, Stat.VIT)}"
-        )
-    flags = [
-        name
-        for name, on in (
-            ("slid", c.slid),
-            ("fatigued", c.fatigued),
-            (f"dmg {c.damage}", c.damage > 0),
-            ("attacking", c.id in state.combat.attacks),
-            ("blocking", c.id in state.combat.blocks),
-        )
-        if on
-    ]
-    return text + (f" ({', '.join(flags)})" if flags else "")
+    return "\n".join(str(line) for line in board_said(state))
 
 
 __all__ = [

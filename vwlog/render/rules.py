@@ -12,14 +12,17 @@ the English one (``--quote-original``).
 
 from __future__ import annotations
 
+import ast
+import io
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import IO, Any
 
 from vwlog.io.i18n import active_language, gettext
 from vwlog.model.types import RuleId
@@ -27,10 +30,12 @@ from vwlog.rules.catalog import RULES
 
 __all__ = [
     "IndonesianRule",
+    "extract_reasons",
     "indonesian_rules",
     "original_beside",
     "quoting_original",
     "rule_original",
+    "rule_reason",
     "rule_text",
     "rule_title",
     "strip_source_tags",
@@ -101,6 +106,48 @@ def rule_title(rule: str) -> str:
     if title.count("(") > title.count(")"):
         title = _OPEN_TAIL.sub("", title).strip()
     return title
+
+
+REASON_TABLES = ("NOT_ENFORCED", "PARTIAL", "PENDING_FLAGS")
+"""The tables of `vwlog.rules.catalog` whose values say why a rule or a flag is not (wholly)
+applied: their sentences are messages of the catalogs (`extract_reasons`)."""
+
+
+def rule_reason(reason: str) -> str:
+    """Why a rule is not (wholly) enforced, or a flag not applied (a sentence of
+    `vwlog.rules.catalog`), in the active language; empty stays empty."""
+    return gettext(reason) if reason else ""
+
+
+def extract_reasons(
+    fileobj: IO[bytes],
+    keywords: Mapping[str, Any],
+    comment_tags: Collection[str],
+    options: dict[str, Any],
+) -> Iterator[tuple[int, str, str | tuple[str, ...], list[str]]]:
+    """Babel extraction method for ``vwlog/rules/catalog.py``: its Python messages, then every
+    reason of its `REASON_TABLES` (each a ``gettext`` message), read from the source as
+    literals: the engine's tables stay plain data, free of the catalogs."""
+    from babel.messages.extract import extract_python
+
+    source = fileobj.read()
+    yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)  # type: ignore[misc, arg-type]
+    tree = ast.parse(source.decode(options.get("encoding", "utf-8")))
+    target: ast.expr
+    value: ast.expr | None
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if not (isinstance(target, ast.Name) and target.id in REASON_TABLES and value):
+            continue
+        for entry in ast.literal_eval(value).values():
+            reason = entry[1] if isinstance(entry, tuple) else entry
+            if reason:
+                yield node.lineno, "gettext", reason, []
 
 
 def rule_text(rule: str) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
+from vwlog.model.board import board_said
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
 from vwlog.render.trust import COMMITMENT_STATUS, signatures_text, trusted_summary, verdict
@@ -30,10 +31,13 @@ if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
     from vwlog.events import MatchStarted
     from vwlog.model.errors import Violation
+    from vwlog.model.state import MatchState
 
 
 __all__ = [
+    "VICTORY_NAMES",
     "board_label",
+    "board_text",
     "cell_text",
     "counted",
     "diff_text",
@@ -49,6 +53,7 @@ __all__ = [
     "term",
     "validation_summary",
     "validation_text",
+    "victory_name",
     "violation_lines",
     "violation_message",
     "violation_place",
@@ -182,6 +187,31 @@ def event_text(e: EventLine | DiffEvent) -> str:
 def board_label(m: Moment) -> str:
     """What a report's board is (``before seq 193``), in the active language."""
     return say(m.board_said) if m.board_said is not None else m.board_label
+
+
+def board_text(state: MatchState) -> str:
+    """The text board (`vwlog.model.state.render`) in the active language: ``str(state)``
+    in English, each line looked up in the catalogs otherwise."""
+    return "\n".join(say(line) for line in board_said(state))
+
+
+VICTORY_NAMES: dict[str, str] = {
+    "MILITARY": N_("military"),
+    "POLITICAL": N_("political"),
+    "ABSOLUTE": N_("absolute"),
+    "CONCESSION": N_("concession"),
+    "UNFINISHED": N_("unfinished"),
+}
+"""How a match ended, as a summary line names it (``victory.lower()`` in English)."""
+
+
+def victory_name(victory: str | None) -> str:
+    """A victory type (``MILITARY``) in the active language, lower case in English; an unknown
+    one as it is, lower case."""
+    if victory is None:
+        return ""
+    name = VICTORY_NAMES.get(victory)
+    return _(name) if name is not None else victory.lower()
 
 
 def _place_parts(v: Violation, before_phase: str) -> list[str]:

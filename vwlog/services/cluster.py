@@ -61,7 +61,7 @@ from vwlog.model.errors import (
     SequenceConflictError,
     StoreError,
 )
-from vwlog.model.text import msg
+from vwlog.model.text import msg, said_text
 from vwlog.projections.stats import MatchMetrics, MatchMetricsVisitor
 from vwlog.services import (
     InputProblem,
@@ -391,7 +391,7 @@ def validate_task(
     try:
         report = validate_log(_on_worker(path, cwd), options)
     except LogFormatError as err:
-        return InputProblem(path, str(err))
+        return InputProblem(path, err.said())
     report.source = path
     return report
 
@@ -417,11 +417,11 @@ def measure_log(path: str | Path) -> MatchMetrics:
 
 def stats_task(path: str, cwd: str = "") -> MatchMetrics | str:
     """One log file's metrics (a relative path read against ``cwd``), or the error message of
-    a file that cannot be read."""
+    a file that cannot be read (its template kept: `vwlog.model.errors.VwlogError.said`)."""
     try:
         return measure_log(_on_worker(path, cwd))
     except LogFormatError as err:
-        return str(err)
+        return err.said()
 
 
 _stores = threading.local()
@@ -446,7 +446,7 @@ def store_metrics_task(match_id: str, url: str) -> MatchMetrics | str | None:
         store = _store(url)
         return replay_metrics(store, store.meta(match_id))
     except StoreError as err:
-        return f"{match_id}: {err}"
+        return said_text(msg("{path}: {error}", path=match_id, error=err.text()))
 
 
 def import_task(

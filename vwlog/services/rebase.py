@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from vwlog.engine.describe import describe
+from vwlog.engine.describe import description
 from vwlog.engine.play import play
 from vwlog.events import JudgeRulingIssued, MatchForked, event_type
 from vwlog.model.errors import (
@@ -24,6 +24,7 @@ from vwlog.model.errors import (
     NotAForkError,
     ParentNotStoredError,
 )
+from vwlog.model.text import said_text
 from vwlog.projections import evolve
 from vwlog.rules import check, expect
 from vwlog.services.matches import state_at
@@ -58,7 +59,8 @@ class BrokenDecision:
     player: str | None
     """Who made it, if a player did."""
     description: str
-    """One line of English, read against the parent's board before it."""
+    """One line of English, read against the parent's board before it (a `SaidText`: its
+    template is kept, so `vwlog.io.i18n.say` gives it in another language)."""
     violations: tuple[Violation, ...]
     """The rules it breaks on the fork, as `check` reports them."""
     withdrawn: tuple[int, ...] = ()
@@ -242,7 +244,7 @@ class _Replayer:
                 fork_seq=self.head_seq + len(self.events) + 1,
                 event_type=event_type(event),
                 player=getattr(event, "player", None),
-                description=describe(event, self.parent_state),
+                description=said_text(description(event, self.parent_state)),
                 violations=violations,
                 withdrawn=tuple(self.pending),
             )

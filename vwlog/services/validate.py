@@ -42,6 +42,8 @@ class InputProblem:
 
     path: str
     error: str
+    """The English message; it remembers its template (`vwlog.model.text.SaidText`) where the
+    error had one, so the parent process says it in the user's language."""
 
 
 def validate_log(path: str | Path, options: ValidationOptions | None = None) -> ValidationReport:
@@ -110,7 +112,7 @@ def _validate_one(
     try:
         return validate_log(path, options)
     except LogFormatError as err:
-        return InputProblem(path, str(err))
+        return InputProblem(path, err.said())
 
 
 _START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"

@@ -6,6 +6,12 @@ const tokenInput = document.getElementById("token");
  * Accept-Language (the server negotiates; each page of events says which it chose). */
 const pageLang = new URLSearchParams(location.search).get("lang");
 const withLang = (params) => { if (pageLang) params.set("lang", pageLang); return params; };
+/** The page's own words in the language the server negotiated for the page (its catalogs,
+ * handed over in <meta name="vwlog-words">); English, the key, where a word has no entry. */
+const WORDS = JSON.parse(document.querySelector('meta[name="vwlog-words"]')?.content || "{}");
+export function word(text, values = {}) {
+  return (WORDS[text] ?? text).replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+}
 
 tokenInput.value = localStorage.getItem("vwlog-token") || "";
 tokenInput.addEventListener("change", () => {
@@ -82,10 +88,10 @@ async function whoami() {
     try {
       me = await api("/whoami");
     } catch (err) {
-      showError(`Error: ${err.message}`);
+      showError(word("Error: {message}", { message: err.message }));
     }
   }
-  who.textContent = me.role ? `${me.role}${me.seat ? " " + me.seat : ""}` : "anonymous";
+  who.textContent = me.role ? `${me.role}${me.seat ? " " + me.seat : ""}` : word("anonymous");
 }
 
 async function route() {
@@ -100,7 +106,7 @@ async function route() {
     else if (parts[0] === "stats-page") await statsPage();
     else await listPage();
   } catch (err) {
-    showError(`Error: ${err.message}`);
+    showError(word("Error: {message}", { message: err.message }));
   }
 }
 
@@ -110,14 +116,14 @@ async function listPage() {
   const q = new URLSearchParams(location.search);
   const limit = 25;
   const offset = Number(q.get("offset") || 0);
-  const form = el("form", { class: "filters", "aria-label": "filters" },
-    el("label", {}, "Player ", el("input", { name: "player", value: q.get("player") || "" })),
-    el("label", {}, "Since ", el("input", { name: "since", type: "date", value: q.get("since") || "" })),
-    el("label", {}, "Victory ", el("input", { name: "victory", value: q.get("victory") || "", size: 10 })),
-    el("label", {}, "Search ", el("input", { name: "search", type: "search", value: q.get("search") || "" })),
-    el("label", {}, el("input", { name: "flagged", type: "checkbox", checked: q.get("flagged") === "true" }), " flagged only"),
-    el("label", {}, el("input", { name: "forks", type: "checkbox", checked: q.get("forks") !== "false" }), " show forks"),
-    el("button", { type: "submit" }, "Filter"));
+  const form = el("form", { class: "filters", "aria-label": word("filters") },
+    el("label", {}, word("Player") + " ", el("input", { name: "player", value: q.get("player") || "" })),
+    el("label", {}, word("Since") + " ", el("input", { name: "since", type: "date", value: q.get("since") || "" })),
+    el("label", {}, word("Victory") + " ", el("input", { name: "victory", value: q.get("victory") || "", size: 10 })),
+    el("label", {}, word("Search") + " ", el("input", { name: "search", type: "search", value: q.get("search") || "" })),
+    el("label", {}, el("input", { name: "flagged", type: "checkbox", checked: q.get("flagged") === "true" }), " " + word("flagged only")),
+    el("label", {}, el("input", { name: "forks", type: "checkbox", checked: q.get("forks") !== "false" }), " " + word("show forks")),
+    el("button", { type: "submit" }, word("Filter")));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const f = new FormData(form);
@@ -127,15 +133,15 @@ async function listPage() {
     if (!f.get("forks")) p.set("forks", "false");
     go(`/?${p}`);
   });
-  app.append(el("h1", {}, "Matches"), form);
+  app.append(el("h1", {}, word("Matches")), form);
   const p = new URLSearchParams({ offset, limit });
   for (const k of ["player", "since", "victory", "finished", "min_turns", "max_turns"]) if (q.get(k)) p.set(k, q.get(k));
   if (q.get("flagged")) p.set("flagged", "true");
   if (q.get("forks") === "false") p.set("forks", "false");
   // filters a chart of the statistics links with, beside the form's
-  const more = [q.get("finished") === "true" && "finished", q.get("min_turns") && `at least ${q.get("min_turns")} turns`,
-    q.get("max_turns") && `at most ${q.get("max_turns")} turns`].filter(Boolean);
-  if (more.length) app.append(el("p", { id: "more-filters" }, `Also: ${more.join(", ")} `, el("a", { href: "/" }, "(clear)")));
+  const more = [q.get("finished") === "true" && word("finished"), q.get("min_turns") && word("at least {count} turns", { count: q.get("min_turns") }),
+    q.get("max_turns") && word("at most {count} turns", { count: q.get("max_turns") })].filter(Boolean);
+  if (more.length) app.append(el("p", { id: "more-filters" }, word("Also: {filters}", { filters: more.join(", ") }) + " ", el("a", { href: "/" }, word("(clear)"))));
   let page;
   const search = (q.get("search") || "").toLowerCase();
   if (search) {
@@ -157,14 +163,14 @@ async function listPage() {
     el("td", {}, String(m.events)),
     el("td", {}, m.winner ? `${m.winner} (${m.victory})` : "-"),
     el("td", {}, m.violations ? `${m.violations} ⚑` : "0"),
-    el("td", {}, m.parent ? `fork of ${m.parent} at ${m.fork_at}` : "")));
+    el("td", {}, m.parent ? word("fork of {parent} at {seq}", { parent: m.parent, seq: m.fork_at }) : "")));
   app.append(el("table", {},
-    el("thead", {}, el("tr", {}, ["Match", "Players", "Date", "Turns", "Events", "Winner", "Violations", "Fork"].map((h) => el("th", {}, h)))),
+    el("thead", {}, el("tr", {}, ["Match", "Players", "Date", "Turns", "Events", "Winner", "Violations", "Fork"].map((h) => el("th", {}, word(h))))),
     el("tbody", {}, rows)));
-  const nav = el("p", { class: "controls" }, `${page.total} matches, ${offset + 1}–${Math.min(offset + limit, page.total)} `);
+  const nav = el("p", { class: "controls" }, word("{total} matches, {first}–{last}", { total: page.total, first: offset + 1, last: Math.min(offset + limit, page.total) }) + " ");
   const link = (o, text) => { const n = new URLSearchParams(q); n.set("offset", o); return el("a", { href: `/?${n}` }, text); };
-  if (offset > 0) nav.append(link(Math.max(0, offset - limit), "← previous"), " ");
-  if (offset + limit < page.total) nav.append(link(offset + limit, "next →"));
+  if (offset > 0) nav.append(link(Math.max(0, offset - limit), word("← previous")), " ");
+  if (offset + limit < page.total) nav.append(link(offset + limit, word("next →")));
   app.append(nav);
 }
 
@@ -176,7 +182,7 @@ function cardText(c) {
 
 function followerNode(f) {
   const cls = ["card", f.slid && "slid", f.fatigued && "fatigued", f.damage && "damaged"].filter(Boolean).join(" ");
-  const flags = [f.slid && "slid", f.fatigued && "fatigued", f.attacking && `attacking ${f.attacking}`, f.blocking && `blocking ${f.blocking}`].filter(Boolean);
+  const flags = [f.slid && word("slid"), f.fatigued && word("fatigued"), f.attacking && word("attacking {target}", { target: f.attacking }), f.blocking && word("blocking {target}", { target: f.blocking })].filter(Boolean);
   return el("span", { class: cls, "data-id": f.id },
     `${f.name} ${f.atk}/${f.def}/${f.vit}`,
     f.damage ? el("span", { class: "dmg" }, ` −${f.damage}`) : null,
@@ -185,30 +191,30 @@ function followerNode(f) {
 
 function boardNode(b) {
   const status = el("div", { class: "status", id: "status" },
-    el("span", {}, `Seq ${b.seq}`), el("span", {}, `Turn ${b.turn ?? "-"}`),
-    el("span", {}, `Active ${b.active ?? "-"}`), el("span", {}, `Phase ${b.phase ?? "-"}`),
-    el("span", {}, `Step ${b.step ?? "-"}`), el("span", {}, `Priority ${b.priority ?? "-"}`),
-    b.viewer ? el("span", {}, `Viewing as ${b.viewer}`) : el("span", {}, "Full record"));
-  const register = el("div", { class: "register", id: "register" }, el("strong", {}, "Register: "),
+    el("span", {}, word("Seq {seq}", { seq: b.seq })), el("span", {}, word("Turn {turn}", { turn: b.turn ?? "-" })),
+    el("span", {}, word("Active {player}", { player: b.active ?? "-" })), el("span", {}, word("Phase {phase}", { phase: b.phase ?? "-" })),
+    el("span", {}, word("Step {step}", { step: b.step ?? "-" })), el("span", {}, word("Priority {player}", { player: b.priority ?? "-" })),
+    b.viewer ? el("span", {}, word("Viewing as {player}", { player: b.viewer })) : el("span", {}, word("Full record")));
+  const register = el("div", { class: "register", id: "register" }, el("strong", {}, word("Register:") + " "),
     b.register && b.register.length
       ? el("ol", {}, b.register.map((r) => el("li", {}, typeof r === "string" ? r : (r.description || r.name || r.card || JSON.stringify(r)))))
-      : "empty");
+      : word("empty"));
   const players = (b.players || []).map((p) => el("section", { class: `player${p.active ? " active" : ""}`, "data-player": p.id },
-    el("h3", {}, `${p.id}${p.team ? ` (team ${p.team})` : ""}${p.out ? " — out" : ""}`),
+    el("h3", {}, `${p.id}${p.team ? " " + word("(team {team})", { team: p.team }) : ""}${p.out ? " — " + word("out") : ""}`),
     el("div", { class: "row" },
-      el("span", {}, `Gold ${p.gold}`), el("span", {}, `Honor ${p.honor}`), el("span", {}, `VP ${p.vp}`),
-      el("span", {}, `Deck ${p.deck_size}`), p.subdeck_size ? el("span", {}, `Subdeck ${p.subdeck_size}`) : null,
-      el("span", {}, `Graveyard ${(p.graveyard || []).length}`)),
-    el("div", { class: "hand", "data-hand": p.id }, `Hand (${p.hand_size}): `,
-      p.hand ? p.hand.map((c) => el("span", { class: "card" }, cardText(c))) : el("span", { class: "hidden-hand" }, "hidden")),
+      el("span", {}, word("Gold {gold}", { gold: p.gold })), el("span", {}, word("Honor {honor}", { honor: p.honor })), el("span", {}, word("VP {vp}", { vp: p.vp })),
+      el("span", {}, word("Deck {count}", { count: p.deck_size })), p.subdeck_size ? el("span", {}, word("Subdeck {count}", { count: p.subdeck_size })) : null,
+      el("span", {}, word("Graveyard {count}", { count: (p.graveyard || []).length }))),
+    el("div", { class: "hand", "data-hand": p.id }, word("Hand ({count}):", { count: p.hand_size }) + " ",
+      p.hand ? p.hand.map((c) => el("span", { class: "card" }, cardText(c))) : el("span", { class: "hidden-hand" }, word("hidden"))),
     el("div", { class: "row" }, (p.territories || []).map((t) => el("div", { class: `territory${t.slid ? " slid" : ""}`, "data-id": t.id },
       el("div", {}, el("strong", {}, t.name), ` DEF ${t.defense}`, t.damage ? el("span", { class: "dmg" }, ` −${t.damage}`) : "",
-        ` · ${t.capacity_used}/${t.capacity} · +${t.gold_produce}g`, t.slid ? " [slid]" : ""),
+        ` · ${t.capacity_used}/${t.capacity} · +${t.gold_produce}g`, t.slid ? ` [${word("slid")}]` : ""),
       el("div", {}, (t.guards || []).map(followerNode))))),
-    (p.return_home || []).length ? el("div", {}, "Returning home: ", p.return_home.map(followerNode)) : null,
-    (p.stray || []).length ? el("div", {}, "Stray: ", p.stray.map(followerNode)) : null));
+    (p.return_home || []).length ? el("div", {}, word("Returning home:") + " ", p.return_home.map(followerNode)) : null,
+    (p.stray || []).length ? el("div", {}, word("Stray:") + " ", p.stray.map(followerNode)) : null));
   const known = (b.known || []).length
-    ? el("div", {}, "Hidden cards seen: ", b.known.map((k) => el("span", { class: "card" }, JSON.stringify(k)))) : null;
+    ? el("div", {}, word("Hidden cards seen:") + " ", b.known.map((k) => el("span", { class: "card" }, JSON.stringify(k)))) : null;
   return el("div", { id: "board-inner" }, status, register, players, known);
 }
 
@@ -224,11 +230,11 @@ async function replayPage(matchId, seqText) {
     turns: [], combat: [], points: new Set(), pointList: [], violations: [],
   };
   const enc = encodeURIComponent(matchId);
-  const scrub = el("input", { id: "scrub", type: "range", min: 0, max: head, value: state.seq, "aria-label": "timeline" });
+  const scrub = el("input", { id: "scrub", type: "range", min: 0, max: head, value: state.seq, "aria-label": word("timeline") });
   const marks = el("canvas", { id: "marks", width: 1000, height: 14, "aria-hidden": "true" });
   const seqLabel = el("span", { id: "seq-label" });
-  const viewSel = el("select", { id: "viewpoint", "aria-label": "viewpoint" },
-    el("option", { value: "" }, "Full record"), meta.players.map((p) => el("option", { value: p }, `As ${p}`)));
+  const viewSel = el("select", { id: "viewpoint", "aria-label": word("viewpoint") },
+    el("option", { value: "" }, word("Full record")), meta.players.map((p) => el("option", { value: p }, word("As {player}", { player: p }))));
   // a player's token on its match sees only its seat: the service answers with that view
   const seatOnly = me.role === "player" && me.match_id === matchId;
   if (seatOnly) state.viewer = me.seat;
@@ -238,24 +244,24 @@ async function replayPage(matchId, seqText) {
   const board = el("div", { id: "board", "aria-live": "polite" });
   const eventList = el("ol", { class: "events", id: "events" });
   const side = el("div", { class: "side" });
-  const forkBtn = btn("fork", "Fork from here", "fork the match at this priority point", () => forkHere());
+  const forkBtn = btn("fork", word("Fork from here"), word("fork the match at this priority point"), () => forkHere());
 
-  app.append(el("h1", {}, matchId, meta.parent ? ` (fork of ${meta.parent} at ${meta.fork_at})` : ""),
+  app.append(el("h1", {}, matchId, meta.parent ? ` (${word("fork of {parent} at {seq}", { parent: meta.parent, seq: meta.fork_at })})` : ""),
     el("div", { class: "replay" },
       el("div", {},
         el("div", { class: "timeline" }, scrub, marks),
         el("div", { class: "controls" },
-          btn("first", "First", "first event (Home)", () => show(0)),
-          btn("back", "◀", "step back (←)", () => show(state.seq - 1)),
-          btn("forward", "▶", "step forward (→)", () => show(state.seq + 1)),
-          btn("last", "Last", "last event (End)", () => show(state.head)),
-          btn("next-violation", "Next violation", "(v)", () => jump(state.violations.map((v) => v[0]))),
-          btn("next-combat", "Next combat step", "(c)", () => jump(state.combat)),
-          btn("next-turn", "Next turn", "(t)", () => jump(state.turns.map((t) => t[0]))),
+          btn("first", word("First"), word("first event (Home)"), () => show(0)),
+          btn("back", "◀", word("step back (←)"), () => show(state.seq - 1)),
+          btn("forward", "▶", word("step forward (→)"), () => show(state.seq + 1)),
+          btn("last", word("Last"), word("last event (End)"), () => show(state.head)),
+          btn("next-violation", word("Next violation"), "(v)", () => jump(state.violations.map((v) => v[0]))),
+          btn("next-combat", word("Next combat step"), "(c)", () => jump(state.combat)),
+          btn("next-turn", word("Next turn"), "(t)", () => jump(state.turns.map((t) => t[0]))),
           seqLabel, viewSel, forkBtn,
-          el("a", { href: `/stats-page#${enc}` }, "statistics")),
+          el("a", { href: `/stats-page#${enc}` }, word("statistics"))),
         board,
-        el("h2", {}, "Events"), eventList),
+        el("h2", {}, word("Events")), eventList),
       side));
 
   /** Go to the first seq of ``seqs`` (increasing) after the one shown. */
@@ -277,7 +283,7 @@ async function replayPage(matchId, seqText) {
       board.dataset.seq = String(b.seq);
       showError("");
     } catch (err) {
-      if (mine === boardRequest) showError(`Error: ${err.message}`);
+      if (mine === boardRequest) showError(word("Error: {message}", { message: err.message }));
     }
   }
 
@@ -310,7 +316,7 @@ async function replayPage(matchId, seqText) {
     try {
       pages = await Promise.all(wanted);
     } catch (err) {
-      if (mine === eventsRequest) showError(`Error: ${err.message}`);
+      if (mine === eventsRequest) showError(word("Error: {message}", { message: err.message }));
       return;
     }
     if (mine !== eventsRequest) return;
@@ -362,7 +368,7 @@ async function replayPage(matchId, seqText) {
       const f = await api(`/matches/${enc}/forks`, { method: "POST", json: { at: state.seq } });
       go(`/m/${encodeURIComponent(f.match_id)}`);
     } catch (err) {
-      showError(`Error: ${err.message}`);
+      showError(word("Error: {message}", { message: err.message }));
     }
   }
 
@@ -431,67 +437,67 @@ async function ruleText(id) {
 
 async function judgePanel(matchId, side, state, show) {
   const enc = encodeURIComponent(matchId);
-  const box = el("section", { id: "judge" }, el("h2", {}, "Validation"));
+  const box = el("section", { id: "judge" }, el("h2", {}, word("Validation")));
   side.append(box);
   if (me.role === "player" && me.match_id === matchId && !state.over) {
-    box.append(el("p", {}, "Not available: the report names both hands; a player's token sees only its seat while the match is in progress."));
+    box.append(el("p", {}, word("Not available: the report names both hands; a player's token sees only its seat while the match is in progress.")));
     return;
   }
   let report = null;
   try {
     report = await api(`/matches/${enc}/validation?${withLang(new URLSearchParams())}`);
   } catch (err) {
-    box.append(el("p", {}, `Not available: ${err.message}`));
+    box.append(el("p", {}, word("Not available: {reason}", { reason: err.message })));
   }
   if (report) {
-    box.append(el("p", { id: "verdict" }, report.ok ? "No violations." : `${report.violations.length} violation(s).`,
-      report.winner ? ` Winner ${report.winner} (${report.victory}).` : ""));
+    box.append(el("p", { id: "verdict" }, report.ok ? word("No violations.") : word("{count} violation(s).", { count: report.violations.length }),
+      report.winner ? " " + word("Winner {winner} ({victory}).", { winner: report.winner, victory: report.victory }) : ""));
     const texts = await Promise.all(report.violations.map((v) => ruleText(v.rule)));
     box.append(el("div", { class: "violations", id: "violations" }, report.violations.map((v, i) =>
       el("button", { type: "button", "data-seq": v.seq, onclick: () => show(v.seq) },
-        el("strong", {}, `${v.rule} at ${v.seq}`), " — ", el("span", { lang: pageLang || null }, v.message), el("br"),
+        el("strong", {}, word("{rule} at {seq}", { rule: v.rule, seq: v.seq })), " — ", el("span", { lang: pageLang || null }, v.message), el("br"),
         el("small", { class: "rule-text" }, texts[i])))));
   }
   // the hash chain is recomputed on every check (never kept): on a long match, only on request
   const integrity = el("p", { id: "integrity" });
   async function checkIntegrity() {
-    integrity.replaceChildren("Integrity: checking…");
+    integrity.replaceChildren(word("Integrity: checking…"));
     try {
       const integ = await api(`/matches/${enc}/integrity`);
-      integrity.replaceChildren(`Integrity: ${integ.ok === false ? "BROKEN" : "ok"} (${integ.records} records checked, up to event ${state.head})`,
-        integ.broken ? ` — first broken link at seq ${integ.broken.seq ?? "?"}: ${integ.broken.reason}` : "");
-    } catch (err) { integrity.replaceChildren(`Integrity: not available (${err.message})`); }
+      integrity.replaceChildren(word("Integrity: {status} ({records} records checked, up to event {seq})", { status: integ.ok === false ? word("BROKEN") : word("ok"), records: integ.records, seq: state.head }),
+        integ.broken ? " — " + word("first broken link at seq {seq}: {reason}", { seq: integ.broken.seq ?? "?", reason: integ.broken.reason }) : "");
+    } catch (err) { integrity.replaceChildren(word("Integrity: not available ({reason})", { reason: err.message })); }
   }
   box.append(integrity);
   if (state.head <= INTEGRITY_AUTO) await checkIntegrity();
   else {
-    integrity.replaceChildren(`Integrity: not checked yet (${state.head} events) `,
-      el("button", { type: "button", id: "check-integrity", onclick: checkIntegrity }, "Check the hash chain"));
+    integrity.replaceChildren(word("Integrity: not checked yet ({count} events)", { count: state.head }) + " ",
+      el("button", { type: "button", id: "check-integrity", onclick: checkIntegrity }, word("Check the hash chain")));
   }
   // diff of two records
-  const other = el("input", { id: "diff-other", placeholder: "other match id", "aria-label": "other match id" });
+  const other = el("input", { id: "diff-other", placeholder: word("other match id"), "aria-label": word("other match id") });
   const out = el("div", { id: "diff-out" });
-  box.append(el("h2", {}, "Diff"), el("form", { onsubmit: async (e) => {
+  box.append(el("h2", {}, word("Diff")), el("form", { onsubmit: async (e) => {
     e.preventDefault();
     try {
       const d = await api(`/diff?${withLang(new URLSearchParams({ a: matchId, b: other.value }))}`);
       const dv = d.divergence;
       const side = (x, list) => el("div", {}, el("h3", {}, x.match_id),
         dv ? el("ol", { start: dv.seq }, [dv[list === "then_a" ? "a" : "b"], ...(dv[list] || [])].filter(Boolean).map((e) =>
-          el("li", {}, e.text, e.violations && e.violations.length ? ` — ${e.violations.map((v) => v.rule).join(", ")}` : ""))) : el("p", {}, "no divergence"));
-      out.replaceChildren(el("p", { id: "diff-summary" }, `${d.outcome}: ${d.common} events in common${dv ? `, first divergence at ${dv.seq} (${dv.position})` : ""}`),
+          el("li", {}, e.text, e.violations && e.violations.length ? ` — ${e.violations.map((v) => v.rule).join(", ")}` : ""))) : el("p", {}, word("no divergence")));
+      out.replaceChildren(el("p", { id: "diff-summary" }, (dv ? word("{outcome}: {common} events in common, first divergence at {seq} ({position})", { outcome: d.outcome, common: d.common, seq: dv.seq, position: dv.position }) : word("{outcome}: {common} events in common", { outcome: d.outcome, common: d.common }))),
         el("div", { class: "diff" }, side(d.a, "then_a"), side(d.b, "then_b")));
       if (dv) show(Math.min(dv.seq, state.head));
     } catch (err) { out.replaceChildren(el("p", {}, err.message)); }
-  } }, other, el("button", {}, "Compare")), out);
+  } }, other, el("button", {}, word("Compare"))), out);
   // rulings
   const rulings = el("ul", { id: "rulings" });
   try {
     for (const r of await api(`/matches/${enc}/rulings`)) rulings.append(el("li", {}, `${r.kind || ""} ${r.reason || JSON.stringify(r)}`));
   } catch { /* not visible */ }
-  const kind = el("select", { name: "kind", "aria-label": "ruling kind" }, ["WARNING", "BACK_UP", "PARTIAL_FIX", "GAME_LOSS"].map((k) => el("option", {}, k)));
-  const reason = el("textarea", { name: "reason", "aria-label": "reason", rows: 2 });
-  box.append(el("h2", {}, "Rulings"), rulings, el("form", { id: "ruling-form", onsubmit: async (e) => {
+  const kind = el("select", { name: "kind", "aria-label": word("ruling kind") }, ["WARNING", "BACK_UP", "PARTIAL_FIX", "GAME_LOSS"].map((k) => el("option", {}, k)));
+  const reason = el("textarea", { name: "reason", "aria-label": word("reason"), rows: 2 });
+  box.append(el("h2", {}, word("Rulings")), rulings, el("form", { id: "ruling-form", onsubmit: async (e) => {
     e.preventDefault();
     const body = { kind: kind.value, reason: reason.value };
     if (kind.value === "BACK_UP") body.back_to = state.seq;
@@ -499,20 +505,20 @@ async function judgePanel(matchId, side, state, show) {
       await api(`/matches/${enc}/rulings`, { method: "POST", json: body });
       rulings.append(el("li", {}, `${body.kind} ${body.reason}`));
       reason.value = "";
-    } catch (err) { showError(`Error: ${err.message}`); }
-  } }, kind, reason, el("button", {}, "Record ruling (judges)")));
+    } catch (err) { showError(word("Error: {message}", { message: err.message })); }
+  } }, kind, reason, el("button", {}, word("Record ruling (judges)"))));
 }
 
 // -- play: fork and record -----------------------------------------------------------------
 
 async function playPanel(matchId, side, meta, state, refresh) {
   const enc = encodeURIComponent(matchId);
-  const box = el("section", { id: "play" }, el("h2", {}, "Play"));
+  const box = el("section", { id: "play" }, el("h2", {}, word("Play")));
   side.append(box);
   const awaited = el("p", { id: "awaited" });
   const legal = el("div", { class: "legal", id: "legal" });
   const consequences = el("ol", { class: "consequences", id: "consequences" });
-  box.append(awaited, legal, el("h2", {}, "Last append"), consequences);
+  box.append(awaited, legal, el("h2", {}, word("Last append")), consequences);
   async function choose(a, option) {
     try {
       // the words of the notation, as `vwlog play` takes them
@@ -523,27 +529,27 @@ async function playPanel(matchId, side, meta, state, refresh) {
       consequences.lang = page.lang;
       consequences.setAttribute("start", String(r.first_seq));
       consequences.replaceChildren(...page.events.map((e) => el("li", { "data-seq": e.seq, class: e.decision ? "decision" : "inserted" },
-        e.decision ? "" : el("span", { class: "tag" }, "rules: "), e.description)));
+        e.decision ? "" : el("span", { class: "tag" }, word("rules:") + " "), e.description)));
       await refresh();
       await load();
-    } catch (err) { showError(`Error: ${err.message}`); }
+    } catch (err) { showError(word("Error: {message}", { message: err.message })); }
   }
   async function load() {
     let a;
     try {
       a = await api(`/matches/${enc}/awaited?${withLang(new URLSearchParams({ limit: 60 }))}`);
     } catch (err) {
-      awaited.textContent = `Not available: ${err.message}`;
+      awaited.textContent = word("Not available: {reason}", { reason: err.message });
       return;
     }
     legal.replaceChildren();
-    if (a.over) { awaited.textContent = "The match is over."; return; }
-    if (!a.player) { awaited.textContent = `After event ${a.seq}: no decision is awaited (the rules act next).`; return; }
+    if (a.over) { awaited.textContent = word("The match is over."); return; }
+    if (!a.player) { awaited.textContent = word("After event {seq}: no decision is awaited (the rules act next).", { seq: a.seq }); return; }
     const count = a.options.length + (a.truncated ? "+" : "");
-    awaited.textContent = `After event ${a.seq}: ${a.player} to decide (${a.kind}, ${a.rule}); ${count} legal:`;
+    awaited.textContent = word("After event {seq}: {player} to decide ({kind}, {rule}); {count} legal:", { seq: a.seq, player: a.player, kind: a.kind, rule: a.rule, count });
     a.options.forEach((o, i) => legal.append(el("button", { type: "button", "data-type": a.legal[i].type, "data-words": o.words, onclick: () => choose(a, o) },
       el("span", { class: "sentence", lang: pageLang || null }, o.text), " ", el("code", {}, o.words))));
-    if (a.truncated) legal.append(el("p", {}, "(more legal decisions than shown)"));
+    if (a.truncated) legal.append(el("p", {}, word("(more legal decisions than shown)")));
   }
   await load();
 }
@@ -551,17 +557,17 @@ async function playPanel(matchId, side, meta, state, refresh) {
 async function recordPage() {
   const decks = await api("/pools/decks");
   const id = el("input", { name: "match_id", required: true, pattern: "[A-Za-z0-9_.:\\-]+", value: `live-${Date.now()}` });
-  const seats = [0, 1].map((i) => el("select", { name: `deck${i}`, "aria-label": `deck of p${i + 1}` }, decks.map((d) => el("option", {}, d))));
+  const seats = [0, 1].map((i) => el("select", { name: `deck${i}`, "aria-label": word("deck of {player}", { player: `p${i + 1}` }) }, decks.map((d) => el("option", {}, d))));
   seats[1].selectedIndex = Math.min(1, decks.length - 1);
   const seed = el("input", { name: "seed", type: "number", min: 0, value: 0 });
-  app.append(el("h1", {}, "Record a live match"), el("form", { id: "record-form", class: "filters", onsubmit: async (e) => {
+  app.append(el("h1", {}, word("Record a live match")), el("form", { id: "record-form", class: "filters", onsubmit: async (e) => {
     e.preventDefault();
     try {
       const m = await api("/live", { method: "POST", json: { match_id: id.value, decks: seats.map((s) => s.value), seed: Number(seed.value) } });
       go(`/m/${encodeURIComponent(m.match_id)}`);
-    } catch (err) { showError(`Error: ${err.message}`); }
-  } }, el("label", {}, "Match id ", id), el("label", {}, "p1 ", seats[0]), el("label", {}, "p2 ", seats[1]),
-  el("label", {}, "Seed ", seed), el("button", {}, "Start")));
+    } catch (err) { showError(word("Error: {message}", { message: err.message })); }
+  } }, el("label", {}, word("Match id") + " ", id), el("label", {}, "p1 ", seats[0]), el("label", {}, "p2 ", seats[1]),
+  el("label", {}, word("Seed") + " ", seed), el("button", {}, word("Start"))));
 }
 
 // -- statistics ----------------------------------------------------------------------------
@@ -591,7 +597,7 @@ const clip = (text, n = 28) => (text.length > n ? `${text.slice(0, n - 1)}…` :
 function figure(id, heading, chart, note, headers, rows) {
   return el("figure", { id, class: "chart" },
     el("h2", {}, heading), chart, note ? el("p", { class: "note" }, note) : null,
-    headers ? el("details", {}, el("summary", {}, "Table"),
+    headers ? el("details", {}, el("summary", {}, word("Table")),
       el("table", {}, el("thead", {}, el("tr", {}, headers.map((h) => el("th", {}, h)))),
         el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, c))))))) : null);
 }
@@ -680,17 +686,17 @@ function lineChart(series, xlabel) {
 async function statsPage() {
   const q = new URLSearchParams(location.search);
   const minN = Math.max(1, Number(q.get("min_n")) || 10);
-  app.append(el("h1", {}, "Statistics"));
+  app.append(el("h1", {}, word("Statistics")));
   const r = await api(`/stats/report?min_n=${minN}`);
   const list = await api("/matches?limit=1000");
   const c = r.corpus;
   const form = el("form", { class: "filters", id: "stats-form", onsubmit: (e) => {
     e.preventDefault();
     go(`/stats-page?min_n=${encodeURIComponent(form.elements.min_n.value)}`);
-  } }, el("label", {}, "Rank cards played at least ", el("input", { name: "min_n", type: "number", min: 1, value: minN, size: 5 }), " times"),
-  el("button", {}, "Show"));
+  } }, el("label", {}, word("Rank cards played at least") + " ", el("input", { name: "min_n", type: "number", min: 1, value: minN, size: 5 }), " " + word("times")),
+  el("button", {}, word("Show")));
   app.append(el("p", { id: "corpus-summary" },
-    `${c.matches} matches (${c.finished} finished, ${c.unfinished} unfinished), ${c.sides} player-matches, ${c.with_violations} with violations.`),
+    word("{matches} matches ({finished} finished, {unfinished} unfinished), {sides} player-matches, {flagged} with violations.", { matches: c.matches, finished: c.finished, unfinished: c.unfinished, sides: c.sides, flagged: c.with_violations })),
   form);
 
   const victories = r.victory_types.map((v) => ({ label: v.victory, value: v.matches, text: `${v.matches} (${pct(v.share)})`,
@@ -702,9 +708,9 @@ async function statsPage() {
   })();
   const win = (label, w, href) => ({ label, n: w.n, rate: w.rate ?? 0, lo: w.ci95_low ?? 0, hi: w.ci95_high ?? 0, href });
   const winRows = (rows) => rows.map((w) => [w.label, String(w.n), pct(w.rate), `${pct(w.lo)}–${pct(w.hi)}`]);
-  const winHeaders = ["", "n", "win rate", "95% CI"];
-  const refNote = `Finished matches. Whiskers: Wilson 95% intervals; dashed line: the mean win rate (${pct(reference)}).`;
-  const seats = r.win_rate.by_seat.map((w) => win(`seat ${w.seat}`, w, `/?player=${encodeURIComponent(w.seat)}`));
+  const winHeaders = ["", "n", word("win rate"), word("95% CI")];
+  const refNote = word("Finished matches. Whiskers: Wilson 95% intervals; dashed line: the mean win rate ({rate}).", { rate: pct(reference) });
+  const seats = r.win_rate.by_seat.map((w) => win(word("seat {seat}", { seat: w.seat }), w, `/?player=${encodeURIComponent(w.seat)}`));
   const orders = r.win_rate.by_turn_order.map((w) => win(w.label, w));
   const factions = r.win_rate.by_faction.map((w) => win(w.faction, w));
   const cardsById = new Map(r.cards.map((x) => [x.card, x]));
@@ -715,27 +721,27 @@ async function statsPage() {
   const MATCH_BARS = 60;
   const longest = [...list.matches].sort((a, b) => b.events - a.events || String(a.match_id).localeCompare(String(b.match_id)))
     .slice(0, MATCH_BARS).map((m) => ({ label: m.match_id, value: m.events, muted: m.violations > 0,
-      text: `${m.events} events, ${m.turns ?? "?"} turns${m.winner ? `, won by ${m.winner}` : ""}`, href: `/m/${encodeURIComponent(m.match_id)}` }));
+      text: m.winner ? word("{events} events, {turns} turns, won by {winner}", { events: m.events, turns: m.turns ?? "?", winner: m.winner }) : word("{events} events, {turns} turns", { events: m.events, turns: m.turns ?? "?" }), href: `/m/${encodeURIComponent(m.match_id)}` }));
   const shown = longest.length;
-  const tempo = ["gold", "honor", "vp"].map((k) => ({ name: `mean ${k === "vp" ? "VP" : k}`, points: r.tempo.map((t) => [t.turn, t[`${k}_mean`] ?? 0]) }));
+  const tempo = ["gold", "honor", "vp"].map((k) => ({ name: word("mean {resource}", { resource: k === "vp" ? "VP" : k }), points: r.tempo.map((t) => [t.turn, t[`${k}_mean`] ?? 0]) }));
 
   app.append(
-    figure("victory-chart", "Victory types", barChart(victories, "matches"), "Each bar lists its matches.",
-      ["victory", "matches", "share"], r.victory_types.map((v) => [v.victory, String(v.matches), pct(v.share)])),
-    figure("seat-chart", "Win rate by seat", intervalChart(seats, reference, "win rate (95% CI)"), refNote, winHeaders, winRows(seats)),
-    figure("order-chart", "Win rate by turn order", intervalChart(orders, reference, "win rate (95% CI)"), refNote, winHeaders, winRows(orders)),
-    figure("faction-chart", "Win rate by faction", intervalChart(factions, reference, "win rate (95% CI)"), refNote, winHeaders, winRows(factions)),
-    figure("length-chart", "Match length", histogram(buckets, "turns", "matches"),
-      `Finished matches (n=${turns.n}). Turns: mean ${num(turns.mean)}, median ${num(turns.median)}. Events: mean ${num(r.length.events.mean)}, median ${num(r.length.events.median)}. Each bar lists its matches.`,
-      ["turns", "matches"], buckets.map((b) => [b.low === b.high ? String(b.low) : `${b.low}–${b.high}`, String(b.value)])),
-    figure("tempo-chart", "Tempo: mean resources at the end of each turn", lineChart(tempo, "turn"),
-      "Each point averages the player-matches that reached the end of that turn.",
-      ["turn", "n", "gold", "honor", "VP"], r.tempo.map((t) => [String(t.turn), String(t.n), num(t.gold_mean), num(t.honor_mean), num(t.vp_mean)])),
-    figure("cards-chart", `Top cards by win rate when played (n ≥ ${r.min_n})`, intervalChart(cards, reference, "win rate when played (95% CI)"),
-      "Ranked by the lower end of the interval, so a high rate on little evidence does not outrank a solid one.",
+    figure("victory-chart", word("Victory types"), barChart(victories, word("matches")), word("Each bar lists its matches."),
+      [word("victory"), word("matches"), word("share")], r.victory_types.map((v) => [v.victory, String(v.matches), pct(v.share)])),
+    figure("seat-chart", word("Win rate by seat"), intervalChart(seats, reference, word("win rate (95% CI)")), refNote, winHeaders, winRows(seats)),
+    figure("order-chart", word("Win rate by turn order"), intervalChart(orders, reference, word("win rate (95% CI)")), refNote, winHeaders, winRows(orders)),
+    figure("faction-chart", word("Win rate by faction"), intervalChart(factions, reference, word("win rate (95% CI)")), refNote, winHeaders, winRows(factions)),
+    figure("length-chart", word("Match length"), histogram(buckets, word("turns"), word("matches")),
+      word("Finished matches (n={n}). Turns: mean {turns_mean}, median {turns_median}. Events: mean {events_mean}, median {events_median}. Each bar lists its matches.", { n: turns.n, turns_mean: num(turns.mean), turns_median: num(turns.median), events_mean: num(r.length.events.mean), events_median: num(r.length.events.median) }),
+      [word("turns"), word("matches")], buckets.map((b) => [b.low === b.high ? String(b.low) : `${b.low}–${b.high}`, String(b.value)])),
+    figure("tempo-chart", word("Tempo: mean resources at the end of each turn"), lineChart(tempo, word("turn")),
+      word("Each point averages the player-matches that reached the end of that turn."),
+      [word("turn"), "n", "gold", "honor", "VP"], r.tempo.map((t) => [String(t.turn), String(t.n), num(t.gold_mean), num(t.honor_mean), num(t.vp_mean)])),
+    figure("cards-chart", word("Top cards by win rate when played (n ≥ {n})", { n: r.min_n }), intervalChart(cards, reference, word("win rate when played (95% CI)")),
+      word("Ranked by the lower end of the interval, so a high rate on little evidence does not outrank a solid one."),
       winHeaders, winRows(cards)),
-    figure("chart", "Events per match", barChart(longest, "events"),
-      `${shown < list.total ? `The ${shown} longest of ${list.total} matches; the length chart and the match list hold every one. ` : ""}Grey: with violations. Each bar opens its match.`,
+    figure("chart", word("Events per match"), barChart(longest, word("events")),
+      (shown < list.total ? word("The {shown} longest of {total} matches; the length chart and the match list hold every one.", { shown, total: list.total }) + " " : "") + word("Grey: with violations. Each bar opens its match."),
       null, null));
 }
 
