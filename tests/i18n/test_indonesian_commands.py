@@ -258,3 +258,46 @@ def test_derived_data_found_and_repaired_in_indonesian(plain_env: None, tmp_path
         main, ["--lang", "id", "--store", store, "verify", "--repair", "sample-full-combat"]
     )
     assert "    DIPERBAIKI: entri katalog dibangun ulang dari catatan" in repaired.stdout
+
+
+_BAD_LOGS = {
+    "empty": (b"", "file kosong"),
+    "bom": (b"\xef\xbb\xbf" + FULL.read_bytes(), "byte order mark"),
+    "not-a-header": (b'{"seq": 1, "event": {}}\n', "bukan header"),
+    "other-format": (b'{"format": "pgn", "version": 1}\n', "bukan log vwlog"),
+    "newer": (b'{"format": "vwlog", "version": 99}\n', "perbarui vwlog"),
+    "not-an-object": (b"[1, 2]\n", "objek json"),
+}
+
+
+def _bad_records() -> dict[str, tuple[bytes, str]]:
+    header, first, second = FULL.read_bytes().splitlines(keepends=True)[:3]
+    return {
+        "blank-record": (header + b"\n", "baris kosong"),
+        "gap": (header + first + second.replace(b'"seq":2', b'"seq":5'), "celah"),
+        "duplicate": (header + first + first, "ganda"),
+        "unknown-event": (
+            header + first.replace(b'"match_started"', b'"match_begun"'),
+            "tidak dikenal (maksud Anda 'match_won'?)",
+        ),
+        "unknown-field": (header + first.replace(b'{"event":{', b'{"colour":1,"event":{'), "field"),
+        "missing-seq": (header + first.replace(b',"seq":1}', b"}"), "field wajib"),
+        "truncated": (header + first[:40], "terpotong"),
+    }
+
+
+@pytest.mark.parametrize("case", [*_BAD_LOGS, *_bad_records()])
+def test_the_log_reader_says_what_is_wrong_in_indonesian(
+    plain_env: None, tmp_path: Path, case: str
+) -> None:
+    data, indonesian = {**_BAD_LOGS, **_bad_records()}[case]
+    log = tmp_path / f"{case}.jsonl"
+    log.write_bytes(data)
+    code, _out, english = _run(["validate", str(log)])
+    assert code == 2
+    detail = english.strip().split(": ", 2)[-1]  # "Error: PATH, line N: DETAIL"
+    code, _out, said = _run(["--lang", "id", "validate", str(log)])
+    assert code == 2
+    assert said.startswith("Galat: "), said
+    assert indonesian in said, said
+    assert detail not in said, (detail, said)

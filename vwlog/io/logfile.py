@@ -44,6 +44,7 @@ from vwlog.io.problems import (
 )
 from vwlog.model.errors import LogFormatError, UnsupportedVersionError
 from vwlog.model.resources import Closing
+from vwlog.model.text import msg, said_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -116,7 +117,9 @@ class LogReader(Closing):
             try:
                 self._file = Path(path).open("rb")  # noqa: SIM115  # closed by close()
             except OSError as err:
-                raise LogFormatError(self.name, None, f"cannot open: {os_detail(err)}") from err
+                raise LogFormatError(
+                    self.name, None, said_text(msg("cannot open: {why}", why=os_detail(err)))
+                ) from err
             self._owned = True
         try:
             self.header = self._read_header()
@@ -141,7 +144,7 @@ class LogReader(Closing):
             record = self._parse_record(raw, complete=complete)
             if record.seq != self._last_seq + 1:
                 problem = seq_problem(record.seq, self._last_seq)
-                raise LogFormatError(self.name, self._line_no, str(problem), "seq")
+                raise LogFormatError(self.name, self._line_no, problem or "", "seq")
             self._last_seq = record.seq
             yield LogLine(self._line_no, raw, record)
 
@@ -186,7 +189,9 @@ class LogReader(Closing):
             chunk = self._file.readline(self.max_line_bytes + 1)
         except OSError as err:
             raise LogFormatError(
-                self.name, self._line_no + 1, f"cannot read: {os_detail(err)}"
+                self.name,
+                self._line_no + 1,
+                said_text(msg("cannot read: {why}", why=os_detail(err))),
             ) from err
         if not chunk:
             return None
@@ -194,7 +199,8 @@ class LogReader(Closing):
         if chunk.endswith(b"\n"):
             return chunk[:-1], True
         if len(chunk) > self.max_line_bytes:
-            raise self._error(f"line longer than the limit of {size_text(self.max_line_bytes)}")
+            limit = size_text(self.max_line_bytes)
+            raise self._error(said_text(msg("line longer than the limit of {limit}", limit=limit)))
         return chunk, False
 
     def _read_header(self) -> LogHeader:
@@ -202,30 +208,61 @@ class LogReader(Closing):
         line = self._next_line()
         if line is None:
             raise LogFormatError(
-                self.name, None, f"empty file: line 1 must be a header such as {_EXAMPLE_HEADER}"
+                self.name,
+                None,
+                said_text(
+                    msg(
+                        "empty file: line 1 must be a header such as {example}",
+                        example=_EXAMPLE_HEADER,
+                    )
+                ),
             )
         raw, complete = line
         self.header_raw = raw
         if raw.startswith(_BOM):
-            raise self._error("the file starts with a utf-8 byte order mark; save it without one")
+            raise self._error(
+                said_text(msg("the file starts with a utf-8 byte order mark; save it without one"))
+            )
         if not raw.strip():
-            raise self._error(f"blank line: line 1 must be a header such as {_EXAMPLE_HEADER}")
+            raise self._error(
+                said_text(
+                    msg(
+                        "blank line: line 1 must be a header such as {example}",
+                        example=_EXAMPLE_HEADER,
+                    )
+                )
+            )
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as err:
             raise self._error(json_problem(raw, err.msg, err.colno, complete=complete)) from err
         if not isinstance(data, dict):
             found = json_kind(data)
-            raise self._error(f"not a vwlog header: expected a json object, found {found}")
+            raise self._error(
+                said_text(
+                    msg("not a vwlog header: expected a json object, found {kind}", kind=found)
+                )
+            )
         version = self._declared_version(data)
         steps = upcast_chain(version)
         if steps is None:
-            readable = f"versions {OLDEST_VERSION} to {FORMAT_VERSION}"
             if version > FORMAT_VERSION:
-                detail = f"format version {version} is newer than this vwlog reads ({readable})"
-                detail += "; upgrade vwlog"
+                said = msg(
+                    "format version {version} is newer than this vwlog reads (versions {oldest} "
+                    "to {newest}); upgrade vwlog",
+                    version=version,
+                    oldest=OLDEST_VERSION,
+                    newest=FORMAT_VERSION,
+                )
             else:
-                detail = f"unsupported format version {version} (this vwlog reads {readable})"
+                said = msg(
+                    "unsupported format version {version} (this vwlog reads versions {oldest} "
+                    "to {newest})",
+                    version=version,
+                    oldest=OLDEST_VERSION,
+                    newest=FORMAT_VERSION,
+                )
+            detail = said_text(said)
             raise UnsupportedVersionError(self.name, self._line_no, detail, "version")
         self.source_version = version
         self._steps = steps
@@ -242,21 +279,38 @@ class LogReader(Closing):
             key = "version"
             if data["format"] != FORMAT_NAME:
                 found = show_value(data["format"])
-                detail = f"not a vwlog log: the format is {found}, not {show_value(FORMAT_NAME)}"
+                detail = said_text(
+                    msg(
+                        "not a vwlog log: the format is {found}, not {expected}",
+                        found=found,
+                        expected=show_value(FORMAT_NAME),
+                    )
+                )
                 raise self._error(detail, "format")
             if key not in data:
-                raise self._error("missing required field", key)
+                raise self._error(said_text(msg("missing required field")), key)
             version = data[key]
         else:
             key, version = legacy_version(data)
             if version is None:
                 if "seq" in data or "event" in data:
-                    detail = "line 1 is an event record, not a header"
+                    said = msg(
+                        "line 1 is an event record, not a header; a log starts with {example}",
+                        example=_EXAMPLE_HEADER,
+                    )
                 else:
-                    detail = "not a vwlog header: it has no 'format' field"
-                raise self._error(f"{detail}; a log starts with {_EXAMPLE_HEADER}")
+                    said = msg(
+                        "not a vwlog header: it has no 'format' field; a log starts with {example}",
+                        example=_EXAMPLE_HEADER,
+                    )
+                raise self._error(said_text(said))
         if not isinstance(version, int) or isinstance(version, bool):
-            raise self._error(f"version must be an integer, found {show_value(version)}", key)
+            raise self._error(
+                said_text(
+                    msg("version must be an integer, found {value}", value=show_value(version))
+                ),
+                key,
+            )
         return version
 
     def _parse_record(self, raw: bytes, *, complete: bool) -> EventRecord:
@@ -281,7 +335,11 @@ class LogReader(Closing):
             try:
                 codec.record_bytes(record)
             except codec.EncodeError as err:
-                raise self._error(f"{err} (the log format's integers fit in 64 bits)") from err
+                raise self._error(
+                    said_text(
+                        msg("{error} (the log format's integers fit in 64 bits)", error=str(err))
+                    )
+                ) from err
         return record
 
     def _invalid(
@@ -297,9 +355,17 @@ class LogReader(Closing):
             return self._error(json_problem(raw, message, column, complete=complete))
         field, detail = describe_error(first)
         if len(errors) > 1:
-            detail += f" (and {len(errors) - 1} more)"
+            detail = said_text(
+                msg("{detail} (and {count} more)", detail=detail, count=len(errors) - 1)
+            )
         if self._steps:
-            detail += f" (upcast from format version {self.source_version})"
+            detail = said_text(
+                msg(
+                    "{detail} (upcast from format version {version})",
+                    detail=detail,
+                    version=self.source_version,
+                )
+            )
         return self._error(detail, field)
 
 

@@ -11,11 +11,14 @@ import orjson
 
 from vwlog.events import EVENT_TYPES
 from vwlog.events.effects import Effect
+from vwlog.model.text import Msg, msg, said_text
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
-TRUNCATED = "truncated last line (no newline at end of file and the json is incomplete)"
+TRUNCATED = said_text(
+    msg("truncated last line (no newline at end of file and the json is incomplete)")
+)
 
 
 def seq_problem(seq: int, last: int) -> str | None:
@@ -36,12 +39,28 @@ def seq_problem(seq: int, last: int) -> str | None:
     if seq == expected:
         return None
     if last == 0:
-        return f"the first record has seq {seq} (expected 1)"
+        return said_text(msg("the first record has seq {seq} (expected 1)", seq=seq))
     if seq == last:
-        return f"duplicate seq {seq} (expected {expected})"
+        return said_text(
+            msg("duplicate seq {seq} (expected {expected})", seq=seq, expected=expected)
+        )
     if seq < last:
-        return f"seq {seq} is out of order after seq {last} (expected {expected})"
-    return f"seq {seq} leaves a gap after seq {last} (expected {expected})"
+        return said_text(
+            msg(
+                "seq {seq} is out of order after seq {last} (expected {expected})",
+                seq=seq,
+                last=last,
+                expected=expected,
+            )
+        )
+    return said_text(
+        msg(
+            "seq {seq} leaves a gap after seq {last} (expected {expected})",
+            seq=seq,
+            last=last,
+            expected=expected,
+        )
+    )
 
 
 _EVENT_TAGS = frozenset(EVENT_TYPES)
@@ -61,7 +80,7 @@ def _field_path(loc: tuple[int | str, ...]) -> tuple[str | None, str | None]:
             path += f"[{part}]"
             continue
         if i == 1 and loc[0] == "event" and part in _EVENT_TAGS:
-            tag = f"event type {part!r}"
+            tag = said_text(msg("event type {name}", name=repr(part)))
             continue
         if (
             i >= 2
@@ -69,7 +88,7 @@ def _field_path(loc: tuple[int | str, ...]) -> tuple[str | None, str | None]:
             and loc[i - 2] == "effects"
             and part in _EFFECT_TAGS
         ):
-            tag = f"effect type {part!r}"
+            tag = said_text(msg("effect type {name}", name=repr(part)))
             continue
         path += f".{part}" if path else part
     return path or None, tag
@@ -80,28 +99,60 @@ def describe_error(error: ErrorDetails) -> tuple[str | None, str]:
     field, tag = _field_path(tuple(error["loc"]))
     kind = error["type"]
     ctx: dict[str, Any] = dict(error.get("ctx") or {})
-    of = f" of {tag}" if tag else ""
     if kind == "missing":
-        return field, f"missing required field{of}"
+        if tag:
+            return field, said_text(msg("missing required field of {tag}", tag=tag))
+        return field, said_text(msg("missing required field"))
     if kind == "extra_forbidden":
-        return field, f"unknown field{of}"
+        if tag:
+            return field, said_text(msg("unknown field of {tag}", tag=tag))
+        return field, said_text(msg("unknown field"))
     if kind == "union_tag_not_found":
-        return f"{field}.type" if field else "type", "missing required field"
+        return f"{field}.type" if field else "type", said_text(msg("missing required field"))
     if kind == "union_tag_invalid":
         found = str(ctx.get("tag", ""))
         known = re.findall(r"'([^']*)'", str(ctx.get("expected_tags", "")))
-        what = "event type" if field == "event" else "effect type" if tag else "type"
-        detail = f"unknown {what} {found!r}"
+        what = "event" if field == "event" else "effect" if tag else ""
         close = difflib.get_close_matches(found, known, n=1)
-        detail += (
-            f" (did you mean {close[0]!r}?)" if close else f" (not one of the {len(known)} {what}s)"
-        )
-        return f"{field}.type" if field else "type", detail
+        where = f"{field}.type" if field else "type"
+        return where, said_text(_unknown_tag(what, repr(found), close, len(known)))
     if kind in ("model_type", "dict_type", "model_attributes_type"):
-        return field, f"expected a json object, found {json_kind(error.get('input'))}"
+        found_kind = json_kind(error.get("input"))
+        return field, said_text(msg("expected a json object, found {kind}", kind=found_kind))
     message = error["msg"]
     message = message[:1].lower() + message[1:]
-    return field, f"{message}, found {show_value(error.get('input'))}"
+    # pydantic's own message stays as pydantic words it
+    return field, said_text(
+        msg("{message}, found {value}", message=message, value=show_value(error.get("input")))
+    )
+
+
+def _unknown_tag(what: str, found: str, close: list[str], count: int) -> Msg:
+    """An unknown ``type`` tag: the closest known one, or how many there are."""
+    if close:
+        near = repr(close[0])
+        if what == "event":
+            return msg(
+                "unknown event type {found} (did you mean {close}?)", found=found, close=near
+            )
+        if what == "effect":
+            return msg(
+                "unknown effect type {found} (did you mean {close}?)", found=found, close=near
+            )
+        return msg("unknown type {found} (did you mean {close}?)", found=found, close=near)
+    if what == "event":
+        return msg(
+            "unknown event type {found} (not one of the {count} event types)",
+            found=found,
+            count=count,
+        )
+    if what == "effect":
+        return msg(
+            "unknown effect type {found} (not one of the {count} effect types)",
+            found=found,
+            count=count,
+        )
+    return msg("unknown type {found} (not one of the {count} types)", found=found, count=count)
 
 
 def json_problem(raw: bytes, message: str, column: int, *, complete: bool) -> str:
@@ -110,33 +161,45 @@ def json_problem(raw: bytes, message: str, column: int, *, complete: bool) -> st
     A blank record line is told apart here, on the error path, so good lines pay for no check.
     """
     if not raw.strip():
-        return "blank line (a log has one record on every line after the header)"
+        return said_text(msg("blank line (a log has one record on every line after the header)"))
     if not complete:
         return TRUNCATED
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        return f"invalid utf-8 byte 0x{raw[err.start]:02x} at column {err.start + 1}"
+        byte = "0x" + format(raw[err.start], "02x")
+        return said_text(
+            msg("invalid utf-8 byte {byte} at column {column}", byte=byte, column=err.start + 1)
+        )
     lowered = message.lower()
     if "recursion" in lowered or "depth" in lowered:
-        return f"json nested too deeply at column {column} (a record nests only a few levels)"
-    return f"malformed json at column {column}: {lowered}"
+        return said_text(
+            msg(
+                "json nested too deeply at column {column} (a record nests only a few levels)",
+                column=column,
+            )
+        )
+    # orjson's own message stays as orjson words it
+    return said_text(
+        msg("malformed json at column {column}: {message}", column=column, message=lowered)
+    )
 
 
 def json_kind(value: object) -> str:
     """The JSON kind of a parsed value, for messages."""
     if isinstance(value, bool):
-        return "a boolean"
+        return said_text(msg("a boolean"))
     if value is None:
         return "null"
-    return {
-        str: "a string",
-        int: "a number",
-        float: "a number",
-        list: "an array",
-        tuple: "an array",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
+    if isinstance(value, str):
+        return said_text(msg("a string"))
+    if isinstance(value, (int, float)):
+        return said_text(msg("a number"))
+    if isinstance(value, (list, tuple)):
+        return said_text(msg("an array"))
+    if isinstance(value, dict):
+        return said_text(msg("an object"))
+    return type(value).__name__
 
 
 def show_value(value: object) -> str:
@@ -152,7 +215,9 @@ def show_value(value: object) -> str:
 
 def size_text(n: int) -> str:
     mib = 1024 * 1024
-    return f"{n // mib} MiB" if n % mib == 0 else f"{n} bytes"
+    if n % mib == 0:
+        return said_text(msg("{count} MiB", count=n // mib))
+    return said_text(msg("{count} bytes", count=n))
 
 
 __all__ = [
