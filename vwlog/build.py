@@ -8,7 +8,7 @@ those instead. The pure modules stay the reference and the fallback:
 * ``VWLOG_ENGINE=pure`` runs the sources even where compiled modules exist (the test suite runs
   both ways);
 * a compiled module older than its source is never run: the sources run instead, so an edit
-  takes effect at once and `engine_build` says the build is out of date.
+  takes effect at once and ``vwlog --version`` says the build is out of date.
 
 `is_compiled` says which engine this process runs (``vwlog --version`` prints it).
 """
