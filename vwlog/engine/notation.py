@@ -48,6 +48,7 @@ from vwlog.events import (
     PropertyPlaced,
     SkillRegistered,
     SupplyChosen,
+    acting_player,
 )
 from vwlog.model.errors import UnknownVerbError, UsageError
 from vwlog.model.types import PlacementReason, SupplyOption
@@ -428,7 +429,7 @@ def format_decision(event: AnyEvent, ruleset: Ruleset, state: MatchState) -> str
     judge's ruling, a fork marker) give way to its compact JSON, which always does."""
     words = _words(event, state)
     if words is not None:
-        who = getattr(event, "player", None)
+        who = acting_player(event)
         if who is not None and who != expect(ruleset, state).player:
             words = f"{who}: {words}"
         if any(not w or w.endswith(":") for w in words.split(" ")[1:]):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 
 from vwlog.engine.describe import description
 from vwlog.engine.play import play
-from vwlog.events import JudgeRulingIssued, MatchForked, event_type
+from vwlog.events import JudgeRulingIssued, MatchForked, acting_player, event_type
 from vwlog.model.errors import (
     MatchNotFoundError,
     MatchNotStartedError,
@@ -243,7 +243,7 @@ class _Replayer:
                 parent_seq=record.seq,
                 fork_seq=self.head_seq + len(self.events) + 1,
                 event_type=event_type(event),
-                player=getattr(event, "player", None),
+                player=acting_player(event),
                 description=said_text(description(event, self.parent_state)),
                 violations=violations,
                 withdrawn=tuple(self.pending),

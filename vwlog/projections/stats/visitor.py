@@ -58,6 +58,7 @@ from vwlog.events import (
     TurnStarted,
     Unslid,
     VictoryPointGained,
+    acting_player,
 )
 from vwlog.model.types import CardType, SupplyOption
 from vwlog.projections.stats.common import UNFINISHED, _parse_time
@@ -556,7 +557,7 @@ class MatchMetricsVisitor:
                 t.end(state.turn, p.gold, p.honor, p.vp)
 
     def _time_decision(self, event: AnyEvent, at: str | None) -> None:
-        player = getattr(event, "player", None)
+        player = acting_player(event)
         if not isinstance(player, str) or player not in self._tally:
             return
         when = _parse_time(at)
