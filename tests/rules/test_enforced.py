@@ -550,6 +550,25 @@ def test_stray_property_must_go_into_the_new_territory() -> None:
     )
 
 
+def test_no_effect_places_property() -> None:
+    """The digest's reason EFFECT parses, but no skill places Property: the step's own rule."""
+    sc = stray_board(hand1=("tower",))
+    tower, stray = sc.inst(P1, "tower", 1), sc.inst(P1, "rider")
+    sc.summon(tower)
+    by_effect = PropertyPlaced(
+        player=P1, card=stray, territory=tower, reason=PlacementReason.EFFECT
+    )
+    assert PropertyPlaced.model_validate(by_effect.model_dump()) == by_effect
+    assert_breaks("R-MAIN-6", sc.violations_of(by_effect))
+    sc = board(p1=(("keep", ("soldier",)), ("tower", ())), phase=Phase.PREP)
+    sc.to(Phase.PREP, Step.UNSLIDE)
+    soldier, tower = sc.inst(P1, "soldier"), sc.inst(P1, "tower")
+    by_effect = PropertyPlaced(
+        player=P1, card=soldier, territory=tower, reason=PlacementReason.EFFECT
+    )
+    assert_breaks("R-UNS-3", sc.violations_of(by_effect))
+
+
 def stray_board(**kwargs: object) -> Scenario:
     """Turn 3, p1's Main Phase I: p2's skill destroyed p1's tower in turn 2, so its rider is
     Stray; p1 still has a keep, full (a soldier and a brute), so the rider stays Stray through

@@ -80,6 +80,7 @@ PLACEMENT_TEXTS = {
     PlacementReason.UNSLIDE_STEP: msg("in the Unslide step"),
     PlacementReason.DEPLOY_PHASE: msg("in the Deploy Phase"),
     PlacementReason.NEW_TERRITORY_STRAY: msg("from Stray"),
+    PlacementReason.EFFECT: msg("by an effect"),
 }
 
 

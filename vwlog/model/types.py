@@ -165,11 +165,17 @@ class SupplyOption(StrEnum):
 
 
 class PlacementReason(StrEnum):
-    """Why Property was placed into a Territory (RULES.md §13.4 PropertyPlaced)."""
+    """Why Property was placed into a Territory (RULES.md §13.4 PropertyPlaced).
+
+    ``NEW_TERRITORY_STRAY`` is the one placement of a Main Phase: Stray Property into the
+    Territory that just entered play (R-MAIN-6). ``EFFECT`` is in the log format because the
+    digest lists it, but no skill in the effect vocabulary places Property, so a placement
+    giving it is always a violation of the step's own rule (R-UNS-3, R-MAIN-6, R-DEP-1)."""
 
     UNSLIDE_STEP = "UNSLIDE_STEP"
     DEPLOY_PHASE = "DEPLOY_PHASE"
     NEW_TERRITORY_STRAY = "NEW_TERRITORY_STRAY"
+    EFFECT = "EFFECT"
 
 
 class Victory(StrEnum):
