@@ -16,10 +16,11 @@ from vwlog.io.pools import (
     check_deck,
     check_pool,
     load_deck,
+    load_earlier_pool,
     load_pool,
     packaged_decks,
 )
-from vwlog.model.cards import CardDef, CardPool, EffectSpec, Ruleset, SkillDef, Target
+from vwlog.model.cards import CHOICE_KINDS, CardDef, CardPool, EffectSpec, Ruleset, SkillDef, Target
 from vwlog.model.errors import CardPoolError
 from vwlog.model.types import (
     CardType,
@@ -141,7 +142,8 @@ def test_skills_are_well_formed(pool: CardPool) -> None:
         assert len({e.target for e in skill.effects or () if e.target in CHOSEN}) <= 1, where
         for effect in skill.effects or ():
             assert (effect.kind == "stat") == (effect.stat is not None), where
-            assert (effect.kind == "move") == (effect.to_zone is not None), where
+            assert (effect.kind in ("move", "return")) == (effect.to_zone is not None), where
+            assert (effect.kind in ("return", "look")) == (effect.from_zone is not None), where
 
 
 def test_actions_have_a_single_active_play_skill_without_own_costs(pool: CardPool) -> None:
@@ -159,11 +161,43 @@ def test_only_active_skills_of_cards_in_play_choose_targets(pool: CardPool) -> N
             assert card.type is not CardType.ACTION, card.id
 
 
-def test_most_skills_are_machine_readable_and_three_or_four_are_text_only(pool: CardPool) -> None:
-    resulting = [s for _, s in _skills(pool) if s.kind in (SkillKind.ACTIVE, SkillKind.TRIGGER)]
+def test_every_skill_that_results_is_machine_readable_and_four_choose(pool: CardPool) -> None:
+    """vw-sample-pool@2: no skill that results is text only; four leave a choice."""
+    resulting = [
+        (c.id, s) for c, s in _skills(pool) if s.kind in (SkillKind.ACTIVE, SkillKind.TRIGGER)
+    ]
+    assert [card for card, s in resulting if s.effects is None] == []
+    choosing = {
+        card for card, s in resulting if any(e.kind in CHOICE_KINDS for e in s.effects or ())
+    }
+    assert choosing == {"necromancer-male", "oracle-of-mists", "seers-lantern", "glimpse-of-fate"}
+
+
+def test_the_earlier_pool_left_four_skills_text_only() -> None:
+    """vw-sample-pool@1, kept for the logs that name it."""
+    earlier = load_earlier_pool("vw-sample-pool@1")
+    resulting = [s for _, s in _skills(earlier) if s.kind in (SkillKind.ACTIVE, SkillKind.TRIGGER)]
     text_only = [s for s in resulting if s.effects is None]
-    assert 3 <= len(text_only) <= 4
+    assert len(text_only) == 4
     assert len(text_only) * 10 < len(resulting)
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"target": "EACH_OPPONENT"}, "uses the controller's own cards"),
+        ({"from_zone": None}, "needs from_zone"),
+        ({"to_zone": "GRAVEYARD"}, "moves a card to another zone"),
+        ({"kind": "bottom"}, "has no from_zone"),
+    ],
+)
+def test_a_return_effect_is_checked_like_the_others(
+    pool: CardPool, change: dict[str, object], problem: str
+) -> None:
+    data = pool.model_dump(mode="json", by_alias=True)
+    card = next(c for c in data["cards"] if c["id"] == "necromancer-male")
+    card["skills"][0]["effects"][0].update(change)
+    assert any(problem in text for text in check_pool(CardPool.model_validate(data)))
 
 
 def test_numbers_stay_in_the_design_ranges(pool: CardPool) -> None:

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from vwlog.cli import main
+from vwlog.io.trust import PACKAGED_POOL_ID, builtin_registry
 
 from .test_language import INVALID, SAMPLES, _golden, _run, plain_env
 
@@ -143,7 +144,8 @@ def test_trust_check_values_in_indonesian(plain_env: None, tmp_path: Path) -> No
     the reader's language; the JSON keeps the English values."""
     code, out, _err = _run(["--lang", "id", "validate", str(FULL)])
     assert code == 0
-    assert "kumpulan kartu dipublikasikan vw-sample-pool@1 (69a57a1b33736fff)" in out
+    packaged = builtin_registry().pools[PACKAGED_POOL_ID]
+    assert f"kumpulan kartu dipublikasikan {PACKAGED_POOL_ID} ({packaged.hash[:16]})" in out
     assert "aturan ruleset milik log sendiri (vw-samples@1, tidak dipublikasikan)" in out
     assert "rantai utuh · disegel setelah 237 catatan" in out
     code, out, _err = _run(["--lang", "id", "verify", str(FULL)])

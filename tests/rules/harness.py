@@ -220,6 +220,33 @@ CARDS: tuple[CardDef, ...] = (
         ),
     ),
     follower("scribe", skills=(active(None, gold=1),)),
+    # effects that leave the controller a choice when they result
+    follower(
+        "gravedigger",
+        skills=(
+            active(
+                [
+                    EffectSpec(
+                        kind="return",
+                        target=Target.CONTROLLER,
+                        from_zone=Zone.GRAVEYARD,
+                        to_zone=Zone.HAND,
+                        card_type=CardType.FOLLOWER,
+                    )
+                ],
+                gold=1,
+            ),
+        ),
+    ),
+    follower(
+        "oracle",
+        skills=(
+            trigger(
+                TriggerWhen.ENTERS_PLAY,
+                EffectSpec(kind="look", target=Target.AN_OPPONENT, from_zone=Zone.HAND),
+            ),
+        ),
+    ),
     follower("noble", honor_req=5, skills=(active([honor(-3)]),)),
     follower("armored", atk=2, vit=2, **{"def": 2}),
     follower("fiend", atk=4, vit=3, cost=2, keywords=(Keyword.FORCE,)),
@@ -229,6 +256,29 @@ CARDS: tuple[CardDef, ...] = (
     ),
     # Relic and Actions
     CardDef(id="banner", name="Banner", type=CardType.RELIC, cost=1),
+    CardDef(
+        id="lantern",
+        name="Lantern",
+        type=CardType.RELIC,
+        cost=1,
+        skills=(
+            active([EffectSpec(kind="bottom", target=Target.CONTROLLER, amount=1)], slide=True),
+        ),
+    ),
+    CardDef(
+        id="glimpse",
+        name="Glimpse",
+        type=CardType.ACTION,
+        cost=1,
+        skills=(
+            SkillDef(
+                id="play",
+                kind=SkillKind.ACTIVE,
+                text="Look at the top three cards of your Fate Deck, put them back in any order.",
+                effects=(EffectSpec(kind="reorder", target=Target.CONTROLLER, amount=3),),
+            ),
+        ),
+    ),
     CardDef(
         id="pact",
         name="Pact",

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vwlog.events import MatchStarted
 from vwlog.io.logfile import read_log, write_log
+from vwlog.io.trust import builtin_registry
 from vwlog.services.trust import close_records, packaged_pool
 
 if TYPE_CHECKING:
@@ -27,12 +29,22 @@ def resealed(
     pool: PublishedPool | bool | None = True,
 ) -> Path:
     """``source`` with its records altered, then re-sealed the way a forger would: the pool
-    and ruleset named again, the chain recomputed and a new seal written (signatures dropped)."""
+    and ruleset named again (``pool=True``: the built-in pool the source names, else the
+    packaged one), the chain recomputed and a new seal written (signatures dropped)."""
     header, records = read_log(source)
-    named = packaged_pool() if pool is True else pool or None
+    named = _named_pool(records) if pool is True else pool or None
     head, chained = close_records(header, alter(list(records)), named)
     write_log(out, head, chained)
     return out
+
+
+def _named_pool(records: list[EventRecord]) -> PublishedPool:
+    start = records[0].event if records else None
+    if isinstance(start, MatchStarted) and start.pool is not None:
+        found = builtin_registry().pools.get(start.pool.id)
+        if found is not None:
+            return found
+    return packaged_pool()
 
 
 def run(runner: CliRunner, *args: object, store: Path | None = None) -> Result:

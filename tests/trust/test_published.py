@@ -200,6 +200,50 @@ def test_the_packaged_pool_and_default_ruleset_are_published() -> None:
     assert "vw-default@1" in registry.rulesets
 
 
+def test_the_earlier_packaged_pool_stays_published_byte_for_byte() -> None:
+    """vw-sample-pool@1 is kept as it was published: only the four skills whose effects @2
+    made machine-readable differ, and a log played under @1 is still held to @1."""
+    registry = builtin_registry()
+    earlier = registry.pools["vw-sample-pool@1"]
+    assert earlier.builtin
+    assert earlier.hash != registry.pools[PACKAGED_POOL_ID].hash
+    now = {c.id: c for c in POOL.cards}
+    changed = {
+        (c.id, s.id)
+        for c in earlier.pool.cards
+        for s, t in zip(c.skills, now[c.id].skills, strict=True)
+        if s != t
+    }
+    assert changed == {
+        ("necromancer-male", "s1"),
+        ("oracle-of-mists", "s1"),
+        ("seers-lantern", "s1"),
+        ("glimpse-of-fate", "play"),
+    }
+    for card_id, skill_id in changed:
+        card = next(c for c in earlier.pool.cards if c.id == card_id)
+        assert card.skill(skill_id).effects is None  # type: ignore[union-attr]
+        assert now[card_id].skill(skill_id).effects  # type: ignore[union-attr]
+    assert set(now) == {c.id for c in earlier.pool.cards}
+
+
+@pytest.mark.parametrize(
+    ("fixture", "pool_id"), [("generated", "vw-sample-pool@1"), ("generated_now", PACKAGED_POOL_ID)]
+)
+def test_a_log_naming_no_pool_is_held_to_the_built_in_pool_it_repeats(
+    request: pytest.FixtureRequest, tmp_path: Path, fixture: str, pool_id: str
+) -> None:
+    source: Path = request.getfixturevalue(fixture)
+    unnamed = resealed(source, tmp_path / "unnamed.jsonl", lambda records: records, pool=None)
+    start = read_log(unnamed)[1][0].event
+    assert isinstance(start, MatchStarted)
+    assert start.pool is None
+    report = validate_log(unnamed)
+    assert report.ok, report.violations
+    assert report.integrity is not None
+    assert report.integrity.pool.startswith(f"published {pool_id} ")
+
+
 # -- through validation ----------------------------------------------------------------------
 
 

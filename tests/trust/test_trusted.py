@@ -112,3 +112,24 @@ def test_the_dispute_report_shows_what_the_verdict_rests_on_at_the_top(
     head = page.stdout.split("<h2", 2)
     assert 'id="rests-on"' in head[0] + "<h2" + head[1]
     assert "Verdict: ok" in page.stdout
+
+
+def test_the_packaged_pool_leaves_no_result_trusted(generated: Path, generated_now: Path) -> None:
+    """The same duel under vw-sample-pool@2: the results that were trusted under @1 are now
+    derived and checked (their skills have effects with choices), and a forged effect on one
+    of them is R-REG-9 at the result."""
+    before = validate_log(generated)
+    now = validate_log(generated_now)
+    assert now.ok, now.violations
+    assert now.trusted == []
+    assert now.objects_trusted == 0
+    assert now.integrity is not None
+    assert "vw-sample-pool@2" in now.integrity.pool
+    # the same results happened, now checked
+    _, records = read_log(generated_now)
+    resulted = {r.seq for r in records if isinstance(r.event, ObjectResulted)}
+    assert {t.seq for t in before.trusted} <= resulted
+    seq = before.trusted[0].seq
+    forged = resealed(generated_now, generated_now.with_name("forged-now.jsonl"), _forge(seq))
+    report = validate_log(forged)
+    assert [(v.rule, v.seq) for v in report.violations][:1] == [("R-REG-9", seq)]

@@ -20,7 +20,15 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from vwlog.model.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset, SkillDef, Target
+from vwlog.model.cards import (
+    DEFAULT_RULESET,
+    CardDef,
+    CardPool,
+    EffectSpec,
+    Ruleset,
+    SkillDef,
+    Target,
+)
 from vwlog.model.errors import CardPoolError
 from vwlog.model.types import CardType, SkillKind, Stat, TriggerWhen, Zone
 
@@ -29,11 +37,13 @@ if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
 __all__ = [
+    "EARLIER_POOLS",
     "DeckList",
     "cards_by_id",
     "check_deck",
     "check_pool",
     "load_deck",
+    "load_earlier_pool",
     "load_pool",
     "packaged_decks",
 ]
@@ -92,6 +102,22 @@ def load_pool(path: str | Path | None = None) -> CardPool:
         packaged = _data().joinpath(_POOL)
         return _checked(CardPool, packaged, str(packaged), check_pool)
     return _checked(CardPool, Path(path), str(path), check_pool)
+
+
+EARLIER_POOLS = {"vw-sample-pool@1": "published/vw-sample-pool@1.json"}
+"""Earlier versions of the packaged pool by published id, kept byte for byte, so a log played
+under one is still held to the definitions it was played under. ``vw-sample-pool@1`` left the
+skills of Necromancer(Male), Oracle of Mists, Seer's Lantern and Glimpse of Fate text only."""
+
+
+def load_earlier_pool(pool_id: str) -> CardPool:
+    """An earlier version of the packaged pool (`EARLIER_POOLS`).
+
+    Raises:
+        KeyError: no earlier packaged pool has that id.
+    """
+    packaged = _data().joinpath(EARLIER_POOLS[pool_id])
+    return _checked(CardPool, packaged, str(packaged), check_pool)
 
 
 def load_deck(
@@ -286,20 +312,27 @@ def _check_skill(card: CardDef, skill: SkillDef) -> list[tuple[str, str]]:
         kinds = ", ".join(sorted(chosen))
         problems.append((".effects", f"at most one kind of chosen target, not {kinds}"))
     for k, effect in enumerate(skill.effects or ()):
-        for message in _check_effect(card, effect.kind, effect.target, effect.stat, effect.to_zone):
+        for message in _check_effect(card, effect):
             problems.append((f".effects.{k}", message))
     return problems
 
 
-def _check_effect(
-    card: CardDef, kind: str, target: Target, stat: Stat | None, to_zone: Zone | None
-) -> list[str]:
+def _check_effect(card: CardDef, effect: EffectSpec) -> list[str]:
+    kind, target, stat, to_zone = effect.kind, effect.target, effect.stat, effect.to_zone
     problems: list[str] = []
     if kind in ("gold", "honor", "draw"):
         if target not in _PLAYERS:
             problems.append(f"a {kind} effect goes to CONTROLLER or EACH_OPPONENT, not {target}")
-    elif target in _PLAYERS:
+    elif kind in ("return", "bottom", "reorder"):
+        if target is not Target.CONTROLLER:
+            problems.append(f"a {kind} effect uses the controller's own cards (CONTROLLER)")
+    elif kind == "look":
+        if target not in (*_PLAYERS, Target.AN_OPPONENT):
+            problems.append(f"a look effect looks at a player's cards, not at {target}")
+    elif target in _PLAYERS or target is Target.AN_OPPONENT:
         problems.append(f"a {kind} effect applies to a card, not to {target}")
+    if target is Target.AN_OPPONENT and kind != "look":
+        problems.append(f"a {kind} effect cannot choose AN_OPPONENT (only a look can)")
     if target is Target.SELF and card.type is CardType.ACTION:
         problems.append("an Action is not in play, so it cannot be its own target (SELF)")
     if kind == "stat":
@@ -311,12 +344,23 @@ def _check_effect(
                 problems.append(f"{target} has no {stat} stat")
     elif stat is not None:
         problems.append(f"a {kind} effect has no stat")
-    if kind == "move":
+    zones = ", ".join(sorted(_MOVE_ZONES))
+    if kind in ("move", "return"):
         if to_zone not in _MOVE_ZONES:
-            zones = ", ".join(sorted(_MOVE_ZONES))
-            problems.append(f"a move effect needs to_zone, one of {zones}")
+            problems.append(f"a {kind} effect needs to_zone, one of {zones}")
     elif to_zone is not None:
         problems.append(f"a {kind} effect has no to_zone")
+    if kind in ("return", "look"):
+        if effect.from_zone not in _MOVE_ZONES:
+            problems.append(f"a {kind} effect needs from_zone, one of {zones}")
+        elif effect.from_zone == to_zone:
+            problems.append(f"a return effect moves a card to another zone, not {to_zone}")
+    elif effect.from_zone is not None:
+        problems.append(f"a {kind} effect has no from_zone")
+    if effect.card_type is not None and kind != "return":
+        problems.append(f"a {kind} effect has no card_type")
+    if kind in ("bottom", "reorder") and effect.amount < 1:
+        problems.append(f"a {kind} effect looks at 1 card or more (amount)")
     return problems
 
 

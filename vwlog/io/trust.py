@@ -2,7 +2,8 @@
 
 * **Published definitions.** A card pool or a ruleset is published under a stable id with a
   content hash: SHA-256 of its canonical JSON (`vwlog.io.codec.canonical`, ``None`` fields left
-  out). The packaged pool is ``vw-sample-pool@1`` and the default ruleset ``vw-default@1``; an
+  out). The packaged pool is ``vw-sample-pool@2`` (``@1``, its earlier version, stays published)
+  and the default ruleset ``vw-default@1``; an
   organiser publishes more into the store (`vwlog pool publish`, `vwlog ruleset publish`).
 * **Seal.** A closed record ends with a `MatchSealed` record: how many records precede it, the
   hash of the last of them, and the hashes of the pool, ruleset and card definitions.
@@ -26,7 +27,7 @@ from pydantic import ValidationError
 from vwlog.events import EventRecord, MatchSealed, MatchStarted, PublishedRef, RecordSigned
 from vwlog.io.codec import canonical
 from vwlog.io.errors import NotPublishedError
-from vwlog.io.pools import load_pool
+from vwlog.io.pools import EARLIER_POOLS, load_earlier_pool, load_pool
 from vwlog.model.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
@@ -36,8 +37,9 @@ if TYPE_CHECKING:
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-PACKAGED_POOL_ID = "vw-sample-pool@1"
-"""Published id of the pool packaged with vwlog (``vwlog/data/pool.json``)."""
+PACKAGED_POOL_ID = "vw-sample-pool@2"
+"""Published id of the pool packaged with vwlog (``vwlog/data/pool.json``); its earlier versions
+(`vwlog.io.pools.EARLIER_POOLS`) stay published under their own ids."""
 SIGNED_PREFIX = b"vwlog-seal-v1\n"
 """What a signature covers before the seal record's hash."""
 _PUB_TAG = "vwlog-ed25519"
@@ -158,10 +160,14 @@ class Registry:
 
 
 def builtin_registry() -> Registry:
-    """The packaged pool and the default ruleset."""
-    pool = published_pool(load_pool(), PACKAGED_POOL_ID, builtin=True)
+    """The packaged pool, its earlier versions and the default ruleset."""
+    pools = {
+        pool_id: published_pool(load_earlier_pool(pool_id), pool_id, builtin=True)
+        for pool_id in EARLIER_POOLS
+    }
+    pools[PACKAGED_POOL_ID] = published_pool(load_pool(), PACKAGED_POOL_ID, builtin=True)
     rs = published_ruleset(DEFAULT_RULESET, builtin=True)
-    return Registry({pool.id: pool}, {rs.id: rs})
+    return Registry(pools, {rs.id: rs})
 
 
 def check_published_id(text: str, what: str) -> str:

@@ -49,23 +49,59 @@ class Target(StrEnum):
     """An opponent's Territory, chosen when the skill is registered."""
     OWN_TERRITORY = "OWN_TERRITORY"
     """A Territory of the controller, chosen when the skill is registered."""
+    AN_OPPONENT = "AN_OPPONENT"
+    """One opponent of the controller, chosen when the skill results (a ``look``)."""
 
 
 class EffectSpec(_Frozen):
-    """One machine-readable effect of a skill; the engine derives its result exactly."""
+    """One machine-readable effect of a skill.
 
-    kind: Literal["stat", "gold", "honor", "draw", "damage", "move", "unslide"]
-    """What the effect does."""
+    The engine derives most results exactly. Four kinds leave the controller a choice when the
+    skill results, and the check accepts every result the choice allows (`CHOICE_KINDS`):
+    ``return`` (which card), ``look`` (nothing to log), ``bottom`` (whether the cards go to the
+    bottom) and ``reorder`` (the new order).
+    """
+
+    kind: Literal[
+        "stat",
+        "gold",
+        "honor",
+        "draw",
+        "damage",
+        "move",
+        "unslide",
+        "return",
+        "look",
+        "bottom",
+        "reorder",
+    ]
+    """What the effect does. ``return``: the controller puts one card of ``card_type`` (any
+    type when unset) from their ``from_zone`` into ``to_zone``, logged as ``card_moved`` with
+    both zones; nothing when there is no such card. ``look``: the controller looks at the
+    ``from_zone`` of ``target`` (a hand); nothing is logged. ``bottom``: the controller looks
+    at the top ``amount`` cards of their Fate Deck and may put any of them on the bottom, each
+    logged as ``card_moved`` from FATE_DECK to FATE_DECK with ``bottom``. ``reorder``: the top
+    ``amount`` cards of the controller's Fate Deck go back in any order, logged as one
+    ``deck_reordered`` (or nothing, when the order stays)."""
     target: Target = Target.SELF
     """Whom it affects."""
     amount: int = 0
-    """Stat delta, gold, honor, cards drawn or damage dealt."""
+    """Stat delta, gold, honor, cards drawn, damage dealt, or cards looked at (``bottom``,
+    ``reorder``)."""
     stat: Stat | None = None
     """The stat a ``stat`` effect changes."""
     expires: Expiry = Expiry.END_OF_TURN
     """When a ``stat`` effect ends (R-SKL-11)."""
     to_zone: Zone | None = None
-    """Destination of a ``move`` effect (HAND, FATE_DECK, SUBDECK, GRAVEYARD)."""
+    """Destination of a ``move`` or ``return`` effect (HAND, FATE_DECK, SUBDECK, GRAVEYARD)."""
+    from_zone: Zone | None = None
+    """The zone a ``return`` takes a card from, or a ``look`` looks at."""
+    card_type: CardType | None = None
+    """The type of card a ``return`` may choose."""
+
+
+CHOICE_KINDS = frozenset({"return", "look", "bottom", "reorder"})
+"""Effect kinds whose result the controller chooses when the skill results."""
 
 
 class Condition(_Frozen):
@@ -406,6 +442,7 @@ def flag_reading(ruleset: Ruleset, flag: str) -> object:
 
 __all__ = [
     "ABSENT_MEANS",
+    "CHOICE_KINDS",
     "DEFAULT_RULESET",
     "OPEN_QUESTION_FLAGS",
     "SECOND_FLAGS",

@@ -9,14 +9,15 @@ from vwlog.events import (
     CardMoved,
     CardsDrawn,
     DamageDealt,
+    DeckReordered,
     Effect,
     GoldChanged,
     HonorChanged,
     StatChanged,
     StatusChanged,
 )
-from vwlog.model.cards import EffectSpec, SkillDef, Target
-from vwlog.model.types import CardType, ObjectKind, Stat
+from vwlog.model.cards import CHOICE_KINDS, EffectSpec, SkillDef, Target
+from vwlog.model.types import CardType, ObjectKind, Stat, Zone
 
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
@@ -49,14 +50,23 @@ def is_trusted(state: MatchState, obj: RegisterObject) -> bool:
     return skill is not None and skill.effects is None
 
 
+def chooses(state: MatchState, obj: RegisterObject) -> bool:
+    """Whether the object's skill leaves its controller a choice when it results."""
+    skill = object_skill(state, obj)
+    return skill is not None and any(e.kind in CHOICE_KINDS for e in skill.effects or ())
+
+
 def derive_effects(ruleset: Ruleset, state: MatchState, obj: RegisterObject) -> tuple[Effect, ...]:
     """The effects the object has when it results now.
 
     Combat damage results exactly as locked (R-CMB-25), skipping recipients that left play;
     skills with machine-readable effects read current state, except the target locked at
-    registration; a part aimed at a locked target that has left play does nothing, the rest
-    happens, unless the ruleset voids the whole object (`Ruleset.target_gone`, OQ-15).
-    Text-only skills derive nothing (their logged effects are trusted).
+    registration; where the controller chooses (`CHOICE_KINDS`), the first choice is derived
+    (the first such card in the Graveyard; nothing moved, the order kept), and
+    `chosen_effects_problem` accepts every other; a part aimed at a locked target that has
+    left play does nothing, the rest happens, unless the ruleset voids the whole object
+    (`Ruleset.target_gone`, OQ-15). Text-only skills derive nothing (their logged effects are
+    trusted).
     """
     if obj.kind in (ObjectKind.COMBAT_DAMAGE_FOLLOWERS, ObjectKind.COMBAT_DAMAGE_TERRITORY):
         out: list[Effect] = []
@@ -106,6 +116,13 @@ def _effect(
         return [
             HonorChanged(player=p, delta=spec.amount) for p in _players(state, obj, spec.target)
         ]
+    if kind == "return":
+        cards = returnable(state, obj.controller, spec)
+        if not cards or spec.to_zone is None:
+            return []
+        return [CardMoved(card=cards[0], from_zone=spec.from_zone, to_zone=spec.to_zone)]
+    if kind in CHOICE_KINDS:
+        return []  # look, bottom, reorder: the first choice changes nothing
     if kind == "draw":
         out: list[Effect] = []
         for p in _players(state, obj, spec.target):
@@ -129,4 +146,90 @@ def _effect(
     return []
 
 
-__all__ = ["derive_effects", "is_trusted", "object_skill"]
+def returnable(state: MatchState, player: str, spec: EffectSpec) -> tuple[str, ...]:
+    """The cards a ``return`` effect may choose: the player's cards of the spec's type in its
+    ``from_zone``, in the zone's order."""
+    held = state.player(player)
+    zone = {
+        Zone.GRAVEYARD: held.graveyard,
+        Zone.HAND: held.hand,
+        Zone.FATE_DECK: held.deck,
+        Zone.SUBDECK: held.subdeck,
+    }.get(spec.from_zone or Zone.GRAVEYARD, ())
+    if spec.card_type is None:
+        return zone
+    return tuple(c for c in zone if state.defn(c).type == spec.card_type)
+
+
+def chosen_effects_problem(
+    state: MatchState, obj: RegisterObject, logged: tuple[Effect, ...]
+) -> tuple[str, tuple[str, ...]] | None:
+    """``None`` when ``logged`` is a result the skill allows, each choice of the controller
+    included (`CHOICE_KINDS`); else the first misfit: the kind of the part it is in (``fixed``
+    for a part without a choice, ``extra`` for effects after the last part) and the cards
+    that part could name.
+
+    A ``return`` moves one card the spec allows when there is one (nothing otherwise); a
+    ``look`` logs nothing; a ``bottom`` moves some of the top cards of the controller's Fate
+    Deck to its bottom, each at most once; a ``reorder`` logs one ``deck_reordered`` of the
+    top cards, or nothing. Parts without a choice must be exactly what the rules derive.
+    """
+    skill = object_skill(state, obj)
+    if skill is None or skill.effects is None:
+        return None
+    at = 0
+    drawn: dict[str, int] = {}
+    for spec in skill.effects:
+        if spec.kind not in CHOICE_KINDS:
+            derived = _effect(state, obj, spec, drawn)
+            if tuple(logged[at : at + len(derived)]) != tuple(derived):
+                return "fixed", ()
+            at += len(derived)
+            continue
+        here = logged[at] if at < len(logged) else None
+        if spec.kind == "return":
+            cards = returnable(state, obj.controller, spec)
+            if not cards:
+                continue
+            if not (
+                isinstance(here, CardMoved)
+                and here.card in cards
+                and here.from_zone == spec.from_zone
+                and here.to_zone == spec.to_zone
+                and not here.bottom
+            ):
+                return "return", cards
+            at += 1
+        elif spec.kind == "bottom":
+            top = state.player(obj.controller).deck[: spec.amount]
+            moved: set[str] = set()
+            while (
+                isinstance(here, CardMoved)
+                and here.from_zone == Zone.FATE_DECK
+                and here.to_zone == Zone.FATE_DECK
+                and here.bottom
+            ):
+                if here.card not in top or here.card in moved:
+                    return "bottom", top
+                moved.add(here.card)
+                at += 1
+                here = logged[at] if at < len(logged) else None
+        elif spec.kind == "reorder":
+            if isinstance(here, DeckReordered):
+                top = state.player(obj.controller).deck[: spec.amount]
+                if here.player != obj.controller or sorted(here.cards) != sorted(top):
+                    return "reorder", top
+                at += 1
+    if at != len(logged):
+        return "extra", ()
+    return None
+
+
+__all__ = [
+    "chooses",
+    "chosen_effects_problem",
+    "derive_effects",
+    "is_trusted",
+    "object_skill",
+    "returnable",
+]

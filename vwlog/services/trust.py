@@ -30,7 +30,7 @@ from vwlog.events import (
 )
 from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
-from vwlog.io.pools import load_pool
+from vwlog.io.pools import EARLIER_POOLS, load_earlier_pool, load_pool
 from vwlog.model.errors import UsageError
 from vwlog.model.text import Count, SaidText, msg, said_text
 from vwlog.rules.published import (
@@ -118,12 +118,22 @@ def _held_pool(
                 )
             )
         return found, problems
-    packaged = registry.pools.get(io_trust.PACKAGED_POOL_ID)
-    if packaged is not None:
-        ids = packaged.cards()
-        if start.cards and all(c.id in ids for c in start.cards):
-            return packaged, problems
-    return None, problems
+    return _builtin_for(registry, start), problems
+
+
+def _builtin_for(registry: Registry, start: MatchStarted) -> PublishedPool | None:
+    """For a log that names no pool: the built-in pool its cards come from. The one whose
+    definitions the log repeats exactly, else the newest that has every card it names."""
+    if not start.cards:
+        return None
+    candidates = [p for p in registry.pools.values() if p.builtin]
+    candidates.sort(key=lambda p: p.id != io_trust.PACKAGED_POOL_ID)  # the newest first
+    having = [p for p in candidates if all(c.id in p.cards() for c in start.cards)]
+    for pool in having:
+        cards = pool.cards()
+        if all(cards[c.id] == c for c in start.cards):
+            return pool
+    return having[0] if having else None
 
 
 def _held_ruleset(
@@ -532,9 +542,17 @@ def packaged_pool() -> PublishedPool:
 
 
 def published_for(pool: CardPool) -> PublishedPool | None:
-    """The published pool with exactly this content among the built-in ones, if any."""
+    """The published pool with exactly this content among the built-in ones (the packaged
+    pool and its earlier versions), if any."""
+    digest = io_trust.pool_hash(pool)
     packaged = packaged_pool()
-    return packaged if io_trust.pool_hash(pool) == packaged.hash else None
+    if digest == packaged.hash:
+        return packaged
+    for pool_id in EARLIER_POOLS:
+        earlier = io_trust.published_pool(load_earlier_pool(pool_id), pool_id, builtin=True)
+        if digest == earlier.hash:
+            return earlier
+    return None
 
 
 def sign_log(path: Path, key_path: Path, out: Path | None = None) -> SignatureCheck:

@@ -35,13 +35,13 @@ from vwlog.rules.checks.base import Violations, event_tag, summary, what
 from vwlog.rules.common import (
     violation,
 )
-from vwlog.rules.effects import is_trusted
+from vwlog.rules.effects import chooses, chosen_effects_problem, is_trusted
 from vwlog.rules.flow import DecisionKind, Expect
 
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
     from vwlog.model.errors import Violation
-    from vwlog.model.state import MatchState
+    from vwlog.model.state import MatchState, RegisterObject
 
 
 def check_consequence(
@@ -111,6 +111,8 @@ def _other_result(state: MatchState, event: ObjectResulted, first: ObjectResulte
     obj = next((o for o in state.register if o.id == first.object_id), None)
     if event.object_id == first.object_id and obj is not None and is_trusted(state, obj):
         return trusted_effects(state, event.effects)
+    if event.object_id == first.object_id and obj is not None and chooses(state, obj):
+        return _chosen(state, obj, event, first)
     if event.object_id != first.object_id:
         return (
             violation(
@@ -133,6 +135,54 @@ def _other_result(state: MatchState, event: ObjectResulted, first: ObjectResulte
             actual=summary(event),
         ),
     )
+
+
+def _chosen(
+    state: MatchState, obj: RegisterObject, event: ObjectResulted, first: ObjectResulted
+) -> Violations:
+    """A result of a skill that leaves its controller a choice (`vwlog.rules.effects.
+    CHOICE_KINDS`): R-REG-9 unless the effects are one of the results the choice allows."""
+    problem = chosen_effects_problem(state, obj, event.effects)
+    if problem is None:
+        return ()
+    part, cards = problem
+    shown = {
+        "object_id": repr(event.object_id),
+        "cards": ", ".join(cards) or "-",
+        "expected": summary(first),
+        "actual": summary(event),
+    }
+    if part == "return":
+        v = violation(
+            "R-REG-9",
+            "object {object_id} returns no card its skill allows (one of: {cards})",
+            **shown,
+        )
+    elif part == "bottom":
+        v = violation(
+            "R-REG-9",
+            "object {object_id} puts on the bottom a card that is not among the top cards of "
+            "the Fate Deck, or one twice (the top: {cards})",
+            **shown,
+        )
+    elif part == "reorder":
+        v = violation(
+            "R-REG-9",
+            "object {object_id} reorders other cards than the top of its controller's Fate "
+            "Deck (the top: {cards})",
+            **shown,
+        )
+    elif part == "extra":
+        v = violation(
+            "R-REG-9", "object {object_id} resulted with more effects than its skill has", **shown
+        )
+    else:
+        v = violation(
+            "R-REG-9",
+            "object {object_id} resulted with effects other than the rules derive",
+            **shown,
+        )
+    return (v,)
 
 
 def cleanup_lists(state: MatchState, event: TurnCleanedUp) -> Violations:
