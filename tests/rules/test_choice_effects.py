@@ -5,13 +5,34 @@ the result itself, and nothing is trusted."""
 from __future__ import annotations
 
 from itertools import permutations
+from typing import TYPE_CHECKING
 
+import pytest
 from harness import Scenario, board, replaced, rule_ids
 from harness import _fold as fold
 
-from vwlog.events import CardMoved, DeckReordered, GoldChanged, ObjectResulted
+from vwlog.cli import main
+from vwlog.engine.play import play
+from vwlog.events import (
+    CardMoved,
+    DeckReordered,
+    GoldChanged,
+    LogHeader,
+    ObjectResulted,
+    PriorityPassed,
+)
+from vwlog.io import codec
+from vwlog.io.logfile import write_log
+from vwlog.model.errors import ChoiceError, IllegalEventError
 from vwlog.model.types import Phase, Zone
+from vwlog.rules import expect
 from vwlog.rules.effects import is_trusted
+from vwlog.store import MatchStore
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from click.testing import CliRunner
 
 P1, P2 = "p1", "p2"
 
@@ -151,3 +172,127 @@ def test_a_reorder_puts_back_the_top_cards_in_any_order() -> None:
     assert _judged(sc, i, DeckReordered(player=P2, cards=theirs)) == {"R-REG-9"}
     twice = DeckReordered(player=P1, cards=deck[:3])
     assert _judged(sc, i, twice, twice) == {"R-REG-9"}
+
+
+# -- choosing in play mode -----------------------------------------------------------------
+
+
+def _registered_digger() -> tuple[Scenario, str]:
+    """`_with_fallen`, with the gravedigger's skill registered and not yet resulted; the id of
+    its object."""
+    sc = _with_fallen()
+    sc.use(sc.inst(P1, "gravedigger"), resolve=False)
+    return sc, sc.state.register[-1].id
+
+
+def _play_out(sc: Scenario, choices: dict[str, list[str]]) -> list[object]:
+    """Pass until the register is empty, in play mode with ``choices``; the events played."""
+    state, played = sc.state, []
+    while state.register:
+        holder = expect(sc.rs, state).player
+        assert holder is not None
+        state, events = play(sc.rs, state, PriorityPassed(player=holder), choices)
+        played.extend(events)
+    return played
+
+
+def test_play_mode_takes_the_first_choice_unless_told_otherwise() -> None:
+    sc, object_id = _registered_digger()
+    soldier, rider = sc.inst(P1, "soldier"), sc.inst(P1, "rider")
+    first = _play_out(sc, {})
+    assert (
+        ObjectResulted(
+            object_id=object_id,
+            effects=(CardMoved(card=soldier, from_zone=Zone.GRAVEYARD, to_zone=Zone.HAND),),
+        )
+        in first
+    )
+    choices = {object_id: [rider]}
+    chosen = _play_out(sc, choices)
+    assert (
+        ObjectResulted(
+            object_id=object_id,
+            effects=(CardMoved(card=rider, from_zone=Zone.GRAVEYARD, to_zone=Zone.HAND),),
+        )
+        in chosen
+    )
+    assert choices == {}  # taken out when used
+
+
+def test_a_choice_the_skill_does_not_allow_is_refused_in_play_mode() -> None:
+    sc, object_id = _registered_digger()
+    with pytest.raises(IllegalEventError) as refused:
+        _play_out(sc, {object_id: [sc.inst(P1, "tax")]})
+    assert refused.value.event_type == "object_resulted"
+    assert [v.rule for v in refused.value.violations] == ["R-REG-9"]
+    assert refused.value.after >= 1  # after the pass that closed the window
+    with pytest.raises(ChoiceError) as too_many:
+        _play_out(sc, {object_id: [sc.inst(P1, "soldier"), sc.inst(P1, "rider")]})
+    assert too_many.value.problem == "too many"
+
+
+def test_a_choice_for_a_skill_without_one_is_refused() -> None:
+    sc = board(p1=(("keep", ("soldier", "striker")),))
+    sc.use(sc.inst(P1, "striker"), target=sc.inst(P2, "soldier"), resolve=False)
+    object_id = sc.state.register[-1].id
+    with pytest.raises(ChoiceError) as refused:
+        _play_out(sc, {object_id: [sc.inst(P2, "soldier")]})
+    assert refused.value.problem == "no choice"
+
+
+def test_a_reorder_chosen_in_play_mode_is_drawn_in_that_order() -> None:
+    sc = board(p1=(("citadel", ()),), hand1=("glimpse",))
+    top = sc.state.player(P1).deck[:3]
+    sc.summon(sc.inst(P1, "glimpse"), resolve=False)
+    object_id = sc.state.register[-1].id
+    order = [top[2], top[0], top[1]]
+    played = _play_out(sc, {object_id: order})
+    assert DeckReordered(player=P1, cards=tuple(order)) in [
+        e for r in played if isinstance(r, ObjectResulted) for e in r.effects
+    ]
+
+
+def test_play_on_a_stored_match_records_the_choice(runner: CliRunner, tmp_path: Path) -> None:
+    """``vwlog play --choose``: the stored result is the chosen one; a choice that is never used
+    or not allowed stores nothing."""
+    sc, object_id = _registered_digger()
+    rider = sc.inst(P1, "rider")
+    header = codec.seal_header(LogHeader(match_id="digger"))
+    log = tmp_path / "digger.jsonl"
+    write_log(log, header, codec.seal(header.hash or "", sc.records()))
+    store = str(tmp_path / "store.db")
+    done = runner.invoke(main, ["--store", store, "import", str(log)])
+    assert done.exit_code == 0, done.stderr
+    head = len(sc.events)
+
+    def stored() -> int:
+        with MatchStore.open(store) as s:
+            return s.head("digger").seq
+
+    refused = runner.invoke(
+        main, ["--store", store, "play", "digger", "pass", "--choose", "o99=" + rider]
+    )
+    assert refused.exit_code == 2
+    assert "the choice for object 'o99' was not used" in refused.stderr
+    wrong = runner.invoke(
+        main,
+        ["--store", store, "play", "digger", "pass", "pass", "--choose", f"{object_id}=p1-xyz"],
+    )
+    assert wrong.exit_code != 0
+    assert "R-REG-9" in wrong.stderr
+    bad = runner.invoke(main, ["--store", store, "play", "digger", "pass", "--choose", "o1"])
+    assert bad.exit_code == 2
+    assert "OBJECT=CARD" in bad.stderr
+    assert stored() == head
+    passes = ["pass"] * 2
+    done = runner.invoke(
+        main, ["--store", store, "play", "digger", *passes, "--choose", f"{object_id}={rider}"]
+    )
+    assert done.exit_code == 0, done.stderr
+    with MatchStore.open(store) as s:
+        results = [
+            r.event for r in s.records("digger", gt=head) if isinstance(r.event, ObjectResulted)
+        ]
+    assert results[0].effects == (
+        CardMoved(card=rider, from_zone=Zone.GRAVEYARD, to_zone=Zone.HAND),
+    )

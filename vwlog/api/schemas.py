@@ -385,6 +385,11 @@ class DecisionsIn(_Model):
     """Its seed."""
     expected_seq: int | None = Field(default=None, ge=0)
     """Append only if the match still ends at this seq (409 otherwise)."""
+    choices: dict[str, list[str]] = Field(default_factory=dict, max_length=50)
+    """Choices for results whose skill leaves one (return, bottom, reorder): register object
+    id → the card ids chosen, in order. A result without one takes the first choice; every
+    choice given must be used by a result this append plays (400 otherwise). A player's token
+    chooses only for its own objects."""
 
 
 class ReceiptOut(_Model):

@@ -390,6 +390,14 @@ def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
     help="How --auto chooses: greedy (the generator's heuristics) or random legal decisions.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for --auto.")
+@click.option(
+    "--choose",
+    "choose",
+    multiple=True,
+    metavar="OBJECT=CARD[,CARD...]",
+    help="Decide the result of a skill that leaves a choice: the card its return takes, the "
+    "cards its bottom puts on the bottom, or the new order of its reorder (repeatable).",
+)
 @pass_cli_context
 def play(
     cli: CliContext,
@@ -399,6 +407,7 @@ def play(
     auto: int,
     policy: str,
     seed: int,
+    choose: tuple[str, ...],
 ) -> None:
     """Append decisions to a stored match (usually a fork), in play mode.
 
@@ -429,7 +438,15 @@ def play(
             )
         )
     with open_store(cli, match_id) as store:
-        result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed)
+        result = play_decisions(
+            store,
+            match_id,
+            items,
+            auto=auto,
+            policy=policy,
+            seed=seed,
+            choices=_choices(choose),
+        )
     ending = (
         " · "
         + _("won by {winner} ({victory})").format(
@@ -447,6 +464,20 @@ def play(
         )
         + ending
     )
+
+
+def _choices(given: tuple[str, ...]) -> dict[str, list[str]]:
+    """``--choose OBJECT=CARD[,CARD...]`` options as a mapping."""
+    out: dict[str, list[str]] = {}
+    for text in given:
+        object_id, sep, cards = text.partition("=")
+        if not sep or not object_id.strip():
+            raise click.BadParameter(
+                _("{text}: write OBJECT=CARD[,CARD...], e.g. o7=p1-012").format(text=repr(text)),
+                param_hint="'--choose'",
+            )
+        out[object_id.strip()] = [c.strip() for c in cards.split(",") if c.strip()]
+    return out
 
 
 def _tree(node: LineageNode, prefix: str = "", last: bool = True, root: bool = True) -> list[str]:

@@ -11,7 +11,7 @@ language. A violation is data, not an exception (it is raised only in strict mod
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Literal, Self
 
 from vwlog.model.text import Msg, msg, said_text
 from vwlog.model.violation import Violation
@@ -77,11 +77,21 @@ class OutputError(VwlogError):
 class IllegalEventError(VwlogError, ValueError):
     """An event breaks rules; raised only in strict mode or by play mode."""
 
-    def __init__(self, seq: int | None, event_type: str, violations: Sequence[Violation]) -> None:
+    def __init__(
+        self,
+        seq: int | None,
+        event_type: str,
+        violations: Sequence[Violation],
+        *,
+        after: int = 0,
+    ) -> None:
         super().__init__(seq, event_type, tuple(violations))
         self.seq = seq
         self.event_type = event_type
         self.violations = tuple(violations)
+        self.after = after
+        """In play mode: how many events the same decision applied before this one (a chosen
+        result comes after the decision and its earlier consequences)."""
 
     def __str__(self) -> str:
         return str(self.text())
@@ -320,6 +330,31 @@ class NotPlayableError(UsageError):
         self.reason = reason
 
 
+class ChoiceError(UsageError):
+    """A choice given for a result cannot be used: the object never resulted, its skill leaves
+    no choice, or more cards were named than the choice takes."""
+
+    def __init__(self, object_id: str, problem: Literal["unused", "no choice", "too many"]) -> None:
+        if problem == "unused":
+            said = msg(
+                "the choice for object {object_id} was not used: it did not result",
+                object_id=repr(object_id),
+            )
+        elif problem == "no choice":
+            said = msg(
+                "object {object_id} leaves no choice when it results", object_id=repr(object_id)
+            )
+        else:
+            said = msg(
+                "the choice for object {object_id} names more cards than it takes",
+                object_id=repr(object_id),
+            )
+        super().__init__(said)
+        self.args = (object_id, problem)
+        self.object_id = object_id
+        self.problem = problem
+
+
 class NotAPriorityPointError(UsageError):
     """A position where no player holds priority was asked for as a fork point."""
 
@@ -528,6 +563,7 @@ class InvalidParameterError(UsageError):
 
 __all__ = [
     "CardPoolError",
+    "ChoiceError",
     "DecisionSyntaxError",
     "ForkNameError",
     "IllegalEventError",

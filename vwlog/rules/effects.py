@@ -20,6 +20,8 @@ from vwlog.model.cards import CHOICE_KINDS, EffectSpec, SkillDef, Target
 from vwlog.model.types import CardType, ObjectKind, Stat, Zone
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState, RegisterObject
 
@@ -161,6 +163,44 @@ def returnable(state: MatchState, player: str, spec: EffectSpec) -> tuple[str, .
     return tuple(c for c in zone if state.defn(c).type == spec.card_type)
 
 
+def chosen_effects(
+    state: MatchState, obj: RegisterObject, cards: Sequence[str]
+) -> tuple[tuple[Effect, ...], tuple[str, ...]]:
+    """The effects of the object's result when its controller chooses ``cards`` (the card ids
+    the choice names, taken by the parts with a choice in order): a ``return`` takes one card,
+    a ``bottom`` the cards it puts on the bottom (the rest of ``cards``, at most ``amount``),
+    a ``reorder`` the new order of the top cards (``amount`` of them, or as many as the Fate
+    Deck holds); a ``look`` takes none. Parts without a choice are derived as usual. Returns
+    the effects and the cards no part took. Whether the result is allowed is
+    `chosen_effects_problem`'s to say; this only builds it."""
+    skill = object_skill(state, obj)
+    out: list[Effect] = []
+    if skill is None or skill.effects is None:
+        return (), tuple(cards)
+    rest = list(cards)
+    drawn: dict[str, int] = {}
+    for spec in skill.effects:
+        if spec.kind == "return" and spec.to_zone is not None:
+            if rest:
+                out.append(
+                    CardMoved(card=rest.pop(0), from_zone=spec.from_zone, to_zone=spec.to_zone)
+                )
+        elif spec.kind == "bottom":
+            taken, rest = rest[: spec.amount], rest[spec.amount :]
+            out.extend(
+                CardMoved(card=c, from_zone=Zone.FATE_DECK, to_zone=Zone.FATE_DECK, bottom=True)
+                for c in taken
+            )
+        elif spec.kind == "reorder":
+            n = min(spec.amount, len(state.player(obj.controller).deck))
+            taken, rest = rest[:n], rest[n:]
+            if taken:
+                out.append(DeckReordered(player=obj.controller, cards=tuple(taken)))
+        elif spec.kind not in CHOICE_KINDS:
+            out.extend(_effect(state, obj, spec, drawn))
+    return tuple(out), tuple(rest)
+
+
 def chosen_effects_problem(
     state: MatchState, obj: RegisterObject, logged: tuple[Effect, ...]
 ) -> tuple[str, tuple[str, ...]] | None:
@@ -227,6 +267,7 @@ def chosen_effects_problem(
 
 __all__ = [
     "chooses",
+    "chosen_effects",
     "chosen_effects_problem",
     "derive_effects",
     "is_trusted",

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from vwlog.engine.notation import parse_decision
-from vwlog.engine.play import play
+from vwlog.engine.play import Choices, play
 from vwlog.engine.simulate import make_policy
 from vwlog.events import (
     EventRecord,
@@ -17,6 +17,7 @@ from vwlog.events import (
 )
 from vwlog.io import codec
 from vwlog.model.errors import (
+    ChoiceError,
     IllegalEventError,
     MatchNotStartedError,
     MatchOverError,
@@ -36,7 +37,7 @@ from vwlog.services.snapshots import encode_snapshot
 from vwlog.store import Head, MatchStore
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from vwlog.events import AnyEvent
     from vwlog.model.cards import Ruleset
@@ -65,11 +66,17 @@ def play_decisions(
     policy: str = "greedy",
     seed: int = 0,
     expected_seq: int | None = None,
+    choices: Mapping[str, Sequence[str]] | None = None,
 ) -> PlayResult:
     """Append decisions to a stored match in play mode: each is checked (rejected with its
     rule ids if illegal, nothing stored) and followed by every consequence the rules demand;
     then ``auto`` more decisions are chosen by the generator's policy. All of it is appended in
     one transaction, chained to the match's head.
+
+    ``choices`` decide the results whose skill leaves the controller a choice (register object
+    id → the card ids chosen: the card a ``return`` takes, the cards a ``bottom`` puts on the
+    bottom, the new order of a ``reorder``); a result without an entry takes the first choice.
+    Every entry must be used by a result among what is played, else nothing is stored.
 
     Raises:
         MatchNotFoundError: no such match.
@@ -77,6 +84,8 @@ def play_decisions(
         UsageError: a decision cannot be parsed (its message starts "decision N of M: " when
             several are given).
         MatchOverError: the match is over.
+        ChoiceError: a choice names an object that does not result here, whose skill leaves
+            no choice, or more cards than it takes (nothing is stored).
         MatchNotStartedError: the match has no ``match_started``.
         NotPlayableError: a decision is a judge's ruling or a fork marker.
         SequenceConflictError: another writer appended first, or the match no longer ends at
@@ -89,12 +98,14 @@ def play_decisions(
     rs = state.ruleset
     if rs is None:
         raise MatchNotStartedError(match_id)
-    played = _Played(state)
+    played = _Played(state, choices=dict(choices or {}))
     items = list(decisions)
     for n, item in enumerate(items, 1):
         where = f"decision {n} of {len(items)}: " if len(items) > 1 else ""
         _play_given(played, rs, item, match_id, head.seq, where)
     _play_auto(played, rs, auto, policy, seed)
+    for object_id in played.choices:
+        raise ChoiceError(object_id, "unused")
     state = played.state
     if not played.events:
         return PlayResult(match_id, 0, 0, head.seq, state.winner, state.victory)
@@ -117,10 +128,12 @@ class _Played:
     state: MatchState
     events: list[AnyEvent] = field(default_factory=list)
     decisions: int = 0
+    choices: Choices = field(default_factory=dict)
+    """Choices for results not played yet."""
 
     def apply(self, rs: Ruleset, decision: AnyEvent) -> None:
         """Play one decision and the consequences the rules demand after it."""
-        self.state, events = play(rs, self.state, decision)
+        self.state, events = play(rs, self.state, decision, self.choices)
         self.events.extend(events)
         self.decisions += 1
 
@@ -152,7 +165,7 @@ def _play_given(
         except IllegalEventError as err:
             # name the seq the decision would have had
             raise IllegalEventError(
-                head_seq + len(played.events) + 1, err.event_type, err.violations
+                head_seq + len(played.events) + err.after + 1, err.event_type, err.violations
             ) from err
 
 

@@ -116,6 +116,17 @@ def append_decisions(
             )
         if len(body.decisions) > 1:
             raise HTTPException(403, msg("a player's token appends one decision per call"))
+        controllers = {o.id: o.controller for o in state.register}
+        for object_id in body.choices:
+            if controllers.get(object_id) != access.viewer:
+                raise HTTPException(
+                    403,
+                    msg(
+                        "a player's token chooses only for its own objects on the register, "
+                        "not {object_id}",
+                        object_id=repr(object_id),
+                    ),
+                )
     result = play_decisions(
         store,
         access.match_id,
@@ -124,6 +135,7 @@ def append_decisions(
         policy=body.policy,
         seed=body.seed,
         expected_seq=expected,
+        choices=body.choices,
     )
     head_seq = result.head_seq
     # the hash of the head this append made (a later append may have moved the match on)
