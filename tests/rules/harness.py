@@ -239,6 +239,18 @@ CARDS: tuple[CardDef, ...] = (
         ),
     ),
     follower(
+        "diviner",
+        skills=(
+            active(
+                [
+                    damage(1, Target.OPPOSING_FOLLOWER),
+                    EffectSpec(kind="bottom", target=Target.CONTROLLER, amount=1),
+                ],
+                gold=1,
+            ),
+        ),
+    ),
+    follower(
         "oracle",
         skills=(
             trigger(

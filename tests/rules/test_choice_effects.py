@@ -174,6 +174,28 @@ def test_a_reorder_puts_back_the_top_cards_in_any_order() -> None:
     assert _judged(sc, i, twice, twice) == {"R-REG-9"}
 
 
+def test_a_choice_beside_a_gone_target_follows_the_ruleset() -> None:
+    """OQ-15: the diviner's damage finds its target gone (the striker's result killed it
+    first); its bottom choice still happens under PART, and nothing at all under WHOLE."""
+    sc = board(p1=(("citadel", ("diviner", "striker")),))
+    diviner, striker = sc.inst(P1, "diviner"), sc.inst(P1, "striker")
+    victim = sc.inst(P2, "soldier")
+    sc.use(diviner, target=victim, resolve=False).use(striker, target=victim, resolve=False)
+    sc.resolve()
+    assert victim in sc.state.player(P2).graveyard
+    i, result = _result(sc)
+    assert result.effects == ()
+    deck = sc.state_at(i).player(P1).deck
+    to_bottom = CardMoved(
+        card=deck[0], from_zone=Zone.FATE_DECK, to_zone=Zone.FATE_DECK, bottom=True
+    )
+    assert _judged(sc, i, to_bottom) == set()
+    whole = sc.rs.model_copy(update={"target_gone": "WHOLE"})
+    new = ObjectResulted(object_id=result.object_id, effects=(to_bottom,))
+    assert rule_ids(sc.validate_with(replaced(sc.events, i, new), ruleset=whole)) == {"R-REG-9"}
+    assert not sc.validate_with(sc.events, ruleset=whole)
+
+
 # -- choosing in play mode -----------------------------------------------------------------
 
 

@@ -202,7 +202,7 @@ def chosen_effects(
 
 
 def chosen_effects_problem(
-    state: MatchState, obj: RegisterObject, logged: tuple[Effect, ...]
+    ruleset: Ruleset, state: MatchState, obj: RegisterObject, logged: tuple[Effect, ...]
 ) -> tuple[str, tuple[str, ...]] | None:
     """``None`` when ``logged`` is a result the skill allows, each choice of the controller
     included (`CHOICE_KINDS`); else the first misfit: the kind of the part it is in (``fixed``
@@ -212,11 +212,19 @@ def chosen_effects_problem(
     A ``return`` moves one card the spec allows when there is one (nothing otherwise); a
     ``look`` logs nothing; a ``bottom`` moves some of the top cards of the controller's Fate
     Deck to its bottom, each at most once; a ``reorder`` logs one ``deck_reordered`` of the
-    top cards, or nothing. Parts without a choice must be exactly what the rules derive.
+    top cards, or nothing. Parts without a choice must be exactly what the rules derive. An
+    object the ruleset voids because its target left play (`Ruleset.target_gone` WHOLE)
+    allows no effect at all.
     """
     skill = object_skill(state, obj)
     if skill is None or skill.effects is None:
         return None
+    if (
+        obj.target is not None
+        and obj.target not in state.permanents
+        and ruleset.target_gone == "WHOLE"
+    ):
+        return ("extra", ()) if logged else None
     at = 0
     drawn: dict[str, int] = {}
     for spec in skill.effects:

@@ -55,7 +55,7 @@ def check_consequence(
     if type(event) is TurnCleanedUp and type(first) is TurnCleanedUp:
         return cleanup_lists(state, event)
     if isinstance(event, ObjectResulted) and isinstance(first, ObjectResulted):
-        return _other_result(state, event, first)
+        return _other_result(ruleset, state, event, first)
     if isinstance(event, SkillTriggered) and any(
         t.player == event.player and t.card == event.card and t.skill == event.skill
         for t in state.triggers
@@ -104,7 +104,9 @@ def check_consequence(
     )
 
 
-def _other_result(state: MatchState, event: ObjectResulted, first: ObjectResulted) -> Violations:
+def _other_result(
+    ruleset: Ruleset, state: MatchState, event: ObjectResulted, first: ObjectResulted
+) -> Violations:
     """A result where the rules demand ``first``: of another object than the top of the
     register (R-REG-8), or with other effects than the rules derive (R-REG-9, R-CMB-25); a
     trusted skill's effects are taken as logged."""
@@ -112,7 +114,7 @@ def _other_result(state: MatchState, event: ObjectResulted, first: ObjectResulte
     if event.object_id == first.object_id and obj is not None and is_trusted(state, obj):
         return trusted_effects(state, event.effects)
     if event.object_id == first.object_id and obj is not None and chooses(state, obj):
-        return _chosen(state, obj, event, first)
+        return _chosen(ruleset, state, obj, event, first)
     if event.object_id != first.object_id:
         return (
             violation(
@@ -138,11 +140,15 @@ def _other_result(state: MatchState, event: ObjectResulted, first: ObjectResulte
 
 
 def _chosen(
-    state: MatchState, obj: RegisterObject, event: ObjectResulted, first: ObjectResulted
+    ruleset: Ruleset,
+    state: MatchState,
+    obj: RegisterObject,
+    event: ObjectResulted,
+    first: ObjectResulted,
 ) -> Violations:
     """A result of a skill that leaves its controller a choice (`vwlog.rules.effects.
     CHOICE_KINDS`): R-REG-9 unless the effects are one of the results the choice allows."""
-    problem = chosen_effects_problem(state, obj, event.effects)
+    problem = chosen_effects_problem(ruleset, state, obj, event.effects)
     if problem is None:
         return ()
     part, cards = problem
