@@ -127,6 +127,12 @@ def active(
     )
 
 
+def action(card_id: str, text: str, *effects: EffectSpec) -> CardDef:
+    """An Action costing 1 gold whose ``play`` skill has ``effects``."""
+    skill = SkillDef(id="play", kind=SkillKind.ACTIVE, text=text, effects=effects)
+    return CardDef(id=card_id, name=card_id.title(), type=CardType.ACTION, cost=1, skills=(skill,))
+
+
 def trigger(when: TriggerWhen, *effects: EffectSpec) -> SkillDef:
     """A triggered skill with machine-readable effects."""
     return SkillDef(
@@ -277,43 +283,13 @@ CARDS: tuple[CardDef, ...] = (
             active([EffectSpec(kind="bottom", target=Target.CONTROLLER, amount=1)], slide=True),
         ),
     ),
-    CardDef(
-        id="glimpse",
-        name="Glimpse",
-        type=CardType.ACTION,
-        cost=1,
-        skills=(
-            SkillDef(
-                id="play",
-                kind=SkillKind.ACTIVE,
-                text="Look at the top three cards of your Fate Deck, put them back in any order.",
-                effects=(EffectSpec(kind="reorder", target=Target.CONTROLLER, amount=3),),
-            ),
-        ),
+    action(
+        "glimpse",
+        "Look at the top three cards of your Fate Deck, put them back in any order.",
+        EffectSpec(kind="reorder", target=Target.CONTROLLER, amount=3),
     ),
-    CardDef(
-        id="pact",
-        name="Pact",
-        type=CardType.ACTION,
-        cost=1,
-        skills=(
-            SkillDef(
-                id="play",
-                kind=SkillKind.ACTIVE,
-                text="You and each opponent gain 5 honor.",
-                effects=(honor(5), honor(5, Target.EACH_OPPONENT)),
-            ),
-        ),
-    ),
-    CardDef(
-        id="tax",
-        name="Tax",
-        type=CardType.ACTION,
-        cost=1,
-        skills=(
-            SkillDef(id="play", kind=SkillKind.ACTIVE, text="Gain 2 gold.", effects=(gold(2),)),
-        ),
-    ),
+    action("pact", "You and each opponent gain 5 honor.", honor(5), honor(5, Target.EACH_OPPONENT)),
+    action("tax", "Gain 2 gold.", gold(2)),
 )
 """The test card pool (ids double as short names)."""
 

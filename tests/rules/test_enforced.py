@@ -478,6 +478,10 @@ def test_unslide_placements_are_marked_and_owed() -> None:
     )
     assert_breaks("R-UNS-3", sc.violations_of(move))
     assert not sc.violations_of(move.model_copy(update={"reason": PlacementReason.UNSLIDE_STEP}))
+    # the digest's reason EFFECT parses, but no skill places Property
+    by_effect = move.model_copy(update={"reason": PlacementReason.EFFECT})
+    assert PropertyPlaced.model_validate(by_effect.model_dump()) == by_effect
+    assert_breaks("R-UNS-3", sc.violations_of(by_effect))
     assert_breaks("R-UNS-3", sc.violations_of(PhaseStarted(phase=Phase.MAIN1)))
 
 
@@ -548,25 +552,9 @@ def test_stray_property_must_go_into_the_new_territory() -> None:
         "R-MAIN-6",
         sc.violations_of(right.model_copy(update={"reason": PlacementReason.DEPLOY_PHASE})),
     )
-
-
-def test_no_effect_places_property() -> None:
-    """The digest's reason EFFECT parses, but no skill places Property: the step's own rule."""
-    sc = stray_board(hand1=("tower",))
-    tower, stray = sc.inst(P1, "tower", 1), sc.inst(P1, "rider")
-    sc.summon(tower)
-    by_effect = PropertyPlaced(
-        player=P1, card=stray, territory=tower, reason=PlacementReason.EFFECT
+    assert_breaks(
+        "R-MAIN-6", sc.violations_of(right.model_copy(update={"reason": PlacementReason.EFFECT}))
     )
-    assert PropertyPlaced.model_validate(by_effect.model_dump()) == by_effect
-    assert_breaks("R-MAIN-6", sc.violations_of(by_effect))
-    sc = board(p1=(("keep", ("soldier",)), ("tower", ())), phase=Phase.PREP)
-    sc.to(Phase.PREP, Step.UNSLIDE)
-    soldier, tower = sc.inst(P1, "soldier"), sc.inst(P1, "tower")
-    by_effect = PropertyPlaced(
-        player=P1, card=soldier, territory=tower, reason=PlacementReason.EFFECT
-    )
-    assert_breaks("R-UNS-3", sc.violations_of(by_effect))
 
 
 def stray_board(**kwargs: object) -> Scenario:
