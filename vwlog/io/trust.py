@@ -19,6 +19,7 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -159,8 +160,10 @@ class Registry:
         return found
 
 
+@cache
 def builtin_registry() -> Registry:
-    """The packaged pool, its earlier versions and the default ruleset."""
+    """The packaged pool, its earlier versions and the default ruleset (read once per process:
+    they are packaged files)."""
     pools = {
         pool_id: published_pool(load_earlier_pool(pool_id), pool_id, builtin=True)
         for pool_id in EARLIER_POOLS

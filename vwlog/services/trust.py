@@ -30,7 +30,6 @@ from vwlog.events import (
 )
 from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
-from vwlog.io.pools import EARLIER_POOLS, load_earlier_pool, load_pool
 from vwlog.model.errors import UsageError
 from vwlog.model.text import Count, SaidText, msg, said_text
 from vwlog.rules.published import (
@@ -538,21 +537,14 @@ def seal_after(first: EventRecord | None, last: EventRecord) -> EventRecord:
 
 def packaged_pool() -> PublishedPool:
     """The packaged pool, published."""
-    return io_trust.published_pool(load_pool(), io_trust.PACKAGED_POOL_ID, builtin=True)
+    return io_trust.builtin_registry().pools[io_trust.PACKAGED_POOL_ID]
 
 
 def published_for(pool: CardPool) -> PublishedPool | None:
     """The published pool with exactly this content among the built-in ones (the packaged
     pool and its earlier versions), if any."""
     digest = io_trust.pool_hash(pool)
-    packaged = packaged_pool()
-    if digest == packaged.hash:
-        return packaged
-    for pool_id in EARLIER_POOLS:
-        earlier = io_trust.published_pool(load_earlier_pool(pool_id), pool_id, builtin=True)
-        if digest == earlier.hash:
-            return earlier
-    return None
+    return next((p for p in io_trust.builtin_registry().pools.values() if p.hash == digest), None)
 
 
 def sign_log(path: Path, key_path: Path, out: Path | None = None) -> SignatureCheck:
