@@ -50,19 +50,20 @@ def advance(
             return state, events
         event = demanded[0]
         if choices and type(event) is ObjectResulted and event.object_id in choices:
-            try:
-                event = _chosen(ruleset, state, event, choices.pop(event.object_id))
-            except IllegalEventError as err:
-                raise IllegalEventError(
-                    None, err.event_type, err.violations, after=len(events)
-                ) from err
+            cards = choices.pop(event.object_id)
+            event = _chosen(ruleset, state, event, cards, after=len(events))
         state = evolve(state, event)
         events.append(event)
     raise AssertionError("consequences did not reach a decision point")  # pragma: no cover
 
 
 def _chosen(
-    ruleset: Ruleset, state: MatchState, demanded: ObjectResulted, cards: Sequence[str]
+    ruleset: Ruleset,
+    state: MatchState,
+    demanded: ObjectResulted,
+    cards: Sequence[str],
+    *,
+    after: int,
 ) -> ObjectResulted:
     obj = next((o for o in state.register if o.id == demanded.object_id), None)
     if obj is None or not chooses(state, obj):
@@ -73,7 +74,7 @@ def _chosen(
     result = ObjectResulted(object_id=demanded.object_id, effects=effects)
     violations = check(ruleset, state, result)
     if violations:
-        raise IllegalEventError(None, event_type(result), violations)
+        raise IllegalEventError(None, event_type(result), violations, after=after)
     return result
 
 

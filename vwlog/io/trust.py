@@ -3,8 +3,8 @@
 * **Published definitions.** A card pool or a ruleset is published under a stable id with a
   content hash: SHA-256 of its canonical JSON (`vwlog.io.codec.canonical`, ``None`` fields left
   out). The packaged pool is ``vw-sample-pool@2`` (``@1``, its earlier version, stays published)
-  and the default ruleset ``vw-default@1``; an
-  organiser publishes more into the store (`vwlog pool publish`, `vwlog ruleset publish`).
+  and the default ruleset ``vw-default@1``; an organiser publishes more into the store
+  (`vwlog pool publish`, `vwlog ruleset publish`).
 * **Seal.** A closed record ends with a `MatchSealed` record: how many records precede it, the
   hash of the last of them, and the hashes of the pool, ruleset and card definitions.
 * **Signatures.** A `RecordSigned` record after the seal holds an Ed25519 signature over

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from vwlog.model.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step
+from vwlog.model.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step, Zone
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -158,6 +158,21 @@ class PlayerState:
     graveyard: tuple[str, ...] = ()
     out: bool = False
     """Lost (deck-out, game loss) and skipped in turn order."""
+
+    def held(self, zone: Zone) -> tuple[str, ...]:
+        """The cards in one of this player's zones out of play (`HELD_ZONES`); none for
+        another zone."""
+        name = HELD_ZONES.get(zone)
+        return () if name is None else tuple(getattr(self, name))
+
+
+HELD_ZONES = {
+    Zone.HAND: "hand",
+    Zone.FATE_DECK: "deck",
+    Zone.SUBDECK: "subdeck",
+    Zone.GRAVEYARD: "graveyard",
+}
+"""The `PlayerState` field holding each zone out of play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -511,6 +526,7 @@ def render(state: MatchState) -> str:
 
 
 __all__ = [
+    "HELD_ZONES",
     "NO_COMBAT",
     "Allot",
     "Combat",

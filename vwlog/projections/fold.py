@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vwlog.model.state import (
+    HELD_ZONES,
     MatchState,
     Trigger,
     carried_key,
@@ -209,22 +210,13 @@ def _move_from_play(
     return replace(st, records=_records_leaving(st, perm.controller, card, zone))
 
 
-_ZONE_FIELD = {
-    Zone.HAND: "hand",
-    Zone.FATE_DECK: "deck",
-    Zone.SUBDECK: "subdeck",
-    Zone.GRAVEYARD: "graveyard",
-}
-"""The `PlayerState` field holding each zone out of play."""
-
-
 def _move_out_of_play(
     state: MatchState, card: str, from_zone: Zone, to_zone: Zone, *, bottom: bool = False
 ) -> MatchState:
     """A card moves between two of its owner's zones out of play (the Graveyard to the hand,
     the top of the Fate Deck to its bottom); a card that is not there stays where it is."""
     owner = state.owners.get(card)
-    source, target = _ZONE_FIELD.get(from_zone), _ZONE_FIELD.get(to_zone)
+    source, target = HELD_ZONES.get(from_zone), HELD_ZONES.get(to_zone)
     if owner is None or source is None or target is None:
         return state
     p = state.player(owner)

@@ -151,13 +151,7 @@ def _effect(
 def returnable(state: MatchState, player: str, spec: EffectSpec) -> tuple[str, ...]:
     """The cards a ``return`` effect may choose: the player's cards of the spec's type in its
     ``from_zone``, in the zone's order."""
-    held = state.player(player)
-    zone = {
-        Zone.GRAVEYARD: held.graveyard,
-        Zone.HAND: held.hand,
-        Zone.FATE_DECK: held.deck,
-        Zone.SUBDECK: held.subdeck,
-    }.get(spec.from_zone or Zone.GRAVEYARD, ())
+    zone = state.player(player).held(spec.from_zone or Zone.GRAVEYARD)
     if spec.card_type is None:
         return zone
     return tuple(c for c in zone if state.defn(c).type == spec.card_type)

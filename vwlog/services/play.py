@@ -104,8 +104,8 @@ def play_decisions(
         where = f"decision {n} of {len(items)}: " if len(items) > 1 else ""
         _play_given(played, rs, item, match_id, head.seq, where)
     _play_auto(played, rs, auto, policy, seed)
-    for object_id in played.choices:
-        raise ChoiceError(object_id, "unused")
+    if played.choices:
+        raise ChoiceError(next(iter(played.choices)), "unused")
     state = played.state
     if not played.events:
         return PlayResult(match_id, 0, 0, head.seq, state.winner, state.victory)

@@ -125,13 +125,15 @@ def _builtin_for(registry: Registry, start: MatchStarted) -> PublishedPool | Non
     definitions the log repeats exactly, else the newest that has every card it names."""
     if not start.cards:
         return None
-    candidates = [p for p in registry.pools.values() if p.builtin]
-    candidates.sort(key=lambda p: p.id != io_trust.PACKAGED_POOL_ID)  # the newest first
-    having = [p for p in candidates if all(c.id in p.cards() for c in start.cards)]
-    for pool in having:
+    builtin = [p for p in registry.pools.values() if p.builtin]
+    builtin.sort(key=lambda p: p.id != io_trust.PACKAGED_POOL_ID)  # the newest first
+    having = []
+    for pool in builtin:
         cards = pool.cards()
-        if all(cards[c.id] == c for c in start.cards):
-            return pool
+        if all(c.id in cards for c in start.cards):
+            if all(cards[c.id] == c for c in start.cards):
+                return pool
+            having.append(pool)
     return having[0] if having else None
 
 

@@ -25,6 +25,7 @@ from vwlog.events import (
     VictoryPointGained,
     acting_player,
 )
+from vwlog.model.state import HELD_ZONES
 from vwlog.model.types import (
     Expiry,
     Phase,
@@ -358,15 +359,6 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     )
 
 
-_HELD = {
-    Zone.HAND: "hand",
-    Zone.FATE_DECK: "deck",
-    Zone.SUBDECK: "subdeck",
-    Zone.GRAVEYARD: "graveyard",
-}
-"""The player field holding each zone out of play."""
-
-
 def _reorder(state: MatchState, e: DeckReordered) -> list[Violation]:
     """A reorder puts back the very cards that lay on top of the Fate Deck (R-ZONE-2)."""
     if not state.has_player(e.player):
@@ -390,8 +382,7 @@ def _moved_out_of_play(state: MatchState, e: CardMoved) -> list[Violation]:
     """A move between two zones out of play: the card is in the zone it leaves, of its owner,
     and goes to another zone out of play (the Fate Deck to itself only to its bottom)."""
     owner = state.owners.get(e.card)
-    field = _HELD.get(e.from_zone) if e.from_zone is not None else None
-    if owner is None or field is None or e.card not in getattr(state.player(owner), field):
+    if owner is None or e.from_zone is None or e.card not in state.player(owner).held(e.from_zone):
         rule = "R-ZONE-2" if e.from_zone == Zone.FATE_DECK else "R-ZONE-5"
         return [
             violation(
@@ -401,7 +392,7 @@ def _moved_out_of_play(state: MatchState, e: CardMoved) -> list[Violation]:
                 zone=str(e.from_zone),
             )
         ]
-    if e.to_zone not in _HELD or (e.to_zone == e.from_zone and not e.bottom):
+    if e.to_zone not in HELD_ZONES or (e.to_zone == e.from_zone and not e.bottom):
         return [
             violation(
                 "R-ZONE-5", "card moved to {to_zone}, not a zone to move to", to_zone=str(e.to_zone)
