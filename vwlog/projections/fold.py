@@ -14,6 +14,7 @@ from vwlog.model.state import (
     MatchState,
     Trigger,
     carried_key,
+    condition_holds,
     record_key,
     replace,
 )
@@ -85,8 +86,6 @@ def _collect_triggers(
 ) -> MatchState:
     """Queue the triggered skills waiting for ``when`` on cards in play (R-REG-4); a skill whose
     condition fails or whose restriction is used up does not trigger (R-SKL-5, R-SKL-6)."""
-    from vwlog.model.state import condition_holds
-
     found: list[Trigger] = []
     pool: Iterable[str] = cards if cards is not None else list(state.permanents)
     for cid in pool:

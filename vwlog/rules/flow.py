@@ -51,6 +51,7 @@ from vwlog.rules.common import (
     defenders,
     distributes_in_step6,
     live_attackers,
+    room,
     was_blocked,
 )
 from vwlog.rules.effects import derive_effects
@@ -236,8 +237,6 @@ def _orphans(state: MatchState) -> tuple[str, ...]:
 
 
 def _stray_to_place(ruleset: Ruleset, state: MatchState, player: str) -> bool:
-    from vwlog.rules.common import room
-
     territory = state.stray_territory
     if territory is None or room(ruleset, state, territory) <= 0:
         return False
