@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 COMPILED: tuple[str, ...] = (
     "vwlog.engine.loop",
+    "vwlog.model.copying",
     "vwlog.projections.board",
     "vwlog.projections.combat",
     "vwlog.projections.fold",

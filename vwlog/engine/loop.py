@@ -47,7 +47,7 @@ BACKUP_MEMORY = 4096
 """Priority points remembered for judges' back-up rulings."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Step:
     """One event of a replay, with the board before and after it (treat as read-only; not
     frozen because it is built for every event on the hot path)."""
@@ -59,8 +59,27 @@ class Step:
     expected: Expect
     """What the rules expected before this event."""
     violations: tuple[Violation, ...]
-    voids: tuple[int, int] | None = None
+    voids: tuple[int, int] | None
     """For a judge's back-up: the range of seqs it voided (inclusive)."""
+
+    def __init__(
+        self,
+        record: EventRecord,
+        line: int | None,
+        before: MatchState,
+        after: MatchState,
+        expected: Expect,
+        violations: tuple[Violation, ...],
+        voids: tuple[int, int] | None = None,
+    ) -> None:
+        # written out: compiled, a native constructor (the dataclass's own stays interpreted)
+        self.record = record
+        self.line = line
+        self.before = before
+        self.after = after
+        self.expected = expected
+        self.violations = violations
+        self.voids = voids
 
 
 class Visitor(Protocol[R]):
@@ -124,7 +143,7 @@ def _catch_up(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> MatchStat
         exp = expect(ruleset, st)
         if not exp.consequences:
             return st if not check_against(ruleset, st, exp, event) else None
-        if event in exp.consequences:
+        if exp.demands(event):
             return st
         first = exp.consequences[0]
         if type(first) is type(event):
@@ -192,7 +211,7 @@ def replay(
         if (
             found
             and exp.consequences
-            and event not in exp.consequences
+            and not exp.demands(event)
             and not (type(event) is PriorityPassed and state.phase == Phase.PREP)
         ):
             # a missing consequence is caught up; a pass in the Preparation Phase is no
@@ -266,7 +285,7 @@ def _unknown_names(
     """Put first what breaks the most specific rule: a summoned card or an acting player the
     match does not have (other rules then fail too, as a consequence)."""
     player = acting_player(event)
-    if isinstance(player, str) and not state.has_player(player):
+    if isinstance(player, str) and player not in state.seats:  # `has_player`, inlined
         err = UnknownIdError("player", player)
     elif type(event) is CardSummoned and event.card not in state.instances:
         err = UnknownIdError("card", event.card)

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal
 
+from vwlog.model.copying import replace
 from vwlog.model.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step, Zone
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from vwlog.model.cards import CardDef, Condition, Ruleset
-
-
-_T = TypeVar("_T")
 
 
 class UnknownIdError(KeyError):
@@ -41,26 +39,6 @@ class UnknownIdError(KeyError):
 
     def __str__(self) -> str:
         return f"unknown {self.kind} {self.ident!r}"
-
-
-def replace(obj: _T, /, **changes: Any) -> _T:
-    """A copy of a frozen state value with some fields changed.
-
-    The fold's hot path: it copies the instance dictionary instead of running ``__init__``
-    (``dataclasses.replace`` is an order of magnitude slower on `MatchState`). The copy is
-    ``dict.copy`` of the old instance's dictionary, installed as the new one's: filling the new
-    instance's own (key-sharing) dictionary key by key costs twice as much. Unknown field names
-    are a programming error.
-    """
-    new = _new(type(obj))
-    d = obj.__dict__.copy()
-    d.update(changes)
-    _set_dict(new, "__dict__", d)
-    return new
-
-
-_new = object.__new__
-_set_dict = object.__setattr__  # the dataclasses are frozen: their own __setattr__ refuses
 
 
 Where = Literal["TERRITORY", "GUARD", "RETURN_HOME", "STRAY", "ORPHAN"]

@@ -117,23 +117,48 @@ class DecisionKind(StrEnum):
     PRIORITY = "priority"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Expect:
     """What the rules expect next: consequences, or a decision by ``player`` of ``kind``."""
 
-    consequences: tuple[AnyEvent, ...] = ()
+    consequences: tuple[AnyEvent, ...]
     """Consequences demanded now; when several, any of them may come next (OQ-16)."""
-    player: str | None = None
+    player: str | None
     """Whose decision is awaited."""
-    kind: DecisionKind | None = None
+    kind: DecisionKind | None
     """The kind of decision awaited."""
-    rule: str = "R-GEN-10"
+    rule: str
     """The rule that demands what is expected."""
+
+    def __init__(
+        self,
+        consequences: tuple[AnyEvent, ...] = (),
+        player: str | None = None,
+        kind: DecisionKind | None = None,
+        rule: str = "R-GEN-10",
+    ) -> None:
+        # written out: compiled, it sets the fields directly, where the constructor the
+        # dataclass would write stays interpreted (ten times slower, once per event)
+        object.__setattr__(self, "consequences", consequences)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "rule", rule)
 
     @property
     def is_priority(self) -> bool:
         """Whether a player holds priority in an open window (a priority point)."""
         return self.kind == DecisionKind.PRIORITY
+
+    def demands(self, event: AnyEvent) -> bool:
+        """Whether ``event`` is one of the consequences demanded: ``event in consequences``,
+        with events compared as pydantic compares them (same class, same field values), but
+        without its generic ``__eq__`` on the hot path."""
+        kind = type(event)
+        values = event.__dict__
+        for c in self.consequences:
+            if c is event or (type(c) is kind and c.__dict__ == values):
+                return True
+        return False
 
 
 NOTHING = Expect()

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 def check_consequence(
     ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent
 ) -> Violations:
-    if event in exp.consequences:
+    if exp.demands(event):
         return ()
     if type(event) is PriorityPassed and state.phase == Phase.PREP:
         return (no_preparation_priority(),)
