@@ -47,6 +47,7 @@ COMPILED: tuple[str, ...] = (
     "vwlog.rules.common",
     "vwlog.rules.decisions",
     "vwlog.rules.effects",
+    "vwlog.rules.expectation",
     "vwlog.rules.flow",
 )
 """The modules mypyc compiles (the fold, the expectations, the checks and the replay loop)."""
