@@ -1,7 +1,7 @@
-"""The hash chain's one-dump path agrees with its full analysis on every line, sound or not.
+"""The hash chain's short path agrees with its full analysis on every line, sound or not.
 
-`ChainCheck.feed` accepts the usual line (canonical, chained, in its place) with one canonical
-dump and one hash; anything else goes to the full analysis, which names what is wrong. These
+`ChainCheck.feed` accepts the usual line (chained, in its place, canonical) in a few steps
+(`ChainCheck._sound`); anything else goes to the full analysis, which names what is wrong. These
 tests feed the same lines, intact and damaged in many ways, to a check that takes the short
 path and to one that never does, and require the same reports and the same decoded data.
 """
@@ -29,7 +29,7 @@ def _report(
     path: Path, lines: list[bytes], *, short: bool, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[VerifyReport, list[dict[str, Any] | None], int]:
     """Feed ``lines`` (the header first) to a chain check; its report, what each feed
-    returned, and how often the one-dump path accepted a line."""
+    returned, and how often the short path accepted a line."""
     accepted = 0
     real = ChainCheck._sound
 

@@ -1,7 +1,7 @@
 """What the board *is* at one moment: frozen values, no rules and no events.
 
-States are immutable; `vwlog.projections.board.evolve` builds the next one with
-`dataclasses.replace`, sharing everything that did not change. Collections are tuples or
+States are immutable; `vwlog.projections.board.evolve` builds the next one with `replace`
+(`vwlog.model.copying`), sharing everything that did not change. Collections are tuples or
 mappings that are never mutated after construction (a changed mapping is a new dict).
 """
 
