@@ -155,6 +155,11 @@ def _not_json(data: dict[str, Any]) -> bytes:
     return codec.canonical(data)[:-1]
 
 
+def _type_a_list(data: dict[str, Any]) -> bytes:
+    data["event"]["type"] = ["match_started"]
+    return codec.canonical(data)
+
+
 def _unicode_key(data: dict[str, Any]) -> bytes:
     data["hásh"] = 1
     return codec.canonical(data)
@@ -177,6 +182,7 @@ DAMAGE: dict[str, Callable[[dict[str, Any]], bytes]] = {
     "not an object": _not_an_object,
     "not json": _not_json,
     "a non-ascii key": _unicode_key,
+    "the event type a list": _type_a_list,
 }
 
 
@@ -203,3 +209,20 @@ def test_a_line_whose_hash_would_match_elsewhere_in_the_chain_is_not_accepted(
     # them (it chains from the hash of the line that now comes before it); the chain goes on
     # from each line's claimed hash, so the lines after those hold again
     assert accepted == len(log_lines) - 1 - 3
+
+
+@pytest.mark.parametrize(
+    "kind", ["the event type a list", "a key after hash", "a key before hash", "seq moved"]
+)
+def test_a_damaged_line_with_a_true_hash_gets_the_same_report_both_ways(
+    kind: str, log_lines: list[bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The damage hashed into the chain, as a forger would: the short path sees the line."""
+    for where in (1, 2, len(log_lines) // 2):
+        lines = list(log_lines)
+        previous = orjson.loads(lines[where - 1])["hash"]  # the header's, before line 1
+        damaged = orjson.loads(DAMAGE[kind](orjson.loads(lines[where])))
+        damaged.pop("hash", None)
+        damaged["hash"] = codec.chain_hash(previous, codec.canonical(damaged))
+        lines[where] = codec.canonical(damaged)
+        _same(tmp_path / "forged.jsonl", lines, monkeypatch)

@@ -108,8 +108,9 @@ def verify_lines(
     return check.report()
 
 
-_COMMITTING = frozenset({"match_started", "deck_revealed"})
-"""The events that carry deck commitments or their reveals."""
+_COMMITTING = ("match_started", "deck_revealed")
+"""The events that carry deck commitments or their reveals (a tuple: a damaged line may put an
+unhashable value where the type belongs)."""
 
 
 class ChainCheck:
