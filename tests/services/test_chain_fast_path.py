@@ -93,11 +93,6 @@ def _seq_moved(data: dict[str, Any]) -> bytes:
     return codec.canonical(data)
 
 
-def _rehashed_with_seq_moved(data: dict[str, Any]) -> bytes:
-    data["seq"] += 1
-    return codec.canonical(data)
-
-
 def _hash_changed(data: dict[str, Any]) -> bytes:
     data["hash"] = ("0" if data["hash"][0] != "0" else "1") + data["hash"][1:]
     return codec.canonical(data)

@@ -178,10 +178,7 @@ class ChainCheck:
             )
         # a claim equal to the expected hash is a hash: the shape check is for the rest
         self.previous = claimed if claimed == expected or codec.is_hash(claimed) else expected
-        event_data = data.get("event")
-        kind = event_data.get("type") if isinstance(event_data, dict) else None
-        if kind in _COMMITTING:
-            self._commitment(raw)
+        self._note_commitment(data, raw)
         return data
 
     def _sound(self, count: int, raw: bytes, data: dict[str, Any], claimed: str) -> bool:
@@ -193,10 +190,14 @@ class ChainCheck:
         ):
             return False
         self.previous = claimed
-        event_data = data.get("event")
-        if type(event_data) is dict and event_data.get("type") in _COMMITTING:
-            self._commitment(raw)
+        self._note_commitment(data, raw)
         return True
+
+    def _note_commitment(self, data: dict[str, Any], raw: bytes) -> None:
+        """Keep the deck commitment or reveal a line carries, if it carries one."""
+        event_data = data.get("event")
+        if isinstance(event_data, dict) and event_data.get("type") in _COMMITTING:
+            self._commitment(raw)
 
     def _break(self, link: BrokenLink) -> None:
         if self.broken is None:
