@@ -98,6 +98,38 @@ def test_the_build_is_complete_and_runs_compiled() -> None:
         assert not str(importlib.import_module(name).__file__).endswith(".py"), name
 
 
+_DOCSTRINGS = """
+import importlib, json, vwlog.build as b
+import vwlog.events, vwlog.services  # what a command loads, compiled modules through them
+docs = {}
+for n in b.COMPILED:
+    m = importlib.import_module(n)
+    for k, v in vars(m).items():
+        if isinstance(v, type) and v.__module__ == n:
+            docs[n + "." + k] = v.__doc__
+print(json.dumps(docs))
+"""
+
+
+@needs_build
+def test_compiled_classes_keep_the_docstrings_of_their_sources() -> None:
+    """mypyc writes a filler where a class's docstring was; the schemas describe the wire
+    enums by theirs, so the compiled engine takes them back from the sources."""
+    runs = {}
+    for pure in (True, False):
+        env = {k: v for k, v in os.environ.items() if k != build.ENV}
+        if pure:
+            env[build.ENV] = "pure"
+        out = subprocess.run(
+            [sys.executable, "-c", _DOCSTRINGS], env=env, capture_output=True, text=True, check=True
+        ).stdout
+        runs[pure] = json.loads(out)
+    pure_docs, compiled_docs = runs[True], runs[False]
+    assert "vwlog.model.types.Phase" in pure_docs
+    documented = {k for k, v in pure_docs.items() if v}
+    assert {k: compiled_docs.get(k) for k in documented} == {k: pure_docs[k] for k in documented}
+
+
 @needs_build
 def test_a_build_older_than_its_sources_is_not_run(tmp_path: Path) -> None:
     # a copy of the package with its compiled modules, one source edited after the build

@@ -15,6 +15,8 @@ those instead. The pure modules stay the reference and the fallback:
 
 from __future__ import annotations
 
+import ast
+import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 COMPILED: tuple[str, ...] = (
     "vwlog.engine.loop",
     "vwlog.model.copying",
+    "vwlog.model.markers",
+    "vwlog.model.types",
     "vwlog.projections.board",
     "vwlog.projections.combat",
     "vwlog.projections.fold",
@@ -50,7 +54,8 @@ COMPILED: tuple[str, ...] = (
     "vwlog.rules.expectation",
     "vwlog.rules.flow",
 )
-"""The modules mypyc compiles (the fold, the expectations, the checks and the replay loop)."""
+"""The modules mypyc compiles (the fold, the expectations, the checks and the replay loop, and
+the enums they read: compiled code reads the members of a compiled enum as constants)."""
 
 BUILD_COMMAND = "python tools/build_engine.py"
 """How to (re)build the compiled engine, from a source checkout."""
@@ -118,14 +123,92 @@ class _Sources(MetaPathFinder):
         )
 
 
+_FILLER = "mypyc filler docstring"
+_DOCSTRINGS: dict[str, dict[str, str]] = {}
+"""The class docstrings of each compiled module's source, parsed once, when first needed."""
+
+
+def restore_docstrings(module: ModuleType) -> list[str]:
+    """Give a compiled module's classes back the docstrings of its source; the names of the
+    classes restored.
+
+    mypyc writes a filler (or nothing) where a compiled class's docstring was, and the JSON
+    schemas, ``help`` and the documentation read them (the enums' docstrings describe wire
+    values). Only classes whose docstring was lost are touched, and a module's source is
+    parsed only if it has such a class.
+    """
+    name = module.__name__
+    lost = {
+        key: obj
+        for key, obj in list(vars(module).items())
+        if isinstance(obj, type) and obj.__module__ == name and obj.__doc__ in (_FILLER, "", None)
+    }
+    if not lost:
+        return []
+    docs = _DOCSTRINGS.get(name)
+    if docs is None:
+        tree = ast.parse(source_of(name).read_bytes())
+        docs = _DOCSTRINGS[name] = {
+            node.name: doc
+            for node in tree.body
+            if isinstance(node, ast.ClassDef)
+            and (doc := ast.get_docstring(node, clean=False)) is not None
+        }
+    restored = []
+    for key, cls in lost.items():
+        if key in docs:
+            cls.__doc__ = docs[key]
+            restored.append(key)
+    return restored
+
+
+class _Documented(importlib.abc.Loader):
+    """Loads a compiled engine module as usual, then `restore_docstrings` of every compiled
+    module loaded so far: a compiled module imports the others of its build directly, past
+    the import system, so this runs whenever interpreted code imports one."""
+
+    def __init__(self, loader: importlib.abc.Loader) -> None:
+        self._loader = loader
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self._loader.exec_module(module)
+        for name in COMPILED:
+            loaded = sys.modules.get(name)
+            if loaded is not None:
+                restore_docstrings(loaded)
+
+
+class _Compiled(MetaPathFinder):
+    """Finds the compiled engine modules where Python would, with their docstrings kept."""
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> ModuleSpec | None:
+        if fullname not in _NAMES:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
+            spec.loader = _Documented(spec.loader)
+        return spec
+
+
 _NAMES = frozenset(COMPILED)
 STATE = _state()
 """How this process chose its engine (see `_state`)."""
 
-if STATE != "compiled" and not any(isinstance(f, _Sources) for f in sys.meta_path):
-    # whatever is not a complete, current build runs from source, every module alike (a
-    # compiled module calling into a pure one of the same build would not link)
-    sys.meta_path.insert(0, _Sources())
+if STATE != "compiled":
+    if not any(isinstance(f, _Sources) for f in sys.meta_path):
+        # whatever is not a complete, current build runs from source, every module alike (a
+        # compiled module calling into a pure one of the same build would not link)
+        sys.meta_path.insert(0, _Sources())
+elif not any(isinstance(f, _Compiled) for f in sys.meta_path):
+    sys.meta_path.insert(0, _Compiled())
 
 
 def is_compiled() -> bool:
@@ -143,5 +226,6 @@ __all__ = [
     "STATE",
     "extension_of",
     "is_compiled",
+    "restore_docstrings",
     "source_of",
 ]

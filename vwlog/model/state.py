@@ -8,10 +8,10 @@ mappings that are never mutated after construction (a changed mapping is a new d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
 
 from vwlog.model.copying import replace
+from vwlog.model.markers import Marker
 from vwlog.model.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step, Zone
 
 if TYPE_CHECKING:
@@ -203,51 +203,6 @@ def carried_key(controller: str, name: str, skill: str, scope: str) -> tuple[str
     """A record carried by card name after its property went back to hand, Fate Deck or
     subdeck (R-SKL-8); the name is marked so it never equals an instance id."""
     return (controller, f"name:{name}", skill, scope)
-
-
-class Marker(StrEnum):
-    """What already happened in the current phase or step, as kept in `MatchState.done`.
-
-    The projections leave these markers and the rules read them to know what comes next.
-    Markers that concern one player (or one choice) are written ``<marker>:<who>`` by `of`;
-    snapshots store the plain strings, which compare equal to the members.
-    """
-
-    OPENING = "opening"
-    """``opening:<player>``: the player drew their opening hand."""
-    PRODUCED = "produced"
-    SUPPLY = "supply"
-    """``supply:<option>``: the active player chose this Supply package."""
-    SUPPLY_TAKEN = "supply_taken"
-    UNSLID = "unslid"
-    DEPLOYED = "deployed"
-    WINDOW = "window"
-    """A registration or result happened in this step's priority window (the step's own
-    action is over)."""
-    ATTACKERS = "attackers"
-    DECLARED = "declared"
-    BLOCKERS = "blockers"
-    """``blockers:<player>``: this defender chose blocking Followers."""
-    BLOCKS = "blocks"
-    """``blocks:<player>``: this defender assigned blocks."""
-    DAMAGE = "damage"
-    """``damage:<player>``: this player distributed Follower damage."""
-    REGISTERED = "registered"
-    RESULTED = "resulted"
-    RETURNED = "returned"
-    DISCARDED = "discarded"
-    """``discarded:<player>``: this player discarded down to the hand limit."""
-    CLEANED = "cleaned"
-    TURN_ENDED = "turn_ended"
-
-    def of(self, who: str) -> str:
-        """The marker for one player or one choice: ``"<marker>:<who>"``."""
-        return f"{self.value}:{who}"
-
-    def choice(self, done: frozenset[str]) -> str | None:
-        """The ``who`` of this marker in ``done`` (the first found), or ``None``."""
-        prefix = f"{self.value}:"
-        return next((d[len(prefix) :] for d in done if d.startswith(prefix)), None)
 
 
 @dataclass(frozen=True)
@@ -508,6 +463,7 @@ __all__ = [
     "NO_COMBAT",
     "Allot",
     "Combat",
+    "Marker",
     "MatchState",
     "Modifier",
     "PendingCost",
