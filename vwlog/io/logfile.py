@@ -75,6 +75,10 @@ class LogLine(NamedTuple):
     """The validated record."""
 
 
+_new_tuple = tuple.__new__
+"""A `LogLine` built without its interpreted ``__new__`` (once per record)."""
+
+
 class LogReader(Closing):
     """A log file opened for streaming: the header is read at once, records on iteration.
 
@@ -146,7 +150,7 @@ class LogReader(Closing):
                 problem = seq_problem(record.seq, self._last_seq)
                 raise LogFormatError(self.name, self._line_no, problem or "", "seq")
             self._last_seq = record.seq
-            yield LogLine(self._line_no, raw, record)
+            yield _new_tuple(LogLine, (self._line_no, raw, record))  # LogLine(...), in C
 
     def raw_lines(self) -> Iterator[tuple[int, bytes]]:
         """Yield the record lines unparsed, as ``(line number, bytes without the newline)``,
