@@ -101,8 +101,8 @@ def _state() -> str:
     return "compiled"
 
 
-class _Sources(MetaPathFinder):
-    """Finds the engine modules as Python sources, ahead of their compiled twins."""
+class _EngineFinder(MetaPathFinder):
+    """Finds the engine modules (`COMPILED`) its own way; any other module, as Python would."""
 
     def find_spec(
         self,
@@ -110,8 +110,16 @@ class _Sources(MetaPathFinder):
         path: Sequence[str] | None,
         target: ModuleType | None = None,
     ) -> ModuleSpec | None:
-        if fullname not in _NAMES:
-            return None
+        return self._spec(fullname, path) if fullname in _NAMES else None
+
+    def _spec(self, fullname: str, path: Sequence[str] | None) -> ModuleSpec | None:
+        raise NotImplementedError
+
+
+class _Sources(_EngineFinder):
+    """Finds the engine modules as Python sources, ahead of their compiled twins."""
+
+    def _spec(self, fullname: str, path: Sequence[str] | None) -> ModuleSpec | None:
         src = source_of(fullname)
         loader = importlib.machinery.SourceFileLoader(fullname, str(src))
         is_package = src.name == "__init__.py"
@@ -181,17 +189,10 @@ class _Documented(importlib.abc.Loader):
                 restore_docstrings(loaded)
 
 
-class _Compiled(MetaPathFinder):
+class _Compiled(_EngineFinder):
     """Finds the compiled engine modules where Python would, with their docstrings kept."""
 
-    def find_spec(
-        self,
-        fullname: str,
-        path: Sequence[str] | None,
-        target: ModuleType | None = None,
-    ) -> ModuleSpec | None:
-        if fullname not in _NAMES:
-            return None
+    def _spec(self, fullname: str, path: Sequence[str] | None) -> ModuleSpec | None:
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
             spec.loader = _Documented(spec.loader)
