@@ -34,6 +34,7 @@ COMPILED: tuple[str, ...] = (
     "vwlog.engine.loop",
     "vwlog.model.copying",
     "vwlog.model.markers",
+    "vwlog.model.state",
     "vwlog.model.types",
     "vwlog.projections.board",
     "vwlog.projections.combat",

@@ -7,19 +7,20 @@ mappings that are never mutated after construction (a changed mapping is a new d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
 
-from vwlog.model.copying import replace
+from mypy_extensions import mypyc_attr
+
+# the classes' annotations are evaluated when the module is compiled: their names are imported
+from vwlog.model.cards import CardDef, Condition, Ruleset
+from vwlog.model.copying import copier, replace
 from vwlog.model.markers import Marker
 from vwlog.model.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step, Zone
 
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
-    from vwlog.model.cards import CardDef, Condition, Ruleset
-
-
+@mypyc_attr(native_class=False)
 class UnknownIdError(KeyError):
     """A record names a card instance or a player the match does not have.
 
@@ -46,6 +47,7 @@ Where = Literal["TERRITORY", "GUARD", "RETURN_HOME", "STRAY", "ORPHAN"]
 of a Territory destroyed in this combat that becomes Stray in step 10 (R-CMB-35)."""
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Permanent:
     """A card in play: a Territory, or Property guarding one, Return Home or Stray."""
@@ -72,6 +74,7 @@ class Permanent:
     """The register-object count when it entered play (orders entries within a turn)."""
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Modifier:
     """A stat change from a resulted effect, until it expires (R-SKL-11)."""
@@ -86,6 +89,7 @@ class Modifier:
     """When it ends."""
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Allot:
     """One locked combat-damage allocation inside a register object (R-CMB-25)."""
@@ -95,6 +99,7 @@ class Allot:
     amount: int
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class RegisterObject:
     """An object waiting on the register (R-ZONE-6)."""
@@ -120,6 +125,7 @@ class RegisterObject:
     for it, so one mistake leaves no pending cost behind."""
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class PlayerState:
     """One player's resources and hidden zones."""
@@ -153,6 +159,7 @@ HELD_ZONES = {
 """The `PlayerState` field holding each zone out of play."""
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class PendingCost:
     """A cost paid and not yet followed by its registration (R-REG-3)."""
@@ -164,6 +171,7 @@ class PendingCost:
     slid: tuple[str, ...]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Trigger:
     """A triggered skill waiting to go onto the register (R-REG-4)."""
@@ -173,6 +181,7 @@ class Trigger:
     skill: str
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Combat:
     """Battle membership and declarations of the current Combat Phase (R-ZONE-7)."""
@@ -283,6 +292,58 @@ class MatchState:
     voided_to: int | None = None
     """Set by a judge's back-up ruling: the seq the game returned to."""
 
+    def __reduce__(self) -> tuple[type[MatchState], tuple[Any, ...]]:
+        """Pickled and copied by its field values: compiled, the class keeps no instance
+        dictionary, and its frozen fields refuse the default way of restoring one."""
+        return (MatchState, tuple(getattr(self, name) for name in _FIELD_NAMES))
+
+    def _with(self, changes: dict[str, Any]) -> MatchState:
+        """A copy with ``changes``: what `replace` does for the compiled class, which keeps its
+        fields in the instance itself (no dictionary to copy) and reads them directly."""
+        new: MatchState = MatchState.__new__(MatchState)
+        object.__setattr__(new, "ruleset", self.ruleset)
+        object.__setattr__(new, "cards", self.cards)
+        object.__setattr__(new, "instances", self.instances)
+        object.__setattr__(new, "owners", self.owners)
+        object.__setattr__(new, "players", self.players)
+        object.__setattr__(new, "seats", self.seats)
+        object.__setattr__(new, "live", self.live)
+        object.__setattr__(new, "out_by", self.out_by)
+        object.__setattr__(new, "territory_counts", self.territory_counts)
+        object.__setattr__(new, "victory_check", self.victory_check)
+        object.__setattr__(new, "first_player", self.first_player)
+        object.__setattr__(new, "started", self.started)
+        object.__setattr__(new, "opening_done", self.opening_done)
+        object.__setattr__(new, "turn", self.turn)
+        object.__setattr__(new, "active", self.active)
+        object.__setattr__(new, "phase", self.phase)
+        object.__setattr__(new, "step", self.step)
+        object.__setattr__(new, "done", self.done)
+        object.__setattr__(new, "priority", self.priority)
+        object.__setattr__(new, "passes", self.passes)
+        object.__setattr__(new, "permanents", self.permanents)
+        object.__setattr__(new, "modifiers", self.modifiers)
+        object.__setattr__(new, "register", self.register)
+        object.__setattr__(new, "objects", self.objects)
+        object.__setattr__(new, "pending_cost", self.pending_cost)
+        object.__setattr__(new, "triggers", self.triggers)
+        object.__setattr__(new, "combat", self.combat)
+        object.__setattr__(new, "stray_territory", self.stray_territory)
+        object.__setattr__(new, "fatal", self.fatal)
+        object.__setattr__(new, "doomed", self.doomed)
+        object.__setattr__(new, "destroyer", self.destroyer)
+        object.__setattr__(new, "vp_due", self.vp_due)
+        object.__setattr__(new, "honor_due", self.honor_due)
+        object.__setattr__(new, "records", self.records)
+        object.__setattr__(new, "winner", self.winner)
+        object.__setattr__(new, "victory", self.victory)
+        object.__setattr__(new, "revealed", self.revealed)
+        object.__setattr__(new, "commitments", self.commitments)
+        object.__setattr__(new, "voided_to", self.voided_to)
+        for name, value in changes.items():
+            object.__setattr__(new, name, value)
+        return new
+
     # -- lookups -----------------------------------------------------------------------------
 
     @property
@@ -375,6 +436,11 @@ _BASE = {
     Stat.GOLD_PRODUCE: "produce",
     Stat.CAPACITY: "capacity",
 }
+
+_FIELD_NAMES = tuple(f.name for f in fields(MatchState))
+
+if MatchState.__dictoffset__ == 0:  # compiled: a native class, without an instance dictionary
+    copier(MatchState, MatchState._with)
 
 
 def condition_holds(state: MatchState, controller: str, condition: Condition | None) -> bool:

@@ -95,7 +95,11 @@ def _decode(data: Any, field: str | None = None) -> Any:
 
 def encode_state(state: MatchState) -> bytes:
     """The dynamic fields of a state as canonical JSON bytes."""
-    dynamic = {k: _encode(v) for k, v in state.__dict__.items() if k not in STATIC_FIELDS}
+    dynamic = {
+        f.name: _encode(getattr(state, f.name))
+        for f in dataclasses.fields(state)
+        if f.name not in STATIC_FIELDS
+    }
     return orjson.dumps(dynamic, option=orjson.OPT_SORT_KEYS)
 
 
@@ -111,7 +115,7 @@ def decode_state(static: MatchState, data: bytes) -> MatchState:
         raise SnapshotFormatError("not JSON") from err
     if not isinstance(raw, dict):
         raise SnapshotFormatError("not an object")
-    known = set(static.__dict__) - set(STATIC_FIELDS)
+    known = {f.name for f in dataclasses.fields(static)} - set(STATIC_FIELDS)
     if set(raw) != known:
         raise SnapshotFormatError("fields differ from this version's state")
     return replace(static, **{k: _decode(v, k) for k, v in raw.items()})
