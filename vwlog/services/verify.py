@@ -108,10 +108,6 @@ def verify_lines(
     return check.report()
 
 
-_dumps = orjson.dumps
-_SORTED = orjson.OPT_SORT_KEYS
-"""With `_dumps`: `codec.canonical` (the chain check's hot path calls orjson itself)."""
-
 _COMMITTING = ("match_started", "deck_revealed")
 """The events that carry deck commitments or their reveals (a tuple: a damaged line may put an
 unhashable value where the type belongs)."""
@@ -159,8 +155,8 @@ class ChainCheck:
             return None
         claimed = data.pop("hash", None)
         try:
-            body = _dumps(data, option=_SORTED)  # `codec.canonical`, without a call per line
-        except TypeError:  # no canonical form (orjson.JSONEncodeError)
+            body = codec.canonical(data)
+        except codec.EncodeError:
             body = b""
         expected = codec.chain_hash(self.previous, body)
         if claimed == expected and self._sound(count, raw, data, claimed):
@@ -193,9 +189,9 @@ class ChainCheck:
             if data.get("seq") != count:
                 return False
             try:
-                if raw != _dumps({**data, "hash": claimed}, option=_SORTED):
+                if raw != codec.canonical({**data, "hash": claimed}):
                     return False
-            except TypeError:
+            except codec.EncodeError:
                 return False
         self.previous = claimed
         self._note_commitment(data, raw)
