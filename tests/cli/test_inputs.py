@@ -97,8 +97,24 @@ def test_a_log_on_standard_input(runner: CliRunner, folder: Path, command: str) 
 
 
 def _write_once(fifo: Path, data: bytes) -> None:
-    with fifo.open("wb") as out:  # blocks until the command opens it for reading
-        out.write(data)
+    try:
+        with fifo.open("wb") as out:  # blocks until the command opens it for reading
+            out.write(data)
+    except BrokenPipeError:
+        pass  # released by _end_writer: the command never read
+
+
+def _end_writer(fifo: Path, writer: threading.Thread) -> None:
+    """Let a writer still waiting for a reader that never came go on, and wait for it: no
+    thread of this test outlives it (tests later in the run measure this process)."""
+    while writer.is_alive():  # bounded: an open for reading lets the writer's open return
+        try:
+            fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            fd = -1  # the FIFO is gone: the writer's open already returned
+        if fd >= 0:
+            os.close(fd)
+        writer.join(timeout=0.1)
 
 
 def _release(fifo: Path) -> None:
@@ -134,6 +150,7 @@ def test_fifo_is_read_once(runner: CliRunner, fifo: Path, command: str, content:
     while run.is_alive():  # bounded: each release lets one more open see end of file
         _release(fifo)
         run.join(timeout=0.1)
+    _end_writer(fifo, writer)
     assert not hung, f"{command} opened the FIFO a second time and waited for a writer"
     [result] = outcome
     assert "Traceback" not in result.stderr
@@ -243,7 +260,7 @@ def test_other_commands_on_a_fifo_never_hang(runner: CliRunner, keyed: Path, com
     while run.is_alive():
         _release(fifo)
         run.join(timeout=0.1)
-    _release(fifo)  # a writer still waiting for a reader that never came
+    _end_writer(fifo, writer)
     assert not hung, f"{command} waited on the FIFO"
     [result] = outcome
     if command in FIFO_READ:

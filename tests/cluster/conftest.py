@@ -47,9 +47,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def dask_cluster() -> Iterator[str]:
-    """The scheduler address of a LocalCluster of two worker processes, one thread each."""
+    """The scheduler address of a LocalCluster of two worker processes, one thread each.
+
+    Shared by this package's tests and closed after its last one: its threads in this process
+    must not run on beside the rest of the suite (tests there measure this process's memory)."""
     pytest.importorskip("distributed", reason=NO_DASK)
     from distributed import LocalCluster
 
