@@ -129,6 +129,22 @@ def _nested_hash_only(data: dict[str, Any]) -> bytes:
     return codec.canonical(data)
 
 
+def _key_ending_in_hash(data: dict[str, Any]) -> bytes:
+    """A key whose canonical text ends in ``"hash":`` (its quote escaped)."""
+    data["event"]['x"hash'] = 1
+    return codec.canonical(data)
+
+
+def _string_holding_hash(data: dict[str, Any]) -> bytes:
+    data["note"] = f'"hash":"{data["hash"]}"'
+    return codec.canonical(data)
+
+
+def _hash_not_ascii(data: dict[str, Any]) -> bytes:
+    data["hash"] = "\u00e9" * 64
+    return codec.canonical(data)
+
+
 def _seq_only(data: dict[str, Any]) -> bytes:
     return codec.canonical({"hash": data["hash"], "seq": data["seq"]})
 
@@ -171,6 +187,9 @@ DAMAGE: dict[str, Callable[[dict[str, Any]], bytes]] = {
     "a key after hash": _key_after_hash,
     "a key before hash": _key_before_hash,
     "hash inside the event": _nested_hash_only,
+    "a key ending in a quoted hash": _key_ending_in_hash,
+    "a string holding a hash member": _string_holding_hash,
+    "hash 64 characters, not ascii": _hash_not_ascii,
     "seq and hash only": _seq_only,
     "hash only": _hash_only,
     "seq a string": _seq_string,
@@ -207,7 +226,16 @@ def test_a_line_whose_hash_would_match_elsewhere_in_the_chain_is_not_accepted(
 
 
 @pytest.mark.parametrize(
-    "kind", ["the event type a list", "a key after hash", "a key before hash", "seq moved"]
+    "kind",
+    [
+        "the event type a list",
+        "a key after hash",
+        "a key before hash",
+        "a key ending in a quoted hash",
+        "a string holding a hash member",
+        "seq and hash only",
+        "seq moved",
+    ],
 )
 def test_a_damaged_line_with_a_true_hash_gets_the_same_report_both_ways(
     kind: str, log_lines: list[bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
