@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 COMPILED: tuple[str, ...] = (
     "vwlog.engine.loop",
+    "vwlog.io.codec",
     "vwlog.model.copying",
     "vwlog.model.markers",
     "vwlog.model.state",
@@ -54,9 +55,12 @@ COMPILED: tuple[str, ...] = (
     "vwlog.rules.effects",
     "vwlog.rules.expectation",
     "vwlog.rules.flow",
+    "vwlog.services.trustpass",
+    "vwlog.services.verify",
 )
 """The modules mypyc compiles (the fold, the expectations, the checks and the replay loop, and
-the enums they read: compiled code reads the members of a compiled enum as constants)."""
+the enums they read: compiled code reads the members of a compiled enum as constants; and the
+hash chain's check of each line, with the canonical encoding and hashing it calls)."""
 
 BUILD_COMMAND = "python tools/build_engine.py"
 """How to (re)build the compiled engine, from a source checkout."""

@@ -3,7 +3,8 @@
 `ChainCheck.feed` accepts the usual line (chained, in its place, canonical) in a few steps
 (`ChainCheck._sound`); anything else goes to the full analysis, which names what is wrong. These
 tests feed the same lines, intact and damaged in many ways, to a check that takes the short
-path and to one that never does, and require the same reports and the same decoded data.
+path and to one that never does, and require the same reports and the same decoded data. They
+divert the short path by patching it, so they run on the pure-Python engine (`tests.engines`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import pytest
 
+from tests.engines import WATCHES_CALLS
 from vwlog.io import codec
 from vwlog.io.logfile import open_log
 from vwlog.services.verify import ChainCheck, VerifyReport
@@ -23,6 +25,8 @@ from .support import generated_log, lines_of
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
+
+pytestmark = WATCHES_CALLS
 
 
 def _report(

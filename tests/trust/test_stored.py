@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import orjson
 import pytest
 
+from tests.engines import WATCHES_CALLS
 from tests.services.support import fresh_schema, postgres_dsn
 from tests.trust.support import SAMPLES, resealed
 from vwlog.cli import main
@@ -137,6 +138,7 @@ def test_a_stored_match_without_a_seal_is_unsealed(
     assert file_result.stdout.splitlines()[1:] == result.stdout.splitlines()[1:]
 
 
+@WATCHES_CALLS
 def test_verify_reads_and_hashes_a_stored_chain_once(
     runner: CliRunner, url: str, signed: Path, keys: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
