@@ -214,3 +214,38 @@ def test_both_engines_judge_300_generated_matches_alike(tmp_path: Path) -> None:
     reports = json.loads(_same(["validate", str(corpus), "--format", "json"], expect_code=0))
     assert len(reports) == 300
     assert all(r["ok"] for r in reports)
+
+
+def test_compiled_modules_raise_with_their_cause_kept() -> None:
+    """mypyc drops a ``raise … from cause`` clause: the cause is lost. The compiled modules
+    raise ``caused(error, cause) from cause`` (`vwlog.model.causes.caused`), the same on both
+    builds; a bare ``from`` there would lose its cause on the compiled engine only."""
+    import ast
+
+    bare: list[str] = []
+    for name in build.COMPILED:
+        path = build.source_of(name)
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.Raise) or node.cause is None:
+                continue
+            call = node.exc
+            kept = (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Name)
+                and call.func.id == "caused"
+                and len(call.args) == 2
+                and ast.dump(call.args[1]) == ast.dump(node.cause)
+            )
+            if not kept:
+                bare.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not bare, bare
+
+
+def test_a_compiled_module_keeps_the_cause_it_raises_with() -> None:
+    """On the engine that runs (CI: the compiled one, then the pure one)."""
+    from vwlog.io import codec
+
+    with pytest.raises(codec.EncodeError) as caught:
+        codec.canonical({"n": 2**64})
+    assert isinstance(caught.value.__cause__, TypeError)
+    assert caught.value.__suppress_context__

@@ -33,8 +33,10 @@ if TYPE_CHECKING:
 COMPILED: tuple[str, ...] = (
     "vwlog.engine.loop",
     "vwlog.io.codec",
+    "vwlog.io.logfile",
     "vwlog.model.copying",
     "vwlog.model.markers",
+    "vwlog.model.resources",
     "vwlog.model.state",
     "vwlog.model.types",
     "vwlog.projections.board",

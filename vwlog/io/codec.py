@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from vwlog.events import RECORD, EventRecord, LogHeader
+from vwlog.model.causes import caused
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -37,7 +38,7 @@ def canonical(obj: Any) -> bytes:
     try:
         return orjson.dumps(obj, option=_OPTS)
     except TypeError as err:  # orjson.JSONEncodeError is a TypeError
-        raise EncodeError(f"no canonical json form: {str(err).lower()}") from err
+        raise caused(EncodeError(f"no canonical json form: {str(err).lower()}"), err) from err
 
 
 def is_hash(value: object) -> bool:

@@ -42,6 +42,7 @@ from vwlog.io.problems import (
     show_value,
     size_text,
 )
+from vwlog.model.causes import caused
 from vwlog.model.errors import LogFormatError, UnsupportedVersionError
 from vwlog.model.resources import Closing
 from vwlog.model.text import msg, said_text
@@ -123,9 +124,8 @@ class LogReader(Closing):
             try:
                 self._file = Path(path).open("rb")  # noqa: SIM115  # closed by close()
             except OSError as err:
-                raise LogFormatError(
-                    self.name, None, said_text(msg("cannot open: {why}", why=os_detail(err)))
-                ) from err
+                why = said_text(msg("cannot open: {why}", why=os_detail(err)))
+                raise caused(LogFormatError(self.name, None, why), err) from err
             self._owned = True
         try:
             self.header = self._read_header()
@@ -194,11 +194,8 @@ class LogReader(Closing):
             # Reading at most one byte past the limit keeps a runaway line out of memory.
             chunk = self._file.readline(self.max_line_bytes + 1)
         except OSError as err:
-            raise LogFormatError(
-                self.name,
-                self._line_no + 1,
-                said_text(msg("cannot read: {why}", why=os_detail(err))),
-            ) from err
+            why = said_text(msg("cannot read: {why}", why=os_detail(err)))
+            raise caused(LogFormatError(self.name, self._line_no + 1, why), err) from err
         if not chunk:
             return None
         self._line_no += 1
@@ -241,7 +238,9 @@ class LogReader(Closing):
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as err:
-            raise self._error(json_problem(raw, err.msg, err.colno, complete=complete)) from err
+            raise caused(
+                self._error(json_problem(raw, err.msg, err.colno, complete=complete)), err
+            ) from err
         if not isinstance(data, dict):
             found = json_kind(data)
             raise self._error(
@@ -277,7 +276,7 @@ class LogReader(Closing):
         try:
             header = LogHeader.model_validate(data, strict=True)
         except ValidationError as err:
-            raise self._invalid(err) from err
+            raise caused(self._invalid(err), err) from err
         return header
 
     def _declared_version(self, data: dict[str, Any]) -> int:
@@ -325,7 +324,7 @@ class LogReader(Closing):
                 data = orjson.loads(raw)
             except orjson.JSONDecodeError as err:
                 detail = json_problem(raw, err.msg, err.colno, complete=complete)
-                raise self._error(detail) from err
+                raise caused(self._error(detail), err) from err
             if isinstance(data, dict):
                 for step in self._steps:
                     data = step.record(data)
@@ -334,18 +333,17 @@ class LogReader(Closing):
             # Strict: a log says 1, not "1", 1.0 or true, where it means an integer.
             record: EventRecord = _validate_record(raw, strict=True)
         except ValidationError as err:
-            raise self._invalid(err, raw, complete=complete) from err
+            raise caused(self._invalid(err, raw, complete=complete), err) from err
         if raw.translate(_DIGITS_AS_NINES).find(_LONG_DIGITS) >= 0:
             # a run of 19 digits may be an integer beyond 64 bits, which has no canonical form;
             # only then is the record encoded to find out
             try:
                 codec.record_bytes(record)
             except codec.EncodeError as err:
-                raise self._error(
-                    said_text(
-                        msg("{error} (the log format's integers fit in 64 bits)", error=str(err))
-                    )
-                ) from err
+                detail = said_text(
+                    msg("{error} (the log format's integers fit in 64 bits)", error=str(err))
+                )
+                raise caused(self._error(detail), err) from err
         return record
 
     def _invalid(

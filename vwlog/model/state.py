@@ -15,6 +15,7 @@ from mypy_extensions import mypyc_attr
 
 # the classes' annotations are evaluated when the module is compiled: their names are imported
 from vwlog.model.cards import CardDef, Condition, Ruleset
+from vwlog.model.causes import caused
 from vwlog.model.copying import copier, replace
 from vwlog.model.markers import Marker
 from vwlog.model.types import CardType, Expiry, Keyword, Phase, SkillKind, Stat, Step, Zone
@@ -356,7 +357,7 @@ class MatchState:
         try:
             return self.players[self.seats[player_id]]
         except (KeyError, IndexError):
-            raise UnknownIdError("player", player_id) from None
+            raise caused(UnknownIdError("player", player_id), None) from None
 
     def has_player(self, player_id: str) -> bool:
         """Whether a player with this id sits at the table."""
@@ -372,7 +373,7 @@ class MatchState:
         try:
             return self.cards[self.instances[instance]]
         except KeyError:
-            raise UnknownIdError("card", instance) from None
+            raise caused(UnknownIdError("card", instance), None) from None
 
     def territories(self, player_id: str) -> list[Permanent]:
         """The Territories a player controls, in order of entering play."""
