@@ -61,8 +61,9 @@ COMPILED: tuple[str, ...] = (
     "vwlog.services.verify",
 )
 """The modules mypyc compiles (the fold, the expectations, the checks and the replay loop, and
-the enums they read: compiled code reads the members of a compiled enum as constants; and the
-hash chain's check of each line, with the canonical encoding and hashing it calls)."""
+the enums they read: compiled code reads the members of a compiled enum as constants; and what
+runs once per line before the replay: the log reader, with the mixin it takes ``with`` from, and
+the hash chain's check, with the canonical encoding and hashing it calls)."""
 
 BUILD_COMMAND = "python tools/build_engine.py"
 """How to (re)build the compiled engine, from a source checkout."""
