@@ -7,6 +7,7 @@ build older than its sources is never run.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -220,8 +221,6 @@ def test_compiled_modules_raise_with_their_cause_kept() -> None:
     """mypyc drops a ``raise … from cause`` clause: the cause is lost. The compiled modules
     raise ``caused(error, cause) from cause`` (`vwlog.model.causes.caused`), the same on both
     builds; a bare ``from`` there would lose its cause on the compiled engine only."""
-    import ast
-
     bare: list[str] = []
     for name in build.COMPILED:
         path = build.source_of(name)
@@ -242,7 +241,7 @@ def test_compiled_modules_raise_with_their_cause_kept() -> None:
 
 
 def test_a_compiled_module_keeps_the_cause_it_raises_with() -> None:
-    """On the engine that runs (CI: the compiled one, then the pure one)."""
+    """On the engine that runs (CI: the compiled one; the scan above covers the sources)."""
     from vwlog.io import codec
 
     with pytest.raises(codec.EncodeError) as caught:
