@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Final, Protocol, TypeVar
 
 from vwlog.events import TRAILER_TYPES as _TRAILER
 from vwlog.events import (
@@ -41,9 +41,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 R = TypeVar("R", covariant=True)
 
-CATCH_UP_LIMIT = 64
+CATCH_UP_LIMIT: Final = 64
 """Most demanded consequences applied to catch up with a log that omitted some."""
-BACKUP_MEMORY = 4096
+BACKUP_MEMORY: Final = 4096
 """Priority points remembered for judges' back-up rulings."""
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_args
 
 from vwlog.engine.loop import (
     BACKUP_MEMORY,
@@ -22,6 +22,7 @@ from vwlog.engine.loop import (
 )
 from vwlog.events import (
     TRAILER_TYPES,
+    AnyEvent,
     EventRecord,
     JudgeRulingIssued,
     LogHeader,
@@ -148,6 +149,9 @@ class ValidationReport:
 
 
 _TRAILER = frozenset(TRAILER_TYPES)
+_DECISIONS = frozenset(cls for cls in get_args(AnyEvent) if cls.DECISION)
+"""The decision event classes (a set lookup: reading ``DECISION`` off a pydantic event passes
+through the model's ``__getattr__`` hook)."""
 _NOTED = frozenset({MatchStarted, ObjectResulted, JudgeRulingIssued, MatchForked})
 """Event types the validation report looks into (the rest are only counted)."""
 
@@ -172,7 +176,7 @@ class Validator(BaseVisitor[ValidationReport]):
         if kind in _TRAILER:  # event classes are leaves: no ABCMeta isinstance per event
             return
         r.events += 1
-        if event.DECISION:
+        if kind in _DECISIONS:
             r.decisions += 1
         else:
             r.consequences += 1

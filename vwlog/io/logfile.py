@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO, Final, NamedTuple
 
 import orjson
 from pydantic import ValidationError
@@ -51,20 +51,20 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
 
-DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
+DEFAULT_MAX_LINE_BYTES: Final = 16 * 1024 * 1024
 """Longest line accepted by default (16 MiB); a longer one is an error, not a memory spike."""
 
-_BOM = b"\xef\xbb\xbf"
+_BOM: Final = b"\xef\xbb\xbf"
 # The core validator of the record adapter, called directly on the hot path.
-_validate_record = RECORD.validator.validate_json
-_JSON_POSITION = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
-_DIGITS_AS_NINES = bytes.maketrans(b"012345678", b"999999999")
-_LONG_DIGITS = b"9" * 19
+_validate_record: Final = RECORD.validator.validate_json
+_JSON_POSITION: Final = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
+_DIGITS_AS_NINES: Final = bytes.maketrans(b"012345678", b"999999999")
+_LONG_DIGITS: Final = b"9" * 19
 """Nineteen digits in a row, after `_DIGITS_AS_NINES`: where an integer beyond 64 bits may be
 (one translate and one substring search, several times cheaper than a regular expression).
 Searched with ``find``: ``bytes in bytes`` first tries its operand as an integer, and raising
 and clearing that ``TypeError`` cost about 1,400 instructions per record."""
-_EXAMPLE_HEADER = '{"format": "vwlog", "version": 1, "match_id": ...}'
+_EXAMPLE_HEADER: Final = '{"format": "vwlog", "version": 1, "match_id": ...}'
 
 
 class LogLine(NamedTuple):
@@ -78,7 +78,7 @@ class LogLine(NamedTuple):
     """The validated record."""
 
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 """A `LogLine` built without its interpreted ``__new__`` (once per record)."""
 
 
@@ -148,10 +148,11 @@ class LogReader(Closing):
         while (line := self._next_line()) is not None:
             raw, complete = line
             record = self._parse_record(raw, complete=complete)
-            if record.seq != self._last_seq + 1:
-                problem = seq_problem(record.seq, self._last_seq)
+            seq = record.seq  # a model's attribute: read once
+            if seq != self._last_seq + 1:
+                problem = seq_problem(seq, self._last_seq)
                 raise LogFormatError(self.name, self._line_no, problem or "", "seq")
-            self._last_seq = record.seq
+            self._last_seq = seq
             yield _new_tuple(LogLine, (self._line_no, raw, record))  # LogLine(...), in C
 
     def raw_lines(self) -> Iterator[tuple[int, bytes]]:

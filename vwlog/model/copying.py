@@ -6,7 +6,7 @@ Part of the compiled engine core (`vwlog.build.COMPILED`); `vwlog.model.state` r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,7 +34,7 @@ def replace(obj: _T, /, **changes: Any) -> _T:
     return new
 
 
-_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+_COPIERS: Final[dict[type, Callable[[Any, dict[str, Any]], Any]]] = {}
 """How `replace` copies the classes registered with `copier`."""
 
 
@@ -44,8 +44,8 @@ def copier(cls: type[_T], copy: Callable[[_T, dict[str, Any]], _T]) -> None:
     _COPIERS[cls] = copy
 
 
-_new = object.__new__
-_set_dict = object.__setattr__  # the dataclasses are frozen: their own __setattr__ refuses
+_new: Final = object.__new__
+_set_dict: Final = object.__setattr__  # the dataclasses are frozen: their own __setattr__ refuses
 
 
 __all__ = ["copier", "replace"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from mypy_extensions import mypyc_attr
 
@@ -151,7 +151,7 @@ class PlayerState:
         return () if name is None else tuple(getattr(self, name))
 
 
-HELD_ZONES = {
+HELD_ZONES: Final = {
     Zone.HAND: "hand",
     Zone.FATE_DECK: "deck",
     Zone.SUBDECK: "subdeck",
@@ -201,7 +201,7 @@ class Combat:
     """Territories destroyed in this combat (for Stray, R-CMB-35)."""
 
 
-NO_COMBAT = Combat()
+NO_COMBAT: Final = Combat()
 
 
 def record_key(controller: str, card: str, skill: str, scope: str) -> tuple[str, str, str, str]:
@@ -429,7 +429,7 @@ class MatchState:
         return render(self)
 
 
-_BASE = {
+_BASE: Final = {
     Stat.ATK: "atk",
     Stat.DEF: "def_",
     Stat.VIT: "vit",
@@ -438,7 +438,7 @@ _BASE = {
     Stat.CAPACITY: "capacity",
 }
 
-_FIELD_NAMES = tuple(f.name for f in fields(MatchState))
+_FIELD_NAMES: Final = tuple(f.name for f in fields(MatchState))
 
 if MatchState.__dictoffset__ == 0:  # compiled: a native class, without an instance dictionary
     copier(MatchState, MatchState._with)

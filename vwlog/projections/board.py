@@ -9,7 +9,7 @@ Warning:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from vwlog.events import (
     AnyEvent,
@@ -92,11 +92,11 @@ from vwlog.projections.turns import (
 )
 from vwlog.rules.common import handler_for, uses_capacity
 
-INITIAL = MatchState()
+INITIAL: Final = MatchState()
 """The state before any event."""
 
 
-_VICTORY_EVENTS = frozenset(
+_VICTORY_EVENTS: Final = frozenset(
     (
         ObjectResulted,
         VictoryPointGained,
@@ -346,7 +346,7 @@ def _ev_unchanged(state: MatchState, event: MatchForked | MatchSealed | RecordSi
     return state
 
 
-_EVOLVE: dict[type, Callable[[MatchState, Any], MatchState]] = {
+_EVOLVE: Final[dict[type, Callable[[MatchState, Any], MatchState]]] = {
     PriorityPassed: _ev_priority_passed,
     StepStarted: _ev_step_started,
     PhaseStarted: _ev_phase_started,

@@ -10,7 +10,7 @@ test holds the two together).
 from __future__ import annotations
 
 from itertools import combinations, islice, product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from vwlog.events import (
     Allocation,
@@ -53,9 +53,9 @@ if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState
 
-SUBSET_LIMIT = 6
+SUBSET_LIMIT: Final = 6
 """Up to this many candidates, every subset is enumerated."""
-PRODUCT_LIMIT = 256
+PRODUCT_LIMIT: Final = 256
 """Largest number of combined choices enumerated exactly (targets, blocks, damage)."""
 
 

@@ -8,7 +8,7 @@ whose decision is awaited and what kind of decision it is. `next_consequences`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from vwlog.events import (
     Allocation,
@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState, RegisterObject
 
-PHASE_ORDER: tuple[Phase, ...] = (
+PHASE_ORDER: Final[tuple[Phase, ...]] = (
     Phase.PREP,
     Phase.MAIN1,
     Phase.COMBAT,
@@ -71,7 +71,7 @@ PHASE_ORDER: tuple[Phase, ...] = (
 )
 """The phases of a turn in order (RULES.md §6, R-GEN-10)."""
 
-STEPS: dict[Phase, tuple[Step, ...]] = {
+STEPS: Final[dict[Phase, tuple[Step, ...]]] = {
     Phase.PREP: (Step.PRODUCE, Step.SUPPLY, Step.UNSLIDE),
     Phase.COMBAT: (
         Step.C1,
@@ -89,20 +89,20 @@ STEPS: dict[Phase, tuple[Step, ...]] = {
 }
 """The steps of the phases that have steps, in order."""
 
-PRIORITY_STEPS = frozenset(
+PRIORITY_STEPS: Final = frozenset(
     {Step.C1, Step.C2, Step.C3, Step.C4, Step.C5, Step.C6, Step.C7, Step.C8, Step.C9, Step.C10}
     | {Step.END_WINDOW}
 )
 """Steps with a priority window (R-CMB-0, R-REG-11); Preparation steps have none (R-PREP-2,
 R-REG-10), nor do the hand-limit discard and the cleanup (R-REG-2, R-END-6)."""
 
-_COMBAT_DAMAGE = (ObjectKind.COMBAT_DAMAGE_FOLLOWERS, ObjectKind.COMBAT_DAMAGE_TERRITORY)
+_COMBAT_DAMAGE: Final = (ObjectKind.COMBAT_DAMAGE_FOLLOWERS, ObjectKind.COMBAT_DAMAGE_TERRITORY)
 
 
-NOTHING = Expect()
+NOTHING: Final = Expect()
 
-_PHASE_STARTED = {p: PhaseStarted(phase=p) for p in Phase}
-_STEP_STARTED = {s: StepStarted(step=s) for s in Step}
+_PHASE_STARTED: Final = {p: PhaseStarted(phase=p) for p in Phase}
+_STEP_STARTED: Final = {s: StepStarted(step=s) for s in Step}
 """Immutable events reused on the hot path instead of being rebuilt for every expectation."""
 
 
@@ -221,7 +221,7 @@ def _trigger_group(ruleset: Ruleset, state: MatchState) -> tuple[AnyEvent, ...]:
     )
 
 
-TRIGGER_RULES: dict[TriggerWhen, str] = {
+TRIGGER_RULES: Final[dict[TriggerWhen, str]] = {
     TriggerWhen.FIRST_MAIN_START: "R-MAIN-3",
     TriggerWhen.COMBAT_START: "R-CMB-1",
     TriggerWhen.ATTACKS: "R-CMB-9",
@@ -282,7 +282,7 @@ def _victory(ruleset: Ruleset, state: MatchState) -> Expect | None:
     return None
 
 
-_PRIORITY: dict[str | None, Expect] = {}
+_PRIORITY: Final[dict[str | None, Expect]] = {}
 
 
 def _priority(player: str | None) -> Expect:

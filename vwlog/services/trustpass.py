@@ -5,7 +5,7 @@ own, from a file or a stored match). `vwlog.services.trust.findings_of` judges w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pydantic import ValidationError
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from vwlog.events import LogHeader
     from vwlog.io.logfile import LogLine
 
-TRAILER_NAMES = frozenset(str(t.model_fields["type"].default) for t in TRAILER_TYPES)
+TRAILER_NAMES: Final = frozenset(str(t.model_fields["type"].default) for t in TRAILER_TYPES)
 """The type tags of the seal and the signatures."""
 
 
@@ -42,7 +42,11 @@ class IntegrityPass:
         source: str,
         header: LogHeader,
         parse: Callable[[bytes], EventRecord] = parse_current,
+        *,
+        upcast: bool = False,
     ) -> None:
+        """``parse`` reads a record line as the records given to `feed` were read; ``upcast``:
+        those records were read from an older format (their lines are not their JSON)."""
         self.header = header
         self.chain = ChainCheck(source, header)
         self.lines: list[tuple[int, EventRecord]] = []
@@ -52,15 +56,21 @@ class IntegrityPass:
         self._parse = parse
         self._previous: tuple[int, bytes, EventRecord | None, object] | None = None
         self._in_trailer = False
+        self._upcast = upcast
 
     def feed(self, line_no: int, raw: bytes, record: EventRecord | None = None) -> None:
         """Take one record line (``record``: the line already parsed, if it was)."""
-        data = self.chain.feed(line_no, raw)
+        current = None if self._upcast else record
+        data = self.chain.feed(line_no, raw, current)
         if self.unreadable is not None:
             return
-        if record is not None:
-            seq: object = record.seq
-            kind: object = record.event.type
+        if current is not None and data is not None:
+            # the line's own JSON says what the record says (dict lookups, not model reads)
+            seq: object = data.get("seq")
+            kind: object = data["event"]["type"]
+        elif record is not None:
+            seq = record.seq
+            kind = record.event.type
         elif data is not None:
             seq = data.get("seq")
             event = data.get("event")

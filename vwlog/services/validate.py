@@ -64,7 +64,7 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
     opts = options or ValidationOptions()
     validator = Validator(source=str(path))
     with open_log(path) as reader:
-        gathered = IntegrityPass(reader.name, reader.header, reader.parse)
+        gathered = IntegrityPass(reader.name, reader.header, reader.parse, upcast=reader.upcast)
         lines = gathered.tee(reader)
         first = next(lines, None)
         ruleset = opts.ruleset

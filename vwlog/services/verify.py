@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from pydantic import ValidationError
 
-from vwlog.events import DeckRevealed, LogHeader, MatchStarted
+from vwlog.events import DeckRevealed, EventRecord, LogHeader, MatchStarted
 from vwlog.io import codec
 from vwlog.io.logfile import open_log
 from vwlog.model.text import msg, said_text
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # -- integrity -------------------------------------------------------------------------------
 
-_NOT_A_RECORD = said_text(msg("line altered: no longer a valid record"))
+_NOT_A_RECORD: Final = said_text(msg("line altered: no longer a valid record"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +108,7 @@ def verify_lines(
     return check.report()
 
 
-_COMMITTING = ("match_started", "deck_revealed")
+_COMMITTING: Final = ("match_started", "deck_revealed")
 """The events that carry deck commitments or their reveals (a tuple: a damaged line may put an
 unhashable value where the type belongs)."""
 
@@ -135,9 +135,14 @@ class ChainCheck:
         self._starts: dict[str, tuple[str | None, tuple[str, ...]]] = {}
         self._reveals: dict[str, str] = {}
 
-    def feed(self, line_no: int, raw: bytes) -> dict[str, Any] | None:
+    def feed(
+        self, line_no: int, raw: bytes, record: EventRecord | None = None
+    ) -> dict[str, Any] | None:
         """Check one record line; the decoded JSON object (without its ``hash``), or ``None``
-        if the line is no JSON object (the chain then stops) or the log carries no hashes."""
+        if the line is no JSON object (the chain then stops) or the log carries no hashes.
+
+        ``record``: the line already parsed as a current-format record, if it was (a deck
+        commitment is then read from it instead of parsing the line again)."""
         if not self.hashed or self.stopped:
             return None
         self.count += 1
@@ -159,7 +164,7 @@ class ChainCheck:
         except codec.EncodeError:
             body = b""
         expected = codec.chain_hash(self.previous, body)
-        if claimed == expected and self._sound(count, raw, data, claimed):
+        if claimed == expected and self._sound(count, raw, data, claimed, body, record):
             return data
         # something is off: find out what
         canonical_line: bytes | None = None
@@ -178,40 +183,49 @@ class ChainCheck:
             )
         # a claim equal to the expected hash is a hash: the shape check is for the rest
         self.previous = claimed if claimed == expected or codec.is_hash(claimed) else expected
-        self._note_commitment(data, raw)
+        self._note_commitment(data, raw, record)
         return data
 
-    def _sound(self, count: int, raw: bytes, data: dict[str, Any], claimed: str) -> bool:
+    def _sound(
+        self,
+        count: int,
+        raw: bytes,
+        data: dict[str, Any],
+        claimed: str,
+        body: bytes,
+        record: EventRecord | None,
+    ) -> bool:
         """Take a line whose hash continues the chain, if it is also in its place and
         canonical (or the chain broke before it, when only the hashes are followed): the
         usual line, on the fewest steps. ``False`` leaves it to the full analysis in `feed`."""
         if self.broken is None:
             if data.get("seq") != count:
                 return False
-            try:
-                if raw != codec.canonical({**data, "hash": claimed}):
-                    return False
-            except codec.EncodeError:
+            if raw != _hashed_line(data, claimed, body):
                 return False
         self.previous = claimed
-        self._note_commitment(data, raw)
+        self._note_commitment(data, raw, record)
         return True
 
-    def _note_commitment(self, data: dict[str, Any], raw: bytes) -> None:
+    def _note_commitment(
+        self, data: dict[str, Any], raw: bytes, record: EventRecord | None
+    ) -> None:
         """Keep the deck commitment or reveal a line carries, if it carries one."""
         event_data = data.get("event")
         if isinstance(event_data, dict) and event_data.get("type") in _COMMITTING:
-            self._commitment(raw)
+            self._commitment(raw, record)
 
     def _break(self, link: BrokenLink) -> None:
         if self.broken is None:
             self.broken = link
 
-    def _commitment(self, raw: bytes) -> None:
-        try:
-            event = codec.parse_record(raw, strict=True).event
-        except ValidationError:
-            return
+    def _commitment(self, raw: bytes, record: EventRecord | None) -> None:
+        if record is None:
+            try:
+                record = codec.parse_record(raw, strict=True)
+            except ValidationError:
+                return
+        event = record.event
         if isinstance(event, MatchStarted):
             for seat in event.seats:
                 self._starts[seat.player] = (seat.deck_commitment, tuple(c.id for c in seat.deck))
@@ -242,6 +256,24 @@ class ChainCheck:
             self.broken,
             commitments=tuple(commitments),
         )
+
+
+def _hashed_line(data: dict[str, Any], claimed: str, body: bytes) -> bytes:
+    """The canonical line of ``data`` with ``hash`` set to ``claimed``, where ``body`` is the
+    canonical JSON of ``data`` (``claimed`` matched the hash of ``body``: 64 hex digits).
+
+    The usual record has an integer ``seq`` and besides it only ``at`` and ``event``, which
+    sort before ``hash``: ``body`` then ends in ``"seq":`` and the integer's digits, and the
+    hash member goes just before them. That is the bytes of ``body`` copied once, not the
+    record encoded again; any other object is encoded again. ``b""`` if it cannot be encoded."""
+    seq = data.get("seq")
+    if type(seq) is int and len(data) == 1 + ("at" in data) + ("event" in data):
+        cut = len(body) - len(str(seq)) - 7  # '"seq":' and '}'
+        return body[:cut] + b'"hash":"' + claimed.encode("ascii") + b'",' + body[cut:]
+    try:
+        return codec.canonical({**data, "hash": claimed})
+    except codec.EncodeError:
+        return b""
 
 
 def _link_problem(

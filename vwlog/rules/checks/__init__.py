@@ -8,7 +8,7 @@ cites a rule id of the catalog; rules that hold only by inference or default say
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from vwlog.events import (
     AnyEvent,
@@ -50,8 +50,8 @@ __all__ = [
 ]
 
 
-_ALWAYS = frozenset((Conceded, DeckRevealed, JudgeRulingIssued))
-_AFTER_WIN = frozenset((DeckRevealed, JudgeRulingIssued))
+_ALWAYS: Final = frozenset((Conceded, DeckRevealed, JudgeRulingIssued))
+_AFTER_WIN: Final = frozenset((DeckRevealed, JudgeRulingIssued))
 # Event classes are leaves: the checks compare exact types (``type(e) is C``, ``in`` a frozenset),
 # since a failed ``isinstance`` against a pydantic model class goes through ABCMeta (slow).
 

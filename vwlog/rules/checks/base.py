@@ -3,7 +3,7 @@ event is summarised in a violation."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from vwlog.events import (
     AttackDeclared,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 Violations = tuple["Violation", ...]
 
 
-ACCEPTS: dict[DecisionKind, tuple[type[BaseEvent], ...]] = {
+ACCEPTS: Final[dict[DecisionKind, tuple[type[BaseEvent], ...]]] = {
     DecisionKind.SETUP: (MatchStarted,),
     DecisionKind.SUPPLY: (SupplyChosen,),
     DecisionKind.DEPLOY: (PropertyPlaced, DeploymentFinished),
@@ -50,7 +50,7 @@ ACCEPTS: dict[DecisionKind, tuple[type[BaseEvent], ...]] = {
 """Which decision events answer which kind of awaited decision."""
 
 
-WHAT: dict[DecisionKind, Msg] = {
+WHAT: Final[dict[DecisionKind, Msg]] = {
     DecisionKind.SETUP: msg("start the match"),
     DecisionKind.SUPPLY: msg("choose a supply package"),
     DecisionKind.DEPLOY: msg("place Property or finish deploying"),

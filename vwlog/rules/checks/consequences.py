@@ -3,7 +3,7 @@ different consequences), and the structural check of trusted effects."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from vwlog.events import (
     AnyEvent,
@@ -232,7 +232,7 @@ def no_preparation_priority() -> Violation:
     )
 
 
-_CONSEQUENCE_RULE: dict[str, str] = {
+_CONSEQUENCE_RULE: Final[dict[str, str]] = {
     "opening_hand_drawn": "R-SET-4",
     "turn_started": "R-END-5",
     "phase_started": "R-GEN-10",
@@ -254,7 +254,7 @@ _CONSEQUENCE_RULE: dict[str, str] = {
 }
 
 
-WINDOW_CLOSE_RULES: dict[str, str] = {
+WINDOW_CLOSE_RULES: Final[dict[str, str]] = {
     "MAIN1": "R-MAIN-2",
     "MAIN2": "R-MAIN-9",
     "DEPLOY": "R-DEP-2",
@@ -267,7 +267,7 @@ WINDOW_CLOSE_RULES: dict[str, str] = {
 """The rule that ends each window only when all players pass with an empty register."""
 
 
-_VICTORY_RULES = {"MILITARY": "R-VIC-1", "POLITICAL": "R-HON-1", "ABSOLUTE": "R-VIC-3"}
+_VICTORY_RULES: Final = {"MILITARY": "R-VIC-1", "POLITICAL": "R-HON-1", "ABSOLUTE": "R-VIC-3"}
 
 
 def window_rule(state: MatchState) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from vwlog.events import (
     AnyEvent,
@@ -101,7 +101,7 @@ def _no_check(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent)
     return ()
 
 
-_DECISION_CHECKS: dict[type, _Check] = {
+_DECISION_CHECKS: Final[dict[type, _Check]] = {
     PriorityPassed: _no_check,
     CostPaid: lambda rs, st, exp, ev: check_cost(rs, st, ev),
     SupplyChosen: lambda rs, st, exp, ev: check_supply(rs, st, ev),
@@ -120,7 +120,7 @@ _DECISION_CHECKS: dict[type, _Check] = {
 class-pattern ``match``, whose failed ``isinstance`` checks go through pydantic's ABCMeta).
 Decisions not listed (conceding, reveals, rulings, forks) are checked before they get here."""
 
-_ACCEPTS = {kind: frozenset(classes) for kind, classes in ACCEPTS.items()}
+_ACCEPTS: Final = {kind: frozenset(classes) for kind, classes in ACCEPTS.items()}
 """`ACCEPTS` as sets of exact event classes (event classes are leaves)."""
 
 

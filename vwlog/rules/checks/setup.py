@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from vwlog.events import (
     Conceded,
@@ -119,7 +119,7 @@ def check_ruling(state: MatchState, event: JudgeRulingIssued) -> Violations:
     return ()
 
 
-FORMAT_SHAPES: dict[MatchFormat, Msg] = {
+FORMAT_SHAPES: Final[dict[MatchFormat, Msg]] = {
     MatchFormat.DUEL: msg("two players, no teams"),
     MatchFormat.TAG: msg("teams of two, at least two teams"),
     MatchFormat.THREE_V_THREE: msg("two teams of three"),
