@@ -27,7 +27,6 @@ from vwlog.events import (
     LogHeader,
     MatchStarted,
     PriorityPassed,
-    acting_player,
     event_type,
 )
 from vwlog.model.errors import IllegalEventError, Violation
@@ -35,7 +34,7 @@ from vwlog.model.state import MatchState, UnknownIdError
 from vwlog.model.types import Phase, RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, Expect, Ruleset, check_against, expect
-from vwlog.rules.common import violation
+from vwlog.rules.common import actor, violation
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -153,7 +152,7 @@ def _catch_up(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> MatchStat
 
 
 def replay(
-    records: Iterable[EventRecord | tuple[int, EventRecord]],
+    records: Iterable[EventRecord | tuple[int, EventRecord] | tuple[int, bytes, EventRecord]],
     visitor: Visitor[R],
     *,
     header: LogHeader | None = None,
@@ -164,7 +163,7 @@ def replay(
     """Replay records through the rules and the fold, feeding ``visitor``.
 
     Args:
-        records: records in order, or ``(line, record)`` pairs when reading a file.
+        records: records in order; from a file, ``(line, record)`` or `LogLine` tuples.
         visitor: receives every step.
         header: the log header, passed to the visitor.
         ruleset: judge under this ruleset instead of the one the match names.
@@ -185,7 +184,7 @@ def replay(
     unstarted = False
     for item in records:
         if isinstance(item, tuple):  # a plain class: cheap, unlike pydantic's ABCMeta check
-            line, record = item
+            line, record = item[0], item[-1]  # a pair, or a LogLine (line, raw, record)
         else:
             line, record = None, item
         event = record.event
@@ -284,7 +283,7 @@ def _unknown_names(
 ) -> tuple[Violation, ...]:
     """Put first what breaks the most specific rule: a summoned card or an acting player the
     match does not have (other rules then fail too, as a consequence)."""
-    player = acting_player(event)
+    player = actor(event)
     if isinstance(player, str) and player not in state.seats:  # `has_player`, inlined
         err = UnknownIdError("player", player)
     elif type(event) is CardSummoned and event.card not in state.instances:

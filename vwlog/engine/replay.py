@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from vwlog.engine.loop import (
     BACKUP_MEMORY,
@@ -21,8 +21,8 @@ from vwlog.engine.loop import (
     replay,
 )
 from vwlog.events import (
+    DECISION_TYPES,
     TRAILER_TYPES,
-    AnyEvent,
     EventRecord,
     JudgeRulingIssued,
     LogHeader,
@@ -149,9 +149,6 @@ class ValidationReport:
 
 
 _TRAILER = frozenset(TRAILER_TYPES)
-_DECISIONS = frozenset(cls for cls in get_args(AnyEvent) if cls.DECISION)
-"""The decision event classes (a set lookup: reading ``DECISION`` off a pydantic event passes
-through the model's ``__getattr__`` hook)."""
 _NOTED = frozenset({MatchStarted, ObjectResulted, JudgeRulingIssued, MatchForked})
 """Event types the validation report looks into (the rest are only counted)."""
 
@@ -176,7 +173,7 @@ class Validator(BaseVisitor[ValidationReport]):
         if kind in _TRAILER:  # event classes are leaves: no ABCMeta isinstance per event
             return
         r.events += 1
-        if kind in _DECISIONS:
+        if kind in DECISION_TYPES:
             r.decisions += 1
         else:
             r.consequences += 1

@@ -157,10 +157,15 @@ RECORD: TypeAdapter[EventRecord] = TypeAdapter(EventRecord)
 """Validates records from JSON bytes."""
 
 
-_ACTORS: frozenset[type[BaseEvent]] = frozenset(
+ACTOR_TYPES: frozenset[type[BaseEvent]] = frozenset(
     cls for cls in get_args(AnyEvent) if "player" in cls.model_fields
 )
 """Event classes that name a ``player``."""
+DECISION_TYPES: frozenset[type[BaseEvent]] = frozenset(
+    cls for cls in get_args(AnyEvent) if cls.DECISION
+)
+"""The decision event classes (a set lookup: reading ``DECISION`` off an event passes through
+pydantic's ``__getattr__`` hook)."""
 
 
 def acting_player(event: BaseEvent) -> str | None:
@@ -168,8 +173,9 @@ def acting_player(event: BaseEvent) -> str | None:
 
     Cheaper than ``getattr(event, "player", None)``: a missing attribute of a pydantic model is
     found missing by raising and catching an ``AttributeError`` (microseconds, on the replay's
-    hot path); this is one set lookup."""
-    if type(event) in _ACTORS:
+    hot path); this is one set lookup. The compiled engine calls its own copy,
+    `vwlog.rules.common.actor`."""
+    if type(event) in ACTOR_TYPES:
         player: str | None = event.player  # type: ignore[attr-defined]
         return player
     return None
@@ -182,6 +188,8 @@ def event_type(event: BaseEvent) -> str:
 
 
 __all__ = [
+    "ACTOR_TYPES",
+    "DECISION_TYPES",
     "EVENT_TYPES",
     "FORMAT_NAME",
     "FORMAT_VERSION",

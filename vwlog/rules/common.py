@@ -5,19 +5,34 @@ Pure functions over frozen state; no I/O.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
+from vwlog.events import ACTOR_TYPES
 from vwlog.model.errors import Violation
 from vwlog.model.text import Msg, msg
 from vwlog.model.types import CardType, Keyword, ObjectKind, RuleId, Stat, Terrain
 from vwlog.rules.catalog import RULES
 
 if TYPE_CHECKING:
+    from vwlog.events import BaseEvent
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState, Permanent
 
 
 _H = TypeVar("_H")
+
+
+_ACTORS: Final = ACTOR_TYPES
+
+
+def actor(event: BaseEvent) -> str | None:
+    """The ``player`` an event names, or ``None``: `vwlog.events.acting_player` compiled with
+    the engine, which asks it for most events (a call into interpreted code costs more than
+    the lookup)."""
+    if type(event) in _ACTORS:
+        player: str | None = event.player  # type: ignore[attr-defined]
+        return player
+    return None
 
 
 def handler_for(table: dict[type, _H], value: object) -> _H:
@@ -219,6 +234,7 @@ def distributes_in_step6(state: MatchState, attacker: str) -> bool:
 
 
 __all__ = [
+    "actor",
     "attack_candidates",
     "attackable",
     "block_candidates",

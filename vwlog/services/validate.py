@@ -75,7 +75,7 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
         items = itertools.chain(() if first is None else (first,), lines)
         try:
             report = replay(
-                ((line.line_no, line.record) for line in items),
+                items,
                 validator,
                 header=reader.header,
                 ruleset=ruleset,

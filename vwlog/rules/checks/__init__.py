@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from vwlog.events import (
+    DECISION_TYPES,
     AnyEvent,
     Conceded,
     DeckRevealed,
@@ -52,6 +53,7 @@ __all__ = [
 
 _ALWAYS: Final = frozenset((Conceded, DeckRevealed, JudgeRulingIssued))
 _AFTER_WIN: Final = frozenset((DeckRevealed, JudgeRulingIssued))
+_DECISIONS: Final = DECISION_TYPES
 # Event classes are leaves: the checks compare exact types (``type(e) is C``, ``in`` a frozenset),
 # since a failed ``isinstance`` against a pydantic model class goes through ABCMeta (slow).
 
@@ -96,6 +98,6 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
         return ()
     if exp.consequences:
         return check_consequence(ruleset, state, exp, event)
-    if not event.DECISION:
+    if kind not in _DECISIONS:
         return check_extra(state, exp, event)
     return check_decision(ruleset, state, exp, event)

@@ -20,7 +20,6 @@ from vwlog.events import (
     PropertyPlaced,
     SkillRegistered,
     SupplyChosen,
-    acting_player,
 )
 from vwlog.model.state import Marker
 from vwlog.model.text import msg
@@ -40,6 +39,7 @@ from vwlog.rules.checks.consequences import no_preparation_priority
 from vwlog.rules.checks.deploy import check_deployment_finished, check_placement, check_supply
 from vwlog.rules.checks.register import check_cost, check_register_skill, check_summon
 from vwlog.rules.common import (
+    actor,
     violation,
 )
 from vwlog.rules.flow import DecisionKind, Expect
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     kind = exp.kind
-    player = acting_player(event)
+    player = actor(event)
     if kind is None:
         return (
             violation("R-VIC-4", "{event_tag}: nothing may happen now", event_tag=event_tag(event)),
