@@ -13,6 +13,7 @@ from vwlog.events import MatchStarted
 from vwlog.io.logfile import open_log
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import IllegalEventError, LogFormatError
+from vwlog.services.collection import fewer_collections
 from vwlog.services.trust import TrustFindings, TrustOptions, findings_of
 from vwlog.services.trustpass import IntegrityPass
 
@@ -56,6 +57,9 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
     With `ViolationPolicy.STOP_AT_FIRST` validation stops at the first illegal event: the
     report holds its violations and ``stopped_at`` names its seq.
 
+    While it runs, the garbage collector's young generation collects less often
+    (`vwlog.services.collection`).
+
     Raises:
         LogFormatError: the file is unreadable or malformed (names file, line and field).
         RulesetOverrideError: an override does not fit the ruleset.
@@ -63,7 +67,7 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
     """
     opts = options or ValidationOptions()
     validator = Validator(source=str(path))
-    with open_log(path) as reader:
+    with fewer_collections(), open_log(path) as reader:
         gathered = IntegrityPass(reader.name, reader.header, reader.parse, upcast=reader.upcast)
         lines = gathered.tee(reader)
         first = next(lines, None)
