@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 COMPILED: tuple[str, ...] = (
     "vwlog.engine.loop",
+    "vwlog.engine.tally",
     "vwlog.io.codec",
     "vwlog.io.logfile",
     "vwlog.model.copying",

@@ -90,6 +90,29 @@ def test_collect_policy_reports_every_violation_and_reads_on() -> None:
     assert len({v.seq for v in report.violations}) >= 2
 
 
+def test_a_validator_subclass_that_overrides_visit_is_still_called() -> None:
+    """A plain `Validator` hands the loop its compiled bookkeeping; a subclass's own `visit`
+    must still run, and reach that bookkeeping through ``super()``."""
+
+    class Watching(Validator):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen = 0
+
+        def visit(self, step: Step) -> None:
+            self.seen += 1
+            super().visit(step)
+
+    log = with_two_violations()
+    plain = validate_records(log)
+    watching = replay(log, Watching())
+    assert watching.events == plain.events
+    assert watching.violations == plain.violations
+    watcher = Watching()
+    replay(log, watcher)
+    assert watcher.seen == len(log)
+
+
 def test_stop_at_first_raises_at_the_first_illegal_event() -> None:
     log = with_two_violations()
     first = validate_records(log).violations[0]

@@ -20,15 +20,10 @@ from vwlog.engine.loop import (
     Visitor,
     replay,
 )
+from vwlog.engine.tally import Tally
 from vwlog.events import (
-    DECISION_TYPES,
-    TRAILER_TYPES,
     EventRecord,
-    JudgeRulingIssued,
     LogHeader,
-    MatchForked,
-    MatchStarted,
-    ObjectResulted,
     event_type,
 )
 from vwlog.model.errors import Violation
@@ -36,7 +31,6 @@ from vwlog.model.state import MatchState
 from vwlog.projections import INITIAL
 from vwlog.rules import Ruleset, expect
 from vwlog.rules.common import violation
-from vwlog.rules.effects import is_trusted
 from vwlog.rules.published import Integrity, TrustedResult
 
 if TYPE_CHECKING:
@@ -148,16 +142,15 @@ class ValidationReport:
         return not self.violations and (self.integrity is None or self.integrity.ok)
 
 
-_TRAILER = frozenset(TRAILER_TYPES)
-_NOTED = frozenset({MatchStarted, ObjectResulted, JudgeRulingIssued, MatchForked})
-"""Event types the validation report looks into (the rest are only counted)."""
-
-
 class Validator(BaseVisitor[ValidationReport]):
     """A visitor that builds a `ValidationReport`."""
 
     def __init__(self, source: str | None = None) -> None:
         self.report = ValidationReport(source=source)
+        self._tally = Tally(self.report)
+        if type(self).visit is Validator.visit:
+            # the replay loop then calls the compiled bookkeeping itself, not this method
+            self.visit = self._tally.visit  # type: ignore[method-assign]
 
     def begin_match(self, header: LogHeader | None) -> None:
         """Take the match id from the header."""
@@ -167,45 +160,7 @@ class Validator(BaseVisitor[ValidationReport]):
     def visit(self, step: Step) -> None:
         """Count the event and keep its violations (the seal and signatures are records, not
         game events: the integrity check reports them)."""
-        r = self.report
-        event = step.record.event
-        kind = type(event)
-        if kind in _TRAILER:  # event classes are leaves: no ABCMeta isinstance per event
-            return
-        r.events += 1
-        if kind in DECISION_TYPES:
-            r.decisions += 1
-        else:
-            r.consequences += 1
-        if step.violations:
-            r.violations.extend(step.violations)
-        if kind not in _NOTED:
-            return
-        if isinstance(event, MatchStarted):
-            r.players = tuple(s.player for s in event.seats)
-            r.ruleset = f"{event.ruleset.id}@{event.ruleset.version}"
-        if isinstance(event, ObjectResulted):
-            obj = next((o for o in step.before.register if o.id == event.object_id), None)
-            if obj is not None and is_trusted(step.before, obj):
-                r.effects_trusted += len(event.effects)
-                r.objects_trusted += 1
-                r.trusted.append(
-                    TrustedResult(
-                        seq=step.record.seq,
-                        card=step.before.instances.get(obj.card) if obj.card else None,
-                        skill=obj.skill,
-                        effects=len(event.effects),
-                        line=step.line,
-                    )
-                )
-            else:
-                r.effects_verified += len(event.effects)
-        if isinstance(event, JudgeRulingIssued):
-            r.rulings += 1
-        if isinstance(event, MatchForked):
-            r.fork_parent, r.fork_at = event.parent, event.at
-        if step.voids is not None:
-            r.voided.append(step.voids)
+        self._tally.visit(step)
 
     def end_match(self, final: MatchState) -> None:
         """Record how the match ended."""
