@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
+import pickle
 import pkgutil
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,8 +28,12 @@ from vwlog.engine.replay import (
 from vwlog.events import TRAILER_TYPES
 from vwlog.io.logfile import read_log
 from vwlog.model.errors import IllegalEventError
+from vwlog.projections import INITIAL
+from vwlog.rules.flow import NOTHING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from vwlog.events import EventRecord
 
 SAMPLES = Path(__file__).parent.parent.parent / "samples"
@@ -111,6 +117,21 @@ def test_a_validator_subclass_that_overrides_visit_is_still_called() -> None:
     watcher = Watching()
     replay(log, watcher)
     assert watcher.seen == len(log)
+
+
+@pytest.mark.parametrize("clone", [copy.deepcopy, lambda v: pickle.loads(pickle.dumps(v))])
+def test_a_validator_survives_a_copy_and_a_pickle(clone: Callable[[Validator], Validator]) -> None:
+    log = with_two_violations()
+    half = len(log) // 2
+    validator = Validator(source="x")
+    replay(log[:half], validator)
+    copied = clone(validator)
+    for record in log[half:]:  # the copy goes on counting into its own report
+        copied.visit(Step(record, None, INITIAL, INITIAL, NOTHING, ()))
+    assert copied.report is not validator.report
+    rest = sum(1 for r in log[half:] if type(r.event) not in TRAILER_TYPES)
+    assert copied.report.events == validator.report.events + rest
+    assert copied.report.source == "x"
 
 
 def test_stop_at_first_raises_at_the_first_illegal_event() -> None:

@@ -147,10 +147,24 @@ class Validator(BaseVisitor[ValidationReport]):
 
     def __init__(self, source: str | None = None) -> None:
         self.report = ValidationReport(source=source)
+        self._bind()
+
+    def _bind(self) -> None:
         self._tally = Tally(self.report)
         if type(self).visit is Validator.visit:
             # the replay loop then calls the compiled bookkeeping itself, not this method
             self.visit = self._tally.visit  # type: ignore[method-assign]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the tally: a copy counts into its own report."""
+        state = self.__dict__.copy()
+        state.pop("_tally", None)
+        state.pop("visit", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind()
 
     def begin_match(self, header: LogHeader | None) -> None:
         """Take the match id from the header."""

@@ -64,10 +64,11 @@ class IntegrityPass:
         data = self.chain.feed(line_no, raw, current)
         if self.unreadable is not None:
             return
-        if current is not None and data is not None:
+        event = data.get("event") if data is not None and current is not None else None
+        if data is not None and type(event) is dict:
             # the line's own JSON says what the record says (dict lookups, not model reads)
             seq: object = data.get("seq")
-            kind: object = data["event"]["type"]
+            kind: object = event.get("type")
         elif record is not None:
             seq = record.seq
             kind = record.event.type
