@@ -64,20 +64,17 @@ class IntegrityPass:
         data = self.chain.feed(line_no, raw, current)
         if self.unreadable is not None:
             return
-        event = data.get("event") if data is not None and current is not None else None
-        if data is not None and type(event) is dict:
-            # the line's own JSON says what the record says (dict lookups, not model reads)
+        event = data.get("event") if data is not None else None
+        if data is not None and (record is None or (current is not None and type(event) is dict)):
+            # the line's own JSON: all there is, or what the record says (dict lookups, not
+            # model reads)
             seq: object = data.get("seq")
-            kind: object = event.get("type")
+            kind: object = event.get("type") if type(event) is dict else None
+            if not isinstance(kind, str):
+                kind = None  # a damaged line: any JSON may stand where the type belongs
         elif record is not None:
             seq = record.seq
             kind = record.event.type
-        elif data is not None:
-            seq = data.get("seq")
-            event = data.get("event")
-            kind = event.get("type") if isinstance(event, dict) else None
-            if not isinstance(kind, str):
-                kind = None  # a damaged line: any JSON may stand where the type belongs
         else:
             record = self._record(line_no, raw)
             if record is None:
