@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final, Protocol, TypeVar
 
-from vwlog.events import TRAILER_TYPES as _TRAILER
 from vwlog.events import (
+    TRAILER_TYPES,
     AnyEvent,
     CardSummoned,
     EventRecord,
@@ -45,6 +45,14 @@ CATCH_UP_LIMIT: Final = 64
 BACKUP_MEMORY: Final = 4096
 """Priority points remembered for judges' back-up rulings."""
 
+# The event classes the loop compares with once per event, as constants: compiled, a name
+# imported from another module is looked up in this module's dictionary at every use.
+_TRAILER: Final = frozenset(TRAILER_TYPES)
+_MATCH_STARTED: Final = MatchStarted
+_PRIORITY_PASSED: Final = PriorityPassed
+_RULING: Final = JudgeRulingIssued
+_CARD_SUMMONED: Final = CardSummoned
+
 
 @dataclass(slots=True, init=False)
 class Step:
@@ -60,6 +68,8 @@ class Step:
     violations: tuple[Violation, ...]
     voids: tuple[int, int] | None
     """For a judge's back-up: the range of seqs it voided (inclusive)."""
+    event: AnyEvent
+    """The record's event (``record.event``, read once)."""
 
     def __init__(
         self,
@@ -70,9 +80,12 @@ class Step:
         expected: Expect,
         violations: tuple[Violation, ...],
         voids: tuple[int, int] | None = None,
+        *,
+        event: AnyEvent | None = None,
     ) -> None:
         # written out: compiled, a native constructor (the dataclass's own stays interpreted)
         self.record = record
+        self.event = record.event if event is None else event
         self.line = line
         self.before = before
         self.after = after
@@ -191,10 +204,10 @@ def replay(
         if type(event) in _TRAILER:
             # the seal and its signatures: no game facts, checked by the integrity pass; the
             # visitor still sees them (a step that leaves the board as it was)
-            visit(Step(record, line, state, state, expect(rs, state), ()))
+            visit(Step(record, line, state, state, expect(rs, state), (), event=event))
             continue
         # event classes are leaves: compare exact types (no ABCMeta isinstance)
-        if not state.started and type(event) is MatchStarted:
+        if not state.started and type(event) is _MATCH_STARTED:
             rs = ruleset or event.ruleset
         exp = expect(rs, state)
         if exp.kind == "priority":
@@ -211,15 +224,15 @@ def replay(
             found
             and exp.consequences
             and not exp.demands(event)
-            and not (type(event) is PriorityPassed and state.phase == Phase.PREP)
+            and not (type(event) is _PRIORITY_PASSED and state.phase == Phase.PREP)
         ):
             # a missing consequence is caught up; a pass in the Preparation Phase is no
             # omission (no window there to catch up to, R-REG-10): it is played as logged
             state = _caught_up(rs, state, event)
         voids: tuple[int, int] | None = None
-        if type(event) is JudgeRulingIssued and event.kind == RulingKind.BACK_UP:
+        if type(event) is _RULING and event.kind == RulingKind.BACK_UP:
             after, voids, found = _back_up(memory, state, record.seq, event, found)
-        elif ruleset is not None and type(event) is MatchStarted:
+        elif ruleset is not None and type(event) is _MATCH_STARTED:
             # judge under the given ruleset: the fold reads its setup and flags from the state
             after = evolve(state, event.model_copy(update={"ruleset": ruleset}))
         else:
@@ -227,7 +240,7 @@ def replay(
         located = tuple(_locate(v, record, line, before) for v in found) if found else ()
         if located and stop:
             raise IllegalEventError(record.seq, event_type(event), located)
-        visit(Step(record, line, before, after, exp, located, voids))
+        visit(Step(record, line, before, after, exp, located, voids, event=event))
         state = after
     visitor.end_match(state)
     return visitor.result()
@@ -286,7 +299,7 @@ def _unknown_names(
     player = actor(event)
     if isinstance(player, str) and player not in state.seats:  # `has_player`, inlined
         err = UnknownIdError("player", player)
-    elif type(event) is CardSummoned and event.card not in state.instances:
+    elif type(event) is _CARD_SUMMONED and event.card not in state.instances:
         err = UnknownIdError("card", event.card)
     else:
         return found

@@ -38,8 +38,7 @@ class Tally:
     def visit(self, step: Step) -> None:
         """Count the event and keep its violations (the seal and signatures are records, not
         game events: the integrity check reports them)."""
-        event = step.record.event
-        kind = type(event)
+        kind = type(step.event)
         if kind in _TRAILER:  # event classes are leaves: no ABCMeta isinstance per event
             return
         r = self.report

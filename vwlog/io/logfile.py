@@ -48,7 +48,7 @@ from vwlog.model.resources import Closing
 from vwlog.model.text import msg, said_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
 
 DEFAULT_MAX_LINE_BYTES: Final = 16 * 1024 * 1024
@@ -127,6 +127,8 @@ class LogReader(Closing):
                 why = said_text(msg("cannot open: {why}", why=os_detail(err)))
                 raise caused(LogFormatError(self.name, None, why), err) from err
             self._owned = True
+        self._readline: Callable[[int], bytes] = self._file.readline
+        """The file's ``readline``, bound once (not looked up on the file for every line)."""
         try:
             self.header = self._read_header()
         except BaseException:
@@ -193,7 +195,7 @@ class LogReader(Closing):
         """The next line without its newline, and whether it had one; ``None`` at the end."""
         try:
             # Reading at most one byte past the limit keeps a runaway line out of memory.
-            chunk = self._file.readline(self.max_line_bytes + 1)
+            chunk = self._readline(self.max_line_bytes + 1)
         except OSError as err:
             why = said_text(msg("cannot read: {why}", why=os_detail(err)))
             raise caused(LogFormatError(self.name, self._line_no + 1, why), err) from err

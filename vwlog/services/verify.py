@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 # -- integrity -------------------------------------------------------------------------------
 
 _NOT_A_RECORD: Final = said_text(msg("line altered: no longer a valid record"))
+_loads: Final = orjson.loads
+"""``orjson.loads`` as a constant (compiled, not looked up in the module at every line)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +153,7 @@ class ChainCheck:
         # the record model is consulted only when that does not match, and for the events
         # that carry deck commitments
         try:
-            data = orjson.loads(raw)
+            data = _loads(raw)
         except orjson.JSONDecodeError:
             data = None
         if not isinstance(data, dict):

@@ -54,6 +54,9 @@ __all__ = [
 _ALWAYS: Final = frozenset((Conceded, DeckRevealed, JudgeRulingIssued))
 _AFTER_WIN: Final = frozenset((DeckRevealed, JudgeRulingIssued))
 _DECISIONS: Final = DECISION_TYPES
+_MATCH_STARTED: Final = MatchStarted
+_FORKED: Final = MatchForked
+"""Constants, not names looked up in the module's dictionary at every use (compiled)."""
 # Event classes are leaves: the checks compare exact types (``type(e) is C``, ``in`` a frozenset),
 # since a failed ``isinstance`` against a pydantic model class goes through ABCMeta (slow).
 
@@ -67,7 +70,7 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
     """Like `check`, with the expectation already computed (the replay loop computes it once)."""
     kind = type(event)
     if not state.started:
-        if type(event) is MatchStarted:
+        if type(event) is _MATCH_STARTED:
             return check_match_started(ruleset, event)
         return (
             violation(
@@ -77,7 +80,7 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
                 event_tag=event_tag(event),
             ),
         )
-    if kind is MatchStarted:
+    if kind is _MATCH_STARTED:
         return (violation("R-SET-1", "the match has already started"),)
     if state.winner is not None and kind not in _AFTER_WIN:
         return (
@@ -92,7 +95,7 @@ def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEv
         )
     if kind in _ALWAYS:
         return check_always(state, event)  # type: ignore[arg-type]
-    if kind is MatchForked:
+    if kind is _FORKED:
         if not exp.is_priority:
             return (violation("R-REG-5", "a fork may start only where a player holds priority"),)
         return ()

@@ -57,7 +57,7 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
         return (
             violation("R-VIC-4", "{event_tag}: nothing may happen now", event_tag=event_tag(event)),
         )
-    if type(event) is AttackDeclared and not event.attacks and no_attack_owed(state, exp, event):
+    if type(event) is _ATTACK_DECLARED and not event.attacks and no_attack_owed(state, exp, event):
         return ()
     if type(event) not in _ACCEPTS[kind]:
         return (out_of_turn(ruleset, state, exp, event),)
@@ -78,7 +78,8 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
                 actual=str(player),
             ),
         )
-    return _DECISION_CHECKS.get(type(event), _no_check)(ruleset, state, exp, event)
+    check = _DECISION_CHECKS.get(type(event))
+    return check(ruleset, state, exp, event) if check is not None else ()
 
 
 _Check = Callable[["Ruleset", "MatchState", Expect, Any], Violations]
@@ -97,12 +98,10 @@ def no_attack_owed(state: MatchState, exp: Expect, event: AttackDeclared) -> boo
     )
 
 
-def _no_check(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
-    return ()
+_ATTACK_DECLARED: Final = AttackDeclared
+"""A constant, not a name looked up in the module's dictionary at every use (compiled)."""
 
-
-_DECISION_CHECKS: Final[dict[type, _Check]] = {
-    PriorityPassed: _no_check,
+_DECISION_CHECKS: Final[dict[type, _Check]] = {  # a pass has nothing more to check
     CostPaid: lambda rs, st, exp, ev: check_cost(rs, st, ev),
     SupplyChosen: lambda rs, st, exp, ev: check_supply(rs, st, ev),
     PropertyPlaced: check_placement,
