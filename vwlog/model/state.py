@@ -301,7 +301,25 @@ class MatchState:
     def _with(self, changes: dict[str, Any]) -> MatchState:
         """A copy with ``changes``: what `replace` does for the compiled class, which keeps its
         fields in the instance itself (no dictionary to copy) and reads them directly."""
-        new: MatchState = MatchState.__new__(MatchState)
+        new = self._copy()
+        for name, value in changes.items():
+            object.__setattr__(new, name, value)
+        return new
+
+    def with_priority(self, priority: str | None, passes: int, done: frozenset[str]) -> MatchState:
+        """A copy with who holds priority, how many passed in a row and what is done in the
+        step: ``replace(self, priority=…, passes=…, done=…)`` without the keyword dictionary
+        (the fold's most frequent copy: every pass, every action that resets priority)."""
+        if not _NATIVE:  # interpreted: copying the instance dictionary is faster
+            return replace(self, priority=priority, passes=passes, done=done)
+        new = self._copy()
+        object.__setattr__(new, "priority", priority)
+        object.__setattr__(new, "passes", passes)
+        object.__setattr__(new, "done", done)
+        return new
+
+    def _copy(self) -> MatchState:
+        new: MatchState = _new_state(MatchState)
         object.__setattr__(new, "ruleset", self.ruleset)
         object.__setattr__(new, "cards", self.cards)
         object.__setattr__(new, "instances", self.instances)
@@ -341,8 +359,6 @@ class MatchState:
         object.__setattr__(new, "revealed", self.revealed)
         object.__setattr__(new, "commitments", self.commitments)
         object.__setattr__(new, "voided_to", self.voided_to)
-        for name, value in changes.items():
-            object.__setattr__(new, name, value)
         return new
 
     # -- lookups -----------------------------------------------------------------------------
@@ -439,8 +455,13 @@ _BASE: Final = {
 }
 
 _FIELD_NAMES: Final = tuple(f.name for f in fields(MatchState))
+_new_state: Final = MatchState.__new__
+"""``MatchState.__new__``, looked up once (compiled, a copy then skips the type's lookup)."""
 
-if MatchState.__dictoffset__ == 0:  # compiled: a native class, without an instance dictionary
+_NATIVE: Final = MatchState.__dictoffset__ == 0
+"""Compiled: a native class, without an instance dictionary."""
+
+if _NATIVE:
     copier(MatchState, MatchState._with)
 
 

@@ -137,12 +137,7 @@ def _ev_priority_passed(state: MatchState, event: PriorityPassed) -> MatchState:
     done = state.done
     if Marker.WINDOW not in done:
         done = done | {Marker.WINDOW}
-    return replace(
-        state,
-        priority=state.next_player(event.player),
-        passes=state.passes + 1,
-        done=done,
-    )
+    return state.with_priority(state.next_player(event.player), state.passes + 1, done)
 
 
 def _ev_step_started(state: MatchState, event: StepStarted) -> MatchState:

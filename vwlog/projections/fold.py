@@ -42,11 +42,11 @@ def _player(state: MatchState, player_id: str, **changes: object) -> MatchState:
 
 def _reset_priority(state: MatchState) -> MatchState:
     """After a consequence or a step action the active player receives priority (R-REG-5)."""
-    return replace(state, priority=state.active, passes=0)
+    return state.with_priority(state.active, 0, state.done)
 
 
 def _action_done(state: MatchState, tag: str) -> MatchState:
-    return _reset_priority(replace(state, done=state.done | {tag}))
+    return state.with_priority(state.active, 0, state.done | {tag})
 
 
 def _draw(state: MatchState, player_id: str, cards: Iterable[str]) -> MatchState:
