@@ -10,6 +10,8 @@ from typing import ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vwlog.model.bounds import LogInt
+
 FORMAT_NAME: Final = "vwlog"
 """The ``format`` value of every log header."""
 FORMAT_VERSION = 1
@@ -79,7 +81,7 @@ class LogHeader(BaseModel):
 
     format: Literal["vwlog"] = FORMAT_NAME
     """Always ``"vwlog"``."""
-    version: int = FORMAT_VERSION
+    version: LogInt = FORMAT_VERSION
     """Format version of the records that follow."""
     match_id: str = Field(min_length=1, max_length=200)
     """Identifier of the match."""

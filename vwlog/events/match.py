@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vwlog.events.base import Consequence, Decision
 from vwlog.events.effects import Effect
+from vwlog.model.bounds import LogInt
 from vwlog.model.cards import CardDef, Ruleset
 from vwlog.model.types import MatchFormat, RulingKind, Victory
 
@@ -144,7 +145,7 @@ class JudgeRulingIssued(Decision):
     """Warning, back-up, partial fix or game loss."""
     reason: str
     """Why, in the judge's words."""
-    back_to: int | None = None
+    back_to: LogInt | None = None
     """For a back-up: the seq of the priority point the game returns to."""
     loser: str | None = None
     """For a game loss: the player who loses."""
@@ -164,7 +165,7 @@ class MatchForked(Decision):
     type: Literal["match_forked"] = "match_forked"
     parent: str
     """Id of the parent match."""
-    at: int
+    at: LogInt
     """Seq of the parent's priority point the fork continues from."""
     name: str | None = None
     """A name for the fork ("what if I had blocked")."""

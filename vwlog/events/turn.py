@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from vwlog.events.base import Consequence, Decision
+from vwlog.model.bounds import LogInt
 from vwlog.model.types import Phase, Step
 
 
@@ -14,7 +15,7 @@ class TurnStarted(Consequence):
     A consequence the rules demand."""
 
     type: Literal["turn_started"] = "turn_started"
-    turn: int
+    turn: LogInt
     """Turn number, 1-based, counted across all players."""
     player: str
     """The active player."""
@@ -57,7 +58,7 @@ class TurnEnded(Consequence):
     A consequence the rules demand."""
 
     type: Literal["turn_ended"] = "turn_ended"
-    turn: int
+    turn: LogInt
     """The turn that ended."""
 
 

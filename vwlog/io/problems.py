@@ -5,12 +5,13 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any, Final, get_args
 
 import orjson
 
 from vwlog.events import EVENT_TYPES
 from vwlog.events.effects import Effect
+from vwlog.model.bounds import INT_MAX, INT_MIN
 from vwlog.model.text import Msg, msg, said_text
 
 if TYPE_CHECKING:
@@ -122,9 +123,16 @@ def describe_error(error: ErrorDetails) -> tuple[str | None, str]:
     message = error["msg"]
     message = message[:1].lower() + message[1:]
     # pydantic's own message stays as pydantic words it
-    return field, said_text(
+    said = said_text(
         msg("{message}, found {value}", message=message, value=show_value(error.get("input")))
     )
+    if kind in _BOUND_ERRORS and ctx.get("le", ctx.get("ge")) in (INT_MAX, INT_MIN):
+        # an integer beyond what canonical JSON writes (`vwlog.model.bounds`)
+        said = said_text(msg("{error} (the log format's integers fit in 64 bits)", error=said))
+    return field, said
+
+
+_BOUND_ERRORS: Final = ("less_than_equal", "greater_than_equal")
 
 
 def _unknown_tag(what: str, found: str, close: list[str], count: int) -> Msg:

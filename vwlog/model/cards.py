@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from vwlog.model.bounds import INT_MAX, LogInt
 from vwlog.model.types import (
     CardType,
     Expiry,
@@ -85,7 +86,7 @@ class EffectSpec(_Frozen):
     ``deck_reordered`` (or nothing, when the order stays)."""
     target: Target = Target.SELF
     """Whom it affects."""
-    amount: int = 0
+    amount: LogInt = 0
     """Stat delta, gold, honor, cards drawn, damage dealt, or cards looked at (``bottom``,
     ``reorder``)."""
     stat: Stat | None = None
@@ -109,7 +110,7 @@ class Condition(_Frozen):
 
     controls_territory_faction: tuple[Faction, ...] = ()
     """The controller controls a Territory of one of these factions."""
-    min_honor: int | None = None
+    min_honor: LogInt | None = None
     """The controller has at least this much honor."""
 
 
@@ -122,7 +123,7 @@ class AuraSpec(_Frozen):
     """Only Followers of this side, if set."""
     stat: Stat
     """The stat changed."""
-    amount: int
+    amount: LogInt
     """The change."""
 
 
@@ -135,7 +136,7 @@ class SkillDef(_Frozen):
     """Static, active, trigger or aura (R-SKL-1..4)."""
     text: str
     """The skill's text as printed."""
-    cost_gold: int = Field(default=0, ge=0)
+    cost_gold: int = Field(default=0, ge=0, le=INT_MAX)
     """Gold paid before registering (R-REG-3)."""
     cost_slide: bool = False
     """Whether sliding the card is part of the cost (R-SKL-2)."""
@@ -182,21 +183,21 @@ class CardDef(_Frozen):
     """Human or Frameless (R-GEN-3)."""
     faction: Faction | None = None
     """Faction, where the card has one."""
-    cost: int = Field(default=0, ge=0)
+    cost: int = Field(default=0, ge=0, le=INT_MAX)
     """Gold cost to summon (R-CARD-11)."""
-    honor_req: int = Field(default=0, ge=0)
+    honor_req: int = Field(default=0, ge=0, le=INT_MAX)
     """Honor the controller must have to summon it (R-CARD-10, a threshold by default)."""
-    atk: int = Field(default=0, ge=0)
+    atk: int = Field(default=0, ge=0, le=INT_MAX)
     """Follower ATK (R-CARD-4)."""
-    def_: int = Field(default=0, ge=0, alias="def")
+    def_: int = Field(default=0, ge=0, le=INT_MAX, alias="def")
     """Follower DEF (R-CARD-4; no combat function by default, OQ-3)."""
-    vit: int = Field(default=0, ge=0)
+    vit: int = Field(default=0, ge=0, le=INT_MAX)
     """Follower VIT: damage at or above it is fatal (R-CMB-26)."""
-    defense: int = Field(default=0, ge=0)
+    defense: int = Field(default=0, ge=0, le=INT_MAX)
     """Territory defense: damage at or above it destroys it (R-CMB-30)."""
-    capacity: int = Field(default=0, ge=0)
+    capacity: int = Field(default=0, ge=0, le=INT_MAX)
     """Territory capacity: how many Property cards it holds (R-CARD-2)."""
-    produce: int = Field(default=0, ge=0)
+    produce: int = Field(default=0, ge=0, le=INT_MAX)
     """Territory gold produce (R-PRO-1)."""
     terrain: Terrain | None = None
     """Territory terrain (Naval and Aerial need a permitting skill to attack, R-CMB-10)."""
@@ -240,7 +241,7 @@ class Ruleset(_Frozen):
 
     id: str = "vw-default"
     """Name of this interpretation."""
-    version: int = 1
+    version: LogInt = 1
     """Revision of this interpretation."""
 
     # setup (OQ-1, OQ-2)
@@ -254,19 +255,19 @@ class Ruleset(_Frozen):
     """OQ-1: Victory Points each player starts with."""
     mulligan: bool = False
     """OQ-1: whether a mulligan exists (none is defined by default)."""
-    min_deck_size: int | None = None
+    min_deck_size: LogInt | None = None
     """OQ-2: smallest legal Fate Deck, if the ruleset sets one."""
-    max_copies: int | None = None
+    max_copies: LogInt | None = None
     """OQ-2: most copies of one card in a deck, if the ruleset sets one."""
 
     # victory and limits
-    hand_limit: int = 7
+    hand_limit: LogInt = 7
     """R-END-3: the hand size kept in the End Phase."""
-    victory_vp: int = 3
+    victory_vp: LogInt = 3
     """R-VIC-1: Victory Points for a Military Victory."""
-    victory_honor: int = 100
+    victory_honor: LogInt = 100
     """R-VIC-2: honor for a Political Victory."""
-    victory_territories: int = 5
+    victory_territories: LogInt = 5
     """R-VIC-3: Territories controlled for an Absolute Victory."""
 
     # open questions
@@ -278,7 +279,7 @@ class Ruleset(_Frozen):
     """OQ-5: Relics and Runes count against a Territory's capacity."""
     summon_needs_empty_register: bool = True
     """OQ-6: Territory and Property summons need an empty register (they use it, respondable)."""
-    honor_per_territory_destroyed: int = 0
+    honor_per_territory_destroyed: LogInt = 0
     """OQ-7: honor the destroying player gains per Territory destroyed (0: honor only by
     effects)."""
     requirements_continuous: bool = False
