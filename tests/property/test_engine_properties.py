@@ -308,7 +308,9 @@ def test_any_single_event_mutation_that_makes_a_log_illegal_is_flagged(
         return
     assert found, f"{m.description}: illegal, yet not flagged"
     for v in found:
-        assert status(v.rule)[0] == "enforced", f"{m.description}: cites {v.rule}"
+        # as the corpus-wide property above: a partly enforced rule is cited for its enforced
+        # part (R-CMB-7's timing, for attackers entering battle after step 2)
+        assert status(v.rule)[0] in ("enforced", "partial"), f"{m.description}: cites {v.rule}"
         assert v.seq is not None, f"{m.description}: {v.rule} names no seq"
 
 
