@@ -58,6 +58,8 @@ _BOM: Final = b"\xef\xbb\xbf"
 # The core validator of the record adapter, called directly on the hot path.
 _validate_record: Final = RECORD.validator.validate_json
 _JSON_POSITION: Final = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
+_NEWLINE: Final = 10
+"""``b"\n"[0]``: a line's last byte, compared as an integer (no method call per line)."""
 _EXAMPLE_HEADER: Final = '{"format": "vwlog", "version": 1, "match_id": ...}'
 
 
@@ -74,6 +76,8 @@ class LogLine(NamedTuple):
 
 _new_tuple: Final = tuple.__new__
 """A `LogLine` built without its interpreted ``__new__`` (once per record)."""
+_LOG_LINE: Final = LogLine
+"""The class, as a constant (compiled, a module-level name is looked up at every use)."""
 
 
 class LogReader(Closing):
@@ -111,6 +115,8 @@ class LogReader(Closing):
         self._line_no = 0
         self._last_seq = 0
         self._steps: tuple[UpcastStep, ...] = ()
+        self._complete = True
+        """Whether the line read last ended in a newline (the file's last line may not)."""
         if str(path) == STDIO:
             self._file: BinaryIO = sys.stdin.buffer
             self._owned = False
@@ -141,15 +147,14 @@ class LogReader(Closing):
             LogFormatError: A line is blank, too long, not valid JSON, not a valid record, or
                 its seq is not the previous one plus 1.
         """
-        while (line := self._next_line()) is not None:
-            raw, complete = line
-            record = self._parse_record(raw, complete=complete)
+        while (raw := self._next_line()) is not None:
+            record = self._parse_record(raw, complete=self._complete)
             seq = record.seq  # a model's attribute: read once
             if seq != self._last_seq + 1:
                 problem = seq_problem(seq, self._last_seq)
                 raise LogFormatError(self.name, self._line_no, problem or "", "seq")
             self._last_seq = seq
-            yield _new_tuple(LogLine, (self._line_no, raw, record))  # LogLine(...), in C
+            yield _new_tuple(_LOG_LINE, (self._line_no, raw, record))  # LogLine(...), in C
 
     def raw_lines(self) -> Iterator[tuple[int, bytes]]:
         """Yield the record lines unparsed, as ``(line number, bytes without the newline)``,
@@ -159,8 +164,8 @@ class LogReader(Closing):
         Raises:
             LogFormatError: A line is longer than `max_line_bytes`, or the file cannot be read.
         """
-        while (line := self._next_line()) is not None:
-            yield self._line_no, line[0]
+        while (raw := self._next_line()) is not None:
+            yield self._line_no, raw
 
     def parse(self, raw: bytes) -> EventRecord:
         """One record line read by `raw_lines`, parsed (and upcast) as iteration parses it.
@@ -185,8 +190,9 @@ class LogReader(Closing):
     def _error(self, detail: str, field: str | None = None) -> LogFormatError:
         return LogFormatError(self.name, self._line_no, detail, field)
 
-    def _next_line(self) -> tuple[bytes, bool] | None:
-        """The next line without its newline, and whether it had one; ``None`` at the end."""
+    def _next_line(self) -> bytes | None:
+        """The next line without its newline (`_complete` says whether it had one); ``None``
+        at the end."""
         try:
             # Reading at most one byte past the limit keeps a runaway line out of memory.
             chunk = self._readline(self.max_line_bytes + 1)
@@ -196,17 +202,19 @@ class LogReader(Closing):
         if not chunk:
             return None
         self._line_no += 1
-        if chunk.endswith(b"\n"):
-            return chunk[:-1], True
+        if chunk[-1] == _NEWLINE:
+            self._complete = True
+            return chunk[:-1]
         if len(chunk) > self.max_line_bytes:
             limit = size_text(self.max_line_bytes)
             raise self._error(said_text(msg("line longer than the limit of {limit}", limit=limit)))
-        return chunk, False
+        self._complete = False
+        return chunk
 
     def _read_header(self) -> LogHeader:
         """Read line 1; set `header_raw`, `source_version` and the upcast steps."""
-        line = self._next_line()
-        if line is None:
+        raw = self._next_line()
+        if raw is None:
             raise LogFormatError(
                 self.name,
                 None,
@@ -217,7 +225,7 @@ class LogReader(Closing):
                     )
                 ),
             )
-        raw, complete = line
+        complete = self._complete
         self.header_raw = raw
         if raw.startswith(_BOM):
             raise self._error(

@@ -160,7 +160,10 @@ class ChainCheck:
             self._break(BrokenLink(count, line_no, _NOT_A_RECORD))
             self.stopped = True
             return None
-        claimed = data.pop("hash", None)
+        claimed: Any = None
+        if "hash" in data:  # ``data.pop("hash", None)``, without a method call (compiled)
+            claimed = data["hash"]
+            del data["hash"]
         try:
             body = codec.canonical(data)
         except codec.EncodeError:
