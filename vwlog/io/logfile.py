@@ -147,6 +147,13 @@ class LogReader(Closing):
             LogFormatError: A line is blank, too long, not valid JSON, not a valid record, or
                 its seq is not the previous one plus 1.
         """
+        for line in self.lines():
+            yield _new_tuple(_LOG_LINE, line)  # LogLine(*line), in C
+
+    def lines(self) -> Iterator[tuple[int, bytes, EventRecord]]:
+        """Yield what iterating yields as plain ``(line_no, raw, record)`` tuples, for readers
+        that take them apart at once (the replay, the integrity pass): building a `LogLine`, a
+        tuple subclass, costs a second tuple per record. Raises what `__iter__` raises."""
         while (raw := self._next_line()) is not None:
             record = self._parse_record(raw, complete=self._complete)
             seq = record.seq  # a model's attribute: read once
@@ -154,7 +161,7 @@ class LogReader(Closing):
                 problem = seq_problem(seq, self._last_seq)
                 raise LogFormatError(self.name, self._line_no, problem or "", "seq")
             self._last_seq = seq
-            yield _new_tuple(_LOG_LINE, (self._line_no, raw, record))  # LogLine(...), in C
+            yield (self._line_no, raw, record)
 
     def raw_lines(self) -> Iterator[tuple[int, bytes]]:
         """Yield the record lines unparsed, as ``(line number, bytes without the newline)``,

@@ -5,7 +5,7 @@ own, from a file or a stored match). `vwlog.services.trust.findings_of` judges w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from pydantic import ValidationError
 
@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
     from vwlog.events import LogHeader
-    from vwlog.io.logfile import LogLine
+
+_Line = TypeVar("_Line", bound=tuple[int, bytes, EventRecord])
+"""A record line: a `vwlog.io.logfile.LogLine`, or a plain ``(line_no, raw, record)``."""
 
 TRAILER_NAMES: Final = frozenset(str(t.model_fields["type"].default) for t in TRAILER_TYPES)
 """The type tags of the seal and the signatures."""
@@ -96,10 +98,11 @@ class IntegrityPass:
             self._in_trailer = False
         self._previous = (line_no, raw, record, seq)
 
-    def tee(self, lines: Iterable[LogLine]) -> Iterator[LogLine]:
-        """Pass ``lines`` on, feeding each first (a replay reads them; this pass sees them)."""
+    def tee(self, lines: Iterable[_Line]) -> Iterator[_Line]:
+        """Pass ``lines`` on, feeding each first (a replay reads them; this pass sees them):
+        `LogLine` values, or `LogReader.lines` tuples ``(line_no, raw, record)``."""
         for line in lines:
-            self.feed(line.line_no, line.raw, line.record)
+            self.feed(line[0], line[1], line[2])
             yield line
 
     def _keep(self, line_no: int, raw: bytes, record: EventRecord | None) -> bool:

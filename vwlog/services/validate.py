@@ -69,11 +69,11 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
     validator = Validator(source=str(path))
     with fewer_collections(), open_log(path) as reader:
         gathered = IntegrityPass(reader.name, reader.header, reader.parse, upcast=reader.upcast)
-        lines = gathered.tee(reader)
+        lines = gathered.tee(reader.lines())
         first = next(lines, None)
         ruleset = opts.ruleset
-        if first is not None and isinstance(first.record.event, MatchStarted) and ruleset is None:
-            ruleset = first.record.event.ruleset
+        if first is not None and isinstance(first[2].event, MatchStarted) and ruleset is None:
+            ruleset = first[2].event.ruleset
         if ruleset is not None and opts.overrides:
             ruleset = apply_overrides(ruleset, dict(opts.overrides))
         items = itertools.chain(() if first is None else (first,), lines)
