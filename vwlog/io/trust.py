@@ -29,7 +29,7 @@ from vwlog.events import EventRecord, MatchSealed, MatchStarted, PublishedRef, R
 from vwlog.io.codec import canonical
 from vwlog.io.errors import NotPublishedError
 from vwlog.io.pools import EARLIER_POOLS, load_earlier_pool, load_pool
-from vwlog.model.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset
+from vwlog.model.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset, card_dumps
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
 
@@ -67,7 +67,7 @@ def ruleset_hash(ruleset: Ruleset) -> str:
 
 def cards_hash(cards: Sequence[CardDef]) -> str:
     """SHA-256 of a list of card definitions' canonical JSON (a log's embedded cards)."""
-    return _digest([c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in cards])
+    return _digest(card_dumps(cards))
 
 
 def ruleset_id(ruleset: Ruleset) -> str:

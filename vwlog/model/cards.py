@@ -8,10 +8,11 @@ defaults are the digest's proposals.
 
 from __future__ import annotations
 
+import threading
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from vwlog.model.bounds import INT_MAX, LogInt
 from vwlog.model.types import (
@@ -27,6 +28,9 @@ from vwlog.model.types import (
     TriggerWhen,
     Zone,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 class _Frozen(BaseModel):
@@ -441,6 +445,59 @@ def flag_reading(ruleset: Ruleset, flag: str) -> object:
     return ABSENT_MEANS.get(flag) if value is None and flag in ABSENT_MEANS else value
 
 
+# -- card definitions as JSON ----------------------------------------------------------------
+
+_CARD_LIST: Final = TypeAdapter(tuple[CardDef, ...])
+_DUMPS_KEPT: Final = 8
+_dumps: dict[int, tuple[tuple[CardDef, ...], list[dict[str, Any]]]] = {}
+_dumps_lock: Final = threading.Lock()
+
+
+def card_dumps(cards: Sequence[CardDef]) -> list[dict[str, Any]]:
+    """The JSON forms of card definitions, in order (aliases, ``None`` fields left out), made
+    in one call for the whole list (a call per card costs half as much again).
+
+    The lists of the last few tuples asked for are kept, by identity: a log's embedded cards
+    are hashed for its seal and compared with the published pool, and the pool's own cards are
+    compared for every log. Read-only: the lists are shared.
+    """
+    if type(cards) is not tuple:
+        made: list[dict[str, Any]] = _CARD_LIST.dump_python(
+            tuple(cards), mode="json", by_alias=True, exclude_none=True
+        )
+        return made
+    kept = _dumps.get(id(cards))
+    if kept is not None and kept[0] is cards:
+        return kept[1]
+    dumps: list[dict[str, Any]] = _CARD_LIST.dump_python(
+        cards, mode="json", by_alias=True, exclude_none=True
+    )
+    with _dumps_lock:
+        if len(_dumps) >= _DUMPS_KEPT:
+            _dumps.clear()
+        _dumps[id(cards)] = (cards, dumps)
+    return dumps
+
+
+_ONE_KEPT: Final = 4096
+_one: dict[int, tuple[CardDef, dict[str, Any]]] = {}
+
+
+def card_dump(card: CardDef) -> dict[str, Any]:
+    """The JSON form of one card definition, as `card_dumps` makes it; kept by identity for the
+    last few thousand cards asked for (a published pool's cards are compared for every log).
+    Read-only: the dictionaries are shared."""
+    kept = _one.get(id(card))
+    if kept is not None and kept[0] is card:
+        return kept[1]
+    dump: dict[str, Any] = card.model_dump(mode="json", by_alias=True, exclude_none=True)
+    with _dumps_lock:
+        if len(_one) >= _ONE_KEPT:
+            _one.clear()
+        _one[id(card)] = (card, dump)
+    return dump
+
+
 __all__ = [
     "ABSENT_MEANS",
     "CHOICE_KINDS",
@@ -455,5 +512,7 @@ __all__ = [
     "Ruleset",
     "SkillDef",
     "Target",
+    "card_dump",
+    "card_dumps",
     "flag_reading",
 ]

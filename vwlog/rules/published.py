@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from vwlog.model.cards import card_dump, card_dumps
 from vwlog.rules.common import violation
 
 if TYPE_CHECKING:
@@ -132,7 +133,8 @@ def compare_cards(published: Mapping[str, CardDef], logged: Iterable[CardDef]) -
     """R-TRUST-1 for every field of a logged card that differs from the published card with
     the same id, and for a logged card the published pool does not have."""
     out: list[Violation] = []
-    for card in logged:
+    cards = tuple(logged)
+    for card, dump in zip(cards, card_dumps(cards), strict=True):
         ref = published.get(card.id)
         if ref is None:
             out.append(
@@ -146,7 +148,7 @@ def compare_cards(published: Mapping[str, CardDef], logged: Iterable[CardDef]) -
                 )
             )
             continue
-        if ref == card:
+        if card_dump(ref) == dump:  # their JSON forms: a dict comparison, not pydantic's
             continue
         mine, theirs = card_fields(card), card_fields(ref)
         for path in sorted(set(mine) | set(theirs), key=_path_key):
