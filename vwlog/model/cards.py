@@ -448,7 +448,7 @@ def flag_reading(ruleset: Ruleset, flag: str) -> object:
 # -- card definitions as JSON ----------------------------------------------------------------
 
 _CARD_LIST: Final = TypeAdapter(tuple[CardDef, ...])
-_DUMPS_KEPT: Final = 8
+_DUMPS_KEPT: Final = 2
 _dumps: dict[int, tuple[tuple[CardDef, ...], list[dict[str, Any]]]] = {}
 _dumps_lock: Final = threading.Lock()
 
@@ -457,9 +457,9 @@ def card_dumps(cards: Sequence[CardDef]) -> list[dict[str, Any]]:
     """The JSON forms of card definitions, in order (aliases, ``None`` fields left out), made
     in one call for the whole list (a call per card costs half as much again).
 
-    The lists of the last few tuples asked for are kept, by identity: a log's embedded cards
-    are hashed for its seal and compared with the published pool, and the pool's own cards are
-    compared for every log. Read-only: the lists are shared.
+    The lists of the last two tuples asked for are kept, by identity: a log's embedded cards
+    are matched with the built-in pools, compared with the published pool and hashed for its
+    seal. Read-only: the lists are shared.
     """
     if type(cards) is not tuple:
         made: list[dict[str, Any]] = _CARD_LIST.dump_python(

@@ -30,6 +30,7 @@ from vwlog.events import (
 )
 from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
+from vwlog.model.cards import card_dump, card_dumps
 from vwlog.model.errors import UsageError
 from vwlog.model.text import Count, SaidText, msg, said_text
 from vwlog.rules.published import (
@@ -128,10 +129,12 @@ def _builtin_for(registry: Registry, start: MatchStarted) -> PublishedPool | Non
     builtin = [p for p in registry.pools.values() if p.builtin]
     builtin.sort(key=lambda p: p.id != io_trust.PACKAGED_POOL_ID)  # the newest first
     having = []
+    logged = card_dumps(start.cards)
     for pool in builtin:
         cards = pool.cards()
         if all(c.id in cards for c in start.cards):
-            if all(cards[c.id] == c for c in start.cards):
+            # the same definitions: equal JSON forms (dictionaries, not pydantic's __eq__)
+            if all(card_dump(cards[c.id]) == d for c, d in zip(start.cards, logged, strict=True)):
                 return pool
             having.append(pool)
     return having[0] if having else None
