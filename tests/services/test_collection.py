@@ -106,3 +106,27 @@ def test_a_threshold_changed_meanwhile_is_not_overwritten() -> None:
     with fewer_collections():
         gc.set_threshold(2_000, 10, 10)
     assert gc.get_threshold() == (2_000, 10, 10)
+
+
+def test_a_batch_keeps_the_raised_threshold_between_its_logs() -> None:
+    from vwlog.services import validate_logs
+
+    seen: list[tuple[int, ...]] = []
+    for report in validate_logs([SAMPLE, SAMPLE, SAMPLE]):
+        assert report.ok  # type: ignore[union-attr]
+        seen.append(gc.get_threshold())
+    # between two logs the batch still runs raised: no young collection starts at each
+    # restore; after the batch the process's own setting is back
+    assert seen == [(YOUNG_THRESHOLD, 10, 10)] * 3
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_a_worker_keeps_the_raised_threshold_unless_it_set_its_own() -> None:
+    collection.keep_fewer_collections()
+    assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+    gc.set_threshold(50_000, 10, 10)
+    collection.keep_fewer_collections()
+    assert gc.get_threshold() == (50_000, 10, 10)
+    gc.set_threshold(0, 10, 10)  # automatic collection disabled: left so
+    collection.keep_fewer_collections()
+    assert gc.get_threshold() == (0, 10, 10)

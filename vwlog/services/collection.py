@@ -57,4 +57,13 @@ def fewer_collections() -> Iterator[None]:
                 _saved = None
 
 
-__all__ = ["YOUNG_THRESHOLD", "fewer_collections"]
+def keep_fewer_collections() -> None:
+    """Raise the young generation's threshold to `YOUNG_THRESHOLD` for the rest of the process
+    (a worker process that only validates), unless the process set a higher one or disabled
+    automatic collection."""
+    current = gc.get_threshold()
+    if 0 < current[0] < YOUNG_THRESHOLD:
+        gc.set_threshold(YOUNG_THRESHOLD, *current[1:])
+
+
+__all__ = ["YOUNG_THRESHOLD", "fewer_collections", "keep_fewer_collections"]

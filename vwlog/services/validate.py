@@ -13,7 +13,7 @@ from vwlog.events import MatchStarted
 from vwlog.io.logfile import open_log
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import IllegalEventError, LogFormatError
-from vwlog.services.collection import fewer_collections
+from vwlog.services.collection import fewer_collections, keep_fewer_collections
 from vwlog.services.trust import TrustFindings, TrustOptions, findings_of
 from vwlog.services.trustpass import IntegrityPass
 
@@ -137,13 +137,23 @@ def validate_logs(
     opts = options or ValidationOptions()
     work = [(str(p), opts) for p in paths]
     if jobs <= 1 or len(work) <= 1:
-        for item in work:
-            yield _validate_one(item)
+        # one raised threshold for the whole batch: restoring it after every log would start a
+        # young collection at once (the count stands far above the default threshold)
+        with fewer_collections():
+            for item in work:
+                yield _validate_one(item)
         return
     import multiprocessing
 
-    with multiprocessing.get_context(_START_METHOD).Pool(jobs) as pool:
+    context = multiprocessing.get_context(_START_METHOD)
+    with context.Pool(jobs, initializer=_worker_started) as pool:
         yield from pool.imap(_validate_one, work, chunksize=max(1, len(work) // (jobs * 8)))
+
+
+def _worker_started() -> None:
+    """A worker validates and nothing else: its young generation collects every
+    `vwlog.services.collection.YOUNG_THRESHOLD` allocations for as long as it lives."""
+    keep_fewer_collections()
 
 
 __all__ = [
