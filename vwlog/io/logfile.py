@@ -59,7 +59,8 @@ _BOM: Final = b"\xef\xbb\xbf"
 _validate_record: Final = RECORD.validator.validate_json
 _JSON_POSITION: Final = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
 _NEWLINE: Final = 10
-"""``b"\n"[0]``: a line's last byte, compared as an integer (no method call per line)."""
+"""The newline byte: a line's last byte is compared with it as an integer (no method call
+per line)."""
 _EXAMPLE_HEADER: Final = '{"format": "vwlog", "version": 1, "match_id": ...}'
 
 
