@@ -252,6 +252,13 @@ def test_a_line_whose_hash_would_match_elsewhere_in_the_chain_is_not_accepted(
     assert accepted == len(log_lines) - 1 - 3
 
 
+def _hash_in_place(lines: list[bytes], where: int, data: dict[str, Any]) -> str:
+    """The hash the chain gives ``data`` (a record without its hash) at line ``where``, as a
+    forger computes it: from the hash of the line before (the header's, before line 1)."""
+    previous = orjson.loads(lines[where - 1])["hash"]
+    return codec.chain_hash(previous, codec.canonical(data))
+
+
 @pytest.mark.parametrize(
     "kind",
     [
@@ -274,10 +281,9 @@ def test_a_damaged_line_with_a_true_hash_gets_the_same_report_both_ways(
     """The damage hashed into the chain, as a forger would: the short path sees the line."""
     for where in (1, 2, len(log_lines) // 2):
         lines = list(log_lines)
-        previous = orjson.loads(lines[where - 1])["hash"]  # the header's, before line 1
         damaged = orjson.loads(DAMAGE[kind](orjson.loads(lines[where])))
         damaged.pop("hash", None)
-        damaged["hash"] = codec.chain_hash(previous, codec.canonical(damaged))
+        damaged["hash"] = _hash_in_place(lines, where, damaged)
         lines[where] = codec.canonical(damaged)
         _same(tmp_path / "forged.jsonl", lines, monkeypatch)
 
@@ -319,12 +325,11 @@ def test_a_line_not_in_canonical_form_with_a_true_hash_gets_the_same_report_both
     the line does not (the short path must not take it for its canonical form)."""
     for where in (1, 2, len(log_lines) // 2):
         lines = list(log_lines)
-        previous = orjson.loads(lines[where - 1])["hash"]
         data = orjson.loads(lines[where])
         data.pop("hash")
         if kind == "hash after a key that sorts after it":
             data["id"] = 1
-        claimed = codec.chain_hash(previous, codec.canonical(data))
+        claimed = _hash_in_place(lines, where, data)
         lines[where] = MISWRITTEN[kind](data, claimed)
         accepted = _same(tmp_path / "miswritten.jsonl", lines, monkeypatch)
         # the line after still chains, unless the forger changed the record (a new hash)

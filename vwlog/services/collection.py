@@ -40,11 +40,7 @@ def fewer_collections() -> Iterator[None]:
     with _lock:
         if _depth == 0:
             current = gc.get_threshold()
-            if 0 < current[0] < YOUNG_THRESHOLD:
-                _saved = current
-                gc.set_threshold(YOUNG_THRESHOLD, *current[1:])
-            else:
-                _saved = None
+            _saved = current if _raise(current) else None
         _depth += 1
     try:
         yield
@@ -61,9 +57,16 @@ def keep_fewer_collections() -> None:
     """Raise the young generation's threshold to `YOUNG_THRESHOLD` for the rest of the process
     (a worker process that only validates), unless the process set a higher one or disabled
     automatic collection."""
-    current = gc.get_threshold()
+    _raise(gc.get_threshold())
+
+
+def _raise(current: tuple[int, ...]) -> bool:
+    """Raise the young threshold from ``current`` to `YOUNG_THRESHOLD`, unless it is higher or
+    automatic collection is off; whether it was raised."""
     if 0 < current[0] < YOUNG_THRESHOLD:
         gc.set_threshold(YOUNG_THRESHOLD, *current[1:])
+        return True
+    return False
 
 
 __all__ = ["YOUNG_THRESHOLD", "fewer_collections", "keep_fewer_collections"]
