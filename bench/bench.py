@@ -532,13 +532,13 @@ def bench_scaling(repeats: int, quick: bool) -> list[Figure]:
     c = interleaved({"1": command(1), "2": command(2)}, max(1, repeats // 2))
     return [
         rate_figure(
-            "validate with 2 worker processes (start-up excluded)",
+            "validate with --jobs 2 (start-up excluded)",
             events,
             "events/s",
             (t["2"], t["1"]),
             "same, 1 process",
             ">= 1.8x on 2 cores",
-            "validate_logs in a warm process; CPU column counts both workers",
+            "validate_logs in a warm process; CPU column counts both processes",
         ),
         rate_figure(
             "validate --jobs 2 (whole command)",

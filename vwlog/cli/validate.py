@@ -89,7 +89,7 @@ ruleset_choice_option = click.option(
     type=click.IntRange(1, 64),
     default=1,
     show_default=True,
-    help="Worker processes (one log per worker at a time).",
+    help="Processes that validate, this one included (each takes the next log when done).",
 )
 @cluster_option
 @click.option("--quiet", "-q", is_flag=True, help="Print only illegal logs and the totals.")

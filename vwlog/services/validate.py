@@ -14,6 +14,7 @@ from vwlog.io.logfile import open_log
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import IllegalEventError, LogFormatError
 from vwlog.services.collection import fewer_collections, keep_fewer_collections
+from vwlog.services.sharing import ordered_map
 from vwlog.services.trust import TrustFindings, TrustOptions, findings_of
 from vwlog.services.trustpass import IntegrityPass
 
@@ -119,15 +120,17 @@ def _validate_one(
         return InputProblem(path, err.said())
 
 
-_START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
-"""Worker processes are forked where that is safe and fast (Linux: no threads are running
-when validation starts), so they do not pay the interpreter and import start-up again."""
+_FORKS = sys.platform.startswith("linux")
+"""Where processes are forked (Linux: safe and fast when no threads are running as validation
+starts), this process validates too and the others do not pay the interpreter and import
+start-up again; elsewhere a pool of spawned workers validates."""
 
 
 def validate_logs(
     paths: Sequence[str | Path], options: ValidationOptions | None = None, *, jobs: int = 1
 ) -> Iterator[ValidationReport | InputProblem]:
-    """Validate many logs, in order, with ``jobs`` worker processes.
+    """Validate many logs, in order, in ``jobs`` processes (this one and ``jobs - 1`` forked
+    ones, each taking the next log when it is done with one).
 
     A file that cannot be read yields an `InputProblem`; the others are still validated.
 
@@ -136,22 +139,21 @@ def validate_logs(
     """
     opts = options or ValidationOptions()
     work = [(str(p), opts) for p in paths]
-    if jobs <= 1 or len(work) <= 1:
+    if _FORKS or jobs <= 1 or len(work) <= 1:
         # one raised threshold for the whole batch: restoring it after every log would start a
         # young collection at once (the count stands far above the default threshold)
         with fewer_collections():
-            for item in work:
-                yield _validate_one(item)
+            yield from ordered_map(_validate_one, work, jobs, initializer=_worker_started)
         return
     import multiprocessing
 
-    context = multiprocessing.get_context(_START_METHOD)
+    context = multiprocessing.get_context("spawn")
     with context.Pool(jobs, initializer=_worker_started) as pool:
         yield from pool.imap(_validate_one, work, chunksize=max(1, len(work) // (jobs * 8)))
 
 
 def _worker_started() -> None:
-    """A worker validates and nothing else: its young generation collects every
+    """A forked or pooled process validates and nothing else: its young generation collects every
     `vwlog.services.collection.YOUNG_THRESHOLD` allocations for as long as it lives."""
     keep_fewer_collections()
 
