@@ -280,12 +280,18 @@ def test_a_damaged_line_with_a_true_hash_gets_the_same_report_both_ways(
 ) -> None:
     """The damage hashed into the chain, as a forger would: the short path sees the line."""
     for where in (1, 2, len(log_lines) // 2):
-        lines = list(log_lines)
-        damaged = orjson.loads(DAMAGE[kind](orjson.loads(lines[where])))
-        damaged.pop("hash", None)
-        damaged["hash"] = _hash_in_place(lines, where, damaged)
-        lines[where] = codec.canonical(damaged)
-        _same(tmp_path / "forged.jsonl", lines, monkeypatch)
+        _same(tmp_path / "forged.jsonl", forged(log_lines, where, kind), monkeypatch)
+
+
+def forged(log_lines: list[bytes], where: int, kind: str) -> list[bytes]:
+    """The lines with line ``where`` damaged by ``kind`` (`DAMAGE`) and hashed into the chain
+    as a forger would."""
+    lines = list(log_lines)
+    damaged = orjson.loads(DAMAGE[kind](orjson.loads(lines[where])))
+    damaged.pop("hash", None)
+    damaged["hash"] = _hash_in_place(lines, where, damaged)
+    lines[where] = codec.canonical(damaged)
+    return lines
 
 
 def _hash_last(data: dict[str, Any], claimed: str) -> bytes:

@@ -33,6 +33,7 @@ _copy_state: Final = _SHA256.copy
 _update: Final = type(_SHA256).update
 _hexdigest: Final = type(_SHA256).hexdigest
 _dumps: Final = orjson.dumps
+_loads: Final = orjson.loads
 """The functions called once per record, as constants: compiled, ``orjson.dumps`` is a lookup in
 the module's attributes at every call, and ``h.update`` one in its type's."""
 
@@ -135,6 +136,10 @@ _SEQ_HEAD: Final = b'","seq":'
 _HASH_DIGITS: Final = 64
 _SHORTEST: Final = len(_RECORD_HEAD) + 2 + len(_HASH_HEAD) + _HASH_DIGITS + len(_SEQ_HEAD) + 2
 """The shortest line in the usual shape (``{}`` as the event, a one-digit seq)."""
+_HASH_FROM: Final = len(_HASH_HEAD)
+_HASH_TO: Final = _HASH_FROM + _HASH_DIGITS
+_SEQ_FROM: Final = _HASH_TO + len(_SEQ_HEAD)
+"""Where the hash's digits start and end, and the seq's start, from the hash member's start."""
 _SEQ_MAX: Final = 10**12
 """The largest seq a record may carry (`EventRecord.seq`)."""
 _SEQ_DIGITS: Final = 13
@@ -154,21 +159,15 @@ _new_object: Final = object.__new__
 _RECORD_CLASS: Final = EventRecord
 
 
-def decode_record(line: bytes) -> EventRecord | None:
-    """The record of a line in the usual shape, ``{"event":…,"hash":"…","seq":N}`` with a
-    64-character hash, decoded in fewer steps than a whole validation; ``None`` for any other
-    line, and for one whose event is not valid (`parse_record` then names what is wrong).
-
-    The record is the one strict validation of the whole line makes: the event is validated
-    strictly from its own JSON (a line in this shape is exactly an object of those three
-    members when the event's JSON is one value), the seq is a JSON integer in 1 … 10¹², the
-    hash 64 ASCII letters or digits; the record is then built as pydantic's
-    ``model_construct`` builds one. Events are frozen models of frozen models and tuples, so an
-    event whose JSON repeats is validated once and shared (`EVENTS_KEPT` of them at most).
-    """
+def usual_start(line: bytes) -> int:
+    """Where the hash member starts in a line of the usual shape,
+    ``{"event":…,"hash":"…","seq":N}`` with a hash of 64 ASCII letters or digits and a seq
+    that is a JSON integer in 1 … 10¹²; -1 for a line of any other shape. (The event's JSON is
+    not looked at: where it is one JSON value, the line is exactly an object of those three
+    members.)"""
     close = len(line) - 1
     if close < _SHORTEST or line[close] != _CLOSE or not line.startswith(_RECORD_HEAD):
-        return None
+        return -1
     # the seq's digits, read backwards from the closing brace
     seq = 0
     unit = 1
@@ -188,14 +187,53 @@ def decode_record(line: bytes) -> EventRecord | None:
         or line[tail : at + 1] != _SEQ_HEAD
         or line[start : start + len(_HASH_HEAD)] != _HASH_HEAD
     ):
-        return None
+        return -1
     try:
         digest = line[tail - _HASH_DIGITS : tail].decode("ascii")
     except UnicodeDecodeError:
+        return -1
+    return start if digest.isalnum() else -1
+
+
+def usual_parts(line: bytes, start: int) -> tuple[bytes, str, int]:
+    """The event's JSON, the hash and the seq of a line of the usual shape whose hash member
+    starts at ``start`` (`usual_start`)."""
+    return (
+        line[len(_RECORD_HEAD) : start],
+        line[start + _HASH_FROM : start + _HASH_TO].decode("ascii"),
+        int(line[start + _SEQ_FROM : len(line) - 1]),
+    )
+
+
+def usual_body(line: bytes, start: int) -> bytes:
+    """What the chain hashes of a line of the usual shape whose hash member starts at
+    ``start``: the line without that member (canonical where the event's JSON is)."""
+    return line[:start] + line[start + _HASH_TO + 1 :]
+
+
+def is_canonical(text: bytes) -> bool:
+    """Whether ``text`` is one JSON value in its canonical form."""
+    try:
+        return _dumps(_loads(text), option=_OPTS) == text
+    except (orjson.JSONDecodeError, TypeError):
+        return False
+
+
+def decode_record(line: bytes) -> EventRecord | None:
+    """The record of a line in the usual shape (`usual_start`), decoded in fewer steps than a
+    whole validation; ``None`` for any other line, and for one whose event is not valid
+    (`parse_record` then names what is wrong).
+
+    The record is the one strict validation of the whole line makes: the event is validated
+    strictly from its own JSON (a line in this shape is exactly an object of those three
+    members when the event's JSON is one value), and the record is built as pydantic's
+    ``model_construct`` builds one. Events are frozen models of frozen models and tuples, so
+    an event whose JSON repeats is validated once and shared (`EVENTS_KEPT` of them at most).
+    """
+    start = usual_start(line)
+    if start < 0:
         return None
-    if not digest.isalnum():
-        return None
-    body = line[len(_RECORD_HEAD) : start]
+    body, digest, seq = usual_parts(line, start)
     event = _events.get(body)
     if event is None:
         try:
@@ -233,10 +271,14 @@ __all__ = [
     "header_body",
     "header_bytes",
     "header_hash",
+    "is_canonical",
     "parse_record",
     "record_body",
     "record_bytes",
     "record_to_dict",
     "seal",
     "seal_header",
+    "usual_body",
+    "usual_parts",
+    "usual_start",
 ]

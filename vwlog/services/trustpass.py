@@ -24,6 +24,8 @@ _Line = TypeVar("_Line", bound=tuple[int, bytes, EventRecord])
 
 TRAILER_NAMES: Final = frozenset(str(t.model_fields["type"].default) for t in TRAILER_TYPES)
 """The type tags of the seal and the signatures."""
+_TRAILERS: Final = frozenset(TRAILER_TYPES)
+"""The seal's and the signatures' classes."""
 
 
 def parse_current(raw: bytes) -> EventRecord:
@@ -63,6 +65,11 @@ class IntegrityPass:
     def feed(self, line_no: int, raw: bytes, record: EventRecord | None = None) -> None:
         """Take one record line (``record``: the line already parsed, if it was)."""
         current = None if self._upcast else record
+        if current is not None and self.chain.take(raw, current):
+            # the usual line: its record says what the rest needs (no JSON decoded again)
+            if self.unreadable is None:
+                self._place(line_no, raw, current, current.seq, type(current.event) in _TRAILERS)
+            return
         data = self.chain.feed(line_no, raw, current)
         if self.unreadable is not None:
             return
@@ -82,9 +89,16 @@ class IntegrityPass:
             if record is None:
                 return
             seq, kind = record.seq, record.event.type
+        self._place(line_no, raw, record, seq, kind in TRAILER_NAMES)
+
+    def _place(
+        self, line_no: int, raw: bytes, record: EventRecord | None, seq: object, trailer: bool
+    ) -> None:
+        """Keep the line if the checks need it: the first record, the seal and signatures
+        (``trailer``), the record just before them and the first one after them."""
         if seq == 1 and not self._keep(line_no, raw, record):
             return
-        if kind in TRAILER_NAMES:
+        if trailer:
             previous = self._previous
             if not self._in_trailer and previous is not None and previous[3] != 1:
                 if not self._keep(*previous[:3]):

@@ -113,6 +113,7 @@ def verify_lines(
 
 
 _COMMITTING: Final = ("match_started", "deck_revealed")
+_COMMITTING_TYPES: Final = frozenset({MatchStarted, DeckRevealed})
 """The events that carry deck commitments or their reveals (a tuple: a damaged line may put an
 unhashable value where the type belongs)."""
 
@@ -193,6 +194,27 @@ class ChainCheck:
         self._note_commitment(data, raw, record)
         return data
 
+    def take(self, raw: bytes, record: EventRecord) -> bool:
+        """Take a line of the usual shape (`codec.usual_start`) read as ``record`` already,
+        if it continues the chain, is in its place and is canonical, as `feed` would: the
+        usual line, without decoding it again (the event's JSON is checked for its canonical
+        form once per distinct JSON). ``False`` takes nothing: `feed` the line instead."""
+        if not self.hashed or self.stopped or self.broken is not None:
+            return False
+        start = codec.usual_start(raw)
+        if start < 0:
+            return False
+        event, claimed, seq = codec.usual_parts(raw, start)
+        if seq != self.count + 1 or not _canonical_event(event):
+            return False
+        if codec.chain_hash(self.previous, codec.usual_body(raw, start)) != claimed:
+            return False
+        self.count = seq
+        self.previous = claimed
+        if type(record.event) in _COMMITTING_TYPES:
+            self._commitment(raw, record)
+        return True
+
     def _sound(
         self,
         count: int,
@@ -263,6 +285,24 @@ class ChainCheck:
             self.broken,
             commitments=tuple(commitments),
         )
+
+
+CANONICAL_KEPT: Final = 2048
+"""Event JSON known to be canonical, kept for the lines that repeat it; forgotten all at once
+when the next one would not fit."""
+_canonical: Final[set[bytes]] = set()
+
+
+def _canonical_event(event: bytes) -> bool:
+    """Whether an event's JSON is canonical (remembered for the JSON that is)."""
+    if event in _canonical:
+        return True
+    if not codec.is_canonical(event):
+        return False
+    if len(_canonical) >= CANONICAL_KEPT:
+        _canonical.clear()
+    _canonical.add(event)
+    return True
 
 
 def _hashed_line(data: dict[str, Any], claimed: str, body: bytes) -> bytes:
