@@ -168,13 +168,8 @@ def usual_start(line: bytes) -> int:
     close = len(line) - 1
     if close < _SHORTEST or line[close] != _CLOSE or not line.startswith(_RECORD_HEAD):
         return -1
-    # the seq's digits, read backwards from the closing brace
-    seq = 0
-    unit = 1
-    at = close - 1
+    at = close - 1  # the seq's digits, read backwards from the closing brace
     while close - at <= _SEQ_DIGITS and _ZERO <= line[at] <= _NINE:
-        seq += (line[at] - _ZERO) * unit
-        unit *= 10
         at -= 1
     tail = at + 1 - len(_SEQ_HEAD)  # where '","seq":' starts
     start = tail - _HASH_DIGITS - len(_HASH_HEAD)  # where ',"hash":"' starts
@@ -182,27 +177,35 @@ def usual_start(line: bytes) -> int:
         at == close - 1
         or close - at > _SEQ_DIGITS
         or line[at + 1] == _ZERO
-        or not 0 < seq <= _SEQ_MAX
         or start < len(_RECORD_HEAD)
         or line[tail : at + 1] != _SEQ_HEAD
         or line[start : start + len(_HASH_HEAD)] != _HASH_HEAD
+        or usual_seq(line, start) > _SEQ_MAX
+        # bytes' own test: str.isalnum asks the Unicode tables about every character
+        or not line[tail - _HASH_DIGITS : tail].isalnum()
     ):
         return -1
-    try:
-        digest = line[tail - _HASH_DIGITS : tail].decode("ascii")
-    except UnicodeDecodeError:
-        return -1
-    return start if digest.isalnum() else -1
+    return start
 
 
-def usual_parts(line: bytes, start: int) -> tuple[bytes, str, int]:
-    """The event's JSON, the hash and the seq of a line of the usual shape whose hash member
-    starts at ``start`` (`usual_start`)."""
-    return (
-        line[len(_RECORD_HEAD) : start],
-        line[start + _HASH_FROM : start + _HASH_TO].decode("ascii"),
-        int(line[start + _SEQ_FROM : len(line) - 1]),
-    )
+def usual_event(line: bytes, start: int) -> bytes:
+    """The event's JSON in a line of the usual shape whose hash member starts at ``start``
+    (`usual_start`)."""
+    return line[len(_RECORD_HEAD) : start]
+
+
+def usual_hash(line: bytes, start: int) -> str:
+    """The hash of a line of the usual shape whose hash member starts at ``start``."""
+    return line[start + _HASH_FROM : start + _HASH_TO].decode("ascii")
+
+
+def usual_seq(line: bytes, start: int) -> int:
+    """The seq of a line of the usual shape whose hash member starts at ``start`` (its digits
+    read as they stand: `usual_start` has checked them)."""
+    seq = 0
+    for at in range(start + _SEQ_FROM, len(line) - 1):
+        seq = seq * 10 + line[at] - _ZERO
+    return seq
 
 
 def usual_body(line: bytes, start: int) -> bytes:
@@ -233,7 +236,7 @@ def decode_record(line: bytes) -> EventRecord | None:
     start = usual_start(line)
     if start < 0:
         return None
-    body, digest, seq = usual_parts(line, start)
+    body = usual_event(line, start)
     event = _events.get(body)
     if event is None:
         try:
@@ -246,6 +249,8 @@ def decode_record(line: bytes) -> EventRecord | None:
             _events[body] = event
     record = _new_object(_RECORD_CLASS)
     # what model_construct sets; spelled out, compiled, each is one generic attribute store
+    seq = usual_seq(line, start)
+    digest = usual_hash(line, start)
     object.__setattr__(record, "__dict__", {"seq": seq, "at": None, "hash": digest, "event": event})
     object.__setattr__(record, "__pydantic_fields_set__", {"seq", "hash", "event"})
     object.__setattr__(record, "__pydantic_extra__", None)
@@ -279,6 +284,8 @@ __all__ = [
     "seal",
     "seal_header",
     "usual_body",
-    "usual_parts",
+    "usual_event",
+    "usual_hash",
+    "usual_seq",
     "usual_start",
 ]

@@ -318,6 +318,32 @@ class MatchState:
         object.__setattr__(new, "done", done)
         return new
 
+    def at_step(
+        self, phase: Phase | None, step: Step | None, stray_territory: str | None
+    ) -> MatchState:
+        """A copy as a phase or a step begins: ``phase`` and ``step`` set, nothing done in it
+        yet, priority with the active player and no passes; ``stray_territory`` as given.
+        ``replace`` with those six fields, without the keyword dictionary (every phase and
+        step that starts)."""
+        if not _NATIVE:  # interpreted: copying the instance dictionary is faster
+            return replace(
+                self,
+                phase=phase,
+                step=step,
+                done=_NOTHING_DONE,
+                priority=self.active,
+                passes=0,
+                stray_territory=stray_territory,
+            )
+        new = self._copy()
+        object.__setattr__(new, "phase", phase)
+        object.__setattr__(new, "step", step)
+        object.__setattr__(new, "done", _NOTHING_DONE)
+        object.__setattr__(new, "priority", self.active)
+        object.__setattr__(new, "passes", 0)
+        object.__setattr__(new, "stray_territory", stray_territory)
+        return new
+
     def _copy(self) -> MatchState:
         new: MatchState = _new_state(MatchState)
         object.__setattr__(new, "ruleset", self.ruleset)
@@ -456,6 +482,7 @@ _BASE: Final = {
 
 _FIELD_NAMES: Final = tuple(f.name for f in fields(MatchState))
 _new_state: Final = MatchState.__new__
+_NOTHING_DONE: Final[frozenset[str]] = frozenset()
 """``MatchState.__new__``, looked up once (compiled, a copy then skips the type's lookup)."""
 
 _NATIVE: Final = MatchState.__dictoffset__ == 0

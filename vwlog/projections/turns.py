@@ -100,15 +100,8 @@ def _turn_started(state: MatchState, event: TurnStarted) -> MatchState:
 
 
 def _phase_started(state: MatchState, phase: Phase) -> MatchState:
-    st = replace(
-        state,
-        phase=phase,
-        step=None,
-        done=frozenset(),
-        priority=state.active,
-        passes=0,
-        stray_territory=None,  # a Territory is new only in the Main Phase it arrived in
-    )
+    # no step yet; a Territory is new only in the Main Phase it arrived in
+    st = state.at_step(phase, None, None)
     if phase == Phase.MAIN1:
         st = _collect_triggers(st, TriggerWhen.FIRST_MAIN_START, only=state.active)
     elif phase == Phase.MAIN2:
@@ -127,7 +120,7 @@ def _step_started(state: MatchState, step: Step) -> MatchState:
     """A step begins; "at the beginning of combat", "at the end of combat" and "at the end of
     the turn" triggers of every player's cards go on the register (R-CMB-1, R-CMB-33, R-END-1:
     unlike R-MAIN-3's "your first Main Phase", they are not limited to the active player)."""
-    st = replace(state, step=step, done=frozenset(), priority=state.active, passes=0)
+    st = state.at_step(state.phase, step, state.stray_territory)
     if step == Step.C1:
         st = _collect_triggers(st, TriggerWhen.COMBAT_START)
     elif step == Step.C10:

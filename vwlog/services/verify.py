@@ -204,9 +204,10 @@ class ChainCheck:
         start = codec.usual_start(raw)
         if start < 0:
             return False
-        event, claimed, seq = codec.usual_parts(raw, start)
-        if seq != self.count + 1 or not _canonical_event(event):
+        seq = codec.usual_seq(raw, start)
+        if seq != self.count + 1 or not _canonical_event(codec.usual_event(raw, start)):
             return False
+        claimed = codec.usual_hash(raw, start)
         if codec.chain_hash(self.previous, codec.usual_body(raw, start)) != claimed:
             return False
         self.count = seq
