@@ -121,7 +121,7 @@ def seal(previous: str, records: Iterable[EventRecord]) -> Iterator[EventRecord]
 def parse_record(line: bytes, *, strict: bool = False) -> EventRecord:
     """Parse one record line (raises pydantic's ``ValidationError`` on bad input); ``strict``
     refuses what a log may not say (``"1"``, ``1.0`` or ``true`` for an integer)."""
-    if strict:
+    if strict and USUAL_FIRST:
         record = decode_record(line)
         if record is not None:
             return record
@@ -258,6 +258,13 @@ def decode_record(line: bytes) -> EventRecord | None:
     return record
 
 
+USUAL_FIRST: Final = not str(globals().get("__file__", "")).endswith(".py")
+"""Whether readers try `decode_record` (and the integrity pass `ChainCheck.take`) before the
+whole way: compiled, the short way costs a third of what it saves; interpreted, its byte tests
+cost more than pydantic's and orjson's work in C, so the pure engine goes the whole way (the
+same records and reports either way)."""
+
+
 def deck_commitment(salt: str, card_ids: Iterable[str]) -> str:
     """SHA-256 (hex) committing to a deck order: the salt, a newline, the ids joined by commas."""
     h = hashlib.sha256(salt.encode("utf-8"))
@@ -269,6 +276,7 @@ def deck_commitment(salt: str, card_ids: Iterable[str]) -> str:
 __all__ = [
     "EVENTS_KEPT",
     "EVENT_BYTES_KEPT",
+    "USUAL_FIRST",
     "canonical",
     "chain_hash",
     "deck_commitment",

@@ -58,6 +58,7 @@ _BOM: Final = b"\xef\xbb\xbf"
 # The core validator of the record adapter, called directly on the hot path.
 _validate_record: Final = RECORD.validator.validate_json
 _decode_record: Final = codec.decode_record
+_USUAL_FIRST: Final = codec.USUAL_FIRST
 _JSON_POSITION: Final = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
 _NEWLINE: Final = 10
 """The newline byte: a line's last byte is compared with it as an integer (no method call
@@ -343,7 +344,7 @@ class LogReader(Closing):
                 for step in self._steps:
                     data = step.record(data)
             raw = orjson.dumps(data)
-        else:
+        elif _USUAL_FIRST:
             usual = _decode_record(raw)  # the usual line, in fewer steps
             if usual is not None:
                 return usual

@@ -24,6 +24,7 @@ _Line = TypeVar("_Line", bound=tuple[int, bytes, EventRecord])
 
 TRAILER_NAMES: Final = frozenset(str(t.model_fields["type"].default) for t in TRAILER_TYPES)
 """The type tags of the seal and the signatures."""
+_USUAL_FIRST: Final = codec.USUAL_FIRST
 _TRAILERS: Final = frozenset(TRAILER_TYPES)
 """The seal's and the signatures' classes."""
 
@@ -65,7 +66,7 @@ class IntegrityPass:
     def feed(self, line_no: int, raw: bytes, record: EventRecord | None = None) -> None:
         """Take one record line (``record``: the line already parsed, if it was)."""
         current = None if self._upcast else record
-        if current is not None and self.chain.take(raw, current):
+        if current is not None and _USUAL_FIRST and self.chain.take(raw, current):
             # the usual line: its record says what the rest needs (no JSON decoded again)
             if self.unreadable is None:
                 self._place(line_no, raw, current, current.seq, type(current.event) in _TRAILERS)
