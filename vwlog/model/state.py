@@ -482,8 +482,9 @@ _BASE: Final = {
 
 _FIELD_NAMES: Final = tuple(f.name for f in fields(MatchState))
 _new_state: Final = MatchState.__new__
-_NOTHING_DONE: Final[frozenset[str]] = frozenset()
 """``MatchState.__new__``, looked up once (compiled, a copy then skips the type's lookup)."""
+_NOTHING_DONE: Final[frozenset[str]] = frozenset()
+"""What is done in a phase or step that has just begun."""
 
 _NATIVE: Final = MatchState.__dictoffset__ == 0
 """Compiled: a native class, without an instance dictionary."""

@@ -113,9 +113,10 @@ def verify_lines(
 
 
 _COMMITTING: Final = ("match_started", "deck_revealed")
-_COMMITTING_TYPES: Final = frozenset({MatchStarted, DeckRevealed})
 """The events that carry deck commitments or their reveals (a tuple: a damaged line may put an
 unhashable value where the type belongs)."""
+_COMMITTING_TYPES: Final = frozenset({MatchStarted, DeckRevealed})
+"""Their classes, for a line read as a record already."""
 
 
 class ChainCheck:
