@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from vwlog.services import validate_log, validate_logs
-from vwlog.services.sharing import ordered_map
+from vwlog.services.sharing import TAIL_PER_PROCESS, claim_order, ordered_map
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 PARENT = os.getpid()
@@ -40,6 +40,23 @@ def _square(n: int) -> int:
 def test_results_come_in_item_order(jobs: int) -> None:
     items = list(range(40))
     assert list(ordered_map(_square, items, jobs)) == [n * n for n in items]
+
+
+def test_the_last_items_are_taken_largest_first_when_costs_are_known() -> None:
+    items = [5, 1, 9, 2, 8, 3, 7, 4, 6, 0, 10, 11, 12]
+    order = claim_order(items, 2, cost=float)
+    tail = len(items) - TAIL_PER_PROCESS * 2
+    assert order[:tail] == list(range(tail))
+    assert [items[i] for i in order[tail:]] == sorted(items[tail:], reverse=True)
+    assert sorted(order) == list(range(len(items)))
+    assert claim_order(items, 2) == list(range(len(items)))
+    assert claim_order(items[:3], 2, cost=float) == [2, 0, 1]
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_results_come_in_item_order_whatever_order_they_are_taken_in(jobs: int) -> None:
+    items = list(range(30))
+    assert list(ordered_map(_square, items, jobs, cost=float)) == [n * n for n in items]
 
 
 def test_no_items_and_one_item() -> None:
@@ -90,9 +107,10 @@ def _die_in_a_child(n: int) -> int:
     return n
 
 
-def test_what_a_dead_process_took_is_done_here() -> None:
+@pytest.mark.parametrize("cost", [None, float])
+def test_what_a_dead_process_took_is_done_here(cost: Callable[[int], float] | None) -> None:
     items = list(range(30))
-    assert list(ordered_map(_die_in_a_child, items, 3)) == items
+    assert list(ordered_map(_die_in_a_child, items, 3, cost=cost)) == items
 
 
 def _slow(n: int) -> int:

@@ -10,6 +10,10 @@ This process works too, instead of waiting for a pool: a pool's threads and per-
 cost its parent about a millisecond of CPU per item while the workers compete for the same
 cores, and one process fewer is forked.
 
+Given the cost of each item (a file's size), the last few items are taken largest first: a
+large item taken last would leave the other processes idle until it is done, and only those
+few results wait for the ones before them.
+
 A forked process that dies before sending a result loses nothing: once all of them are gone,
 this process computes whatever is missing itself. An exception raised for an item is raised
 again here, at its place in the order. Closing the iterator early stops the other processes.
@@ -21,7 +25,7 @@ import multiprocessing
 import signal
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
@@ -30,6 +34,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+TAIL_PER_PROCESS: Final = 4
+"""How many of the last items, per process, are taken largest first when costs are known."""
 
 _Outcome = tuple[bool, Any]
 """``(True, result)``, or ``(False, exception)`` for an item whose function raised."""
@@ -66,6 +73,8 @@ class _Run(Generic[T, R]):
 
     function: Callable[[T], R]
     items: Sequence[T]
+    order: list[int]
+    """The item indices in the order they are taken."""
     counter: _Counter
     children: list[_Child]
     done: dict[int, _Outcome] = field(default_factory=dict)
@@ -78,9 +87,10 @@ class _Run(Generic[T, R]):
         while True:
             self._receive(timeout=0)
             yield from self._ready()
-            index = self.counter.take()
-            if index >= len(self.items):
+            taken = self.counter.take()
+            if taken >= len(self.items):
                 break
+            index = self.order[taken]
             self.done[index] = _outcome(self.function, self.items[index])
             yield from self._ready()
         while self.next_out < len(self.items):
@@ -123,12 +133,15 @@ def ordered_map(
     jobs: int,
     *,
     initializer: Callable[[], None] | None = None,
+    cost: Callable[[T], float] | None = None,
 ) -> Iterator[R]:
     """Yield ``function(item)`` for every item, in order, computed by this process and
     ``jobs - 1`` forked ones (``jobs`` at most the number of items).
 
     ``initializer`` runs once in each forked process before its first item (this process is
-    the caller's to prepare). Fork only: where processes cannot be forked, use a pool.
+    the caller's to prepare). ``cost`` estimates an item's work: the last `TAIL_PER_PROCESS`
+    items per process are then taken largest first. Fork only: where processes cannot be
+    forked, use a pool.
 
     Raises:
         Exception: What ``function`` raised for an item, when that item's turn comes.
@@ -137,6 +150,7 @@ def ordered_map(
         yield from map(function, items)
         return
     context = multiprocessing.get_context("fork")
+    order = claim_order(items, jobs, cost)
     counter = _Counter(context)
     children: list[_Child] = []
     try:
@@ -144,19 +158,31 @@ def ordered_map(
             results, sending = context.Pipe(duplex=False)
             process = context.Process(
                 target=_serve,
-                args=(function, items, counter, sending, initializer),
+                args=(function, items, order, counter, sending, initializer),
                 daemon=True,
             )
             process.start()
             sending.close()  # the child holds it now: its end of file is the child's end
             children.append(_Child(process, results))
-        yield from _Run(function, items, counter, children).results()
+        yield from _Run(function, items, order, counter, children).results()
     finally:
         for child in children:
             child.results.close()
             if child.process.is_alive():
                 child.process.terminate()
             child.process.join()
+
+
+def claim_order(
+    items: Sequence[T], jobs: int, cost: Callable[[T], float] | None = None
+) -> list[int]:
+    """The item indices in the order `ordered_map` takes them: in order, but for the last
+    ``TAIL_PER_PROCESS * jobs``, which go largest ``cost`` first (when it is given)."""
+    order = list(range(len(items)))
+    if cost is not None:
+        tail = max(0, len(items) - TAIL_PER_PROCESS * jobs)
+        order[tail:] = sorted(order[tail:], key=lambda i: cost(items[i]), reverse=True)
+    return order
 
 
 def _outcome(function: Callable[[T], R], item: T) -> _Outcome:
@@ -169,6 +195,7 @@ def _outcome(function: Callable[[T], R], item: T) -> _Outcome:
 def _serve(
     function: Callable[[T], R],
     items: Sequence[T],
+    order: list[int],
     counter: _Counter,
     sending: Connection,
     initializer: Callable[[], None] | None,
@@ -178,7 +205,8 @@ def _serve(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer()
-    while (index := counter.take()) < len(items):
+    while (taken := counter.take()) < len(items):
+        index = order[taken]
         outcome = _outcome(function, items[index])
         try:
             sending.send((index, outcome))
@@ -187,4 +215,4 @@ def _serve(
     sending.close()
 
 
-__all__ = ["ordered_map"]
+__all__ = ["TAIL_PER_PROCESS", "claim_order", "ordered_map"]

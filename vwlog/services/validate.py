@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,13 +144,23 @@ def validate_logs(
         # one raised threshold for the whole batch: restoring it after every log would start a
         # young collection at once (the count stands far above the default threshold)
         with fewer_collections():
-            yield from ordered_map(_validate_one, work, jobs, initializer=_worker_started)
+            yield from ordered_map(
+                _validate_one, work, jobs, initializer=_worker_started, cost=_file_size
+            )
         return
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
     with context.Pool(jobs, initializer=_worker_started) as pool:
         yield from pool.imap(_validate_one, work, chunksize=max(1, len(work) // (jobs * 8)))
+
+
+def _file_size(item: tuple[str, ValidationOptions]) -> float:
+    """How much validating a log costs, roughly: its size (0 if it cannot be read)."""
+    try:
+        return float(os.stat(item[0]).st_size)
+    except OSError:
+        return 0.0
 
 
 def _worker_started() -> None:
