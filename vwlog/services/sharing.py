@@ -1,8 +1,8 @@
 """Share a list of items between this process and forked ones; the results come back in order.
 
 `ordered_map` is what a `--jobs N` run uses where processes can be forked: this process and
-``N - 1`` forked ones take the next item from a shared counter until none is left, so a large
-item never holds up the others and each process is busy to the end. The forked processes send
+``N - 1`` forked ones take the next item from a shared counter until none is left, so no
+process waits for items another one was handed in advance. The forked processes send
 their results through pipes; this process yields every result in item order as soon as it and
 those before it are done.
 
