@@ -18,6 +18,7 @@ from vwlog.io.schemas import KnownCardView, ShownBoardView
 from vwlog.model.errors import Violation
 from vwlog.render.json import match_summary_json, violation_json
 from vwlog.store import MatchMeta
+from vwlog.store.catalog import MATCH_ID_MAX, MATCH_ID_PATTERN
 from vwlog.store.tokens import Role
 
 __all__ = [
@@ -149,11 +150,17 @@ class ValidationOut(_Model):
     turns: int
     """Turns played."""
     winner: str | None
-    """The winner, if any."""
+    """The winner, if the match is over and its record intact (``None`` otherwise: a record
+    that is not intact is never reported with a winner)."""
     victory: str | None
-    """How it was won."""
+    """How it was won (``None`` when there is no winner to report)."""
     complete: bool
-    """Whether the match is over."""
+    """Whether the match is over and its record intact."""
+    intact: bool
+    """Whether the records are what was written and sealed (chain, seal and signatures hold;
+    an unsealed record is intact as far as it goes)."""
+    claimed_winner: str | None
+    """The winner the records name, even when they are not intact (shown flagged)."""
     stopped_at: int | None
     """Where a strict replay stopped."""
     rulings: int
@@ -162,9 +169,13 @@ class ValidationOut(_Model):
     """Ranges of seqs judges' back-ups voided."""
     violations: list[ViolationOut]
     """Every violation, in order."""
-    verdict: str
+    verdict: Literal["OK", "ILLEGAL", "INCOMPLETE", "UNTRUSTED"]
     """``OK``, ``ILLEGAL``, ``INCOMPLETE`` (unsealed) or ``UNTRUSTED`` (chain, seal or
-    signatures fail): the one verdict of the rules and the integrity result."""
+    signatures fail): the one verdict of the rules and the integrity result, the same that
+    ``vwlog validate``, ``verify``, ``report`` and ``import`` give."""
+    reason: str
+    """The one sentence that decides ``verdict`` (the first, most serious thing), in the
+    request's language."""
     integrity: dict[str, Any] | None
     """What the verdict rests on: pool, ruleset, chain, seal, signatures, problems, warnings
     (`vwlog.render.json.integrity_json`); ``None`` when not checked."""
@@ -221,6 +232,15 @@ class VerifyOut(_Model):
     """What the derived data say that the records do not."""
     repaired: list[str] = Field(default_factory=list)
     """What was rebuilt from the records (``vwlog verify --repair``); empty otherwise."""
+    verdict: Literal["OK", "ILLEGAL", "INCOMPLETE", "UNTRUSTED"] | None = None
+    """The record's one verdict, as ``/validation`` gives it (``None`` only where the record
+    cannot be read as a log)."""
+    reason: str | None = None
+    """The one sentence that decides ``verdict``, in the request's language."""
+    seal_seq: int | None = None
+    """The seq of the record's seal, if it has one."""
+    seal_line: int | None = None
+    """The line of the export that holds the seal, if it has one."""
 
 
 class EventOut(_Model):
@@ -420,14 +440,18 @@ class ReceiptOut(_Model):
 class LiveMatchIn(_Model):
     """A match to record live."""
 
-    match_id: str = Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9_.:-]+$")
-    """Its id."""
+    match_id: str = Field(min_length=1, max_length=MATCH_ID_MAX, pattern=MATCH_ID_PATTERN)
+    """Its id: 1 to 200 letters, digits, ``_ . : ~ -``, beginning with a letter or digit
+    (`vwlog.store.catalog.MATCH_ID_PATTERN`)."""
     decks: list[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,59}$")]] = Field(
         min_length=2, max_length=4
     )
     """Packaged deck names, one per seat (``p1``, ``p2``, …), see ``/pools/decks``."""
-    seed: int = Field(default=0, ge=0, le=2**31)
-    """Seed of the shuffle and of who goes first."""
+    seed: int | None = Field(default=None, ge=0, le=2**31)
+    """Leave it out, as a tournament does: the decks are shuffled and the first player drawn
+    in secret (a CSPRNG), each seat's order committed with a salt and opened when the match
+    ends. A seed makes the shuffle reproducible, for tests and demonstrations only: anyone
+    who finds the seed knows every deck, and the record says it was seeded."""
 
 
 class ForkIn(_Model):

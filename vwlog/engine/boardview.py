@@ -118,6 +118,10 @@ class PlayerView(_View):
     """Cards in the Fate Deck."""
     subdeck_size: int
     """Cards in the subdeck."""
+    deck_commitment: str | None = None
+    """The commitment to the order of their Fate Deck made at match start, public to every
+    seat (``match_started``'s ``deck_commitment``), or ``null`` if none was made; opened by
+    ``deck_revealed``."""
     graveyard: list[CardView]
     """The Graveyard, oldest first (public)."""
     territories: list[TerritoryView]
@@ -266,6 +270,7 @@ def board_view(
             hand=[_card_view(s, c) for c in p.hand] if _sees(player, p.id) else None,
             deck_size=len(p.deck),
             subdeck_size=len(p.subdeck),
+            deck_commitment=s.commitments[p.id][0] if p.id in s.commitments else None,
             graveyard=[_card_view(s, c) for c in p.graveyard],
             territories=[_territory_view(s, t) for t in s.territories(p.id)],
             return_home=unplaced[p.id]["RETURN_HOME"],

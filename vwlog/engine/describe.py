@@ -324,7 +324,7 @@ def _started(event: MatchStarted) -> Msg:
     for seat_text in seats[1:]:
         joined = msg("{first}, {second}", first=joined, second=seat_text)
     n = len(event.cards)
-    return msg(
+    started = msg(
         "Match starts ({format}): {seats}; {first} goes first; ruleset {ruleset}; {cards}",
         format=event.format.value.lower().replace("_", " "),
         seats=joined,
@@ -332,6 +332,21 @@ def _started(event: MatchStarted) -> Msg:
         ruleset=f"{event.ruleset.id}@{event.ruleset.version}",
         cards=msg("1 card definition") if n == 1 else msg("{n} card definitions", n=n),
     )
+    if event.shuffle == "seeded":
+        return msg(
+            "{started}; decks shuffled from seed {seed}: reproducible, not secret",
+            started=started,
+            seed=str(event.seed),
+        )
+    if event.shuffle == "secret":
+        return msg(
+            "{started}; decks shuffled in secret, each order committed ({commitments})",
+            started=started,
+            commitments=", ".join(
+                f"{s.player} {s.deck_commitment}" for s in event.seats if s.deck_commitment
+            ),
+        )
+    return started
 
 
 def _ruling(event: JudgeRulingIssued, before: MatchState, viewer: str | None) -> Msg:

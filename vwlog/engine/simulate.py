@@ -8,6 +8,7 @@ holds no rules of its own. The same seed gives the same bytes.
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -31,6 +32,7 @@ from vwlog.events import (
     SkillRegistered,
     SupplyChosen,
 )
+from vwlog.events.match import Shuffle, deck_commitment
 from vwlog.model.cards import DEFAULT_RULESET, CardDef, CardPool, Ruleset, Target
 from vwlog.model.types import CardType, MatchFormat, Phase, Stat, SupplyOption
 from vwlog.projections import INITIAL, evolve
@@ -51,6 +53,10 @@ MAX_COPIES = 3
 REGISTRATIONS_PER_WINDOW = 6
 """A policy passes after this many registrations in one priority window (no endless loops of
 free skills)."""
+ID_BYTES = 6
+"""Random bytes in an instance id of a secretly shuffled match (12 hex digits)."""
+SALT_BYTES = 32
+"""Random bytes of a seat's salt in a secretly shuffled match (64 hex digits)."""
 
 
 class Policy(Protocol):
@@ -102,39 +108,76 @@ def random_deck(pool: CardPool, rng: random.Random, size: int = DECK_SIZE) -> li
 def build_start(
     pool: CardPool,
     decks: Sequence[Sequence[str]],
-    rng: random.Random,
+    rng: random.Random | None,
     *,
     ruleset: Ruleset = DEFAULT_RULESET,
     teams: Sequence[str | None] | None = None,
     match_format: MatchFormat = MatchFormat.DUEL,
+    seed: int | None = None,
 ) -> MatchStarted:
-    """A `MatchStarted` with shuffled decks, instance ids ``p1-001…`` and the cards they use."""
+    """A `MatchStarted` with shuffled decks and the cards they use.
+
+    With ``rng`` (a simulation, a test): the decks are shuffled and the first player drawn by
+    it, instance ids are ``p1-001…`` in deck order, and the same ``rng`` state gives the same
+    match. Given a ``seed`` too, the record says it was shuffled from it (``shuffle: seeded``).
+
+    Without (``None``, a live match): a secret shuffle. The operating system's CSPRNG
+    (`secrets.SystemRandom`) shuffles and draws the first player; instance ids are random per
+    match (``p2-`` and 12 hex digits), so that they say nothing of the order; each seat gets a
+    random salt and a public commitment to its order (`Seat.deck_commitment`), to be opened at
+    the end (`DeckRevealed`).
+    """
+    secret = rng is None
+    shuffler: random.Random = secrets.SystemRandom() if rng is None else rng
     seats = []
     used: set[str] = set()
+    taken: set[str] = set()
     for i, deck in enumerate(decks):
         player = f"p{i + 1}"
         cards = list(deck)
-        rng.shuffle(cards)
+        shuffler.shuffle(cards)
         used.update(cards)
-        seats.append(
-            Seat(
-                player=player,
-                name=f"Player {i + 1}",
-                team=teams[i] if teams else None,
-                deck=tuple(
-                    CardInstance(id=f"{player}-{n + 1:03d}", card=c) for n, c in enumerate(cards)
-                ),
-            )
+        ids = (
+            _secret_ids(player, len(cards), taken)
+            if secret
+            else [f"{player}-{n + 1:03d}" for n in range(len(cards))]
         )
-    first = seats[rng.randrange(len(seats))].player
+        seat = Seat(
+            player=player,
+            name=f"Player {i + 1}",
+            team=teams[i] if teams else None,
+            deck=tuple(CardInstance(id=id_, card=c) for id_, c in zip(ids, cards, strict=True)),
+        )
+        if secret:
+            salt = secrets.token_hex(SALT_BYTES)
+            seat = seat.model_copy(
+                update={"salt": salt, "deck_commitment": deck_commitment(salt, ids)}
+            )
+        seats.append(seat)
+    first = seats[shuffler.randrange(len(seats))].player
     defs = tuple(c for c in pool.cards if c.id in used)
+    shuffle: Shuffle | None = "secret" if secret else ("seeded" if seed is not None else None)
     return MatchStarted(
         format=match_format,
         seats=tuple(seats),
         first_player=first,
         ruleset=ruleset,
         cards=defs,
+        shuffle=shuffle,
+        seed=seed if not secret else None,
     )
+
+
+def _secret_ids(player: str, count: int, taken: set[str]) -> list[str]:
+    """``count`` instance ids for ``player``'s cards, random and unique in the match (``taken``
+    holds those given so far, and gets these)."""
+    ids: list[str] = []
+    while len(ids) < count:
+        candidate = f"{player}-{secrets.token_hex(ID_BYTES)}"
+        if candidate not in taken:
+            taken.add(candidate)
+            ids.append(candidate)
+    return ids
 
 
 class Generation:
@@ -528,8 +571,10 @@ def simulation(
 
 __all__ = [
     "DECK_SIZE",
+    "ID_BYTES",
     "MAX_COPIES",
     "REGISTRATIONS_PER_WINDOW",
+    "SALT_BYTES",
     "GeneratedMatch",
     "Generation",
     "GreedyPolicy",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import hashlib
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -11,6 +12,20 @@ from vwlog.events.effects import Effect
 from vwlog.model.bounds import LogInt
 from vwlog.model.cards import CardDef, Ruleset
 from vwlog.model.types import MatchFormat, RulingKind, Victory
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+Shuffle: TypeAlias = Literal["seeded", "secret"]
+"""How a match's decks were shuffled (`MatchStarted.shuffle`)."""
+
+
+def deck_commitment(salt: str, card_ids: Iterable[str]) -> str:
+    """SHA-256 (hex) committing to a deck order: the salt, a newline, the ids joined by commas."""
+    h = hashlib.sha256(salt.encode("utf-8"))
+    h.update(b"\n")
+    h.update(",".join(card_ids).encode("utf-8"))
+    return h.hexdigest()
 
 
 class CardInstance(BaseModel):
@@ -40,7 +55,21 @@ class Seat(BaseModel):
     subdeck: tuple[CardInstance, ...] = Field(default=(), max_length=10_000)
     """The subdeck (R-ZONE-3)."""
     deck_commitment: str | None = None
-    """SHA-256 of the deck order committed before the match; checked against `DeckRevealed`."""
+    """SHA-256 of the deck order committed before the match (`deck_commitment` of the salt and
+    the instance ids, top first); checked against `salt` and `DeckRevealed`. Public: every
+    seat may read it from the start."""
+    salt: str | None = Field(default=None, max_length=128)
+    """The secret the commitment is made with, in a secretly shuffled match: hashed with the
+    record, so that nobody who cannot read this record can recompute its chain hash to confirm
+    a guess of the deck. Hidden from every seat, like the deck, until the commitment is opened
+    (`DeckRevealed`); absent in seeded and older logs."""
+
+    def opens(self, salt: str) -> bool:
+        """Whether ``salt`` opens this seat's deck commitment (``False`` without one)."""
+        committed = self.deck_commitment
+        return (
+            committed is not None and deck_commitment(salt, (c.id for c in self.deck)) == committed
+        )
 
 
 class PublishedRef(BaseModel):
@@ -80,6 +109,15 @@ class MatchStarted(Consequence):
     ruleset_ref: PublishedRef | None = None
     """The published ruleset the match was played under (absent in older logs: it is then
     looked up by ``ruleset.id@ruleset.version``)."""
+    shuffle: Shuffle | None = None
+    """How the decks were shuffled and the first player drawn: ``secret``, by the operating
+    system's CSPRNG, each seat's order committed with a salt (`Seat.salt`,
+    `Seat.deck_commitment`) and opened at the end (`DeckRevealed`); or ``seeded``, from
+    ``seed``: reproducible by anyone who knows or finds the seed, so the order was never a
+    secret (simulations and tests). Absent where the log does not say: older logs, and logs of
+    ``vwlog simulate``, whose header names its seed (``generator``)."""
+    seed: LogInt | None = None
+    """For a ``seeded`` shuffle: the seed."""
 
 
 class OpeningHandDrawn(Consequence):
@@ -224,4 +262,6 @@ __all__ = [
     "OpeningHandDrawn",
     "RecordSigned",
     "Seat",
+    "Shuffle",
+    "deck_commitment",
 ]

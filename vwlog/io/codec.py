@@ -16,6 +16,7 @@ import orjson
 from pydantic import ValidationError
 
 from vwlog.events import GAME_EVENT, RECORD, EventRecord, LogHeader
+from vwlog.events.match import deck_commitment
 from vwlog.model.causes import caused
 
 if TYPE_CHECKING:
@@ -264,14 +265,6 @@ whole way: only where this module is compiled. Interpreted, the byte tests cost 
 pydantic and orjson work in C that they save (the pure engine took 175,300 instructions per
 event with them, 146,800 without), so the pure engine goes the whole way; the records and
 reports are the same either way."""
-
-
-def deck_commitment(salt: str, card_ids: Iterable[str]) -> str:
-    """SHA-256 (hex) committing to a deck order: the salt, a newline, the ids joined by commas."""
-    h = hashlib.sha256(salt.encode("utf-8"))
-    h.update(b"\n")
-    h.update(",".join(card_ids).encode("utf-8"))
-    return h.hexdigest()
 
 
 __all__ = [

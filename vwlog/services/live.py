@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from vwlog.engine.play import advance
+from vwlog.engine.play import advance, play
 from vwlog.engine.simulate import build_start
-from vwlog.events import EventRecord, JudgeRulingIssued, LogHeader
+from vwlog.events import DeckRevealed, EventRecord, JudgeRulingIssued, LogHeader, MatchStarted
 from vwlog.io import codec
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import DEFAULT_RULESET
@@ -30,6 +30,8 @@ from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from vwlog.events import AnyEvent
+    from vwlog.model.state import MatchState
     from vwlog.store import Head
 
 
@@ -38,12 +40,17 @@ def start_match(
     match_id: str,
     decks: Sequence[str],
     *,
-    seed: int = 0,
+    seed: int | None = None,
     created: str | None = None,
 ) -> MatchMeta:
     """Store a new match that is to be played live: its `MatchStarted` (the packaged pool,
-    the named packaged decks shuffled by ``seed``) and every consequence up to the first
-    decision. Decisions are then appended with `play_decisions`.
+    the named packaged decks shuffled) and every consequence up to the first decision.
+    Decisions are then appended with `play_decisions`.
+
+    Without ``seed``, the usual case: a secret shuffle (`build_start` without a generator),
+    each seat's order committed with a salt; the commitments are opened when the match ends
+    (`open_commitments`). With ``seed`` (tests, demonstrations): shuffled reproducibly from
+    it, and the record says so (``shuffle: seeded``), for nothing in it is secret.
 
     Raises:
         UsageError: fewer than 2 or more than 4 decks, or the id is taken.
@@ -54,7 +61,8 @@ def start_match(
         raise UsageError(msg("a match seats 2 to 4 players, not {len}", len=len(decks)))
     pool = load_pool()
     lists = [load_deck(name, pool=pool).expand() for name in decks]
-    start = build_start(pool, lists, random.Random(seed), ruleset=DEFAULT_RULESET)
+    rng = None if seed is None else random.Random(seed)
+    start = build_start(pool, lists, rng, ruleset=DEFAULT_RULESET, seed=seed)
     state = evolve(INITIAL, start)
     state, consequences = advance(start.ruleset, state)
     header = codec.seal_header(
@@ -69,6 +77,30 @@ def start_match(
     if outcome != ImportOutcome.STORED:
         raise UsageError(msg("match {match_id} is already stored", match_id=repr(match_id)))
     return meta
+
+
+def open_commitments(
+    first: EventRecord | None, state: MatchState
+) -> tuple[MatchState, list[AnyEvent]]:
+    """The openings due once a match is over: a `DeckRevealed` for every seat whose deck
+    commitment its ``match_started`` (the record ``first``) holds the salt of and that is not
+    opened yet, played after ``state`` (the board at the end). The board after them and the
+    reveals; none while the match runs, or for a match shuffled in the open.
+
+    Appended before the seal, in the append that ends the match, so that every seat can check
+    from then on that the deck orders it drew from are the ones committed at the start.
+    """
+    start = first.event if first is not None else None
+    rs = state.ruleset
+    if not state.over or rs is None or not isinstance(start, MatchStarted):
+        return state, []
+    opened: list[AnyEvent] = []
+    for seat in start.seats:
+        if seat.salt is None or seat.deck_commitment is None or seat.player in state.revealed:
+            continue
+        state, events = play(rs, state, DeckRevealed(player=seat.player, salt=seat.salt))
+        opened.extend(events)
+    return state, opened
 
 
 def record_ruling(
@@ -100,4 +132,4 @@ def record_ruling(
     return append_played(store, match_id, head, [ruling], after)
 
 
-__all__ = ["record_ruling", "start_match"]
+__all__ = ["open_commitments", "record_ruling", "start_match"]

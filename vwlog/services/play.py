@@ -190,18 +190,27 @@ def append_played(
     store: MatchStore, match_id: str, head: Head, events: Sequence[AnyEvent], state: MatchState
 ) -> Head:
     """Append events played in play mode after ``head``, in one transaction, and describe the
-    match's new end (``state``, the board after the last of them) in its catalog entry.
+    match's new end (``state``, the board after the last of them) in its catalog entry. When
+    they end the match, the deck commitments of a secret shuffle are opened
+    (`vwlog.services.live.open_commitments`) and the record is sealed after them.
 
     Raises:
         SequenceConflictError: another writer appended after ``head`` (nothing is stored).
     """
+    first = next(iter(store.records(match_id, lte=1)), None) if state.over else None
+    if state.over:
+        # the match is over: open the deck commitments of a secret shuffle before the seal
+        from vwlog.services.live import open_commitments
+
+        state, opened = open_commitments(first, state)
+        events = [*events, *opened]
     records = [EventRecord(seq=head.seq + i + 1, event=e) for i, e in enumerate(events)]
     sealed = list(codec.seal(head.hash, records))
     if state.over:
         # the match is won: close the record with its seal
         from vwlog.services.trust import seal_after
 
-        sealed.append(seal_after(next(iter(store.records(match_id, lte=1)), None), sealed[-1]))
+        sealed.append(seal_after(first, sealed[-1]))
     lines = [(codec.record_bytes(r), r) for r in sealed]
     # play mode appends only legal events, so the stored verdict of the prefix stands
     meta = store.meta(match_id).model_copy(

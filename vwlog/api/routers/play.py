@@ -5,13 +5,23 @@ No endpoint alters or deletes a stored event: every write appends, chained to th
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query
+import orjson
+from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, Response
 
-from vwlog.api.dependencies import StoreDep, WriterDep, get_signer, match_access, require
-from vwlog.api.errors import ERROR_RESPONSES
+from vwlog.api.dependencies import (
+    IdempotencyDep,
+    StoreDep,
+    WriterDep,
+    get_signer,
+    match_access,
+    require,
+)
+from vwlog.api.errors import ERROR_RESPONSES, error_status, request_language
 from vwlog.api.routers.matches import full_record
 from vwlog.api.schemas import (
     DecisionsIn,
@@ -23,15 +33,19 @@ from vwlog.api.schemas import (
 )
 from vwlog.api.signing import Signer
 from vwlog.events import JudgeRulingIssued
+from vwlog.io.i18n import say, using_language
+from vwlog.model.errors import IllegalEventError, SequenceConflictError, VwlogError
 from vwlog.model.text import msg
 from vwlog.model.types import RulingKind
 from vwlog.render.json import rebase_json
-from vwlog.rules import expect
+from vwlog.services.authority import HIDDEN_CARD, SeatError, UnseenError, authorize, masked
 from vwlog.services.forks import fork_match
 from vwlog.services.live import record_ruling, start_match
 from vwlog.services.matches import state_at
-from vwlog.services.play import play_decisions
+from vwlog.services.play import PlayResult, play_decisions
 from vwlog.services.rebase import rebase
+from vwlog.store import MatchStore
+from vwlog.store.idempotency import IdempotencyStore, KeyState
 from vwlog.store.tokens import Role, TokenInfo
 
 router = APIRouter(tags=["play"], responses=ERROR_RESPONSES)
@@ -74,13 +88,87 @@ def receipt(
 
 @router.post("/live", status_code=201, summary="Start a match to record live")
 def start_live(body: LiveMatchIn, store: StoreDep, _who: Writer) -> MatchSummaryOut:
-    """Store a new match (the packaged pool, the named packaged decks shuffled by ``seed``) up
-    to its first decision; then append decisions to ``/matches/{id}/decisions``. Needs an
-    organiser's or judge's token."""
+    """Store a new match (the packaged pool, the named packaged decks) up to its first
+    decision; then append decisions to ``/matches/{id}/decisions``. Needs an organiser's or
+    judge's token.
+
+    Without ``seed`` (the normal case) the decks are shuffled and the first player drawn in
+    secret, by a CSPRNG; instance ids are random, and each seat's deck order is committed with
+    a salt (its ``deck_commitment``, public from the start) and opened when the match ends.
+    With ``seed`` the shuffle is reproducible (tests, demonstrations), nothing in it is
+    secret, and ``match_started`` says ``"shuffle": "seeded"`` with the seed."""
     created = datetime.now(UTC).isoformat(timespec="seconds")
     return MatchSummaryOut.of(
         start_match(store, body.match_id, body.decks, seed=body.seed, created=created)
     )
+
+
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=200,
+        pattern=r"^[\x21-\x7e]+$",
+        description=(
+            "Makes a retried append safe: the first request with a key appends and keeps its "
+            "receipt; the same request again with the same key appends nothing and gets the "
+            "same receipt (200); another request with the same key is refused (422). Keys "
+            "are kept per match, in the store (every worker sees them)."
+        ),
+    ),
+]
+
+
+def _fingerprint(kind: str, who: TokenInfo, body: object) -> str:
+    """What an idempotent request asks, as one hash: the endpoint, the token and the body."""
+    data = {"endpoint": kind, "token": who.id, "body": body}
+    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def _once(
+    keys: IdempotencyStore,
+    match_id: str,
+    key: str | None,
+    fingerprint: str,
+    status: int,
+    append: Callable[[], ReceiptOut],
+) -> tuple[ReceiptOut, bool]:
+    """Run ``append`` once per ``key`` of ``match_id`` (every time without a key): its
+    receipt, and whether it was kept from an earlier request with the same key.
+
+    Raises:
+        HTTPException: 422 for a key used by another request, 409 for a key whose request
+            has not finished.
+    """
+    if key is None:
+        return append(), False
+    found = keys.reserve(match_id, key, fingerprint)
+    if found.state == KeyState.DONE and found.answer is not None:
+        return ReceiptOut.model_validate_json(found.answer), True
+    if found.state == KeyState.OTHER:
+        raise HTTPException(
+            422,
+            msg(
+                "the Idempotency-Key was used for another request (another body or token); "
+                "use a new key for a new request"
+            ),
+        )
+    if found.state != KeyState.NEW:
+        raise HTTPException(
+            409,
+            msg(
+                "an append with this Idempotency-Key is under way (or stopped after appending): "
+                "send it again later, or read the match's head before sending it with a new key"
+            ),
+        )
+    try:
+        made = append()
+    except BaseException:
+        keys.release(match_id, key)
+        raise
+    keys.complete(match_id, key, made.model_dump_json(), status)
+    return made, False
 
 
 @router.post(
@@ -88,74 +176,122 @@ def start_live(body: LiveMatchIn, store: StoreDep, _who: Writer) -> MatchSummary
     summary="Append decisions in play mode (live recording, or playing on a fork)",
 )
 def append_decisions(
-    body: DecisionsIn, access: WriterDep, store: StoreDep, signer: SignerDep
+    request: Request,
+    body: DecisionsIn,
+    access: WriterDep,
+    store: StoreDep,
+    signer: SignerDep,
+    keys: IdempotencyDep,
+    idempotency_key: IdempotencyKey = None,
 ) -> ReceiptOut:
     """Check each decision (an illegal one is refused with its rule ids, 422, and nothing is
     stored), insert the consequences the rules demand, then ``auto`` decisions by the
     generator's policy; all in one transaction chained to the head. Of two appends at the same
-    head one wins and the other gets 409 with the current head. A player's token appends only
-    its own seat's decisions, one call per decision awaited from it, without ``auto``."""
-    expected = body.expected_seq
-    if access.viewer is not None:
-        if body.auto:
-            raise HTTPException(403, msg("a player's token cannot ask for automatic decisions"))
-        head = store.head(access.match_id)
-        if expected is None:
-            # append only at the head whose awaited decision was checked below
-            expected = head.seq
-        state = state_at(store, access.match_id, head.seq)
-        awaited = expect(state.ruleset, state).player if state.ruleset else None
-        if awaited != access.viewer:
-            raise HTTPException(
-                403,
-                msg(
-                    "the decision awaited is {awaited}'s, not seat {viewer}'s",
-                    awaited=repr(awaited),
-                    viewer=repr(access.viewer),
-                ),
-            )
-        if len(body.decisions) > 1:
-            raise HTTPException(403, msg("a player's token appends one decision per call"))
-        controllers = {o.id: o.controller for o in state.register}
-        for object_id in body.choices:
-            if controllers.get(object_id) != access.viewer:
-                raise HTTPException(
-                    403,
-                    msg(
-                        "a player's token chooses only for its own objects on the register, "
-                        "not {object_id}",
-                        object_id=repr(object_id),
-                    ),
-                )
-    result = play_decisions(
-        store,
-        access.match_id,
-        body.decisions,
-        auto=body.auto,
-        policy=body.policy,
-        seed=body.seed,
-        expected_seq=expected,
-        choices=body.choices,
+    head one wins and the other gets 409 with the current head.
+
+    A player's token makes exactly its own seat's decisions, whatever their kind: one decision
+    per call, without ``auto``, while the decision awaited is its own (a concession at any
+    time); another seat's decision (a concession included), an object or card of another seat,
+    or a choice for another seat's object is refused with 403; a decision naming a card the
+    seat cannot see is refused exactly as one naming a card that does not exist (422). What a
+    player's token is told names no card its seat cannot see ("a hidden card"). Without
+    ``expected_seq`` a player's decision is appended only at the head it was checked at.
+
+    With an ``Idempotency-Key`` header, sending the same append again (a retry after a lost
+    answer) appends nothing and returns the first receipt; the same key with another body is
+    refused (422)."""
+    match_id = access.match_id
+    who = access.who
+    fingerprint = (
+        "" if who is None else _fingerprint("decisions", who, body.model_dump(mode="json"))
     )
+
+    def append() -> ReceiptOut:
+        if access.viewer is not None:
+            return _append_as_seat(request, body, match_id, access.viewer, store, signer)
+        expected = body.expected_seq
+        if expected is None and idempotency_key is not None:
+            expected = store.head(match_id).seq  # a key stands for one append at one head
+        result = play_decisions(
+            store,
+            match_id,
+            body.decisions,
+            auto=body.auto,
+            policy=body.policy,
+            seed=body.seed,
+            expected_seq=expected,
+            choices=body.choices,
+        )
+        return _receipt_of(store, signer, match_id, result, shown=True)
+
+    made, _ = _once(keys, match_id, idempotency_key, fingerprint, 200, append)
+    return made
+
+
+def _append_as_seat(
+    request: Request,
+    body: DecisionsIn,
+    match_id: str,
+    seat: str,
+    store: MatchStore,
+    signer: Signer,
+) -> ReceiptOut:
+    """A player's append: held to its seat (`authorize`) before the rules see it, at the
+    head it was checked at; what the rules answer is said through the seat's view."""
+    head = store.head(match_id)
+    if body.expected_seq is not None and body.expected_seq != head.seq:
+        raise SequenceConflictError(match_id, body.expected_seq + 1)
+    state = state_at(store, match_id, head.seq)
+    try:
+        allowed = authorize(state, seat, body.decisions, auto=body.auto, choices=body.choices)
+    except SeatError as err:
+        raise HTTPException(403, err.text()) from None
+    except UnseenError as err:
+        raise HTTPException(422, err.text()) from None
+    lang = request_language(request)
+    try:
+        result = play_decisions(
+            store,
+            match_id,
+            allowed.decisions,
+            expected_seq=head.seq,
+            choices=body.choices,
+        )
+    except IllegalEventError as err:
+        with using_language(lang):
+            hidden = say(HIDDEN_CARD)
+            shown = [
+                masked(allowed.view, v, say(v.text or v.message), hidden) for v in err.violations
+            ]
+        raise IllegalEventError(err.seq, err.event_type, shown) from None
+    except SequenceConflictError:
+        raise
+    except VwlogError as err:
+        with using_language(lang):
+            said = allowed.view.mask(say(err.text()), say(HIDDEN_CARD))
+        raise HTTPException(error_status(err), said) from None
+    return _receipt_of(store, signer, match_id, result, shown=False)
+
+
+def _receipt_of(
+    store: MatchStore, signer: Signer, match_id: str, result: PlayResult, *, shown: bool
+) -> ReceiptOut:
+    """The signed receipt of what `play_decisions` appended; the events only where the
+    reader sees the full record (consequences may name hidden cards)."""
     head_seq = result.head_seq
     # the hash of the head this append made (a later append may have moved the match on)
-    made = next(store.records(access.match_id, gt=head_seq - 1, lte=head_seq), None)
-    head_hash = (made.hash if made is not None else None) or store.head(access.match_id).hash
-    shown = (
-        []
-        if access.viewer is not None
-        else [e.model_dump(mode="json", by_alias=True) for e in result.events]
-    )
+    made = next(store.records(match_id, gt=head_seq - 1, lte=head_seq), None)
+    head_hash = (made.hash if made is not None else None) or store.head(match_id).hash
     return receipt(
         signer,
-        access.match_id,
+        match_id,
         head_seq,
         head_hash,
         first_seq=head_seq - result.appended + 1,
         appended=result.appended,
         decisions=result.decisions,
         winner=result.winner,
-        events=shown,
+        events=[e.model_dump(mode="json", by_alias=True) for e in result.events] if shown else [],
     )
 
 
@@ -182,32 +318,55 @@ def rebase_(
 
 @router.post("/matches/{match_id}/rulings", status_code=201, summary="Record a judge's ruling")
 def rule(
-    match_id: str, body: RulingIn, store: StoreDep, judge: Judge, signer: SignerDep
+    match_id: str,
+    body: RulingIn,
+    response: Response,
+    store: StoreDep,
+    judge: Judge,
+    signer: SignerDep,
+    keys: IdempotencyDep,
+    idempotency_key: IdempotencyKey = None,
 ) -> ReceiptOut:
     """Append a `judge_ruling_issued` record after checking it against the rules (R-GEN-8).
-    Only judges rule; the judge is the token's label (or id)."""
-    ruling = JudgeRulingIssued(
-        judge=judge.label or judge.id,
-        kind=RulingKind(body.kind),
-        reason=body.reason,
-        back_to=body.back_to,
-        loser=body.loser,
-    )
-    head = record_ruling(store, match_id, ruling, expected_seq=body.expected_seq)
-    return receipt(
-        signer,
-        match_id,
-        head.seq,
-        head.hash,
-        first_seq=head.seq,
-        appended=1,
-        decisions=1,
-        winner=store.meta(match_id).winner,
-        events=[ruling.model_dump(mode="json")],
-    )
+    Only judges rule; the judge is the token's label (or id). A ruling is the only way a
+    match is lost by a seat without that seat's own decision (``GAME_LOSS`` with ``loser``).
+
+    With an ``Idempotency-Key`` header, sending the same ruling again appends nothing and
+    returns the first receipt (200); the same key with another body is refused (422)."""
+    fingerprint = _fingerprint("rulings", judge, body.model_dump(mode="json"))
+
+    def append() -> ReceiptOut:
+        ruling = JudgeRulingIssued(
+            judge=judge.label or judge.id,
+            kind=RulingKind(body.kind),
+            reason=body.reason,
+            back_to=body.back_to,
+            loser=body.loser,
+        )
+        expected = body.expected_seq
+        if expected is None and idempotency_key is not None:
+            expected = store.head(match_id).seq  # a key stands for one append at one head
+        head = record_ruling(store, match_id, ruling, expected_seq=expected)
+        return receipt(
+            signer,
+            match_id,
+            head.seq,
+            head.hash,
+            first_seq=head.seq,
+            appended=1,
+            decisions=1,
+            winner=store.meta(match_id).winner,
+            events=[ruling.model_dump(mode="json")],
+        )
+
+    made, kept = _once(keys, match_id, idempotency_key, fingerprint, 201, append)
+    if kept:
+        response.status_code = 200
+    return made
 
 
 __all__ = [
+    "IdempotencyKey",
     "Judge",
     "SignerDep",
     "Writer",

@@ -11,6 +11,7 @@ from vwlog.events import (
     JudgeRulingIssued,
     MatchStarted,
 )
+from vwlog.events.match import deck_commitment
 from vwlog.model.text import Msg, msg
 from vwlog.model.types import (
     MatchFormat,
@@ -57,6 +58,16 @@ def check_match_started(ruleset: Ruleset, event: MatchStarted) -> Violations:
                     )
                 )
     out.extend(match_format(event))
+    for s in event.seats:
+        if s.salt is not None and s.deck_commitment is not None and not s.opens(s.salt):
+            out.append(
+                violation(
+                    "R-ZONE-2",
+                    "{player}'s salt does not open their deck commitment: the Fate Deck "
+                    "recorded is not the one committed to",
+                    player=s.player,
+                )
+            )
     rs = ruleset
     for s in event.seats:
         if rs.min_deck_size is not None and len(s.deck) < rs.min_deck_size:
@@ -93,11 +104,29 @@ def check_always(
 ) -> Violations:
     if isinstance(event, (Conceded, DeckRevealed)) and not state.has_player(event.player):
         return (violation("R-GEN-7", "unknown player {player}", player=repr(event.player)),)
+    if isinstance(event, DeckRevealed):
+        return check_reveal(state, event)
     if isinstance(event, Conceded) and state.player(event.player).out:
         return (violation("R-GEN-7", "{player} is no longer in the match", player=event.player),)
     if isinstance(event, JudgeRulingIssued):
         return check_ruling(state, event)
     return ()
+
+
+def check_reveal(state: MatchState, event: DeckRevealed) -> Violations:
+    """A reveal opens the deck commitment of its player, if the match start made one: the
+    Fate Deck they drew from is the one committed to (R-ZONE-2)."""
+    committed = state.commitments.get(event.player)
+    if committed is None or deck_commitment(event.salt, committed[1]) == committed[0]:
+        return ()
+    return (
+        violation(
+            "R-ZONE-2",
+            "{player}'s revealed salt does not open their deck commitment: the Fate Deck "
+            "recorded is not the one committed to",
+            player=event.player,
+        ),
+    )
 
 
 def check_ruling(state: MatchState, event: JudgeRulingIssued) -> Violations:
@@ -157,4 +186,11 @@ def match_format(event: MatchStarted) -> list[Violation]:
     ]
 
 
-__all__ = ["FORMAT_SHAPES", "check_always", "check_match_started", "check_ruling", "match_format"]
+__all__ = [
+    "FORMAT_SHAPES",
+    "check_always",
+    "check_match_started",
+    "check_reveal",
+    "check_ruling",
+    "match_format",
+]
