@@ -15,6 +15,7 @@ from fastapi import Depends, Header, HTTPException, Query, Request, Response
 from vwlog.api.errors import request_language
 from vwlog.model.text import msg
 from vwlog.store import MatchMeta, MatchStore
+from vwlog.store.idempotency import IdempotencyStore
 from vwlog.store.tokens import Role, TokenInfo, TokenStore
 
 if TYPE_CHECKING:
@@ -34,6 +35,16 @@ def get_tokens(request: Request) -> TokenStore:
     """The token table of the store."""
     tokens: TokenStore = request.app.state.tokens
     return tokens
+
+
+def get_idempotency(request: Request) -> IdempotencyStore:
+    """The idempotency keys of the store (opened at the first append that names one; its table
+    is created if it is missing)."""
+    keys: IdempotencyStore | None = getattr(request.app.state, "idempotency", None)
+    if keys is None:
+        keys = IdempotencyStore.open(get_settings(request).store)
+        request.app.state.idempotency = keys
+    return keys
 
 
 def get_signer(request: Request) -> Signer:
@@ -66,6 +77,7 @@ def language(
 
 
 StoreDep = Annotated[MatchStore, Depends(get_store)]
+IdempotencyDep = Annotated[IdempotencyStore, Depends(get_idempotency)]
 LanguageDep = Annotated[str, Depends(language)]
 
 
@@ -178,7 +190,7 @@ AccessDep = Annotated[MatchAccess, Depends(match_access)]
 
 def match_writer(match_id: str, store: StoreDep, who: PrincipalDep) -> MatchAccess:
     """Write access (appending decisions) to ``match_id``: organisers and judges, and a
-    player's token for its own match (the seat is checked against the awaited decision).
+    player's token for its own match (held to its seat by `vwlog.services.authority`).
 
     Raises:
         MatchNotFoundError: no such match (404).
@@ -194,11 +206,13 @@ WriterDep = Annotated[MatchAccess, Depends(match_writer)]
 
 __all__ = [
     "AccessDep",
+    "IdempotencyDep",
     "LanguageDep",
     "MatchAccess",
     "PrincipalDep",
     "StoreDep",
     "WriterDep",
+    "get_idempotency",
     "get_settings",
     "get_signer",
     "get_store",
