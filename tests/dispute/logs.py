@@ -9,7 +9,7 @@ altered after sealing (a byte changed, the chain left as it was).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vwlog.engine.play import play
 from vwlog.engine.replay import FinalState, replay
@@ -22,9 +22,22 @@ from vwlog.services.trust import close_records, packaged_pool
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from vwlog.audit.report import DisputeReport
     from vwlog.events import AnyEvent
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+def judged_report(path: Path, **options: Any) -> DisputeReport:
+    """The dispute report of the log at ``path`` with its one verdict, as ``vwlog report``
+    makes it (a report is rendered only with the verdict the services decided)."""
+    from vwlog.audit.report import build_report
+    from vwlog.audit.sources import log_source
+    from vwlog.services.verdict import judge_document_file
+
+    report = build_report(log_source(path), **options)
+    judge_document_file(report, path)
+    return report
 
 
 def sample(name: str) -> Path:

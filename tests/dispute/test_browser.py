@@ -19,11 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from vwlog.audit.report import build_report
-from vwlog.audit.sources import log_source
 from vwlog.render.html import report_html
 
-from .logs import sample
+from .logs import judged_report, sample
 
 FLAGS = (
     "--headless",
@@ -131,7 +129,7 @@ def test_the_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     browser = _chromium()
     page = tmp_path / "damage-over-atk.html"
     page.write_text(
-        report_html(build_report(log_source(sample("invalid/damage-over-atk.jsonl")))),
+        report_html(judged_report(sample("invalid/damage-over-atk.jsonl"))),
         encoding="utf-8",
     )
     assert 'id="board-193"' in page.read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ from vwlog.render.html import rule_html as _html_rule_text
 from vwlog.render.markdown import _md_rule_text, report_markdown
 from vwlog.render.text import counted as _counted
 
-from .logs import alter_byte, sample
+from .logs import alter_byte, judged_report, sample
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 
 def test_markdown_shows_the_violation_in_context() -> None:
-    report = build_report(
-        log_source(sample("invalid/damage-over-atk.jsonl")),
+    report = judged_report(
+        sample("invalid/damage-over-atk.jsonl"),
         integrity=Integrity(sealed=True, head_hash="abc", records=237),
     )
     text = report_markdown(report)
@@ -47,7 +47,7 @@ def test_markdown_shows_the_violation_in_context() -> None:
 
 
 def test_html_draws_the_board_at_the_violation() -> None:
-    page = report_html(build_report(log_source(sample("invalid/damage-over-atk.jsonl"))))
+    page = report_html(judged_report(sample("invalid/damage-over-atk.jsonl")))
     assert page.startswith("<!DOCTYPE html>")
     assert '<div class="board" id="board-193" data-seq="193">' in page
     assert '<div class="territory" data-card="p1-001">' in page
@@ -148,7 +148,7 @@ def test_markdown_quotes_the_full_rule_text_under_the_violation(runner: CliRunne
 
 
 def test_markdown_quotes_every_line_of_a_long_rule() -> None:
-    text = report_markdown(build_report(log_source(sample("invalid/damage-over-atk.jsonl"))))
+    text = report_markdown(judged_report(sample("invalid/damage-over-atk.jsonl")))
     assert (
         "> The active player decides how each of their Followers' ATK damage is distributed; "
         "then the defending player does the same for theirs.\n"
@@ -161,7 +161,7 @@ def test_markdown_quotes_every_line_of_a_long_rule() -> None:
 
 
 def test_html_shows_the_rule_text_escaped() -> None:
-    page = report_html(build_report(log_source(sample("invalid/produce-overstated.jsonl"))))
+    page = report_html(judged_report(sample("invalid/produce-overstated.jsonl")))
     assert (
         '<blockquote class="rule" data-rule="R-PRO-1"><p>The active player gains gold equal to '
         "the sum of the gold produce of all Territories they control. (Whether this "
@@ -177,7 +177,7 @@ def test_html_shows_the_rule_text_escaped() -> None:
 
 
 def test_no_source_tag_reaches_a_report() -> None:
-    report = build_report(log_source(sample("invalid/produce-overstated.jsonl")))
+    report = judged_report(sample("invalid/produce-overstated.jsonl"))
     for text in (report_markdown(report), report_html(report)):
         assert "[S000]" not in text
         assert "[W1]" not in text
@@ -188,7 +188,7 @@ def test_violations_without_boards_list_their_rules_texts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr("vwlog.audit.report.DETAILED_VIOLATIONS", 0)
-    report = build_report(log_source(sample("invalid/produce-overstated.jsonl")))
+    report = judged_report(sample("invalid/produce-overstated.jsonl"))
     text = report_markdown(report)
     assert "1 more violation (without boards):" in text
     assert "| R-PRO-1 | The active player gains gold" in text

@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.audit.report import build_report
-from vwlog.audit.sources import log_source
 from vwlog.cli import main
 from vwlog.engine.play import play
 from vwlog.engine.replay import Collect, FinalState, replay
@@ -20,7 +18,7 @@ from vwlog.model.types import RulingKind, Victory, Zone
 from vwlog.render.markdown import report_markdown, voided_markdown
 from vwlog.services import validate_log
 
-from .logs import events, load, sample, write
+from .logs import events, judged_report, load, sample, write
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -114,7 +112,7 @@ def test_no_voided_events_renders_nothing() -> None:
 
 
 def test_the_report_lists_every_ruling(ruled: Path) -> None:
-    text = report_markdown(build_report(log_source(ruled)))
+    text = report_markdown(judged_report(ruled))
     assert "### seq 25: back up to seq 19, by Head Judge" in text
     assert "| 21 | ~~p1 summons Militia Spearman (p1-002) for 1 gold into Ashen Warcamp" in text
     assert "### seq 33: warning, by Floor Judge" in text

@@ -14,8 +14,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from vwlog.audit.report import build_report
-from vwlog.audit.sources import log_source
+from tests.dispute.logs import judged_report
 from vwlog.cli import main
 from vwlog.render.html import report_html
 from vwlog.render.json import dumps
@@ -160,13 +159,13 @@ def test_markdown_report_carries_no_markup_from_the_log(evil_log: Path) -> None:
 
 
 def test_html_report_escapes_and_shows_control_characters(evil_log: Path) -> None:
-    page = report_html(build_report(log_source(evil_log), at=30))
+    page = report_html(judged_report(evil_log, at=30))
     assert not RAW_CONTROL.search(page)
     for raw in ("<script", "<img", "<svg onload"):
         assert raw not in page, raw
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "\\x1b" in page
-    assert report_markdown(build_report(log_source(evil_log)))
+    assert report_markdown(judged_report(evil_log))
 
 
 def test_stats_page_escapes_names_and_chart_labels(evil_log: Path, tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from vwlog.model.errors import (
     LogFormatError,
     MatchExistsError,
     MatchNotFoundError,
+    SealedRecordError,
     SequenceConflictError,
     StoreConfigError,
     StoreError,
@@ -91,7 +92,7 @@ def error_status(err: VwlogError) -> int:
         return 404
     if isinstance(err, (LogFormatError, IllegalEventError, CardPoolError)):
         return 422
-    if isinstance(err, (SequenceConflictError, MatchExistsError)):
+    if isinstance(err, (SequenceConflictError, MatchExistsError, SealedRecordError)):
         return 409
     if isinstance(err, (StoreError, StoreConfigError)):
         return 503

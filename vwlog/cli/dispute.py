@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ from vwlog.render.markdown import report_markdown, with_rests_on
 from vwlog.render.provenance import provenance, provenance_html, provenance_markdown
 from vwlog.render.rules import quoting_original
 from vwlog.render.text import diff_text, visible
+from vwlog.services.verdict import judge_document, judge_document_file
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
@@ -70,32 +70,30 @@ def _chain_integrity(report: VerifyReport) -> Integrity:
 def _judged(
     ctx: click.Context, cli: CliContext, match_or_log: str, document: DisputeReport
 ) -> ValidationReport:
-    """The one verdict of a report: its own replay's rules result and one integrity pass over
-    the log's lines (the file, or the stored lines), which also fills the report's integrity
-    section."""
-    from vwlog.services.trust import check_integrity, verify_stored
-    from vwlog.services.validate import with_findings
+    """The one verdict of a report (`vwlog.services.verdict`): its own replay's rules result
+    and one integrity pass over the log's lines (the file, or the stored lines), which also
+    fills the report's integrity section; every section of the report then shows it."""
+    from vwlog.services.trust import verify_stored
 
     held = trust_cli.trust_options(cli, None, None, None)
-    validation = copy.copy(document.validation)
-    started = document.started
-    trusted, owed = validation.trusted, validation.owed
-    ruleset = started.ruleset if started is not None else None
     path = options.log_file(match_or_log)
     if path is not None:
-        findings = check_integrity(
-            options.once_readable(ctx, path), held, trusted=trusted, judged_under=ruleset, owed=owed
-        )
-        assert findings.chain is not None
-        chain = findings.chain
+        chain, judged = judge_document_file(document, options.once_readable(ctx, path), held)
     else:
         store = options.stored_match(ctx, cli.store, match_or_log)
+        validation, started = document.validation, document.started
         # the catalog and derived data too, in the same read of the stored lines
         chain, findings = verify_stored(
-            store, match_or_log, held, trusted=trusted, judged_under=ruleset, owed=owed
+            store,
+            match_or_log,
+            held,
+            trusted=validation.trusted,
+            judged_under=started.ruleset if started is not None else None,
+            owed=validation.owed,
         )
+        judged = judge_document(document, findings)
     document.integrity = _chain_integrity(chain)
-    return with_findings(validation, findings)
+    return judged
 
 
 @main.command()

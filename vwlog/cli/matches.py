@@ -22,6 +22,8 @@ from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.model.text import msg
 from vwlog.render.json import match_summary_json
 from vwlog.render.text import counted, table, term, victory_name
+from vwlog.render.trust import VERDICT_WORDS
+from vwlog.rules.published import Verdict
 from vwlog.services.cluster import (
     TaskFailure,
     import_needs_shared_store,
@@ -180,6 +182,13 @@ def _import_line(result: ImportResult) -> str:
         if result.violations
         else ""
     )
+    if result.intact is False and not result.violations:
+        flag = " · " + _("FLAGGED: the record is not intact")
+    if result.verdict is not None and result.verdict != Verdict.OK:
+        # the one verdict and its reason, as validate, verify and report give them
+        word = _(VERDICT_WORDS[Verdict(result.verdict)].terminal)
+        reason = say(result.reason) if result.reason is not None else ""
+        flag += " · " + word + " · " + term(_("Reason: {reason}").format(reason=reason))
     detail = ""
     if result.outcome == "rejected":
         detail = " · " + term(say(result.said) if result.said is not None else result.detail)

@@ -14,19 +14,25 @@ from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.render import echo, echo_result, progress, rule_title, to_json
-from vwlog.engine.replay import ViolationPolicy
+from vwlog.engine.replay import ValidationReport, ViolationPolicy
 from vwlog.events import MatchStarted
 from vwlog.io.i18n import N_, say
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import STDIO, open_log
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
-from vwlog.model.errors import VwlogError
+from vwlog.model.errors import LogFormatError, VwlogError
 from vwlog.render.json import integrity_json, validation_json, verify_json
 from vwlog.render.markdown import validation_markdown
 from vwlog.render.provenance import Provenance, provenance, provenance_markdown
 from vwlog.render.rules import rule_reason
 from vwlog.render.text import counted, term, validation_text
-from vwlog.render.trust import COMMITMENT_STATUS, SIGNATURE_STATUS, verdict
+from vwlog.render.trust import (
+    COMMITMENT_STATUS,
+    SIGNATURE_STATUS,
+    reason_line,
+    verdict,
+    verdict_word,
+)
 from vwlog.rules.catalog import PENDING_FLAGS
 from vwlog.services import (
     InputProblem,
@@ -40,10 +46,10 @@ from vwlog.services.cluster import (
     shared_paths,
     validate_task,
 )
-from vwlog.services.trust import check_integrity, verify_stored
+from vwlog.services.trust import check_integrity
+from vwlog.services.verdict import judge_file, judge_stored, verify_verdict
 
 if TYPE_CHECKING:
-    from vwlog.engine.replay import ValidationReport
     from vwlog.rules.published import Integrity
     from vwlog.services.verify import VerifyReport
 
@@ -373,9 +379,15 @@ def verify(
     salts. A stored match's catalog entry and snapshots are also checked
     against its records; --repair rebuilds those that disagree.
 
-    Exit status: 0 intact and sealed, 1 a chain is broken, the log is
-    unsealed, a seal or signature fails or a commitment fails (or the log
-    carries no hashes), 2 a file or key cannot be read.
+    Each check ends with the record's one verdict and its reason, the same
+    as validate, report, import and the service give (the rules are
+    replayed too: card definitions that differ from the published pool are
+    ILLEGAL here as there).
+
+    Exit status: 0 the verdict is OK (intact, sealed, legal), 1 any other
+    verdict (a chain is broken, the log is unsealed, a seal or signature
+    fails, a commitment fails, a rule is broken, the log carries no hashes)
+    or derived data found altered, 2 a file or key cannot be read.
 
     Example:
 
@@ -390,22 +402,30 @@ def verify(
     held = trust_cli.trust_options(cli, None, None, keyring)
     for arg in logs:
         path = options.log_file(arg)
+        judged: ValidationReport | None = None
         with options.named_for_user(ctx):
             if path is not None:
-                findings = check_integrity(options.once_readable(ctx, path), held)
-                assert findings.chain is not None
-                report = dataclasses.replace(
-                    findings.chain, source=options.shown_name(ctx, findings.chain.source)
-                )
+                readable = options.once_readable(ctx, path)
+                try:
+                    report, judged = judge_file(readable, held)
+                except LogFormatError:
+                    # no longer a log (an altered line): the chain still names where
+                    findings = check_integrity(readable, held)
+                    assert findings.chain is not None
+                    report = findings.chain
+                    integrity = findings.integrity
+                report = dataclasses.replace(report, source=options.shown_name(ctx, report.source))
             else:
                 store = options.stored_match(ctx, cli.store, arg)
-                report, findings = verify_stored(store, arg, held, repair=repair)
-            integrity = findings.integrity
-        bad += not report.ok or not integrity.ok
+                report, judged = judge_stored(store, arg, held, repair=repair)
+            if judged is not None:
+                assert judged.integrity is not None
+                integrity = judged.integrity
+        bad += judged is None or not verify_verdict(report, judged)
         if output_format == "json":
-            out.append(verify_json(report) | {"integrity": integrity_json(integrity)})
+            out.append(verify_json(report, judged) | {"integrity": integrity_json(integrity)})
             continue
-        for line in _verify_text(report, integrity):
+        for line in _verify_text(report, integrity, judged):
             echo(line)
     if output_format == "json":
         click.echo(to_json(out))
@@ -413,13 +433,17 @@ def verify(
         ctx.exit(1)
 
 
-def _verify_text(report: VerifyReport, integrity: Integrity) -> list[str]:
-    """What `verify` says of one log or stored match: the chain, the seal, the signatures,
-    the deck commitments and any derived data found altered."""
+def _verify_text(
+    report: VerifyReport, integrity: Integrity, judged: ValidationReport | None
+) -> list[str]:
+    """What `verify` says of one log or stored match: the chain, the seal (its seq and line),
+    the signatures, the deck commitments, any derived data found altered, and the one
+    verdict with its reason."""
     lines: list[str] = []
     source = term(report.source)
     if not report.sealed:
         lines.append(_("{source}: carries no hashes; nothing to verify").format(source=source))
+        lines.extend(_verdict_lines(judged))
         return lines
     if report.broken is None:
         lines.append(
@@ -466,7 +490,11 @@ def _verify_text(report: VerifyReport, integrity: Integrity) -> list[str]:
                 player=term(c.player), status=term(_(COMMITMENT_STATUS.get(c.status, c.status)))
             )
         )
-    lines.append("    " + _("seal: {seal}").format(seal=term(say(integrity.seal))))
+    seal = say(integrity.seal)
+    if integrity.sealed and integrity.seal_seq is not None:
+        where = _("seq {seq}, line {line}").format(seq=integrity.seal_seq, line=integrity.seal_line)
+        seal = f"{seal} ({where})"
+    lines.append("    " + _("seal: {seal}").format(seal=term(seal)))
     for sig in integrity.signatures:
         signer = (
             _("{signer} (keyring: {known})").format(signer=sig.signer, known=sig.known_as)
@@ -484,7 +512,18 @@ def _verify_text(report: VerifyReport, integrity: Integrity) -> list[str]:
     for problem in integrity.problems:
         if "hash chain" not in problem:
             lines.append(f"    {term(say(problem))}")
+    lines.extend(_verdict_lines(judged))
     return lines
+
+
+def _verdict_lines(judged: ValidationReport | None) -> list[str]:
+    """``verdict: UNTRUSTED`` and its reason, as `validate` and every other door give them."""
+    if judged is None:
+        return []
+    return [
+        "    " + _("verdict: {verdict}").format(verdict=verdict_word(judged, "terminal")),
+        "    " + term(reason_line(judged)),
+    ]
 
 
 __all__ = ["rules", "validate", "verify"]

@@ -31,7 +31,7 @@ from vwlog.model.state import MatchState
 from vwlog.projections import INITIAL
 from vwlog.rules import Ruleset, expect
 from vwlog.rules.common import violation
-from vwlog.rules.published import Integrity, TrustedResult
+from vwlog.rules.published import Integrity, Judgement, TrustedResult
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -135,6 +135,10 @@ class ValidationReport:
     integrity: Integrity | None = None
     """What the verdict rests on: chain, seal, signatures, published pool and ruleset (filled
     in by the services layer; ``None`` when not checked)."""
+    judgement: Judgement | None = None
+    """The one verdict, its reason and the outcome as every door shows it (decided by
+    `vwlog.services.verdict.judge` from the rules and the integrity result; ``None`` until
+    then)."""
 
     @property
     def ok(self) -> bool:

@@ -35,7 +35,9 @@ from vwlog.render.text import (
     violation_where,
     visible,
 )
-from vwlog.render.trust import rests_on
+from vwlog.render.trust import rests_on, verdict_word
+from vwlog.render.trust import verdict as verdict_of
+from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
     from vwlog.audit.report import DisputeReport
@@ -253,10 +255,13 @@ def report_html(report: DisputeReport, verdict: ValidationReport | None = None) 
     board at a violation (and at ``--at``) is drawn as boxes per player. With ``verdict`` (the
     rules result with the integrity result), the page opens with what that verdict rests on."""
     template = environment().get_template("report.html.j2")
+    judged = verdict if verdict is not None else report.validation
     return template.render(
         title=gettext("Dispute report: {match}").format(match=report.match_id),
         css=Markup(BASE_CSS),
         report=report,
         r=report.validation,
+        verdict_ok=verdict_of(judged) is Verdict.OK,
+        verdict_word=verdict_word(judged, "document"),
         rests=rests_on(verdict) if verdict is not None else None,
     )

@@ -28,7 +28,7 @@ import orjson
 from vwlog.engine.describe import state_json
 from vwlog.io.i18n import say
 from vwlog.render.rules import rule_title
-from vwlog.render.trust import verdict
+from vwlog.render.trust import judgement
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -184,7 +184,12 @@ def step_json(
 
 def validation_json(r: ValidationReport, *, translated: bool = False) -> dict[str, Any]:
     """The outcome of validating one log: what it holds, how it ended, every violation (its
-    message in the active language with ``translated``, else in English)."""
+    message in the active language with ``translated``, else in English), and the one verdict
+    with its reason.
+
+    A record that is not intact is never ``complete`` and has no ``winner`` or ``victory``
+    (``null``): the winner its records name is ``claimed_winner``, beside ``intact: false``."""
+    judged = judgement(r)
     return {
         "source": r.source,
         "match_id": r.match_id,
@@ -198,14 +203,17 @@ def validation_json(r: ValidationReport, *, translated: bool = False) -> dict[st
         "effects_trusted": r.effects_trusted,
         "objects_trusted": r.objects_trusted,
         "turns": r.turns,
-        "winner": r.winner,
-        "victory": r.victory,
-        "complete": r.complete,
+        "winner": judged.winner,
+        "victory": judged.victory,
+        "complete": judged.complete,
+        "intact": judged.intact,
+        "claimed_winner": judged.claimed_winner,
         "stopped_at": r.stopped_at,
         "rulings": r.rulings,
         "voided": [list(v) for v in r.voided],
         "violations": violations_json(r.violations, translated=translated),
-        "verdict": verdict(r),
+        "verdict": judged.verdict.value,
+        "reason": say(judged.reason) if translated else str(judged.reason),
         "integrity": integrity_json(r.integrity),
         "trusted": trusted_json(r),
     }
@@ -258,10 +266,24 @@ class VerifyOutcome(Protocol):
     def repaired(self) -> Sequence[str]: ...
 
 
-def verify_json(report: VerifyOutcome) -> dict[str, Any]:
-    """The outcome of checking a hash chain: the first broken link, the deck commitments."""
+def verify_json(
+    report: VerifyOutcome, judged: ValidationReport | None = None, *, translated: bool = False
+) -> dict[str, Any]:
+    """The outcome of checking a hash chain: the first broken link, the deck commitments; with
+    ``judged`` (the record validated and judged), the one verdict and its reason (in the
+    active language with ``translated``) and where the seal is."""
     b = report.broken
-    return {
+    verdict: dict[str, Any] = {"verdict": None, "reason": None, "seal_seq": None, "seal_line": None}
+    if judged is not None:
+        j = judgement(judged)
+        integrity = judged.integrity
+        verdict = {
+            "verdict": j.verdict.value,
+            "reason": say(j.reason) if translated else str(j.reason),
+            "seal_seq": integrity.seal_seq if integrity is not None else None,
+            "seal_line": integrity.seal_line if integrity is not None else None,
+        }
+    return verdict | {
         "source": report.source,
         "match_id": report.match_id,
         "ok": report.ok,

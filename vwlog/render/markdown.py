@@ -15,8 +15,8 @@ import re
 from typing import TYPE_CHECKING
 
 from vwlog.audit.report import flag_rows
-from vwlog.io.i18n import N_, ngettext
 from vwlog.io.i18n import gettext as _
+from vwlog.io.i18n import ngettext
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
@@ -33,7 +33,8 @@ from vwlog.render.text import (
     violation_where,
     visible,
 )
-from vwlog.render.trust import rests_on, verdict, verdict_line
+from vwlog.render.trust import reason_line, rests_on, verdict, verdict_line, verdict_word
+from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
     from vwlog.audit.knowledge import Knowledge
@@ -87,18 +88,9 @@ def _md_block(text: str, info: str = "text") -> list[str]:
     return [f"{fence}{info}", shown, fence]
 
 
-_VERDICT_WORDS = {
-    "OK": N_("legal"),
-    "ILLEGAL": N_("illegal"),
-    "INCOMPLETE": N_("incomplete (unsealed)"),
-    "UNTRUSTED": N_("untrusted"),
-}
-"""The verdict as the Markdown report words it."""
-
-
 def validation_markdown(r: ValidationReport) -> str:
     """One validation as a Markdown section: the match, the verdict, a table of violations."""
-    word = _(_VERDICT_WORDS[verdict(r)])
+    word = verdict_word(r, "document")
     lines = [
         _("## Match {match}").format(match=md_code(r.match_id)),
         "",
@@ -106,6 +98,7 @@ def validation_markdown(r: ValidationReport) -> str:
         _("- Players: {players}").format(players=", ".join(md(p) for p in r.players)),
         _("- Ruleset: {ruleset}").format(ruleset=md_code(r.ruleset)),
         _("- Verdict: **{verdict}**").format(verdict=word),
+        *([] if verdict(r) is Verdict.OK else [f"- {md(reason_line(r))}"]),
         _("- Summary: {summary}").format(summary=md(validation_summary(r))),
         "",
         *rests_on_markdown(r),
@@ -343,7 +336,12 @@ def report_markdown(report: DisputeReport) -> str:
         out.append(_("| Format | {format} |").format(format=fmt))
         out.append(_("| First player | {player} |").format(player=md(started.first_player)))
         out.append(_("| Card pool | {count} definitions |").format(count=len(started.cards)))
-    if r.winner:
+    judged = r.judgement
+    if judged is not None and not judged.intact and judged.claimed_winner:
+        won = _("no winner: the record is not intact (it names {winner})").format(
+            winner=md(judged.claimed_winner)
+        )
+    elif r.winner:
         won = _("won by {winner} ({victory})").format(winner=md(r.winner), victory=r.victory)
     else:
         won = _("no winner")
@@ -361,8 +359,7 @@ def report_markdown(report: DisputeReport) -> str:
         for k, v in integrity_rows(report.integrity)
     ]
     out += ["", _("## Validation"), ""]
-    verdict = _("legal") if r.ok else _("illegal")
-    out.append(_("- Verdict: **{verdict}**").format(verdict=verdict))
+    out.append(_("- Verdict: **{verdict}**").format(verdict=verdict_word(r, "document")))
     out.append(f"- {md(validation_summary(r))}")
     out.append(_("- Ruleset judged under: {ruleset}").format(ruleset=md_code(r.ruleset)))
     for start, end in r.voided:
@@ -404,6 +401,12 @@ def with_rests_on(document: str, report: ValidationReport) -> str:
     """A Markdown dispute report with the verdict and what it rests on at the top (after its
     title)."""
     title, sep, rest = document.partition("\n\n")
-    top = [f"**{md(verdict_line(report))}**", "", *rests_on_markdown(report, level="##")]
+    top = [
+        f"**{md(verdict_line(report))}**",
+        "",
+        md(reason_line(report)),
+        "",
+        *rests_on_markdown(report, level="##"),
+    ]
     section = "\n".join(top)
     return f"{title}{sep}{section}\n{rest}" if sep else document + "\n" + section

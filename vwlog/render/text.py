@@ -19,7 +19,15 @@ from vwlog.io.i18n import gettext as _
 from vwlog.model.board import board_said
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
-from vwlog.render.trust import COMMITMENT_STATUS, signatures_text, trusted_summary, verdict
+from vwlog.render.trust import (
+    COMMITMENT_STATUS,
+    reason_line,
+    signatures_text,
+    trusted_summary,
+    verdict,
+    verdict_word,
+)
+from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -152,7 +160,13 @@ def validation_summary(r: ValidationReport) -> str:
     effects 3 verified, 0 trusted · 0 violations``
     """
     n = len(r.violations)
-    if r.winner:
+    judged = r.judgement
+    if judged is not None and not judged.intact and judged.claimed_winner:
+        # a record that is not intact is never reported won
+        ending = _("no winner: the record is not intact (it names {winner})").format(
+            winner=judged.claimed_winner
+        )
+    elif r.winner:
         ending = _("won by {winner} ({victory})").format(winner=r.winner, victory=r.victory)
     else:
         ending = _("no winner yet")
@@ -253,15 +267,6 @@ def violation_lines(v: Violation, indent: str = "  ") -> list[str]:
     return lines
 
 
-_VERDICT = {
-    "OK": N_("OK"),
-    "ILLEGAL": N_("ILLEGAL"),
-    "INCOMPLETE": N_("INCOMPLETE"),
-    "UNTRUSTED": N_("UNTRUSTED"),
-}
-"""The verdict words of a terminal report."""
-
-
 def validation_text(r: ValidationReport) -> str:
     """A validation for a terminal: the match, every violation, voided stretches, the verdict."""
     players = ", ".join(term(p) for p in r.players) or _("unknown")
@@ -276,7 +281,10 @@ def validation_text(r: ValidationReport) -> str:
         for a, b in r.voided
     )
     lines.extend(rests_on_lines(r))
-    lines.append(f"  {_(_VERDICT[verdict(r)])} · {validation_summary(r)}")
+    if verdict(r) is not Verdict.OK and verdict(r) is not Verdict.ILLEGAL:
+        # a violation above says why a record is illegal; nothing above says this so plainly
+        lines.append("  " + visible(reason_line(r)))
+    lines.append(f"  {verdict_word(r, 'terminal')} · {validation_summary(r)}")
     return "\n".join(lines)
 
 

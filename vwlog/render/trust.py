@@ -1,26 +1,42 @@
-"""What a verdict rests on: the verdict word, from the rules result and the integrity result
-(chain, seal, signatures, published pool and ruleset), and the rows every format shows, in the
+"""What a verdict rests on: the verdict's words and reason, as the services decided them
+(`vwlog.services.verdict.judge` attaches a `Judgement` to the report; nothing here decides),
+and the rows every format shows (chain, seal, signatures, published pool and ruleset), in the
 active language. Each format lays the rows out (the HTML through its template, escaped)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from vwlog.io.i18n import N_, gettext, ngettext, say
+from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
     from vwlog.projections.stats import TrustedUse
-    from vwlog.rules.published import Integrity, TrustedResult
+    from vwlog.rules.published import Integrity, Judgement, TrustedResult
 
-VERDICT_WORDS = {
-    "OK": N_("ok"),
-    "ILLEGAL": N_("illegal"),
-    "INCOMPLETE": N_("incomplete"),
-    "UNTRUSTED": N_("untrusted"),
+
+class VerdictWords(NamedTuple):
+    """How each output words one verdict (English templates, said through the catalogs)."""
+
+    line: str
+    """The word of ``Verdict: …`` at the top of a report."""
+    terminal: str
+    """The word a terminal report leads its summary with."""
+    document: str
+    """The word of a Markdown section's ``Verdict:`` item."""
+
+
+VERDICT_WORDS: dict[Verdict, VerdictWords] = {
+    Verdict.OK: VerdictWords(N_("ok"), N_("OK"), N_("legal")),
+    Verdict.ILLEGAL: VerdictWords(N_("illegal"), N_("ILLEGAL"), N_("illegal")),
+    Verdict.INCOMPLETE: VerdictWords(
+        N_("incomplete"), N_("INCOMPLETE"), N_("incomplete (unsealed)")
+    ),
+    Verdict.UNTRUSTED: VerdictWords(N_("untrusted"), N_("UNTRUSTED"), N_("untrusted")),
 }
-"""The verdict as the line at the top of a report words it."""
+"""The one wording table of the verdict (`vwlog.services.verdict.judge` decides it)."""
 
 SIGNATURE_STATUS = {
     "valid": N_("valid"),
@@ -38,22 +54,42 @@ COMMITMENT_STATUS = {
 """What checking a deck-order commitment showed, as shown."""
 
 
-def verdict(report: ValidationReport) -> str:
-    """``OK``, ``ILLEGAL``, ``INCOMPLETE`` (unsealed, otherwise legal) or ``UNTRUSTED``
-    (the chain, seal or signatures fail)."""
-    if report.violations:
-        return "ILLEGAL"
-    integrity = report.integrity
-    if integrity is None or integrity.ok:
-        return "OK"
-    if not integrity.sealed and all(p.startswith("unsealed") for p in integrity.problems):
-        return "INCOMPLETE"
-    return "UNTRUSTED"
+def judgement(report: ValidationReport) -> Judgement:
+    """The judgement the services attached to ``report`` (`vwlog.services.verdict.judge`).
+
+    Raises:
+        ValueError: the report was not judged (a caller skipped the services' one verdict).
+    """
+    if report.judgement is None:
+        raise ValueError(f"{report.source or 'a report'}: rendered without its verdict")
+    return report.judgement
+
+
+def verdict(report: ValidationReport) -> Verdict:
+    """The verdict the services decided for ``report``: ``OK``, ``ILLEGAL``, ``INCOMPLETE``
+    or ``UNTRUSTED``."""
+    return judgement(report).verdict
+
+
+def verdict_word(report: ValidationReport, form: str = "line") -> str:
+    """The verdict worded in the active language (``form``: a field of `VerdictWords`)."""
+    words = VERDICT_WORDS[verdict(report)]
+    return gettext(str(getattr(words, form)))
+
+
+def verdict_reason(report: ValidationReport) -> str:
+    """The one sentence that decides the verdict, in the active language."""
+    return say(judgement(report).reason)
 
 
 def verdict_line(report: ValidationReport) -> str:
     """``Verdict: illegal``, in the active language."""
-    return gettext("Verdict: {verdict}").format(verdict=gettext(VERDICT_WORDS[verdict(report)]))
+    return gettext("Verdict: {verdict}").format(verdict=verdict_word(report))
+
+
+def reason_line(report: ValidationReport) -> str:
+    """``Reason: …``: the one sentence that decides the verdict, in the active language."""
+    return gettext("Reason: {reason}").format(reason=verdict_reason(report))
 
 
 def signatures_text(integrity: Integrity) -> str:
@@ -95,6 +131,8 @@ class RestsOn:
 
     title: str
     verdict: str
+    reason: str
+    """``Reason: …``, the one sentence that decides the verdict."""
     rows: list[tuple[str, str]]
     """Label and value: pool, ruleset, chain, seal, signatures, trusted effects."""
     trusted: list[str]
@@ -121,6 +159,7 @@ def rests_on(report: ValidationReport) -> RestsOn | None:
     return RestsOn(
         title=gettext("What the verdict rests on"),
         verdict=verdict_line(report),
+        reason=reason_line(report),
         rows=rows,
         trusted=[trusted_item(t) for t in report.trusted],
         notes=notes,
@@ -132,10 +171,15 @@ __all__ = [
     "SIGNATURE_STATUS",
     "VERDICT_WORDS",
     "RestsOn",
+    "VerdictWords",
+    "judgement",
+    "reason_line",
     "rests_on",
     "signatures_text",
     "trusted_item",
     "trusted_summary",
     "verdict",
     "verdict_line",
+    "verdict_reason",
+    "verdict_word",
 ]

@@ -8,13 +8,15 @@ claimed for a skill the published pool leaves text-only are R-TRUST-3 unless the
 them (`TRUSTED_EFFECTS_FLAG`).
 
 Also here, because the engine's report carries them: `TrustedResult` (a result whose effects
-could not be checked) and `Integrity` (what a verdict rests on). Hashing and signature checks are
+could not be checked), `Integrity` (what a verdict rests on) and `Judgement` (the verdict
+itself, which only `vwlog.services.verdict.judge` decides). Hashing and signature checks are
 I/O and live in `vwlog.io.trust`; this module only compares values.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from vwlog.model.cards import card_dump, card_dumps
@@ -89,11 +91,55 @@ class Integrity:
     """Whether signatures were checked against a keyring."""
     trusted_listed: int = field(default=0)
     """How many results with unchecked effects the report lists."""
+    seal_seq: int | None = None
+    """The seq of the record's (first) seal, if it has one."""
+    seal_line: int | None = None
+    """The line of the file (or of the stored match's export) that holds the seal."""
 
     @property
     def ok(self) -> bool:
         """Whether nothing undermines the verdict."""
         return not self.problems
+
+
+class Verdict(StrEnum):
+    """The one verdict on a record (`vwlog.services.verdict.judge` decides it; the values are
+    the words every output and the JSON ``"verdict"`` use)."""
+
+    OK = "OK"
+    """No rule is broken and the record is intact and sealed."""
+    ILLEGAL = "ILLEGAL"
+    """A rule is broken (the trust rules R-TRUST-1/2/3 included)."""
+    INCOMPLETE = "INCOMPLETE"
+    """Legal and intact as far as it goes, but unsealed: its end cannot be told from a cut."""
+    UNTRUSTED = "UNTRUSTED"
+    """The chain, the seal or a signature fails: the record is not what was sealed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The verdict on a record, the one sentence that decides it, and the facts every door
+    shows alike (decided by `vwlog.services.verdict.judge`, never anywhere else)."""
+
+    verdict: Verdict
+    reason: str
+    """The first, most serious thing that decides the verdict (a `vwlog.model.text.SaidText`:
+    English, said in the reader's language where it is shown)."""
+    intact: bool
+    """Whether the records are what was written and sealed: the chain holds and no seal or
+    signature fails (an unsealed record is intact as far as it goes)."""
+    complete: bool
+    """Whether the match reached a winner and the record is intact (a record that is not
+    intact is never complete)."""
+    winner: str | None = None
+    """The winner the records name, if they are intact (``None`` otherwise)."""
+    victory: str | None = None
+    """How it was won, if the record is intact."""
+    claimed_winner: str | None = None
+    """The winner the records name even when they are not intact (shown flagged, never as
+    the outcome)."""
+    seal_seq: int | None = None
+    """The seq of the record's seal, if it has one."""
 
 
 def _show(value: Any) -> str:
@@ -228,8 +274,10 @@ __all__ = [
     "OWN_RULESET_WARNING",
     "TRUSTED_EFFECTS_FLAG",
     "Integrity",
+    "Judgement",
     "SignatureCheck",
     "TrustedResult",
+    "Verdict",
     "card_fields",
     "compare_cards",
     "compare_ruleset",

@@ -32,6 +32,7 @@ from vwlog.model.errors import (
     SequenceConflictError,
     StoreError,
 )
+from vwlog.model.text import msg, said_text
 from vwlog.services import verify_lines
 from vwlog.services.matches import (
     SNAPSHOT_EVERY,
@@ -42,6 +43,8 @@ from vwlog.services.matches import (
     rejected,
 )
 from vwlog.services.snapshots import _Snapshots, encode_snapshot
+from vwlog.services.trust import check_integrity
+from vwlog.services.validate import with_findings
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
@@ -55,8 +58,9 @@ if TYPE_CHECKING:
     a result already known; or a worker's), and the file its snapshots are spooled to."""
     from pathlib import Path
 
-    from vwlog.engine.replay import Step
+    from vwlog.engine.replay import Step, ValidationReport
     from vwlog.events import EventRecord, LogHeader
+    from vwlog.rules.published import Judgement
 
 _CHUNK = 1 << 20
 _SNAPSHOT_HEAD = struct.Struct("<QQ")
@@ -191,6 +195,8 @@ class Prepared:
     meta: MatchMeta
     events: int
     violations: int
+    judgement: Judgement | None = None
+    """The one verdict on the log."""
 
 
 def _prepare(
@@ -213,20 +219,88 @@ def _prepare(
         header = reader.header
     seal: Literal["author", "import"] = "author" if header.hash is not None else "import"
     if seal == "author":
-        _check_chain(path, header)
+        try:
+            _check_chain(path, header)
+        except LogFormatError as err:
+            raise _refused(path, err) from err
     else:
         header = _sealed_header(header)
     snapshots = _SpooledSnapshots(snapshot_every, spool)
     items = ((n, r) for n, _, r, _ in _records(path, seal=seal == "import"))
     report, metrics = judge_and_measure(header, items, snapshots, source=name)
     events = snapshots.count
+    # the one verdict on the file as it is (the bytes `vwlog validate` judges)
+    report = with_findings(report, check_integrity(path, trusted=report.trusted, owed=report.owed))
     if reject_illegal and report.violations:
         return rejected(name, header.match_id, events, report)
     head_hash = snapshots.last_hash or header.hash or ""
-    meta = meta_from(header, report, head_hash, events=events, metrics=metrics)
+    meta = judged_meta(meta_from(header, report, head_hash, events=events, metrics=metrics), report)
     meta = meta.model_copy(update={"seal": seal, "source_sha256": digest})
     spool.flush()
-    return Prepared(name, header, seal, meta, events, len(report.violations))
+    return Prepared(name, header, seal, meta, events, len(report.violations), report.judgement)
+
+
+def judged_meta(meta: MatchMeta, report: ValidationReport) -> MatchMeta:
+    """A catalog entry that keeps the one verdict of ``report``: flagged when a rule is broken
+    or the record is not intact, and then without a winner (the winner its records name is
+    not an outcome anybody can vouch for)."""
+    judged = report.judgement
+    assert judged is not None
+    update: dict[str, object] = {
+        "verdict": judged.verdict.value,
+        "reason": str(judged.reason)[:2000],
+        "intact": judged.intact,
+        "flagged": bool(report.violations) or not judged.intact,
+    }
+    if not judged.intact:
+        update |= {"winner": None, "victory": None}
+    return meta.model_copy(update=update)
+
+
+def judged_lines(
+    source: str,
+    header: LogHeader,
+    lines: Sequence[tuple[bytes, EventRecord]],
+    report: ValidationReport,
+    *,
+    hashed: bool,
+) -> ValidationReport:
+    """``report`` judged from a log read whole (standard input, a pipe): its lines as read
+    (``hashed``), or, for a log that carried no hashes and was sealed on import, as it was
+    (without them)."""
+    from vwlog.services.trust import findings_of
+    from vwlog.services.trustpass import IntegrityPass
+
+    if not hashed:
+        header = header.model_copy(update={"hash": None})
+    gathered = IntegrityPass(source, header)
+    for n, (raw, record) in enumerate(lines):
+        if not hashed:
+            record = record.model_copy(update={"hash": None})
+            raw = codec.record_bytes(record)
+        gathered.feed(n + 2, raw, record)
+    findings = findings_of(gathered, trusted=report.trusted, owed=report.owed)
+    return with_findings(report, findings)
+
+
+def _refused(path: str | Path, err: LogFormatError) -> LogFormatError:
+    """The refusal of a log whose chain is broken, with its one verdict and reason (as
+    `vwlog validate` gives them) before what the chain check found."""
+    from vwlog.services.verdict import judge_file
+
+    try:
+        _, report = judge_file(path)
+    except LogFormatError:
+        return err
+    judged = report.judgement
+    assert judged is not None
+    said = msg(
+        "{verdict}: {reason}; not imported: the hash chain is broken (check it with "
+        "'vwlog verify')",
+        verdict=judged.verdict.value,
+        reason=judged.reason,
+    )
+    return LogFormatError(str(path), err.line, said_text(said), err.field)
 
 
 def _spooled(spool: BinaryIO) -> Iterator[tuple[int, bytes]]:
@@ -251,12 +325,16 @@ def _store(store: MatchStore, prepared: Prepared, spool: BinaryIO) -> ImportResu
         for _, raw, r, upcast in _records(prepared.path, seal=prepared.seal == "import")
     )
     outcome = store.import_stream(prepared.header, lines, prepared.meta, _spooled(spool))
+    judged = prepared.judgement
     return ImportResult(
         prepared.path,
         prepared.header.match_id,
         str(outcome),
         prepared.events,
         prepared.violations,
+        verdict=judged.verdict.value if judged is not None else None,
+        reason=judged.reason if judged is not None else None,
+        intact=judged.intact if judged is not None else None,
     )
 
 
@@ -408,4 +486,11 @@ def _finish(
                 os.unlink(spool_path)
 
 
-__all__ = ["Prepared", "file_sha256", "import_logs_parallel", "import_streaming"]
+__all__ = [
+    "Prepared",
+    "file_sha256",
+    "import_logs_parallel",
+    "import_streaming",
+    "judged_lines",
+    "judged_meta",
+]

@@ -115,12 +115,16 @@ def record_ruling(
         UsageError: the match has not started.
         SequenceConflictError: the match no longer ends at ``expected_seq``, or another writer
             appended first (nothing is stored).
+        SealedRecordError: the match's record is sealed (a finished match, an author-sealed
+            upload): a ruling after the seal is refused (nothing is stored).
     """
     from vwlog.model.errors import SequenceConflictError
+    from vwlog.services.play import refuse_after_seal
 
     head = store.head(match_id)
     if expected_seq is not None and head.seq != expected_seq:
         raise SequenceConflictError(match_id, expected_seq + 1)
+    refuse_after_seal(store, match_id, head, "ruling")
     state = state_at(store, match_id, head.seq)
     if state.ruleset is None:
         raise UsageError(msg("match {match_id} has not started", match_id=repr(match_id)))

@@ -113,6 +113,13 @@ class ImportResult:
     detail: str = ""
     said: Msg | None = dataclasses.field(default=None, compare=False)
     """``detail`` as a template and its values, to say it in the user's language."""
+    verdict: str | None = None
+    """The log's one verdict (`vwlog.services.verdict.judge`), where it was judged."""
+    reason: str | None = dataclasses.field(default=None, compare=False)
+    """The one sentence that decides ``verdict`` (a `SaidText`: said in the user's
+    language)."""
+    intact: bool | None = None
+    """Whether the record is intact; one that is not is stored flagged, without a winner."""
 
 
 def meta_from(
@@ -278,18 +285,30 @@ def import_log(
         return import_streaming(
             store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
         )
+    from vwlog.services.importing import judged_lines, judged_meta
+
     header, lines, seal = _read_for_import(path)
     snapshots = _Snapshots(snapshot_every)
     items = ((i + 2, r) for i, (_, r) in enumerate(lines))
     report, metrics = judge_and_measure(header, items, snapshots, source=str(path))
+    report = judged_lines(str(path), header, lines, report, hashed=seal == "author")
     if reject_illegal and report.violations:
         return rejected(str(path), header.match_id, len(lines), report)
     head_hash = lines[-1][1].hash if lines else header.hash
     meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=metrics)
-    meta = meta.model_copy(update={"seal": seal})
+    meta = judged_meta(meta, report).model_copy(update={"seal": seal})
     outcome = _store_lines(store, header, lines, meta, snapshots)
+    judged = report.judgement
+    assert judged is not None
     return ImportResult(
-        str(path), header.match_id, str(outcome), len(lines), len(report.violations)
+        str(path),
+        header.match_id,
+        str(outcome),
+        len(lines),
+        len(report.violations),
+        verdict=judged.verdict.value,
+        reason=judged.reason,
+        intact=judged.intact,
     )
 
 

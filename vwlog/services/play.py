@@ -14,6 +14,8 @@ from vwlog.events import (
     EventRecord,
     JudgeRulingIssued,
     MatchForked,
+    MatchSealed,
+    RecordSigned,
 )
 from vwlog.io import codec
 from vwlog.model.errors import (
@@ -22,6 +24,7 @@ from vwlog.model.errors import (
     MatchNotStartedError,
     MatchOverError,
     NotPlayableError,
+    SealedRecordError,
     SequenceConflictError,
     UsageError,
 )
@@ -88,12 +91,15 @@ def play_decisions(
             no choice, or more cards than it takes (nothing is stored).
         MatchNotStartedError: the match has no ``match_started``.
         NotPlayableError: a decision is a judge's ruling or a fork marker.
+        SealedRecordError: the match's record is sealed (an author-sealed upload, a finished
+            match): nothing may follow the seal but signatures.
         SequenceConflictError: another writer appended first, or the match no longer ends at
             ``expected_seq`` when one is given (nothing is stored).
     """
     head = store.head(match_id)
     if expected_seq is not None and head.seq != expected_seq:
         raise SequenceConflictError(match_id, expected_seq + 1)
+    refuse_after_seal(store, match_id, head, "decisions")
     state = state_at(store, match_id, head.seq)
     rs = state.ruleset
     if rs is None:
@@ -186,6 +192,39 @@ def _play_auto(played: _Played, rs: Ruleset, count: int, policy: str, seed: int)
         played.apply(rs, chooser.choose(state, player, options))
 
 
+SEAL_WINDOW = 16
+"""Records read at a time, backwards from the head, to find a seal (only signatures may
+follow one)."""
+
+
+def seal_seq(store: MatchStore, match_id: str, head: Head) -> int | None:
+    """The seq of the seal that closes a stored match, if its records end with one (followed
+    by nothing but signatures); ``None`` for an open record."""
+    upto = head.seq
+    while upto > 0:
+        start = max(0, upto - SEAL_WINDOW)
+        tail = list(store.records(match_id, gt=start, lte=upto))
+        for record in reversed(tail):
+            if isinstance(record.event, MatchSealed):
+                return record.seq
+            if not isinstance(record.event, RecordSigned):
+                return None
+        upto = start
+    return None
+
+
+def refuse_after_seal(store: MatchStore, match_id: str, head: Head, what: str) -> None:
+    """Refuse a write after the seal that closes a stored match (an author-sealed upload, a
+    finished match the service sealed): every door would call the record untrusted.
+
+    Raises:
+        SealedRecordError: the match's records end with a seal (nothing is written).
+    """
+    sealed_at = seal_seq(store, match_id, head)
+    if sealed_at is not None:
+        raise SealedRecordError(match_id, sealed_at, what)
+
+
 def append_played(
     store: MatchStore, match_id: str, head: Head, events: Sequence[AnyEvent], state: MatchState
 ) -> Head:
@@ -243,4 +282,11 @@ def state_at_records(
     return _replayed(state_at(store, match_id, stored_head), tail)
 
 
-__all__ = ["PlayResult", "append_played", "play_decisions", "state_at_records"]
+__all__ = [
+    "PlayResult",
+    "append_played",
+    "play_decisions",
+    "refuse_after_seal",
+    "seal_seq",
+    "state_at_records",
+]

@@ -37,6 +37,7 @@ from vwlog.engine.replay import replay
 from vwlog.model.errors import StoreError
 from vwlog.projections.stats import CorpusStats, MatchMetrics, MatchMetricsVisitor, StatsFilter
 from vwlog.projections.stats.metrics import TEMPO_FIELDS, tempo_columns
+from vwlog.services.verdict import counts_as_valid
 from vwlog.store import ViewConflictError
 
 if TYPE_CHECKING:
@@ -48,6 +49,9 @@ VIEW_FORMAT = 2
 """Version of the view's payload; a view saved in another format is rebuilt by `refresh`."""
 UNMEASURABLE = "no match_started event"
 """``CorpusStats.skipped`` reason of a stored match whose records hold no match to measure."""
+NOT_INTACT = "record not intact (untrusted)"
+"""``CorpusStats.skipped`` reason of a stored match whose record was not intact when it was
+stored (`vwlog.services.verdict.counts_as_valid`): its outcome is nobody's to count."""
 SAVE_ATTEMPTS = 20
 """How often `refresh` starts again after losing a save to another follower."""
 _NOT_COUNTS = frozenset({"size"})
@@ -138,7 +142,10 @@ def replay_metrics(store: MatchStore, meta: MatchMeta) -> MatchMetrics | None:
 
 def match_metrics(store: MatchStore, meta: MatchMeta) -> tuple[MatchMetrics | None, bool]:
     """A stored match's metrics: the ones kept in ``meta`` if usable, else replayed; and
-    whether they were replayed."""
+    whether they were replayed. ``None`` for a match the statistics do not count (see
+    `skip_reason`)."""
+    if not counts_as_valid(meta):
+        return None, False
     kept = stored_metrics(meta)
     if kept is not None:
         return kept, False
@@ -164,15 +171,21 @@ def measured(store: MatchStore, *, forks: bool = True) -> Iterator[MatchMetrics]
 # -- counting and withdrawing ------------------------------------------------------------------
 
 
-def count(stats: CorpusStats, metrics: MatchMetrics | None) -> None:
-    """Count one match (an unmeasurable one as skipped)."""
+def skip_reason(meta: MatchMeta) -> str:
+    """Why a stored match without metrics to count is skipped: its record was not intact when
+    it was stored (the one verdict's notion of a valid match), or it holds no match."""
+    return UNMEASURABLE if counts_as_valid(meta) else NOT_INTACT
+
+
+def count(stats: CorpusStats, metrics: MatchMetrics | None, skipped: str = UNMEASURABLE) -> None:
+    """Count one match (one without metrics as ``skipped`` for that reason)."""
     if metrics is None:
-        stats.skipped[UNMEASURABLE] = stats.skipped.get(UNMEASURABLE, 0) + 1
+        stats.skipped[skipped] = stats.skipped.get(skipped, 0) + 1
     else:
         stats.add(metrics)
 
 
-def withdraw(stats: CorpusStats, metrics: MatchMetrics | None) -> None:
+def withdraw(stats: CorpusStats, metrics: MatchMetrics | None, skipped: str = UNMEASURABLE) -> None:
     """Take back what `count` added for one match.
 
     ``CorpusStats`` is a sum of integers, so counting the negated contribution of the match
@@ -181,7 +194,7 @@ def withdraw(stats: CorpusStats, metrics: MatchMetrics | None) -> None:
     definitions differ between matches).
     """
     one = CorpusStats(filters=stats.filters)
-    count(one, metrics)
+    count(one, metrics, skipped)
     stats.merge(CorpusStats.model_validate(_negated(one.model_dump())))
     _prune(stats, one)
 
@@ -240,7 +253,7 @@ def _apply(store: MatchStore, stats: CorpusStats, change: CatalogChange, done: _
     previous = change.previous
     if previous is None:
         metrics, replayed = match_metrics(store, change.meta)
-        count(stats, metrics)
+        count(stats, metrics, skip_reason(change.meta))
         done.added += 1
         done.replayed += replayed
         return
@@ -251,8 +264,8 @@ def _apply(store: MatchStore, stats: CorpusStats, change: CatalogChange, done: _
         return  # the same records, so the same metrics: nothing to redo
     old, old_replayed = match_metrics(store, previous)
     new, new_replayed = match_metrics(store, meta)
-    withdraw(stats, old)
-    count(stats, new)
+    withdraw(stats, old, skip_reason(previous))
+    count(stats, new, skip_reason(meta))
     done.updated += 1
     done.replayed += old_replayed + new_replayed
 
@@ -376,8 +389,8 @@ def rebuild(
     stats = CorpusStats()
     done = _Progress()
     for meta in store.list_matches(upto=position):
-        metrics = replay_metrics(store, meta)
-        count(stats, metrics)
+        metrics = replay_metrics(store, meta) if counts_as_valid(meta) else None
+        count(stats, metrics, skip_reason(meta))
         done.added += 1
         done.replayed += 1
         if on_match is not None:

@@ -217,6 +217,17 @@ def verify_stored(
     gathered = IntegrityPass(f"store:{match_id}", store.header(match_id))
     report = verify_match(store, match_id, repair=repair, gathered=gathered)
     findings = findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)
+    if report.broken is not None and findings.integrity.chain == "intact":
+        # the lines chain, but not to the head the catalog recorded (records cut or added)
+        chain = chain_report_text(report)
+        findings.integrity = replace(
+            findings.integrity,
+            chain=chain,
+            problems=(
+                said_text(msg("hash chain {chain}", chain=chain)),
+                *findings.integrity.problems,
+            ),
+        )
     return report, findings
 
 
@@ -289,7 +300,11 @@ def _findings(
     problems: list[str] = []
     warnings: list[str] = []
     violations: list[Violation] = []
-    if chain != "intact":
+    if chain == "no hashes":
+        problems.append(
+            said_text(msg("no hash chain: the record carries no hashes, so nothing vouches for it"))
+        )
+    elif chain != "intact":
         problems.append(said_text(msg("hash chain {chain}", chain=chain)))
     start = next(
         ((n, r) for n, r in lines if r.seq == 1 and isinstance(r.event, MatchStarted)), None
@@ -325,7 +340,9 @@ def _findings(
                 violations.append(
                     replace(v, seq=result.seq, line=result.line, event_type="object_resulted")
                 )
-    seal_text, sealed, seal_problems, signatures = _seal_and_signatures(header, lines, start, opts)
+    seal_text, sealed, seal_problems, signatures, seal_at = _seal_and_signatures(
+        header, lines, start, opts
+    )
     problems += seal_problems
     if trusted:
         warnings.append(
@@ -343,6 +360,8 @@ def _findings(
         warnings=tuple(warnings),
         keyring=opts.keyring is not None,
         trusted_listed=len(trusted),
+        seal_seq=seal_at[0] if seal_at is not None else None,
+        seal_line=seal_at[1] if seal_at is not None else None,
     )
     return TrustFindings(integrity, violations)
 
@@ -377,19 +396,32 @@ def _seal_and_signatures(
     lines: Sequence[tuple[int, EventRecord]],
     start: tuple[int, EventRecord] | None,
     opts: TrustOptions,
-) -> tuple[str, bool, list[str], list[SignatureCheck]]:
+) -> tuple[str, bool, list[str], list[SignatureCheck], tuple[int, int] | None]:
+    """The seal's text, whether it holds, the problems, the signatures checked, and the seal's
+    seq and line."""
     problems: list[str] = []
     signatures: list[SignatureCheck] = []
     seal: EventRecord | None = None
+    seal_line = 0
     before: EventRecord | None = None
     last: EventRecord | None = None
-    for _, record in lines:
+    for line_no, record in lines:
         event = record.event
         if isinstance(event, MatchSealed):
             if seal is not None:
-                problems.append(said_text(msg("a second seal at seq {seq}", seq=record.seq)))
+                problems.append(
+                    said_text(
+                        msg(
+                            "a second seal at seq {seq}, line {line} (the first is at seq {first})",
+                            seq=record.seq,
+                            line=line_no,
+                            first=seal.seq,
+                        )
+                    )
+                )
                 continue
             seal = record
+            seal_line = line_no
             before = last
         elif isinstance(event, RecordSigned):
             signatures.append(_signature(record, seal, opts))
@@ -397,9 +429,10 @@ def _seal_and_signatures(
             problems.append(
                 said_text(
                     msg(
-                        "seq {seq} ({event}) follows the seal: only signatures may",
+                        "seq {seq} ({event}) follows the seal at seq {seal}: only signatures may",
                         seq=record.seq,
                         event=event.type,
+                        seal=seal.seq,
                     )
                 )
             )
@@ -409,8 +442,9 @@ def _seal_and_signatures(
         problems.append(
             said_text(msg("unsealed: the record has no seal, so its end cannot be told from a cut"))
         )
-        return said_text(msg("unsealed")), False, problems, signatures
+        return said_text(msg("unsealed")), False, problems, signatures, None
     assert isinstance(seal.event, MatchSealed)
+    at = (seal.seq, seal_line)
     count = seal.seq - 1
     head = before.hash if before is not None else header.hash
     start_event = start[1].event if start is not None else None
@@ -423,17 +457,28 @@ def _seal_and_signatures(
         if getattr(want, name) != getattr(seal.event, name)
     ]
     if differs:
-        problems.append(
-            said_text(
-                msg(
-                    "the seal at seq {seq} does not match the record ({fields})",
-                    seq=seal.seq,
-                    fields=", ".join(differs),
-                )
+        if "events" in differs:
+            problem = msg(
+                "the seal at seq {seq}, line {line} does not match the record ({fields}): it "
+                "counts {claimed} records, the record has {count} before it",
+                seq=seal.seq,
+                line=seal_line,
+                fields=", ".join(differs),
+                claimed=seal.event.events,
+                count=count,
             )
+        else:
+            problem = msg(
+                "the seal at seq {seq}, line {line} does not match the record ({fields})",
+                seq=seal.seq,
+                line=seal_line,
+                fields=", ".join(differs),
+            )
+        problems.append(said_text(problem))
+        seal_text = said_text(
+            msg("seal at seq {seq}, line {line} does not match", seq=seal.seq, line=seal_line)
         )
-        seal_text = said_text(msg("seal at seq {seq} does not match", seq=seal.seq))
-        return seal_text, False, problems, signatures
+        return seal_text, False, problems, signatures, at
     for check in signatures:
         if check.status == "invalid":
             problems.append(
@@ -449,7 +494,7 @@ def _seal_and_signatures(
     if opts.keyring is not None and not any(s.status == "valid" for s in signatures):
         problems.append(said_text(msg("no valid signature by a key of the keyring")))
     sealed_text = said_text(msg("sealed after {count} records", count=Count(count)))
-    return sealed_text, True, problems, signatures
+    return sealed_text, True, problems, signatures, at
 
 
 def _signature(record: EventRecord, seal: EventRecord | None, opts: TrustOptions) -> SignatureCheck:

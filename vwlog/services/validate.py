@@ -67,6 +67,21 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
         RulesetOverrideError: an override does not fit the ruleset.
         NotPublishedError: the options name a pool or ruleset that is not published.
     """
+    report, _ = validate_and_verify(path, options)
+    return report
+
+
+def validate_and_verify(
+    path: str | Path, options: ValidationOptions | None = None
+) -> tuple[ValidationReport, TrustFindings]:
+    """`validate_log`, and the integrity findings it judged from (their ``chain`` is the hash
+    chain and deck commitments as `vwlog verify` shows them), from the same one read.
+
+    Raises:
+        LogFormatError: the file is unreadable or malformed (names file, line and field).
+        RulesetOverrideError: an override does not fit the ruleset.
+        NotPublishedError: the options name a pool or ruleset that is not published.
+    """
     opts = options or ValidationOptions()
     validator = Validator(source=str(path))
     with fewer_collections(), open_log(path) as reader:
@@ -98,17 +113,20 @@ def validate_log(path: str | Path, options: ValidationOptions | None = None) -> 
     findings = findings_of(
         gathered, opts.trust, trusted=report.trusted, judged_under=ruleset, owed=report.owed
     )
-    return with_findings(report, findings)
+    return with_findings(report, findings), findings
 
 
 def with_findings(report: ValidationReport, findings: TrustFindings) -> ValidationReport:
-    """The report with the integrity result and the R-TRUST violations added (one verdict)."""
+    """The report with the integrity result and the R-TRUST violations added, and judged: its
+    one verdict attached (`vwlog.services.verdict.judge`)."""
+    from vwlog.services.verdict import judged
+
     report.integrity = findings.integrity
     if findings.violations:
         report.violations = sorted(
             [*findings.violations, *report.violations], key=lambda v: v.seq or 0
         )
-    return report
+    return judged(report)
 
 
 def _validate_one(
@@ -172,6 +190,7 @@ def _worker_started() -> None:
 __all__ = [
     "InputProblem",
     "ValidationOptions",
+    "validate_and_verify",
     "validate_log",
     "validate_logs",
     "with_findings",

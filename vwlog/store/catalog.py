@@ -52,6 +52,16 @@ class MatchMeta(BaseModel):
     """SHA-256 of the log file as it was imported, so that importing the same file again is
     recognised before anything is read twice; ``None`` for entries that were not imported
     from a file."""
+    verdict: Literal["OK", "ILLEGAL", "INCOMPLETE", "UNTRUSTED"] | None = None
+    """The one verdict on the record when it was stored (`vwlog.services.verdict.judge`);
+    ``None`` for entries stored before vwlog kept it and for matches the service recorded
+    itself."""
+    reason: str | None = Field(default=None, max_length=2000)
+    """The one sentence that decides ``verdict`` (English)."""
+    intact: bool | None = None
+    """Whether the record was intact when it was stored (its chain, seal and signatures hold
+    as far as it has them); ``False`` keeps it out of the statistics and withholds its winner;
+    ``None`` where not judged."""
     metrics: dict[str, Any] | None = None
     """The match's statistics (a `vwlog.projections.stats.MatchMetrics` dumped in JSON mode,
     each player's per-turn ``tempo`` points in columns: one list per field, so that a match of

@@ -46,7 +46,7 @@ from vwlog.audit.knowledge import knowledge
 from vwlog.audit.sources import MatchSource
 from vwlog.engine.describe import board_view, description
 from vwlog.engine.notation import format_decision
-from vwlog.engine.replay import BaseVisitor, Step, ValidationReport, Validator, replay
+from vwlog.engine.replay import BaseVisitor, Step, ValidationReport, replay
 from vwlog.events import JudgeRulingIssued
 from vwlog.io import codec
 from vwlog.io.i18n import say, using_language
@@ -63,8 +63,9 @@ from vwlog.render.json import (
 )
 from vwlog.rules import expect, legal_decisions
 from vwlog.services.forks import lineage
-from vwlog.services.matches import import_log, list_matches, state_at, verify_match
+from vwlog.services.matches import import_log, list_matches, state_at
 from vwlog.services.timeline import Timeline, extend, timeline
+from vwlog.services.verdict import judge_stored
 from vwlog.store import MatchStore
 from vwlog.store.tokens import Role
 
@@ -402,31 +403,41 @@ def awaited(
     )
 
 
+def _judged(request: Request, store: MatchStore, match_id: str) -> tuple[Any, ValidationReport]:
+    """The stored match's chain check and its judged validation, from the one verdict
+    (`vwlog.services.verdict.judge_stored`), kept while the match's head does not move: the
+    same for ``/validation`` and ``/integrity``."""
+
+    def compute(upto: int) -> tuple[Any, ValidationReport]:
+        return judge_stored(store, match_id)
+
+    judged: tuple[Any, ValidationReport] = request.app.state.reports.get(store, match_id, compute)
+    return judged
+
+
 @router.get("/{match_id}/validation", summary="The validation report of a match")
 def validation(
     request: Request, access: AccessDep, store: StoreDep, lang: LanguageDep
 ) -> ValidationOut:
-    """Every violation with its rule id, and the match's outcome, from the one replay loop
-    (kept while the match's head does not move); the violations' messages and the rules'
-    titles in the language asked for (``lang``, else ``Accept-Language``)."""
+    """Every violation with its rule id, the match's outcome, and the record's one verdict
+    with its reason (the rules, the chain, the seal, the signatures and the published pool
+    and ruleset: the verdict ``vwlog validate`` gives the export), kept while the match's head
+    does not move; the messages in the language asked for (``lang``, else
+    ``Accept-Language``)."""
     full_record(access)
-    match_id = access.match_id
-
-    def compute(upto: int) -> ValidationReport:
-        report: ValidationReport = replay(
-            store.records(match_id, lte=upto), Validator(source=f"store:{match_id}")
-        )
-        return report
-
-    report: ValidationReport = request.app.state.reports.get(store, match_id, compute)
+    _, report = _judged(request, store, access.match_id)
     with using_language(lang):
         return ValidationOut.model_validate(validation_json(report, translated=True))
 
 
 @router.get("/{match_id}/integrity", summary="The hash chain and deck commitments of a match")
-def integrity(access: AccessDep, store: StoreDep) -> VerifyOut:
-    """Recompute the stored match's hash chain and name the first broken link."""
-    return VerifyOut.model_validate(verify_json(verify_match(store, access.match_id)))
+def integrity(request: Request, access: AccessDep, store: StoreDep, lang: LanguageDep) -> VerifyOut:
+    """Recompute the stored match's hash chain and name the first broken link; with the
+    record's one verdict and its reason (as ``/validation`` gives them) and where its seal
+    is."""
+    chain, report = _judged(request, store, access.match_id)
+    with using_language(lang):
+        return VerifyOut.model_validate(verify_json(chain, report, translated=True))
 
 
 @router.get(

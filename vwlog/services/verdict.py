@@ -1,0 +1,269 @@
+"""The one verdict on a record: `judge` decides it, and every door asks it.
+
+`vwlog validate`, `verify`, `report` and `import`, the service's ``/validation`` and
+``/integrity``, the viewer (through those two) and the statistics' notion of a valid match all
+show the `Judgement` that `judge` attaches to a `ValidationReport`: nothing else decides a
+verdict, so two doors cannot disagree on the same bytes.
+
+What it rests on, from the most serious down (the first that applies decides, and its sentence
+is the one reason every door gives):
+
+* **ILLEGAL** — a rule is broken, the trust rules included (card definitions or ruleset flags
+  that differ from the published ones, R-TRUST-1/2, and effects nobody can check, R-TRUST-3);
+  the reason is the first violation in the record's order;
+* **UNTRUSTED** — the record is not what was sealed: the hash chain is broken, the seal does not
+  match the records, something other than a signature follows the seal, a signature does not
+  fit the seal, or a keyring was given and no key of it signed; the reason is the first such
+  problem (the chain before the seal, the seal before the signatures);
+* **INCOMPLETE** — legal and intact as far as it goes, but unsealed (its end cannot be told
+  from a cut);
+* **OK** — none of these.
+
+A record that is not intact is never *complete*: its ``winner`` is withheld (``None``; the
+winner its records name is kept as ``claimed_winner``, shown flagged) wherever the outcome is
+shown — the JSON of ``validate`` and ``/validation``, the catalog entry ``import`` stores, and
+the statistics, which leave such a match out (`counts_as_valid`).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from vwlog.engine.replay import ValidationReport, Validator, replay
+from vwlog.model.text import msg, said_text
+from vwlog.rules.published import Judgement, Verdict
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from vwlog.audit.report import DisputeReport
+    from vwlog.rules.published import Integrity
+    from vwlog.services.trust import TrustFindings, TrustOptions
+    from vwlog.services.verify import VerifyReport
+    from vwlog.store import MatchMeta, MatchStore
+
+UNSEALED_PREFIX = "unsealed"
+"""How the problem of a record that lacks its seal starts (`vwlog.services.trust`)."""
+NO_HASHES_PREFIX = "no hash chain"
+"""How the problem of a record that carries no hashes starts (`vwlog.services.trust`)."""
+
+
+def _found_nothing_wrong(problem: str) -> bool:
+    """Whether an integrity problem only says what is missing (no seal, no hashes), not that
+    something fails."""
+    return problem.startswith((UNSEALED_PREFIX, NO_HASHES_PREFIX))
+
+
+def judge(report: ValidationReport) -> Judgement:
+    """The verdict on a validated record, with the one sentence that decides it.
+
+    ``report`` must carry its integrity result (`vwlog.services.validate.with_findings`); one
+    without it (integrity not checked) is judged UNTRUSTED and not intact: nothing vouches
+    for its bytes.
+
+    *Intact* means nothing found fails: the chain, the seal and the signatures hold as far as
+    the record has them. A record with no hashes is intact but UNTRUSTED (nothing vouches for
+    it); one with no seal is intact and INCOMPLETE.
+    """
+    integrity = report.integrity
+    failing: str | None
+    if integrity is None:
+        intact = False
+        failing = said_text(msg("the record's chain, seal and signatures were not checked"))
+        missing: tuple[str, ...] = ()
+    else:
+        failing = next((p for p in integrity.problems if not _found_nothing_wrong(p)), None)
+        intact = failing is None
+        missing = integrity.problems
+    reason: str
+    unhashed = next((p for p in missing if p.startswith(NO_HASHES_PREFIX)), None)
+    if report.violations:
+        first = min(report.violations, key=lambda v: v.seq or 0)
+        message = first.text if first.text is not None else first.message
+        if first.seq is not None:
+            said = msg(
+                "{rule} at seq {seq}: {message}", rule=first.rule, seq=first.seq, message=message
+            )
+        else:
+            said = msg("{rule}: {message}", rule=first.rule, message=message)
+        verdict, reason = Verdict.ILLEGAL, said_text(said)
+    elif failing is not None:
+        verdict, reason = Verdict.UNTRUSTED, failing
+    elif unhashed is not None:
+        verdict, reason = Verdict.UNTRUSTED, unhashed
+    elif missing:
+        verdict, reason = Verdict.INCOMPLETE, missing[0]
+    else:
+        assert integrity is not None
+        verdict = Verdict.OK
+        reason = said_text(
+            msg("no rule is broken and the record is intact: {seal}", seal=integrity.seal)
+        )
+    return Judgement(
+        verdict=verdict,
+        reason=reason,
+        intact=intact,
+        complete=report.complete and intact,
+        winner=report.winner if intact else None,
+        victory=report.victory if intact else None,
+        claimed_winner=report.winner,
+        seal_seq=_seal_seq(integrity),
+    )
+
+
+def _seal_seq(integrity: Integrity | None) -> int | None:
+    """The seal's seq, as the integrity result gives it."""
+    return None if integrity is None else integrity.seal_seq
+
+
+def judged(report: ValidationReport) -> ValidationReport:
+    """``report`` with its `Judgement` attached (the same object)."""
+    report.judgement = judge(report)
+    return report
+
+
+# -- the doors that start from a stored match ----------------------------------------------------
+
+
+def judge_stored(
+    store: MatchStore,
+    match_id: str,
+    options: TrustOptions | None = None,
+    *,
+    repair: bool = False,
+) -> tuple[VerifyReport, ValidationReport]:
+    """Validate a stored match and judge it: the rules from one replay of its records; the
+    chain, seal and signatures from one pass over its stored lines (the bytes its export
+    writes), which also checks the catalog entry and derived data (rebuilt with ``repair``).
+    The `VerifyReport` of the chain, and the judged report.
+
+    Raises:
+        MatchNotFoundError: no such match.
+        SequenceConflictError: with ``repair``, records were appended meanwhile.
+        NotPublishedError: the options name a pool or ruleset that is not published.
+    """
+    from vwlog.events import MatchStarted
+    from vwlog.services.trust import verify_stored
+    from vwlog.services.validate import with_findings
+
+    header = store.header(match_id)
+    report: ValidationReport = replay(
+        store.records(match_id), Validator(source=f"store:{match_id}"), header=header
+    )
+    first = next(iter(store.records(match_id, lte=1)), None)
+    start = first.event if first is not None else None
+    chain, findings = verify_stored(
+        store,
+        match_id,
+        options,
+        repair=repair,
+        trusted=report.trusted,
+        judged_under=start.ruleset if isinstance(start, MatchStarted) else None,
+        owed=report.owed,
+    )
+    return chain, with_findings(report, findings)
+
+
+def judge_file(
+    path: str | Path, options: TrustOptions | None = None
+) -> tuple[VerifyReport, ValidationReport]:
+    """Validate a log file and judge it, in one read: the `VerifyReport` of its chain and
+    deck commitments, and the judged report.
+
+    Raises:
+        LogFormatError: the file is unreadable or malformed.
+        NotPublishedError: the options name a pool or ruleset that is not published.
+    """
+    from vwlog.services.validate import ValidationOptions, validate_and_verify
+
+    report, findings = validate_and_verify(path, ValidationOptions(trust=options))
+    assert findings.chain is not None
+    return findings.chain, report
+
+
+def judge_document(
+    document: DisputeReport,
+    findings: TrustFindings,
+) -> ValidationReport:
+    """Judge a dispute report from the integrity findings of its record: its validation (the
+    report's own replay) gets the findings and the one verdict, and is kept in the report, so
+    that every section of it shows that verdict. The judged validation.
+    """
+    from vwlog.services.validate import with_findings
+
+    document.validation = with_findings(copy.copy(document.validation), findings)
+    return document.validation
+
+
+def judge_document_file(
+    document: DisputeReport, path: str | Path, options: TrustOptions | None = None
+) -> tuple[VerifyReport, ValidationReport]:
+    """`judge_document` for a report built from the log file at ``path`` (one integrity pass
+    over the file): the chain's `VerifyReport`, and the judged validation.
+
+    Raises:
+        LogFormatError: the file cannot be read as a log.
+        NotPublishedError: the options name a pool or ruleset that is not published.
+    """
+    from vwlog.services.trust import check_integrity
+
+    validation = document.validation
+    started = document.started
+    findings = check_integrity(
+        path,
+        options,
+        trusted=validation.trusted,
+        judged_under=started.ruleset if started is not None else None,
+        owed=validation.owed,
+    )
+    assert findings.chain is not None
+    return findings.chain, judge_document(document, findings)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVerdict:
+    """What a stored match's catalog entry keeps of its verdict."""
+
+    verdict: Verdict | None
+    reason: str | None
+
+
+def stored_verdict(meta: MatchMeta) -> StoredVerdict:
+    """The verdict kept in a catalog entry when the match was stored (``None`` for entries
+    stored before vwlog kept it, and for matches recorded by the service, which chains and
+    seals them itself)."""
+    try:
+        verdict = Verdict(meta.verdict) if meta.verdict is not None else None
+    except ValueError:
+        verdict = None
+    return StoredVerdict(verdict, meta.reason)
+
+
+def counts_as_valid(meta: MatchMeta) -> bool:
+    """Whether statistics count a stored match: every match but one whose record was not
+    intact when it was stored (its outcome nobody can vouch for). An illegal match is counted,
+    with its violations."""
+    return meta.intact is not False
+
+
+def verify_verdict(chain: VerifyReport, report: ValidationReport) -> bool:
+    """Whether ``vwlog verify`` succeeds on a record: its verdict is OK and the store's derived
+    data (catalog entry, snapshots, statistics view) agree with its records."""
+    judgement = report.judgement
+    return judgement is not None and judgement.verdict is Verdict.OK and not chain.derived
+
+
+__all__ = [
+    "StoredVerdict",
+    "counts_as_valid",
+    "judge",
+    "judge_document",
+    "judge_document_file",
+    "judge_file",
+    "judge_stored",
+    "judged",
+    "stored_verdict",
+    "verify_verdict",
+]
