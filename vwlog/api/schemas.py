@@ -372,9 +372,10 @@ class AwaitedOut(_Model):
     match_id: str
     """The match."""
     seq: int
-    """The seq this holds after (the match's head)."""
+    """The seq this holds after (the match's head, or the ``at`` asked for)."""
     head_hash: str
-    """Hash of the last record; pass ``seq`` as ``expected_seq`` when appending."""
+    """Hash of the last record; pass ``seq`` as ``expected_seq`` when appending (an append
+    is accepted only where ``seq`` is the head)."""
     player: str | None
     """Whose decision is awaited; ``null`` when the match is over."""
     kind: str | None

@@ -358,19 +358,25 @@ def awaited(
     store: StoreDep,
     lang: LanguageDep,
     limit: Annotated[int, Query(ge=0, le=LEGAL_LIMIT)] = 100,
+    at: Annotated[
+        int | None, Query(ge=0, description="after this seq (default: the last event)")
+    ] = None,
 ) -> AwaitedOut:
-    """The decision the match waits for after its last event and every legal decision (from
-    `legal_decisions`): as events (``legal``) and, in the same order, in the play notation with
-    one sentence each (``options``, as ``vwlog next`` and the event list say them). A player's
-    token sees the legal decisions only when the decision is its own (they would name the other
-    player's hand)."""
+    """The decision the match waits for after its last event (or after ``at``, as a replay
+    shows an earlier board) and every legal decision (from `legal_decisions`): as events
+    (``legal``) and, in the same order, in the play notation with one sentence each
+    (``options``, as ``vwlog next`` and the event list say them). A player's token sees the
+    legal decisions only when the decision is its own (they would name the other player's
+    hand). ``seq`` is the position described (an append passes it as ``expected_seq``, and
+    only the head accepts one); ``head_hash`` is always the head's."""
     head = store.head(access.match_id)
-    state = state_at(store, access.match_id, head.seq)
+    seq = head.seq if at is None else at
+    state = state_at(store, access.match_id, seq)
     rs = state.ruleset
     if rs is None:
         return AwaitedOut(
             match_id=access.match_id,
-            seq=head.seq,
+            seq=seq,
             head_hash=head.hash,
             player=None,
             kind=None,
@@ -385,7 +391,7 @@ def awaited(
         options = list(islice(legal_decisions(rs, state, exp.player), limit + 1))
     return AwaitedOut(
         match_id=access.match_id,
-        seq=head.seq,
+        seq=seq,
         head_hash=head.hash,
         player=exp.player,
         kind=exp.kind,
