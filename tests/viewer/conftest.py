@@ -88,7 +88,7 @@ def _page(browser: Any, server: Server, token: str | None, width: int, height: i
     context = browser.new_context(viewport={"width": width, "height": height})
     if token is not None:
         secret = server.tokens[token]
-        context.add_init_script(f"localStorage.setItem('vwlog-token', {secret!r});")
+        context.add_init_script(f"sessionStorage.setItem('vwlog-token', {secret!r});")
     return context
 
 

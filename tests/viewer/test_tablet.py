@@ -49,7 +49,7 @@ def tablet(browser: Any, viewer_server: Server) -> Iterator[Page]:
         viewport={"width": WIDTH, "height": HEIGHT}, has_touch=True, is_mobile=False
     )
     secret = viewer_server.tokens["organiser"]
-    context.add_init_script(f"localStorage.setItem('vwlog-token', {secret!r});")
+    context.add_init_script(f"sessionStorage.setItem('vwlog-token', {secret!r});")
     page = Page(context.new_page(), viewer_server)
     try:
         yield page
@@ -153,7 +153,8 @@ def test_recording_at_the_table_on_a_tablet(tablet: Page, viewer_server: Server)
         assert_touchable(tablet, "#legal button")
         page.locator("#legal button").first.tap()
         page.wait_for_function(
-            f"document.querySelector('#awaited').textContent !== {before!r}", timeout=TIMEOUT
+            f"() => document.querySelector('#awaited').textContent !== {before!r}",
+            timeout=TIMEOUT,
         )
     assert page.locator("#consequences li").count() >= 1
     tablet.shot("record-768x1024")

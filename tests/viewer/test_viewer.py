@@ -134,7 +134,8 @@ def test_viewpoint_hides_the_opponents_hand(judge_page: Page, viewer_server: Ser
     p2_cards = page.inner_text("[data-hand=p2]")
     page.select_option("#viewpoint", "p1")
     page.wait_for_function(
-        "document.querySelector('#status').textContent.includes('Viewing as p1')", timeout=TIMEOUT
+        "() => document.querySelector('#status').textContent.includes('Viewing as p1')",
+        timeout=TIMEOUT,
     )
     assert page.locator("[data-hand=p1] .card").count() > 0
     assert page.locator("[data-hand=p2] .card").count() == 0
@@ -165,7 +166,8 @@ def _play_three(p: Page, match_id: str) -> None:
         chosen = shown.count() - 1
         shown.nth(chosen).click()
         page.wait_for_function(
-            f"document.querySelector('#awaited').textContent !== {before!r}", timeout=TIMEOUT
+            f"() => document.querySelector('#awaited').textContent !== {before!r}",
+            timeout=TIMEOUT,
         )
         page.wait_for_selector("#consequences li", timeout=TIMEOUT)
         # the consequences are the event list's sentences for what was appended
@@ -402,7 +404,7 @@ def test_statistics_charts_show_the_report_and_link_to_matches(
     page.wait_for_url(re.compile(r"min_turns="), timeout=TIMEOUT)
     page.wait_for_selector("#more-filters", timeout=TIMEOUT)
     page.wait_for_function(
-        "document.querySelectorAll('table tbody tr').length > 0", timeout=TIMEOUT
+        "() => document.querySelectorAll('table tbody tr').length > 0", timeout=TIMEOUT
     )
     assert page.locator("table tbody tr").count() == first["matches"]
     # a bar opens its match

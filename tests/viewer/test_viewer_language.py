@@ -49,7 +49,7 @@ def test_the_browsers_language_is_negotiated(browser: Any, viewer_server: Server
         ("en-US", "p1 takes 1 gold", "en"),
     ):
         context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
-        context.add_init_script(f"localStorage.setItem('vwlog-token', {secret!r});")
+        context.add_init_script(f"sessionStorage.setItem('vwlog-token', {secret!r});")
         try:
             page = Page(context.new_page(), viewer_server)
             page.open(f"/m/{combat}/10")

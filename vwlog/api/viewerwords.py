@@ -30,6 +30,8 @@ VIEWER_WORDS: tuple[str, ...] = (
     N_("{total} matches, {first}–{last}"),
     N_("← previous"),
     N_("next →"),
+    N_("Relic"),
+    N_("Rune"),
     N_("slid"),
     N_("fatigued"),
     N_("attacking {target}"),
@@ -72,6 +74,7 @@ VIEWER_WORDS: tuple[str, ...] = (
     N_("statistics"),
     N_("Events"),
     N_("Validation"),
+    N_("Verdict: {verdict}"),
     N_(
         "Not available: the report names both hands; a player's token sees only its seat while the match is in progress."
     ),
@@ -104,12 +107,22 @@ VIEWER_WORDS: tuple[str, ...] = (
     N_("The match is over."),
     N_("After event {seq}: no decision is awaited (the rules act next)."),
     N_("After event {seq}: {player} to decide ({kind}, {rule}); {count} legal:"),
+    N_("After event {seq}: {player} to decide ({kind}, {rule})."),
+    N_(
+        "This log was uploaded: decisions are appended only to matches recorded live here (or their forks)."
+    ),
+    N_("The match is finished: nothing more is appended."),
+    N_("Decisions are appended at the last event ({head}); this is event {seq}."),
+    N_("This token may not make {player}'s decision."),
+    N_("Present a token to append decisions."),
     N_("(more legal decisions than shown)"),
     N_("deck of {player}"),
     N_("Record a live match"),
     N_("Match id"),
-    N_("Seed"),
     N_("Start"),
+    N_(
+        "The service shuffles the decks with a cryptographic random source; no seed is chosen here."
+    ),
     N_("Table"),
     N_("Statistics"),
     N_("Rank cards played at least"),

@@ -13,11 +13,27 @@ export function word(text, values = {}) {
   return (WORDS[text] ?? text).replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }
 
-tokenInput.value = localStorage.getItem("vwlog-token") || "";
+/** The bearer token: kept in this tab's sessionStorage (and in memory while the page lives),
+ * never in localStorage, which every tab of the site shares and which outlives the browser's
+ * session; closing the tab forgets it. The page's help says so. */
+const TOKEN_KEY = "vwlog-token";
+function readToken() {
+  try { return sessionStorage.getItem(TOKEN_KEY) || ""; } catch { return ""; }
+}
+let bearer = readToken();
+try { localStorage.removeItem(TOKEN_KEY); } catch { /* storage refused: nothing was kept there */ }
+tokenInput.value = bearer;
 tokenInput.addEventListener("change", () => {
-  localStorage.setItem("vwlog-token", tokenInput.value.trim());
+  bearer = tokenInput.value.trim();
+  try {
+    if (bearer) sessionStorage.setItem(TOKEN_KEY, bearer); else sessionStorage.removeItem(TOKEN_KEY);
+  } catch { /* storage refused: the token lives in memory until the page is left */ }
   route();
 });
+/** The headers that present the token, if there is one. */
+function authHeaders() {
+  return bearer ? { Authorization: `Bearer ${bearer}` } : {};
+}
 
 /** An element with attributes and children; strings become text nodes (never HTML). */
 export function el(tag, attrs = {}, ...children) {
@@ -41,9 +57,7 @@ function showError(message) {
 }
 
 async function api(path, options = {}) {
-  const headers = { ...(options.headers || {}) };
-  const token = localStorage.getItem("vwlog-token");
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const headers = { ...(options.headers || {}), ...authHeaders() };
   if (options.json !== undefined) {
     headers["Content-Type"] = "application/json";
     options = { ...options, body: JSON.stringify(options.json) };
@@ -84,7 +98,7 @@ let me = { role: null, seat: null, match_id: null };
 async function whoami() {
   const who = document.getElementById("who");
   me = { role: null, seat: null, match_id: null };
-  if (localStorage.getItem("vwlog-token")) {
+  if (bearer) {
     try {
       me = await api("/whoami");
     } catch (err) {
@@ -94,7 +108,12 @@ async function whoami() {
   who.textContent = me.role ? `${me.role}${me.seat ? " " + me.seat : ""}` : word("anonymous");
 }
 
+/** Aborted when the page is left: ends what a page follows (the stream of a live match). */
+let pageAbort = new AbortController();
+
 async function route() {
+  pageAbort.abort();
+  pageAbort = new AbortController();
   showError("");
   keyHandler = null;
   app.replaceChildren();
@@ -180,13 +199,33 @@ function cardText(c) {
   return `${c.name || c.card || "?"} (${c.id})`;
 }
 
+/** What a property in play is, beside its name: a Follower's ATK/DEF/VIT, else its type (a
+ * Relic or a Rune guarding a Territory has no stats). */
+function propertyStats(f) {
+  if (f.type === "RELIC") return word("Relic");
+  if (f.type === "RUNE") return word("Rune");
+  const stat = (v) => (v === null || v === undefined ? "–" : String(v));
+  if (f.atk === null || f.atk === undefined) return f.type ? String(f.type) : "";
+  return `${stat(f.atk)}/${stat(f.def)}/${stat(f.vit)}`;
+}
+
 function followerNode(f) {
-  const cls = ["card", f.slid && "slid", f.fatigued && "fatigued", f.damage && "damaged"].filter(Boolean).join(" ");
+  const follower = f.atk !== null && f.atk !== undefined;
+  const cls = ["card", !follower && "attached", f.slid && "slid", f.fatigued && "fatigued", f.damage && "damaged"].filter(Boolean).join(" ");
   const flags = [f.slid && word("slid"), f.fatigued && word("fatigued"), f.attacking && word("attacking {target}", { target: f.attacking }), f.blocking && word("blocking {target}", { target: f.blocking })].filter(Boolean);
-  return el("span", { class: cls, "data-id": f.id },
-    `${f.name} ${f.atk}/${f.def}/${f.vit}`,
+  return el("span", { class: cls, "data-id": f.id, "data-type": f.type || null },
+    `${f.name || f.card || f.id} ${propertyStats(f)}`.trim(),
     f.damage ? el("span", { class: "dmg" }, ` −${f.damage}`) : null,
     flags.length ? ` [${flags.join(", ")}]` : "");
+}
+
+/** An object on the register, in words: who, what, from which card, at what. */
+function registerText(r) {
+  if (typeof r === "string") return r;
+  if (r.description) return r.description;
+  const parts = [r.controller ? `${r.controller}:` : "", r.kind || "", r.card ? cardText(r.card) : "",
+    r.skill ? `[${r.skill}]` : "", r.target ? `→ ${r.target}` : "", r.territory ? `@ ${r.territory}` : ""];
+  return parts.filter(Boolean).join(" ") || String(r.id || "?");
 }
 
 function boardNode(b) {
@@ -197,7 +236,7 @@ function boardNode(b) {
     b.viewer ? el("span", {}, word("Viewing as {player}", { player: b.viewer })) : el("span", {}, word("Full record")));
   const register = el("div", { class: "register", id: "register" }, el("strong", {}, word("Register:") + " "),
     b.register && b.register.length
-      ? el("ol", {}, b.register.map((r) => el("li", {}, typeof r === "string" ? r : (r.description || r.name || r.card || JSON.stringify(r)))))
+      ? el("ol", {}, b.register.map((r) => el("li", { "data-id": (r && r.id) || null }, registerText(r))))
       : word("empty"));
   const players = (b.players || []).map((p) => el("section", { class: `player${p.active ? " active" : ""}`, "data-player": p.id },
     el("h3", {}, `${p.id}${p.team ? " " + word("(team {team})", { team: p.team }) : ""}${p.out ? " — " + word("out") : ""}`),
@@ -214,7 +253,8 @@ function boardNode(b) {
     (p.return_home || []).length ? el("div", {}, word("Returning home:") + " ", p.return_home.map(followerNode)) : null,
     (p.stray || []).length ? el("div", {}, word("Stray:") + " ", p.stray.map(followerNode)) : null));
   const known = (b.known || []).length
-    ? el("div", {}, word("Hidden cards seen:") + " ", b.known.map((k) => el("span", { class: "card" }, JSON.stringify(k)))) : null;
+    ? el("div", { id: "known" }, word("Hidden cards seen:") + " ", b.known.map((k) => el("span", { class: "card", "data-id": k.id, title: k.how || null },
+      `${k.name || "?"} (${k.id})${k.where ? " — " + k.where : ""}`))) : null;
   return el("div", { id: "board-inner" }, status, register, players, known);
 }
 
@@ -223,11 +263,16 @@ async function replayPage(matchId, seqText) {
   const head = meta.events;
   const q = new URLSearchParams(location.search);
   const state = {
-    over: Boolean(meta.winner) || Boolean(meta.victory && meta.victory !== "UNFINISHED"),
+    over: isOver(meta),
+    // recorded by this service (started live, or a fork), not an uploaded log: the only
+    // matches the service appends decisions to (an upload's summary names its ``seal``)
+    recordedHere: meta.seal === null || meta.seal === undefined,
     seq: seqText === undefined ? head : Math.max(0, Math.min(head, Number(seqText) || 0)),
-    head, viewer: q.get("player") || "",
+    head, headHash: meta.head_hash, viewer: q.get("player") || "",
     // the marks of the timeline (from /timeline): what the scrubber shows and jumps to
     turns: [], combat: [], points: new Set(), pointList: [], violations: [],
+    // what the side panels redraw when another seq is shown
+    onShow: [],
   };
   const enc = encodeURIComponent(matchId);
   const scrub = el("input", { id: "scrub", type: "range", min: 0, max: head, value: state.seq, "aria-label": word("timeline") });
@@ -356,6 +401,7 @@ async function replayPage(matchId, seqText) {
     if (push) history.replaceState(null, "", `/m/${enc}/${seq}${location.search}`);
     // the board first: the event list's page is read once the board is asked for and drawn
     drawBoard().finally(drawEvents);
+    for (const f of state.onShow) f(seq);
   }
 
   function updateFork() {
@@ -411,15 +457,88 @@ async function replayPage(matchId, seqText) {
   await loadTimeline();
   document.body.dataset.eventsLoaded = "true";
   updateFork();
-  await judgePanel(matchId, side, state, show);
-  await playPanel(matchId, side, meta, state, async () => {
-    const m = await api(`/matches/${enc}`);
-    state.head = m.events;
-    scrub.max = String(state.head);
-    blocks.clear();
-    await loadTimeline();
-    show(state.head);
-  });
+
+  /** Take in a new head (an append from this page, or one the match's stream announced): the
+   * scrubber, the timeline and the events; the board follows the head when it showed the
+   * head; then the verdict and the play panel, all of them for the new head. Calls made while
+   * one runs are folded into one more run after it. */
+  let refreshing = null, again = false;
+  async function refresh() {
+    if (refreshing) { again = true; return refreshing; }
+    refreshing = (async () => {
+      do {
+        again = false;
+        try {
+          const m = await api(`/matches/${enc}`);
+          if (m.events === state.head && m.head_hash === state.headHash && isOver(m) === state.over) continue;
+          const atHead = state.seq === state.head;
+          state.head = m.events;
+          state.headHash = m.head_hash;
+          state.over = isOver(m);
+          scrub.max = String(state.head);
+          blocks.clear();
+          await loadTimeline();
+          if (atHead) show(state.head);
+          else { seqLabel.textContent = `${state.seq} / ${state.head}`; updateFork(); drawEvents(); }
+          // (the play panel follows the board where the board follows the head)
+          await Promise.all([panels.verdict?.refresh(), atHead ? null : panels.play?.refresh()]);
+        } catch (err) {
+          if (!pageAbort.signal.aborted) showError(word("Error: {message}", { message: err.message }));
+        }
+      } while (again && !pageAbort.signal.aborted);
+    })();
+    try { await refreshing; } finally { refreshing = null; }
+  }
+
+  const panels = {};
+  panels.verdict = await judgePanel(matchId, side, state, show);
+  panels.play = await playPanel(matchId, side, state, refresh);
+  // a match in progress is followed: every append, from this page or any other, moves the head
+  if (!state.over) follow(matchId, state.head, pageAbort.signal, () => refresh());
+}
+
+/** Whether a match summary says the match is over. */
+function isOver(m) {
+  return Boolean(m.winner) || Boolean(m.victory && m.victory !== "UNFINISHED");
+}
+
+/** Follow a match's Server-Sent Events (``/matches/{id}/stream``) from ``after`` until
+ * ``signal`` is aborted or the match is over, calling ``onAppend`` once per batch of records
+ * read. Read with fetch, not EventSource, so that the token goes in a header. */
+async function follow(matchId, after, signal, onAppend) {
+  const enc = encodeURIComponent(matchId);
+  while (!signal.aborted) {
+    let r;
+    try {
+      r = await fetch(`/matches/${enc}/stream?after=${after}`, { headers: authHeaders(), signal, cache: "no-store" });
+    } catch { return; }
+    if (!r.ok || !r.body) return;
+    const reader = r.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "", over = false;
+    for (;;) {
+      let chunk;
+      try { chunk = await reader.read(); } catch { return; }
+      if (chunk.done) break;
+      buffer += decoder.decode(chunk.value, { stream: true }).replace(/\r\n?/g, "\n");
+      let appended = false, end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const message = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let type = "message", data = "";
+        for (const line of message.split("\n")) {
+          if (line.startsWith("event:")) type = line.slice(6).trim();
+          else if (line.startsWith("data:")) data += line.slice(5).trim();
+        }
+        try {
+          if (type === "record") { after = Math.max(after, Number(JSON.parse(data).seq) || after); appended = true; }
+          else if (type === "end") over = Boolean(JSON.parse(data).over);
+        } catch { /* a message that is not JSON: skipped */ }
+      }
+      if (appended && !signal.aborted) onAppend(after);
+    }
+    if (over) return;
+  }
 }
 
 // -- judge ---------------------------------------------------------------------------------
@@ -435,45 +554,139 @@ async function ruleText(id) {
   return ruleCache.get(id);
 }
 
+/** How bad a verdict is: a record is drawn by the worst verdict any door gives it. */
+const VERDICT_RANK = { OK: 0, INCOMPLETE: 1, ILLEGAL: 2, UNTRUSTED: 3 };
+
+/** The one verdict of an answer of ``/validation`` or ``/integrity`` and its reason: its
+ * ``verdict`` and ``reason`` fields; from ``ok`` only where an older service gives none
+ * (``bad``: what ``ok: false`` means there). */
+function verdictOf(body, bad) {
+  if (body && typeof body.verdict === "string" && body.verdict in VERDICT_RANK) {
+    return { verdict: body.verdict, reason: typeof body.reason === "string" ? body.reason : "" };
+  }
+  return { verdict: body && body.ok === false ? bad : "OK", reason: "" };
+}
+
+function worst(...verdicts) {
+  return verdicts.filter(Boolean).reduce((a, b) => (VERDICT_RANK[b.verdict] > VERDICT_RANK[a.verdict] ? b : a));
+}
+
+/** The CSS class of a verdict: green only for OK, red for ILLEGAL and UNTRUSTED. */
+function verdictClass(v) {
+  return v === "OK" ? "verdict-ok" : v === "INCOMPLETE" ? "verdict-incomplete" : "verdict-bad";
+}
+
 async function judgePanel(matchId, side, state, show) {
   const enc = encodeURIComponent(matchId);
   const box = el("section", { id: "judge" }, el("h2", {}, word("Validation")));
   side.append(box);
-  if (me.role === "player" && me.match_id === matchId && !state.over) {
-    box.append(el("p", {}, word("Not available: the report names both hands; a player's token sees only its seat while the match is in progress.")));
-    return;
-  }
-  let report = null;
-  try {
-    report = await api(`/matches/${enc}/validation?${withLang(new URLSearchParams())}`);
-  } catch (err) {
-    box.append(el("p", {}, word("Not available: {reason}", { reason: err.message })));
-  }
-  if (report) {
-    box.append(el("p", { id: "verdict" }, report.ok ? word("No violations.") : word("{count} violation(s).", { count: report.violations.length }),
-      report.winner ? " " + word("Winner {winner} ({victory}).", { winner: report.winner, victory: report.victory }) : ""));
-    const texts = await Promise.all(report.violations.map((v) => ruleText(v.rule)));
-    box.append(el("div", { class: "violations", id: "violations" }, report.violations.map((v, i) =>
-      el("button", { type: "button", "data-seq": v.seq, onclick: () => show(v.seq) },
-        el("strong", {}, word("{rule} at {seq}", { rule: v.rule, seq: v.seq })), " — ", el("span", { lang: pageLang || null }, v.message), el("br"),
-        el("small", { class: "rule-text" }, texts[i])))));
-  }
+  // the verdict, the violations and the hash chain: redrawn for every new head
+  const notice = el("p", { id: "judge-notice", hidden: true });
+  const verdictLine = el("p", { id: "verdict", class: "verdict", hidden: true });
+  const violations = el("div", { class: "violations", id: "violations" });
   // the hash chain is recomputed on every check (never kept): on a long match, only on request
-  const integrity = el("p", { id: "integrity" });
-  async function checkIntegrity() {
-    integrity.replaceChildren(word("Integrity: checking…"));
+  const integrity = el("p", { id: "integrity", class: "verdict" });
+  box.append(notice, verdictLine, violations, integrity);
+  let chainAsked = false;
+  let drawn = 0;
+
+  async function validation() {
     try {
-      const integ = await api(`/matches/${enc}/integrity`);
-      integrity.replaceChildren(word("Integrity: {status} ({records} records checked, up to event {seq})", { status: integ.ok === false ? word("BROKEN") : word("ok"), records: integ.records, seq: state.head }),
-        integ.broken ? " — " + word("first broken link at seq {seq}: {reason}", { seq: integ.broken.seq ?? "?", reason: integ.broken.reason }) : "");
-    } catch (err) { integrity.replaceChildren(word("Integrity: not available ({reason})", { reason: err.message })); }
+      return { report: await api(`/matches/${enc}/validation?${withLang(new URLSearchParams())}`) };
+    } catch (err) { return { error: err }; }
   }
-  box.append(integrity);
-  if (state.head <= INTEGRITY_AUTO) await checkIntegrity();
-  else {
-    integrity.replaceChildren(word("Integrity: not checked yet ({count} events)", { count: state.head }) + " ",
-      el("button", { type: "button", id: "check-integrity", onclick: checkIntegrity }, word("Check the hash chain")));
+  async function chain() {
+    try {
+      return { chain: await api(`/matches/${enc}/integrity?${withLang(new URLSearchParams())}`) };
+    } catch (err) { return { error: err }; }
   }
+
+  function drawChain(c, head, mine) {
+    if (mine !== drawn) return;
+    integrity.classList.remove("verdict-ok", "verdict-incomplete", "verdict-bad");
+    if (c.error) {
+      integrity.replaceChildren(word("Integrity: not available ({reason})", { reason: c.error.message }));
+      return;
+    }
+    const integ = c.chain;
+    const v = verdictOf(integ, "UNTRUSTED");
+    integrity.classList.add(verdictClass(v.verdict));
+    integrity.dataset.verdict = v.verdict;
+    integrity.dataset.head = String(head);
+    integrity.replaceChildren(word("Integrity: {status} ({records} records checked, up to event {seq})", { status: integ.ok === false ? word("BROKEN") : word("ok"), records: integ.records, seq: head }),
+      integ.broken ? " — " + word("first broken link at seq {seq}: {reason}", { seq: integ.broken.seq ?? "?", reason: integ.broken.reason }) : "",
+      v.verdict !== "OK" && v.reason && !(integ.broken && integ.broken.reason === v.reason) ? el("span", { class: "reason" }, " — " + v.reason) : "");
+  }
+
+  async function checkIntegrity() {
+    chainAsked = true;
+    const mine = ++drawn;
+    const head = state.head;
+    integrity.replaceChildren(word("Integrity: checking…"));
+    const c = await chain();
+    drawChain(c, head, mine);
+    if (c.chain) drawVerdict(null, c.chain, mine);
+  }
+
+  let lastReport = null;
+  /** The verdict line: the worst of what ``/validation`` and ``/integrity`` say (one verdict:
+   * they agree), with its reason in the page's language. */
+  function drawVerdict(report, integ, mine) {
+    if (mine !== drawn) return;
+    if (report) lastReport = report;
+    report = report || lastReport;
+    if (!report && !integ) return;
+    const v = worst(report && verdictOf(report, "ILLEGAL"), integ && verdictOf(integ, "UNTRUSTED"));
+    verdictLine.hidden = false;
+    verdictLine.className = `verdict ${verdictClass(v.verdict)}`;
+    verdictLine.dataset.verdict = v.verdict;
+    verdictLine.dataset.head = String(state.head);
+    verdictLine.replaceChildren(el("strong", {}, word("Verdict: {verdict}", { verdict: v.verdict })),
+      v.reason ? el("span", { class: "reason", lang: pageLang || null }, " — " + v.reason) : "",
+      report ? " " + (report.violations.length ? word("{count} violation(s).", { count: report.violations.length }) : word("No violations.")) : "",
+      report && report.winner ? " " + word("Winner {winner} ({victory}).", { winner: report.winner, victory: report.victory }) : "");
+  }
+
+  async function refresh() {
+    const mine = ++drawn;
+    const head = state.head;
+    // a player sees only its seat while its match is in progress: the report names both hands
+    if (me.role === "player" && me.match_id === matchId && !state.over) {
+      notice.hidden = false;
+      notice.textContent = word("Not available: the report names both hands; a player's token sees only its seat while the match is in progress.");
+      verdictLine.hidden = true;
+      violations.replaceChildren();
+      integrity.replaceChildren();
+      return;
+    }
+    notice.hidden = true;
+    const autoChain = chainAsked || head <= INTEGRITY_AUTO;
+    const [v, c] = await Promise.all([validation(), autoChain ? chain() : null]);
+    if (mine !== drawn) return;
+    if (v.error) {
+      notice.hidden = false;
+      notice.textContent = word("Not available: {reason}", { reason: v.error.message });
+    }
+    const report = v.report || null;
+    lastReport = report;
+    drawVerdict(report, c && c.chain, mine);
+    if (report) {
+      const texts = await Promise.all(report.violations.map((x) => ruleText(x.rule)));
+      if (mine !== drawn) return;
+      violations.replaceChildren(...report.violations.map((x, i) =>
+        el("button", { type: "button", "data-seq": x.seq, onclick: () => show(x.seq) },
+          el("strong", {}, word("{rule} at {seq}", { rule: x.rule, seq: x.seq })), " — ", el("span", { lang: pageLang || null }, x.message), el("br"),
+          el("small", { class: "rule-text" }, texts[i]))));
+    } else violations.replaceChildren();
+    if (c) drawChain(c, head, mine);
+    else {
+      integrity.replaceChildren(word("Integrity: not checked yet ({count} events)", { count: head }) + " ",
+        el("button", { type: "button", id: "check-integrity", onclick: checkIntegrity }, word("Check the hash chain")));
+    }
+  }
+  await refresh();
+  const panel = { refresh };
+  if (me.role === "player" && me.match_id === matchId && !state.over) return panel;
   // diff of two records
   const other = el("input", { id: "diff-other", placeholder: word("other match id"), "aria-label": word("other match id") });
   const out = el("div", { id: "diff-out" });
@@ -507,21 +720,30 @@ async function judgePanel(matchId, side, state, show) {
       reason.value = "";
     } catch (err) { showError(word("Error: {message}", { message: err.message })); }
   } }, kind, reason, el("button", {}, word("Record ruling (judges)"))));
+  return panel;
 }
 
 // -- play: fork and record -----------------------------------------------------------------
 
-async function playPanel(matchId, side, meta, state, refresh) {
+/** Whether the token presented may make the decision awaited from ``player`` in this match:
+ * an organiser or a judge, or the player's own seat. */
+function mayDecide(matchId, player) {
+  if (me.role === "organiser" || me.role === "judge") return true;
+  return me.role === "player" && me.match_id === matchId && Boolean(player) && me.seat === player;
+}
+
+async function playPanel(matchId, side, state, refresh) {
   const enc = encodeURIComponent(matchId);
   const box = el("section", { id: "play" }, el("h2", {}, word("Play")));
   side.append(box);
   const awaited = el("p", { id: "awaited" });
+  const why = el("p", { id: "no-append", class: "note", hidden: true });
   const legal = el("div", { class: "legal", id: "legal" });
   const consequences = el("ol", { class: "consequences", id: "consequences" });
-  box.append(awaited, legal, el("h2", {}, word("Last append")), consequences);
+  box.append(awaited, why, legal, el("h2", {}, word("Last append")), consequences);
   async function choose(a, option) {
     try {
-      // the words of the notation, as `vwlog play` takes them
+      // the words of the notation, as `vwlog play` takes them; at the head the page showed
       const r = await api(`/matches/${enc}/decisions`, { method: "POST", json: { decisions: [option.words], expected_seq: a.seq } });
       // the appended events as the event list says them: the decision, then what the rules inserted
       const p = withLang(new URLSearchParams({ after: r.first_seq - 1, limit: Math.max(1, Math.min(1000, r.appended)) }));
@@ -530,44 +752,81 @@ async function playPanel(matchId, side, meta, state, refresh) {
       consequences.setAttribute("start", String(r.first_seq));
       consequences.replaceChildren(...page.events.map((e) => el("li", { "data-seq": e.seq, class: e.decision ? "decision" : "inserted" },
         e.decision ? "" : el("span", { class: "tag" }, word("rules:") + " "), e.description)));
-      await refresh();
-      await load();
     } catch (err) { showError(word("Error: {message}", { message: err.message })); }
+    // the head moved (or another writer moved it first): the page takes in the head either way
+    await refresh();
   }
-  async function load() {
+
+  /** Why no decision can be appended here, or null where one can. */
+  function refusal(a) {
+    if (!state.recordedHere) return word("This log was uploaded: decisions are appended only to matches recorded live here (or their forks).");
+    if (state.over) return word("The match is finished: nothing more is appended.");
+    if (a.seq !== state.head) return word("Decisions are appended at the last event ({head}); this is event {seq}.", { head: state.head, seq: a.seq });
+    if (!mayDecide(matchId, a.player)) {
+      return me.role ? word("This token may not make {player}'s decision.", { player: a.player }) : word("Present a token to append decisions.");
+    }
+    return null;
+  }
+
+  let asked = 0;
+  /** The decision awaited after the seq the board shows (not after the last event), and its
+   * legal decisions as buttons where an append would be accepted. */
+  async function load(seq = state.seq) {
+    const mine = ++asked;
+    // the legal decisions are listed only where they may be appended
+    const offer = state.recordedHere && !state.over && seq === state.head && (me.role === "organiser" || me.role === "judge" || (me.role === "player" && me.match_id === matchId));
     let a;
     try {
-      a = await api(`/matches/${enc}/awaited?${withLang(new URLSearchParams({ limit: 60 }))}`);
+      a = await api(`/matches/${enc}/awaited?${withLang(new URLSearchParams({ at: seq, limit: offer ? 60 : 0 }))}`);
     } catch (err) {
+      if (mine !== asked) return;
+      legal.replaceChildren();
+      why.hidden = true;
       awaited.textContent = word("Not available: {reason}", { reason: err.message });
       return;
     }
+    if (mine !== asked) return;
+    awaited.dataset.seq = String(a.seq);
     legal.replaceChildren();
+    why.hidden = true;
     if (a.over) { awaited.textContent = word("The match is over."); return; }
     if (!a.player) { awaited.textContent = word("After event {seq}: no decision is awaited (the rules act next).", { seq: a.seq }); return; }
+    const no = refusal(a);
+    if (no || !offer) {
+      awaited.textContent = word("After event {seq}: {player} to decide ({kind}, {rule}).", { seq: a.seq, player: a.player, kind: a.kind, rule: a.rule });
+      why.textContent = no || "";
+      why.hidden = !no;
+      return;
+    }
     const count = a.options.length + (a.truncated ? "+" : "");
     awaited.textContent = word("After event {seq}: {player} to decide ({kind}, {rule}); {count} legal:", { seq: a.seq, player: a.player, kind: a.kind, rule: a.rule, count });
     a.options.forEach((o, i) => legal.append(el("button", { type: "button", "data-type": a.legal[i].type, "data-words": o.words, onclick: () => choose(a, o) },
       el("span", { class: "sentence", lang: pageLang || null }, o.text), " ", el("code", {}, o.words))));
     if (a.truncated) legal.append(el("p", {}, word("(more legal decisions than shown)")));
   }
+  // each seq shown asks once the scrubber rests on it
+  let timer = null;
+  state.onShow.push((seq) => { clearTimeout(timer); timer = setTimeout(() => load(seq), 80); });
   await load();
+  return { refresh: () => load(state.seq) };
 }
 
 async function recordPage() {
   const decks = await api("/pools/decks");
-  const id = el("input", { name: "match_id", required: true, pattern: "[A-Za-z0-9_.:\\-]+", value: `live-${Date.now()}` });
+  // the ids the service accepts for a new match: a letter or digit, then letters, digits, _ . : ~ -
+  const id = el("input", { name: "match_id", required: true, maxlength: 200, pattern: "[A-Za-z0-9][A-Za-z0-9_.:~\\-]*", value: `live-${Date.now()}` });
   const seats = [0, 1].map((i) => el("select", { name: `deck${i}`, "aria-label": word("deck of {player}", { player: `p${i + 1}` }) }, decks.map((d) => el("option", {}, d))));
   seats[1].selectedIndex = Math.min(1, decks.length - 1);
-  const seed = el("input", { name: "seed", type: "number", min: 0, value: 0 });
+  // no seed: the service shuffles a live match's decks with a CSPRNG
   app.append(el("h1", {}, word("Record a live match")), el("form", { id: "record-form", class: "filters", onsubmit: async (e) => {
     e.preventDefault();
     try {
-      const m = await api("/live", { method: "POST", json: { match_id: id.value, decks: seats.map((s) => s.value), seed: Number(seed.value) } });
+      const m = await api("/live", { method: "POST", json: { match_id: id.value, decks: seats.map((s) => s.value) } });
       go(`/m/${encodeURIComponent(m.match_id)}`);
     } catch (err) { showError(word("Error: {message}", { message: err.message })); }
   } }, el("label", {}, word("Match id") + " ", id), el("label", {}, "p1 ", seats[0]), el("label", {}, "p2 ", seats[1]),
-  el("label", {}, word("Seed") + " ", seed), el("button", {}, word("Start"))));
+  el("button", {}, word("Start"))),
+  el("p", { class: "note", id: "shuffle-note" }, word("The service shuffles the decks with a cryptographic random source; no seed is chosen here.")));
 }
 
 // -- statistics ----------------------------------------------------------------------------
