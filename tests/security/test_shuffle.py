@@ -38,6 +38,7 @@ OLD_ID = re.compile(r"^p\d+-\d{3}$")
 SECRET_ID = re.compile(r"^p\d+-[0-9a-f]{12}$")
 """The instance ids of a secret shuffle: random."""
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
+ANY_SECRET_ID = re.compile(r"\bp\d+-[0-9a-f]{12}\b")
 
 
 # -- reading what a seat can read ----------------------------------------------------------
@@ -177,6 +178,36 @@ def test_two_live_matches_without_a_seed_differ_and_their_ids_carry_no_order(
     orders = [tuple(tuple(c.card for c in s.deck) for s in start.seats) for start in starts]
     assert orders[0] != orders[1]
     assert [s.salt for s in a.seats] != [s.salt for s in b.seats]
+
+
+def test_random_ids_are_typed_in_the_notation_like_any_other(server: Server) -> None:
+    """The seats play their own decisions in words; a decision that names a card by its random
+    id (a summon, a payment, an attack) is parsed, accepted and said back with that id."""
+    match_id, seats = new_live(server, DECKS)
+    named: list[str] = []
+    for _ in range(200):
+        seat = awaited_player(server, match_id)
+        with server.client(seats[seat]) as c:
+            now = c.get(f"/matches/{match_id}/awaited").json()
+            words = [o["words"] for o in now["options"]]
+            carded = [w for w in words if ANY_SECRET_ID.search(w)]
+            chosen = carded[0] if carded else words[0]
+            r = c.post(
+                f"/matches/{match_id}/decisions",
+                json={"decisions": [chosen], "expected_seq": now["seq"]},
+            )
+            assert r.status_code == 200, (chosen, r.text)
+            if carded:
+                named.extend(ANY_SECRET_ID.findall(chosen))
+                events = c.get(f"/matches/{match_id}/events", params={"after": now["seq"]}).json()[
+                    "events"
+                ]
+                said = " ".join(e["description"] for e in events)
+                assert any(i in said for i in ANY_SECRET_ID.findall(chosen)), said
+                break
+    assert named, "no decision named a card in 200 decisions"
+    start = started(export(server, match_id)[1])
+    assert set(named) <= {c.id for s in start.seats for c in s.deck}
 
 
 def test_a_seat_cannot_confirm_a_correct_guess_of_the_other_order(server: Server) -> None:
