@@ -47,7 +47,7 @@ from vwlog.model.errors import (
 )
 from vwlog.model.text import msg
 from vwlog.model.types import MatchId
-from vwlog.store.catalog import Head, ImportOutcome, MatchMeta
+from vwlog.store.catalog import Head, ImportOutcome, MatchMeta, check_new_match_id
 from vwlog.store.mapping import (
     match_uuid,
 )
@@ -164,6 +164,8 @@ class MatchStore(MatchReader):
             UsageError: The records are not numbered 1, 2, 3, …, lack hashes, or ``meta`` does
                 not describe them.
             MatchExistsError: A match with this id but a different head hash is stored.
+            LogFormatError: A new match's id is not one a new match may have
+                (`check_new_match_id`); nothing was written.
             SequenceConflictError: The match's stream already holds records that the catalog
                 does not know (a damaged store); nothing was written.
             StoreError: The database failed; nothing was written.
@@ -174,6 +176,7 @@ class MatchStore(MatchReader):
         stored = self._stored_head(match_id)
         if stored is not None:
             return _compare(match_id, stored, head_hash)
+        check_new_match_id(match_id)
         oid = match_uuid(match_id)
         mapper = self._mapper
         events = [mapper.stored_registration(match_id, header, meta)]
@@ -203,6 +206,7 @@ class MatchStore(MatchReader):
 
         Raises:
             UsageError: As `import_match`.
+            LogFormatError: As `import_match`.
             StoredSeqOutOfRangeError: A snapshot's seq is not a position of the match.
             MatchExistsError: A match with this id but a different head hash is stored.
             SequenceConflictError: The match's stream already holds records that the catalog
@@ -220,6 +224,7 @@ class MatchStore(MatchReader):
         stored = self._stored_head(match_id)
         if stored is not None:
             return _compare(match_id, stored, meta.head_hash)
+        check_new_match_id(match_id)
         oid = match_uuid(match_id)
         mapper = self._mapper
         try:

@@ -6,10 +6,54 @@ only keeps it beside the match, replaces it on request, and lists it.
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from vwlog.model.errors import LogFormatError
+from vwlog.model.text import msg, said_text
+
+MATCH_ID_MAX = 200
+"""Longest id of a new match, in characters."""
+MATCH_ID_PATTERN = rf"^[A-Za-z0-9][A-Za-z0-9_.:~-]{{0,{MATCH_ID_MAX - 1}}}$"
+"""The ids a new match may have: a letter or digit, then letters, digits, ``_ . : ~ -`` (a
+fork's id is its parent's, ``~`` and its name). Nothing that a URL path, a file name or an
+HTTP header would read otherwise (no ``/``, no spaces, no control characters). Matches stored
+before the rule keep their ids and stay readable."""
+_MATCH_ID = re.compile(MATCH_ID_PATTERN)
+
+
+def is_safe_match_id(match_id: str) -> bool:
+    """Whether ``match_id`` may name a new match (`MATCH_ID_PATTERN`).
+
+    >>> is_safe_match_id("sample-full-combat~2"), is_safe_match_id("a/b"), is_safe_match_id("a\\n")
+    (True, False, False)
+    """
+    return _MATCH_ID.fullmatch(match_id) is not None
+
+
+def check_new_match_id(match_id: str, source: str = "header") -> None:
+    """Refuse an id that may not name a new match.
+
+    Raises:
+        LogFormatError: ``match_id`` does not match `MATCH_ID_PATTERN` (the header's field
+            ``match_id``, line 1 of ``source``).
+    """
+    if not is_safe_match_id(match_id):
+        raise LogFormatError(
+            source,
+            1,
+            said_text(
+                msg(
+                    "a match id is 1 to {max} letters, digits, '_', '.', ':', '~' or '-', "
+                    "beginning with a letter or digit",
+                    max=MATCH_ID_MAX,
+                )
+            ),
+            "match_id",
+        )
 
 
 class MatchMeta(BaseModel):
@@ -102,4 +146,13 @@ class Head(NamedTuple):
     """Its chain hash (the header's hash for a match without records)."""
 
 
-__all__ = ["CatalogChange", "Head", "ImportOutcome", "MatchMeta"]
+__all__ = [
+    "MATCH_ID_MAX",
+    "MATCH_ID_PATTERN",
+    "CatalogChange",
+    "Head",
+    "ImportOutcome",
+    "MatchMeta",
+    "check_new_match_id",
+    "is_safe_match_id",
+]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import date
 from itertools import islice
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import orjson
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
@@ -67,6 +69,7 @@ from vwlog.services.matches import import_log, list_matches, state_at
 from vwlog.services.timeline import Timeline, extend, timeline
 from vwlog.services.verdict import judge_stored
 from vwlog.store import MatchStore
+from vwlog.store.catalog import MATCH_ID_MAX
 from vwlog.store.tokens import Role
 
 router = APIRouter(prefix="/matches", tags=["matches"], responses=ERROR_RESPONSES)
@@ -460,8 +463,23 @@ def export(access: AccessDep, store: StoreDep) -> Response:
     return Response(
         b"\n".join(lines) + b"\n",
         media_type="application/x-ndjson",
-        headers={"Content-Disposition": f'attachment; filename="{access.match_id}.jsonl"'},
+        headers={"Content-Disposition": attachment(access.match_id)},
     )
+
+
+def attachment(match_id: str) -> str:
+    """The ``Content-Disposition`` of a match's export, safe for any stored id (ids stored
+    before they were restricted may hold ``/``, quotes or line breaks): a plain file name of
+    the id's safe characters, and the id itself percent-encoded (RFC 6266 ``filename*``).
+
+    >>> print(attachment("m1"))
+    attachment; filename="m1.jsonl"; filename*=UTF-8''m1.jsonl
+    >>> print(attachment('a/b"\\r\\nX: 1'))
+    attachment; filename="a_b___X__1.jsonl"; filename*=UTF-8''a%2Fb%22%0D%0AX%3A%201.jsonl
+    """
+    plain = re.sub(r"[^A-Za-z0-9_.~-]", "_", match_id)[:MATCH_ID_MAX]
+    encoded = quote(f"{match_id}.jsonl", safe="")
+    return f"attachment; filename=\"{plain}.jsonl\"; filename*=UTF-8''{encoded}"
 
 
 @router.get("/{match_id}/lineage", summary="The tree of forks the match belongs to")
