@@ -111,9 +111,14 @@ def test_public_catalog_endpoints(server: Server) -> None:
         "/rules",
         "/service/key",
         "/matches",
-        "/stats",
     ):
         assert statuses(server, "GET", path) == PUBLIC, path
+
+
+def test_statistics_need_an_organiser_or_a_judge(server: Server) -> None:
+    # they count live matches in progress: no player, whatever its match, reads them
+    for path in ("/stats", "/stats/report"):
+        assert statuses(server, "GET", path) == FULL_ONLY, path
 
 
 def test_whoami_names_the_role(server: Server) -> None:

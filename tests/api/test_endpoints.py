@@ -247,6 +247,7 @@ def test_statistics_per_match_and_corpus(server: Server) -> None:
     match = server.tokens["match:absolute-victory"]
     with server.client() as c:
         one = c.get(f"/matches/{match}/stats")
+    with server.client("judge") as c:
         corpus = c.get("/stats")
     assert one.status_code == 200, one.text
     assert one.json()["match_id"] == match

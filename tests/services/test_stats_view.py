@@ -291,7 +291,7 @@ def test_an_interrupted_catch_up_changes_nothing(
         catch_up(store)
         before = store.stats_view().load()
         import_all(store, logs[4:8])
-        real = view_service.match_metrics
+        real = view_service._Folds.metrics
         calls = []
 
         def fail_on_the_third(*args: Any, **kwargs: Any) -> Any:
@@ -300,7 +300,7 @@ def test_an_interrupted_catch_up_changes_nothing(
                 raise KeyboardInterrupt
             return real(*args, **kwargs)
 
-        monkeypatch.setattr(view_service, "match_metrics", fail_on_the_third)
+        monkeypatch.setattr(view_service._Folds, "metrics", fail_on_the_third)
         with pytest.raises(KeyboardInterrupt):
             catch_up(store)
         assert store.stats_view().load() == before

@@ -11,15 +11,22 @@ The ``message`` of an error answer is in the language the request's ``Accept-Lan
 for (Bahasa Indonesia or English; English when it names neither), and the answer says which in
 ``Content-Language``; the ``error`` code and the violations' fields stay as they are, for
 programs.
+
+Every error answer has this one shape (`ErrorOut`): FastAPI's and Starlette's own answers
+(an unknown route, a method not allowed, a request that does not validate) included, and the
+service's middleware (a body over the limit, 413; an unexpected failure, 500) writes it too.
+Refused input is never echoed whole: a value quoted in a message is cut to `EXCERPT`
+characters, and no text of an error answer is longer than `TEXT_LIMIT`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fastapi import HTTPException, Request
+from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from vwlog.api.schemas import ErrorOut, ViolationOut
 from vwlog.engine import notation
@@ -38,7 +45,7 @@ from vwlog.model.errors import (
     StoreError,
     VwlogError,
 )
-from vwlog.model.text import Msg
+from vwlog.model.text import Msg, SaidText, msg
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -53,8 +60,15 @@ _HTTP_CODES = {
     413: "too_large",
     415: "unsupported_media_type",
     422: "invalid_request",
+    500: "internal_error",
     503: "unavailable",
 }
+
+EXCERPT = 120
+"""Most characters of one value of the request quoted in an error message."""
+TEXT_LIMIT = 500
+"""Most characters of any text of an error answer (its message, a violation's sentences)."""
+_ELLIPSIS = "\u2026"
 
 ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorOut, "description": name.replace("_", " ")}
@@ -64,11 +78,71 @@ ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
 """The error answers every route documents in OpenAPI."""
 
 
-def _answer(
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut).
+
+    >>> excerpt("x" * 100, 5)
+    'xxxxx\u2026'
+    """
+    return text if len(text) <= limit else text[:limit] + _ELLIPSIS
+
+
+def clipped(text: Msg | str) -> Msg | str:
+    """A sentence whose every value (names, quoted decisions, nested phrases) is cut to
+    `EXCERPT` characters: what a request sent is quoted, never repeated whole."""
+    if isinstance(text, SaidText):
+        return SaidText(_clipped_msg(text.said))
+    if isinstance(text, str):
+        return excerpt(text, TEXT_LIMIT)
+    return _clipped_msg(text)
+
+
+def _clipped_msg(text: Msg) -> Msg:
+    return Msg(text.template, tuple((name, _clipped_value(v)) for name, v in text.params))
+
+
+def _clipped_value(value: object) -> object:
+    if isinstance(value, Msg):
+        return _clipped_msg(value)
+    if isinstance(value, SaidText):
+        return SaidText(_clipped_msg(value.said))
+    if isinstance(value, str):
+        return excerpt(value)
+    return value
+
+
+def bounded(body: ErrorOut) -> ErrorOut:
+    """``body`` with no text longer than `TEXT_LIMIT` and no field name longer than
+    `EXCERPT` (the last guard: whatever a message quotes, the answer stays short)."""
+    violations = [
+        v.model_copy(
+            update={
+                name: excerpt(value, TEXT_LIMIT)
+                for name in ("message", "expected", "actual")
+                if isinstance(value := getattr(v, name), str) and len(value) > TEXT_LIMIT
+            }
+        )
+        for v in body.violations
+    ]
+    return body.model_copy(
+        update={
+            "message": excerpt(body.message, TEXT_LIMIT),
+            "field": None if body.field is None else excerpt(body.field),
+            "rules": [excerpt(r) for r in body.rules],
+            "violations": violations,
+        }
+    )
+
+
+def error_answer(
     status: int, body: ErrorOut, lang: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
+    """The JSON answer of an error: ``body`` (`bounded`) with ``status``, in ``lang``."""
     headers = {**(headers or {}), "Content-Language": lang}
-    return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
+    return JSONResponse(bounded(body).model_dump(mode="json"), status_code=status, headers=headers)
+
+
+_answer = error_answer
 
 
 def request_language(request: Request) -> str:
@@ -83,7 +157,7 @@ def request_language(request: Request) -> str:
 def detail_text(detail: object) -> str:
     """An `HTTPException`'s detail in the active language (routes raise them with a
     `vwlog.model.text.Msg`)."""
-    return say(detail) if isinstance(detail, Msg) else str(detail)
+    return say(clipped(detail)) if isinstance(detail, Msg) else str(detail)
 
 
 def error_status(err: VwlogError) -> int:
@@ -102,7 +176,7 @@ def error_status(err: VwlogError) -> int:
 def vwlog_error_body(err: VwlogError, store_head: tuple[int, str] | None = None) -> ErrorOut:
     """The JSON body of a `VwlogError`, its message in the active language."""
     status = error_status(err)
-    message = say(err.text())
+    message = say(clipped(err.text()))
     if isinstance(err, IllegalEventError):
         return ErrorOut(
             error="illegal_decision",
@@ -148,7 +222,7 @@ def install(app: FastAPI) -> None:
     async def _http(request: Request, err: HTTPException) -> JSONResponse:
         lang = request_language(request)
         with using_language(lang):
-            message = detail_text(err.detail)
+            message = detail_text(_routing_detail(request, err))
         body = ErrorOut(error=_HTTP_CODES.get(err.status_code, "error"), message=message)
         headers = dict(err.headers or {})
         if err.status_code == 401:
@@ -160,13 +234,43 @@ def install(app: FastAPI) -> None:
         first = err.errors()[0] if err.errors() else {}
         loc = [str(p) for p in first.get("loc", ())]
         field = ".".join(loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc)
-        message = str(first.get("msg", "invalid request")).lower()
+        field = excerpt(field)
+        message = excerpt(str(first.get("msg", "invalid request")).lower(), TEXT_LIMIT)
         body = ErrorOut(
             error="invalid_request",
             message=f"{field}: {message}" if field else message,
             field=field or None,
         )
         return _answer(422, body, request_language(request))
+
+
+def _routing_detail(request: Request, err: HTTPException) -> object:
+    """The detail of an `HTTPException`: Starlette's own for an unknown route (404) or a
+    method the route does not take (405) said as a sentence of the service."""
+    detail: object = err.detail
+    if detail in ("Not Found", "Method Not Allowed"):
+        path = excerpt(request.url.path)
+        if err.status_code == 404:
+            return msg("nothing is served at {path}", path=repr(path))
+        if err.status_code == 405:
+            return msg("{method} is not allowed on {path}", method=request.method, path=repr(path))
+    return err.detail
+
+
+def internal_error_body() -> ErrorOut:
+    """The body of an unexpected failure (500): nothing about its cause."""
+    return ErrorOut(
+        error="internal_error",
+        message=say(msg("the service failed to answer this request; it was logged")),
+    )
+
+
+def too_large_body(limit: int) -> ErrorOut:
+    """The body of a request whose body passes ``limit`` bytes (413)."""
+    return ErrorOut(
+        error="too_large",
+        message=say(msg("the request body is larger than the limit of {limit} bytes", limit=limit)),
+    )
 
 
 async def _current_head(request: Request, match_id: str) -> tuple[int, str] | None:
@@ -182,9 +286,17 @@ async def _current_head(request: Request, match_id: str) -> tuple[int, str] | No
 
 __all__ = [
     "ERROR_RESPONSES",
+    "EXCERPT",
+    "TEXT_LIMIT",
+    "bounded",
+    "clipped",
     "detail_text",
+    "error_answer",
     "error_status",
+    "excerpt",
     "install",
+    "internal_error_body",
     "request_language",
+    "too_large_body",
     "vwlog_error_body",
 ]

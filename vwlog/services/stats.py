@@ -19,6 +19,25 @@ store's catalog and keeps one unfiltered `CorpusStats` in its own storage
 - `rebuild` is the authoritative path: it replays every stored match's records, whatever the
   catalog says, and saves the result as a new epoch of the view.
 
+The work of a catch-up is proportional to what changed, not to the length of the matches
+that changed. A live match's catalog entry is replaced at every append, and its kept metrics
+then no longer describe it; replaying the whole match at every append (once for the metrics
+to withdraw, once for the new ones) made a catch-up over n appends cost n² events. Instead:
+
+- the changes of one catch-up are taken per match (`_coalesced`): the entry the view counted
+  is withdrawn once and the newest one counted once, however many appends lie between;
+- the fold of a match's metrics can be *paused* after its last record and *resumed* with the
+  records appended since (`Paused`): the metrics visitor as it stood before the end of the
+  match and the board after the last record, kept in the view's storage beside the match
+  (`StatsViewStore.save_pause`), so that any process resumes where any other stopped. A
+  resumed fold reads only the new records; a pause that does not fit (another store, a
+  back-up ruling among the new records, an unreadable pause) is ignored and the match is
+  replayed whole, once.
+
+`Refreshed.folded` counts the events a catch-up folded, so that its cost can be checked.
+A catch-up can be stopped from another thread (``stop``): it raises `CatchUpCancelledError` at the
+next event or entry and saves nothing.
+
 Filters (player, faction, ruleset, date) are not kept in the view: `corpus_stats` with any
 filter set builds the statistics from every stored match's per-match metrics instead (one pass
 over the catalog; a replay only for matches without usable stored metrics).
@@ -26,6 +45,8 @@ over the catalog; a replay only for matches without usable stored metrics).
 
 from __future__ import annotations
 
+import copy
+import pickle
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,16 +54,22 @@ import orjson
 import pydantic
 from pydantic import BaseModel
 
+from vwlog import __version__
 from vwlog.engine.replay import replay
+from vwlog.events import JudgeRulingIssued
 from vwlog.model.errors import StoreError
+from vwlog.model.types import RulingKind
 from vwlog.projections.stats import CorpusStats, MatchMetrics, MatchMetricsVisitor, StatsFilter
 from vwlog.projections.stats.metrics import TEMPO_FIELDS, tempo_columns
 from vwlog.services.verdict import counts_as_valid
 from vwlog.store import ViewConflictError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    import threading
+    from collections.abc import Callable, Iterable, Iterator
 
+    from vwlog.events import EventRecord, LogHeader
+    from vwlog.model.state import MatchState
     from vwlog.store import CatalogChange, MatchMeta, MatchStore, StatsViewStore, ViewState
 
 VIEW_FORMAT = 2
@@ -56,6 +83,13 @@ SAVE_ATTEMPTS = 20
 """How often `refresh` starts again after losing a save to another follower."""
 _NOT_COUNTS = frozenset({"size"})
 """Integer fields of `CorpusStats` parts that describe rather than count (never summed)."""
+PAUSE_FORMAT = f"vwlog-stats-pause:1:{__version__}"
+"""What a saved pause was written by: a pause of another format or vwlog version is not
+resumed (the match is replayed instead)."""
+
+
+class CatchUpCancelledError(Exception):
+    """A catch-up was stopped (its ``stop`` event was set) before it saved anything."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +111,8 @@ class Refreshed:
     restarted: str | None = None
     """Why the view was started again from nothing (it followed another store, or was saved
     in another format), if it was."""
+    folded: int = 0
+    """Events folded into metrics (by replays and resumed folds): the catch-up's work."""
 
 
 # -- per-match metrics -------------------------------------------------------------------------
@@ -150,6 +186,205 @@ def match_metrics(store: MatchStore, meta: MatchMeta) -> tuple[MatchMetrics | No
     if kept is not None:
         return kept, False
     return replay_metrics(store, meta), True
+
+
+# -- folds that pause and resume ------------------------------------------------------------
+
+
+class _Folding:
+    """A replay visitor around `MatchMetricsVisitor` that counts the events it folds and, at
+    the end of the records, keeps a copy of the metrics visitor as it stood before the end
+    (`paused`) with the final board, so that the fold can be resumed later."""
+
+    def __init__(
+        self,
+        inner: MatchMetricsVisitor,
+        *,
+        resumed: bool = False,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.inner = inner
+        self.resumed = resumed
+        self.stop = stop
+        self.folded = 0
+        self.paused: MatchMetricsVisitor | None = None
+        self.final: MatchState | None = None
+
+    def begin_match(self, header: LogHeader | None) -> None:
+        if not self.resumed:
+            self.inner.begin_match(header)
+
+    def visit(self, step: Any) -> None:
+        if self.stop is not None and self.stop.is_set():
+            raise CatchUpCancelledError
+        self.inner.visit(step)
+        self.folded += 1
+
+    def end_match(self, final: MatchState) -> None:
+        self.paused = _copied(self.inner)
+        self.final = final
+        self.inner.end_match(final)
+
+    def result(self) -> None:
+        """Nothing: the metrics are taken from the pause (`Paused.metrics`)."""
+
+
+def _copied(visitor: MatchMetricsVisitor) -> MatchMetricsVisitor:
+    """A copy of a metrics visitor that shares its immutable parts (the header, the events,
+    the boards: frozen models) and copies what folding changes."""
+    memo: dict[int, Any] = {
+        id(v): v for v in vars(visitor).values() if isinstance(v, BaseModel) or _frozen(v)
+    }
+    return copy.deepcopy(visitor, memo)
+
+
+def _frozen(value: object) -> bool:
+    params = getattr(type(value), "__dataclass_params__", None)
+    return bool(params is not None and params.frozen)
+
+
+@dataclass
+class Paused:
+    """A match's metrics fold stopped after its record ``events`` (whose hash is
+    ``head_hash``): resumed with the records after it, it folds only those."""
+
+    match_id: str
+    events: int
+    head_hash: str
+    visitor: MatchMetricsVisitor
+    """The metrics visitor after the last record, before the end of the match."""
+    state: MatchState
+    """The board after the last record."""
+
+    def fits(self, meta: MatchMeta) -> bool:
+        """Whether this is the fold of exactly the records ``meta`` describes."""
+        return (self.match_id, self.events, self.head_hash) == (
+            meta.match_id,
+            meta.events,
+            meta.head_hash,
+        )
+
+    def metrics(self) -> MatchMetrics | None:
+        """The metrics of the records folded so far (the fold itself stays resumable)."""
+        done = _copied(self.visitor)
+        done.end_match(self.state)
+        try:
+            return done.result()
+        except ValueError:
+            return None
+
+    def dump(self) -> bytes:
+        """The pause as bytes for the view's storage (`load_pause` reads them)."""
+        return pickle.dumps((PAUSE_FORMAT, self), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def load_pause(data: bytes) -> Paused | None:
+    """A pause `Paused.dump` wrote, or ``None`` if it is of another format or version, or
+    unreadable. The bytes come from the view's own storage, which only this service writes
+    (as trusted as the store itself)."""
+    try:
+        kind, paused = pickle.loads(data)
+    except Exception:  # any unreadable pause is ignored, never fatal
+        return None
+    if kind != PAUSE_FORMAT or not isinstance(paused, Paused):
+        return None
+    return paused
+
+
+def _fold_whole(
+    store: MatchStore, meta: MatchMeta, stop: threading.Event | None
+) -> tuple[Paused | None, int]:
+    """Fold a match's records 1..``meta.events`` from the start; the pause after them (``None``
+    when they hold no match) and the events folded."""
+    folding = _Folding(MatchMetricsVisitor(), stop=stop)
+    records = store.records(meta.match_id, lte=meta.events)
+    replay(records, folding, header=store.header(meta.match_id))
+    if folding.paused is None or folding.final is None or not folding.final.started:
+        return None, folding.folded
+    return (
+        Paused(meta.match_id, meta.events, meta.head_hash, folding.paused, folding.final),
+        folding.folded,
+    )
+
+
+def _resume(
+    store: MatchStore, paused: Paused, meta: MatchMeta, stop: threading.Event | None
+) -> tuple[Paused | None, int] | None:
+    """Resume ``paused`` with the match's records after it, up to ``meta.events``; ``None``
+    when it cannot be resumed (the records before it are not the ones it folded, or a judge's
+    back-up is among the new ones: it returns to a board the pause does not keep)."""
+    if paused.match_id != meta.match_id or not 0 < paused.events < meta.events:
+        return None
+    records = list(store.records(meta.match_id, gt=paused.events - 1, lte=meta.events))
+    if not records or records[0].seq != paused.events or records[0].hash != paused.head_hash:
+        return None
+    new = records[1:]
+    if any(_backs_up(r) for r in new):
+        return None
+    folding = _Folding(_copied(paused.visitor), resumed=True, stop=stop)
+    replay(new, folding, initial=paused.state)
+    if folding.paused is None or folding.final is None:
+        return None
+    return (
+        Paused(meta.match_id, meta.events, meta.head_hash, folding.paused, folding.final),
+        folding.folded,
+    )
+
+
+def _backs_up(record: EventRecord) -> bool:
+    event = record.event
+    return isinstance(event, JudgeRulingIssued) and event.kind == RulingKind.BACK_UP
+
+
+class _Folds:
+    """The pauses of one catch-up: read from the view's storage when first needed, the new
+    ones saved back after the catch-up (`save`)."""
+
+    def __init__(
+        self, store: MatchStore, view: StatsViewStore | None, stop: threading.Event | None
+    ) -> None:
+        self.store = store
+        self.view = view
+        self.stop = stop
+        self.folded = 0
+        self._known: dict[str, Paused | None] = {}
+        self._new: dict[str, Paused] = {}
+
+    def _paused(self, match_id: str) -> Paused | None:
+        if match_id not in self._known:
+            data = self.view.load_pause(match_id) if self.view is not None else None
+            self._known[match_id] = load_pause(data) if data is not None else None
+        return self._known[match_id]
+
+    def metrics(self, meta: MatchMeta) -> tuple[MatchMetrics | None, bool]:
+        """A match's metrics as ``meta`` describes it: kept in the catalog where usable,
+        else from its pause (resumed with the new records where it stopped earlier), else
+        replayed whole; and whether records were folded. As `match_metrics`: ``None`` for a
+        match the statistics do not count."""
+        if not counts_as_valid(meta):
+            return None, False
+        kept = stored_metrics(meta)
+        if kept is not None:
+            return kept, False
+        paused = self._paused(meta.match_id)
+        if paused is not None and paused.fits(meta):
+            return paused.metrics(), False
+        resumed = _resume(self.store, paused, meta, self.stop) if paused is not None else None
+        found, folded = resumed if resumed is not None else _fold_whole(self.store, meta, self.stop)
+        self.folded += folded
+        if found is None:
+            return None, True
+        self._known[meta.match_id] = self._new[meta.match_id] = found
+        return found.metrics(), True
+
+    def save(self) -> None:
+        """Keep the new pauses in the view's storage (a pause is a cache: one that loses a
+        race to another process's is simply not kept)."""
+        if self.view is None:
+            return
+        for match_id, paused in self._new.items():
+            self.view.save_pause(match_id, paused.dump())
+        self._new.clear()
 
 
 def measured(store: MatchStore, *, forks: bool = True) -> Iterator[MatchMetrics]:
@@ -248,11 +483,12 @@ class _Progress:
         return bool(self.added or self.updated)
 
 
-def _apply(store: MatchStore, stats: CorpusStats, change: CatalogChange, done: _Progress) -> None:
-    """Fold one catalog entry into the statistics."""
+def _apply(stats: CorpusStats, change: CatalogChange, done: _Progress, folds: _Folds) -> None:
+    """Fold one catalog entry into the statistics (``change.previous``: the entry the
+    statistics counted for the match, ``None`` for a match they have not counted)."""
     previous = change.previous
     if previous is None:
-        metrics, replayed = match_metrics(store, change.meta)
+        metrics, replayed = folds.metrics(change.meta)
         count(stats, metrics, skip_reason(change.meta))
         done.added += 1
         done.replayed += replayed
@@ -262,12 +498,29 @@ def _apply(store: MatchStore, stats: CorpusStats, change: CatalogChange, done: _
         meta.metrics is None or meta.metrics == previous.metrics
     ):
         return  # the same records, so the same metrics: nothing to redo
-    old, old_replayed = match_metrics(store, previous)
-    new, new_replayed = match_metrics(store, meta)
+    old, old_replayed = folds.metrics(previous)
+    new, new_replayed = folds.metrics(meta)
     withdraw(stats, old, skip_reason(previous))
     count(stats, new, skip_reason(meta))
     done.updated += 1
     done.replayed += old_replayed + new_replayed
+
+
+def _coalesced(
+    changes: Iterable[CatalogChange], stop: threading.Event | None = None
+) -> list[CatalogChange]:
+    """The catalog changes of one catch-up, one per match, in the order the matches first
+    changed: the entry the statistics counted (the first change's ``previous``) and the
+    newest entry. However many appends a match had, it is withdrawn once and counted once."""
+    merged: dict[str, CatalogChange] = {}
+    for change in changes:
+        if stop is not None and stop.is_set():
+            raise CatchUpCancelledError
+        first = merged.get(change.match_id)
+        merged[change.match_id] = (
+            change if first is None else change._replace(previous=first.previous)
+        )
+    return list(merged.values())
 
 
 def _payload(store: MatchStore, stats: CorpusStats, position: int) -> bytes:
@@ -303,19 +556,22 @@ def holds_forks(store: MatchStore) -> bool:
     return any(m.parent is not None for m in store.list_matches())
 
 
-def catch_up(store: MatchStore) -> Refreshed:
+def catch_up(store: MatchStore, *, stop: threading.Event | None = None) -> Refreshed:
     """Bring the statistics view of ``store`` up to the store's current position and save it.
 
-    Reads only the catalog entries written since the view's position; a state saved by another
+    Reads only the catalog entries written since the view's position, and of a match that
+    changed folds only its records appended since (see the module); a state saved by another
     process meanwhile is taken up and the catch-up redone on top of it. A view that does not
     describe this store (the store was replaced) or that was saved in another format is
     started again from nothing, from the catalog's kept metrics (see `Refreshed.restarted`).
 
     Raises:
+        CatchUpCancelledError: ``stop`` was set; nothing was saved.
         StoreError: the database failed, a catalog entry or record is unreadable, or other
             processes kept saving the view ``SAVE_ATTEMPTS`` times in a row.
     """
     view = store.stats_view()
+    folds = _Folds(store, view, stop)
     for _ in range(SAVE_ATTEMPTS):
         base = view.load()
         stats: CorpusStats | None = None
@@ -327,14 +583,25 @@ def catch_up(store: MatchStore) -> Refreshed:
             stats = CorpusStats()
         head = store.position()
         done = _Progress()
-        for change in store.catalog_changes(start, upto=head):
-            _apply(store, stats, change, done)
+        for change in _coalesced(store.catalog_changes(start, upto=head), stop):
+            if stop is not None and stop.is_set():
+                raise CatchUpCancelledError
+            _apply(stats, change, done, folds)
         try:
             saved = _keep(view, store, stats, head, base, done, restart=restarted is not None)
         except ViewConflictError:
             continue
+        finally:
+            folds.save()
         return Refreshed(
-            stats.canonical(), head, done.added, done.updated, done.replayed, saved, restarted
+            stats.canonical(),
+            head,
+            done.added,
+            done.updated,
+            done.replayed,
+            saved,
+            restarted,
+            folds.folded,
         )
     raise StoreError(f"{store.url}: the statistics view keeps changing: try again later")
 
@@ -385,6 +652,7 @@ def rebuild(
             saving the view ``SAVE_ATTEMPTS`` times in a row.
     """
     view = store.stats_view()
+    folds = _Folds(store, None, None)
     position = store.position()
     stats = CorpusStats()
     done = _Progress()
@@ -398,8 +666,8 @@ def rebuild(
     for _ in range(SAVE_ATTEMPTS):
         # Matches stored while replaying are caught up the usual way before saving.
         head = store.position()
-        for change in store.catalog_changes(position, upto=head):
-            _apply(store, stats, change, done)
+        for change in _coalesced(store.catalog_changes(position, upto=head)):
+            _apply(stats, change, done, folds)
         position = head
         base = view.load()
         try:
@@ -427,13 +695,17 @@ def corpus_stats(store: MatchStore, filters: StatsFilter | None = None) -> Corpu
 
 
 __all__ = [
+    "PAUSE_FORMAT",
     "UNMEASURABLE",
     "VIEW_FORMAT",
+    "CatchUpCancelledError",
+    "Paused",
     "Refreshed",
     "catalog_metrics",
     "catch_up",
     "corpus_stats",
     "count",
+    "load_pause",
     "match_metrics",
     "measured",
     "metrics_dump",

@@ -29,6 +29,11 @@ resumes where its last save left off and never counts a match twice:
 The stream keeps every state saved (eventsourcing has no deletion): each save that changed
 something adds one compressed state. `StatsViewStore.advance` moves the position on without a
 new state when the store changed in ways that do not touch the statistics.
+
+Beside the states, the view keeps one more stream per match whose fold the services paused
+(`save_pause`, `load_pause`): opaque bytes, the newest version the one that counts. A pause is
+a cache that says itself what it describes; it is saved outside the states' transactions, and
+a save that loses a race is dropped.
 """
 
 from __future__ import annotations
@@ -70,6 +75,8 @@ VIEW_STREAM = uuid5(UUID("5b0f3f52-2a34-4c1e-9d7c-6f2f1b8e0a11"), "corpus-stats"
 """The stream whose versions are the successive states of the view."""
 STATE_TOPIC = "vwlog-stats:view_saved:v1"
 """Topic of a state of the view."""
+PAUSE_TOPIC = "vwlog-stats:fold_paused:v1"
+"""Topic of a paused fold of one match."""
 STORE_APPLICATION = "vwlog"
 """The name of the application the view follows (the match store's), for `Tracking`."""
 STATS_SUFFIX = "_stats"
@@ -98,6 +105,11 @@ class ViewState(NamedTuple):
     """Its version in the view stream (1 for the first state ever saved)."""
     epoch: int
     """Its epoch (0 until the view is first restarted)."""
+
+
+def pause_stream(match_id: str) -> UUID:
+    """The stream of the paused folds of one match."""
+    return uuid5(VIEW_STREAM, f"pause:{match_id}")
 
 
 def stats_path(store_path: str) -> str:
@@ -311,6 +323,42 @@ class StatsViewStore(Closing):
             return False
         return True
 
+    # Paused folds
+
+    def load_pause(self, match_id: str) -> bytes | None:
+        """The newest pause saved for ``match_id`` (the caller's bytes), or ``None``.
+
+        Raises:
+            StoreError: The database failed or the pause is unreadable.
+        """
+        with self._translated():
+            found = self._recorder.select_events(pause_stream(match_id), desc=True, limit=1)
+        return _data(found[0]) if found else None
+
+    def save_pause(self, match_id: str, data: bytes) -> bool:
+        """Save a new pause for ``match_id``; whether it was kept (``False``: another process
+        saved one at the same moment, which stands).
+
+        Raises:
+            StoreError: The database failed.
+        """
+        stream = pause_stream(match_id)
+        with self._translated():
+            found = self._recorder.select_events(stream, desc=True, limit=1)
+        version = found[0].originator_version + 1 if found else 1
+        event = StoredEvent(
+            originator_id=stream,
+            originator_version=version,
+            topic=PAUSE_TOPIC,
+            state=b"pause\n" + zlib.compress(data, 6),
+        )
+        try:
+            with self._translated():
+                self._recorder.insert_events([event])
+        except IntegrityError:
+            return False
+        return True
+
     # Internals
 
     def _tracking_name(self, epoch: int) -> str:
@@ -373,12 +421,14 @@ def _unreadable(stored: StoredEvent, detail: str) -> StoreError:
 
 
 __all__ = [
+    "PAUSE_TOPIC",
     "STATE_TOPIC",
     "VIEW_APPLICATION",
     "VIEW_STREAM",
     "StatsViewStore",
     "ViewConflictError",
     "ViewState",
+    "pause_stream",
     "stats_path",
     "stats_schema",
     "view_settings",

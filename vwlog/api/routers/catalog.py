@@ -1,13 +1,30 @@
 """What the service publishes: card pools, decks, rulesets, the rule catalog, corpus
-statistics, the service's key and its health."""
+statistics, the service's key and its health.
+
+Corpus statistics (``/stats``, ``/stats/report``) count every stored match, live matches in
+progress included, whose metrics rest on hands, draws and deck order no seat may see: they
+need an organiser's or a judge's token (401 without a token, 403 for a player's). They are
+served from the incremental read model (`vwlog.services.stats.catch_up`: the work of a request
+is proportional to what changed since the view was last brought up to date) by `StatsFlight`:
+one computation per worker at a time, shared by every request that waits for it, and stopped
+when the last of them disconnects. The answer says which computation it comes from
+(``X-Vwlog-Stats-Run``: the worker's process id and the computation's number in it) and how
+many events that computation folded (``X-Vwlog-Stats-Folded``).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import asyncio
+import contextlib
+import os
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from starlette.concurrency import run_in_threadpool
 
-from vwlog.api.dependencies import PrincipalDep, StoreDep, get_signer
+from vwlog.api.dependencies import PrincipalDep, StoreDep, get_signer, require
 from vwlog.api.errors import ERROR_RESPONSES
 from vwlog.api.schemas import TokenOut
 from vwlog.api.signing import Signer
@@ -16,14 +33,133 @@ from vwlog.model.cards import DEFAULT_RULESET
 from vwlog.model.text import msg
 from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, report
 from vwlog.services import rules_catalog
+from vwlog.services.stats import CatchUpCancelledError, Refreshed, catch_up
+from vwlog.store.tokens import Role
+
+if TYPE_CHECKING:
+    from vwlog.store import MatchStore
 
 router = APIRouter(tags=["catalog"], responses=ERROR_RESPONSES)
+
+CLIENT_GONE = 499
+"""The status logged for a request whose client left before its answer (nothing is sent)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRun:
+    """The statistics as one computation left them."""
+
+    refreshed: Refreshed
+    """What the catch-up did, and the statistics."""
+    run: str
+    """``<pid>-<n>``: the worker and the number of the computation in it."""
+
+
+class StatsFlight:
+    """The statistics of one worker: one computation at a time (`catch_up` in a thread),
+    shared by every request that asks while it runs, its result kept while the store does not
+    move, and stopped as soon as no request waits for it any more (every client left)."""
+
+    def __init__(self) -> None:
+        self.computations = 0
+        """How many computations this worker started."""
+        self._task: asyncio.Future[Refreshed] | None = None
+        self._stop: threading.Event | None = None
+        self._serial = 0
+        self._waiting = 0
+        self._last: StatsRun | None = None
+
+    async def get(self, store: MatchStore, request: Request) -> StatsRun | None:
+        """The statistics of the store as it is now; ``None`` when the client left first.
+
+        Raises:
+            StoreError: the database failed (see `catch_up`).
+        """
+        position = await run_in_threadpool(store.position)
+        last = self._last
+        if last is not None and last.refreshed.position >= position:
+            return last
+        if self._task is None or self._task.done() or self._stopped():
+            self._start(store)
+        task, serial = self._task, self._serial
+        assert task is not None
+        self._waiting += 1
+        try:
+            done = await _until_gone(task, request)
+        finally:
+            self._waiting -= 1
+            if self._waiting == 0 and not task.done() and self._stop is not None:
+                self._stop.set()  # nobody waits for it any more
+        if not done:
+            return None
+        ran = StatsRun(task.result(), f"{os.getpid()}-{serial}")
+        if self._last is None or ran.refreshed.position >= self._last.refreshed.position:
+            self._last = ran
+        return ran
+
+    def _stopped(self) -> bool:
+        return self._stop is not None and self._stop.is_set()
+
+    def _start(self, store: MatchStore) -> None:
+        stop = threading.Event()
+        self._stop = stop
+        self._serial += 1
+        self.computations += 1
+        task = asyncio.ensure_future(run_in_threadpool(catch_up, store, stop=stop))
+        task.add_done_callback(_quiet)
+        self._task = task
+
+
+def _quiet(task: asyncio.Future[Refreshed]) -> None:
+    """Take a stopped computation's error, so that nobody is told of it twice."""
+    if not task.cancelled():
+        task.exception()
+
+
+async def _until_gone(task: asyncio.Future[Refreshed], request: Request) -> bool:
+    """Wait for ``task``, or for the client to disconnect; whether the task finished.
+
+    Raises:
+        Whatever the task raised (its client still waiting).
+    """
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        either: set[asyncio.Future[Any]] = {task, gone}
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await gone
+    if not task.done():
+        return False
+    if isinstance(task.exception(), CatchUpCancelledError):
+        return False  # stopped: every client it was computed for had left
+    task.result()  # raises what the computation raised
+    return True
+
+
+async def _disconnected(request: Request) -> None:
+    """Return when the client of ``request`` disconnects."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def stats_flight(request: Request) -> StatsFlight:
+    """The worker's `StatsFlight` (made on first use)."""
+    flight: StatsFlight | None = getattr(request.app.state, "stats_flight", None)
+    if flight is None:
+        flight = request.app.state.stats_flight = StatsFlight()
+    return flight
+
+
+StatsReaders = Depends(require(Role.ORGANISER, Role.JUDGE))
 
 
 @router.get("/health", summary="Whether the service and its store answer")
 def health(store: StoreDep) -> dict[str, Any]:
-    """``ok`` and the store's notification position (one cheap query)."""
-    return {"status": "ok", "store": store.url, "position": store.position()}
+    """``ok`` and the store's notification position (one cheap query). It names no path, URL
+    or host: the answer is public."""
+    return {"status": "ok", "position": store.position()}
 
 
 @router.get("/service/key", summary="The public key that signs receipts")
@@ -101,39 +237,67 @@ def rule(rule_id: str) -> dict[str, str]:
     }
 
 
-@router.get("/stats", summary="Corpus statistics of the stored matches")
-def corpus(store: StoreDep) -> dict[str, Any]:
-    """The statistics read model, brought up to date."""
-    from vwlog.services.stats import corpus_stats
-
-    if store.position() == 0:
+async def _statistics(request: Request, response: Response, store: MatchStore) -> StatsRun | None:
+    if await run_in_threadpool(store.position) == 0:
         raise HTTPException(404, msg("no matches stored yet"))
-    data: dict[str, Any] = corpus_stats(store).model_dump(mode="json")
+    ran = await stats_flight(request).get(store, request)
+    if ran is not None:
+        response.headers["X-Vwlog-Stats-Run"] = ran.run
+        response.headers["X-Vwlog-Stats-Folded"] = str(ran.refreshed.folded)
+    return ran
+
+
+@router.get(
+    "/stats",
+    summary="Corpus statistics of the stored matches",
+    dependencies=[StatsReaders],
+    response_model=None,
+)
+async def corpus(
+    request: Request, response: Response, store: StoreDep
+) -> dict[str, Any] | Response:
+    """The statistics read model, brought up to date (an organiser's or judge's token: they
+    count live matches in progress). The answer's ``X-Vwlog-Stats-Run`` names the computation
+    it comes from and ``X-Vwlog-Stats-Folded`` the events that computation folded."""
+    ran = await _statistics(request, response, store)
+    if ran is None:
+        return Response(status_code=CLIENT_GONE)
+    data: dict[str, Any] = ran.refreshed.stats.model_dump(mode="json")
     return data
 
 
-@router.get("/stats/report", summary="The corpus statistics as the stats command reports them")
-def corpus_report(
+@router.get(
+    "/stats/report",
+    summary="The corpus statistics as the stats command reports them",
+    dependencies=[StatsReaders],
+    response_model=None,
+)
+async def corpus_report(
+    request: Request,
+    response: Response,
     store: StoreDep,
     min_n: Annotated[int, Query(ge=1, le=100_000, description="fewest plays to rank a card")] = (
         DEFAULT_MIN_N
     ),
-) -> dict[str, Any]:
+) -> dict[str, Any] | Response:
     """The report ``vwlog stats --format json`` writes (victory types, win rates with their
     95 % intervals by seat, turn order, faction and deck, match length, tempo, cards), plus
     ``top_cards``: the ids of the cards played in at least ``min_n`` finished player-matches,
-    best first by the lower end of their interval (as the HTML page ranks them)."""
-    from vwlog.services.stats import corpus_stats
-
-    if store.position() == 0:
-        raise HTTPException(404, msg("no matches stored yet"))
-    stats = corpus_stats(store)
-    data = report(stats, min_n=min_n)
+    best first by the lower end of their interval (as the HTML page ranks them). An
+    organiser's or judge's token, as ``/stats``."""
+    ran = await _statistics(request, response, store)
+    if ran is None:
+        return Response(status_code=CLIENT_GONE)
+    stats = ran.refreshed.stats
+    data = await run_in_threadpool(report, stats, min_n=min_n)
     data["top_cards"] = [k for k, _c in stats.card_rows(min_n)[:DEFAULT_TOP]]
     return data
 
 
 __all__ = [
+    "CLIENT_GONE",
+    "StatsFlight",
+    "StatsRun",
     "corpus",
     "corpus_report",
     "deck",
@@ -144,5 +308,6 @@ __all__ = [
     "rules",
     "rulesets",
     "service_key",
+    "stats_flight",
     "whoami",
 ]
