@@ -9,9 +9,16 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.api.server import SAMPLES, Server, populate, start
+from vwlog.events import MatchStarted
+from vwlog.io.logfile import read_log, write_log
+from vwlog.io.trust import builtin_registry
+from vwlog.services.trust import close_records, packaged_pool
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+    from vwlog.events import EventRecord, LogHeader
+    from vwlog.io.trust import PublishedPool
 
 pytest.importorskip("fastapi", reason="the api extra is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -28,6 +35,30 @@ FLAGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "viewer"
 """Where the screenshots are saved (gitignored)."""
+
+
+def published_pool(records: list[EventRecord]) -> PublishedPool:
+    """The published pool a log's ``match_started`` names (else the packaged one)."""
+    start = records[0].event if records else None
+    if isinstance(start, MatchStarted) and start.pool is not None:
+        found = builtin_registry().pools.get(start.pool.id)
+        if found is not None:
+            return found
+    return packaged_pool()
+
+
+def resealed(header: LogHeader, records: list[EventRecord], out: Path) -> Path:
+    """Write ``records`` under ``header`` to ``out``, chained and sealed again as their
+    recorder would (any old seal and signatures dropped)."""
+    head, chained = close_records(header, records, published_pool(records))
+    write_log(out, head, chained)
+    return out
+
+
+def reseal_file(path: Path, out: Path) -> Path:
+    """`resealed` for a log file whose content was changed (its hashes removed)."""
+    header, records = read_log(path)
+    return resealed(header, list(records), out)
 
 
 @pytest.fixture(scope="session")

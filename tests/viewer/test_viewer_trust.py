@@ -14,14 +14,13 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.api.server import SAMPLES, Server
-from tests.viewer.conftest import Page, _page
+from tests.viewer.conftest import Page, _page, published_pool
 from tests.viewer.test_viewer import TIMEOUT, seq_shown
 from vwlog.events import MatchSealed, MatchStarted
 from vwlog.io.logfile import read_log, write_log
-from vwlog.io.trust import builtin_registry
 from vwlog.model.types import CardType
 from vwlog.services import sealed
-from vwlog.services.trust import close_records, packaged_pool
+from vwlog.services.trust import close_records
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -80,15 +79,6 @@ def upload(server: Server, path: Path) -> str:
         return str(r.json()["match_id"])
 
 
-def _pool_of(records: list[EventRecord]) -> Any:
-    start = records[0].event if records else None
-    if isinstance(start, MatchStarted) and start.pool is not None:
-        found = builtin_registry().pools.get(start.pool.id)
-        if found is not None:
-            return found
-    return packaged_pool()
-
-
 def forged(
     source: Path,
     out: Path,
@@ -102,7 +92,7 @@ def forged(
     the chain is computed again over it."""
     header, records = read_log(source)
     renamed: LogHeader = header.model_copy(update={"match_id": match_id, "hash": None})
-    head, chained = close_records(renamed, alter(list(records)), _pool_of(list(records)))
+    head, chained = close_records(renamed, alter(list(records)), published_pool(list(records)))
     if seal is not None:
         last = chained[-1]
         assert isinstance(last.event, MatchSealed)
