@@ -115,3 +115,45 @@ def test_a_stored_match_keeps_its_commitments(tmp_path: Path, reveals: dict[str,
         assert result.match_id is not None
         stored = verify_match(store, result.match_id)
     assert {c.player: c.status for c in stored.commitments} == statuses(log)
+
+
+def test_validate_cites_r_zone_2_for_a_reveal_that_does_not_open_its_commitment(
+    tmp_path: Path,
+) -> None:
+    log = committed_log(tmp_path / "bad.jsonl", {"p1": SALTS["p1"], "p2": "not-the-salt"})
+    report = validate_log(log)
+    assert not report.ok
+    _, records = read_log(log)
+    reveal = next(
+        r.seq for r in records if isinstance(r.event, DeckRevealed) and r.event.player == "p2"
+    )
+    assert [(v.rule, v.seq) for v in report.violations] == [("R-ZONE-2", reveal)]
+    assert "p2" in str(report.violations[0].message)
+
+
+def test_validate_cites_r_zone_2_for_a_salt_in_the_start_that_does_not_open(
+    tmp_path: Path,
+) -> None:
+    """A secretly shuffled start keeps each seat's salt: a deck recorded in another order than
+    the one committed to is found at seq 1, before any reveal."""
+    log = committed_log(tmp_path / "ok.jsonl", {})
+    header, records = read_log(log)
+    start = records[0].event
+    assert isinstance(start, MatchStarted)
+    salted = tuple(s.model_copy(update={"salt": SALTS[s.player]}) for s in start.seats)
+    p1 = salted[0]
+    # the two bottom cards, which the match never draws
+    swapped = p1.model_copy(update={"deck": (*p1.deck[:-2], p1.deck[-1], p1.deck[-2])})
+    for seats, expected in (
+        (salted, []),
+        ((swapped, salted[1]), [("R-ZONE-2", 1)]),
+    ):
+        events = [
+            start.model_copy(update={"seats": seats}),
+            *(r.event for r in records[1:] if not isinstance(r.event, MatchSealed)),
+        ]
+        numbered = [EventRecord(seq=i, event=e) for i, e in enumerate(events, 1)]
+        head, sealed = close_records(header, numbered, packaged_pool())
+        write_log(tmp_path / "salted.jsonl", head, sealed)
+        report = validate_log(tmp_path / "salted.jsonl")
+        assert [(v.rule, v.seq) for v in report.violations] == expected
