@@ -33,7 +33,7 @@ import orjson
 from pydantic import ValidationError
 
 from vwlog.engine.boardview import board_view
-from vwlog.engine.notation import parse_decision
+from vwlog.engine.notation import VERBS, DecisionSyntaxError, parse_decision
 from vwlog.events import (
     EVENT_TYPES,
     GAME_EVENT,
@@ -63,7 +63,7 @@ from vwlog.model.text import Msg, msg
 from vwlog.rules import check, expect
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from vwlog.events import AnyEvent
     from vwlog.model.errors import Violation
@@ -221,8 +221,10 @@ class SeatView:
     """Who controls (in play, on the register) or owns (elsewhere) each visible id."""
     hidden: frozenset[str]
     """Every card instance of the match the seat cannot see."""
+    hidden_names: tuple[str, ...]
+    """The names of hidden cards (said with their ids, they are hidden too)."""
     hidden_words: tuple[str, ...]
-    """The names and card ids of hidden cards that no visible card shares."""
+    """The names and card ids of hidden cards that no visible card shares, longest first."""
 
     @classmethod
     def of(cls, state: MatchState, seat: str) -> SeatView:
@@ -257,37 +259,49 @@ class SeatView:
                 defn = state.defn(c)
                 shown.update((defn.name, defn.id))
         words: set[str] = set()
+        names: set[str] = set()
         for c in hidden:
             defn = state.defn(c)
             words.update(w for w in (defn.name, defn.id) if w and w not in shown)
+            if defn.name:
+                names.add(defn.name)
         return cls(
             seat=seat,
             visible=frozenset(visible),
             controllers=controllers,
             hidden=hidden,
+            hidden_names=tuple(sorted(names)),
             hidden_words=tuple(sorted(words, key=len, reverse=True)),
         )
 
-    def mask(self, text: str, hidden_card: str) -> str:
+    def mask(self, text: str, hidden_card: str, *, sent: Iterable[str] = ()) -> str:
         """``text`` with every hidden card (its id, with its name after it, or its name or card
-        id alone where no visible card shares it) said as ``hidden_card``."""
-        if not text or not (self.hidden or self.hidden_words):
+        id alone where no visible card shares it) said as ``hidden_card``; but for the words in
+        ``sent``: what the player wrote itself comes back as it was written, exactly as an id
+        that does not exist would."""
+        kept = frozenset(sent)
+        ids = self.hidden - kept
+        words = tuple(w for w in self.hidden_words if w not in kept)
+        if not text or not (ids or words):
             return text
-        return _masker(self.hidden, self.hidden_words).sub(hidden_card, text)
+        return _masker(ids, self.hidden_names, words).sub(hidden_card, text)
 
-    def mask_all(self, texts: Iterable[str | None], hidden_card: str) -> list[str | None]:
+    def mask_all(
+        self, texts: Iterable[str | None], hidden_card: str, *, sent: Iterable[str] = ()
+    ) -> list[str | None]:
         """`mask` over several texts (``None`` stays ``None``)."""
-        return [None if t is None else self.mask(t, hidden_card) for t in texts]
+        kept = tuple(sent)
+        return [None if t is None else self.mask(t, hidden_card, sent=kept) for t in texts]
 
 
-def _masker(ids: frozenset[str], words: tuple[str, ...]) -> re.Pattern[str]:
-    """One pattern for every hidden id (and the name after it) and hidden word."""
-    alternatives = [re.escape(i) for i in sorted(ids, key=len, reverse=True)]
-    names = "|".join(re.escape(w) for w in words)
-    ident = "|".join(alternatives) or r"(?!)"
-    tail = rf"(?: (?:{names}))?" if names else ""
-    pattern = rf"(?<![\w-])(?:(?:{ident}){tail}|{names or '(?!)'})(?![\w-])"
-    return re.compile(pattern)
+def _masker(ids: frozenset[str], names: tuple[str, ...], words: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for every hidden id (and any hidden card's name after it) and every
+    hidden word."""
+    ident = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) or r"(?!)"
+    named = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    tail = rf"(?: (?:{named}))?" if named else ""
+    alone = "|".join(re.escape(w) for w in words) or r"(?!)"
+    return re.compile(rf"(?<![\w-])(?:(?:{ident}){tail}|(?:{alone}))(?![\w-])")
 
 
 # -- the check ---------------------------------------------------------------------------------
@@ -301,6 +315,8 @@ class Authorized:
     """The decisions to play (words with the seat's prefix, JSON as given)."""
     view: SeatView
     """The seat's view, to say the rules' answer through."""
+    sent: frozenset[str]
+    """Every word and JSON string the player sent (echoed back, they are not masked)."""
 
 
 def authorize(
@@ -329,7 +345,29 @@ def authorize(
     controllers = {o.id: o.controller for o in state.register}
     if any(controllers.get(object_id) != seat for object_id in choices or {}):
         raise SeatError(msg("a player's token chooses only for its own objects on the register"))
-    return Authorized(out, view)
+    return Authorized(out, view, frozenset(_sent(decisions)))
+
+
+def _sent(decisions: Iterable[str]) -> Iterator[str]:
+    """The words of the decisions as sent (each word, and each part of a ``a:b`` word) and
+    every string of a JSON one."""
+    for text in decisions:
+        try:
+            raw = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            raw = None
+        todo: list[Any] = [raw]
+        while todo:
+            item = todo.pop()
+            if isinstance(item, str):
+                yield item
+            elif isinstance(item, dict):
+                todo.extend(item.values())
+            elif isinstance(item, list):
+                todo.extend(item)
+        for word in text.split():
+            yield word
+            yield from word.split(":")
 
 
 def _refuse_other(seat: str) -> SeatError:
@@ -357,7 +395,7 @@ def _authorize_one(state: MatchState, view: SeatView, text: str) -> str:
         if claimed != seat:
             raise _refuse_other(seat)
     if not words:
-        raise UsageError(msg("empty decision"))
+        raise DecisionSyntaxError(msg("empty decision"))
     # an id the seat cannot see reads exactly as an id that does not exist
     unseen = _absent(state, view)
     spoken = [":".join(unseen if p in view.hidden else p for p in w.split(":")) for w in words]
@@ -384,17 +422,17 @@ def _absent(state: MatchState, view: SeatView) -> str:
 
 
 def _unreadable(verb: str) -> UsageError:
-    from vwlog.engine.notation import VERBS
-
     found = VERBS.get(verb.lower())
     if found is None:
-        return UsageError(
+        return DecisionSyntaxError(
             msg(
                 "the decision does not start with a verb of the notation (see the decisions "
                 "open to this seat at /awaited)"
             )
         )
-    return UsageError(msg("the decision does not fit its syntax '{syntax}'", syntax=found.syntax))
+    return DecisionSyntaxError(
+        msg("the decision does not fit its syntax '{syntax}'", syntax=found.syntax)
+    )
 
 
 def _json_decision(text: str, seat: str) -> AnyEvent:
@@ -402,15 +440,15 @@ def _json_decision(text: str, seat: str) -> AnyEvent:
     try:
         raw = orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise UsageError(msg("a decision in JSON must be one event object")) from None
+        raise DecisionSyntaxError(msg("a decision in JSON must be one event object")) from None
     if not isinstance(raw, dict):
-        raise UsageError(msg("a decision in JSON must be one event object"))
+        raise DecisionSyntaxError(msg("a decision in JSON must be one event object"))
     tag = raw.get("type")
     cls = _BY_TAG.get(tag) if isinstance(tag, str) else None
     if cls is None:
         if isinstance(tag, str) and tag in EVENT_TYPES:
             raise SeatError(msg("a player's token appends decisions only, not what the rules do"))
-        raise UsageError(msg("a decision in JSON needs the 'type' of a decision event"))
+        raise DecisionSyntaxError(msg("a decision in JSON needs the 'type' of a decision event"))
     rule = AUTHORITY[cls]
     if rule.judge_only:
         raise SeatError(msg("only a judge rules (POST /matches/{{id}}/rulings)"))
@@ -426,11 +464,15 @@ def _json_decision(text: str, seat: str) -> AnyEvent:
         first = err.errors()[0]
         loc = [str(p) for p in first["loc"]]
         known = len(loc) > 1 and loc[1] in cls.model_fields
-        raise UsageError(
+        raise DecisionSyntaxError(
             msg(
                 "the decision's field {field}: {problem}",
                 field=repr(loc[1]) if known else "?",
-                problem=str(first["msg"]).lower() if first["type"] != "extra_forbidden" else "",
+                problem=(
+                    msg("not a field of this event")
+                    if first["type"] == "extra_forbidden"
+                    else str(first["msg"]).lower()
+                ),
             )
         ) from None
 
@@ -472,14 +514,17 @@ def _hold(state: MatchState, view: SeatView, events: Sequence[AnyEvent]) -> None
         )
 
 
-def masked(view: SeatView, violation: Violation, message: str, hidden_card: str) -> Violation:
+def masked(
+    view: SeatView, violation: Violation, message: str, hidden_card: str, sent: Iterable[str]
+) -> Violation:
     """``violation`` as its seat may be told it: ``message`` (its sentence, already said in the
     reader's language) and its expected and actual values with every card the seat cannot see
-    said as ``hidden_card``."""
-    expected, actual = view.mask_all((violation.expected, violation.actual), hidden_card)
+    said as ``hidden_card`` (but for the words the player sent, ``sent``)."""
+    kept = tuple(sent)
+    expected, actual = view.mask_all((violation.expected, violation.actual), hidden_card, sent=kept)
     return replace(
         violation,
-        message=view.mask(message, hidden_card),
+        message=view.mask(message, hidden_card, sent=kept),
         expected=expected,
         actual=actual,
         text=None,

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, Response
+from pydantic import BaseModel
 
 from vwlog.api.dependencies import (
     IdempotencyDep,
@@ -113,17 +113,19 @@ IdempotencyKey = Annotated[
         description=(
             "Makes a retried append safe: the first request with a key appends and keeps its "
             "receipt; the same request again with the same key appends nothing and gets the "
-            "same receipt (200); another request with the same key is refused (422). Keys "
-            "are kept per match, in the store (every worker sees them)."
+            "same receipt (200); another request with the same key is refused (422), and "
+            "the same request while the first is still under way gets 409. Keys are kept per "
+            "match, in the store (every worker sees them); a refused append keeps no key."
         ),
     ),
 ]
 
 
-def _fingerprint(kind: str, who: TokenInfo, body: object) -> str:
+def _fingerprint(kind: str, who: TokenInfo | None, body: BaseModel) -> str:
     """What an idempotent request asks, as one hash: the endpoint, the token and the body."""
-    data = {"endpoint": kind, "token": who.id, "body": body}
-    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    h = hashlib.sha256(f"{kind}\n{who.id if who is not None else ''}\n".encode())
+    h.update(body.model_dump_json().encode())
+    return h.hexdigest()
 
 
 def _once(
@@ -201,10 +203,7 @@ def append_decisions(
     answer) appends nothing and returns the first receipt; the same key with another body is
     refused (422)."""
     match_id = access.match_id
-    who = access.who
-    fingerprint = (
-        "" if who is None else _fingerprint("decisions", who, body.model_dump(mode="json"))
-    )
+    fingerprint = _fingerprint("decisions", access.who, body)
 
     def append() -> ReceiptOut:
         if access.viewer is not None:
@@ -261,14 +260,15 @@ def _append_as_seat(
         with using_language(lang):
             hidden = say(HIDDEN_CARD)
             shown = [
-                masked(allowed.view, v, say(v.text or v.message), hidden) for v in err.violations
+                masked(allowed.view, v, say(v.text or v.message), hidden, allowed.sent)
+                for v in err.violations
             ]
         raise IllegalEventError(err.seq, err.event_type, shown) from None
     except SequenceConflictError:
         raise
     except VwlogError as err:
         with using_language(lang):
-            said = allowed.view.mask(say(err.text()), say(HIDDEN_CARD))
+            said = allowed.view.mask(say(err.text()), say(HIDDEN_CARD), sent=allowed.sent)
         raise HTTPException(error_status(err), said) from None
     return _receipt_of(store, signer, match_id, result, shown=False)
 
@@ -316,7 +316,17 @@ def rebase_(
     return rebase_json(rebase(store, match_id, dry_run=dry_run))
 
 
-@router.post("/matches/{match_id}/rulings", status_code=201, summary="Record a judge's ruling")
+@router.post(
+    "/matches/{match_id}/rulings",
+    status_code=201,
+    summary="Record a judge's ruling",
+    responses={
+        200: {
+            "model": ReceiptOut,
+            "description": "the same ruling sent again with its Idempotency-Key: its receipt",
+        }
+    },
+)
 def rule(
     match_id: str,
     body: RulingIn,
@@ -333,7 +343,7 @@ def rule(
 
     With an ``Idempotency-Key`` header, sending the same ruling again appends nothing and
     returns the first receipt (200); the same key with another body is refused (422)."""
-    fingerprint = _fingerprint("rulings", judge, body.model_dump(mode="json"))
+    fingerprint = _fingerprint("rulings", judge, body)
 
     def append() -> ReceiptOut:
         ruling = JudgeRulingIssued(
