@@ -85,7 +85,8 @@ def open_commitments(
     """The openings due once a match is over: a `DeckRevealed` for every seat whose deck
     commitment its ``match_started`` (the record ``first``) holds the salt of and that is not
     opened yet, played after ``state`` (the board at the end). The board after them and the
-    reveals; none while the match runs, or for a match shuffled in the open.
+    reveals; none while the match runs, or for a match shuffled in the open (a salt that does
+    not open its commitment is not revealed: validation flags the start itself, R-ZONE-2).
 
     Appended before the seal, in the append that ends the match, so that every seat can check
     from then on that the deck orders it drew from are the ones committed at the start.
@@ -96,8 +97,8 @@ def open_commitments(
         return state, []
     opened: list[AnyEvent] = []
     for seat in start.seats:
-        if seat.salt is None or seat.deck_commitment is None or seat.player in state.revealed:
-            continue
+        if seat.salt is None or seat.player in state.revealed or not seat.opens(seat.salt):
+            continue  # nothing committed, opened already, or a start validation flags (R-ZONE-2)
         state, events = play(rs, state, DeckRevealed(player=seat.player, salt=seat.salt))
         opened.extend(events)
     return state, opened
