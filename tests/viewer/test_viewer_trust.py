@@ -202,6 +202,7 @@ def test_the_play_panel_describes_the_decision_awaited_at_the_viewed_seq(
     # nothing is appended at an earlier board: no buttons, and the page says why
     assert page.locator("#legal button").count() == 0
     assert f"appended at the last event ({head})" in page.inner_text("#no-append")
+    p.shot("awaited-earlier-1280x800")
     # stepping moves the description with the board
     page.click("#forward")
     assert seq_shown(p) == earlier["seq"] + 1
@@ -301,7 +302,16 @@ def test_a_tampered_record_is_drawn_red_with_the_reason(
     colour = page.eval_on_selector("#verdict", "(e) => getComputedStyle(e).backgroundColor")
     assert colour == "rgb(253, 231, 233)"
     page.wait_for_selector("#integrity[data-verdict]", timeout=TIMEOUT)
-    assert "verdict-ok" not in (page.get_attribute("#integrity", "class") or "")
+    chain_classes = (page.get_attribute("#integrity", "class") or "").split()
+    assert "verdict-ok" not in chain_classes
+    p.shot(f"tampered-{kind}-1280x800")
+    if verdict == "UNTRUSTED":
+        # the seal does not match its records: the chain's line is red too, and says why
+        assert "verdict-bad" in chain_classes
+        chain_line = page.inner_text("#integrity")
+        assert "BROKEN" in chain_line
+        if reason:
+            assert reason in chain_line
     assert p.errors == []
 
 
@@ -471,6 +481,8 @@ def test_attached_relics_and_runes_are_drawn_by_name(
     assert item["name"] in text
     assert ("Rune" if item["type"] == "RUNE" else "Relic") in text
     assert "attached" in (node.get_attribute("class") or "")
+    node.scroll_into_view_if_needed()
+    p.shot("attached-1280x800")
     board_text = page.inner_text("#board")
     assert "null" not in board_text
     assert "undefined" not in board_text

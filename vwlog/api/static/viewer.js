@@ -202,10 +202,10 @@ function cardText(c) {
 /** What a property in play is, beside its name: a Follower's ATK/DEF/VIT, else its type (a
  * Relic or a Rune guarding a Territory has no stats). */
 function propertyStats(f) {
-  if (f.type === "RELIC") return word("Relic");
-  if (f.type === "RUNE") return word("Rune");
+  if (f.type === "RELIC") return `(${word("Relic")})`;
+  if (f.type === "RUNE") return `(${word("Rune")})`;
   const stat = (v) => (v === null || v === undefined ? "–" : String(v));
-  if (f.atk === null || f.atk === undefined) return f.type ? String(f.type) : "";
+  if (f.atk === null || f.atk === undefined) return f.type ? `(${f.type})` : "";
   return `${stat(f.atk)}/${stat(f.def)}/${stat(f.vit)}`;
 }
 
@@ -610,12 +610,18 @@ async function judgePanel(matchId, side, state, show) {
     }
     const integ = c.chain;
     const v = verdictOf(integ, "UNTRUSTED");
-    integrity.classList.add(verdictClass(v.verdict));
+    // this line speaks of the chain and the seal: broken where a link is, or where they make
+    // the record UNTRUSTED; an unsealed record is INCOMPLETE; the rules' ILLEGAL is the
+    // verdict line's (the chain under it may hold)
+    const broken = Boolean(integ.broken) || v.verdict === "UNTRUSTED";
+    const cls = broken ? "verdict-bad" : v.verdict === "OK" ? "verdict-ok" : v.verdict === "INCOMPLETE" ? "verdict-incomplete" : null;
+    if (cls) integrity.classList.add(cls);
     integrity.dataset.verdict = v.verdict;
     integrity.dataset.head = String(head);
-    integrity.replaceChildren(word("Integrity: {status} ({records} records checked, up to event {seq})", { status: integ.ok === false ? word("BROKEN") : word("ok"), records: integ.records, seq: head }),
+    const said = (broken || v.verdict === "INCOMPLETE") && v.reason && !(integ.broken && integ.broken.reason === v.reason);
+    integrity.replaceChildren(word("Integrity: {status} ({records} records checked, up to event {seq})", { status: broken ? word("BROKEN") : word("ok"), records: integ.records, seq: head }),
       integ.broken ? " — " + word("first broken link at seq {seq}: {reason}", { seq: integ.broken.seq ?? "?", reason: integ.broken.reason }) : "",
-      v.verdict !== "OK" && v.reason && !(integ.broken && integ.broken.reason === v.reason) ? el("span", { class: "reason" }, " — " + v.reason) : "");
+      said ? el("span", { class: "reason", lang: pageLang || null }, " — " + v.reason) : "");
   }
 
   async function checkIntegrity() {
@@ -643,7 +649,8 @@ async function judgePanel(matchId, side, state, show) {
     verdictLine.dataset.head = String(state.head);
     verdictLine.replaceChildren(el("strong", {}, word("Verdict: {verdict}", { verdict: v.verdict })),
       v.reason ? el("span", { class: "reason", lang: pageLang || null }, " — " + v.reason) : "",
-      report ? " " + (report.violations.length ? word("{count} violation(s).", { count: report.violations.length }) : word("No violations.")) : "",
+      report ? el("br") : "",
+      report ? (report.violations.length ? word("{count} violation(s).", { count: report.violations.length }) : word("No violations.")) : "",
       report && report.winner ? " " + word("Winner {winner} ({victory}).", { winner: report.winner, victory: report.victory }) : "");
   }
 
