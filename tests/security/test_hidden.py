@@ -16,6 +16,9 @@ import json
 import secrets
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
+from tests.api.server import SAMPLES
 from tests.security.conftest import new_live
 from tests.security.seatview import (
     Secrets,
@@ -25,6 +28,9 @@ from tests.security.seatview import (
     in_main_phase,
     secrets_of,
 )
+from vwlog.engine.seek import state_at
+from vwlog.io.logfile import read_log
+from vwlog.services.authority import SeatError, SeatView, UnseenError, authorize
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -32,6 +38,7 @@ if TYPE_CHECKING:
     import httpx
 
     from tests.api.server import Server
+    from vwlog.model.state import MatchState
 
 
 def _json(**fields: Any) -> str:
@@ -225,3 +232,51 @@ def test_the_rules_refusals_name_no_hidden_card(server: Server) -> None:
                 if r.status_code == 200:
                     return
     assert refused, "the rules refused some of these decisions"
+
+
+# -- the seat's view itself, without a server --------------------------------------------------
+
+
+def _sample_state() -> tuple[MatchState, int]:
+    """A sample match at its middle, where the other seat holds cards in hand."""
+    _, records = read_log(SAMPLES / "full-combat.jsonl")
+    for r in records[len(records) // 2 :]:
+        state = state_at(records, r.seq)
+        if state.player("p2").hand and state.player("p1").hand:
+            return state, r.seq
+    raise AssertionError("the sample never has cards in both hands")
+
+
+def test_the_seat_view_hides_the_other_hand_and_every_deck() -> None:
+    state, _ = _sample_state()
+    view = SeatView.of(state, "p1")
+    p1, p2 = state.player("p1"), state.player("p2")
+    assert set(p1.hand) <= view.visible
+    assert not set(p2.hand) & view.visible
+    assert set(p2.hand) | set(p2.deck) | set(p1.deck) <= view.hidden
+    assert set(state.permanents) <= view.visible
+    hidden = p2.hand[0]
+    name = state.defn(hidden).name
+    told = view.mask(f"R-ZONE-1 {hidden} {name} is not in their hand", "a hidden card")
+    assert told == "R-ZONE-1 a hidden card is not in their hand"
+    # what the player wrote comes back as written, as a made-up id would
+    assert view.mask(f"not {hidden}", "a hidden card", sent=[hidden]) == f"not {hidden}"
+    mine = p1.hand[0]
+    assert view.mask(f"{mine} is fine", "a hidden card") == f"{mine} is fine"
+
+
+def test_a_hidden_id_is_refused_as_an_id_that_does_not_exist() -> None:
+    state, _ = _sample_state()
+    hidden = state.player("p2").hand[0]
+    for words in (f"summon {hidden}", "summon no-such-card"):
+        with pytest.raises(UnseenError):
+            authorize(state, "p1", [words])
+    for decision in (
+        f'{{"type":"hand_limit_discarded","player":"p1","cards":["{hidden}"]}}',
+        '{"type":"hand_limit_discarded","player":"p1","cards":["no-such-card"]}',
+    ):
+        with pytest.raises(UnseenError):
+            authorize(state, "p1", [decision])
+    for other in ("p2: concede", '{"type":"conceded","player":"p2"}', f"p2: summon {hidden}"):
+        with pytest.raises(SeatError):
+            authorize(state, "p1", [other])
