@@ -502,42 +502,83 @@ function isOver(m) {
   return Boolean(m.winner) || Boolean(m.victory && m.victory !== "UNFINISHED");
 }
 
+/** Resolves when the tab is shown again, or ``signal`` is aborted. */
+function shown(signal) {
+  return new Promise((resolve) => {
+    const done = () => {
+      document.removeEventListener("visibilitychange", check);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const check = () => { if (!document.hidden) done(); };
+    document.addEventListener("visibilitychange", check);
+    signal.addEventListener("abort", done, { once: true });
+    check();
+  });
+}
+
+/** Resolves after ``ms`` milliseconds, or once ``signal`` is aborted. */
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => { clearTimeout(t); resolve(); }, { once: true });
+  });
+}
+
+const FOLLOW_RETRY = 5000;
+/** Milliseconds before the stream of a match is asked again after the network failed. */
+
 /** Follow a match's Server-Sent Events (``/matches/{id}/stream``) from ``after`` until
  * ``signal`` is aborted or the match is over, calling ``onAppend`` once per batch of records
- * read. Read with fetch, not EventSource, so that the token goes in a header. */
+ * read. Read with fetch, not EventSource, so that the token goes in a header. A hidden tab
+ * lets its stream go (a browser keeps few connections to one site) and takes it up again,
+ * from the last seq it read, when it is shown. */
 async function follow(matchId, after, signal, onAppend) {
   const enc = encodeURIComponent(matchId);
   while (!signal.aborted) {
-    let r;
+    if (document.hidden) { await shown(signal); continue; }
+    const conn = new AbortController();
+    const stop = () => conn.abort();
+    const hide = () => { if (document.hidden) conn.abort(); };
+    signal.addEventListener("abort", stop, { once: true });
+    document.addEventListener("visibilitychange", hide);
+    let over = false, ended = false, failed = false;
     try {
-      r = await fetch(`/matches/${enc}/stream?after=${after}`, { headers: authHeaders(), signal, cache: "no-store" });
-    } catch { return; }
-    if (!r.ok || !r.body) return;
-    const reader = r.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "", over = false;
-    for (;;) {
-      let chunk;
-      try { chunk = await reader.read(); } catch { return; }
-      if (chunk.done) break;
-      buffer += decoder.decode(chunk.value, { stream: true }).replace(/\r\n?/g, "\n");
-      let appended = false, end;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const message = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        let type = "message", data = "";
-        for (const line of message.split("\n")) {
-          if (line.startsWith("event:")) type = line.slice(6).trim();
-          else if (line.startsWith("data:")) data += line.slice(5).trim();
+      const r = await fetch(`/matches/${enc}/stream?after=${after}`, { headers: authHeaders(), signal: conn.signal, cache: "no-store" });
+      if (!r.ok || !r.body) return;  // refused (the token, the match): nothing to follow
+      const reader = r.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        buffer += decoder.decode(chunk.value, { stream: true }).replace(/\r\n?/g, "\n");
+        let appended = false, end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let type = "message", data = "";
+          for (const line of message.split("\n")) {
+            if (line.startsWith("event:")) type = line.slice(6).trim();
+            else if (line.startsWith("data:")) data += line.slice(5).trim();
+          }
+          try {
+            if (type === "record") { after = Math.max(after, Number(JSON.parse(data).seq) || after); appended = true; }
+            else if (type === "end") { ended = true; over = Boolean(JSON.parse(data).over); }
+          } catch { /* a message that is not JSON: skipped */ }
         }
-        try {
-          if (type === "record") { after = Math.max(after, Number(JSON.parse(data).seq) || after); appended = true; }
-          else if (type === "end") over = Boolean(JSON.parse(data).over);
-        } catch { /* a message that is not JSON: skipped */ }
+        if (appended && !signal.aborted) onAppend(after);
       }
-      if (appended && !signal.aborted) onAppend(after);
+    } catch {
+      // let go on purpose (the page left, the tab hidden), else the network failed
+      failed = !conn.signal.aborted;
+    } finally {
+      signal.removeEventListener("abort", stop);
+      document.removeEventListener("visibilitychange", hide);
     }
     if (over) return;
+    // the stream's own end (after its time) is taken up at once; a cut or a failure, later
+    if (failed || (!ended && !conn.signal.aborted)) await pause(FOLLOW_RETRY, signal);
   }
 }
 
