@@ -16,11 +16,13 @@ Every error answer has this one shape (`ErrorOut`): FastAPI's and Starlette's ow
 (an unknown route, a method not allowed, a request that does not validate) included, and the
 service's middleware (a body over the limit, 413; an unexpected failure, 500) writes it too.
 Refused input is never echoed whole: a value quoted in a message is cut to `EXCERPT`
-characters, and no text of an error answer is longer than `TEXT_LIMIT`.
+characters, so is any longer run of characters without a blank however the message was made
+(`tamed`), and no text of an error answer is longer than `TEXT_LIMIT`.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from fastapi import Request
@@ -69,6 +71,7 @@ EXCERPT = 120
 TEXT_LIMIT = 500
 """Most characters of any text of an error answer (its message, a violation's sentences)."""
 _ELLIPSIS = "\u2026"
+_LONG_RUN = re.compile(rf"\S{{{EXCERPT + 1},}}")
 
 ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorOut, "description": name.replace("_", " ")}
@@ -76,6 +79,19 @@ ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
     if code in (400, 401, 403, 404, 409, 413, 422)
 }
 """The error answers every route documents in OpenAPI."""
+
+
+def tamed(text: str) -> str:
+    """``text`` with every run of more than `EXCERPT` non-blank characters cut to `EXCERPT`
+    (no word of a sentence is that long: such a run is input quoted back), then to
+    `TEXT_LIMIT` characters in all.
+
+    >>> tamed("unknown card " + "q" * 500 + " here") == "unknown card " + "q" * 120 + "\u2026 here"
+    True
+    """
+    if len(text) > EXCERPT:
+        text = _LONG_RUN.sub(lambda m: excerpt(m.group()), text)
+    return excerpt(text, TEXT_LIMIT)
 
 
 def excerpt(text: str, limit: int = EXCERPT) -> str:
@@ -117,16 +133,16 @@ def bounded(body: ErrorOut) -> ErrorOut:
     violations = [
         v.model_copy(
             update={
-                name: excerpt(value, TEXT_LIMIT)
+                name: tamed(value)
                 for name in ("message", "expected", "actual")
-                if isinstance(value := getattr(v, name), str) and len(value) > TEXT_LIMIT
+                if isinstance(value := getattr(v, name), str) and len(value) > EXCERPT
             }
         )
         for v in body.violations
     ]
     return body.model_copy(
         update={
-            "message": excerpt(body.message, TEXT_LIMIT),
+            "message": tamed(body.message),
             "field": None if body.field is None else excerpt(body.field),
             "rules": [excerpt(r) for r in body.rules],
             "violations": violations,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Self
@@ -49,6 +50,9 @@ from vwlog.store.backends import (
     prepare_sqlite,
     reason,
 )
+
+_VIEW_OPENING = threading.Lock()
+"""Held while a store opens its statistics view (`MatchReader.stats_view`)."""
 
 
 class MatchReader(Closing):
@@ -340,12 +344,13 @@ class MatchReader(Closing):
         """
         if self._closed:
             raise StoreError(f"{self.url}: the store is closed")
-        if self._view is None:
-            from vwlog.store.statsview import StatsViewStore, view_settings
+        with _VIEW_OPENING:  # two threads opening it at once would both create its tables
+            if self._view is None:
+                from vwlog.store.statsview import StatsViewStore, view_settings
 
-            self._view = StatsViewStore(
-                view_settings(self._env), url=self.url, tracked=self._app.name
-            )
+                self._view = StatsViewStore(
+                    view_settings(self._env), url=self.url, tracked=self._app.name
+                )
         return self._view
 
     # Internals
