@@ -218,6 +218,37 @@ def test_the_play_panel_describes_the_decision_awaited_at_the_viewed_seq(
     assert p.errors == []
 
 
+def test_awaited_at_a_seq_describes_that_board_and_names_no_hidden_card(
+    viewer_server: Server,
+) -> None:
+    with viewer_server.client("organiser") as c:
+        head = c.get("/matches/live-1").json()["events"]
+        now = c.get("/matches/live-1/awaited", params={"limit": 0}).json()
+        assert c.get("/matches/live-1/awaited", params={"at": head, "limit": 0}).json() == now
+        beyond = c.get("/matches/live-1/awaited", params={"at": head + 1})
+        assert 400 <= beyond.status_code < 500, beyond.text
+        assert "Traceback" not in beyond.text
+        assert c.get("/matches/live-1/awaited", params={"at": -1}).status_code == 422
+        # a seq after the start: each earlier position as its own board says it
+        boards = {
+            seq: c.get("/matches/live-1/board", params={"seq": seq}).json() for seq in (1, head)
+        }
+        for seq, board in boards.items():
+            a = c.get("/matches/live-1/awaited", params={"at": seq, "limit": 0}).json()
+            assert a["seq"] == seq
+            assert a["head_hash"] == now["head_hash"]
+            if a["kind"] == "priority":
+                assert a["player"] == board["priority"]
+    # a seat is shown the legal decisions of its own decisions only, at any seq
+    for seat in ("p1", "p2"):
+        with viewer_server.client(seat) as c:
+            for seq in range(1, head + 1):
+                a = c.get("/matches/live-1/awaited", params={"at": seq, "limit": 50}).json()
+                if a["player"] != seat:
+                    assert a["legal"] == []
+                    assert a["options"] == []
+
+
 # -- the verdict and the hash chain follow the head --------------------------------------------
 
 
