@@ -642,3 +642,31 @@ def test_the_viewer_works_under_a_strict_content_security_policy(
     )
     page.wait_for_function("() => window.__csp.length > 0", timeout=TIMEOUT)
     assert page.evaluate("() => window.__ran") is None
+
+
+def test_the_viewer_sources_hold_nothing_a_strict_policy_refuses() -> None:
+    """The template and the script, read as text: every path of the script, not only those a
+    browser test walks, builds the DOM without markup, inline style or code from strings."""
+    from vwlog.api.routers.viewer import STATIC, TEMPLATES
+
+    for template in TEMPLATES.glob("*.j2"):
+        html = template.read_text(encoding="utf-8")
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), template
+        assert not re.search(r"<style\b", html, re.IGNORECASE), template
+        assert not re.search(r"\sstyle\s*=", html, re.IGNORECASE), template
+        assert not re.search(r"\son[a-z]+\s*=", html, re.IGNORECASE), template
+        assert not re.search(r"(src|href)\s*=\s*\"(data|javascript):", html), template
+    script = (STATIC / "viewer.js").read_text(encoding="utf-8")
+    for forbidden in (
+        r"\.innerHTML\b",
+        r"\.outerHTML\b",
+        r"insertAdjacentHTML",
+        r"document\.write",
+        r"\beval\(",
+        r"new Function\(",
+        r"setTimeout\(\s*[\"'`]",
+        r"setAttribute\(\s*[\"']style",
+        r"\.style\.cssText",
+        r"localStorage\.setItem",
+    ):
+        assert not re.search(forbidden, script), forbidden
