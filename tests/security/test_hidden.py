@@ -116,9 +116,13 @@ def _send(c: httpx.Client, match_id: str, decision: str) -> httpx.Response:
     return c.post(f"/matches/{match_id}/decisions", json={"decisions": [decision]})
 
 
-def test_probing_every_hidden_card_with_every_decision_tells_nothing(server: Server) -> None:
+@pytest.mark.parametrize("holder", ["p1", "p2"], ids=["own-priority", "their-priority"])
+def test_probing_every_hidden_card_with_every_decision_tells_nothing(
+    server: Server, holder: str
+) -> None:
+    """p1 probes, in its own Main Phase at its priority, or while p2 holds priority in p2's."""
     match_id, seats = new_live(server)
-    main = in_main_phase("p1")
+    main = in_main_phase(holder)
     drive(server, match_id, lambda a, b: main(a, b) and bool(cards_of(b, "p2")))
     token = seats["p1"]
     secret = secrets_of(server, match_id, token, "p1")
