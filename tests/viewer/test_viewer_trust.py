@@ -21,6 +21,7 @@ from vwlog.io.logfile import read_log, write_log
 from vwlog.model.types import CardType
 from vwlog.services import sealed
 from vwlog.services.trust import close_records
+from vwlog.store.tokens import Role
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -438,6 +439,44 @@ def test_a_live_match_offers_append_buttons_to_the_awaited_seat_only(
     page.wait_for_selector("#error", timeout=TIMEOUT)
     assert page.locator("#legal button").count() == 0
     assert theirs.errors == []
+
+
+def test_a_seat_is_offered_its_decision_when_the_other_seat_has_made_its_own(
+    page_for: Callable[..., Page], viewer_server: Server
+) -> None:
+    """The page of the seat that waits follows the other seat's appends (made elsewhere) and
+    offers its buttons once its own decision is awaited, without a reload."""
+    match = "trust-turns-1"
+    new_live(viewer_server, match)
+    for seat in ("p1", "p2"):
+        viewer_server.token(f"{match}:{seat}", Role.PLAYER, match_id=match, seat=seat)
+    with viewer_server.client("organiser") as c:
+        awaited = c.get(f"/matches/{match}/awaited", params={"limit": 0}).json()
+    acting = awaited["player"]
+    waiting = "p2" if acting == "p1" else "p1"
+    p = page_for(f"{match}:{waiting}")
+    page = p.open(f"/m/{match}")
+    page.wait_for_selector(f"#awaited[data-seq='{awaited['seq']}']", timeout=TIMEOUT)
+    assert page.locator("#legal button").count() == 0
+    assert f"may not make {acting}'s decision" in page.inner_text("#no-append")
+    # the acting seat decides through the API with its own token until the other seat is awaited
+    with viewer_server.client(f"{match}:{acting}") as c:
+        for _ in range(50):
+            a = c.get(f"/matches/{match}/awaited", params={"limit": 50}).json()
+            if a["player"] != acting:
+                break
+            words = next((o["words"] for o in a["options"] if o["words"] == "pass"), None)
+            r = c.post(
+                f"/matches/{match}/decisions",
+                json={"decisions": [words or a["options"][0]["words"]], "expected_seq": a["seq"]},
+            )
+            assert r.status_code == 200, r.text
+    assert a["player"] == waiting, a
+    page.wait_for_selector(f"#awaited[data-seq='{a['seq']}']", timeout=TIMEOUT)
+    page.wait_for_selector("#legal button", timeout=TIMEOUT)
+    assert page.inner_text("#awaited").startswith(f"After event {a['seq']}: {waiting} to decide")
+    assert page.is_hidden("#no-append")
+    assert p.errors == []
 
 
 def test_a_finished_live_match_offers_no_append_buttons(
