@@ -291,3 +291,37 @@ def test_a_huge_bad_decision_is_quoted_not_echoed(server: Server) -> None:
         assert 400 <= r.status_code < 500
         assert_error(r, r.status_code)
         _short(r, "q")
+
+
+def test_an_unexpected_failure_has_the_one_shape_and_tells_nothing(tmp_path: Any) -> None:
+    """The one status no request to the real service provokes (500): a route that fails,
+    added to the service's own app, answered in the one shape, with the headers, without
+    the exception's text."""
+    import asyncio
+
+    import httpx
+
+    from vwlog.api.app import create_app
+    from vwlog.api.settings import ApiSettings
+
+    app = create_app(
+        ApiSettings(
+            store=str(tmp_path / "vwlog.db"),
+            signing_key=str(tmp_path / "key.pem"),
+            access_log=False,
+        )
+    )
+
+    @app.get("/fails")
+    def fails() -> None:
+        raise RuntimeError("a secret of the server")
+
+    async def ask() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://service") as client:
+            return await client.get("/fails")
+
+    r = asyncio.run(ask())
+    assert_error(r, 500, "internal_error")
+    assert "secret" not in r.text
+    assert_guarded(r)
