@@ -12,6 +12,7 @@ from vwlog.events import TRAILER_TYPES, MatchForked
 from vwlog.model.errors import (
     IllegalEventError,
     NotPlayableError,
+    SealedRecordError,
     SequenceConflictError,
     UsageError,
 )
@@ -284,9 +285,12 @@ def test_nothing_can_be_played_after_the_match_is_won(
     assert store.meta(fork_id).victory == "CONCESSION"
     unchanged = snapshot(store, fork_id)
 
-    with pytest.raises(UsageError, match=r"is over|no decision is awaited"):
+    # the won match was sealed: nothing may follow its seal (not even an empty append)
+    sealed_at = store.head(fork_id).seq
+    with pytest.raises(SealedRecordError, match=rf"is sealed at seq {sealed_at}: "):
         play_decisions(store, fork_id, ["pass"])
-    assert play_decisions(store, fork_id, [], auto=10).appended == 0
+    with pytest.raises(SealedRecordError):
+        play_decisions(store, fork_id, [], auto=10)
     assert snapshot(store, fork_id) == unchanged
 
 

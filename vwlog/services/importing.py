@@ -284,8 +284,8 @@ def judged_lines(
 
 
 def _refused(path: str | Path, err: LogFormatError) -> LogFormatError:
-    """The refusal of a log whose chain is broken, with its one verdict and reason (as
-    `vwlog validate` gives them) before what the chain check found."""
+    """The refusal of a log whose chain is broken: what the chain check found, then its one
+    verdict and reason (as `vwlog validate` gives them)."""
     from vwlog.services.verdict import judge_file
 
     try:
@@ -295,8 +295,8 @@ def _refused(path: str | Path, err: LogFormatError) -> LogFormatError:
     judged = report.judgement
     assert judged is not None
     said = msg(
-        "{verdict}: {reason}; not imported: the hash chain is broken (check it with "
-        "'vwlog verify')",
+        "{problem}; its verdict, {verdict}: {reason}",
+        problem=err.detail,
         verdict=judged.verdict.value,
         reason=judged.reason,
     )

@@ -23,6 +23,7 @@ from vwlog.services.matches import (
 )
 from vwlog.services.snapshots import decode_snapshot, encode_snapshot
 from vwlog.services.stats import catalog_metrics, match_metrics
+from vwlog.services.verdict import as_imported
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import Step
@@ -157,6 +158,7 @@ def _derived(store: MatchStore, match_id: str, *, repair: bool) -> tuple[list[st
     visitors = Fanout(Validator(), Measuring(measure), checked)
     report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
     derived = meta_from(header, report, head.hash, events=head.seq, metrics=_metrics(measure))
+    derived = as_imported(derived, stored)  # the verdict on the imported file is kept
     catalog = _catalog_problems(stored, derived)
     rebuilt: list[str] = []
     if repair:

@@ -36,9 +36,11 @@ from vwlog.model.text import msg, said_text
 from vwlog.rules.published import Judgement, Verdict
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
     from vwlog.audit.report import DisputeReport
+    from vwlog.events import EventRecord
     from vwlog.rules.published import Integrity
     from vwlog.services.trust import TrustFindings, TrustOptions
     from vwlog.services.verify import VerifyReport
@@ -150,7 +152,7 @@ def judge_stored(
 
     header = store.header(match_id)
     report: ValidationReport = replay(
-        store.records(match_id), Validator(source=f"store:{match_id}"), header=header
+        _readable(store.records(match_id)), Validator(source=f"store:{match_id}"), header=header
     )
     first = next(iter(store.records(match_id, lte=1)), None)
     start = first.event if first is not None else None
@@ -164,6 +166,17 @@ def judge_stored(
         owed=report.owed,
     )
     return chain, with_findings(report, findings)
+
+
+def _readable(records: Iterator[EventRecord]) -> Iterator[EventRecord]:
+    """The stored records up to the first that can no longer be read (an altered row): the
+    chain check names that one, and the verdict rests on it."""
+    from vwlog.model.errors import StoreError
+
+    try:
+        yield from records
+    except StoreError:
+        return
 
 
 def judge_file(
@@ -241,6 +254,21 @@ def stored_verdict(meta: MatchMeta) -> StoredVerdict:
     return StoredVerdict(verdict, meta.reason)
 
 
+def as_imported(derived: MatchMeta, stored: MatchMeta) -> MatchMeta:
+    """A catalog entry derived again from a match's records, with the verdict its import gave
+    the file (a fact of the import, like where its seal came from): kept, and applied as
+    `vwlog.services.importing.judged_meta` applied it (flagged and without a winner when the
+    record was not intact)."""
+    update: dict[str, object] = {
+        "verdict": stored.verdict,
+        "reason": stored.reason,
+        "intact": stored.intact,
+    }
+    if stored.intact is False:
+        update |= {"winner": None, "victory": None, "flagged": True}
+    return derived.model_copy(update=update)
+
+
 def counts_as_valid(meta: MatchMeta) -> bool:
     """Whether statistics count a stored match: every match but one whose record was not
     intact when it was stored (its outcome nobody can vouch for). An illegal match is counted,
@@ -257,6 +285,7 @@ def verify_verdict(chain: VerifyReport, report: ValidationReport) -> bool:
 
 __all__ = [
     "StoredVerdict",
+    "as_imported",
     "counts_as_valid",
     "judge",
     "judge_document",
