@@ -174,16 +174,12 @@ def _mount_docs(app: FastAPI) -> str:
     return CSP.replace("script-src 'self'", f"script-src 'self' {hashes}")
 
 
-def _has_body(headers: list[tuple[bytes, bytes]]) -> tuple[int | None, bool]:
-    """The ``Content-Length`` of a request (``None`` without one) and whether it is chunked."""
-    length: int | None = None
-    chunked = False
+def _content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
+    """The ``Content-Length`` a request announces (``None`` without one: a chunked body)."""
     for name, value in headers:
         if name == b"content-length" and value.strip().isdigit():
-            length = int(value)
-        elif name == b"transfer-encoding" and b"chunked" in value.lower():
-            chunked = True
-    return length, chunked
+            return int(value)
+    return None
 
 
 class _BodyTooLarge(HTTPException):
@@ -220,7 +216,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self.limit(scope)
-        length, _chunked = _has_body(scope["headers"])
+        length = _content_length(scope["headers"])
         if length is not None and length > limit:
             await _send_error(scope, send, 413, lambda: errors.too_large_body(limit))
             return
