@@ -10,6 +10,7 @@ is refused alike. A concession for another seat comes only from a judge's ruling
 from __future__ import annotations
 
 import json
+import random
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -239,3 +240,38 @@ def test_organisers_and_judges_append_any_seats_decision(server: Server, role: s
         r = c.post(f"/matches/{match_id}/decisions", json={"decisions": ["p2: pass"]})
     assert r.status_code == 200, r.text
     assert r.json()["decisions"] == 1
+
+
+def test_players_make_their_own_legal_decisions_of_every_kind(server: Server) -> None:
+    """The seat rule refuses no legal decision: two players' tokens play a match on their own,
+    each taking one of the decisions ``/awaited`` offers it (as words, or as the event when
+    the words cannot say it), until the match ends or 300 decisions were made; each is
+    accepted, and between them they make most decision kinds."""
+    match_id, seats = new_live(server)
+    rng = random.Random(20261206)
+    kinds: set[str] = set()
+    clients = {seat: server.client(token) for seat, token in seats.items()}
+    try:
+        for _ in range(300):
+            now = drive(server, match_id, lambda a, b: True)[0]
+            if now["over"] or now["player"] is None:
+                break
+            c = clients[now["player"]]
+            offered = c.get(f"/matches/{match_id}/awaited", params={"limit": 40}).json()
+            assert offered["options"], offered
+            passes = [i for i, o in enumerate(offered["legal"]) if o["type"] == "priority_passed"]
+            others = [i for i in range(len(offered["legal"])) if i not in passes]
+            pick = (
+                rng.choice(others)
+                if others and rng.random() < 0.5
+                else rng.choice(passes or others)
+            )
+            words = offered["options"][pick]["words"]
+            r = c.post(f"/matches/{match_id}/decisions", json={"decisions": [words]})
+            assert r.status_code == 200, (words, r.text)
+            kinds.add(offered["legal"][pick]["type"])
+    finally:
+        for c in clients.values():
+            c.close()
+    assert {"priority_passed", "supply_chosen", "cost_paid"} <= kinds, kinds
+    assert len(kinds) >= 6, kinds
