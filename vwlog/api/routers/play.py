@@ -200,8 +200,9 @@ def append_decisions(
     ``expected_seq`` a player's decision is appended only at the head it was checked at.
 
     With an ``Idempotency-Key`` header, sending the same append again (a retry after a lost
-    answer) appends nothing and returns the first receipt; the same key with another body is
-    refused (422)."""
+    answer, to any worker) appends nothing and returns the first receipt; the same key with
+    another body or token is refused (422), and the same request while the first is still
+    under way gets 409. A refused append keeps no key."""
     match_id = access.match_id
     fingerprint = _fingerprint("decisions", access.who, body)
 
