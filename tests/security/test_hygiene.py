@@ -220,6 +220,59 @@ def test_docs_come_from_the_server_itself(server: Server) -> None:
         assert digest not in c.get("/").headers["content-security-policy"]
 
 
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium (as the viewer's tests use it; never a downloaded browser)."""
+VIOLATIONS = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`);
+});
+"""
+
+
+def test_docs_render_in_a_browser_without_a_network(server: Server) -> None:
+    """Swagger UI renders the service's OpenAPI document under the service's own policy,
+    every request other than to the service itself refused."""
+    import os
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (.ci/run installs it with apt-get)")
+    elsewhere: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"], headless=True
+        )
+        try:
+            context = browser.new_context()
+            context.add_init_script(VIOLATIONS)
+
+            def offline(route: Any) -> None:
+                url = route.request.url
+                if url.startswith((server.url, "data:")):
+                    route.continue_()
+                else:
+                    elsewhere.append(url)
+                    route.abort()
+
+            context.route("**/*", offline)
+            page = context.new_page()
+            failures: list[str] = []
+            page.on("pageerror", lambda e: failures.append(str(e)))
+            page.goto(f"{server.url}/docs")
+            page.wait_for_selector(".opblock", timeout=30_000)
+            title = page.inner_text(".swagger-ui .info .title")
+            operations = page.locator(".opblock").count()
+            violations = page.evaluate("window.__csp")
+        finally:
+            browser.close()
+    assert title.startswith("vwlog")
+    assert operations >= 20
+    assert violations == []
+    assert failures == []
+    assert elsewhere == []
+
+
 # -- one error shape ---------------------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ Three pure ASGI middlewares wrap the routes (outermost first):
   without one streams in, as soon as the bytes counted pass the limit (the log upload,
   ``POST /matches``, has ``--max-upload``; every other route `JSON_BODY_LIMIT`).
 
-The API's pages (``/docs``) use Swagger UI as the ``swagger-ui-bundle`` package ships it,
+The API's pages (``/docs``) use Swagger UI as the ``swagger-ui-bundle-v2`` package ships it,
 served from ``/static/swagger-ui``: nothing is loaded from another site.
 """
 
@@ -72,7 +72,7 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 """The headers every answer carries."""
 SWAGGER_UI = "/static/swagger-ui"
-"""Where the Swagger UI files of the ``swagger-ui-bundle`` package are served."""
+"""Where the Swagger UI files of the ``swagger-ui-bundle-v2`` package are served."""
 
 _log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
 
 
 def _mount_docs(app: FastAPI) -> str:
-    """Serve ``/docs`` (Swagger UI from the ``swagger-ui-bundle`` package, under
+    """Serve ``/docs`` (Swagger UI from the ``swagger-ui-bundle-v2`` package, under
     `SWAGGER_UI`); the Content-Security-Policy of that page, which lets its one inline
     script run (by its hash) and nothing else inline.
 
