@@ -13,6 +13,7 @@ import json
 import select
 import socket
 import threading
+import time
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -196,6 +197,38 @@ def test_the_read_models_work_is_proportional_to_the_appends(server: Server) -> 
     # a request with nothing new folds nothing
     _, _, folded = _stats(server)
     assert folded in (0, length - before)  # the same computation's answer, or a fresh one
+
+
+def _events(server: Server, match_id: str) -> int:
+    with server.client("organiser") as c:
+        events: int = c.get(f"/matches/{match_id}").json()["events"]
+    return events
+
+
+def _gone_requests(server: Server) -> int:
+    """How many requests for ``/stats`` the access log shows as left by their client."""
+    text = server.log.read_text(errors="replace")
+    return text.count('"path":"/stats","status":499')
+
+
+def test_a_computation_whose_client_left_saves_nothing(server: Server) -> None:
+    match_id, _ = new_live(server)
+    _appended(server, match_id, 1)
+    _stats(server)  # the match folded once, its fold paused
+    before = _events(server, match_id)
+    after = _appended(server, match_id, 40)
+    gone = _gone_requests(server)
+    with connect(server) as sock:
+        head = {"Authorization": f"Bearer {server.tokens['judge']}", "Connection": "close"}
+        sock.sendall(request_head("GET", "/stats", head))
+    # the client has left; the access log says when the server gave the request up
+    deadline = time.monotonic() + 60
+    while _gone_requests(server) == gone:
+        assert time.monotonic() < deadline, "the request was never given up"
+        time.sleep(0.05)
+    # had its computation gone on, the view would hold the appends and this would fold nothing
+    _, _, folded = _stats(server)
+    assert folded == after - before
 
 
 def test_a_stopped_catch_up_saves_nothing(tmp_path: Any) -> None:

@@ -32,7 +32,8 @@ to withdraw, once for the new ones) made a catch-up over n appends cost n² even
   (`StatsViewStore.save_pause`), so that any process resumes where any other stopped. A
   resumed fold reads only the new records; a pause that does not fit (another store, a
   back-up ruling among the new records, an unreadable pause) is ignored and the match is
-  replayed whole, once.
+  replayed whole, once. A match counted from its catalog entry's kept metrics has no pause
+  yet: the first change after that folds it whole, and pauses it.
 
 `Refreshed.folded` counts the events a catch-up folded, so that its cost can be checked.
 A catch-up can be stopped from another thread (``stop``): it raises `CatchUpCancelledError` at the
