@@ -12,7 +12,6 @@ from vwlog.events import TRAILER_TYPES, MatchForked
 from vwlog.model.errors import (
     IllegalEventError,
     NotPlayableError,
-    SealedRecordError,
     SequenceConflictError,
     UsageError,
 )
@@ -20,7 +19,7 @@ from vwlog.rules.catalog import RULES
 from vwlog.services import validate_log, verify_log
 from vwlog.services.forks import fork_match, lineage
 from vwlog.services.matches import export_match, import_log, state_at, verify_match
-from vwlog.services.play import play_decisions
+from vwlog.services.play import SealedRecordError, play_decisions
 from vwlog.store import MatchStore
 
 from .support import generated_log, priority_points, records_of, states

@@ -41,13 +41,13 @@ from vwlog.model.errors import (
     LogFormatError,
     MatchExistsError,
     MatchNotFoundError,
-    SealedRecordError,
     SequenceConflictError,
     StoreConfigError,
     StoreError,
     VwlogError,
 )
 from vwlog.model.text import Msg, SaidText, msg
+from vwlog.services.play import SealedRecordError
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

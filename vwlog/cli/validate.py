@@ -490,6 +490,14 @@ def _verify_text(
                 player=term(c.player), status=term(_(COMMITMENT_STATUS.get(c.status, c.status)))
             )
         )
+    lines.extend(_seal_lines(integrity))
+    lines.extend(_verdict_lines(judged))
+    return lines
+
+
+def _seal_lines(integrity: Integrity) -> list[str]:
+    """`verify`'s lines on the seal (its seq and line), the signatures and the problems."""
+    lines: list[str] = []
     seal = say(integrity.seal)
     if integrity.sealed and integrity.seal_seq is not None:
         where = _("seq {seq}, line {line}").format(seq=integrity.seal_seq, line=integrity.seal_line)

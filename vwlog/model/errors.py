@@ -148,39 +148,6 @@ class SequenceConflictError(VwlogError):
         )
 
 
-class SealedRecordError(VwlogError):
-    """A write after a record's seal: only signatures may follow a seal (DESIGN §7), so an
-    append would leave a record every door calls untrusted. Nothing is written."""
-
-    def __init__(self, match_id: str, seal_seq: int, what: str) -> None:
-        super().__init__(match_id, seal_seq, what)
-        self.match_id = match_id
-        self.seal_seq = seal_seq
-        self.what = what
-        """``decisions`` or ``ruling``: what was refused."""
-
-    def __str__(self) -> str:
-        return str(self.text())
-
-    def text(self) -> Msg:
-        """What was refused, where the seal is, and what to do instead."""
-        if self.what == "ruling":
-            return msg(
-                "match {match} is sealed at seq {seq}: a ruling after the seal would leave a "
-                "record nobody can trust, so nothing was written; fork the match at the "
-                "priority point the ruling goes back to, or record the ruling in the judge's "
-                "log",
-                match=repr(self.match_id),
-                seq=self.seal_seq,
-            )
-        return msg(
-            "match {match} is sealed at seq {seq}: only signatures may follow a seal, so "
-            "nothing was written; to go on from an earlier priority point, fork there",
-            match=repr(self.match_id),
-            seq=self.seal_seq,
-        )
-
-
 class MatchExistsError(VwlogError):
     """A different match with this id is already stored: its head hash differs."""
 
@@ -615,7 +582,6 @@ __all__ = [
     "RulesetError",
     "RulesetFileError",
     "RulesetOverrideError",
-    "SealedRecordError",
     "SeqOutOfRangeError",
     "SequenceConflictError",
     "SourceNotFoundError",

@@ -52,6 +52,11 @@ def _match_started(event: MatchStarted) -> MatchState:
                 subdeck=tuple(c.id for c in seat.subdeck),
             )
         )
+    first: str | None = event.first_player
+    if not any(p.id == first for p in players):
+        # a first player without a seat (R-SET-1, reported by check): the first turn goes to
+        # the first seat, so that every player the board names is one the match has
+        first = players[0].id if players else None
     commitments = {
         s.player: (s.deck_commitment, tuple(c.id for c in s.deck))
         for s in event.seats
@@ -65,7 +70,7 @@ def _match_started(event: MatchStarted) -> MatchState:
         players=tuple(players),
         seats={p.id: i for i, p in enumerate(players)},
         live=len(players),
-        first_player=event.first_player,
+        first_player=first,
         started=True,
         commitments=commitments,
     )

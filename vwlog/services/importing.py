@@ -371,6 +371,19 @@ _STORE_ERRORS = (LogFormatError, MatchExistsError, SequenceConflictError, StoreE
 """What makes one log of many an ``error`` result while the others go on."""
 
 
+def defect(path: str | Path, err: Exception) -> ImportResult:
+    """The ``error`` result of a log whose import met a defect of vwlog (an exception no input
+    should raise): one line naming the file and the exception, so that one log never ends a
+    batch and the others are still stored."""
+    name = str(path)
+    said = msg(
+        "{path}: internal error, not imported: {error} (a defect of vwlog; please report it)",
+        path=name,
+        error=f"{type(err).__name__}: {err}",
+    )
+    return ImportResult(name, None, "error", detail=said_text(said), said=said)
+
+
 def _prepare_in_worker(
     args: tuple[str, str | None, str, bool, int],
 ) -> Prepared | ImportResult:
@@ -388,6 +401,8 @@ def _prepare_in_worker(
             )
     except LogFormatError as err:
         return failed(path, err)
+    except Exception as err:  # one log's defect never ends the batch
+        return defect(path, err)
 
 
 def import_logs_parallel(
@@ -480,6 +495,8 @@ def _finish(
             return _store(store, prepared, spool)
     except _STORE_ERRORS as err:
         return failed(path, err)
+    except Exception as err:  # one log's defect never ends the batch
+        return defect(path, err)
     finally:
         if spool_path:
             with contextlib.suppress(FileNotFoundError):
@@ -488,6 +505,7 @@ def _finish(
 
 __all__ = [
     "Prepared",
+    "defect",
     "file_sha256",
     "import_logs_parallel",
     "import_streaming",

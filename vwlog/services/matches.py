@@ -346,6 +346,10 @@ def import_logs(
             )
         except (LogFormatError, MatchExistsError, SequenceConflictError, StoreError) as err:
             result = failed(path, err)
+        except Exception as err:  # one log's defect never ends the batch
+            from vwlog.services.importing import defect
+
+            result = defect(path, err)
         results.append(result)
         if on_result is not None:
             on_result(result)

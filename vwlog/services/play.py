@@ -24,10 +24,11 @@ from vwlog.model.errors import (
     MatchNotStartedError,
     MatchOverError,
     NotPlayableError,
-    SealedRecordError,
     SequenceConflictError,
     UsageError,
+    VwlogError,
 )
+from vwlog.model.text import Msg, msg
 from vwlog.projections import INITIAL
 from vwlog.rules import expect, legal_decisions
 from vwlog.services.matches import (
@@ -192,6 +193,39 @@ def _play_auto(played: _Played, rs: Ruleset, count: int, policy: str, seed: int)
         played.apply(rs, chooser.choose(state, player, options))
 
 
+class SealedRecordError(VwlogError):
+    """A write after a record's seal: only signatures may follow a seal (DESIGN §7), so an
+    append would leave a record every door calls untrusted. Nothing is written."""
+
+    def __init__(self, match_id: str, seal_seq: int, what: str) -> None:
+        super().__init__(match_id, seal_seq, what)
+        self.match_id = match_id
+        self.seal_seq = seal_seq
+        self.what = what
+        """``decisions`` or ``ruling``: what was refused."""
+
+    def __str__(self) -> str:
+        return str(self.text())
+
+    def text(self) -> Msg:
+        """What was refused, where the seal is, and what to do instead."""
+        if self.what == "ruling":
+            return msg(
+                "match {match} is sealed at seq {seq}: a ruling after the seal would leave a "
+                "record nobody can trust, so nothing was written; fork the match at the "
+                "priority point the ruling goes back to, or record the ruling in the judge's "
+                "log",
+                match=repr(self.match_id),
+                seq=self.seal_seq,
+            )
+        return msg(
+            "match {match} is sealed at seq {seq}: only signatures may follow a seal, so "
+            "nothing was written; to go on from an earlier priority point, fork there",
+            match=repr(self.match_id),
+            seq=self.seal_seq,
+        )
+
+
 SEAL_WINDOW = 16
 """Records read at a time, backwards from the head, to find a seal (only signatures may
 follow one)."""
@@ -284,6 +318,7 @@ def state_at_records(
 
 __all__ = [
     "PlayResult",
+    "SealedRecordError",
     "append_played",
     "play_decisions",
     "refuse_after_seal",

@@ -26,13 +26,12 @@ from vwlog.events import (
     LogHeader,
     MatchSealed,
     MatchStarted,
-    RecordSigned,
 )
 from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.model.cards import card_dump, card_dumps
 from vwlog.model.errors import UsageError
-from vwlog.model.text import Count, SaidText, msg, said_text
+from vwlog.model.text import SaidText, msg, said_text
 from vwlog.rules.published import (
     OWN_DEFINITIONS_WARNING,
     OWN_RULESET_WARNING,
@@ -43,6 +42,7 @@ from vwlog.rules.published import (
     compare_ruleset,
     trusted_effects_violation,
 )
+from vwlog.services.sealcheck import check_seal
 from vwlog.services.trustpass import IntegrityPass
 
 if TYPE_CHECKING:
@@ -340,10 +340,8 @@ def _findings(
                 violations.append(
                     replace(v, seq=result.seq, line=result.line, event_type="object_resulted")
                 )
-    seal_text, sealed, seal_problems, signatures, seal_at = _seal_and_signatures(
-        header, lines, start, opts
-    )
-    problems += seal_problems
+    sealing = check_seal(header, lines, start, opts.keyring)
+    problems += sealing.problems
     if trusted:
         warnings.append(
             f"{len(trusted)} result{'s' if len(trusted) != 1 else ''} of text-only skills "
@@ -351,17 +349,17 @@ def _findings(
         )
     integrity = Integrity(
         chain=chain,
-        sealed=sealed,
-        seal=seal_text,
+        sealed=sealing.sealed,
+        seal=sealing.text,
         pool=pool_text,
         ruleset=ruleset_text,
-        signatures=tuple(signatures),
+        signatures=tuple(sealing.signatures),
         problems=tuple(problems),
         warnings=tuple(warnings),
         keyring=opts.keyring is not None,
         trusted_listed=len(trusted),
-        seal_seq=seal_at[0] if seal_at is not None else None,
-        seal_line=seal_at[1] if seal_at is not None else None,
+        seal_seq=sealing.at[0] if sealing.at is not None else None,
+        seal_line=sealing.at[1] if sealing.at is not None else None,
     )
     return TrustFindings(integrity, violations)
 
@@ -389,132 +387,6 @@ def _ruleset_text(held: PublishedRuleset | None, event: MatchStarted) -> SaidTex
 
 def _at(found: list[Violation], record: EventRecord, line_no: int) -> list[Violation]:
     return [replace(v, seq=record.seq, line=line_no, event_type="match_started") for v in found]
-
-
-def _seal_and_signatures(
-    header: LogHeader,
-    lines: Sequence[tuple[int, EventRecord]],
-    start: tuple[int, EventRecord] | None,
-    opts: TrustOptions,
-) -> tuple[str, bool, list[str], list[SignatureCheck], tuple[int, int] | None]:
-    """The seal's text, whether it holds, the problems, the signatures checked, and the seal's
-    seq and line."""
-    problems: list[str] = []
-    signatures: list[SignatureCheck] = []
-    seal: EventRecord | None = None
-    seal_line = 0
-    before: EventRecord | None = None
-    last: EventRecord | None = None
-    for line_no, record in lines:
-        event = record.event
-        if isinstance(event, MatchSealed):
-            if seal is not None:
-                problems.append(
-                    said_text(
-                        msg(
-                            "a second seal at seq {seq}, line {line} (the first is at seq {first})",
-                            seq=record.seq,
-                            line=line_no,
-                            first=seal.seq,
-                        )
-                    )
-                )
-                continue
-            seal = record
-            seal_line = line_no
-            before = last
-        elif isinstance(event, RecordSigned):
-            signatures.append(_signature(record, seal, opts))
-        elif seal is not None and record.seq != 1:
-            problems.append(
-                said_text(
-                    msg(
-                        "seq {seq} ({event}) follows the seal at seq {seal}: only signatures may",
-                        seq=record.seq,
-                        event=event.type,
-                        seal=seal.seq,
-                    )
-                )
-            )
-            break
-        last = record
-    if seal is None:
-        problems.append(
-            said_text(msg("unsealed: the record has no seal, so its end cannot be told from a cut"))
-        )
-        return said_text(msg("unsealed")), False, problems, signatures, None
-    assert isinstance(seal.event, MatchSealed)
-    at = (seal.seq, seal_line)
-    count = seal.seq - 1
-    head = before.hash if before is not None else header.hash
-    start_event = start[1].event if start is not None else None
-    want = io_trust.seal_event(
-        start_event if isinstance(start_event, MatchStarted) else None, count, head or ""
-    )
-    differs = [
-        name
-        for name in ("events", "head", "pool", "ruleset", "cards")
-        if getattr(want, name) != getattr(seal.event, name)
-    ]
-    if differs:
-        if "events" in differs:
-            problem = msg(
-                "the seal at seq {seq}, line {line} does not match the record ({fields}): it "
-                "counts {claimed} records, the record has {count} before it",
-                seq=seal.seq,
-                line=seal_line,
-                fields=", ".join(differs),
-                claimed=seal.event.events,
-                count=count,
-            )
-        else:
-            problem = msg(
-                "the seal at seq {seq}, line {line} does not match the record ({fields})",
-                seq=seal.seq,
-                line=seal_line,
-                fields=", ".join(differs),
-            )
-        problems.append(said_text(problem))
-        seal_text = said_text(
-            msg("seal at seq {seq}, line {line} does not match", seq=seal.seq, line=seal_line)
-        )
-        return seal_text, False, problems, signatures, at
-    for check in signatures:
-        if check.status == "invalid":
-            problems.append(
-                said_text(
-                    msg(
-                        "the signature at seq {seq} ({signer}, key {key}) does not fit the seal",
-                        seq=check.seq,
-                        signer=check.signer,
-                        key=check.key_id,
-                    )
-                )
-            )
-    if opts.keyring is not None and not any(s.status == "valid" for s in signatures):
-        problems.append(said_text(msg("no valid signature by a key of the keyring")))
-    sealed_text = said_text(msg("sealed after {count} records", count=Count(count)))
-    return sealed_text, True, problems, signatures, at
-
-
-def _signature(record: EventRecord, seal: EventRecord | None, opts: TrustOptions) -> SignatureCheck:
-    event = record.event
-    assert isinstance(event, RecordSigned)
-    kid = io_trust.key_id(event.key)
-    holds = (
-        seal is not None
-        and seal.seq == event.seal
-        and seal.hash is not None
-        and io_trust.signature_holds(event, seal.hash)
-    )
-    if not holds:
-        return SignatureCheck(record.seq, event.signer, kid, "invalid")
-    if opts.keyring is None:
-        return SignatureCheck(record.seq, event.signer, kid, "not checked")
-    known = opts.keyring.get(event.key)
-    if known is None:
-        return SignatureCheck(record.seq, event.signer, kid, "unknown key")
-    return SignatureCheck(record.seq, event.signer, kid, "valid", known.name)
 
 
 # -- writing seals and signatures ----------------------------------------------------------------

@@ -413,14 +413,10 @@ def awaited(
 
 
 def _judged(request: Request, store: MatchStore, match_id: str) -> tuple[Any, ValidationReport]:
-    """The stored match's chain check and its judged validation, from the one verdict
-    (`vwlog.services.verdict.judge_stored`), kept while the match's head does not move: the
-    same for ``/validation`` and ``/integrity``."""
-
-    def compute(upto: int) -> tuple[Any, ValidationReport]:
-        return judge_stored(store, match_id)
-
-    judged: tuple[Any, ValidationReport] = request.app.state.reports.get(store, match_id, compute)
+    """The chain check and the judged validation (`judge_stored`), kept per head."""
+    judged: tuple[Any, ValidationReport] = request.app.state.reports.get(
+        store, match_id, lambda _upto: judge_stored(store, match_id)
+    )
     return judged
 
 
@@ -428,11 +424,9 @@ def _judged(request: Request, store: MatchStore, match_id: str) -> tuple[Any, Va
 def validation(
     request: Request, access: AccessDep, store: StoreDep, lang: LanguageDep
 ) -> ValidationOut:
-    """Every violation with its rule id, the match's outcome, and the record's one verdict
-    with its reason (the rules, the chain, the seal, the signatures and the published pool
-    and ruleset: the verdict ``vwlog validate`` gives the export), kept while the match's head
-    does not move; the messages in the language asked for (``lang``, else
-    ``Accept-Language``)."""
+    """Every violation with its rule id, the outcome, and the record's one verdict with its
+    reason (as ``vwlog validate`` gives the export's), kept per head; in the language asked
+    for (``lang``, else ``Accept-Language``)."""
     full_record(access)
     _, report = _judged(request, store, access.match_id)
     with using_language(lang):
@@ -442,8 +436,7 @@ def validation(
 @router.get("/{match_id}/integrity", summary="The hash chain and deck commitments of a match")
 def integrity(request: Request, access: AccessDep, store: StoreDep, lang: LanguageDep) -> VerifyOut:
     """Recompute the stored match's hash chain and name the first broken link; with the
-    record's one verdict and its reason (as ``/validation`` gives them) and where its seal
-    is."""
+    record's one verdict and reason (as ``/validation``) and where its seal is."""
     chain, report = _judged(request, store, access.match_id)
     with using_language(lang):
         return VerifyOut.model_validate(verify_json(chain, report, translated=True))

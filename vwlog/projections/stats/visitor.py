@@ -287,6 +287,10 @@ class MatchMetricsVisitor:
             self._decisions += 1
             self._time_decision(event, record.at)
         before, after = step.before, step.after
+        if not before.started and type(event) is not MatchStarted:
+            # before match_started no player has a tally: the record breaks R-SET-1 (the engine
+            # says so once, at its first such event) and adds nothing to the statistics
+            return
         if isinstance(event, ObjectResulted):
             self._note_trusted(event, record.seq, before)
         try:
