@@ -71,7 +71,8 @@ def test_import_lines_and_table_in_indonesian(plain_env: None, tmp_path: Path) -
     assert result.exit_code == 2
     lines = result.stdout.splitlines()
     assert lines[0].startswith("disimpan  sample-full-combat  (238 event)  ")
-    assert "· BERTANDA, 1 pelanggaran  " in lines[1]
+    # flagged, then the one verdict and its reason
+    assert "· BERTANDA, 1 pelanggaran · TIDAK SAH · " in lines[1]
     err = result.stderr.splitlines()
     assert err[0].startswith("Galat: ")
     assert "missing.jsonl" in err[0]
@@ -150,7 +151,7 @@ def test_trust_check_values_in_indonesian(plain_env: None, tmp_path: Path) -> No
     assert "rantai utuh · disegel setelah 237 catatan" in out
     code, out, _err = _run(["--lang", "id", "verify", str(FULL)])
     assert code == 0
-    assert out.splitlines()[1] == "    segel: disegel setelah 237 catatan"
+    assert out.splitlines()[1] == "    segel: disegel setelah 237 catatan (seq 238, baris 239)"
     code, out, _err = _run(["--lang", "id", "validate", "--format", "json", str(FULL)])
     assert "sealed after 237 records" in out
     assert "disegel" not in out
