@@ -9,15 +9,64 @@ the template up in the gettext catalogs and filling in the same values
 package"), translated in turn. The templates are extracted for the catalogs by the keywords
 ``msg`` and ``violation:2`` (``.ci/catalogs``), so each must be a string literal at its call.
 
+Whatever a record carries (a match id, a player or card name, a judge's note) may hold
+control characters: a line feed or carriage return that forges a line of output, an ESC or OSC
+sequence that recolours the screen, moves the cursor or retitles the window, a BEL, a C1
+control (``\\x9b`` is CSI on many terminals), or a bidi override that reverses what follows.
+`term` is the one function that makes such a value safe to print: each of those characters
+becomes a visible backslash escape (``\\x0a``, ``\\x1b``, ``\\u202e``), and nothing else
+changes, so a value without them keeps its exact bytes. Every value formatted into a line of
+text for a terminal goes through it; `visible` is the same escape for a block of lines that
+are already made (it keeps their line breaks), the last guard before a terminal.
+
 Pure: no I/O, no gettext here.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Count", "Msg", "SaidText", "msg", "said_text"]
+__all__ = ["Count", "Msg", "SaidText", "msg", "said_text", "term", "visible"]
+
+_FORMAT_CHARACTERS = (
+    "\u061c"  # Arabic letter mark
+    "\u200b-\u200f"  # zero-width space and joiners, left-to-right and right-to-left marks
+    "\u2028\u2029"  # line and paragraph separators
+    "\u202a-\u202e"  # bidi embeddings and overrides
+    "\u2060"  # word joiner
+    "\u2066-\u2069"  # bidi isolates
+    "\ufeff"  # zero-width no-break space (byte order mark)
+)
+"""Formatting characters that can reorder, hide or break what a terminal shows."""
+_UNSAFE_IN_LINES = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{_FORMAT_CHARACTERS}]")
+_UNSAFE_IN_A_VALUE = re.compile(f"[\x00-\x1f\x7f-\x9f{_FORMAT_CHARACTERS}]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def term(value: object) -> str:
+    r"""``value`` as text for one line of a terminal: every C0 control (line feed, carriage
+    return and tab included), DEL, every C1 control and every bidi or invisible formatting
+    character shown as a backslash escape, so that the value can neither start a line of its
+    own nor send the terminal a sequence; everything else as it is.
+
+    >>> term("p2\nOK · 0 violations\x1b[2J\u202e")
+    'p2\\x0aOK · 0 violations\\x1b[2J\\u202e'
+    >>> term("Dewi Sartika 🃏")
+    'Dewi Sartika 🃏'
+    """
+    return _UNSAFE_IN_A_VALUE.sub(_escape, str(value))
+
+
+def visible(text: str) -> str:
+    """Lines already made (each value in them through `term`) for a terminal: like `term`,
+    but their line breaks are kept."""
+    return _UNSAFE_IN_LINES.sub(_escape, text)
 
 
 def _same(template: str) -> str:

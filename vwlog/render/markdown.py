@@ -21,6 +21,7 @@ from vwlog.model.types import RulingKind
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
     board_label,
+    board_text,
     counted,
     event_text,
     hidden_lines,
@@ -81,7 +82,8 @@ def md_code(text: object, *, in_table: bool = False) -> str:
 
 
 def _md_block(text: str, info: str = "text") -> list[str]:
-    """``text`` as a fenced code block, with a fence it cannot close."""
+    """``text`` as a fenced code block, with a fence it cannot close (its lines made already,
+    each value in them through `term`, so that none starts a line of the document)."""
     shown = visible(text)
     runs = [len(r) for r in _BACKTICKS.findall(shown)]
     fence = "`" * max(3, max(runs, default=0) + 1)
@@ -262,7 +264,12 @@ def _md_violations(report: DisputeReport) -> list[str]:
             if voided is not None:
                 out.append(_("- Voided by the judge's back-up at seq {seq}").format(seq=voided))
             out.append("")
-        out += [_("Board {label}:").format(label=board_label(m)), "", *_md_block(str(m.board)), ""]
+        out += [
+            _("Board {label}:").format(label=board_label(m)),
+            "",
+            *_md_block(board_text(m.board, translated=False)),
+            "",
+        ]
         out += [_("Events around seq {seq}:").format(seq=m.seq), ""]
         out += [*_md_events(report, m), ""]
     rest = [v for v in r.violations if v.seq not in {m.seq for m in report.moments}]
@@ -373,7 +380,7 @@ def report_markdown(report: DisputeReport) -> str:
         m = report.at
         out += [_("## Position at seq {seq}").format(seq=m.seq), ""]
         out += [_("Board {label}:").format(label=board_label(m)), ""]
-        out += [*_md_block(str(m.board)), ""]
+        out += [*_md_block(board_text(m.board, translated=False)), ""]
         out += [_("Events around seq {seq}:").format(seq=m.seq), "", *_md_events(report, m), ""]
         for k in report.knowledge.values():
             out += _md_knowledge(k)

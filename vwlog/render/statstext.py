@@ -1,4 +1,9 @@
-"""Match statistics as aligned text tables, for a terminal."""
+"""Match statistics as aligned text tables, for a terminal.
+
+Every value a record carried (a match or player id, a ruleset, a card or skill name, a deck,
+a filter the user typed) goes into a line through `term`; table cells through
+`vwlog.render.text.table`, which escapes each one the same way.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ from vwlog.projections.stats import (
     WinCount,
 )
 from vwlog.render.statsdata import DEFAULT_MIN_N, DEFAULT_TOP, order_label
-from vwlog.render.text import counted, visible
+from vwlog.render.text import counted, term
 from vwlog.render.text import table as text_table
 from vwlog.render.trust import trusted_item
 
@@ -46,15 +51,17 @@ def render_matches_table(matches: Iterable[MatchMetrics]) -> str:
     )
     for m in matches:
         if m.winner:
-            ending = _("won by {winner} ({victory})").format(winner=m.winner, victory=m.victory)
+            ending = _("won by {winner} ({victory})").format(
+                winner=term(m.winner), victory=term(m.victory)
+            )
         else:
             ending = _("no winner")
         head = " · ".join(
             (
-                m.match_id,
-                m.format,
-                f"{m.ruleset}@{m.ruleset_version}",
-                _("first {player}").format(player=m.first_player),
+                term(m.match_id),
+                term(m.format),
+                term(f"{m.ruleset}@{m.ruleset_version}"),
+                _("first {player}").format(player=term(m.first_player)),
                 ending,
                 counted(m.turns, "turn"),
                 counted(m.events, "event"),
@@ -91,7 +98,7 @@ def render_matches_table(matches: Iterable[MatchMetrics]) -> str:
             block += "\n" + _indent(
                 "\n".join(
                     _("taken as logged (effects not machine-checked): {what}").format(
-                        what=trusted_item(t)
+                        what=term(trusted_item(t))
                     )
                     for t in m.trusted
                 )
@@ -170,13 +177,14 @@ def _head(stats: CorpusStats) -> list[str]:
     ]
     if stats.rulesets:
         out.append(
-            _("rulesets: ") + ", ".join(f"{k} ({v})" for k, v in sorted(stats.rulesets.items()))
+            _("rulesets: ")
+            + ", ".join(f"{term(k)} ({v})" for k, v in sorted(stats.rulesets.items()))
         )
     if stats.filters.active:
-        out.append(_("filters: ") + filters_text(stats))
+        out.append(_("filters: ") + term(filters_text(stats)))
     if stats.skipped:
         out.append(
-            _("skipped: ") + ", ".join(f"{v} ({k})" for k, v in sorted(stats.skipped.items()))
+            _("skipped: ") + ", ".join(f"{v} ({term(k)})" for k, v in sorted(stats.skipped.items()))
         )
     if stats.trusted_results:
         by_skill = sorted(stats.trusted_skills.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -190,7 +198,7 @@ def _head(stats: CorpusStats) -> list[str]:
             ).format(
                 results=fmt_number(stats.trusted_results),
                 matches=counted(stats.with_trusted, "match", "matches"),
-                skills=", ".join(f"{visible(k)} ({fmt_number(v)})" for k, v in by_skill),
+                skills=", ".join(f"{term(k)} ({fmt_number(v)})" for k, v in by_skill),
             )
         )
     return out

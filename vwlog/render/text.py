@@ -1,12 +1,13 @@
 """Text for a terminal: one plural, one summary line, one table renderer, and escaping.
 
 Whatever a log carries (a match id, a player or card name, a judge's note, a file name) can hold
-control characters: an ESC sequence that moves the cursor or rewrites a line, a BEL, an OSC
-title, a NUL, a C1 control, or a bidi override that reverses what follows. Printed raw, they let
-a crafted log forge a verdict on a judge's screen. `visible` makes each of them visible as a
-backslash escape (``\\x1b``, ``\\u202e``), and every line vwlog writes to a terminal goes
-through it (`term` for one value, which escapes line breaks too; `visible` for a block of
-lines). Nothing else is changed: a trace without such characters keeps its exact bytes.
+control characters: a line feed that forges a line, an ESC sequence that moves the cursor or
+rewrites a line, a BEL, an OSC title, a NUL, a C1 control, or a bidi override that reverses what
+follows. Printed raw, they let a crafted log forge a verdict on a judge's screen. Every value is
+formatted into a line through `term` (`vwlog.model.text.term`, the one escape), which shows each
+of them as a backslash escape (``\\x0a``, ``\\x1b``, ``\\u202e``); `visible` guards a block of
+lines once more on its way out. Nothing else is changed: a trace without such characters keeps
+its exact bytes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.board import board_said
+from vwlog.model.text import term, visible
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
 from vwlog.render.trust import (
@@ -68,31 +70,6 @@ __all__ = [
     "violation_where",
     "visible",
 ]
-
-_BIDI_AND_INVISIBLE = (
-    "\u061c\u200b\u200c\u200d\u200e\u200f\u2028\u2029"
-    "\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
-)
-_UNSAFE = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{_BIDI_AND_INVISIBLE}]")
-_UNSAFE_OR_NEWLINE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI_AND_INVISIBLE}]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    ch = match.group()
-    code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def visible(text: str) -> str:
-    """``text`` with every control character except the line break, and every bidi or
-    invisible formatting character, shown as a backslash escape."""
-    return _UNSAFE.sub(_escape, text)
-
-
-def term(value: object) -> str:
-    """One value (a name, an id, a message) for a terminal line: like `visible`, and its line
-    breaks and tabs escaped too, so it cannot start a line of its own."""
-    return _UNSAFE_OR_NEWLINE.sub(_escape, str(value))
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -164,10 +141,12 @@ def validation_summary(r: ValidationReport) -> str:
     if judged is not None and not judged.intact and judged.claimed_winner:
         # a record that is not intact is never reported won
         ending = _("no winner: the record is not intact (it names {winner})").format(
-            winner=judged.claimed_winner
+            winner=term(judged.claimed_winner)
         )
     elif r.winner:
-        ending = _("won by {winner} ({victory})").format(winner=r.winner, victory=r.victory)
+        ending = _("won by {winner} ({victory})").format(
+            winner=term(r.winner), victory=term(r.victory)
+        )
     else:
         ending = _("no winner yet")
     if r.stopped_at is not None:
@@ -203,10 +182,12 @@ def board_label(m: Moment) -> str:
     return say(m.board_said) if m.board_said is not None else m.board_label
 
 
-def board_text(state: MatchState) -> str:
+def board_text(state: MatchState, *, translated: bool = True) -> str:
     """The text board (`vwlog.model.state.render`) in the active language: ``str(state)``
-    in English, each line looked up in the catalogs otherwise."""
-    return "\n".join(say(line) for line in board_said(state))
+    in English, each line looked up in the catalogs otherwise (in English whatever the
+    language without ``translated``). Each line goes through `term`, so a name or id on the
+    board that carries a line break or an escape sequence stays on its own line, shown."""
+    return "\n".join(term(say(line) if translated else str(line)) for line in board_said(state))
 
 
 VICTORY_NAMES: dict[str, str] = {
@@ -283,7 +264,7 @@ def validation_text(r: ValidationReport) -> str:
     lines.extend(rests_on_lines(r))
     if verdict(r) is not Verdict.OK and verdict(r) is not Verdict.ILLEGAL:
         # a violation above says why a record is illegal; nothing above says this so plainly
-        lines.append("  " + visible(reason_line(r)))
+        lines.append("  " + term(reason_line(r)))
     lines.append(f"  {verdict_word(r, 'terminal')} · {validation_summary(r)}")
     return "\n".join(lines)
 
@@ -467,7 +448,7 @@ def _divergence_lines(report: DiffReport, then: int) -> list[str]:
     """Where the records part, each event judged, and where they agree again."""
     d = report.divergence
     assert d is not None
-    position = say(d.position_said) if d.position_said is not None else d.position
+    position = term(say(d.position_said) if d.position_said is not None else d.position)
     lines = [
         _("diverge at seq {seq}, after {events} ({position})").format(
             seq=d.seq, events=counted(report.common, "common event"), position=position
@@ -480,7 +461,9 @@ def _divergence_lines(report: DiffReport, then: int) -> list[str]:
     ]
     for label, note in (("A", d.altered_a), ("B", d.altered_b)):
         if note:
-            lines.append(_("integrity: in {label}, {note}").format(label=label, note=say(note)))
+            lines.append(
+                _("integrity: in {label}, {note}").format(label=label, note=term(say(note)))
+            )
     if d.agree_again is not None:
         lines.append(
             _("the records agree again from {where}; until then:").format(
@@ -543,18 +526,16 @@ def rests_on_lines(report: ValidationReport) -> list[str]:
     head = _("rests on:")
     pad = " " * len(head)
     lines = [
-        f"  {head} " + _("pool {pool}").format(pool=visible(say(i.pool))),
-        f"  {pad} " + _("ruleset {ruleset}").format(ruleset=visible(say(i.ruleset))),
+        f"  {head} " + _("pool {pool}").format(pool=term(say(i.pool))),
+        f"  {pad} " + _("ruleset {ruleset}").format(ruleset=term(say(i.ruleset))),
         f"  {pad} "
-        + _("chain {chain} · {seal}").format(
-            chain=visible(say(i.chain)), seal=visible(say(i.seal))
-        ),
-        f"  {pad} " + _("signatures {signatures}").format(signatures=visible(signatures_text(i))),
+        + _("chain {chain} · {seal}").format(chain=term(say(i.chain)), seal=term(say(i.seal))),
+        f"  {pad} " + _("signatures {signatures}").format(signatures=term(signatures_text(i))),
         f"  {pad} "
         + _("trusted effects: {summary}").format(summary=trusted_summary(report.trusted)),
     ]
     lines += [
-        f"      {t.seq:>6}  {visible(t.card or '?')} {visible(t.skill or '?')} "
+        f"      {t.seq:>6}  {term(t.card or '?')} {term(t.skill or '?')} "
         + ngettext("({count} effect)", "({count} effects)", t.effects).format(count=t.effects)
         for t in report.trusted[:20]
     ]
@@ -566,9 +547,9 @@ def rests_on_lines(report: ValidationReport) -> list[str]:
             )
         )
     lines += [
-        "  " + _("WARNING: {text}").format(text=visible(say(w)))
+        "  " + _("WARNING: {text}").format(text=term(say(w)))
         for w in i.warnings
         if not w[0].isdigit()
     ]
-    lines += ["  " + _("INTEGRITY: {text}").format(text=visible(say(p))) for p in i.problems]
+    lines += ["  " + _("INTEGRITY: {text}").format(text=term(say(p))) for p in i.problems]
     return lines
