@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from vwlog.io.i18n import gettext as _
+from vwlog.render.text import term
 from vwlog.services.cluster import (
     ENV_BATCH,
     ENV_SCHEDULER,
@@ -74,7 +75,7 @@ def cluster_client(address: str, jobs: int) -> Iterator[Client]:
 def report_failure(failure: TaskFailure) -> None:
     """Name a match whose task failed, on stderr."""
     message = f"{failure.item}: {failure.error}"  # a worker's crash, as Python words it
-    click.echo(_("Error: {message}").format(message=message), err=True)
+    click.echo(_("Error: {message}").format(message=term(message)), err=True)
 
 
 def on_cluster(

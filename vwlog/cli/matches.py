@@ -138,7 +138,7 @@ def import_(
             bar.update(1)
             if result.outcome == "error":
                 detail = say(result.said) if result.said is not None else result.detail
-                echo(_("Error: {message}").format(message=detail), err=True)
+                echo(_("Error: {message}").format(message=term(detail)), err=True)
             elif not quiet:
                 echo(_import_line(result))
 
@@ -459,7 +459,7 @@ def play(
     ending = (
         " · "
         + _("won by {winner} ({victory})").format(
-            winner=term(result.winner), victory=result.victory
+            winner=term(result.winner), victory=term(result.victory)
         )
         if result.winner
         else ""

@@ -8,31 +8,33 @@ import click
 
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
-from vwlog.cli.render import to_json
+from vwlog.cli.render import echo, to_json
 from vwlog.io.i18n import gettext as _
+from vwlog.render.text import term
 from vwlog.services.decisions import Awaited, awaited_in_log, awaited_in_store
 
 
 def _text(a: Awaited) -> str:
     """Whose decision is awaited and every legal one, in the active language (the decisions
-    themselves are the play notation, the same in every language)."""
+    themselves are the play notation, the same in every language); the ids a record carries
+    through `term`, so that a crafted one neither starts a line nor sends an escape."""
     where = _("seq {seq} · turn {turn}").format(seq=a.seq, turn=a.turn) + (
-        f" · {a.phase}" if a.phase else ""
+        f" · {term(a.phase)}" if a.phase else ""
     )
     if a.over:
         if a.winner:
             return _("{where}: the match is over (won by {winner})").format(
-                where=where, winner=a.winner
+                where=where, winner=term(a.winner)
             )
         return _("{where}: the match is over").format(where=where)
     if a.player is None:
         return _("{where}: no decision is awaited (the rules act next)").format(where=where)
     lines = [
         _("{where}: {player} to decide ({kind}); {count} legal:").format(
-            where=where, player=a.player, kind=a.kind, count=len(a.decisions)
+            where=where, player=term(a.player), kind=term(a.kind), count=len(a.decisions)
         )
     ]
-    lines += [f"  {d}" for d in a.decisions]
+    lines += [f"  {term(d)}" for d in a.decisions]
     return "\n".join(lines)
 
 
@@ -95,7 +97,7 @@ def next_(
             )
         )
     else:
-        click.echo(_text(result))
+        echo(_text(result))
 
 
 __all__ = ["next_"]

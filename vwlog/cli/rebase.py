@@ -12,7 +12,7 @@ from vwlog.cli.render import echo, to_json
 from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import say
 from vwlog.render.json import rebase_json as _rebase_dict
-from vwlog.render.text import victory_name, violation_message
+from vwlog.render.text import term, victory_name, violation_message
 from vwlog.services.rebase import RebaseResult, rebase
 
 
@@ -32,7 +32,7 @@ def _rebase_text(result: RebaseResult) -> str:
         )
     )
     text = template.format(
-        fork=result.fork_id,
+        fork=term(result.fork_id),
         reapplied=result.reapplied,
         considered=result.considered,
         already=already,
@@ -55,9 +55,9 @@ def _rebase_stop_text(result: RebaseResult) -> str:
             "{reasons}"
         ).format(
             seq=broken.parent_seq,
-            description=say(broken.description),
+            description=term(say(broken.description)),
             fork_seq=broken.fork_seq,
-            reasons="; ".join(f"{v.rule} {violation_message(v)}" for v in broken.violations),
+            reasons="; ".join(f"{v.rule} {term(violation_message(v))}" for v in broken.violations),
         )
         if broken.withdrawn:
             seqs = ", ".join(str(s) for s in broken.withdrawn)
@@ -68,7 +68,7 @@ def _rebase_stop_text(result: RebaseResult) -> str:
             "; the fork is won by {winner} ({victory}) before parent seq {seq}: "
             "the other {left} cannot happen"
         ).format(
-            winner=result.winner,
+            winner=term(result.winner),
             victory=victory_name(result.victory),
             seq=result.stopped_at,
             left=result.left,

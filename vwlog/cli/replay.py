@@ -119,7 +119,7 @@ def _indent(text: str) -> str:
 
 def check_player(state: MatchState, player: str | None) -> None:
     if player is not None and state.started and not state.has_player(player):
-        seated = ", ".join(p.id for p in state.players)
+        seated = ", ".join(term(p.id) for p in state.players)
         raise UsageError(
             msg(
                 "no player {player} in this match (players: {seated})",
@@ -182,8 +182,9 @@ class _Trace(BaseVisitor["_Trace"]):
         self.shown += 1
         self.violations += len(step.violations)
         said = description(step.record.event, step.before, viewer=self.player)
-        # people read the text trace in their language; JSON keeps the English line
-        text = say(said) if self.output_format == "text" else str(said)
+        # people read the text trace in their language, each value through `term` so that
+        # none starts a line of its own; JSON keeps the English line as it is
+        text = term(say(said)) if self.output_format == "text" else str(said)
         if self.output_format == "text":
             lines = [f"{step.record.seq:>5}  {text}{POINT_MARK if point else ''}"]
             lines.extend(BOARD_INDENT + violation_line(v) for v in step.violations)

@@ -213,9 +213,9 @@ class Stepper:
             _("turn {turn}").format(turn=mark.turn),
         ]
         if mark.phase:
-            parts.append(mark.phase + (f"/{mark.step}" if mark.step else ""))
+            parts.append(term(mark.phase + (f"/{mark.step}" if mark.step else "")))
         if mark.priority:
-            parts.append(_("priority {player}").format(player=mark.priority))
+            parts.append(_("priority {player}").format(player=term(mark.priority)))
         if mark.seq in self.points:
             parts.append(_("priority point"))
         total = sum(len(v) for v in tl.violations.values())
@@ -223,7 +223,7 @@ class Stepper:
             parts.append(
                 ngettext("{count} violation", "{count} violations", total).format(count=total)
             )
-        title = f"vwlog replay {self.title}".rstrip()
+        title = f"vwlog replay {term(self.title)}".rstrip()
         return f"{title} · " + " · ".join(parts)
 
     def lines(self) -> list[str]:
@@ -242,10 +242,10 @@ class Stepper:
             mark = tl.marks[i]
             pointer = ">" if i == self.index else " "
             point = POINT_MARK if mark.seq in self.points else ""
-            out.append(f"{pointer}{mark.seq:>6}  {self.descriptions[i]}{point}")
+            out.append(f"{pointer}{mark.seq:>6}  {term(self.descriptions[i])}{point}")
             if self.show_violations:
                 out.extend(
-                    f"         !! {v.rule} {violation_message(v)}"
+                    f"         !! {v.rule} {term(violation_message(v))}"
                     for v in tl.violations.get(mark.seq, ())
                 )
         out.append("")
@@ -520,7 +520,7 @@ def build_stepper(
         source=match.source,
     )
     if player is not None and not timeline.final.has_player(player):
-        seated = ", ".join(p.id for p in timeline.final.players)
+        seated = ", ".join(term(p.id) for p in timeline.final.players)
         raise UsageError(
             msg(
                 "no player {player} in this match (players: {seated})",

@@ -16,7 +16,7 @@ from vwlog.io import trust as io_trust
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import require_regular_file
 from vwlog.model.errors import UsageError
-from vwlog.model.text import msg
+from vwlog.model.text import msg, term
 from vwlog.services import publishing
 from vwlog.services import trust as services_trust
 from vwlog.services.trust import TrustOptions
@@ -135,7 +135,7 @@ def pool_publish(cli: CliContext, file: Path, pool_id: str) -> None:
     state = _stored_unless_builtin(cli, item, builtin, publishing.store_pool)
     echo(
         _("pool {pool} {state} · {cards} cards · sha256 {hash}").format(
-            pool=item.id, state=state, cards=len(item.pool.cards), hash=item.hash
+            pool=term(item.id), state=state, cards=len(item.pool.cards), hash=item.hash
         )
     )
 
@@ -161,7 +161,7 @@ def pool_list(cli: CliContext, output_format: str) -> None:
         return
     for row in rows:
         cards = _("{cards} cards").format(cards=f"{row['cards']:4}")
-        echo(f"{row['id']:30} {row['hash'][:16]}  {cards}")
+        echo(f"{term(row['id']):30} {row['hash'][:16]}  {cards}")
 
 
 @main.group("ruleset")
@@ -192,7 +192,7 @@ def ruleset_publish(cli: CliContext, file: Path) -> None:
     state = _stored_unless_builtin(cli, item, builtin, publishing.store_ruleset)
     echo(
         _("ruleset {ruleset} {state} · sha256 {hash}").format(
-            ruleset=item.id, state=state, hash=item.hash
+            ruleset=term(item.id), state=state, hash=item.hash
         )
     )
 
@@ -208,7 +208,7 @@ def ruleset_list(cli: CliContext) -> None:
         vwlog ruleset list
     """
     for item in registry_for(cli).rulesets.values():
-        echo(f"{item.id:30} {item.hash[:16]}")
+        echo(f"{term(item.id):30} {item.hash[:16]}")
 
 
 # -- keys and signing ------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def keys_create(name: str, directory: Path) -> None:
         ) from err
     echo(
         _("created {private} and .pub · key id {key_id}").format(
-            private=directory / (name + ".key"), key_id=key.key_id
+            private=term(directory / (name + ".key")), key_id=key.key_id
         )
     )
 
@@ -277,7 +277,7 @@ def keys_list(directory: Path) -> None:
         vwlog keys list --dir keys
     """
     for key in io_trust.load_keyring(directory).values():
-        echo(f"{key.name:20} {key.key_id}  {key.hex}")
+        echo(f"{term(key.name):20} {key.key_id}  {key.hex}")
 
 
 @main.command()
@@ -307,7 +307,7 @@ def sign(log: Path, key_path: Path, out: Path | None) -> None:
     check = services_trust.sign_log(log, key_path, out)
     echo(
         _("{log}: signed by {signer} (key {key_id}) at seq {seq}").format(
-            log=out or log, signer=check.signer, key_id=check.key_id, seq=check.seq
+            log=term(out or log), signer=term(check.signer), key_id=check.key_id, seq=check.seq
         )
     )
 

@@ -206,7 +206,7 @@ class _Tally:
         if isinstance(outcome, InputProblem):
             self.unreadable += 1
             message = options.shown_name(ctx, say(outcome.error))
-            echo(_("Error: {message}").format(message=message), err=True)
+            echo(_("Error: {message}").format(message=term(message)), err=True)
             return None
         if not outcome.ok:
             self.illegal += 1
