@@ -215,7 +215,7 @@ def check_view(store: MatchStore) -> str | None:
         StoreError: the database failed or a catalog entry is unreadable.
     """
     from vwlog.projections.stats import CorpusStats
-    from vwlog.services.stats import _unpack, count
+    from vwlog.services.stats import _unpack, count, skip_reason
 
     if not store.has_stats_view():
         return None
@@ -235,7 +235,7 @@ def check_view(store: MatchStore) -> str | None:
     fresh = CorpusStats()
     for meta in store.list_matches(upto=state.position):
         metrics, _ = match_metrics(store, meta)
-        count(fresh, metrics)
+        count(fresh, metrics, skip_reason(meta))
     if fresh.canonical() != saved.canonical():
         return said_text(
             msg(

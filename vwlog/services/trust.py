@@ -201,11 +201,12 @@ def verify_stored(
     trusted: Sequence[TrustedResult] = (),
     judged_under: Ruleset | None = None,
     owed: Sequence[str] = (),
+    derived: bool = True,
 ) -> tuple[VerifyReport, TrustFindings]:
     """A stored match's `vwlog.services.matches.verify_match` report (the chain, the catalog
-    and the derived data, rebuilt with ``repair``) and its `check_integrity` findings (the
-    seal and the signatures), from one read and hash of its stored lines (the bytes export
-    writes).
+    and the derived data, rebuilt with ``repair``; not checked without ``derived``) and its
+    `check_integrity` findings (the seal and the signatures), from one read and hash of its
+    stored lines (the bytes export writes).
 
     Raises:
         MatchNotFoundError: no such match.
@@ -215,7 +216,7 @@ def verify_stored(
     from vwlog.services.matches import verify_match
 
     gathered = IntegrityPass(f"store:{match_id}", store.header(match_id))
-    report = verify_match(store, match_id, repair=repair, gathered=gathered)
+    report = verify_match(store, match_id, repair=repair, gathered=gathered, with_derived=derived)
     findings = findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)
     if report.broken is not None and findings.integrity.chain == "intact":
         # the lines chain, but not to the head the catalog recorded (records cut or added)

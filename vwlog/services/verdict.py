@@ -135,10 +135,12 @@ def judge_stored(
     options: TrustOptions | None = None,
     *,
     repair: bool = False,
+    derived: bool = True,
 ) -> tuple[VerifyReport, ValidationReport]:
     """Validate a stored match and judge it: the rules from one replay of its records; the
     chain, seal and signatures from one pass over its stored lines (the bytes its export
-    writes), which also checks the catalog entry and derived data (rebuilt with ``repair``).
+    writes), which also checks the catalog entry and, with ``derived``, the derived data
+    (rebuilt with ``repair``); the verdict rests on the records alone.
     The `VerifyReport` of the chain, and the judged report.
 
     Raises:
@@ -164,6 +166,7 @@ def judge_stored(
         trusted=report.trusted,
         judged_under=start.ruleset if isinstance(start, MatchStarted) else None,
         owed=report.owed,
+        derived=derived,
     )
     return chain, with_findings(report, findings)
 

@@ -413,9 +413,10 @@ def awaited(
 
 
 def _judged(request: Request, store: MatchStore, match_id: str) -> tuple[Any, ValidationReport]:
-    """The chain check and the judged validation (`judge_stored`), kept per head."""
+    """The chain check and the judged validation (`judge_stored`: the records, not the derived
+    data), kept per head."""
     judged: tuple[Any, ValidationReport] = request.app.state.reports.get(
-        store, match_id, lambda _upto: judge_stored(store, match_id)
+        store, match_id, lambda _upto: judge_stored(store, match_id, derived=False)
     )
     return judged
 
