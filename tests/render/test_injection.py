@@ -128,15 +128,25 @@ def test_json_keeps_the_strings_it_escapes() -> None:
 
 def test_stored_match_listing_and_lineage_are_escaped(evil_log: Path, tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'v.db'}"
-    _code, out = _run("--store", db, "import", str(evil_log))
+    # the store refuses the crafted match id, in one clean error line
+    code, out = _run("--store", db, "import", str(evil_log))
+    assert code == 2
+    _assert_terminal_safe(out)
+    # the same log under a safe match id is stored: its players and cards are shown escaped
+    stored = tmp_path / "stored.jsonl"
+    quoted = orjson.dumps(EVIL + " m").decode()
+    stored.write_text(evil_log.read_text(encoding="utf-8").replace(quoted, '"evil-stored"'))
+    code, out = _run("--store", db, "import", str(stored))
+    assert code == 0, out
     _assert_terminal_safe(out)
     code, out = _run("--store", db, "list")
     assert code == 0
     _assert_terminal_safe(out)
     assert "\\x1b" in out
+    for command in ("lineage", "verify", "show", "next"):
+        _code, out = _run("--store", db, command, "evil-stored")
+        _assert_terminal_safe(out)
     _code, out = _run("--store", db, "lineage", EVIL + " m")
-    _assert_terminal_safe(out)
-    _code, out = _run("--store", db, "verify", EVIL + " m")
     _assert_terminal_safe(out)
 
 
