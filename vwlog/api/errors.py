@@ -189,7 +189,7 @@ def error_status(err: VwlogError) -> int:
     return 400
 
 
-def vwlog_error_body(err: VwlogError, store_head: tuple[int, str] | None = None) -> ErrorOut:
+def vwlog_error_body(err: VwlogError, store_head: tuple[int, str | None] | None = None) -> ErrorOut:
     """The JSON body of a `VwlogError`, its message in the active language."""
     status = error_status(err)
     message = say(clipped(err.text()))
@@ -229,6 +229,8 @@ def install(app: FastAPI) -> None:
         head = None
         if isinstance(err, SequenceConflictError):
             head = await _current_head(request, str(err.match_id))
+            if head is not None and getattr(request.state, "head_hash_withheld", False):
+                head = (head[0], None)  # a player's seat could not compute it
         lang = request_language(request)
         with using_language(lang):
             body = vwlog_error_body(err, head)
@@ -289,7 +291,7 @@ def too_large_body(limit: int) -> ErrorOut:
     )
 
 
-async def _current_head(request: Request, match_id: str) -> tuple[int, str] | None:
+async def _current_head(request: Request, match_id: str) -> tuple[int, str | None] | None:
     from starlette.concurrency import run_in_threadpool
 
     store = request.app.state.store

@@ -103,8 +103,10 @@ class MatchSummaryOut(_Model):
     """How many rule violations it holds."""
     violation_summary: list[str]
     """The rule ids it breaks."""
-    head_hash: str
-    """Hash of its last record."""
+    head_hash: str | None
+    """Hash of its last record; ``null`` for a match in progress to anyone but an organiser
+    or judge, unless a player's seat could compute it itself (a hash tests guesses of the
+    records it covers, see ``/matches/{id}/events``)."""
     events: int
     """Records it holds."""
     parent: str | None
@@ -373,9 +375,10 @@ class AwaitedOut(_Model):
     """The match."""
     seq: int
     """The seq this holds after (the match's head, or the ``at`` asked for)."""
-    head_hash: str
-    """Hash of the last record; pass ``seq`` as ``expected_seq`` when appending (an append
-    is accepted only where ``seq`` is the head)."""
+    head_hash: str | None
+    """Hash of the last record (``null`` to a player's token on its match in progress unless
+    its seat could compute it, as on ``/events``); pass ``seq`` as ``expected_seq`` when
+    appending (an append is accepted only where ``seq`` is the head)."""
     player: str | None
     """Whose decision is awaited; ``null`` when the match is over."""
     kind: str | None
@@ -414,7 +417,14 @@ class DecisionsIn(_Model):
 
 
 class ReceiptOut(_Model):
-    """What an append stored, signed by the service."""
+    """What an append stored, signed by the service.
+
+    To a player's token on its match in progress, ``head_hash`` is ``null`` unless its seat
+    could compute it from the records it reads (as on ``/matches/{id}/events``: the hash would
+    test a guess of a record naming cards hidden from the seat), while ``signature`` is the
+    same as anyone gets, over the real head hash. The seat checks such a receipt once the
+    match is finished (and public): the head hash of the exported record at ``head_seq``,
+    with ``match_id`` and ``head_seq``, must verify against ``signature``."""
 
     match_id: str
     """The match."""
@@ -422,8 +432,9 @@ class ReceiptOut(_Model):
     """The seq of the first record appended (``head_seq + 1`` when nothing was)."""
     head_seq: int
     """The match's last seq after the append."""
-    head_hash: str
-    """Hash of its last record."""
+    head_hash: str | None
+    """Hash of its last record (``null`` to a player's token while the seat could not
+    compute it: see above)."""
     appended: int
     """Records appended (decisions and their consequences)."""
     decisions: int

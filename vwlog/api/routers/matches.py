@@ -9,6 +9,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import date
+from functools import partial
 from itertools import islice
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -22,9 +23,11 @@ from vwlog.api.dependencies import (
     AccessDep,
     LanguageDep,
     MatchAccess,
+    PrincipalDep,
     StoreDep,
     get_settings,
     get_store,
+    is_finished,
     match_access,
     principal,
     require,
@@ -65,12 +68,13 @@ from vwlog.render.json import (
 )
 from vwlog.rules import expect, legal_decisions
 from vwlog.services.forks import lineage
+from vwlog.services.hashes import HashGate, gate_at, shown_head_hash
 from vwlog.services.matches import import_log, list_matches, state_at
 from vwlog.services.timeline import Timeline, extend, timeline
 from vwlog.services.verdict import judge_stored
 from vwlog.store import MatchStore
 from vwlog.store.catalog import MATCH_ID_MAX
-from vwlog.store.tokens import Role
+from vwlog.store.tokens import Role, TokenInfo
 
 router = APIRouter(prefix="/matches", tags=["matches"], responses=ERROR_RESPONSES)
 
@@ -98,6 +102,7 @@ def full_record(access: MatchAccess) -> None:
 @router.get("", summary="List stored matches, filtered and paged")
 def list_(
     store: StoreDep,
+    who: PrincipalDep,
     player: Annotated[str | None, Query(max_length=200)] = None,
     winner: Annotated[str | None, Query(max_length=200)] = None,
     victory: Annotated[str | None, Query(max_length=40)] = None,
@@ -110,8 +115,10 @@ def list_(
     offset: Annotated[int, Query(ge=0)] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
 ) -> MatchesPage:
-    """Stored matches (summaries only; a match in progress is listed, its records are not).
-    ``victory=UNFINISHED`` lists the matches nobody has won, as the statistics count them."""
+    """Stored matches (summaries only; a match in progress is listed, its records are not, and
+    its ``head_hash`` only to organisers and judges, or to a player's token for its own match
+    as ``/matches/{id}`` shows it). ``victory=UNFINISHED`` lists the matches nobody has won, as
+    the statistics count them."""
     unfinished = victory is not None and victory.upper() == "UNFINISHED"
     found = list_matches(
         store,
@@ -135,7 +142,7 @@ def list_(
         total=len(found),
         offset=offset,
         limit=limit,
-        matches=[MatchSummaryOut.of(m) for m in found[offset : offset + limit]],
+        matches=[_listed(m, who, store) for m in found[offset : offset + limit]],
     )
 
 
@@ -203,17 +210,40 @@ async def upload(
 
 
 @router.get("/{match_id}", summary="A stored match at a glance")
-def meta(access: AccessDep) -> MatchSummaryOut:
-    """The catalog entry of a match."""
-    return MatchSummaryOut.of(access.meta)
+def meta(access: AccessDep, store: StoreDep) -> MatchSummaryOut:
+    """The catalog entry of a match. To a player's token while the match is in progress,
+    ``head_hash`` is ``null`` unless its seat could compute it (`vwlog.services.hashes`)."""
+    return _summary(access.meta, access.viewer, store)
+
+
+def _listed(m: Any, who: TokenInfo | None, store: MatchStore) -> MatchSummaryOut:
+    """A match's summary in the list: a match in progress without its head hash but to an
+    organiser or judge (a hash tests guesses of the records it covers), or to a player's
+    token for its own match as its seat is shown it."""
+    if is_finished(m) or (who is not None and who.role in (Role.ORGANISER, Role.JUDGE)):
+        return MatchSummaryOut.of(m)
+    if who is not None and who.role == Role.PLAYER and who.match_id == m.match_id and who.seat:
+        return _summary(m, who.seat, store)
+    return MatchSummaryOut.of(m).model_copy(update={"head_hash": None})
+
+
+def _summary(m: Any, seat: str | None, store: MatchStore) -> MatchSummaryOut:
+    """A match's summary; for ``seat`` (a player's token on a match in progress), its
+    ``head_hash`` as the seat is shown it."""
+    out = MatchSummaryOut.of(m)
+    if seat is None:
+        return out
+    return out.model_copy(update={"head_hash": shown_head_hash(store, m.match_id, seat)})
 
 
 class _Collect(BaseVisitor[list[EventOut]]):
     """A replay visitor that keeps the events of a page as `EventOut`."""
 
-    def __init__(self, viewer: str | None, ruleset: Any) -> None:
+    def __init__(self, viewer: str | None, ruleset: Any, gate: HashGate | None = None) -> None:
         self.viewer = viewer
         self.ruleset = ruleset
+        self.gate = gate
+        """For a player's token on its match in progress: the chain hashes its seat is shown."""
         self.out: list[EventOut] = []
 
     def visit(self, step: Step) -> None:
@@ -229,6 +259,8 @@ class _Collect(BaseVisitor[list[EventOut]]):
             record=True,
             translated=True,
         )
+        if self.gate is not None:
+            data["hash"] = self.gate.shown(step)
         self.out.append(EventOut.model_validate(data))
 
     def result(self) -> list[EventOut]:
@@ -237,14 +269,23 @@ class _Collect(BaseVisitor[list[EventOut]]):
 
 
 def events_after(
-    store: MatchStore, match_id: str, after: int, limit: int, viewer: str | None
+    store: MatchStore,
+    match_id: str,
+    after: int,
+    limit: int,
+    viewer: str | None,
+    *,
+    seat: str | None = None,
 ) -> tuple[list[EventOut], int]:
-    """Up to ``limit`` events after ``after``, and the match's head seq."""
+    """Up to ``limit`` events after ``after``, and the match's head seq. For ``seat`` (a
+    player's token on its match in progress) a record's ``hash`` is shown only where the seat
+    could compute it (`vwlog.services.hashes`), else ``null``."""
     head = store.head(match_id)
     start = min(after, head.seq)
     state = state_at(store, match_id, start)
+    gate = gate_at(store, match_id, start, seat) if seat is not None else None
     records = store.records(match_id, gt=start, lte=min(head.seq, start + limit))
-    out: list[EventOut] = replay(records, _Collect(viewer, state.ruleset), initial=state)
+    out: list[EventOut] = replay(records, _Collect(viewer, state.ruleset, gate), initial=state)
     return out, head.seq
 
 
@@ -262,12 +303,15 @@ def events(
     """Events after ``after``, each with one sentence and its place in the turn; the
     sentences are in the language asked for (``lang``, else ``Accept-Language``). With
     ``player``, the sentences say only what that seat could know, and the recorded events are
-    left out. A player's token on its match in progress gets only its own seat's."""
+    left out. A player's token on its match in progress gets only its own seat's, and a
+    record's ``hash`` only where its seat could compute it from what it reads (else ``null``:
+    a hash would test a guess of a hidden record); the full chain is public when the match is
+    finished."""
     viewer = seat_of(access, player)
     if viewer is not None:
         board_view(state_at(store, access.match_id), player=viewer)  # 400 for no such seat
     with using_language(lang):
-        out, head = events_after(store, access.match_id, after, limit, viewer)
+        out, head = events_after(store, access.match_id, after, limit, viewer, seat=access.viewer)
     return EventsPage(
         match_id=access.match_id, viewer=viewer, after=after, head_seq=head, events=out, lang=lang
     )
@@ -371,8 +415,14 @@ def awaited(
     (``options``, as ``vwlog next`` and the event list say them). A player's token sees the
     legal decisions only when the decision is its own (they would name the other player's
     hand). ``seq`` is the position described (an append passes it as ``expected_seq``, and
-    only the head accepts one); ``head_hash`` is always the head's."""
+    only the head accepts one); ``head_hash`` is always the head's (to a player's token on its
+    match in progress only where its seat could compute it, else ``null``)."""
     head = store.head(access.match_id)
+    head_hash = (
+        head.hash
+        if access.viewer is None
+        else shown_head_hash(store, access.match_id, access.viewer, head.seq)
+    )
     seq = head.seq if at is None else at
     state = state_at(store, access.match_id, seq)
     rs = state.ruleset
@@ -380,7 +430,7 @@ def awaited(
         return AwaitedOut(
             match_id=access.match_id,
             seq=seq,
-            head_hash=head.hash,
+            head_hash=head_hash,
             player=None,
             kind=None,
             rule="R-SET-1",
@@ -395,7 +445,7 @@ def awaited(
     return AwaitedOut(
         match_id=access.match_id,
         seq=seq,
-        head_hash=head.hash,
+        head_hash=head_hash,
         player=exp.player,
         kind=exp.kind,
         rule=exp.rule,
@@ -437,10 +487,22 @@ def validation(
 @router.get("/{match_id}/integrity", summary="The hash chain and deck commitments of a match")
 def integrity(request: Request, access: AccessDep, store: StoreDep, lang: LanguageDep) -> VerifyOut:
     """Recompute the stored match's hash chain and name the first broken link; with the
-    record's one verdict and reason (as ``/validation``) and where its seal is."""
-    chain, report = _judged(request, store, access.match_id)
+    record's one verdict and reason (as ``/validation``) and where its seal is. To a player's
+    token on its match in progress the hashes (``head_hash``, a broken link's) are ``null``
+    unless its seat could compute them (see ``/events``)."""
+    chain, report = judge_stored(store, access.match_id)  # and the derived data
     with using_language(lang):
-        return VerifyOut.model_validate(verify_json(chain, report, translated=True))
+        out = VerifyOut.model_validate(verify_json(chain, report, translated=True))
+    if access.viewer is None or out.head_hash is None:
+        return out
+    # the head the chain was checked up to (a later append may have moved the match on)
+    shown = shown_head_hash(store, access.match_id, access.viewer, out.records)
+    if shown is not None:
+        return out
+    broken = out.broken
+    if broken is not None:
+        broken = broken.model_copy(update={"expected": None, "found": None})
+    return out.model_copy(update={"head_hash": None, "broken": broken})
 
 
 @router.get(
@@ -478,10 +540,20 @@ def attachment(match_id: str) -> str:
 
 @router.get("/{match_id}/lineage", summary="The tree of forks the match belongs to")
 def lineage_(access: AccessDep, store: StoreDep) -> dict[str, Any]:
-    """From the root of the tree: each match's summary and its forks."""
+    """From the root of the tree: each match's summary and its forks (to a player's token on
+    its match in progress, a match in progress has a ``head_hash`` only as ``/matches/{id}``
+    shows it to that seat)."""
 
     def node(n: Any) -> dict[str, Any]:
-        return {"match": match_summary_json(n.meta), "forks": [node(c) for c in n.children]}
+        summary = match_summary_json(n.meta)
+        if access.viewer is not None and not is_finished(n.meta):
+            # a player's token: its own match as its seat is shown it, and no other's head
+            summary["head_hash"] = (
+                shown_head_hash(store, n.meta.match_id, access.viewer)
+                if n.meta.match_id == access.match_id
+                else None
+            )
+        return {"match": summary, "forks": [node(c) for c in n.children]}
 
     return node(lineage(store, access.match_id))
 
@@ -535,7 +607,7 @@ async def stream(
 ) -> StreamingResponse:
     """Every event after ``after`` as an ``event: record`` message (data: an `EventOut`), then
     new ones as they are appended; ends with ``event: end`` when the match is over or after
-    ``seconds``. A player's token gets its seat's view, as on ``/events``."""
+    ``seconds``. A player's token gets its seat's view and chain hashes, as on ``/events``."""
     store = get_store(request)
 
     async def messages() -> AsyncIterator[bytes]:
@@ -543,7 +615,12 @@ async def stream(
         deadline = time.monotonic() + seconds
         while True:
             page, head = await run_in_threadpool(
-                events_after, store, access.match_id, seen, MAX_PAGE, access.viewer
+                partial(events_after, seat=access.viewer),
+                store,
+                access.match_id,
+                seen,
+                MAX_PAGE,
+                access.viewer,
             )
             for e in page:
                 data = orjson.dumps(e.model_dump(mode="json"))

@@ -18,6 +18,7 @@ from vwlog.api.dependencies import (
     StoreDep,
     WriterDep,
     get_signer,
+    is_finished,
     match_access,
     require,
 )
@@ -40,6 +41,7 @@ from vwlog.model.types import RulingKind
 from vwlog.render.json import rebase_json
 from vwlog.services.authority import HIDDEN_CARD, SeatError, UnseenError, authorize, masked
 from vwlog.services.forks import fork_match
+from vwlog.services.hashes import shown_head_hash
 from vwlog.services.live import record_ruling, start_match
 from vwlog.services.matches import state_at
 from vwlog.services.play import PlayResult, play_decisions
@@ -199,6 +201,12 @@ def append_decisions(
     player's token is told names no card its seat cannot see ("a hidden card"). Without
     ``expected_seq`` a player's decision is appended only at the head it was checked at.
 
+    A player's receipt (and a 409's body) has ``head_hash: null`` while its seat could not
+    compute the head's hash from the records it reads (the hash would test a guess of a
+    record naming cards hidden from it, such as the other seat's draw); its ``signature`` is
+    the one everybody gets, over the real head hash. The seat checks it against the exported
+    record once the match is finished and public (see `ReceiptOut`).
+
     With an ``Idempotency-Key`` header, sending the same append again (a retry after a lost
     answer, to any worker) appends nothing and returns the first receipt; the same key with
     another body or token is refused (422), and the same request while the first is still
@@ -222,7 +230,7 @@ def append_decisions(
             expected_seq=expected,
             choices=body.choices,
         )
-        return _receipt_of(store, signer, match_id, result, shown=True)
+        return _receipt_of(store, signer, match_id, result)
 
     made, _ = _once(keys, match_id, idempotency_key, fingerprint, 200, append)
     return made
@@ -240,6 +248,7 @@ def _append_as_seat(
     head it was checked at; what the rules answer is said through the seat's view."""
     head = store.head(match_id)
     if body.expected_seq is not None and body.expected_seq != head.seq:
+        _withhold_conflict_head(request, store, match_id, seat)
         raise SequenceConflictError(match_id, body.expected_seq + 1)
     state = state_at(store, match_id, head.seq)
     try:
@@ -266,24 +275,38 @@ def _append_as_seat(
             ]
         raise IllegalEventError(err.seq, err.event_type, shown) from None
     except SequenceConflictError:
+        _withhold_conflict_head(request, store, match_id, seat)
         raise
     except VwlogError as err:
         with using_language(lang):
             said = allowed.view.mask(say(err.text()), say(HIDDEN_CARD), sent=allowed.sent)
         raise HTTPException(error_status(err), said) from None
-    return _receipt_of(store, signer, match_id, result, shown=False)
+    return _receipt_of(store, signer, match_id, result, seat=seat)
+
+
+def _withhold_conflict_head(request: Request, store: MatchStore, match_id: str, seat: str) -> None:
+    """Before a 409 to a player's token: the error body names the head's hash only where the
+    seat could compute it (`vwlog.api.errors` reads the mark)."""
+    if shown_head_hash(store, match_id, seat) is None:
+        request.state.head_hash_withheld = True
 
 
 def _receipt_of(
-    store: MatchStore, signer: Signer, match_id: str, result: PlayResult, *, shown: bool
+    store: MatchStore,
+    signer: Signer,
+    match_id: str,
+    result: PlayResult,
+    *,
+    seat: str | None = None,
 ) -> ReceiptOut:
-    """The signed receipt of what `play_decisions` appended; the events only where the
-    reader sees the full record (consequences may name hidden cards)."""
+    """The signed receipt of what `play_decisions` appended. To ``seat`` (a player's token)
+    no events (consequences may name hidden cards), and the head hash only where the seat
+    could compute it (`vwlog.services.hashes`); the signature is the one everybody gets."""
     head_seq = result.head_seq
     # the hash of the head this append made (a later append may have moved the match on)
     made = next(store.records(match_id, gt=head_seq - 1, lte=head_seq), None)
     head_hash = (made.hash if made is not None else None) or store.head(match_id).hash
-    return receipt(
+    made_receipt = receipt(
         signer,
         match_id,
         head_seq,
@@ -292,8 +315,12 @@ def _receipt_of(
         appended=result.appended,
         decisions=result.decisions,
         winner=result.winner,
-        events=[e.model_dump(mode="json", by_alias=True) for e in result.events] if shown else [],
+        events=[] if seat else [e.model_dump(mode="json", by_alias=True) for e in result.events],
     )
+    if seat is None or is_finished(store.meta(match_id)):
+        return made_receipt  # a finished match is public, its chain with it
+    shown = shown_head_hash(store, match_id, seat, head_seq)
+    return made_receipt.model_copy(update={"head_hash": shown})
 
 
 @router.post("/matches/{match_id}/forks", status_code=201, summary="Fork a match")
