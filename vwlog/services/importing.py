@@ -45,6 +45,7 @@ from vwlog.services.matches import (
 from vwlog.services.snapshots import _Snapshots, encode_snapshot
 from vwlog.services.trust import check_integrity
 from vwlog.services.validate import with_findings
+from vwlog.services.verify import header_line
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
@@ -141,8 +142,9 @@ def _sealed_header(header: LogHeader) -> LogHeader:
     return codec.seal_header(header.model_copy(update={"hash": None}))
 
 
-def _check_chain(path: str | Path, header: LogHeader) -> None:
-    """Refuse a sealed log whose chain is broken or that lacks a hash somewhere."""
+def _check_chain(path: str | Path, header: LogHeader, header_line: bytes | None = None) -> None:
+    """Refuse a sealed log whose chain is broken, that lacks a hash somewhere, or whose header
+    line (``header_line``, as read) is not in canonical form."""
     name = str(path)
 
     def lines() -> Iterator[tuple[int, bytes]]:
@@ -157,7 +159,7 @@ def _check_chain(path: str | Path, header: LogHeader) -> None:
                 )
             yield line_no, codec.record_bytes(record) if upcast else raw
 
-    report = verify_lines(name, header, lines())
+    report = verify_lines(name, header, lines(), header_line=header_line)
     if report.broken is not None:
         b = report.broken
         where = f"seq {b.seq}" if b.seq is not None else f"line {b.line}"
@@ -217,10 +219,11 @@ def _prepare(
     name = str(path)
     with open_log(path) as reader:
         header = reader.header
+        line = header_line(reader)
     seal: Literal["author", "import"] = "author" if header.hash is not None else "import"
     if seal == "author":
         try:
-            _check_chain(path, header)
+            _check_chain(path, header, line)
         except LogFormatError as err:
             raise _refused(path, err) from err
     else:

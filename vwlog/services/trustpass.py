@@ -49,11 +49,13 @@ class IntegrityPass:
         parse: Callable[[bytes], EventRecord] = parse_current,
         *,
         upcast: bool = False,
+        header_line: bytes | None = None,
     ) -> None:
         """``parse`` reads a record line as the records given to `feed` were read; ``upcast``:
-        those records were read from an older format (their lines are not their JSON)."""
+        those records were read from an older format (their lines are not their JSON);
+        ``header_line``: the header line as read, held to canonical form (not when upcast)."""
         self.header = header
-        self.chain = ChainCheck(source, header)
+        self.chain = ChainCheck(source, header, None if upcast else header_line)
         self.lines: list[tuple[int, EventRecord]] = []
         self.unreadable: str | None = None
         """Why the record cannot be read past some line (an altered record may no longer

@@ -85,7 +85,13 @@ def validate_and_verify(
     opts = options or ValidationOptions()
     validator = Validator(source=str(path))
     with fewer_collections(), open_log(path) as reader:
-        gathered = IntegrityPass(reader.name, reader.header, reader.parse, upcast=reader.upcast)
+        gathered = IntegrityPass(
+            reader.name,
+            reader.header,
+            reader.parse,
+            upcast=reader.upcast,
+            header_line=reader.header_raw,
+        )
         lines = gathered.tee(reader.lines())
         first = next(lines, None)
         ruleset = opts.ruleset

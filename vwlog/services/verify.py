@@ -17,6 +17,8 @@ from vwlog.model.text import msg, said_text
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from vwlog.io.logfile import LogReader
+
 
 # -- integrity -------------------------------------------------------------------------------
 
@@ -93,18 +95,31 @@ def verify_log(path: str | Path) -> VerifyReport:
             longer than the limit.
     """
     with open_log(path) as reader:
-        return verify_lines(reader.name, reader.header, reader.raw_lines())
+        return verify_lines(
+            reader.name, reader.header, reader.raw_lines(), header_line=header_line(reader)
+        )
+
+
+def header_line(reader: LogReader) -> bytes | None:
+    """The header line as the file has it, to be held to canonical form; ``None`` for a file
+    of an older format version (its header is upcast: its line is not its JSON)."""
+    return None if reader.upcast else reader.header_raw
 
 
 def verify_lines(
-    source: str, header: LogHeader, lines: Iterable[tuple[int, bytes]]
+    source: str,
+    header: LogHeader,
+    lines: Iterable[tuple[int, bytes]],
+    *,
+    header_line: bytes | None = None,
 ) -> VerifyReport:
     """Check the chain of raw record lines ``(line number, bytes)`` under ``header``.
 
     A line passes only in canonical form: the hash of a record written another way (``2.0``
-    for ``2``, ``"5"`` for ``5``) may still match, but the line does not.
+    for ``2``, ``"5"`` for ``5``) may still match, but the line does not; nor does the header
+    line (``header_line``, as read), when it is given.
     """
-    check = ChainCheck(source, header)
+    check = ChainCheck(source, header, header_line)
     for line_no, raw in lines:
         check.feed(line_no, raw)
         if check.stopped:
@@ -123,7 +138,11 @@ class ChainCheck:
     """The hash chain and deck commitments of a log, checked one raw line at a time (so one
     read of a log can also replay it): `feed` each record line, then `report`."""
 
-    def __init__(self, source: str, header: LogHeader) -> None:
+    def __init__(
+        self, source: str, header: LogHeader, header_line: bytes | None = None
+    ) -> None:
+        """``header_line``: the header line as read, held to canonical form like every record
+        line (``None``: the header has no line of its own, as in the store)."""
         self.source = source
         self.header = header
         self.hashed = header.hash is not None
@@ -133,6 +152,12 @@ class ChainCheck:
             if root != header.hash:
                 self.broken = BrokenLink(
                     None, 1, said_text(msg("header altered")), root, header.hash
+                )
+            elif header_line is not None and not _canonical_line(header_line):
+                # the hash still matches the header's content, but the line is written
+                # another way (spaces, key order, an escape, ``1.0`` for ``1``)
+                self.broken = BrokenLink(
+                    None, 1, said_text(msg("header altered: not in canonical form"))
                 )
         self.previous: str = header.hash or ""
         self.count = 0
@@ -326,6 +351,14 @@ def _hashed_line(data: dict[str, Any], claimed: str, body: bytes) -> bytes:
         return b""
 
 
+def _canonical_line(raw: bytes) -> bool:
+    """Whether ``raw`` is the canonical JSON of what it says."""
+    try:
+        return raw == codec.canonical(_loads(raw))
+    except (orjson.JSONDecodeError, codec.EncodeError):
+        return False
+
+
 def _link_problem(
     count: int,
     line_no: int,
@@ -350,4 +383,12 @@ def _link_problem(
     return None
 
 
-__all__ = ["BrokenLink", "ChainCheck", "Commitment", "VerifyReport", "verify_lines", "verify_log"]
+__all__ = [
+    "BrokenLink",
+    "ChainCheck",
+    "Commitment",
+    "VerifyReport",
+    "header_line",
+    "verify_lines",
+    "verify_log",
+]
