@@ -3,7 +3,9 @@ mounts the routers, the error handlers, the access log and the guards every answ
 
 Three pure ASGI middlewares wrap the routes (outermost first):
 
-- `AccessLog` — one JSON line per request on stderr (``--no-access-log`` leaves it out);
+- `AccessLog` — one JSON line per request on stderr, each written whole by one ``write``
+  (several workers share stderr), however the request ends (``--no-access-log`` leaves it
+  out);
 - `Guard` — every answer carries the security headers (`SECURITY_HEADERS`, a
   Content-Security-Policy without inline script: ``default-src 'self'``, ``frame-ancestors
   'none'``), and an unexpected failure becomes a 500 in the one error shape
@@ -21,16 +23,17 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import logging
+import os
 import re
-import sys
+import select
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import orjson
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
@@ -41,6 +44,7 @@ from vwlog.api import errors
 from vwlog.api.cache import HeadCache
 from vwlog.api.dependencies import principal
 from vwlog.api.routers import catalog, matches, play, viewer
+from vwlog.api.routers.catalog import CLIENT_GONE
 from vwlog.api.schemas import ErrorOut
 from vwlog.api.settings import ApiSettings
 from vwlog.api.signing import Signer
@@ -52,8 +56,6 @@ from vwlog.store.tokens import TokenStore
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-ACCESS_LOG = "vwlog.access"
-"""The logger of the access log: one JSON object per request."""
 JSON_BODY_LIMIT = 1024 * 1024
 """Largest request body of every route but the log upload, in bytes (1 MiB)."""
 UPLOAD_PATH = "/matches"
@@ -73,19 +75,20 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 """The headers every answer carries."""
 SWAGGER_UI = "/static/swagger-ui"
 """Where the Swagger UI files of the ``swagger-ui-bundle-v2`` package are served."""
+ACCESS_PATH_LIMIT = 160
+"""Most characters of a request's path an access-log entry keeps (an ellipsis marks a cut)."""
+ACCESS_LINE_LIMIT = 4000
+"""Most bytes of one access-log entry, its line feed included (each field is bounded: see
+`access_line`): under Linux's ``PIPE_BUF`` (4096), so one write of an entry to a pipe is
+never mixed with another process's."""
+REQUEST_ID_HEADER = "x-request-id"
+"""A request's own id, logged as ``request_id`` when it is 1 to 40 letters, digits and
+``. _ : ~ -`` (anything else is logged as ``null``): a client matches its requests to the log."""
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:~-]{1,40}")
+STDERR = 2
+"""The file descriptor the access log writes to."""
 
 _log = logging.getLogger(__name__)
-
-
-def _access_logger() -> logging.Logger:
-    log = logging.getLogger(ACCESS_LOG)
-    if not log.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        log.addHandler(handler)
-        log.setLevel(logging.INFO)
-        log.propagate = False
-    return log
 
 
 def create_app(settings: ApiSettings | None = None) -> FastAPI:
@@ -136,7 +139,7 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, json_limit=JSON_BODY_LIMIT, upload_limit=settings.max_upload)
     app.add_middleware(Guard, csp_for={"/docs": docs_csp})
     if settings.access_log:
-        app.add_middleware(AccessLog, log=_access_logger())
+        app.add_middleware(AccessLog, fd=STDERR)
     return app
 
 
@@ -292,40 +295,138 @@ async def _no_body() -> Message:
     return {"type": "http.disconnect"}
 
 
-class AccessLog:
-    """One JSON line per request: when, method, path, status, milliseconds, client, role."""
+_METHOD_LIMIT = 16
+_SHORT_LIMIT = 40
 
-    def __init__(self, app: ASGIApp, *, log: logging.Logger) -> None:
+
+def access_line(
+    *,
+    method: object,
+    path: object,
+    status: int,
+    ms: float,
+    client: object,
+    role: object,
+    request_id: object,
+    at: float | None = None,
+) -> bytes:
+    """One access-log entry: a JSON object on one line, ASCII only, ended by a line feed.
+
+    Every text is bounded before it is encoded (the path to `ACCESS_PATH_LIMIT` characters,
+    the method to 16, the client, role and request id to 40) and each character escapes to at
+    most 12 bytes (``\\ud83d\\ude00``): at most about 3.8 KB, under `ACCESS_LINE_LIMIT`. Every
+    non-ASCII or control character is escaped (``\\u2028``, a C1 control, ESC, a line feed
+    from ``%0a``): a path can neither break the line nor reach a terminal that shows the log.
+
+    >>> line = access_line(method="GET", path="/x\\n" + "\\u2028" * 5000, status=404, ms=1.5,
+    ...                    client="127.0.0.1", role=None, request_id=None, at=0)
+    >>> line.count(b"\\n"), len(line) < ACCESS_LINE_LIMIT, line.isascii()
+    (1, True, True)
+    """
+    entry = {
+        "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at)),
+        "method": _cut(method, _METHOD_LIMIT),
+        "path": _cut(path, ACCESS_PATH_LIMIT),
+        "status": status,
+        "ms": round(ms, 2),
+        "client": _cut(client, _SHORT_LIMIT),
+        "role": _cut(role, _SHORT_LIMIT),
+        "request_id": _cut(request_id, _SHORT_LIMIT),
+    }
+    return json.dumps(entry, ensure_ascii=True, separators=(",", ":")).encode() + b"\n"
+
+
+def _cut(value: object, limit: int) -> str | None:
+    if value is None:
+        return None
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + "\u2026"
+
+
+def write_line(fd: int, line: bytes) -> None:
+    """Write ``line`` to ``fd`` with one ``write``: one whole line, never mixed with another
+    process's on the same pipe or file (see `ACCESS_LINE_LIMIT`).
+
+    A descriptor another process left non-blocking and a full pipe: wait until it takes the
+    line (as a blocking write would), never drop or cut it. A descriptor nobody reads any more
+    (``EPIPE``) or that is closed: the entry has nowhere to go.
+    """
+    view = memoryview(line)
+    while view:
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:
+            select.select([], [fd], [])
+            continue
+        except OSError:
+            return
+        view = view[written:]
+
+
+class AccessLog:
+    """One access-log entry per request, written when the request ends, however it ends:
+    answered (by a route, an error handler, or a middleware before any route: the body
+    limit's 413), failed (the status the guard answered), or given up (its client left before
+    the answer began, as the app heard: `CLIENT_GONE`, 499; cancelled otherwise: 500).
+
+    An entry is one JSON line: ``at`` (UTC, seconds), ``method``, ``path`` (without the query,
+    which may carry what a client typed), ``status``, ``ms``, ``client`` (its address),
+    ``role`` (of its token, when one was accepted) and ``request_id`` (the ``X-Request-ID``
+    header, see `REQUEST_ID_HEADER`). It is written to ``fd`` (stderr) by one ``write`` of the
+    whole line (`write_line`): several workers share stderr, and a line buffered and flushed
+    in pieces could be cut by another worker's.
+    """
+
+    def __init__(self, app: ASGIApp, *, fd: int = STDERR) -> None:
         self.app = app
-        self.log = log
+        self.fd = fd
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        status = 500
+        status: int | None = None
+        gone = False
 
         async def noted(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
-                status = message["status"]
+                # an answer to a client that already left reaches nobody
+                status = CLIENT_GONE if gone else message["status"]
             await send(message)
 
+        async def heard() -> Message:
+            nonlocal gone
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                gone = True
+            return message
+
         try:
-            await self.app(scope, receive, noted)
+            await self.app(scope, heard, noted)
         finally:
-            client = scope.get("client")
-            entry = {
-                "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "method": scope.get("method"),
-                "path": scope.get("path"),
-                "status": status,
-                "ms": round((time.perf_counter() - started) * 1000, 2),
-                "client": client[0] if client else None,
-                "role": (scope.get("state") or {}).get("role"),
-            }
-            self.log.info(orjson.dumps(entry).decode())
+            if status is None:
+                status = CLIENT_GONE if gone else 500
+            line = access_line(
+                method=scope.get("method"),
+                path=scope.get("path"),
+                status=status,
+                ms=(time.perf_counter() - started) * 1000,
+                client=(scope.get("client") or (None,))[0],
+                role=(scope.get("state") or {}).get("role"),
+                request_id=_request_id(scope),
+            )
+            write_line(self.fd, line)
+
+
+def _request_id(scope: Scope) -> str | None:
+    """The request's ``X-Request-ID``, when it is one `REQUEST_ID_HEADER` accepts."""
+    for name, value in scope.get("headers", ()):
+        if name == REQUEST_ID_HEADER.encode():
+            text = value.decode("latin-1")
+            return text if _REQUEST_ID.fullmatch(text) else None
+    return None
 
 
 def app_from_env() -> FastAPI:
@@ -335,14 +436,19 @@ def app_from_env() -> FastAPI:
 
 
 __all__ = [
-    "ACCESS_LOG",
+    "ACCESS_LINE_LIMIT",
+    "ACCESS_PATH_LIMIT",
     "CSP",
     "JSON_BODY_LIMIT",
+    "REQUEST_ID_HEADER",
     "SECURITY_HEADERS",
+    "STDERR",
     "SWAGGER_UI",
     "AccessLog",
     "BodyLimit",
     "Guard",
+    "access_line",
     "app_from_env",
     "create_app",
+    "write_line",
 ]
