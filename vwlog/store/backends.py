@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -15,7 +16,10 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.persistence import (
     AggregateRecorder,
+    ConnectionUnavailableError,
+    InfrastructureFactory,
 )
+from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
 from eventsourcing.utils import Environment
 from typing_extensions import override
 
@@ -49,6 +53,12 @@ TABLES = (f"{APPLICATION}_events", f"{APPLICATION}_snapshots")
 
 _BATCHED_SQLITE_RECORDER = "vwlog.store.recorder:BatchedSQLiteApplicationRecorder"
 """The recorder that inserts a whole match per ``executemany`` on SQLite."""
+SQLITE_CONNECTIONS = 64
+"""Most SQLite connections one store opens at once (eventsourcing keeps 5 open plus 10 more).
+
+A connection is used for one statement or transaction at a time; a service answers from a
+pool of 40 threads, and in WAL mode readers never wait for each other or for the writer, so
+every thread that reads gets a connection of its own instead of queueing for one."""
 
 
 class VwlogApplication(Application[UUID]):
@@ -69,6 +79,13 @@ class VwlogApplication(Application[UUID]):
         return Environment(name, merged)
 
     @override
+    def construct_factory(self, env: Environment) -> InfrastructureFactory[Any]:
+        factory = super().construct_factory(env)
+        if isinstance(factory, SQLiteFactory):
+            _sqlite_pool(factory, env)
+        return factory
+
+    @override
     def construct_mapper(self) -> Mapper[UUID]:
         return RecordMapper(
             transcoder=OrjsonTranscoder(),
@@ -85,6 +102,61 @@ class VwlogApplication(Application[UUID]):
     def snapshot_recorder(self) -> AggregateRecorder:
         assert self.snapshots is not None, "IS_SNAPSHOTTING_ENABLED is set in env"
         return self.snapshots.recorder
+
+
+class _SQLitePool(SQLiteConnectionPool):
+    """eventsourcing's SQLite pool, where a writer waits for the process's other writer
+    before it joins the pool's queue, for as long as SQLite lets it wait for another process's.
+
+    eventsourcing's pool hands out every connection, readers' included, through one queue, and
+    a writer waits in it for the process's one writer: while a write transaction lasts (a long
+    upload is one), every reader queues behind the next writer, though in WAL mode readers never
+    wait for a writer. And it gives up after a fixed 5 s, whatever ``SQLITE_LOCK_TIMEOUT`` says:
+    under concurrent appends on a busy machine the queue alone passed 5 s, and appends and
+    reads failed ("Timed out waiting for connection pool semaphore", a 503 from the service).
+    """
+
+    def __init__(self, *, db_name: str, lock_timeout: int | None, pool_timeout: float) -> None:
+        super().__init__(
+            db_name=db_name,
+            lock_timeout=lock_timeout,
+            max_overflow=SQLITE_CONNECTIONS - 5,
+            pool_timeout=pool_timeout,
+        )
+        self._writer_turn = threading.Lock()
+
+    @override
+    def get_connection(
+        self, timeout: float | None = None, *, is_writer: bool | None = None
+    ) -> SQLiteConnection:
+        if is_writer is not True or self.is_sqlite_memory_mode:
+            return super().get_connection(timeout, is_writer=is_writer)
+        if not self._writer_turn.acquire(timeout=self.pool_timeout if timeout is None else timeout):
+            raise ConnectionUnavailableError("Timed out waiting for return of writer")
+        try:
+            return super().get_connection(timeout, is_writer=True)
+        except BaseException:
+            self._writer_turn.release()
+            raise
+
+    @override
+    def put_connection(self, conn: SQLiteConnection) -> None:
+        turn = conn.is_writer is True and not self.is_sqlite_memory_mode
+        try:
+            super().put_connection(conn)
+        finally:
+            if turn:
+                self._writer_turn.release()
+
+
+def _sqlite_pool(factory: SQLiteFactory, env: Mapping[str, str]) -> None:
+    """Give ``factory``'s datastore a `_SQLitePool` (before it opened any connection)."""
+    old = factory.datastore.pool
+    timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or old.pool_timeout)
+    factory.datastore.pool = _SQLitePool(
+        db_name=old.db_name, lock_timeout=old.lock_timeout, pool_timeout=timeout
+    )
+    old.close()
 
 
 def prepare_sqlite(env: Mapping[str, str], url: str) -> None:
@@ -238,6 +310,7 @@ def as_uuid(originator_id: UUID | str) -> UUID:
 __all__ = [
     "APPLICATION",
     "PAGE_SIZE",
+    "SQLITE_CONNECTIONS",
     "TABLES",
     "VwlogApplication",
     "as_uuid",
