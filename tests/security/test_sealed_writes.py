@@ -115,7 +115,7 @@ def test_decisions_and_rulings_after_an_authors_seal_are_refused(
 def test_a_finished_match_is_sealed_and_nothing_follows_its_seal(
     server: Server, tmp_path: Path
 ) -> None:
-    match_id, _seats = new_live(server)
+    match_id, seats = new_live(server)
     with server.client("organiser") as c:
         r = c.post(f"/matches/{match_id}/decisions", json={"decisions": ["p2: concede"]})
         assert r.status_code == 200, r.text
@@ -130,6 +130,9 @@ def test_a_finished_match_is_sealed_and_nothing_follows_its_seal(
     with server.client("organiser") as c:
         r = c.post(f"/matches/{match_id}/decisions", json={"decisions": ["p1: pass"]})
         _refused(r, match_id, seal, "only signatures may follow a seal")
+    with server.client(seats["p1"]) as c:  # the winner's own token cannot add to it either
+        r = c.post(f"/matches/{match_id}/decisions", json={"decisions": ["p1: pass"]})
+        assert r.status_code in (403, 409), r.text
     with server.client("judge") as c:
         r = c.post(
             f"/matches/{match_id}/rulings",
