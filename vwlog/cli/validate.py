@@ -520,7 +520,6 @@ def _seal_lines(integrity: Integrity) -> list[str]:
     for problem in integrity.problems:
         if "hash chain" not in problem:
             lines.append(f"    {term(say(problem))}")
-    lines.extend(_verdict_lines(judged))
     return lines
 
 
