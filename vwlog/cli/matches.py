@@ -37,8 +37,9 @@ from vwlog.services.matches import (
     ImportResult,
     created_day,
     export_match,
+    export_problem,
     import_logs,
-    list_matches,
+    list_vouched,
 )
 from vwlog.services.play import play_decisions
 from vwlog.store import MatchStore
@@ -240,6 +241,11 @@ def export(cli: CliContext, match_id: str, out: str) -> None:
     again is identical, and 'vwlog verify' can check it without the store. A
     fork's export holds its parent's prefix and validates on its own.
 
+    The stored chain is checked first: a match whose lines no longer chain,
+    or end elsewhere than its catalog entry recorded, is refused and nothing
+    is written (exit 1). A match whose catalog entry this installation does
+    not vouch for is written with a warning (exit 1).
+
     Example:
 
     \b
@@ -247,7 +253,14 @@ def export(cli: CliContext, match_id: str, out: str) -> None:
         vwlog export 'sim-7-00001~block' > what-if.jsonl
     """
     with open_store(cli, match_id) as store:
+        problem = export_problem(store, match_id)
+        if problem is not None:
+            echo(_("Error: {message}").format(message=term(say(problem))), err=True)
+            raise click.exceptions.Exit(1)
+        vouched = store.vouched(match_id)
         n = export_match(store, match_id, out)
+    if not vouched:
+        echo(_not_vouched_line(match_id), err=True)
     if out != "-":
         echo(
             _("wrote {records} of {match} to {path}").format(
@@ -255,6 +268,17 @@ def export(cli: CliContext, match_id: str, out: str) -> None:
             ),
             err=True,
         )
+    if not vouched:
+        raise click.exceptions.Exit(1)
+
+
+def _not_vouched_line(match_id: str) -> str:
+    """The warning for a stored match whose catalog entry this installation does not vouch
+    for (`vwlog.store.MatchStore.vouched`)."""
+    return _(
+        "WARNING: {match}: its catalog entry is not as vwlog wrote it here (altered in the "
+        "database, or written elsewhere): 'vwlog verify {match}' checks it"
+    ).format(match=term(match_id))
 
 
 _LIST_HEADERS = (
@@ -314,7 +338,7 @@ def list_(
         metas = []  # nothing stored yet: a listing creates no store
     else:
         with open_store(cli) as store:
-            metas = list_matches(
+            metas = list_vouched(
                 store,
                 player=player,
                 winner=winner,
@@ -323,10 +347,10 @@ def list_(
                 since=since.date() if since else None,
             )
     if output_format == "json":
-        click.echo(to_json([match_summary_json(m) for m in metas]))
+        click.echo(to_json([match_summary_json(m) | {"vouched": v} for m, v in metas]))
         return
     rows = []
-    for m in metas:
+    for m, vouched in metas:
         fork = (
             _("(fork of {parent} @{seq})").format(parent=m.parent, seq=m.fork_at)
             if m.parent
@@ -334,6 +358,8 @@ def list_(
         )
         if m.seal == "import":
             fork = f"{fork} ({_('sealed on import')})".strip()
+        if not vouched:
+            fork = f"{fork} ({_('UNVOUCHED: altered in the database?')})".strip()
         day = created_day(m.created)
         rows.append(
             (

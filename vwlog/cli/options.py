@@ -146,11 +146,18 @@ def store_exists(url: str) -> bool:
 
 
 def reading_store(ctx: click.Context, url: str) -> MatchStore | None:
-    """The store for a command that only reads, opened until the command ends; ``None`` when
-    it does not exist (it is not created)."""
+    """The store for a command that only reads, opened once and kept open until the command
+    ends (every match the command names is read through it, so a PostgreSQL store holds one
+    connection pool however many matches it reads); ``None`` when it does not exist (it is not
+    created)."""
     if not store_exists(url):
         return None
-    return ctx.with_resource(open_store(url))
+    root = ctx.find_root()
+    opened: dict[str, MatchStore] = root.meta.setdefault("vwlog.stores", {})
+    store = opened.get(url)
+    if store is None:
+        store = opened[url] = root.with_resource(open_store(url))
+    return store
 
 
 # -- a log file or a stored match ------------------------------------------------------------
@@ -298,8 +305,11 @@ def load_records(ctx: click.Context, url: str, arg: str) -> LoadedMatch:
         header = store.header(arg)
 
         def stored() -> Iterator[tuple[int, EventRecord]]:
-            # nothing is read until the records are iterated (show reads from a snapshot)
-            for record in store.records(arg):
+            # nothing is read until the records are iterated (show reads from a snapshot);
+            # each record is given only once its line chains (an altered row ends the output)
+            from vwlog.services.matches import checked_records
+
+            for record in checked_records(store, arg):
                 yield record.seq + 1, record
 
         return LoadedMatch(

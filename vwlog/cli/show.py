@@ -17,6 +17,7 @@ from vwlog.engine.seek import no_such_seq, state_at
 from vwlog.io.i18n import gettext as _
 from vwlog.render.json import board_json, dumps, seen_card_json
 from vwlog.render.text import board_text, hidden_lines, term
+from vwlog.services.matches import checked_records
 from vwlog.services.matches import state_at as stored_state_at
 
 if TYPE_CHECKING:
@@ -90,6 +91,15 @@ def show(
         seq = at_seq
         state = state_at(match.items, at_seq, source=match.source, visitor=tracker, ruleset=ruleset)
     check_player(state, player)
+    if match.store is not None and match.match_id is not None:
+        if not match.store.vouched(match.match_id):
+            echo(
+                _(
+                    "WARNING: {match}: its catalog entry is not as vwlog wrote it here (altered "
+                    "in the database, or written elsewhere): 'vwlog verify {match}' checks it"
+                ).format(match=term(match.match_id)),
+                err=True,
+            )
     known = tracker.knowledge(player) if tracker and player and state.started else None
     if output_format == "json":
         data = board_json(state, player=player, seq=seq)
@@ -117,7 +127,7 @@ def _stored_position(
     if seq > last:
         raise no_such_seq(seq, f"store:{match_id}", 1 if last else None, last or None)
     if tracker is not None and seq:
-        records = store.records(match_id, lte=seq)
+        records = checked_records(store, match_id, lte=seq)
         return seq, state_at(records, seq, source=f"store:{match_id}", visitor=tracker)
     return seq, stored_state_at(store, match_id, seq)
 

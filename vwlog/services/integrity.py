@@ -63,8 +63,8 @@ class _Checked(BaseVisitor[list[str]]):
     def __init__(self, store: MatchStore, match_id: str, *, repair: bool = False) -> None:
         self.store = store
         self.match_id = match_id
-        self.pending = store.snapshots(match_id)
-        self.next: tuple[int, bytes] | None = next(self.pending, None)
+        self.pending = store.snapshots_vouched(match_id)
+        self.next: tuple[int, bytes, bool] | None = next(self.pending, None)
         self.static: MatchState | None = None
         self.problems: list[str] = []
         self.repair = repair
@@ -81,7 +81,7 @@ class _Checked(BaseVisitor[list[str]]):
             self.next = next(self.pending, None)  # not a seq of a record (cannot be: checked)
         if self.next is None or self.next[0] != record.seq:
             return
-        data = self.next[1]
+        data, vouched = self.next[1], self.next[2]
         self.next = next(self.pending, None)
         state = decode_snapshot(self.static, data, record.hash) if self.static is not None else None
         if state is None:
@@ -103,8 +103,10 @@ class _Checked(BaseVisitor[list[str]]):
                     )
                 )
             )
-        else:
+        elif vouched:
             return
+        # right, but not vouched for by this installation (written elsewhere, or before
+        # snapshots were tagged): readers replay instead; a repair tags it again
         if self.repair:
             self.rebuilt.append((record.seq, encode_snapshot(step.after, record.hash)))
             if len(self.rebuilt) == _REBUILT_PAGE:
@@ -160,6 +162,9 @@ def _derived(store: MatchStore, match_id: str, *, repair: bool) -> tuple[list[st
     derived = meta_from(header, report, head.hash, events=head.seq, metrics=_metrics(measure))
     derived = as_imported(derived, stored)  # the verdict on the imported file is kept
     catalog = _catalog_problems(stored, derived)
+    vouched = store.vouched(match_id)
+    if not vouched:
+        catalog.append(_NOT_VOUCHED)
     rebuilt: list[str] = []
     if repair:
         checked.flush()
@@ -171,9 +176,25 @@ def _derived(store: MatchStore, match_id: str, *, repair: bool) -> tuple[list[st
             keep = {"seal": stored.seal, "source_sha256": stored.source_sha256}
             store.update_meta(derived.model_copy(update=keep))
             rebuilt.append(said_text(msg("the catalog entry rebuilt from the records")))
+            if not store.vouched(match_id):
+                rebuilt.append(_STILL_NOT_VOUCHED)
     return catalog + checked.problems, rebuilt
 
 
+_NOT_VOUCHED = said_text(
+    msg(
+        "the catalog entry is not as vwlog wrote it here (its tag does not hold under this "
+        "installation's key: altered in the database, or written elsewhere): where its seal "
+        "came from, the file it was imported from and the verdict on that file cannot be "
+        "vouched for"
+    )
+)
+_STILL_NOT_VOUCHED = said_text(
+    msg(
+        "the facts of its import (seal, source file, verdict) were not vouched for, so the "
+        "rebuilt entry is not either"
+    )
+)
 _METRICS_DIFFER = said_text(msg("the catalog's statistics differ from the records'"))
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+import orjson
+
 from vwlog.engine.replay import (
     BaseVisitor,
     Fanout,
@@ -43,12 +45,17 @@ from vwlog.model.text import Msg, msg, said_text
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
-from vwlog.services.snapshots import _Snapshots, decode_snapshot, encode_snapshot
+from vwlog.services.snapshots import (
+    _Snapshots,
+    decode_snapshot,
+    encode_snapshot,
+    snapshot_record_hash,
+)
 from vwlog.services.verify import BrokenLink, VerifyReport, verify_lines
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from pathlib import Path
     from typing import BinaryIO
 
@@ -359,13 +366,23 @@ def import_logs(
 # -- export, verify, list --------------------------------------------------------------------
 
 
-def export_match(store: MatchStore, match_id: str, target: str | Path) -> int:
+def export_match(
+    store: MatchStore, match_id: str, target: str | Path, *, checked: bool = False
+) -> int:
     """Write a stored match as a log file: the header and the stored lines as they are.
+
+    With ``checked``, the stored lines are first checked (`export_problem`): a match whose
+    chain no longer holds is refused and nothing is written.
 
     Raises:
         MatchNotFoundError: no such match.
         OutputError: the file cannot be written.
+        StoreError: with ``checked``, the stored chain no longer holds.
     """
+    if checked:
+        problem = export_problem(store, match_id)
+        if problem is not None:
+            raise StoreError(problem)
     header = store.header(match_id)
     head = codec.header_bytes(header)
 
@@ -375,6 +392,32 @@ def export_match(store: MatchStore, match_id: str, target: str | Path) -> int:
         return _write_export(sys.stdout.buffer, head, store.raw_lines(match_id))
     with replacing(target) as out:
         return _write_export(out, head, store.raw_lines(match_id))
+
+
+def export_problem(store: MatchStore, match_id: str) -> str | None:
+    """Why the stored lines of a match may not be exported as its record, or ``None``: its
+    header and lines must chain, and end at the head its catalog entry recorded (one read
+    and hash of the lines, before anything is written).
+
+    Raises:
+        MatchNotFoundError: no such match.
+        StoreError: the database failed.
+    """
+    report = verify_match(store, match_id, with_derived=False)
+    if report.broken is None:
+        return None
+    b = report.broken
+    return said_text(
+        msg(
+            "match {match_id}: its stored chain no longer holds ({where}: {reason}): nothing "
+            "exported; 'vwlog verify {match_id}' says more",
+            match_id=match_id,
+            where=msg("seq {seq}", seq=b.seq)
+            if b.seq is not None
+            else msg("line {line}", line=b.line),
+            reason=b.reason,
+        )
+    )
 
 
 def _write_export(out: BinaryIO, head: bytes, lines: Iterable[bytes]) -> int:
@@ -478,8 +521,26 @@ def list_matches(
 ) -> list[MatchMeta]:
     """Stored matches, filtered; ``since`` keeps those created on or after that day (a match
     whose log gives no creation time is left out)."""
+    chosen = list_vouched(
+        store, player=player, winner=winner, victory=victory, flagged=flagged, since=since
+    )
+    return [meta for meta, _ in chosen]
+
+
+def list_vouched(
+    store: MatchStore,
+    *,
+    player: str | None = None,
+    winner: str | None = None,
+    victory: str | None = None,
+    flagged: bool | None = None,
+    since: date | None = None,
+) -> list[tuple[MatchMeta, bool]]:
+    """`list_matches`, each with whether this installation vouches for its catalog entry
+    (`MatchStore.vouched`): one that is not may have been altered in the database, and is
+    shown flagged."""
     out = []
-    for m in store.list_matches():
+    for m, vouched in store.list_vouched():
         if since is not None:
             created = created_day(m.created)
             if created is None or created < since:
@@ -492,7 +553,7 @@ def list_matches(
             continue
         if flagged is not None and m.flagged != flagged:
             continue
-        out.append(m)
+        out.append((m, vouched))
     return out
 
 
@@ -518,11 +579,20 @@ def _static_state(store: MatchStore, match_id: str) -> MatchState:
 
 def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchState:
     """The state after event ``seq`` (default: the last) of a stored match, computed from the
-    nearest snapshot at or before it, replaying at most one snapshot interval.
+    nearest snapshot at or before it that this installation vouches for, replaying at most one
+    snapshot interval.
+
+    Nothing the database holds is taken on its word: the snapshot is used only if its tag
+    holds (`vwlog.store.localkey`) and it names the record it follows; and the records
+    replayed, with those up to the next anchor — the next vouched snapshot, else the head the
+    catalog recorded — must chain from it to that anchor, so that a record altered (or a tail
+    re-hashed) where it would change the answer is refused, not shown.
 
     Raises:
         MatchNotFoundError: no such match.
         StoredSeqOutOfRangeError: seq is out of range.
+        StoreError: the records do not hold between the snapshot and the anchor (altered in
+            the database: ``vwlog verify`` names where).
     """
     head = store.head(match_id)
     target = head.seq if seq is None else seq
@@ -531,20 +601,120 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
     if target == 0:
         return INITIAL
     state: MatchState | None = None
-    start = 0
-    snap = store.nearest_snapshot(match_id, target)
+    start, previous = 0, store.header(match_id).hash or ""
+    snap = store.nearest_snapshot(match_id, target, vouched=True)
     if snap is not None:
         at = next(store.records(match_id, gt=snap[0] - 1, lte=snap[0]), None)
         state = decode_snapshot(_static_state(store, match_id), snap[1], at.hash if at else None)
-        if state is not None:
-            start = snap[0]
+        if state is not None and at is not None and at.hash is not None:
+            start, previous = snap[0], at.hash
+        else:
+            state = None
+    end, anchor = _anchor(store, match_id, target)
+    if end < target:
+        raise _not_held(match_id, end + 1)
+    records: list[EventRecord] = []
+    for line, record in store.lines(match_id, gt=start, lte=end):
+        previous = _link(match_id, start + len(records) + 1, previous, line)
+        records.append(record)
+    if start + len(records) != end:
+        raise _not_held(match_id, start + len(records) + 1)
+    if previous != anchor:
+        # the next snapshot names another record (a caller's mistake, or the records were
+        # re-hashed from here on): the head the catalog recorded decides
+        meta = store.meta(match_id)
+        for line in store.raw_lines(match_id, gt=end, lte=meta.events):
+            end += 1
+            previous = _link(match_id, end, previous, line)
+        if (end, previous) != (meta.events, meta.head_hash) or end != head.seq:
+            raise _not_held(match_id, end)
+    del records[target - start :]
     if state is None:
+        if start:
+            return _replayed(INITIAL, store.records(match_id, lte=target))
         state = INITIAL
-    records = list(store.records(match_id, gt=start, lte=target))
     if start and _backs_up_before(records, start):
         # a back-up to a point before the snapshot: the replay loop must have seen that point
         return _replayed(INITIAL, store.records(match_id, lte=target))
     return _replayed(state, records)
+
+
+def checked_records(
+    store: MatchStore, match_id: str, *, lte: int | None = None
+) -> Iterator[EventRecord]:
+    """The stored records of a match up to ``lte`` (default: all), each yielded only once its
+    line continues the chain from the header; read to the end, the chain must end at the head
+    the catalog entry recorded. For every output that replays a stored match from its start
+    (``replay``, ``show --as``): a record altered in the database ends the output with
+    `StoreError` at the first link that does not hold, instead of being shown as the match.
+
+    Raises:
+        MatchNotFoundError: no such match (at once).
+        StoreError: a link does not hold (while iterating).
+    """
+    previous = store.header(match_id).hash or ""
+    lines = store.lines(match_id, lte=lte)
+
+    def checked() -> Iterator[EventRecord]:
+        nonlocal previous
+        seq = 0
+        for line, record in lines:
+            seq += 1
+            previous = _link(match_id, seq, previous, line)
+            yield record
+        if lte is None or seq < lte:
+            meta = store.meta(match_id)
+            if (meta.events, meta.head_hash) != (seq, previous):
+                raise _not_held(match_id, seq)
+
+    return checked()
+
+
+def _anchor(store: MatchStore, match_id: str, target: int) -> tuple[int, str]:
+    """The first position after ``target`` whose record hash this installation vouches for,
+    and that hash: a vouched snapshot's record, else the head the catalog recorded."""
+    following = store.next_snapshot(match_id, target, vouched=True)
+    if following is not None:
+        named = snapshot_record_hash(following[1])
+        if named:
+            return following[0], named
+    meta = store.meta(match_id)
+    if meta.events != store.head(match_id).seq:
+        return min(meta.events, target), ""  # records cut or added: nothing anchors them
+    return meta.events, meta.head_hash
+
+
+def _link(match_id: str, seq: int, previous: str, line: bytes) -> str:
+    """The hash of the stored record line at ``seq`` if it continues the chain from
+    ``previous``; else `StoreError`."""
+    try:
+        data = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        data = None
+    if not isinstance(data, dict) or data.get("seq") != seq:
+        raise _not_held(match_id, seq)
+    claimed = data.pop("hash", None)
+    try:
+        expected = codec.chain_hash(previous, codec.canonical(data))
+    except codec.EncodeError:
+        raise _not_held(match_id, seq) from None
+    if claimed != expected:
+        raise _not_held(match_id, seq)
+    return expected
+
+
+def _not_held(match_id: str, seq: int) -> StoreError:
+    return StoreError(
+        said_text(
+            msg(
+                "the stored records of match {match_id} do not chain up to seq {seq} (altered "
+                "in the database?): nothing is shown from them; 'vwlog verify {match_id}' "
+                "names the first broken link",
+                match_id=match_id,
+                seq=seq,
+            )
+        )
+    )
 
 
 def _backs_up_before(records: Iterable[EventRecord], seq: int) -> bool:
@@ -567,15 +737,18 @@ __all__ = [
     "SNAPSHOT_EVERY",
     "ImportResult",
     "Measuring",
+    "checked_records",
     "created_day",
     "decode_snapshot",
     "encode_snapshot",
     "export_match",
+    "export_problem",
     "failed",
     "import_log",
     "import_logs",
     "judge_and_measure",
     "list_matches",
+    "list_vouched",
     "meta_from",
     "rejected",
     "state_at",

@@ -159,6 +159,14 @@ def decode_snapshot(static: MatchState, data: bytes, record_hash: str | None) ->
         return None  # rebuilt from the records instead
 
 
+def snapshot_record_hash(data: bytes) -> str | None:
+    """The hash of the record a snapshot says it follows (``None`` if it is no snapshot)."""
+    if not data.startswith(_SNAPSHOT_MAGIC):
+        return None
+    named = data[len(_SNAPSHOT_MAGIC) :].partition(b"\n")[0]
+    return named.decode(errors="replace") or None
+
+
 class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
     """A replay visitor that keeps a state every ``every`` events."""
 
@@ -183,4 +191,5 @@ __all__ = [
     "decode_state",
     "encode_snapshot",
     "encode_state",
+    "snapshot_record_hash",
 ]

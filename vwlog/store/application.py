@@ -47,7 +47,13 @@ from vwlog.model.errors import (
 )
 from vwlog.model.text import msg
 from vwlog.model.types import MatchId
-from vwlog.store.catalog import Head, ImportOutcome, MatchMeta, check_new_match_id
+from vwlog.store.catalog import (
+    IMPORT_FACTS,
+    Head,
+    ImportOutcome,
+    MatchMeta,
+    check_new_match_id,
+)
 from vwlog.store.mapping import (
     match_uuid,
 )
@@ -337,7 +343,11 @@ class MatchStore(MatchReader):
             events = list(records)
             if meta is not None:
                 meta = _keep_seal(meta, _meta)
-                events.append(self._mapper.stored_meta(match_id, catalog_version + 1, meta))
+                events.append(
+                    self._mapper.stored_meta(
+                        match_id, catalog_version + 1, meta, vouch=self._may_vouch(match_id, meta)
+                    )
+                )
             try:
                 if snaps:
                     with self._translated(), self._transaction() as write:
@@ -370,12 +380,23 @@ class MatchStore(MatchReader):
             if (meta.events, meta.head_hash) != (head.seq, head.hash):
                 raise SequenceConflictError(match_id, head.seq)
             meta = _keep_seal(meta, current)
+            vouch = self._may_vouch(match_id, meta)
             try:
-                self._insert([self._mapper.stored_meta(match_id, catalog_version + 1, meta)])
+                self._insert(
+                    [self._mapper.stored_meta(match_id, catalog_version + 1, meta, vouch=vouch)]
+                )
             except IntegrityError:
                 continue  # another update won the race: check against its state and retry
             return
         raise StoreError(f"the metadata of match {match_id!r} keeps changing: try again later")
+
+    def _may_vouch(self, match_id: MatchId, meta: MatchMeta) -> bool:
+        """Whether a replacement catalog entry may be tagged as this installation's: the facts
+        of the import it carries over (which its records cannot give again) must be those of
+        an entry this installation vouched for; otherwise it is stored untagged, and flagged
+        wherever it is shown, rather than laundering facts altered in the database."""
+        vouched = self.vouched_facts(match_id)
+        return vouched is not None and _import_facts(vouched) == _import_facts(meta)
 
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> bool:
         """Keep a snapshot (opaque bytes) of what the caller derived from records 1..``seq``.
@@ -528,6 +549,10 @@ def _check_meta(meta: MatchMeta, match_id: str, *, events: int, head_hash: str) 
                 head_hash2=head_hash[:12],
             )
         )
+
+
+def _import_facts(meta: MatchMeta) -> tuple[object, ...]:
+    return tuple(getattr(meta, name) for name in IMPORT_FACTS)
 
 
 def _keep_seal(meta: MatchMeta, current: MatchMeta) -> MatchMeta:

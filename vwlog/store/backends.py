@@ -26,6 +26,7 @@ from typing_extensions import override
 from vwlog.model.errors import (
     StoreError,
 )
+from vwlog.store.localkey import local_key
 from vwlog.store.mapping import (
     OrjsonTranscoder,
     RecordMapper,
@@ -87,11 +88,13 @@ class VwlogApplication(Application[UUID]):
 
     @override
     def construct_mapper(self) -> Mapper[UUID]:
-        return RecordMapper(
+        mapper = RecordMapper(
             transcoder=OrjsonTranscoder(),
             compressor=self.factory.compressor(),
             cipher=self.factory.cipher(),
         )
+        mapper.key = local_key()  # tags catalog entries and snapshots (vwlog.store.localkey)
+        return mapper
 
     @property
     def record_mapper(self) -> RecordMapper:

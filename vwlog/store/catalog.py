@@ -115,6 +115,11 @@ class MatchMeta(BaseModel):
     before the points were kept in columns have them as a list; both read alike."""
 
 
+IMPORT_FACTS = ("seal", "source_sha256", "verdict", "reason", "intact")
+"""The `MatchMeta` fields that are facts of a match's import (of the file it was imported
+from), which its records cannot give again; every other field is derived from the records."""
+
+
 class ImportOutcome(StrEnum):
     """What `MatchStore.import_match` did."""
 
@@ -147,6 +152,7 @@ class Head(NamedTuple):
 
 
 __all__ = [
+    "IMPORT_FACTS",
     "MATCH_ID_MAX",
     "MATCH_ID_PATTERN",
     "CatalogChange",

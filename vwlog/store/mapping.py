@@ -13,6 +13,7 @@ offers typed methods for `vwlog.store.application`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,7 +28,8 @@ from typing_extensions import override
 from vwlog.events import EVENT_TYPES, BaseEvent, EventRecord, LogHeader, event_type
 from vwlog.io import codec
 from vwlog.model.errors import StoreError
-from vwlog.store.catalog import MatchMeta
+from vwlog.store.catalog import IMPORT_FACTS, MatchMeta
+from vwlog.store.localkey import tag, tag_holds
 
 MATCH_NAMESPACE = UUID("c71bbc9a-e813-4b81-81b5-56a4d77c80a7")
 """Namespace of the uuid5 that names a match's record stream (and its snapshots)."""
@@ -148,7 +150,15 @@ class RecordMapper(Mapper[UUID]):
 
     A configured compressor or cipher (eventsourcing's ``COMPRESSOR_TOPIC``, ``CIPHER_KEY``)
     applies to every ``state``; without one, as by default, a record's ``state`` is its line.
+
+    Catalog entries and snapshots are tagged with an HMAC under ``key`` (this installation's,
+    `vwlog.store.localkey`) over their stream, version and content: a catalog entry keeps its
+    tag beside its content (``"vouch"``), a snapshot in a line before the caller's bytes
+    (`VOUCH_PREFIX`). Records are never tagged: their hash chain holds them.
     """
+
+    key: bytes | None = None
+    """The key that tags catalog entries and snapshots; ``None``: nothing is tagged."""
 
     # Writing
 
@@ -165,9 +175,18 @@ class RecordMapper(Mapper[UUID]):
         """The first catalog entry of a match."""
         return self.to_stored_event(MatchRegistered(catalog_uuid(match_id), 1, header, meta))
 
-    def stored_meta(self, match_id: str, version: int, meta: MatchMeta) -> StoredEvent:
-        """A catalog entry replacing a match's metadata, at catalog version ``version``."""
-        return self.to_stored_event(MetaUpdated(catalog_uuid(match_id), version, meta))
+    def stored_meta(
+        self, match_id: str, version: int, meta: MatchMeta, *, vouch: bool = True
+    ) -> StoredEvent:
+        """A catalog entry replacing a match's metadata, at catalog version ``version``; left
+        untagged with ``vouch=False`` (the writer cannot vouch for what it carries over)."""
+        stored = self.to_stored_event(MetaUpdated(catalog_uuid(match_id), version, meta))
+        if vouch:
+            return stored
+        data = self.transcoder.decode(self._unprotect(stored))
+        data.pop(_VOUCH_KEY, None)
+        data.pop(_FACTS_KEY, None)
+        return dataclasses.replace(stored, state=self._protect(self.transcoder.encode(data)))
 
     def stored_snapshot(self, match_id: str, seq: int, data: bytes) -> StoredEvent:
         """A snapshot taken after record ``seq``."""
@@ -181,18 +200,31 @@ class RecordMapper(Mapper[UUID]):
                 return self.stored_record(oid, line, record)
             case MatchRegistered(header=header, meta=meta):
                 topic = REGISTERED_TOPIC
-                state = self.transcoder.encode(
+                meta_json = _meta_json(meta)
+                state = self._tagged_entry(
+                    event.originator_id,
+                    event.originator_version,
                     {
                         "header": header.model_dump(mode="json", exclude_none=True),
-                        "meta": _meta_json(meta),
-                    }
+                        "meta": meta_json,
+                    },
+                    meta_json,
                 )
             case MetaUpdated(meta=meta):
                 topic = META_TOPIC
-                state = self.transcoder.encode(_meta_json(meta))
+                meta_json = _meta_json(meta)
+                state = self._tagged_entry(
+                    event.originator_id, event.originator_version, meta_json, meta_json
+                )
             case SnapshotTaken(data=data):
                 topic = SNAPSHOT_TOPIC
-                state = data
+                found = tag(
+                    self.key,
+                    "snapshot",
+                    *_place(event.originator_id, event.originator_version),
+                    data,
+                )
+                state = data if found is None else VOUCH_PREFIX + found.encode() + b"\n" + data
         return StoredEvent(
             originator_id=event.originator_id,
             originator_version=event.originator_version,
@@ -266,18 +298,83 @@ class RecordMapper(Mapper[UUID]):
         Raises:
             StoreError: The entry is not a catalog entry or does not parse.
         """
-        if stored.topic == REGISTERED_TOPIC:
-            return self.registration(stored)[1]
-        if stored.topic != META_TOPIC:
+        return self.meta_vouched(stored)[0]
+
+    def meta_vouched(self, stored: StoredEvent) -> tuple[MatchMeta, bool]:
+        """The metadata in a catalog entry, and whether its tag holds under this key (the
+        entry is as an installation with this key wrote it: no field of it, nor of the
+        header a registration holds, was altered since).
+
+        Raises:
+            StoreError: The entry is not a catalog entry or does not parse.
+        """
+        return self._entry(stored)[:2]
+
+    def facts_vouched(self, stored: StoredEvent) -> MatchMeta | None:
+        """The metadata in a catalog entry if the tag of its facts of the import
+        (`vwlog.store.catalog.IMPORT_FACTS`) holds under this key, else ``None``: the
+        entry's other fields may have been altered (the records give them again), these not.
+
+        Raises:
+            StoreError: The entry is not a catalog entry or does not parse.
+        """
+        meta, _, facts = self._entry(stored)
+        return meta if facts else None
+
+    def _entry(self, stored: StoredEvent) -> tuple[MatchMeta, bool, bool]:
+        if stored.topic not in CATALOG_TOPICS:
             raise _unreadable(stored, f"expected {META_TOPIC}")
         try:
-            return MatchMeta.model_validate(self.transcoder.decode(self._unprotect(stored)))
-        except (orjson.JSONDecodeError, pydantic.ValidationError) as err:
+            data = self.transcoder.decode(self._unprotect(stored))
+            found = data.pop(_VOUCH_KEY, None) if isinstance(data, dict) else None
+            found_facts = data.pop(_FACTS_KEY, None) if isinstance(data, dict) else None
+            vouched = tag_holds(
+                self.key,
+                found,
+                "catalog",
+                *_place(stored.originator_id, stored.originator_version),
+                self.transcoder.encode(data),
+            )
+            meta_data = data["meta"] if stored.topic == REGISTERED_TOPIC else data
+            facts = tag_holds(
+                self.key, found_facts, "facts", *self._facts(stored.originator_id, meta_data)
+            )
+            if stored.topic == REGISTERED_TOPIC:
+                LogHeader.model_validate(data["header"])
+            return MatchMeta.model_validate(meta_data), vouched, facts
+        except (orjson.JSONDecodeError, pydantic.ValidationError, KeyError, TypeError) as err:
             raise _unreadable(stored, str(err).splitlines()[0]) from err
 
     def snapshot(self, stored: StoredEvent) -> bytes:
         """The caller's bytes of a stored snapshot."""
-        return self._unprotect(stored)
+        return self.snapshot_vouched(stored)[0]
+
+    def snapshot_vouched(self, stored: StoredEvent) -> tuple[bytes, bool]:
+        """The caller's bytes of a stored snapshot, and whether its tag holds under this key
+        (this installation wrote these bytes for this match and seq)."""
+        state = self._unprotect(stored)
+        if not state.startswith(VOUCH_PREFIX):
+            return state, False
+        found, _, data = state[len(VOUCH_PREFIX) :].partition(b"\n")
+        place = _place(stored.originator_id, stored.originator_version)
+        return data, tag_holds(self.key, found.decode(errors="replace"), "snapshot", *place, data)
+
+    def _tagged_entry(
+        self, oid: UUID | str, version: int, data: JsonObject, meta: JsonObject
+    ) -> bytes:
+        """A catalog entry's JSON with its tags (`meta_vouched`, `facts_vouched`), when there
+        is a key."""
+        content = self.transcoder.encode(data)
+        found = tag(self.key, "catalog", *_place(oid, version), content)
+        facts = tag(self.key, "facts", *self._facts(oid, meta))
+        if found is None or facts is None:
+            return content
+        return self.transcoder.encode({**data, _VOUCH_KEY: found, _FACTS_KEY: facts})
+
+    def _facts(self, oid: UUID | str, meta: Any) -> tuple[bytes, bytes]:
+        """What the tag of an entry's facts of the import covers: the match, and the facts."""
+        facts = {name: meta.get(name) for name in IMPORT_FACTS} if isinstance(meta, dict) else {}
+        return _place(oid, 0)[0], self.transcoder.encode(facts)
 
     @override
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
@@ -311,6 +408,19 @@ class RecordMapper(Mapper[UUID]):
         if self.compressor:
             state = self.compressor.decompress(state)
         return state
+
+
+VOUCH_PREFIX = b"vwlog-vouch-1 "
+"""How a tagged snapshot's stored bytes begin: this, the tag, a line feed, the caller's bytes."""
+_VOUCH_KEY = "vouch"
+"""The key of a catalog entry's tag in its stored JSON."""
+_FACTS_KEY = "vouch_facts"
+"""The key of the tag of a catalog entry's facts of the import in its stored JSON."""
+
+
+def _place(oid: UUID | str, version: int) -> tuple[bytes, bytes]:
+    """A stored event's stream and version, as tagged."""
+    return str(oid if isinstance(oid, UUID) else UUID(str(oid))).encode(), str(version).encode()
 
 
 def _meta_json(meta: MatchMeta) -> dict[str, Any]:

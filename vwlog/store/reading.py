@@ -172,10 +172,15 @@ class MatchReader(Closing):
         mapper = self._mapper
         return ((mapper.line(s), mapper.record(s)) for s in self._rows(match_id, gt, lte))
 
-    def nearest_snapshot(self, match_id: str, seq: int) -> tuple[int, bytes] | None:
+    def nearest_snapshot(
+        self, match_id: str, seq: int, *, vouched: bool = False
+    ) -> tuple[int, bytes] | None:
         """The newest snapshot taken at or before ``seq``, as ``(its seq, its bytes)``.
 
-        One indexed lookup, however long the match and however many snapshots it has.
+        One indexed lookup, however long the match and however many snapshots it has. With
+        ``vouched``, ``None`` unless that snapshot's tag holds under this installation's key
+        (`vwlog.store.localkey`): a snapshot written or altered by anyone else is not given
+        to a reader that will show what it holds.
 
         Raises:
             MatchNotFoundError: No match has this id.
@@ -184,13 +189,43 @@ class MatchReader(Closing):
         with self._translated():
             found = self._snapshots.select_events(match_uuid(match_id), lte=seq, desc=True, limit=1)
         if found:
-            return found[0].originator_version, self._mapper.snapshot(found[0])
+            data, holds = self._mapper.snapshot_vouched(found[0])
+            if vouched and not holds:
+                return None
+            return found[0].originator_version, data
         self._require(match_id)
         return None
+
+    def next_snapshot(
+        self, match_id: str, seq: int, *, vouched: bool = False
+    ) -> tuple[int, bytes] | None:
+        """The first snapshot taken after ``seq``, as ``(its seq, its bytes)``; with
+        ``vouched``, ``None`` unless its tag holds (as `nearest_snapshot`).
+
+        Raises:
+            StoreError: The database failed.
+        """
+        with self._translated():
+            found = self._snapshots.select_events(match_uuid(match_id), gt=seq, limit=1)
+        if not found:
+            return None
+        data, holds = self._mapper.snapshot_vouched(found[0])
+        if vouched and not holds:
+            return None
+        return found[0].originator_version, data
 
     def snapshots(self, match_id: str) -> Iterator[tuple[int, bytes]]:
         """Every snapshot of the match, as ``(the seq it was taken after, its bytes)``, in seq
         order (for checking them against the records).
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoreError: The database failed.
+        """
+        return ((seq, data) for seq, data, _ in self.snapshots_vouched(match_id))
+
+    def snapshots_vouched(self, match_id: str) -> Iterator[tuple[int, bytes, bool]]:
+        """`snapshots`, each with whether its tag holds under this installation's key.
 
         Raises:
             MatchNotFoundError: No match has this id.
@@ -203,7 +238,8 @@ class MatchReader(Closing):
             with self._translated():
                 page = self._snapshots.select_events(oid, gt=after, limit=PAGE_SIZE)
             for stored in page:
-                yield stored.originator_version, self._mapper.snapshot(stored)
+                data, holds = self._mapper.snapshot_vouched(stored)
+                yield stored.originator_version, data, holds
             if len(page) < PAGE_SIZE:
                 return
             after = page[-1].originator_version
@@ -227,11 +263,54 @@ class MatchReader(Closing):
         Raises:
             StoreError: The database failed or a catalog entry is unreadable.
         """
-        latest: dict[str, MatchMeta] = {}
+        return [meta for meta, _ in self.list_vouched(upto=upto)]
+
+    def list_vouched(self, *, upto: int | None = None) -> list[tuple[MatchMeta, bool]]:
+        """`list_matches`, each entry with whether it is vouched for (`vouched`).
+
+        Raises:
+            StoreError: The database failed or a catalog entry is unreadable.
+        """
+        latest: dict[str, tuple[MatchMeta, bool]] = {}
         for notification in self._notifications(CATALOG_TOPICS, upto=upto):
-            meta = self._mapper.meta(notification)
-            latest[meta.match_id] = meta
+            meta, holds = self._mapper.meta_vouched(notification)
+            latest[meta.match_id] = (meta, holds)
         return list(latest.values())
+
+    def vouched(self, match_id: str) -> bool:
+        """Whether the match's current catalog entry is as this installation wrote it: its
+        tag holds under this installation's key (`vwlog.store.localkey`), so that none of its
+        fields — the facts of its import (``seal``, ``source_sha256``, the verdict) included,
+        which its records cannot give again — was altered in the database since.
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoreError: The database failed or the catalog entry is unreadable.
+        """
+        found = self._select(catalog_uuid(match_id), desc=True, limit=1)
+        if not found:
+            raise MatchNotFoundError(match_id)
+        return self._mapper.meta_vouched(found[0])[1]
+
+    def vouched_facts(self, match_id: str) -> MatchMeta | None:
+        """The newest catalog entry of the match whose facts of the import
+        (`vwlog.store.catalog.IMPORT_FACTS`) are as this installation wrote them, or ``None``:
+        the facts a replacement entry may carry over.
+
+        Raises:
+            StoreError: The database failed or a catalog entry is unreadable.
+        """
+        oid = catalog_uuid(match_id)
+        before: int | None = None
+        while True:
+            page = self._select(oid, lte=before, desc=True, limit=PAGE_SIZE)
+            for stored in page:
+                meta = self._mapper.facts_vouched(stored)
+                if meta is not None:
+                    return meta
+            if len(page) < PAGE_SIZE:
+                return None
+            before = page[-1].originator_version - 1
 
     # Following the store (read models)
 
