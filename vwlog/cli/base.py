@@ -10,6 +10,10 @@ command family has its own module, registered on `main`.
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +29,36 @@ from vwlog.render.text import term
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C (128 + SIGINT), as shells report it."""
+TERMINATED = 143
+"""Exit code after SIGTERM (128 + 15), as shells report it."""
+
+
+class Terminated(BaseException):  # a signal, not an error
+    """SIGTERM arrived: raised where the command is, so that every ``with`` block it is in
+    closes (temporary files and folders are removed, a transaction is rolled back) before the
+    process ends."""
+
+
+def _terminate(_signum: int, _frame: object) -> None:
+    raise Terminated
+
+
+@contextmanager
+def _ending_cleanly_on_sigterm() -> Iterator[None]:
+    """SIGTERM raises `Terminated` while a command runs (in the main thread, where no one else
+    handles it), instead of ending the process at once with its temporary files left behind."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is not signal.SIG_DFL:
+        yield  # someone else handles it (a server, a test runner)
+        return
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class InputError(click.ClickException):
@@ -107,7 +141,8 @@ class VwlogGroup(TranslatedHelp, click.Group):
     @override
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with _ending_cleanly_on_sigterm():
+                return super().invoke(ctx)
         except click.UsageError as error:
             raise _one_line(error) from error
         except VwlogError as error:
@@ -116,6 +151,10 @@ class VwlogGroup(TranslatedHelp, click.Group):
             # interrupted (Ctrl-C): 130 as shells report SIGINT, not 1, which means "findings"
             click.echo(_("Interrupted."), err=True)
             raise click.exceptions.Exit(INTERRUPTED) from None
+        except Terminated:
+            # SIGTERM: the command's resources are closed by now (its temporary files gone)
+            click.echo(_("Terminated."), err=True)
+            raise click.exceptions.Exit(TERMINATED) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +225,11 @@ def main(ctx: click.Context, store: str) -> None:
 
 __all__ = [
     "INTERRUPTED",
+    "TERMINATED",
     "CliContext",
     "InputError",
     "OneLineUsageError",
+    "Terminated",
     "VwlogCommand",
     "VwlogGroup",
     "input_error",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -192,18 +191,18 @@ def once_readable(ctx: click.Context, path: str) -> str:
     copies: dict[str, str] = ctx.meta.setdefault("vwlog.copies", {})
     if path in copies:
         return copies[path]  # read once: the same copy for every use
-    import shutil
     import tempfile
+
+    from vwlog.io.files import spool
+    from vwlog.io.logfile import DEFAULT_MAX_LINE_BYTES
 
     folder = ctx.with_resource(tempfile.TemporaryDirectory(prefix="vwlog-"))
     copy = Path(folder) / "log.jsonl"
     try:
-        if path == STDIO:
-            with copy.open("wb") as out:
-                shutil.copyfileobj(sys.stdin.buffer, out)
-        else:
-            with Path(path).open("rb") as src, copy.open("wb") as out:
-                shutil.copyfileobj(src, out)
+        # bounded: a device is refused, a FIFO nobody writes to is not waited on forever, and
+        # no more is copied than a reader would read (no line over the limit)
+        with copy.open("wb") as out:
+            spool(path, out, max_line_bytes=DEFAULT_MAX_LINE_BYTES)
     except OSError as err:
         raise UsageError(
             msg("{path}: cannot read: {value}", path=path, value=err.strerror or err)

@@ -33,7 +33,15 @@ from vwlog.events import (
 )
 from vwlog.events.upcast import OLDEST_VERSION, UpcastStep, legacy_version, upcast_chain
 from vwlog.io import codec
-from vwlog.io.files import STDIO, file_is_regular, os_detail, replacing, require_regular_file
+from vwlog.io.files import (
+    STDIO,
+    file_is_regular,
+    open_input,
+    os_detail,
+    replacing,
+    require_regular_file,
+    standard_input,
+)
 from vwlog.io.problems import (
     describe_error,
     json_kind,
@@ -121,11 +129,12 @@ class LogReader(Closing):
         self._complete = True
         """Whether the line read last ended in a newline (the file's last line may not)."""
         if str(path) == STDIO:
-            self._file: BinaryIO = sys.stdin.buffer
+            self._file: BinaryIO = standard_input()
             self._owned = False
         else:
             try:
-                self._file = Path(path).open("rb")  # noqa: SIM115  # closed by close()
+                # a device is refused, a FIFO without a writer is not waited on forever
+                self._file = open_input(path)
             except OSError as err:
                 why = said_text(msg("cannot open: {why}", why=os_detail(err)))
                 raise caused(LogFormatError(self.name, None, why), err) from err
