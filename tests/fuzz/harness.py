@@ -25,17 +25,32 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("report", "{log}", "-o", "{out}/report.md"),
     ("diff", "{log}", "{log}"),
     ("stats", "{log}"),
+    ("next", "{log}"),
+    ("sign", "{log}", "--key", "{key}", "-o", "{out}/signed.jsonl"),
     ("import", "{log}"),
 )
-"""The commands that read a log file, with ``{log}`` and ``{out}`` to fill in."""
+"""The commands that read a log file, with ``{log}``, ``{out}`` and ``{key}`` (a signing key)
+to fill in; ``import`` last (`run_all` goes on with what it stored)."""
+FORMATS: tuple[tuple[str, ...], ...] = (
+    ("validate", "--format", "json", "{log}"),
+    ("verify", "--format", "json", "{log}"),
+    ("replay", "{log}", "--board"),
+    ("stats", "--per-match", "--format", "json", "{log}"),
+    ("next", "{log}", "--format", "json"),
+)
+"""The same commands with their other outputs (JSON, the board), which read other fields."""
 STORED: tuple[tuple[str, ...], ...] = (
     ("verify", "{id}"),
     ("show", "{id}"),
     ("replay", "{id}"),
+    ("next", "{id}"),
     ("export", "{id}", "-o", "{out}/exported.jsonl"),
     ("stats",),
 )
 """The commands run on a match the ``import`` above stored."""
+DEFECT = "internal error"
+"""How a command says it met a defect of its own instead of a traceback (a batch import goes
+on with the next log): as much a finding of the fuzzer as a traceback."""
 
 
 @dataclass(frozen=True)
@@ -60,11 +75,28 @@ def run(args: list[str], store: Path) -> Outcome:
     return Outcome(tuple(args), result.exit_code, result.stderr, exception)
 
 
-def run_all(log: Path, work: Path) -> list[Outcome]:
-    """Every command on ``log`` (and, when it was imported, on the stored match)."""
+def signing_key(work: Path) -> Path:
+    """A signing key in ``work`` (made once), for ``sign``."""
+    key = work / "keys" / "fuzz.key"
+    if not key.exists():
+        done = CliRunner().invoke(main, ["keys", "create", "fuzz", "--dir", str(key.parent)])
+        assert done.exit_code == 0, done.output
+    return key
+
+
+def fill(command: tuple[str, ...], log: Path, work: Path, key: Path) -> list[str]:
+    """``command`` with its placeholders filled in."""
+    values = {"log": str(log), "out": str(work), "key": str(key)}
+    return [part.format(**values) for part in command]
+
+
+def run_all(log: Path, work: Path, *, formats: bool = True) -> list[Outcome]:
+    """Every command on ``log`` (and, when it was imported, on the stored match); with
+    ``formats``, its other outputs too."""
     store = work / "store.db"
-    fill = {"log": str(log), "out": str(work)}
-    outcomes = [run([part.format(**fill) for part in command], store) for command in COMMANDS]
+    key = signing_key(work)
+    commands = (*FORMATS, *COMMANDS) if formats else COMMANDS
+    outcomes = [run(fill(command, log, work, key), store) for command in commands]
     imported = outcomes[-1].exit_code in (0, 1) and outcomes[-1].exception is None
     if imported:
         from vwlog.store import MatchStore
@@ -72,18 +104,21 @@ def run_all(log: Path, work: Path) -> list[Outcome]:
         with MatchStore.open(str(store)) as opened:
             ids = opened.match_ids()
         for match_id in ids:
-            fill["id"] = match_id
             for command in STORED:
-                outcomes.append(run([part.format(**fill) for part in command], store))
+                args = [part.format(id=match_id, out=str(work)) for part in command]
+                outcomes.append(run(args, store))
     return outcomes
 
 
 def problems(outcomes: list[Outcome]) -> list[str]:
-    """What went wrong: tracebacks, unknown exit codes, an exit 2 without a one-line error."""
+    """What went wrong: tracebacks, unknown exit codes, an exit 2 without a one-line error, a
+    defect reported as one."""
     found = []
     for outcome in outcomes:
         if outcome.exception is not None or outcome.exit_code not in (0, 1, 2):
             found.append(outcome.describe())
+        elif DEFECT in outcome.stderr or "Traceback" in outcome.stderr:
+            found.append(f"{outcome.describe()}: {outcome.stderr.strip()[:500]!r}")
         elif outcome.exit_code == 2 and not outcome.stderr.lstrip().startswith(
             ("Error:", "Usage:")
         ):
