@@ -112,6 +112,7 @@ def damaged_logs(draw: st.DrawFn) -> bytes:
             old = old[part]
         # mostly a value of the same kind, so that the damage passes the schema and reaches
         # the rules, the board and the store; sometimes anything
+        new: Any
         if isinstance(old, str) and draw(st.integers(0, 4)):
             new = draw(st.sampled_from(STRINGS))
         elif isinstance(old, int) and not isinstance(old, bool) and draw(st.integers(0, 4)):

@@ -209,7 +209,7 @@ def test_a_batch_import_stores_every_other_log(
     assert error is None, error
     assert code == 0, err
     with MatchStore.open(str(store)) as opened:
-        stored = {m: opened.meta(m).flagged for m in opened.match_ids()}
+        stored = {str(m): opened.meta(m).flagged for m in opened.match_ids()}
     assert stored["sample-absolute-victory"] is False
     assert stored["sample-hand-limit"] is False
     assert {m for m, flagged in stored.items() if flagged} == {f"crafted-{n}" for n in CRAFTS}
