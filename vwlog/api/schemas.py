@@ -171,7 +171,7 @@ class ValidationOut(_Model):
     """Ranges of seqs judges' back-ups voided."""
     violations: list[ViolationOut]
     """Every violation, in order."""
-    verdict: Literal["OK", "ILLEGAL", "INCOMPLETE", "UNTRUSTED"]
+    verdict: Literal["OK", "ILLEGAL", "INCOMPLETE", "UNTRUSTED", "UNVERIFIED"]
     """``OK``, ``ILLEGAL``, ``INCOMPLETE`` (unsealed) or ``UNTRUSTED`` (chain, seal or
     signatures fail): the one verdict of the rules and the integrity result, the same that
     ``vwlog validate``, ``verify``, ``report`` and ``import`` give."""
@@ -234,7 +234,7 @@ class VerifyOut(_Model):
     """What the derived data say that the records do not."""
     repaired: list[str] = Field(default_factory=list)
     """What was rebuilt from the records (``vwlog verify --repair``); empty otherwise."""
-    verdict: Literal["OK", "ILLEGAL", "INCOMPLETE", "UNTRUSTED"] | None = None
+    verdict: Literal["OK", "ILLEGAL", "INCOMPLETE", "UNTRUSTED", "UNVERIFIED"] | None = None
     """The record's one verdict, as ``/validation`` gives it (``None`` only where the record
     cannot be read as a log)."""
     reason: str | None = None

@@ -55,18 +55,34 @@ def registry_for(cli: CliContext) -> Registry:
 
 
 def trust_options(
-    cli: CliContext, pool: str | None, ruleset: str | None, keyring: Path | None
+    cli: CliContext,
+    pool: str | None,
+    ruleset: str | None,
+    keyring: Path | None,
+    *,
+    trust_log_definitions: bool = False,
+    accept_pools: tuple[str, ...] = (),
+    accept_rulesets: tuple[str, ...] = (),
+    require: tuple[str, ...] = (),
 ) -> TrustOptions:
-    """`TrustOptions` from ``--pool``, ``--ruleset ID`` and ``--keyring``, checked.
+    """`TrustOptions` from ``--pool``, ``--ruleset ID``, ``--keyring``,
+    ``--trust-log-definitions``, ``--accept-pool``, ``--accept-ruleset`` and ``--require``,
+    checked (without ``--accept-*``, the store's setting ``VWLOG_ACCEPT_POOLS`` /
+    ``VWLOG_ACCEPT_RULESETS`` applies).
 
     Raises:
         UsageError: an id names nothing published, or a keyring key is malformed.
     """
+    defaults = TrustOptions()
     opts = TrustOptions(
         registry=registry_for(cli),
         pool=pool,
         ruleset=ruleset,
         keyring=None if keyring is None else io_trust.load_keyring(keyring),
+        trust_log_definitions=trust_log_definitions,
+        accept_pools=accept_pools or defaults.accept_pools,
+        accept_rulesets=accept_rulesets or defaults.accept_rulesets,
+        require_signers=tuple(io_trust.check_key_name(n) for n in require),
     )
     services_trust.check_options(opts)
     return opts
@@ -77,6 +93,35 @@ pool_option = click.option(
     "pool_id",
     metavar="ID",
     help="Hold the logs to this published pool (default: the one each log names).",
+)
+trust_log_definitions_option = click.option(
+    "--trust-log-definitions",
+    is_flag=True,
+    help="Trust the card definitions and ruleset a log carries when nobody published them: "
+    "such a log is then OK (and says it rests on its own definitions) instead of UNVERIFIED.",
+)
+accept_pool_option = click.option(
+    "--accept-pool",
+    "accept_pools",
+    multiple=True,
+    metavar="ID",
+    help="A published pool this tournament accepts (repeatable; default: the setting "
+    "VWLOG_ACCEPT_POOLS, else every published pool); a log held to another is UNVERIFIED.",
+)
+accept_ruleset_option = click.option(
+    "--accept-ruleset",
+    "accept_rulesets",
+    multiple=True,
+    metavar="ID",
+    help="A published ruleset this tournament accepts (repeatable; default: the setting "
+    "VWLOG_ACCEPT_RULESETS, else every published ruleset); a log under another is UNVERIFIED.",
+)
+require_option = click.option(
+    "--require",
+    "require",
+    multiple=True,
+    metavar="NAME",
+    help="A signer (key name, or key id) whose signature the record must carry (repeatable).",
 )
 keyring_option = click.option(
     "--keyring",
@@ -312,6 +357,42 @@ def sign(log: Path, key_path: Path, out: Path | None) -> None:
     )
 
 
+@main.command()
+@click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@require_option
+@click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here.")
+@pass_cli_context
+def seal(cli: CliContext, log: Path, require: tuple[str, ...], out: Path | None) -> None:
+    """Chain and seal a log, naming the signatures it requires.
+
+    The log's records are chained, match_started names the published pool
+    and the ruleset, and a seal closes the record; a seal and signatures
+    the log carried are dropped (they were over other bytes). With
+    --require NAME (repeatable: the players, the recording device), the
+    seal names each signer whose signature the record must carry: verify
+    and validate then find the record UNTRUSTED until every one has
+    signed, naming who is missing. The file is rewritten whole (or written
+    to --out).
+
+    Example:
+
+    \b
+        vwlog seal match.jsonl --require alice --require bob
+        vwlog sign match.jsonl --key keys/alice.key
+        vwlog sign match.jsonl --key keys/bob.key
+        vwlog verify --keyring keys match.jsonl
+    """
+    require_regular_file(log, "sealing reads the log twice")
+    record = services_trust.seal_log(log, out, signers=require, registry=registry_for(cli))
+    echo(
+        _("{log}: sealed at seq {seq}; signatures required: {signers}").format(
+            log=term(out or log),
+            seq=record.seq,
+            signers=term(", ".join(require)) if require else _("none"),
+        )
+    )
+
+
 __all__ = [
     "keys",
     "keys_create",
@@ -323,6 +404,7 @@ __all__ = [
     "ruleset_group",
     "ruleset_list",
     "ruleset_publish",
+    "seal",
     "sign",
     "trust_options",
 ]

@@ -34,6 +34,7 @@ from vwlog.render.trust import (
     verdict_word,
 )
 from vwlog.rules.catalog import PENDING_FLAGS
+from vwlog.rules.published import Verdict
 from vwlog.services import (
     InputProblem,
     ValidationOptions,
@@ -51,6 +52,7 @@ from vwlog.services.verdict import judge_file, judge_stored, verify_verdict
 
 if TYPE_CHECKING:
     from vwlog.rules.published import Integrity
+    from vwlog.services.trust import TrustOptions
     from vwlog.services.verify import VerifyReport
 
 
@@ -102,6 +104,10 @@ ruleset_choice_option = click.option(
 @ruleset_choice_option
 @trust_cli.pool_option
 @trust_cli.keyring_option
+@trust_cli.trust_log_definitions_option
+@trust_cli.accept_pool_option
+@trust_cli.accept_ruleset_option
+@trust_cli.require_option
 @options.set_option
 @pass_cli_context
 @click.pass_context
@@ -119,6 +125,10 @@ def validate(
     ruleset_arg: str | None,
     pool_id: str | None,
     keyring: Path | None,
+    trust_log_definitions: bool,
+    accept_pools: tuple[str, ...],
+    accept_rulesets: tuple[str, ...],
+    require: tuple[str, ...],
     sets: tuple[str, ...],
 ) -> None:
     """Check match logs against the VW rules and report every violation.
@@ -134,11 +144,17 @@ def validate(
     warning), the hash chain, the seal and the signatures, and every result
     whose effects are taken as logged. A log without a seal is INCOMPLETE
     (its end cannot be told from a cut); a broken chain, a seal that does
-    not match or a bad signature is UNTRUSTED.
+    not match, a bad or missing required signature is UNTRUSTED. A legal
+    log whose pool or ruleset nobody published (whatever id it gives them),
+    or that --accept-pool/--accept-ruleset (or VWLOG_ACCEPT_POOLS,
+    VWLOG_ACCEPT_RULESETS) do not accept, is UNVERIFIED: legal only under
+    its own definitions. --trust-log-definitions makes it OK, and the
+    verdict says it rests on the log's own definitions.
 
-    Exit status: 0 all logs legal and sealed, 1 a log breaks a rule or is
-    incomplete or untrusted, 2 a log cannot be read (the others are still
-    validated). A directory stands for the *.jsonl files directly in it.
+    Exit status: 0 all logs OK, 1 a log is ILLEGAL, INCOMPLETE or
+    UNTRUSTED, 2 a log cannot be read (the others are still validated),
+    3 a log is UNVERIFIED and none is worse (the worst status wins: 2,
+    then 1, then 3). A directory stands for the *.jsonl files directly in it.
 
     Example:
 
@@ -157,7 +173,16 @@ def validate(
         paths = [options.once_readable(ctx, p) for p in paths]
     ruleset_file, ruleset_id = _split_ruleset(ruleset_arg)
     base = _ruleset_options(ruleset_file, sets)
-    held = trust_cli.trust_options(cli, pool_id, ruleset_id, keyring)
+    held = trust_cli.trust_options(
+        cli,
+        pool_id,
+        ruleset_id,
+        keyring,
+        trust_log_definitions=trust_log_definitions,
+        accept_pools=accept_pools,
+        accept_rulesets=accept_rulesets,
+        require=require,
+    )
     policy = ViolationPolicy.STOP_AT_FIRST if strict else ViolationPolicy.COLLECT
     opts = ValidationOptions(base.ruleset, base.overrides, policy, trust=held)
     tally = _Tally()
@@ -179,10 +204,29 @@ def validate(
         click.echo(to_json(reports))
     else:
         click.echo(tally.summary(), err=output_format != "text")
-    if tally.unreadable:
-        ctx.exit(2)
-    if tally.illegal:
-        ctx.exit(1)
+    ctx.exit(worst_status(tally.verdicts, unreadable=tally.unreadable))
+
+
+EXIT_UNVERIFIED = 3
+"""The exit status of `validate` and `verify` when a record is UNVERIFIED and none is worse."""
+
+
+def exit_status(judged: Verdict | None) -> int:
+    """The exit status one verdict gives (``None``: the record could not be read)."""
+    if judged is None:
+        return 2
+    if judged is Verdict.OK:
+        return 0
+    return EXIT_UNVERIFIED if judged is Verdict.UNVERIFIED else 1
+
+
+def worst_status(verdicts: Counter[str], *, unreadable: int = 0) -> int:
+    """The worst exit status of many records: 2 (unreadable), then 1, then 3 (UNVERIFIED),
+    then 0."""
+    statuses = {exit_status(Verdict(v)) for v, n in verdicts.items() if n}
+    if unreadable:
+        statuses.add(2)
+    return next((s for s in (2, 1, EXIT_UNVERIFIED) if s in statuses), 0)
 
 
 @dataclasses.dataclass
@@ -191,6 +235,8 @@ class _Tally:
 
     total: int = 0
     illegal: int = 0
+    """Records neither OK nor UNVERIFIED."""
+    unverified: int = 0
     unreadable: int = 0
     verdicts: Counter[str] = dataclasses.field(default_factory=Counter)
 
@@ -208,21 +254,26 @@ class _Tally:
             message = options.shown_name(ctx, say(outcome.error))
             echo(_("Error: {message}").format(message=term(message)), err=True)
             return None
-        if not outcome.ok:
+        judged = verdict(outcome)
+        if judged is Verdict.UNVERIFIED:
+            self.unverified += 1
+        elif judged is not Verdict.OK:
             self.illegal += 1
-        self.verdicts[verdict(outcome)] += 1
+        self.verdicts[judged] += 1
         return outcome
 
     def summary(self) -> str:
         """The closing line: how many logs, and how many of each verdict."""
         verdicts = self.verdicts
         doubtful = "".join(
-            f", {verdicts[v]} {v.lower()}" for v in ("INCOMPLETE", "UNTRUSTED") if verdicts[v]
+            f", {verdicts[v]} {v.lower()}"
+            for v in ("INCOMPLETE", "UNTRUSTED", "UNVERIFIED")
+            if verdicts[v]
         )
         line = _("{logs}: {legal} legal, {illegal} illegal{doubtful}, {unreadable} unreadable")
         return line.format(
             logs=counted(self.total, "log"),
-            legal=self.total - self.illegal - self.unreadable,
+            legal=self.total - self.illegal - self.unverified - self.unreadable,
             illegal=verdicts["ILLEGAL"],
             doubtful=doubtful,
             unreadable=self.unreadable,
@@ -248,7 +299,7 @@ def _show_validation(
     elif output_format == "markdown":
         made = _log_provenance(read_from, opts)
         echo(validation_markdown(outcome) + provenance_markdown(made))
-    elif not quiet or not outcome.ok:
+    elif not quiet or verdict(outcome) is not Verdict.OK:
         echo_result(validation_text(outcome))
 
 
@@ -351,6 +402,10 @@ def rules(output_format: str, only: str | None, *, flags: bool) -> None:
 @click.argument("logs", nargs=-1, required=True, metavar="MATCH_OR_LOG...")
 @options.output_format(["text", "json"], "Output for people (text) or machines (json).")
 @trust_cli.keyring_option
+@trust_cli.require_option
+@trust_cli.trust_log_definitions_option
+@trust_cli.accept_pool_option
+@trust_cli.accept_ruleset_option
 @click.option(
     "--repair",
     is_flag=True,
@@ -365,6 +420,10 @@ def verify(
     logs: tuple[str, ...],
     output_format: str,
     keyring: Path | None,
+    require: tuple[str, ...],
+    trust_log_definitions: bool,
+    accept_pools: tuple[str, ...],
+    accept_rulesets: tuple[str, ...],
     repair: bool,
 ) -> None:
     """Check the hash chain, seal, signatures and deck commitments of logs.
@@ -374,63 +433,116 @@ def verify(
     found. A log file or stored match must end with a seal that matches it
     (else it is unsealed: its end cannot be told from a cut); every
     signature must be its key's over the seal, and with --keyring at least
-    one must be by a key of the ring, named as the ring names it. Deck-order
-    commitments in match_started are checked against the deck_revealed
-    salts. A stored match's catalog entry and snapshots are also checked
-    against its records; --repair rebuilds those that disagree.
+    one must be by a key of the ring, named as the ring names it. Every
+    signer the seal requires (vwlog seal --require), and every --require
+    NAME, must have signed (with --keyring: a key the ring names so);
+    a missing one makes the record UNTRUSTED, naming who is missing.
+    Deck-order commitments in match_started are checked against the
+    deck_revealed salts. A stored match's catalog entry and snapshots are
+    also checked against its records; --repair rebuilds those that disagree.
 
     Each check ends with the record's one verdict and its reason, the same
     as validate, report, import and the service give (the rules are
     replayed too: card definitions that differ from the published pool are
-    ILLEGAL here as there).
+    ILLEGAL here as there; a pool or ruleset nobody published is
+    UNVERIFIED unless --trust-log-definitions). In JSON, "ok" is true
+    exactly when the verdict is OK and no derived data was found altered,
+    as exit status 0 says; a file that cannot be read gets an entry with
+    its "error", and the other files are still checked.
 
-    Exit status: 0 the verdict is OK (intact, sealed, legal), 1 any other
-    verdict (a chain is broken, the log is unsealed, a seal or signature
-    fails, a commitment fails, a rule is broken, the log carries no hashes)
-    or derived data found altered, 2 a file or key cannot be read.
+    Exit status: the worst of every log or match: 0 the verdict is OK
+    (intact, sealed, legal), 1 any other verdict but UNVERIFIED (a chain is
+    broken, the log is unsealed, a seal or signature fails or is missing,
+    a commitment fails, a rule is broken, the log carries no hashes) or
+    derived data found altered, 2 a file or key cannot be read, 3 the
+    verdict is UNVERIFIED (worst first: 2, 1, 3, 0).
 
     Example:
 
     \b
         vwlog verify match.jsonl
         vwlog verify --keyring keys/ signed.jsonl
+        vwlog verify --keyring keys/ --require alice --require bob signed.jsonl
         vwlog verify --format json exported/*.jsonl
         vwlog verify sim-7-00001
     """
-    bad = 0
+    statuses: set[int] = set()
     out = []
-    held = trust_cli.trust_options(cli, None, None, keyring)
+    held = trust_cli.trust_options(
+        cli,
+        None,
+        None,
+        keyring,
+        trust_log_definitions=trust_log_definitions,
+        accept_pools=accept_pools,
+        accept_rulesets=accept_rulesets,
+        require=require,
+    )
     for arg in logs:
-        path = options.log_file(arg)
-        judged: ValidationReport | None = None
-        with options.named_for_user(ctx):
-            if path is not None:
-                readable = options.once_readable(ctx, path)
-                try:
-                    report, judged = judge_file(readable, held)
-                except LogFormatError:
-                    # no longer a log (an altered line): the chain still names where
-                    findings = check_integrity(readable, held)
-                    assert findings.chain is not None
-                    report = findings.chain
-                    integrity = findings.integrity
-                report = dataclasses.replace(report, source=options.shown_name(ctx, report.source))
+        try:
+            report, integrity, judged = _verify_one(ctx, cli, arg, held, repair=repair)
+        except VwlogError as err:
+            # one record that cannot be read is that record's error: the others are checked
+            statuses.add(2)
+            message = options.shown_name(ctx, say(err.said()))
+            if output_format == "json":
+                out.append(
+                    {"source": options.shown_name(ctx, arg), "ok": False, "verdict": None}
+                    | {"error": message}
+                )
             else:
-                store = options.stored_match(ctx, cli.store, arg)
-                report, judged = judge_stored(store, arg, held, repair=repair)
-            if judged is not None:
-                assert judged.integrity is not None
-                integrity = judged.integrity
-        bad += judged is None or not verify_verdict(report, judged)
+                echo(_("Error: {message}").format(message=term(message)), err=True)
+            continue
+        ok = judged is not None and verify_verdict(report, judged)
+        judgement_of = judged.judgement if judged is not None else None
+        if ok:
+            statuses.add(0)
+        elif judgement_of is not None and judgement_of.verdict is not Verdict.OK:
+            statuses.add(exit_status(judgement_of.verdict))
+        else:
+            statuses.add(1)  # no longer a log, or derived data found altered
         if output_format == "json":
-            out.append(verify_json(report, judged) | {"integrity": integrity_json(integrity)})
+            entry = verify_json(report, judged) | {"integrity": integrity_json(integrity)}
+            out.append(entry | {"ok": ok, "chain_ok": report.ok})
             continue
         for line in _verify_text(report, integrity, judged):
             echo(line)
     if output_format == "json":
         click.echo(to_json(out))
-    if bad:
-        ctx.exit(1)
+    ctx.exit(next((s for s in (2, 1, EXIT_UNVERIFIED) if s in statuses), 0))
+
+
+def _verify_one(
+    ctx: click.Context, cli: CliContext, arg: str, held: TrustOptions, *, repair: bool
+) -> tuple[VerifyReport, Integrity, ValidationReport | None]:
+    """Check one log file or stored match: its chain's report, what its verdict rests on,
+    and the judged validation (``None`` when the file is no longer a log: its chain still
+    names where).
+
+    Raises:
+        VwlogError: the file or match cannot be read.
+    """
+    path = options.log_file(arg)
+    judged: ValidationReport | None = None
+    with options.named_for_user(ctx):
+        if path is not None:
+            readable = options.once_readable(ctx, path)
+            try:
+                report, judged = judge_file(readable, held)
+            except LogFormatError:
+                # no longer a log (an altered line): the chain still names where
+                findings = check_integrity(readable, held)
+                assert findings.chain is not None
+                report = findings.chain
+                integrity = findings.integrity
+            report = dataclasses.replace(report, source=options.shown_name(ctx, report.source))
+        else:
+            store = options.stored_match(ctx, cli.store, arg)
+            report, judged = judge_stored(store, arg, held, repair=repair)
+        if judged is not None:
+            assert judged.integrity is not None
+            integrity = judged.integrity
+    return report, integrity, judged
 
 
 def _verify_text(

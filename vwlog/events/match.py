@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -209,6 +209,10 @@ class MatchForked(Decision):
     """A name for the fork ("what if I had blocked")."""
 
 
+SignerName = Annotated[str, Field(min_length=1, max_length=64)]
+"""A signer a seal requires: a key's name or its short id."""
+
+
 class MatchSealed(Consequence):
     """The record is closed: the seal names how many records precede it, the hash of the last
     of them, and the hashes of the card pool and ruleset the match was judged under.
@@ -229,6 +233,10 @@ class MatchSealed(Consequence):
     """Hash of the ruleset embedded in ``match_started``."""
     cards: str | None = Field(default=None, max_length=64)
     """Hash of the card definitions embedded in ``match_started``."""
+    signers: list[SignerName] | None = Field(default=None, max_length=16)
+    """Whose signatures the record requires (names or key ids): verification demands a
+    signature by each (absent: none is required by the seal; left out of the canonical JSON, so
+    seals written before keep their bytes)."""
 
 
 class RecordSigned(Consequence):

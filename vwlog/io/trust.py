@@ -2,9 +2,9 @@
 
 * **Published definitions.** A card pool or a ruleset is published under a stable id with a
   content hash: SHA-256 of its canonical JSON (`vwlog.io.codec.canonical`, ``None`` fields left
-  out). The packaged pool is ``vw-sample-pool@2`` (``@1``, its earlier version, stays published)
-  and the default ruleset ``vw-default@1``; an organiser publishes more into the store
-  (`vwlog pool publish`, `vwlog ruleset publish`).
+  out). The packaged pool is ``vw-sample-pool@2`` (``@1``, its earlier version, stays published),
+  the default ruleset ``vw-default@1`` and the samples' ruleset ``vw-samples@1``; an organiser
+  publishes more into the store (`vwlog pool publish`, `vwlog ruleset publish`).
 * **Seal.** A closed record ends with a `MatchSealed` record: how many records precede it, the
   hash of the last of them, and the hashes of the pool, ruleset and card definitions.
 * **Signatures.** A `RecordSigned` record after the seal holds an Ed25519 signature over
@@ -169,8 +169,25 @@ def builtin_registry() -> Registry:
         for pool_id in EARLIER_POOLS
     }
     pools[PACKAGED_POOL_ID] = published_pool(load_pool(), PACKAGED_POOL_ID, builtin=True)
-    rs = published_ruleset(DEFAULT_RULESET, builtin=True)
-    return Registry(pools, {rs.id: rs})
+    rulesets = [
+        published_ruleset(DEFAULT_RULESET, builtin=True),
+        *(_packaged_ruleset(name) for name in PACKAGED_RULESETS.values()),
+    ]
+    return Registry(pools, {rs.id: rs for rs in rulesets})
+
+
+PACKAGED_RULESETS = {"vw-samples@1": "data/published/vw-samples@1.ruleset.json"}
+"""Rulesets published with vwlog beside the default, by id: ``vw-samples@1`` is the one the
+packaged sample logs are played under (`samples/build.py`: the default rules, with a quick
+setup)."""
+
+
+def _packaged_ruleset(resource: str) -> PublishedRuleset:
+    """A packaged published ruleset (its file holds the ruleset's canonical JSON)."""
+    import importlib.resources
+
+    data = importlib.resources.files("vwlog").joinpath(resource).read_bytes()
+    return published_ruleset(Ruleset.model_validate_json(data), builtin=True)
 
 
 def check_published_id(text: str, what: str) -> str:
@@ -229,16 +246,21 @@ def with_refs(start: MatchStarted, pool: PublishedPool | None) -> MatchStarted:
     )
 
 
-def seal_event(start: MatchStarted | None, count: int, head: str) -> MatchSealed:
-    """The seal after ``count`` records whose last hash is ``head``."""
+def seal_event(
+    start: MatchStarted | None, count: int, head: str, signers: Sequence[str] = ()
+) -> MatchSealed:
+    """The seal after ``count`` records whose last hash is ``head``, requiring signatures by
+    ``signers`` (key names or ids; none: the field is left out)."""
+    required = list(dict.fromkeys(signers)) or None
     if start is None:
-        return MatchSealed(events=count, head=head)
+        return MatchSealed(events=count, head=head, signers=required)
     return MatchSealed(
         events=count,
         head=head,
         pool=start.pool.hash if start.pool else None,
         ruleset=ruleset_hash(start.ruleset),
         cards=cards_hash(start.cards),
+        signers=required,
     )
 
 
@@ -460,6 +482,7 @@ def parse_ruleset_bytes(data: bytes, source: str) -> Ruleset:
 
 __all__ = [
     "PACKAGED_POOL_ID",
+    "PACKAGED_RULESETS",
     "SIGNED_PREFIX",
     "PublicKey",
     "PublishedPool",

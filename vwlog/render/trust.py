@@ -35,8 +35,19 @@ VERDICT_WORDS: dict[Verdict, VerdictWords] = {
         N_("incomplete"), N_("INCOMPLETE"), N_("incomplete (unsealed)")
     ),
     Verdict.UNTRUSTED: VerdictWords(N_("untrusted"), N_("UNTRUSTED"), N_("untrusted")),
+    Verdict.UNVERIFIED: VerdictWords(
+        N_("unverified"), N_("UNVERIFIED"), N_("unverified (definitions nobody published)")
+    ),
 }
 """The one wording table of the verdict (`vwlog.services.verdict.judge` decides it)."""
+
+OWN_DEFINITIONS_WORDS = VerdictWords(
+    N_("ok (under the log's own definitions, trusted as asked)"),
+    N_("OK (under the log's own definitions, trusted as asked)"),
+    N_("legal under the log's own definitions (trusted as asked, not published)"),
+)
+"""How an OK verdict that rests on the log's own definitions (``--trust-log-definitions``) is
+worded: every output says so with the verdict."""
 
 SIGNATURE_STATUS = {
     "valid": N_("valid"),
@@ -66,14 +77,15 @@ def judgement(report: ValidationReport) -> Judgement:
 
 
 def verdict(report: ValidationReport) -> Verdict:
-    """The verdict the services decided for ``report``: ``OK``, ``ILLEGAL``, ``INCOMPLETE``
-    or ``UNTRUSTED``."""
+    """The verdict the services decided for ``report``: ``OK``, ``ILLEGAL``, ``INCOMPLETE``,
+    ``UNTRUSTED`` or ``UNVERIFIED``."""
     return judgement(report).verdict
 
 
 def verdict_word(report: ValidationReport, form: str = "line") -> str:
     """The verdict worded in the active language (``form``: a field of `VerdictWords`)."""
-    words = VERDICT_WORDS[verdict(report)]
+    judged = judgement(report)
+    words = OWN_DEFINITIONS_WORDS if judged.own_definitions else VERDICT_WORDS[judged.verdict]
     return gettext(str(getattr(words, form)))
 
 
@@ -168,6 +180,7 @@ def rests_on(report: ValidationReport) -> RestsOn | None:
 
 __all__ = [
     "COMMITMENT_STATUS",
+    "OWN_DEFINITIONS_WORDS",
     "SIGNATURE_STATUS",
     "VERDICT_WORDS",
     "RestsOn",

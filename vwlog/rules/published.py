@@ -95,6 +95,16 @@ class Integrity:
     """The seq of the record's (first) seal, if it has one."""
     seal_line: int | None = None
     """The line of the file (or of the stored match's export) that holds the seal."""
+    unpublished: tuple[str, ...] = ()
+    """What the verdict would rest on that nobody published (the log's own pool or ruleset,
+    renamed or not) or that the store does not accept: each makes the verdict UNVERIFIED,
+    unless ``own_trusted``."""
+    awaiting: tuple[str, ...] = ()
+    """The problems that say a signer the seal (or ``--require``) requires has not signed
+    (among ``problems``: signing the record is how they are resolved)."""
+    own_trusted: bool = False
+    """Whether the user asked to trust the log's own definitions (``--trust-log-definitions``):
+    a verdict resting on ``unpublished`` definitions is then OK, and says so."""
 
     @property
     def ok(self) -> bool:
@@ -114,6 +124,9 @@ class Verdict(StrEnum):
     """Legal and intact as far as it goes, but unsealed: its end cannot be told from a cut."""
     UNTRUSTED = "UNTRUSTED"
     """The chain, the seal or a signature fails: the record is not what was sealed."""
+    UNVERIFIED = "UNVERIFIED"
+    """Legal and intact, but under the log's own card definitions or ruleset, which nobody
+    published (or which the store does not accept): nothing holds them to the real game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +153,9 @@ class Judgement:
     the outcome)."""
     seal_seq: int | None = None
     """The seq of the record's seal, if it has one."""
+    own_definitions: bool = False
+    """Whether an OK verdict rests on the log's own definitions, trusted as the user asked
+    (every output says so with the verdict)."""
 
 
 def _show(value: Any) -> str:

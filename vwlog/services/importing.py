@@ -236,6 +236,9 @@ def _prepare(
     report = with_findings(report, check_integrity(path, trusted=report.trusted, owed=report.owed))
     if reject_illegal and report.violations:
         return rejected(name, header.match_id, events, report)
+    refused = not_accepted(name, header.match_id, events, report)
+    if refused is not None:
+        return refused
     head_hash = snapshots.last_hash or header.hash or ""
     meta = judged_meta(meta_from(header, report, head_hash, events=events, metrics=metrics), report)
     meta = meta.model_copy(update={"seal": seal, "source_sha256": digest})
@@ -243,17 +246,56 @@ def _prepare(
     return Prepared(name, header, seal, meta, events, len(report.violations), report.judgement)
 
 
+def not_accepted(
+    source: str, match_id: str, events: int, report: ValidationReport
+) -> ImportResult | None:
+    """The refusal of a log judged UNVERIFIED where the store names the pools or rulesets it
+    accepts (``VWLOG_ACCEPT_POOLS``, ``VWLOG_ACCEPT_RULESETS``): a tournament that names them
+    stores nothing else. ``None`` when the log may be stored (an UNVERIFIED log is then
+    stored flagged, with its verdict)."""
+    from vwlog.rules.published import Verdict
+    from vwlog.services.trust import TrustOptions
+
+    judged = report.judgement
+    if judged is None or judged.verdict is not Verdict.UNVERIFIED:
+        return None
+    accepting = TrustOptions()
+    if accepting.accept_pools is None and accepting.accept_rulesets is None:
+        return None
+    said = msg(
+        "not accepted here: its verdict, {verdict}: {reason}",
+        verdict=judged.verdict.value,
+        reason=judged.reason,
+    )
+    return ImportResult(
+        source,
+        match_id,
+        "rejected",
+        events,
+        len(report.violations),
+        str(said),
+        said=said,
+        verdict=judged.verdict.value,
+        reason=judged.reason,
+        intact=judged.intact,
+    )
+
+
 def judged_meta(meta: MatchMeta, report: ValidationReport) -> MatchMeta:
     """A catalog entry that keeps the one verdict of ``report``: flagged when a rule is broken
     or the record is not intact, and then without a winner (the winner its records name is
     not an outcome anybody can vouch for)."""
+    from vwlog.rules.published import Verdict
+
     judged = report.judgement
     assert judged is not None
     update: dict[str, object] = {
         "verdict": judged.verdict.value,
         "reason": str(judged.reason)[:2000],
         "intact": judged.intact,
-        "flagged": bool(report.violations) or not judged.intact,
+        "flagged": bool(report.violations)
+        or not judged.intact
+        or judged.verdict is Verdict.UNVERIFIED,
     }
     if not judged.intact:
         update |= {"winner": None, "victory": None}
@@ -514,4 +556,5 @@ __all__ = [
     "import_streaming",
     "judged_lines",
     "judged_meta",
+    "not_accepted",
 ]

@@ -292,7 +292,7 @@ def import_log(
         return import_streaming(
             store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
         )
-    from vwlog.services.importing import judged_lines, judged_meta
+    from vwlog.services.importing import judged_lines, judged_meta, not_accepted
 
     header, lines, seal = _read_for_import(path)
     snapshots = _Snapshots(snapshot_every)
@@ -301,6 +301,9 @@ def import_log(
     report = judged_lines(str(path), header, lines, report, hashed=seal == "author")
     if reject_illegal and report.violations:
         return rejected(str(path), header.match_id, len(lines), report)
+    refused = not_accepted(str(path), header.match_id, len(lines), report)
+    if refused is not None:
+        return refused
     head_hash = lines[-1][1].hash if lines else header.hash
     meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=metrics)
     meta = judged_meta(meta, report).model_copy(update={"seal": seal})

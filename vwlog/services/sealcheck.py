@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from vwlog.io.trust import PublicKey
 
 _FIELDS = ("events", "head", "pool", "ruleset", "cards")
-"""What a seal names, in the order a mismatch lists them."""
+"""What a seal names of its record, in the order a mismatch lists them (its ``signers`` are
+not derived from the record: they are checked against the signatures)."""
 
 
 @dataclass
@@ -34,6 +35,8 @@ class SealCheck:
     signatures: list[SignatureCheck] = field(default_factory=list)
     at: tuple[int, int] | None = None
     """The seal's seq and line."""
+    awaiting: list[str] = field(default_factory=list)
+    """The problems that say a required signer has not signed (among ``problems``)."""
 
 
 @dataclass
@@ -50,9 +53,11 @@ def check_seal(
     lines: Sequence[tuple[int, EventRecord]],
     start: tuple[int, EventRecord] | None,
     keyring: Mapping[str, PublicKey] | None,
+    required: Sequence[str] = (),
 ) -> SealCheck:
     """Check the seal of the record whose kept ``lines`` (line, record) are given, its
-    ``match_started`` (``start``) and its signatures (against ``keyring``, if given)."""
+    ``match_started`` (``start``) and its signatures (against ``keyring``, if given): every
+    signer the seal names, and every one of ``required``, must have signed."""
     found = _find(lines, keyring)
     seal = found.seal
     if seal is None:
@@ -89,8 +94,49 @@ def check_seal(
     ]
     if keyring is not None and not any(s.status == "valid" for s in found.signatures):
         found.problems.append(said_text(msg("no valid signature by a key of the keyring")))
+    demanded = dict.fromkeys([*(seal.event.signers or ()), *required])
+    awaiting = [
+        said_text(
+            msg(
+                "the seal requires a signature by {signer}, and none by {signer} is there "
+                "(signed by: {signed})",
+                signer=name,
+                signed=", ".join(_signed_by(found.signatures, keyring)) or "nobody",
+            )
+        )
+        for name in demanded
+        if not _has_signed(name, found.signatures, keyring)
+    ]
+    found.problems += awaiting
     text = said_text(msg("sealed after {count} records", count=Count(count)))
-    return SealCheck(text, True, found.problems, found.signatures, at)
+    return SealCheck(text, True, found.problems, found.signatures, at, awaiting)
+
+
+def _vouches(check: SignatureCheck, keyring: Mapping[str, PublicKey] | None) -> tuple[str, ...]:
+    """Who a signature stands for: with a keyring, the ring's name for its key and the key's
+    id (the name a signature gives itself proves nothing); without one, its name and key id.
+    A signature that does not fit the seal stands for nobody."""
+    if keyring is not None:
+        if check.status != "valid":
+            return ()
+        return tuple(n for n in (check.known_as, check.key_id) if n)
+    if check.status != "not checked":
+        return ()
+    return (check.signer, check.key_id)
+
+
+def _has_signed(
+    name: str, signatures: Sequence[SignatureCheck], keyring: Mapping[str, PublicKey] | None
+) -> bool:
+    """Whether a signature that holds stands for ``name`` (a key name or id)."""
+    return any(name in _vouches(s, keyring) for s in signatures)
+
+
+def _signed_by(
+    signatures: Sequence[SignatureCheck], keyring: Mapping[str, PublicKey] | None
+) -> list[str]:
+    """The names of the signatures that hold."""
+    return [v[0] for s in signatures if (v := _vouches(s, keyring))]
 
 
 def _find(

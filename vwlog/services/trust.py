@@ -67,6 +67,33 @@ class TrustOptions:
     """``--ruleset ID``: hold every log to this published ruleset."""
     keyring: dict[str, PublicKey] | None = None
     """Public keys by hex; with a keyring, a record must carry a valid signature by one."""
+    trust_log_definitions: bool = False
+    """``--trust-log-definitions``: a log whose pool or ruleset nobody published is judged OK
+    under its own definitions (and says so) instead of UNVERIFIED."""
+    accept_pools: tuple[str, ...] | None = field(default_factory=lambda: _accepted(ACCEPT_POOLS))
+    """The published pools a tournament accepts (``None``: every published pool); a log held
+    to another is UNVERIFIED. Default: ``VWLOG_ACCEPT_POOLS`` (ids separated by commas)."""
+    accept_rulesets: tuple[str, ...] | None = field(
+        default_factory=lambda: _accepted(ACCEPT_RULESETS)
+    )
+    """The published rulesets a tournament accepts, likewise (``VWLOG_ACCEPT_RULESETS``)."""
+    require_signers: tuple[str, ...] = ()
+    """``--require NAME``: signers (key names or ids) whose signatures a record must carry,
+    beside those its seal names."""
+
+
+ACCEPT_POOLS = "VWLOG_ACCEPT_POOLS"
+"""The setting that names the published pools a store or service accepts."""
+ACCEPT_RULESETS = "VWLOG_ACCEPT_RULESETS"
+"""The setting that names the published rulesets a store or service accepts."""
+
+
+def _accepted(variable: str) -> tuple[str, ...] | None:
+    """The ids a setting names (``None`` when it is unset or empty: everything published)."""
+    import os
+
+    ids = tuple(i.strip() for i in os.environ.get(variable, "").split(",") if i.strip())
+    return ids or None
 
 
 @dataclass(slots=True)
@@ -307,6 +334,7 @@ def _findings(
     problems: list[str] = []
     warnings: list[str] = []
     violations: list[Violation] = []
+    unpublished: list[str] = []
     if chain == "no hashes":
         problems.append(
             said_text(msg("no hash chain: the record carries no hashes, so nothing vouches for it"))
@@ -327,15 +355,22 @@ def _findings(
         pool_text = _pool_text(held_pool, event)
         if held_pool is None:
             warnings.append(pool_text)
+            if event.cards:
+                unpublished.append(pool_text)
         else:
             violations += _at(compare_cards(held_pool.cards(), event.cards), record, line_no)
+            if opts.accept_pools is not None and held_pool.id not in opts.accept_pools:
+                unpublished.append(_not_accepted("pool", held_pool.id, opts.accept_pools))
         held_rs, found = _held_ruleset(registry, opts, event)
         problems += found
         ruleset_text = _ruleset_text(held_rs, event)
         if held_rs is None:
             warnings.append(ruleset_text)
+            unpublished.append(ruleset_text)
         else:
             violations += _at(compare_ruleset(held_rs.ruleset, event.ruleset), record, line_no)
+            if opts.accept_rulesets is not None and held_rs.id not in opts.accept_rulesets:
+                unpublished.append(_not_accepted("ruleset", held_rs.id, opts.accept_rulesets))
         accepted = bool((judged_under or event.ruleset).accept_trusted_effects)
         cards = held_pool.cards() if held_pool is not None else {c.id: c for c in event.cards}
         for result in trusted:
@@ -347,7 +382,7 @@ def _findings(
                 violations.append(
                     replace(v, seq=result.seq, line=result.line, event_type="object_resulted")
                 )
-    sealing = check_seal(header, lines, start, opts.keyring)
+    sealing = check_seal(header, lines, start, opts.keyring, opts.require_signers)
     problems += sealing.problems
     if trusted:
         warnings.append(
@@ -367,8 +402,28 @@ def _findings(
         trusted_listed=len(trusted),
         seal_seq=sealing.at[0] if sealing.at is not None else None,
         seal_line=sealing.at[1] if sealing.at is not None else None,
+        unpublished=tuple(unpublished),
+        awaiting=tuple(sealing.awaiting),
+        own_trusted=opts.trust_log_definitions,
     )
     return TrustFindings(integrity, violations)
+
+
+def _not_accepted(what: str, named: str, accepted: Sequence[str]) -> SaidText:
+    """Why a published pool or ruleset does not count: the store accepts others."""
+    if what == "pool":
+        said = msg(
+            "pool {id} is published but not accepted here (accepted: {accepted})",
+            id=named,
+            accepted=", ".join(accepted),
+        )
+    else:
+        said = msg(
+            "ruleset {id} is published but not accepted here (accepted: {accepted})",
+            id=named,
+            accepted=", ".join(accepted),
+        )
+    return said_text(said)
 
 
 def _pool_text(held: PublishedPool | None, event: MatchStarted) -> SaidText:
@@ -400,9 +455,14 @@ def _at(found: list[Violation], record: EventRecord, line_no: int) -> list[Viola
 
 
 def close_records(
-    header: LogHeader, records: Iterable[EventRecord], pool: PublishedPool | None = None
+    header: LogHeader,
+    records: Iterable[EventRecord],
+    pool: PublishedPool | None = None,
+    *,
+    signers: Sequence[str] = (),
 ) -> tuple[LogHeader, list[EventRecord]]:
-    """Name the pool and ruleset in ``match_started``, chain the hashes and append the seal.
+    """Name the pool and ruleset in ``match_started``, chain the hashes and append the seal
+    (requiring signatures by ``signers``, key names or ids).
 
     Any seal and signatures the records carry are dropped first (re-sealing after a change
     invalidates them).
@@ -417,7 +477,8 @@ def close_records(
     start = chained[0].event if chained and isinstance(chained[0].event, MatchStarted) else None
     last = chained[-1].hash if chained else head.hash
     seal = EventRecord(
-        seq=len(chained) + 1, event=io_trust.seal_event(start, len(chained), last or "")
+        seq=len(chained) + 1,
+        event=io_trust.seal_event(start, len(chained), last or "", signers),
     )
     _, tail = sealed(head, [*chained, seal])
     return head, tail
@@ -476,6 +537,37 @@ def published_for(pool: CardPool) -> PublishedPool | None:
     return next((p for p in io_trust.builtin_registry().pools.values() if p.hash == digest), None)
 
 
+def seal_log(
+    path: Path,
+    out: Path | None = None,
+    *,
+    signers: Sequence[str] = (),
+    registry: Registry | None = None,
+) -> EventRecord:
+    """Chain and seal a log, rewriting the file (or writing ``out``): its seal names the
+    signers whose signatures it requires. A seal and signatures it carried are dropped (they
+    were over other bytes). The seal record.
+
+    Raises:
+        LogFormatError: the log cannot be read.
+        UsageError: a signer name is malformed, or the log has no records.
+    """
+    for name in signers:
+        io_trust.check_key_name(name)
+    header, records = read_log(path)
+    if not records:
+        raise UsageError(msg("{path}: cannot seal: the log has no records", path=path))
+    start = records[0].event
+    pool: PublishedPool | None = None
+    if isinstance(start, MatchStarted):
+        reg = registry if registry is not None else io_trust.builtin_registry()
+        pool = reg.pools.get(start.pool.id) if start.pool is not None else None
+        pool = pool if pool is not None else _builtin_for(reg, start)
+    head, chained = close_records(header, records, pool, signers=signers)
+    write_log(out or path, head, chained)
+    return chained[-1]
+
+
 def sign_log(path: Path, key_path: Path, out: Path | None = None) -> SignatureCheck:
     """Append a signature over the log's seal, rewriting the file (or writing ``out``).
 
@@ -486,12 +578,14 @@ def sign_log(path: Path, key_path: Path, out: Path | None = None) -> SignatureCh
     key, name = io_trust.load_private_key(key_path)
     header, records = read_log(path)
     findings = check_integrity(path)
-    if not findings.integrity.ok:
+    # a signature a required signer still owes is what signing gives: it does not stop signing
+    problems = [p for p in findings.integrity.problems if p not in findings.integrity.awaiting]
+    if problems or not findings.integrity.sealed:
         raise UsageError(
             msg(
                 "{path}: cannot sign: {value}",
                 path=path,
-                value="; ".join(findings.integrity.problems) or "not sealed",
+                value="; ".join(problems) or "not sealed",
             )
         )
     seal = next(r for r in records if isinstance(r.event, MatchSealed))
@@ -516,6 +610,7 @@ __all__ = [
     "published_for",
     "registry_of",
     "seal_after",
+    "seal_log",
     "sign_log",
     "verify_stored",
 ]

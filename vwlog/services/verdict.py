@@ -15,9 +15,15 @@ is the one reason every door gives):
   match the records, something other than a signature follows the seal, a signature does not
   fit the seal, or a keyring was given and no key of it signed; the reason is the first such
   problem (the chain before the seal, the seal before the signatures);
+* **UNVERIFIED** — legal and intact, but under card definitions or a ruleset nobody published
+  (the log's own, whatever id it gives them) or that the store does not accept
+  (``VWLOG_ACCEPT_POOLS``/``VWLOG_ACCEPT_RULESETS``, ``--accept-pool``/``--accept-ruleset``):
+  "legal" would only mean legal under rules the log wrote for itself;
 * **INCOMPLETE** — legal and intact as far as it goes, but unsealed (its end cannot be told
   from a cut);
-* **OK** — none of these.
+* **OK** — none of these. With ``--trust-log-definitions`` a record that would be UNVERIFIED
+  only for its own definitions is OK, and its reason (and the word every output leads with)
+  says that it rests on the log's own definitions.
 
 A record that is not intact is never *complete*: its ``winner`` is withheld (``None``; the
 winner its records name is kept as ``claimed_winner``, shown flagged) wherever the outcome is
@@ -80,6 +86,7 @@ def judge(report: ValidationReport) -> Judgement:
         intact = failing is None
         missing = integrity.problems
     reason: str
+    own = False
     unhashed = next((p for p in missing if p.startswith(NO_HASHES_PREFIX)), None)
     if report.violations:
         first = min(report.violations, key=lambda v: v.seq or 0)
@@ -95,14 +102,34 @@ def judge(report: ValidationReport) -> Judgement:
         verdict, reason = Verdict.UNTRUSTED, failing
     elif unhashed is not None:
         verdict, reason = Verdict.UNTRUSTED, unhashed
+    elif integrity is not None and integrity.unpublished and not integrity.own_trusted:
+        verdict = Verdict.UNVERIFIED
+        reason = said_text(
+            msg(
+                "no rule is broken, but only under definitions nobody published or the store "
+                "does not accept: {what}",
+                what="; ".join(integrity.unpublished),
+            )
+        )
     elif missing:
         verdict, reason = Verdict.INCOMPLETE, missing[0]
     else:
         assert integrity is not None
         verdict = Verdict.OK
-        reason = said_text(
-            msg("no rule is broken and the record is intact: {seal}", seal=integrity.seal)
-        )
+        if integrity.unpublished:
+            own = True
+            reason = said_text(
+                msg(
+                    "no rule is broken under the log's own definitions, trusted as asked "
+                    "(--trust-log-definitions: {what}), and the record is intact: {seal}",
+                    what="; ".join(integrity.unpublished),
+                    seal=integrity.seal,
+                )
+            )
+        else:
+            reason = said_text(
+                msg("no rule is broken and the record is intact: {seal}", seal=integrity.seal)
+            )
     return Judgement(
         verdict=verdict,
         reason=reason,
@@ -112,6 +139,7 @@ def judge(report: ValidationReport) -> Judgement:
         victory=report.victory if intact else None,
         claimed_winner=report.winner,
         seal_seq=_seal_seq(integrity),
+        own_definitions=own,
     )
 
 

@@ -96,7 +96,7 @@ class MatchMeta(BaseModel):
     """SHA-256 of the log file as it was imported, so that importing the same file again is
     recognised before anything is read twice; ``None`` for entries that were not imported
     from a file."""
-    verdict: Literal["OK", "ILLEGAL", "INCOMPLETE", "UNTRUSTED"] | None = None
+    verdict: Literal["OK", "ILLEGAL", "INCOMPLETE", "UNTRUSTED", "UNVERIFIED"] | None = None
     """The one verdict on the record when it was stored (`vwlog.services.verdict.judge`);
     ``None`` for entries stored before vwlog kept it and for matches the service recorded
     itself."""
