@@ -302,6 +302,17 @@ def load_records(ctx: click.Context, url: str, arg: str) -> LoadedMatch:
     if path is None:
         store = stored_match(ctx, url, arg)
         header = store.header(arg)
+        if not store.vouched(arg):
+            from vwlog.io.i18n import gettext as _
+            from vwlog.render.text import term
+
+            click.echo(
+                _(
+                    "WARNING: {match}: its catalog entry is not as vwlog wrote it here (altered "
+                    "in the database, or written elsewhere): 'vwlog verify {match}' checks it"
+                ).format(match=term(arg)),
+                err=True,
+            )
 
         def stored() -> Iterator[tuple[int, EventRecord]]:
             # nothing is read until the records are iterated (show reads from a snapshot);

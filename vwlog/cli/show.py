@@ -91,15 +91,6 @@ def show(
         seq = at_seq
         state = state_at(match.items, at_seq, source=match.source, visitor=tracker, ruleset=ruleset)
     check_player(state, player)
-    if match.store is not None and match.match_id is not None:
-        if not match.store.vouched(match.match_id):
-            echo(
-                _(
-                    "WARNING: {match}: its catalog entry is not as vwlog wrote it here (altered "
-                    "in the database, or written elsewhere): 'vwlog verify {match}' checks it"
-                ).format(match=term(match.match_id)),
-                err=True,
-            )
     known = tracker.knowledge(player) if tracker and player and state.started else None
     if output_format == "json":
         data = board_json(state, player=player, seq=seq)

@@ -90,6 +90,7 @@ def _from_store(
                 )
             )
     with MatchStore.open(cli.store) as store:
+        _warn_unvouched(store)
         if store.position() == 0:  # like a directory without logs
             raise UsageError(
                 msg(
@@ -116,6 +117,20 @@ def _from_store(
         if caught.restarted is not None:
             click.echo(f"statistics view started again: {caught.restarted}", err=True)
         return caught.stats, []
+
+
+def _warn_unvouched(store: MatchStore) -> None:
+    """Say which stored matches have a catalog entry this installation does not vouch for
+    (altered in the database, or written elsewhere): their statistics come from it."""
+    unvouched = [meta.match_id for meta, vouched in store.list_vouched() if not vouched]
+    if unvouched:
+        click.echo(
+            _(
+                "WARNING: the catalog entries of {count} stored match(es) are not as vwlog wrote "
+                "them here (altered in the database?): {matches}; 'vwlog verify' checks them"
+            ).format(count=len(unvouched), matches=term(", ".join(unvouched[:10]))),
+            err=True,
+        )
 
 
 def _each_stored(
