@@ -7,6 +7,7 @@ runner shows as an exception other than `SystemExit`.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -61,6 +62,7 @@ class Outcome:
     exit_code: int
     stderr: str
     exception: BaseException | None
+    stdout: str = ""
 
     def describe(self) -> str:
         return f"vwlog {' '.join(self.args)} -> {self.exit_code}: {self.exception!r}"
@@ -72,7 +74,7 @@ def run(args: list[str], store: Path) -> Outcome:
     exception = result.exception
     if isinstance(exception, SystemExit):
         exception = None
-    return Outcome(tuple(args), result.exit_code, result.stderr, exception)
+    return Outcome(tuple(args), result.exit_code, result.stderr, exception, result.stdout)
 
 
 def signing_key(work: Path) -> Path:
@@ -119,8 +121,22 @@ def problems(outcomes: list[Outcome]) -> list[str]:
             found.append(outcome.describe())
         elif DEFECT in outcome.stderr or "Traceback" in outcome.stderr:
             found.append(f"{outcome.describe()}: {outcome.stderr.strip()[:500]!r}")
-        elif outcome.exit_code == 2 and not outcome.stderr.lstrip().startswith(
-            ("Error:", "Usage:")
+        elif (
+            outcome.exit_code == 2
+            and not outcome.stderr.lstrip().startswith(("Error:", "Usage:"))
+            and not said_in_json(outcome.stdout)
         ):
             found.append(f"{outcome.describe()} without an 'Error:' line: {outcome.stderr!r}")
     return found
+
+
+def said_in_json(stdout: str) -> bool:
+    """Whether a command's JSON output says why it could not read an input (``--format json``
+    keeps an unreadable log's ``error`` in the document, beside the others, instead of a line
+    on standard error)."""
+    try:
+        document = json.loads(stdout)
+    except ValueError:
+        return False
+    items = document if isinstance(document, list) else [document]
+    return any(isinstance(item, dict) and isinstance(item.get("error"), str) for item in items)
