@@ -15,7 +15,7 @@ import pytest
 
 from tests.api.server import SAMPLES
 from tests.security.conftest import new_live
-from vwlog.api.routers.matches import attachment
+from vwlog.api.routers.reports import attachment
 from vwlog.api.schemas import ErrorOut
 
 if TYPE_CHECKING:

@@ -43,7 +43,7 @@ from vwlog import __version__
 from vwlog.api import errors
 from vwlog.api.cache import HeadCache
 from vwlog.api.dependencies import principal
-from vwlog.api.routers import catalog, matches, play, viewer
+from vwlog.api.routers import catalog, matches, play, reports, viewer
 from vwlog.api.routers.catalog import CLIENT_GONE
 from vwlog.api.schemas import ErrorOut
 from vwlog.api.settings import ApiSettings
@@ -129,7 +129,8 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     errors.install(app)
     app.include_router(catalog.router)
     app.include_router(matches.router)
-    app.include_router(matches.diff_router)
+    app.include_router(reports.router)
+    app.include_router(reports.diff_router)
     app.include_router(play.router)
     app.include_router(viewer.router)
     docs_csp = _mount_docs(app)
