@@ -233,7 +233,7 @@ class MatchSealed(Consequence):
     """Hash of the ruleset embedded in ``match_started``."""
     cards: str | None = Field(default=None, max_length=64)
     """Hash of the card definitions embedded in ``match_started``."""
-    signers: list[SignerName] | None = Field(default=None, max_length=16)
+    signers: tuple[SignerName, ...] | None = Field(default=None, max_length=16)
     """Whose signatures the record requires (names or key ids): verification demands a
     signature by each (absent: none is required by the seal; left out of the canonical JSON, so
     seals written before keep their bytes)."""

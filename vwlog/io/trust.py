@@ -251,7 +251,7 @@ def seal_event(
 ) -> MatchSealed:
     """The seal after ``count`` records whose last hash is ``head``, requiring signatures by
     ``signers`` (key names or ids; none: the field is left out)."""
-    required = list(dict.fromkeys(signers)) or None
+    required = tuple(dict.fromkeys(signers)) or None
     if start is None:
         return MatchSealed(events=count, head=head, signers=required)
     return MatchSealed(
