@@ -225,6 +225,9 @@ def _file_commands(log: str) -> dict[str, list[str]]:
         "stats": ["stats", log, "--min-n", "1"],
         "stats --per-match": ["stats", log, "--per-match"],
         "diff": ["diff", log, sample],
+        "replay --board (Indonesian)": ["--lang", "id", "replay", log, "--board", "--to", "40"],
+        "show --as p1 (Indonesian)": ["--lang", "id", "show", log, "--as", "p1"],
+        "validate (Indonesian)": ["--lang", "id", "validate", log],
     }
 
 

@@ -19,7 +19,7 @@ from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
-from vwlog.render.text import counted, victory_name
+from vwlog.render.text import counted, term, victory_name
 from vwlog.services import (
     SimulationSpec,
     apply_overrides,
@@ -223,7 +223,7 @@ def _victory_table(out: Path | None, matches: int, victories: Counter[str]) -> N
     where = out if (out.suffix == ".jsonl" and matches == 1) else out / "*.jsonl"
     echo(
         _("wrote {matches} to {where}").format(
-            matches=counted(matches, "match", "matches"), where=where
+            matches=counted(matches, "match", "matches"), where=term(where)
         ),
         err=True,
     )

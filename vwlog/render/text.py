@@ -364,7 +364,7 @@ def hidden_lines(k: Knowledge, *, none_known: bool = False) -> list[str]:
         if known:
             text += _(", known: ") + ", ".join(
                 _("{card} ({id}, seen {how} at seq {seq})").format(
-                    card=term(c.name), id=term(c.id), how=c.how, seq=c.seq
+                    card=term(c.name), id=term(c.id), how=term(c.how), seq=c.seq
                 )
                 for c in known
             )
@@ -377,7 +377,11 @@ def hidden_lines(k: Knowledge, *, none_known: bool = False) -> list[str]:
             _("seen, now in a deck: ")
             + ", ".join(
                 _("{card} ({id}) {where}, seen {how} at seq {seq}").format(
-                    card=term(c.name), id=term(c.id), where=term(c.where), how=c.how, seq=c.seq
+                    card=term(c.name),
+                    id=term(c.id),
+                    where=term(c.where),
+                    how=term(c.how),
+                    seq=c.seq,
                 )
                 for c in decks
             )
