@@ -7,6 +7,7 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import to_json
+from vwlog.render.text import term
 from vwlog.store.tokens import Role, TokenStore
 
 
@@ -48,7 +49,7 @@ def create(
     with TokenStore.open(cli.store) as tokens:
         secret, info = tokens.create(Role(role), match_id=match_id, seat=seat, label=label)
     click.echo(secret)
-    bound = f" for {info.match_id} seat {info.seat}" if info.match_id else ""
+    bound = f" for {term(info.match_id)} seat {term(info.seat)}" if info.match_id else ""
     click.echo(f"created {info.role} token {info.id}{bound}", err=True)
 
 
@@ -69,9 +70,9 @@ def list_(cli: CliContext, output_format: str) -> None:
         click.echo(to_json([t.model_dump(mode="json") for t in found]))
         return
     for t in found:
-        bound = f" {t.match_id}:{t.seat}" if t.match_id else ""
+        bound = f" {term(t.match_id)}:{term(t.seat)}" if t.match_id else ""
         state = " revoked" if t.revoked else ""
-        label = f" ({t.label})" if t.label else ""
+        label = f" ({term(t.label)})" if t.label else ""
         click.echo(f"{t.id}  {t.role}{bound}{label}  {t.created}{state}")
 
 
