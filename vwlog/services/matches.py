@@ -604,7 +604,7 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
     if target == 0:
         return INITIAL
     state: MatchState | None = None
-    start, previous = 0, store.header(match_id).hash or ""
+    start, previous = 0, ""
     snap = store.nearest_snapshot(match_id, target, vouched=True)
     if snap is not None:
         at = next(store.records(match_id, gt=snap[0] - 1, lte=snap[0]), None)
@@ -613,15 +613,21 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
             start, previous = snap[0], at.hash
         else:
             state = None
-    end, anchor = _anchor(store, match_id, target)
+    if not start:
+        previous = store.header(match_id).hash or ""
+    end, anchor = _anchor(store, match_id, target, head.seq)
     if end < target:
         raise _not_held(match_id, end + 1)
     records: list[EventRecord] = []
-    for line, record in store.lines(match_id, gt=start, lte=end):
+    for line, record in store.lines(match_id, gt=start, lte=target):
         previous = _link(match_id, start + len(records) + 1, previous, line)
         records.append(record)
-    if start + len(records) != end:
-        raise _not_held(match_id, start + len(records) + 1)
+    reached = start + len(records)
+    for line in store.raw_lines(match_id, gt=target, lte=end):  # beyond: only chained
+        reached += 1
+        previous = _link(match_id, reached, previous, line)
+    if reached != end or start + len(records) != target:
+        raise _not_held(match_id, reached + 1)
     if previous != anchor:
         # the next snapshot names another record (a caller's mistake, or the records were
         # re-hashed from here on): the head the catalog recorded decides
@@ -634,11 +640,11 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
     del records[target - start :]
     if state is None:
         if start:
-            return _replayed(INITIAL, store.records(match_id, lte=target))
+            return _replayed(INITIAL, checked_records(store, match_id, lte=target))
         state = INITIAL
     if start and _backs_up_before(records, start):
         # a back-up to a point before the snapshot: the replay loop must have seen that point
-        return _replayed(INITIAL, store.records(match_id, lte=target))
+        return _replayed(INITIAL, checked_records(store, match_id, lte=target))
     return _replayed(state, records)
 
 
@@ -673,7 +679,7 @@ def checked_records(
     return checked()
 
 
-def _anchor(store: MatchStore, match_id: str, target: int) -> tuple[int, str]:
+def _anchor(store: MatchStore, match_id: str, target: int, head: int) -> tuple[int, str]:
     """The first position after ``target`` whose record hash this installation vouches for,
     and that hash: a vouched snapshot's record, else the head the catalog recorded."""
     following = store.next_snapshot(match_id, target, vouched=True)
@@ -682,7 +688,7 @@ def _anchor(store: MatchStore, match_id: str, target: int) -> tuple[int, str]:
         if named:
             return following[0], named
     meta = store.meta(match_id)
-    if meta.events != store.head(match_id).seq:
+    if meta.events != head:
         return min(meta.events, target), ""  # records cut or added: nothing anchors them
     return meta.events, meta.head_hash
 
