@@ -283,6 +283,8 @@ def test_the_viewer_s_words_are_the_ones_its_script_says() -> None:
         "Graveyard {count}",
         "Honor {honor}",
         "Register:",
+        "Relic",
+        "Rune",
         "Seed",
         "turn",
         "win rate",
