@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.api.server import Server, populate, start
-from tests.store.pg import postgres_server
+from tests.api.server import Server, populate, serving
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -19,33 +17,18 @@ pytest.importorskip("fastapi", reason="the api extra is not installed")
 @pytest.fixture(scope="session")
 def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``vwlog serve`` on an SQLite store, with samples, live matches and tokens."""
-    work = tmp_path_factory.mktemp("api-sqlite")
-    server = start(str(work / "vwlog.db"), work)
-    try:
+    with serving(tmp_path_factory.mktemp("api-sqlite")) as server:
         populate(server)
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="session")
 def postgres_server_2w(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``vwlog serve --workers 2`` on a fresh PostgreSQL schema, populated like the SQLite
     one."""
-    dsn = postgres_server()
-    schema = f"api_{secrets.token_hex(4)}"
-    work = tmp_path_factory.mktemp("api-pg")
-    server = start(f"{dsn}?schema={schema}", work, workers=2)
-    try:
+    with serving(tmp_path_factory.mktemp("api-pg"), postgres=True, workers=2) as server:
         populate(server)
         yield server
-    finally:
-        server.stop()
-        import psycopg
-
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}_stats" CASCADE')
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

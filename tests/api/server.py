@@ -7,11 +7,14 @@ the tests see the service as a client does.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,6 +137,36 @@ def start(store: str, workdir: Path, *, workers: int = 1) -> Server:
             raise AssertionError(f"vwlog serve did not answer: {log.read_text()}")
         time.sleep(0.2)
     return server
+
+
+@contextmanager
+def serving(work: Path, *, postgres: bool = False, workers: int = 1) -> Iterator[Server]:
+    """A started ``vwlog serve`` (stopped on exit) on an SQLite file in ``work``, or with
+    ``postgres`` on a fresh schema of the test PostgreSQL server, dropped on exit with the
+    statistics schema beside it."""
+    if not postgres:
+        server = start(str(work / "vwlog.db"), work, workers=workers)
+        try:
+            yield server
+        finally:
+            server.stop()
+        return
+    from tests.store.pg import postgres_server
+
+    dsn = postgres_server()
+    schema = f"srv_{secrets.token_hex(4)}"
+    try:
+        server = start(f"{dsn}?schema={schema}", work, workers=workers)
+        try:
+            yield server
+        finally:
+            server.stop()
+    finally:
+        import psycopg
+
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}_stats" CASCADE')
 
 
 def populate(server: Server) -> None:

@@ -33,8 +33,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.api.server import Server, start
-from tests.store.pg import postgres_server
+from tests.api.server import Server, serving
 from tests.store.records import synthetic_match
 from vwlog.api.app import ACCESS_LINE_LIMIT, ACCESS_PATH_LIMIT
 from vwlog.api.schemas import ErrorOut
@@ -88,36 +87,20 @@ class Sent:
             self.statuses[request_id] = status
 
 
-def serve(store: str, work: Path, workers: int) -> Iterator[Server]:
-    server = start(store, work, workers=workers)
-    try:
-        server.token("organiser", Role.ORGANISER)
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture(scope="module")
 def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``vwlog serve`` on an SQLite store, one worker (as SQLite is served)."""
-    work = tmp_path_factory.mktemp("load-sqlite")
-    yield from serve(str(work / "vwlog.db"), work, 1)
+    with serving(tmp_path_factory.mktemp("load-sqlite")) as server:
+        server.token("organiser", Role.ORGANISER)
+        yield server
 
 
 @pytest.fixture(scope="module")
 def postgres_load_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``vwlog serve --workers 2`` on a fresh PostgreSQL schema, dropped afterwards."""
-    dsn = postgres_server()
-    schema = f"load_{secrets.token_hex(4)}"
-    work = tmp_path_factory.mktemp("load-pg")
-    try:
-        yield from serve(f"{dsn}?schema={schema}", work, 2)
-    finally:
-        import psycopg
-
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}_stats" CASCADE')
+    with serving(tmp_path_factory.mktemp("load-pg"), postgres=True, workers=2) as server:
+        server.token("organiser", Role.ORGANISER)
+        yield server
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

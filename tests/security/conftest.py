@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.api.server import Server, populate, start
-from tests.store.pg import postgres_server
+from tests.api.server import Server, populate, serving
 from vwlog.store.tokens import Role
 
 if TYPE_CHECKING:
@@ -27,32 +26,17 @@ pytest.importorskip("fastapi", reason="the api extra is not installed")
 @pytest.fixture(scope="session")
 def security_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``vwlog serve`` on an SQLite store, one worker."""
-    work = tmp_path_factory.mktemp("security-sqlite")
-    server = start(str(work / "vwlog.db"), work)
-    try:
+    with serving(tmp_path_factory.mktemp("security-sqlite")) as server:
         populate(server)
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="session")
 def security_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``vwlog serve --workers 2`` on a fresh PostgreSQL schema, dropped afterwards."""
-    dsn = postgres_server()
-    schema = f"sec_{secrets.token_hex(4)}"
-    work = tmp_path_factory.mktemp("security-pg")
-    server = start(f"{dsn}?schema={schema}", work, workers=2)
-    try:
+    with serving(tmp_path_factory.mktemp("security-pg"), postgres=True, workers=2) as server:
         populate(server)
         yield server
-    finally:
-        server.stop()
-        import psycopg
-
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}_stats" CASCADE')
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
