@@ -13,18 +13,12 @@ rules.
 
 from __future__ import annotations
 
-import sqlite3
-import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Self
 
-from vwlog.model.errors import StoreError
-from vwlog.model.resources import Closing
-from vwlog.store.settings import redact, settings_from_url
+from vwlog.store.sidetable import SideTable
 
 IDEMPOTENCY_TABLE = "vwlog_idempotency"
 """The table that holds the keys."""
@@ -55,7 +49,7 @@ class Reservation:
     """For `KeyState.DONE`: its HTTP status."""
 
 
-class IdempotencyStore(Closing):
+class IdempotencyStore(SideTable):
     """The idempotency keys of one store.
 
     Example:
@@ -68,46 +62,23 @@ class IdempotencyStore(Closing):
         ('new', 'done', '{"head_seq": 3}', 'other')
     """
 
+    TABLE = IDEMPOTENCY_TABLE
+    COLUMNS = (
+        "match_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, "
+        "answer TEXT, status INTEGER, created TEXT NOT NULL, "
+        "PRIMARY KEY (match_id, key)"
+    )
+    WHAT = "idempotency keys"
+    LOCK = 7315403
+
     def __init__(self, env: Mapping[str, str], *, url: str = "") -> None:
         """Open the key table of the store configured by ``env`` (see `settings_from_url`).
 
         Raises:
             StoreError: the database cannot be reached or the table cannot be created.
         """
-        self.url = redact(url)
-        self._module = env.get("PERSISTENCE_MODULE", "eventsourcing.popo")
-        self._lock = threading.Lock()
         self._memory: dict[tuple[str, str], tuple[str, str | None, int | None]] = {}
-        self._conninfo: dict[str, Any] = {}
-        self._schema = "public"
-        self._sqlite_path = ""
-        if self._module == "eventsourcing.sqlite":
-            self._sqlite_path = env["SQLITE_DBNAME"]
-            self._timeout = float(env.get("SQLITE_LOCK_TIMEOUT", "30"))
-        elif self._module == "eventsourcing.postgres":
-            self._conninfo = {
-                "dbname": env["POSTGRES_DBNAME"],
-                "host": env.get("POSTGRES_HOST") or None,
-                "port": int(env.get("POSTGRES_PORT") or 5432),
-                "user": env.get("POSTGRES_USER") or None,
-                "password": env.get("POSTGRES_PASSWORD") or None,
-                "connect_timeout": int(env.get("POSTGRES_CONNECT_TIMEOUT") or 10),
-            }
-            self._schema = env.get("POSTGRES_SCHEMA") or "public"
-        self._create_table()
-
-    @classmethod
-    def open(cls, url: str) -> Self:
-        """Open the keys of the store at ``url``.
-
-        Raises:
-            StoreConfigError: the URL is malformed or needs the ``postgres`` extra.
-            StoreError: the database cannot be reached.
-        """
-        return cls(settings_from_url(url), url=url)
-
-    def close(self) -> None:
-        """Nothing is kept open between calls; present for symmetry with `MatchStore`."""
+        super().__init__(env, url=url)
 
     # -- operations ---------------------------------------------------------------------------
 
@@ -119,7 +90,7 @@ class IdempotencyStore(Closing):
         Raises:
             StoreError: the database failed.
         """
-        if self._module == "eventsourcing.popo":
+        if self._in_memory:
             with self._lock:
                 found = self._memory.get((match_id, key))
                 if found is None:
@@ -151,7 +122,7 @@ class IdempotencyStore(Closing):
         Raises:
             StoreError: the database failed.
         """
-        if self._module == "eventsourcing.popo":
+        if self._in_memory:
             with self._lock:
                 fingerprint = self._memory[(match_id, key)][0]
                 self._memory[(match_id, key)] = (fingerprint, answer, status)
@@ -170,7 +141,7 @@ class IdempotencyStore(Closing):
         Raises:
             StoreError: the database failed.
         """
-        if self._module == "eventsourcing.popo":
+        if self._in_memory:
             with self._lock:
                 self._memory.pop((match_id, key), None)
             return
@@ -180,62 +151,6 @@ class IdempotencyStore(Closing):
                 "AND answer IS NULL",
                 (match_id, key),
             )
-
-    # -- internals ----------------------------------------------------------------------------
-
-    @property
-    def _table(self) -> str:
-        if self._module == "eventsourcing.postgres":
-            return f'"{self._schema}".{IDEMPOTENCY_TABLE}'
-        return IDEMPOTENCY_TABLE
-
-    @property
-    def _mark(self) -> str:
-        return "%s" if self._module == "eventsourcing.postgres" else "?"
-
-    def _marks(self, n: int) -> str:
-        return ", ".join([self._mark] * n)
-
-    def _create_table(self) -> None:
-        if self._module == "eventsourcing.popo":
-            return
-        with self._cursor() as cur:
-            if self._module == "eventsourcing.postgres":
-                cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{self._schema}"')
-            cur.execute(
-                f"CREATE TABLE IF NOT EXISTS {self._table} ("
-                "match_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, "
-                "answer TEXT, status INTEGER, created TEXT NOT NULL, "
-                "PRIMARY KEY (match_id, key))"
-            )
-
-    @contextmanager
-    def _cursor(self) -> Iterator[Any]:
-        """A cursor in one transaction, committed when the block ends; driver errors become
-        `StoreError`."""
-        if self._module == "eventsourcing.sqlite":
-            try:
-                conn = sqlite3.connect(self._sqlite_path, timeout=self._timeout)
-            except sqlite3.Error as err:
-                raise StoreError(f"{self.url}: cannot open the idempotency keys: {err}") from err
-            try:
-                with conn:
-                    yield conn.cursor()
-            except sqlite3.Error as err:
-                raise StoreError(f"{self.url}: idempotency keys: {err}") from err
-            finally:
-                conn.close()
-            return
-        import psycopg
-
-        try:
-            with psycopg.connect(**self._conninfo) as pg, pg.cursor() as cur:
-                if self._module == "eventsourcing.postgres":
-                    # several workers may create the table at once: one waits for the other
-                    cur.execute("SELECT pg_advisory_xact_lock(7315403)")
-                yield cur
-        except psycopg.Error as err:
-            raise StoreError(f"{self.url}: idempotency keys: {err}") from err
 
 
 def _reservation(found: tuple[str, str | None, int | None], fingerprint: str) -> Reservation:

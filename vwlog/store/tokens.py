@@ -11,21 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import sqlite3
-import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
 from vwlog.io.errors import TokenBindingError
-from vwlog.model.errors import StoreError, UsageError
-from vwlog.model.resources import Closing
+from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
-from vwlog.store.settings import redact, settings_from_url
+from vwlog.store.sidetable import SideTable
 
 if TYPE_CHECKING:
     pass
@@ -92,7 +88,7 @@ def _info(row: tuple[Any, ...]) -> TokenInfo:
     )
 
 
-class TokenStore(Closing):
+class TokenStore(SideTable):
     """The tokens of one store: create, list, revoke, look up by secret.
 
     Example:
@@ -102,46 +98,23 @@ class TokenStore(Closing):
         True
     """
 
+    TABLE = TOKEN_TABLE
+    COLUMNS = (
+        "id TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, role TEXT NOT NULL, "
+        "match_id TEXT, seat TEXT, label TEXT, created TEXT NOT NULL, "
+        "revoked INTEGER NOT NULL DEFAULT 0"
+    )
+    WHAT = "tokens"
+    LOCK = 7315402
+
     def __init__(self, env: Mapping[str, str], *, url: str = "") -> None:
         """Open the token table of the store configured by ``env`` (see `settings_from_url`).
 
         Raises:
             StoreError: the database cannot be reached or the table cannot be created.
         """
-        self.url = redact(url)
-        self._module = env.get("PERSISTENCE_MODULE", "eventsourcing.popo")
-        self._lock = threading.Lock()
         self._memory: dict[str, tuple[str, TokenInfo]] = {}
-        self._conninfo: dict[str, Any] = {}
-        self._schema = "public"
-        self._sqlite_path = ""
-        if self._module == "eventsourcing.sqlite":
-            self._sqlite_path = env["SQLITE_DBNAME"]
-            self._timeout = float(env.get("SQLITE_LOCK_TIMEOUT", "30"))
-        elif self._module == "eventsourcing.postgres":
-            self._conninfo = {
-                "dbname": env["POSTGRES_DBNAME"],
-                "host": env.get("POSTGRES_HOST") or None,
-                "port": int(env.get("POSTGRES_PORT") or 5432),
-                "user": env.get("POSTGRES_USER") or None,
-                "password": env.get("POSTGRES_PASSWORD") or None,
-                "connect_timeout": int(env.get("POSTGRES_CONNECT_TIMEOUT") or 10),
-            }
-            self._schema = env.get("POSTGRES_SCHEMA") or "public"
-        self._create_table()
-
-    @classmethod
-    def open(cls, url: str) -> Self:
-        """Open the tokens of the store at ``url``.
-
-        Raises:
-            StoreConfigError: the URL is malformed or needs the ``postgres`` extra.
-            StoreError: the database cannot be reached.
-        """
-        return cls(settings_from_url(url), url=url)
-
-    def close(self) -> None:
-        """Nothing is kept open between calls; present for symmetry with `MatchStore`."""
+        super().__init__(env, url=url)
 
     # -- operations ---------------------------------------------------------------------------
 
@@ -173,7 +146,7 @@ class TokenStore(Closing):
             created=datetime.now(UTC).isoformat(timespec="seconds"),
         )
         row = (info.id, token_hash(secret), info.role.value, match_id, seat, label, info.created)
-        if self._module == "eventsourcing.popo":
+        if self._in_memory:
             with self._lock:
                 self._memory[row[1]] = (info.id, info)
             return secret, info
@@ -191,7 +164,7 @@ class TokenStore(Closing):
         Raises:
             StoreError: the database failed.
         """
-        if self._module == "eventsourcing.popo":
+        if self._in_memory:
             with self._lock:
                 return sorted((i for _, i in self._memory.values()), key=lambda i: i.created)
         with self._cursor() as cur:
@@ -205,7 +178,7 @@ class TokenStore(Closing):
             UsageError: no token has this id.
             StoreError: the database failed.
         """
-        if self._module == "eventsourcing.popo":
+        if self._in_memory:
             with self._lock:
                 for key, (tid, info) in self._memory.items():
                     if tid == token_id:
@@ -236,7 +209,7 @@ class TokenStore(Closing):
             StoreError: the database failed.
         """
         digest = token_hash(secret)
-        if self._module == "eventsourcing.popo":
+        if self._in_memory:
             with self._lock:
                 found = self._memory.get(digest)
             info = found[1] if found else None
@@ -251,59 +224,6 @@ class TokenStore(Closing):
         if info is None or info.revoked:
             return None
         return info
-
-    # -- internals ----------------------------------------------------------------------------
-
-    @property
-    def _table(self) -> str:
-        if self._module == "eventsourcing.postgres":
-            return f'"{self._schema}".{TOKEN_TABLE}'
-        return TOKEN_TABLE
-
-    def _marks(self, n: int) -> str:
-        mark = "%s" if self._module == "eventsourcing.postgres" else "?"
-        return ", ".join([mark] * n)
-
-    def _create_table(self) -> None:
-        if self._module == "eventsourcing.popo":
-            return
-        with self._cursor() as cur:
-            if self._module == "eventsourcing.postgres":
-                cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{self._schema}"')
-            cur.execute(
-                f"CREATE TABLE IF NOT EXISTS {self._table} ("
-                "id TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, role TEXT NOT NULL, "
-                "match_id TEXT, seat TEXT, label TEXT, created TEXT NOT NULL, "
-                "revoked INTEGER NOT NULL DEFAULT 0)"
-            )
-
-    @contextmanager
-    def _cursor(self) -> Iterator[Any]:
-        """A cursor in one transaction, committed when the block ends; driver errors become
-        `StoreError`."""
-        if self._module == "eventsourcing.sqlite":
-            try:
-                conn = sqlite3.connect(self._sqlite_path, timeout=self._timeout)
-            except sqlite3.Error as err:
-                raise StoreError(f"{self.url}: cannot open the tokens: {err}") from err
-            try:
-                with conn:
-                    yield conn.cursor()
-            except sqlite3.Error as err:
-                raise StoreError(f"{self.url}: tokens: {err}") from err
-            finally:
-                conn.close()
-            return
-        import psycopg
-
-        try:
-            with psycopg.connect(**self._conninfo) as pg, pg.cursor() as cur:
-                if self._module == "eventsourcing.postgres":
-                    # several workers may create the table at once: one waits for the other
-                    cur.execute("SELECT pg_advisory_xact_lock(7315402)")
-                yield cur
-        except psycopg.Error as err:
-            raise StoreError(f"{self.url}: tokens: {err}") from err
 
 
 __all__ = ["TOKEN_PREFIX", "Role", "TokenInfo", "TokenStore", "token_hash"]
