@@ -8,6 +8,7 @@ runner shows as an exception other than `SystemExit`.
 from __future__ import annotations
 
 import json
+import traceback
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -65,7 +66,11 @@ class Outcome:
     stdout: str = ""
 
     def describe(self) -> str:
-        return f"vwlog {' '.join(self.args)} -> {self.exit_code}: {self.exception!r}"
+        said = f"vwlog {' '.join(self.args)} -> {self.exit_code}: {self.exception!r}"
+        if self.exception is not None and self.exception.__traceback__ is not None:
+            frames = traceback.extract_tb(self.exception.__traceback__)[-3:]
+            said += " at " + " < ".join(f"{f.filename}:{f.lineno}" for f in reversed(frames))
+        return said
 
 
 def run(args: list[str], store: Path) -> Outcome:

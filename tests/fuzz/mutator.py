@@ -380,6 +380,8 @@ def fuzz(
         if keep is not None and len(tally.findings) > before:
             keep.mkdir(parents=True, exist_ok=True)
             (keep / f"input-{seed}-{n}-{kind}.jsonl").write_bytes(content)
+            with (keep / f"findings-{seed}.txt").open("a") as said:
+                said.write(f"input {n} ({kind}):\n" + "\n".join(tally.findings[before:]) + "\n")
         if progress is not None and (n + 1) % 1000 == 0:
             progress(tally)
     return tally
