@@ -167,6 +167,7 @@ POOL = Path(__file__).resolve().parents[2] / "vwlog" / "data" / "pool.json"
 
 OTHER: dict[str, Callable[[str], list[str]]] = {
     "sign": lambda arg: ["sign", arg, "--key", "keys/k.key"],
+    "seal": lambda arg: ["seal", arg],
     "pool publish": lambda arg: ["pool", "publish", arg, "--id", "cup@1"],
     "ruleset publish": lambda arg: ["ruleset", "publish", arg],
     "export": lambda arg: ["export", arg],

@@ -147,7 +147,7 @@ def test_trust_check_values_in_indonesian(plain_env: None, tmp_path: Path) -> No
     assert code == 0
     packaged = builtin_registry().pools[PACKAGED_POOL_ID]
     assert f"kumpulan kartu dipublikasikan {PACKAGED_POOL_ID} ({packaged.hash[:16]})" in out
-    assert "aturan ruleset milik log sendiri (vw-samples@1, tidak dipublikasikan)" in out
+    assert "aturan dipublikasikan vw-samples@1 (bd29d80fcbf2ee9b)" in out
     assert "rantai utuh · disegel setelah 237 catatan" in out
     code, out, _err = _run(["--lang", "id", "verify", str(FULL)])
     assert code == 0

@@ -301,7 +301,7 @@ def test_a_re_sealed_log_with_a_changed_flag_is_illegal_and_exits_1(
     assert " ILLEGAL · " in result.stdout
 
 
-def test_a_log_whose_cards_match_nothing_published_is_judged_with_a_warning(
+def test_a_log_whose_cards_match_nothing_published_is_unverified_with_a_warning(
     runner: CliRunner, tmp_path: Path
 ) -> None:
     source = SAMPLES / "absolute-victory.jsonl"
@@ -321,7 +321,12 @@ def test_a_log_whose_cards_match_nothing_published_is_judged_with_a_warning(
     for form in ("text", "json", "markdown"):
         result = run(runner, "validate", "--format", form, out)
         assert OWN_DEFINITIONS_WARNING in result.stdout, form
-        assert result.exit_code == 0, form
+        # legal only under definitions nobody published: UNVERIFIED (exit 3), never OK
+        assert result.exit_code == 3, form
+        assert "UNVERIFIED" in result.stdout or "unverified" in result.stdout, form
+    trusted = run(runner, "validate", "--trust-log-definitions", out)
+    assert trusted.exit_code == 0
+    assert "OK (under the log's own definitions, trusted as asked)" in trusted.stdout
 
 
 def test_pool_publish_and_hold_a_log_to_it(runner: CliRunner, tmp_path: Path) -> None:

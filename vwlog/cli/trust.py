@@ -377,10 +377,9 @@ def seal(cli: CliContext, log: Path, require: tuple[str, ...], out: Path | None)
     Example:
 
     \b
-        vwlog seal match.jsonl --require alice --require bob
-        vwlog sign match.jsonl --key keys/alice.key
-        vwlog sign match.jsonl --key keys/bob.key
-        vwlog verify --keyring keys match.jsonl
+        vwlog seal match.jsonl --require bob -o sealed.jsonl
+        vwlog sign sealed.jsonl --key keys/bob.key
+        vwlog verify --keyring keys sealed.jsonl
     """
     require_regular_file(log, "sealing reads the log twice")
     record = services_trust.seal_log(log, out, signers=require, registry=registry_for(cli))

@@ -462,7 +462,7 @@ def verify(
     \b
         vwlog verify match.jsonl
         vwlog verify --keyring keys/ signed.jsonl
-        vwlog verify --keyring keys/ --require alice --require bob signed.jsonl
+        vwlog verify --keyring keys/ --require bob signed.jsonl
         vwlog verify --format json exported/*.jsonl
         vwlog verify sim-7-00001
     """
