@@ -41,9 +41,9 @@ SHORT = ("absolute-victory.jsonl", "hand-limit.jsonl", "judge-backup.jsonl")
 """The samples damaged by default."""
 
 
-def _one(task: tuple[int, int, float, str, str]) -> dict[str, Any]:
-    """One process's share: ``count`` inputs from ``seed``."""
-    seed, count, limit, keep, samples = task
+def _one(task: tuple[int, int, float, str, str, float | None]) -> dict[str, Any]:
+    """One process's share: ``count`` inputs from ``seed`` (fewer if ``seconds`` run out)."""
+    seed, count, limit, keep, samples, seconds = task
     from tests.fuzz import mutator
 
     chosen = None if samples == "all" else [mutator.SAMPLES / name for name in SHORT]
@@ -66,6 +66,7 @@ def _one(task: tuple[int, int, float, str, str]) -> dict[str, Any]:
             keep=Path(keep),
             progress=progress,
             samples=chosen,
+            until=None if seconds is None else time.monotonic() + seconds,
         )
         took = time.perf_counter() - began
     return {"seed": seed, "seconds": round(took, 1), **tally.__dict__}
@@ -78,6 +79,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per command")
     parser.add_argument("--samples", choices=["short", "all"], default="short")
+    parser.add_argument(
+        "--seconds", type=float, default=None, help="stop starting inputs after this long"
+    )
     parser.add_argument("--keep", default=str(ROOT / "test-artifacts" / "fuzz"))
     parser.add_argument("--out", default=str(ROOT / "bench" / "fuzz_results.json"))
     args = parser.parse_args()
@@ -87,7 +91,10 @@ def main() -> int:
     load_before = os.getloadavg()
     began = time.perf_counter()
     shares = [args.inputs // args.jobs + (i < args.inputs % args.jobs) for i in range(args.jobs)]
-    tasks = [(args.seed + i, n, args.limit, args.keep, args.samples) for i, n in enumerate(shares)]
+    tasks = [
+        (args.seed + i, n, args.limit, args.keep, args.samples, args.seconds)
+        for i, n in enumerate(shares)
+    ]
     if args.jobs == 1:
         parts = [_one(tasks[0])]
     else:
@@ -98,6 +105,7 @@ def main() -> int:
     findings = [f for part in parts for f in part["findings"]]
     figures = {
         "inputs": sum(p["inputs"] for p in parts),
+        "inputs_asked": args.inputs,
         "commands_run": sum(p["runs"] for p in parts),
         "tracebacks": sum(p["tracebacks"] for p in parts),
         "hangs": sum(p["hangs"] for p in parts),

@@ -1,7 +1,8 @@
 """Run every command that reads a log on one file and say how each ended.
 
-A command may accept the file (exit 0), find violations or a broken chain (exit 1) or refuse it
-as input (exit 2 with a one-line ``Error: ...``); it may never end in a traceback, which click's
+A command may accept the file (exit 0), find violations or a broken chain (exit 1), refuse it
+as input (exit 2 with a one-line ``Error: ...``) or judge it UNVERIFIED (exit 3); it may never
+end in a traceback, which click's
 runner shows as an exception other than `SystemExit`.
 """
 
@@ -50,6 +51,9 @@ STORED: tuple[tuple[str, ...], ...] = (
     ("stats",),
 )
 """The commands run on a match the ``import`` above stored."""
+EXITS = (0, 1, 2, 3)
+"""The exit statuses a command may end with: success, findings, an input or usage error, and 3
+for a record judged UNVERIFIED (legal only under definitions nobody published)."""
 DEFECT = "internal error"
 """How a command says it met a defect of its own instead of a traceback (a batch import goes
 on with the next log): as much a finding of the fuzzer as a traceback."""
@@ -122,7 +126,7 @@ def problems(outcomes: list[Outcome]) -> list[str]:
     defect reported as one."""
     found = []
     for outcome in outcomes:
-        if outcome.exception is not None or outcome.exit_code not in (0, 1, 2):
+        if outcome.exception is not None or outcome.exit_code not in EXITS:
             found.append(outcome.describe())
         elif DEFECT in outcome.stderr or "Traceback" in outcome.stderr:
             found.append(f"{outcome.describe()}: {outcome.stderr.strip()[:500]!r}")

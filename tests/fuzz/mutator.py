@@ -363,6 +363,7 @@ def fuzz(
     keep: Path | None = None,
     progress: Callable[[Tally], None] | None = None,
     samples: list[Path] | None = None,
+    until: float | None = None,
 ) -> Tally:
     """Run ``count`` inputs, one command each in turn, damaging ``samples`` (default: every
     sample); the damaged logs that found something are copied to ``keep`` (when given)."""
@@ -371,6 +372,8 @@ def fuzz(
     log = work / "input.jsonl"
     tally = Tally()
     for n, (kind, content) in enumerate(_inputs(mutator, count)):
+        if until is not None and time.monotonic() > until:
+            break  # out of time (``until``, on the monotonic clock): what ran is reported
         log.write_bytes(content)
         command = ROTATION[n % len(ROTATION)]
         began = time.perf_counter()

@@ -10,6 +10,7 @@ command family has its own module, registered on `main`.
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -39,7 +40,16 @@ class Terminated(BaseException):  # a signal, not an error
     process ends."""
 
 
-def _terminate(_signum: int, _frame: object) -> None:
+_OWNER: list[int] = []
+"""The process that installed the handler (a forked worker inherits it, and must not keep it)."""
+
+
+def _terminate(signum: int, _frame: object) -> None:
+    if _OWNER and os.getpid() != _OWNER[-1]:
+        # a forked worker: end as SIGTERM ends a process, as it would have without vwlog
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
     raise Terminated
 
 
@@ -54,11 +64,13 @@ def _ending_cleanly_on_sigterm() -> Iterator[None]:
     if previous is not signal.SIG_DFL:
         yield  # someone else handles it (a server, a test runner)
         return
+    _OWNER.append(os.getpid())
     signal.signal(signal.SIGTERM, _terminate)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        _OWNER.pop()
 
 
 class InputError(click.ClickException):
