@@ -7,21 +7,25 @@ each other on every record, readable or not."""
 from __future__ import annotations
 
 import json
+import secrets
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import httpx
 import pytest
 from click.testing import CliRunner
 
+from tests.api.server import start
 from tests.security.conftest import security_postgres, security_sqlite, server  # noqa: F401
 from vwlog.cli import main
 from vwlog.events import EventRecord, MatchStarted, PublishedRef
 from vwlog.io.logfile import read_log, write_log
 from vwlog.io.trust import cards_hash, published_ruleset, seal_event, strip_trailer
 from vwlog.services import sealed
+from vwlog.store.tokens import Role
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -73,6 +77,7 @@ def forge(
     *,
     cards: Callable[[list[CardDef]], list[CardDef]] | None = None,
     flags: dict[str, Any] | None = None,
+    match_id: str | None = None,
 ) -> Path:
     """``source`` with its cards or flags edited, the pool (and, for flags, the ruleset)
     renamed to ids nobody published, every hash recomputed and a fresh seal: what a forger
@@ -94,7 +99,8 @@ def forge(
         }
     )
     body[0] = body[0].model_copy(update={"event": forged})
-    head, chained = sealed(header.model_copy(update={"hash": None}), body)
+    renamed = {"hash": None} if match_id is None else {"hash": None, "match_id": match_id}
+    head, chained = sealed(header.model_copy(update=renamed), body)
     seal = EventRecord(
         seq=len(chained) + 1, event=seal_event(forged, len(chained), chained[-1].hash or "")
     )
@@ -208,30 +214,57 @@ def test_an_accepted_pools_setting_refuses_them_at_import(
     assert "not accepted here" in out
 
 
-def test_the_service_gives_the_new_verdict(
-    forgeries: list[Forgery],
-    server: Server,  # noqa: F811 - the security tests' fixture
-) -> None:
-    forgery = next(f for f in forgeries if f.kind == "victory_vp")
-    _code, text = _run("validate", "--format", "json", str(forgery.path))
-    (judged,) = json.loads(text)
-    assert judged["verdict"] == "UNVERIFIED"
-    with server.client("organiser") as c:
-        r = c.post(
-            "/matches?replace=true",
-            content=forgery.path.read_bytes(),
+def _upload(target: Server, log: Path) -> httpx.Response:
+    with target.client("organiser") as c:
+        return c.post(
+            "/matches",
+            content=log.read_bytes(),
             headers={"Content-Type": "application/x-ndjson", "Accept-Language": "en"},
         )
-        assert r.status_code in (200, 201, 409), r.text
-        match_id = judged["match_id"]
+
+
+def test_the_service_gives_the_new_verdict(
+    server: Server,  # noqa: F811 - the security tests' fixture
+    tmp_path: Path,
+) -> None:
+    match_id = f"forged-{secrets.token_hex(4)}"
+    forgery = forge(SAMPLES[0], tmp_path / "f.jsonl", flags={"victory_vp": 5}, match_id=match_id)
+    _code, text = _run("validate", "--format", "json", str(forgery))
+    (judged,) = json.loads(text)
+    assert judged["verdict"] == "UNVERIFIED"
+    r = _upload(server, forgery)
+    assert r.status_code == 201, r.text
+    assert r.json()["match_id"] == match_id
+    with server.client("organiser") as c:
         validation = c.get(f"/matches/{match_id}/validation?lang=en").json()
         integrity = c.get(f"/matches/{match_id}/integrity?lang=en").json()
-    if r.status_code == 409:  # the genuine sample holds this id on the server
-        assert validation["verdict"] == "OK"
-        return
     assert validation["verdict"] == "UNVERIFIED", validation
     assert validation["reason"] == judged["reason"]
+    assert "spring-cup" in validation["reason"]
     assert integrity["verdict"] == "UNVERIFIED", integrity
+    assert integrity["reason"] == judged["reason"]
+
+
+def test_a_service_that_names_its_pools_refuses_the_upload(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VWLOG_ACCEPT_POOLS", "vw-sample-pool@2")
+    monkeypatch.setenv("VWLOG_ACCEPT_RULESETS", "vw-samples@1,vw-default@1")
+    cup = start(str(tmp_path / "cup.db"), tmp_path)
+    try:
+        cup.token("organiser", Role.ORGANISER)
+        forgery = forge(SAMPLES[0], tmp_path / "f.jsonl", cards=CARD_EDITS["cost-1"])
+        r = _upload(cup, forgery)
+        assert r.status_code == 422, r.text
+        assert "not accepted here" in r.json()["message"], r.text
+        assert "UNVERIFIED" in r.json()["message"], r.text
+        r = _upload(cup, Path(SAMPLES[1]))
+        assert r.status_code == 201, r.text
+        with cup.client("organiser") as c:
+            listed = c.get("/matches").json()
+        assert [m["match_id"] for m in listed["matches"]] == ["sample-full-combat"], listed
+    finally:
+        cup.stop()
 
 
 # -- signatures ----------------------------------------------------------------------------------
