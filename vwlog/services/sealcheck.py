@@ -95,7 +95,7 @@ def check_seal(
     if keyring is not None and not any(s.status == "valid" for s in found.signatures):
         found.problems.append(said_text(msg("no valid signature by a key of the keyring")))
     demanded = dict.fromkeys([*(seal.event.signers or ()), *required])
-    awaiting = [
+    awaiting: list[str] = [
         said_text(
             msg(
                 "the seal requires a signature by {signer}, and none by {signer} is there "
