@@ -218,7 +218,8 @@ def report(
     nothing from the network.
 
     Exit status: 0 legal and sealed, 1 a rule is broken or the record is
-    incomplete or untrusted, 2 unreadable input.
+    incomplete or untrusted, 2 unreadable input, 3 unverified (legal only
+    under definitions nobody published).
 
     Example:
 
@@ -243,14 +244,19 @@ def report(
             text = with_rests_on(report_markdown(document) + provenance_markdown(made), verdict)
     if out is None or str(out) == STDIO:
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
-        if not verdict.ok:
-            ctx.exit(1)
-        return
+        ctx.exit(_exit_status(verdict))
     with replacing(out) as file:
         file.write(text.encode("utf-8"))
     click.echo(f"wrote {out}", err=True)
-    if not verdict.ok:
-        ctx.exit(1)
+    ctx.exit(_exit_status(verdict))
+
+
+def _exit_status(judged: ValidationReport) -> int:
+    """The exit status of the report's one verdict, as validate gives it."""
+    from vwlog.cli.validate import exit_status
+    from vwlog.render.trust import verdict as verdict_of
+
+    return exit_status(verdict_of(judged))
 
 
 __all__ = ["diff", "open_match", "report"]
