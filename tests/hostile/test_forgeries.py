@@ -286,6 +286,7 @@ def test_one_signature_does_not_stand_in_for_two(keys: Path, tmp_path: Path) -> 
     assert code == 0, out
     code, out = _run("sign", str(log), "--key", str(keys / "alice.key"))
     assert code == 0, out
+    assert "requires a signature by bob" in out, out
     done = subprocess.run(
         [sys.executable, "-m", "vwlog", "--lang", "en", "verify", "--keyring", str(keys), str(log)],
         capture_output=True,

@@ -14,6 +14,7 @@ from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo, to_json
 from vwlog.io import trust as io_trust
 from vwlog.io.i18n import gettext as _
+from vwlog.io.i18n import say
 from vwlog.io.logfile import require_regular_file
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg, term
@@ -340,7 +341,8 @@ def sign(log: Path, key_path: Path, out: Path | None) -> None:
 
     The log must be sealed and its chain intact. The file is rewritten
     whole (or written to --out); a log that cannot be signed is left as it
-    was (exit 2).
+    was (exit 2). The signatures the seal still requires (vwlog seal
+    --require) are named after the new one.
 
     Example:
 
@@ -355,6 +357,9 @@ def sign(log: Path, key_path: Path, out: Path | None) -> None:
             log=term(out or log), signer=term(check.signer), key_id=check.key_id, seq=check.seq
         )
     )
+    # the signatures the seal still requires (vwlog seal --require), each named
+    for awaited in services_trust.check_integrity(out or log).integrity.awaiting:
+        echo("    " + term(say(awaited)))
 
 
 @main.command()
