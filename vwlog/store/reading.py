@@ -302,15 +302,16 @@ class MatchReader(Closing):
         """
         oid = catalog_uuid(match_id)
         before: int | None = None
+        size = 1  # the newest entry first: usually it is the one
         while True:
-            page = self._select(oid, lte=before, desc=True, limit=PAGE_SIZE)
+            page = self._select(oid, lte=before, desc=True, limit=size)
             for stored in page:
                 meta = self._mapper.facts_vouched(stored)
                 if meta is not None:
                     return meta
-            if len(page) < PAGE_SIZE:
+            if len(page) < size:
                 return None
-            before = page[-1].originator_version - 1
+            before, size = page[-1].originator_version - 1, PAGE_SIZE
 
     # Following the store (read models)
 
