@@ -129,6 +129,34 @@ def test_a_fifo_with_a_writer_is_still_read(tmp: Path) -> None:
     assert "chain intact" in done.stdout
 
 
+def test_a_fifo_is_judged_as_the_same_bytes_in_a_file(tmp: Path) -> None:
+    """The copy of a FIFO stops only where every reader stops: a record line indented by
+    blanks (readable, not canonical) and the lines after it are copied, so validate gives the
+    FIFO the verdict and reason it gives the file."""
+    lines = SAMPLE.read_bytes().splitlines(keepends=True)
+    lines[5] = b"  " + lines[5]
+    content = b"".join(lines)
+    log = tmp.parent / "indented.jsonl"
+    log.write_bytes(content)
+    fifo = tmp.parent / "indented-pipe.jsonl"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with fifo.open("wb") as out:
+            out.write(content)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    from_fifo = vwlog(["validate", "--format", "json", str(fifo)], tmp)
+    writer.join(timeout=BOUND)
+    from_file = vwlog(["validate", "--format", "json", str(log)], tmp)
+    assert from_fifo.returncode == from_file.returncode == 1, from_fifo.stderr
+    (on_fifo,), (on_file,) = json.loads(from_fifo.stdout), json.loads(from_file.stdout)
+    assert on_fifo["verdict"] == on_file["verdict"] == "UNTRUSTED"
+    assert on_fifo["reason"] == on_file["reason"]
+    assert on_fifo["events"] == on_file["events"] >= len(lines) - 2  # all read (the seal aside)
+
+
 def test_zeros_from_a_fifo_are_refused_at_line_1(tmp: Path) -> None:
     # /dev/zero through a pipe: no newline ever, nor a JSON object; the copy stops at once
     # (every reader stops at such a line) and the log is refused at line 1

@@ -25,6 +25,7 @@ FIFO_WAIT = 10.0
 writes to would otherwise block the command forever); ``VWLOG_FIFO_WAIT`` sets another."""
 FIFO_WAIT_ENV = "VWLOG_FIFO_WAIT"
 _CHUNK = 1 << 20
+_BLANKS = b" \t\r"
 
 
 def file_is_regular(path: str | Path) -> bool:
@@ -143,7 +144,7 @@ def spool(path: str | Path, out: BinaryIO, *, max_line_bytes: int) -> None:
     except OSError as err:
         why = said_text(msg("cannot open: {why}", why=os_detail(err)))
         raise LogFormatError(name, None, why) from err
-    line_no, length = 1, 0
+    line_no, length, opened = 1, 0, False
     try:
         while True:
             try:
@@ -156,10 +157,15 @@ def spool(path: str | Path, out: BinaryIO, *, max_line_bytes: int) -> None:
             start = 0
             while True:
                 end = chunk.find(b"\n", start)
-                piece = len(chunk) - start if end < 0 else end - start
-                if length == 0 and chunk[start : start + 1] not in (b"{", b""):
-                    out.write(chunk[start:] if end < 0 else chunk[start : end + 1])
-                    return  # no JSON object (blank, or anything else): readers stop here
+                stop = len(chunk) if end < 0 else end
+                piece = stop - start
+                if not opened:
+                    # the line's first byte after any blanks decides: a JSON object or not
+                    first = chunk[start:stop].lstrip(_BLANKS)[:1]
+                    opened = bool(first)
+                    if first not in (b"{", b"") or (not first and end >= 0):
+                        out.write(chunk[start:] if end < 0 else chunk[start : end + 1])
+                        return  # no JSON object (a blank line, or anything else): readers stop
                 length += piece
                 if length > max_line_bytes:
                     limit = size_text(max_line_bytes)
@@ -169,7 +175,7 @@ def spool(path: str | Path, out: BinaryIO, *, max_line_bytes: int) -> None:
                     out.write(chunk[start:])
                     break
                 out.write(chunk[start : end + 1])
-                line_no, length, start = line_no + 1, 0, end + 1
+                line_no, length, opened, start = line_no + 1, 0, False, end + 1
     finally:
         if source is not getattr(sys.stdin, "buffer", None):
             source.close()
