@@ -69,7 +69,7 @@ class Db:
         dsn, _, schema = self.url.partition("?schema=")
         tables = {"events": f"{schema}.vwlog_events", "snapshots": f"{schema}.vwlog_snapshots"}
         with psycopg.connect(dsn, autocommit=True) as conn:
-            cursor = conn.execute(query.format(**tables), args)  # type: ignore[arg-type]
+            cursor = conn.execute(query.format(**tables), args)
             return cursor.fetchall() if cursor.description else []
 
     def _oid(self, uuid: Any) -> Any:
@@ -275,6 +275,23 @@ def _drop_tail(m: Match) -> None:
     m.db.delete("events", m.oid, max(rows))
 
 
+def _rewritten(m: Match, seq: int) -> None:
+    """Alter the record at ``seq``, re-hash it and the tail after it, and the catalog's head."""
+    _amount(m, seq, rehash=True)
+    m.rehash_from(seq + 1)
+
+
+def _renamed(m: Match) -> None:
+    m.put_record(1, orjson.loads(m.records()[1].replace(b'"p1"', b'"px"')), rehash=True)
+    m.rehash_from(2)
+
+
+def _cut_and_told(m: Match) -> None:
+    _drop_tail(m)
+    last = max(m.records())
+    m.edit_meta(lambda meta: meta.update(events=last, head_hash=m.record(last)["hash"]))
+
+
 def _catalog(edit: Callable[[dict[str, Any]], object]) -> Callable[[Match], None]:
     return lambda m: m.edit_meta(edit)
 
@@ -320,18 +337,11 @@ EDITS: dict[str, Callable[[Match], None]] = {
     # stored event payloads
     "amount, hash kept": lambda m: _amount(m, _gold_seq(m), rehash=False),
     "amount, its hash recomputed": lambda m: _amount(m, _gold_seq(m), rehash=True),
-    "amount, the tail re-hashed with the catalog head": lambda m: (
-        _amount(m, _gold_seq(m), rehash=True),
-        m.rehash_from(_gold_seq(m) + 1),
+    "amount, the tail re-hashed with the catalog head": lambda m: _rewritten(m, _gold_seq(m)),
+    "amount before the first snapshot, tail re-hashed": lambda m: _rewritten(
+        m, _first_of(m, "gold_produced")
     ),
-    "amount before the first snapshot, tail re-hashed": lambda m: (
-        _amount(m, _first_of(m, "gold_produced"), rehash=True),
-        m.rehash_from(_first_of(m, "gold_produced") + 1),
-    ),
-    "match_started player renamed, re-hashed": lambda m: (
-        m.put_record(1, orjson.loads(m.records()[1].replace(b'"p1"', b'"px"')), rehash=True),
-        m.rehash_from(2),
-    ),
+    "match_started player renamed, re-hashed": _renamed,
     "seq field changed": lambda m: m.db.put(
         "events", m.oid, 40, m.records()[40].replace(b'"seq":40', b'"seq":41')
     ),
@@ -347,14 +357,7 @@ EDITS: dict[str, Callable[[Match], None]] = {
     ),
     "two records swapped": lambda m: _swap(m, 120, 121),
     "last record deleted": _drop_tail,
-    "last record deleted, catalog told": lambda m: (
-        _drop_tail(m),
-        m.edit_meta(
-            lambda meta: meta.update(
-                events=max(m.records()), head_hash=m.record(max(m.records()))["hash"]
-            )
-        ),
-    ),
+    "last record deleted, catalog told": _cut_and_told,
     "middle record deleted": lambda m: m.db.delete("events", m.oid, 200),
     "record added, chained, catalog told": _add_record,
     "header changed": _header_created,
