@@ -213,13 +213,7 @@ def check_integrity(
         NotPublishedError: the options name a pool or ruleset that is not published.
     """
     with open_log(path) as reader:
-        gathered = IntegrityPass(
-            reader.name,
-            reader.header,
-            reader.parse,
-            upcast=reader.upcast,
-            header_line=reader.header_raw,
-        )
+        gathered = IntegrityPass.of(reader)
         for line_no, raw in reader.raw_lines():
             gathered.feed(line_no, raw)
     return findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
     from vwlog.events import LogHeader
+    from vwlog.io.logfile import LogReader
 
 _Line = TypeVar("_Line", bound=tuple[int, bytes, EventRecord])
 """A record line: a `vwlog.io.logfile.LogLine`, or a plain ``(line_no, raw, record)``."""
@@ -64,6 +65,17 @@ class IntegrityPass:
         self._previous: tuple[int, bytes, EventRecord | None, object] | None = None
         self._in_trailer = False
         self._upcast = upcast
+
+    @classmethod
+    def of(cls, reader: LogReader) -> IntegrityPass:
+        """The pass over the lines ``reader`` reads, its header line held to canonical form."""
+        return cls(
+            reader.name,
+            reader.header,
+            reader.parse,
+            upcast=reader.upcast,
+            header_line=reader.header_raw,
+        )
 
     def feed(self, line_no: int, raw: bytes, record: EventRecord | None = None) -> None:
         """Take one record line (``record``: the line already parsed, if it was)."""

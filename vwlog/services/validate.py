@@ -85,13 +85,7 @@ def validate_and_verify(
     opts = options or ValidationOptions()
     validator = Validator(source=str(path))
     with fewer_collections(), open_log(path) as reader:
-        gathered = IntegrityPass(
-            reader.name,
-            reader.header,
-            reader.parse,
-            upcast=reader.upcast,
-            header_line=reader.header_raw,
-        )
+        gathered = IntegrityPass.of(reader)
         lines = gathered.tee(reader.lines())
         first = next(lines, None)
         ruleset = opts.ruleset
