@@ -258,3 +258,20 @@ def test_an_event_type_that_is_not_a_string_is_no_crash(tmp_path: Path, kind: ob
     log = write(tmp_path / "x.jsonl", header, records)
     no_problems(log, tmp_path)
     assert cli("verify", str(log), store=tmp_path / "s.db")[0] == 1
+
+
+@pytest.mark.parametrize("sealing", ["strip", "reseal"])
+def test_a_turn_at_the_integer_bound_is_judged(tmp_path: Path, sealing: str) -> None:
+    """A turn numbered 2**64 - 1 (the largest a log may hold): the next turn the rules expect
+    cannot be written, and building it raised pydantic's ValidationError in validate, replay and
+    next; it is the nearest one a log can hold, and the record breaks the rules."""
+    header, records = parsed()
+    second = [r for r in records if r["event"]["type"] == "turn_started"][1]
+    second["event"]["turn"] = 2**64 - 1
+    (strip if sealing == "strip" else reseal)(header, records)
+    log = write(tmp_path / "x.jsonl", header, records)
+    no_problems(log, tmp_path)
+    code, out, _ = cli("validate", str(log), store=tmp_path / "s.db")
+    assert code == 1
+    assert "R-END-5" in out
+    assert cli("next", str(log), store=tmp_path / "s.db")[0] in (0, 1)

@@ -32,6 +32,7 @@ from vwlog.events import (
     Unslid,
     VictoryPointGained,
 )
+from vwlog.model.bounds import INT_MAX, INT_MIN
 from vwlog.model.state import Marker
 from vwlog.model.types import (
     ObjectKind,
@@ -347,12 +348,21 @@ def _next_step(state: MatchState) -> Expect:
     return _next_phase(state)
 
 
+def _logged(n: int) -> int:
+    """``n`` within what a log can write (`vwlog.model.bounds`): a board built from values
+    at the bound (a turn 2**64 - 1, produce summed past it) demands an event no log can hold;
+    the nearest one it can is demanded instead, and the record, which cannot match the true
+    value either, breaks the rule, rather than the expectation failing to be built."""
+    return INT_MAX if n > INT_MAX else INT_MIN if n < INT_MIN else n
+
+
 def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
     active = state.active
     assert active is not None
     done = state.done
     if Marker.TURN_ENDED in done:
-        return _one(TurnStarted(turn=state.turn + 1, player=state.next_player(active)), "R-END-5")
+        turn = _logged(state.turn + 1)
+        return _one(TurnStarted(turn=turn, player=state.next_player(active)), "R-END-5")
     if state.phase is None:
         return _one(_PHASE_STARTED[Phase.PREP], "R-GEN-10")
     phase, step = state.phase, state.step
@@ -366,6 +376,7 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
         if step == Step.PRODUCE:
             if Marker.PRODUCED not in done:
                 total = sum(state.stat(t.id, Stat.GOLD_PRODUCE) for t in state.territories(active))
+                total = _logged(total)
                 return _one(GoldProduced(player=active, amount=total), "R-PRO-1")
             return _next_step(state)
         if step == Step.SUPPLY:
