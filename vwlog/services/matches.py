@@ -635,7 +635,7 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
         for line in store.raw_lines(match_id, gt=end, lte=meta.events):
             end += 1
             previous = _link(match_id, end, previous, line)
-        if (end, previous) != (meta.events, meta.head_hash) or end != head.seq:
+        if (end, previous) != (meta.events, meta.head_hash) or end < head.seq:
             raise _not_held(match_id, end)
     del records[target - start :]
     if state is None:
@@ -688,8 +688,10 @@ def _anchor(store: MatchStore, match_id: str, target: int, head: int) -> tuple[i
         if named:
             return following[0], named
     meta = store.meta(match_id)
-    if meta.events != head:
-        return min(meta.events, target), ""  # records cut or added: nothing anchors them
+    if meta.events < head:
+        return min(meta.events, target), ""  # records added past the catalog: nothing anchors them
+    # the catalog's head, past ``head`` when an append landed after it was read (a record and
+    # its catalog entry are written in one transaction, so the records reach it too)
     return meta.events, meta.head_hash
 
 
