@@ -275,3 +275,19 @@ def test_a_turn_at_the_integer_bound_is_judged(tmp_path: Path, sealing: str) -> 
     assert code == 1
     assert "R-END-5" in out
     assert cli("next", str(log), store=tmp_path / "s.db")[0] in (0, 1)
+
+
+def test_next_lists_decisions_beside_a_card_without_a_definition(tmp_path: Path) -> None:
+    """A deck card the match defines no card for (R-SET-4) reaches a hand; listing the legal
+    decisions asked its definition to price it and raised UnknownIdError in ``next``."""
+    header, records = parsed(SAMPLE.with_name("absolute-victory.jsonl"))
+    strip(header, records)
+    records[0]["event"]["seats"][0]["deck"][0]["card"] = "no-such-card"
+    log = write(tmp_path / "x.jsonl", header, records)
+    no_problems(log, tmp_path)
+    for at in range(len(records) + 1):
+        result = CliRunner().invoke(
+            main, ["--store", str(tmp_path / "s.db"), "next", str(log), "--at", str(at)]
+        )
+        assert result.exception is None or isinstance(result.exception, SystemExit), at
+        assert result.exit_code in (0, 1, 2), (at, result.output)

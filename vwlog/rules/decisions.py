@@ -31,6 +31,7 @@ from vwlog.events import (
     SkillRegistered,
     SupplyChosen,
 )
+from vwlog.model.state import UnknownIdError
 from vwlog.model.types import PlacementReason, SkillKind, Stat, SupplyOption
 from vwlog.rules.checks import check_against, is_first_supply, valid_targets
 from vwlog.rules.common import (
@@ -64,9 +65,14 @@ def legal_decisions(ruleset: Ruleset, state: MatchState, player: str) -> Iterato
     exp = expect(ruleset, state)
     if exp.player != player or exp.kind is None:
         return
-    for decision in _candidates(ruleset, state, exp, player):
-        if not check_against(ruleset, state, exp, decision):
-            yield decision
+    try:
+        for decision in _candidates(ruleset, state, exp, player):
+            if not check_against(ruleset, state, exp, decision):
+                yield decision
+    except UnknownIdError:
+        # the board names a card the match defines nothing for (a record broke R-SET-4 or
+        # R-ZONE-5 to get it there): no decision that depends on it can be priced or checked
+        return
 
 
 def _candidates(
@@ -167,6 +173,8 @@ def _placements(
 def _costs(state: MatchState, player: str) -> Iterator[AnyEvent]:
     p = state.player(player)
     for card in dict.fromkeys((*p.hand, *p.subdeck)):
+        if state.instances.get(card) not in state.cards:
+            continue  # no definition in the match (R-SET-4 at its start): nothing to pay for
         d = state.defn(card)
         if d.cost <= p.gold:
             yield CostPaid(player=player, card=card, gold=d.cost)
