@@ -21,6 +21,7 @@ from vwlog.cli import (
     stats,
     trust,
     validate,
+    verify,
 )
 from vwlog.cli.base import CliContext, InputError, VwlogGroup, main, pass_cli_context
 
@@ -41,4 +42,5 @@ __all__ = [
     "stats",
     "trust",
     "validate",
+    "verify",
 ]

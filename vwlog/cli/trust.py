@@ -20,6 +20,7 @@ from vwlog.model.errors import UsageError
 from vwlog.model.text import msg, term
 from vwlog.services import publishing
 from vwlog.services import trust as services_trust
+from vwlog.services.sealcheck import seal_log
 from vwlog.services.trust import TrustOptions
 
 if TYPE_CHECKING:
@@ -387,7 +388,7 @@ def seal(cli: CliContext, log: Path, require: tuple[str, ...], out: Path | None)
         vwlog verify --keyring keys sealed.jsonl
     """
     require_regular_file(log, "sealing reads the log twice")
-    record = services_trust.seal_log(log, out, signers=require, registry=registry_for(cli))
+    record = seal_log(log, out, signers=require, registry=registry_for(cli))
     echo(
         _("{log}: sealed at seq {seq}; signatures required: {signers}").format(
             log=term(out or log),

@@ -252,7 +252,7 @@ def not_accepted(
     """The refusal of a log judged UNVERIFIED where the store names the pools or rulesets it
     accepts (``VWLOG_ACCEPT_POOLS``, ``VWLOG_ACCEPT_RULESETS``): a tournament that names them
     stores nothing else. ``None`` when the log may be stored (an UNVERIFIED log is then
-    stored flagged, with its verdict)."""
+    stored with its verdict)."""
     from vwlog.rules.published import Verdict
     from vwlog.services.trust import TrustOptions
 
@@ -285,17 +285,13 @@ def judged_meta(meta: MatchMeta, report: ValidationReport) -> MatchMeta:
     """A catalog entry that keeps the one verdict of ``report``: flagged when a rule is broken
     or the record is not intact, and then without a winner (the winner its records name is
     not an outcome anybody can vouch for)."""
-    from vwlog.rules.published import Verdict
-
     judged = report.judgement
     assert judged is not None
     update: dict[str, object] = {
         "verdict": judged.verdict.value,
         "reason": str(judged.reason)[:2000],
         "intact": judged.intact,
-        "flagged": bool(report.violations)
-        or not judged.intact
-        or judged.verdict is Verdict.UNVERIFIED,
+        "flagged": bool(report.violations) or not judged.intact,
     }
     if not judged.intact:
         update |= {"winner": None, "victory": None}

@@ -14,9 +14,10 @@ from vwlog.rules.published import SignatureCheck
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+    from pathlib import Path
 
     from vwlog.events import EventRecord, LogHeader
-    from vwlog.io.trust import PublicKey
+    from vwlog.io.trust import PublicKey, PublishedPool, Registry
 
 _FIELDS = ("events", "head", "pool", "ruleset", "cards")
 """What a seal names of its record, in the order a mismatch lists them (its ``signers`` are
@@ -218,4 +219,39 @@ def _signature(
     return SignatureCheck(record.seq, event.signer, kid, "valid", known.name)
 
 
-__all__ = ["SealCheck", "check_seal"]
+def seal_log(
+    path: Path,
+    out: Path | None = None,
+    *,
+    signers: Sequence[str] = (),
+    registry: Registry | None = None,
+) -> EventRecord:
+    """Chain and seal a log, rewriting the file (or writing ``out``): its seal names the
+    signers whose signatures it requires. A seal and signatures it carried are dropped (they
+    were over other bytes). The seal record.
+
+    Raises:
+        LogFormatError: the log cannot be read.
+        UsageError: a signer name is malformed, or the log has no records.
+    """
+    from vwlog.io.logfile import read_log, write_log
+    from vwlog.model.errors import UsageError
+    from vwlog.services.trust import _builtin_for, close_records
+
+    for name in signers:
+        io_trust.check_key_name(name)
+    header, records = read_log(path)
+    if not records:
+        raise UsageError(msg("{path}: cannot seal: the log has no records", path=path))
+    start = records[0].event
+    pool: PublishedPool | None = None
+    if isinstance(start, MatchStarted):
+        reg = registry if registry is not None else io_trust.builtin_registry()
+        pool = reg.pools.get(start.pool.id) if start.pool is not None else None
+        pool = pool if pool is not None else _builtin_for(reg, start)
+    head, chained = close_records(header, records, pool, signers=signers)
+    write_log(out or path, head, chained)
+    return chained[-1]
+
+
+__all__ = ["SealCheck", "check_seal", "seal_log"]

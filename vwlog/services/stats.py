@@ -80,9 +80,6 @@ UNMEASURABLE = "no match_started event"
 NOT_INTACT = "record not intact (untrusted)"
 """``CorpusStats.skipped`` reason of a stored match whose record was not intact when it was
 stored (`vwlog.services.verdict.counts_as_valid`): its outcome is nobody's to count."""
-UNPUBLISHED = "definitions nobody published (unverified)"
-"""``CorpusStats.skipped`` reason of a stored match judged UNVERIFIED when it was stored: its
-cards or ruleset are the log's own (`vwlog.services.verdict.counts_as_valid`)."""
 SAVE_ATTEMPTS = 20
 """How often `refresh` starts again after losing a save to another follower."""
 _NOT_COUNTS = frozenset({"size"})
@@ -413,9 +410,7 @@ def measured(store: MatchStore, *, forks: bool = True) -> Iterator[MatchMetrics]
 def skip_reason(meta: MatchMeta) -> str:
     """Why a stored match without metrics to count is skipped: its record was not intact when
     it was stored (the one verdict's notion of a valid match), or it holds no match."""
-    if counts_as_valid(meta):
-        return UNMEASURABLE
-    return UNPUBLISHED if meta.verdict == "UNVERIFIED" else NOT_INTACT
+    return UNMEASURABLE if counts_as_valid(meta) else NOT_INTACT
 
 
 def count(stats: CorpusStats, metrics: MatchMetrics | None, skipped: str = UNMEASURABLE) -> None:

@@ -329,12 +329,7 @@ def _findings(
     warnings: list[str] = []
     violations: list[Violation] = []
     unpublished: list[str] = []
-    if chain == "no hashes":
-        problems.append(
-            said_text(msg("no hash chain: the record carries no hashes, so nothing vouches for it"))
-        )
-    elif chain != "intact":
-        problems.append(said_text(msg("hash chain {chain}", chain=chain)))
+    problems += _chain_problems(chain)
     start = next(
         ((n, r) for n, r in lines if r.seq == 1 and isinstance(r.event, MatchStarted)), None
     )
@@ -353,8 +348,7 @@ def _findings(
                 unpublished.append(pool_text)
         else:
             violations += _at(compare_cards(held_pool.cards(), event.cards), record, line_no)
-            if opts.accept_pools is not None and held_pool.id not in opts.accept_pools:
-                unpublished.append(_not_accepted("pool", held_pool.id, opts.accept_pools))
+            unpublished += _not_accepted("pool", held_pool.id, opts.accept_pools)
         held_rs, found = _held_ruleset(registry, opts, event)
         problems += found
         ruleset_text = _ruleset_text(held_rs, event)
@@ -363,8 +357,7 @@ def _findings(
             unpublished.append(ruleset_text)
         else:
             violations += _at(compare_ruleset(held_rs.ruleset, event.ruleset), record, line_no)
-            if opts.accept_rulesets is not None and held_rs.id not in opts.accept_rulesets:
-                unpublished.append(_not_accepted("ruleset", held_rs.id, opts.accept_rulesets))
+            unpublished += _not_accepted("ruleset", held_rs.id, opts.accept_rulesets)
         accepted = bool((judged_under or event.ruleset).accept_trusted_effects)
         cards = held_pool.cards() if held_pool is not None else {c.id: c for c in event.cards}
         for result in trusted:
@@ -403,8 +396,19 @@ def _findings(
     return TrustFindings(integrity, violations)
 
 
-def _not_accepted(what: str, named: str, accepted: Sequence[str]) -> SaidText:
-    """Why a published pool or ruleset does not count: the store accepts others."""
+def _chain_problems(chain: str) -> list[str]:
+    """What the chain's state makes a problem: no hashes, or a broken link."""
+    if chain == "no hashes":
+        return [
+            said_text(msg("no hash chain: the record carries no hashes, so nothing vouches for it"))
+        ]
+    return [] if chain == "intact" else [said_text(msg("hash chain {chain}", chain=chain))]
+
+
+def _not_accepted(what: str, named: str, accepted: Sequence[str] | None) -> list[str]:
+    """Why a published pool or ruleset does not count, if the store accepts others."""
+    if accepted is None or named in accepted:
+        return []
     if what == "pool":
         said = msg(
             "pool {id} is published but not accepted here (accepted: {accepted})",
@@ -417,7 +421,7 @@ def _not_accepted(what: str, named: str, accepted: Sequence[str]) -> SaidText:
             id=named,
             accepted=", ".join(accepted),
         )
-    return said_text(said)
+    return [said_text(said)]
 
 
 def _pool_text(held: PublishedPool | None, event: MatchStarted) -> SaidText:
@@ -531,37 +535,6 @@ def published_for(pool: CardPool) -> PublishedPool | None:
     return next((p for p in io_trust.builtin_registry().pools.values() if p.hash == digest), None)
 
 
-def seal_log(
-    path: Path,
-    out: Path | None = None,
-    *,
-    signers: Sequence[str] = (),
-    registry: Registry | None = None,
-) -> EventRecord:
-    """Chain and seal a log, rewriting the file (or writing ``out``): its seal names the
-    signers whose signatures it requires. A seal and signatures it carried are dropped (they
-    were over other bytes). The seal record.
-
-    Raises:
-        LogFormatError: the log cannot be read.
-        UsageError: a signer name is malformed, or the log has no records.
-    """
-    for name in signers:
-        io_trust.check_key_name(name)
-    header, records = read_log(path)
-    if not records:
-        raise UsageError(msg("{path}: cannot seal: the log has no records", path=path))
-    start = records[0].event
-    pool: PublishedPool | None = None
-    if isinstance(start, MatchStarted):
-        reg = registry if registry is not None else io_trust.builtin_registry()
-        pool = reg.pools.get(start.pool.id) if start.pool is not None else None
-        pool = pool if pool is not None else _builtin_for(reg, start)
-    head, chained = close_records(header, records, pool, signers=signers)
-    write_log(out or path, head, chained)
-    return chained[-1]
-
-
 def sign_log(path: Path, key_path: Path, out: Path | None = None) -> SignatureCheck:
     """Append a signature over the log's seal, rewriting the file (or writing ``out``).
 
@@ -604,7 +577,6 @@ __all__ = [
     "published_for",
     "registry_of",
     "seal_after",
-    "seal_log",
     "sign_log",
     "verify_stored",
 ]

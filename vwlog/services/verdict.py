@@ -302,10 +302,11 @@ def as_imported(derived: MatchMeta, stored: MatchMeta) -> MatchMeta:
 
 def counts_as_valid(meta: MatchMeta) -> bool:
     """Whether statistics count a stored match: every match but one whose record was not
-    intact when it was stored (its outcome nobody can vouch for) and one judged UNVERIFIED
-    (played under definitions nobody published: its cards are not the game's). An illegal
-    match is counted, with its violations."""
-    return meta.intact is not False and meta.verdict != Verdict.UNVERIFIED.value
+    intact when it was stored (its outcome nobody can vouch for). An illegal match is counted,
+    with its violations, and so is an UNVERIFIED one (intact, legal under its own definitions:
+    its verdict is kept in its catalog entry, and a store that accepts only some pools and
+    rulesets stores no other)."""
+    return meta.intact is not False
 
 
 def verify_verdict(chain: VerifyReport, report: ValidationReport) -> bool:
