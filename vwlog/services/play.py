@@ -31,12 +31,8 @@ from vwlog.model.errors import (
 from vwlog.model.text import Msg, msg
 from vwlog.projections import INITIAL
 from vwlog.rules import expect, legal_decisions
-from vwlog.services.matches import (
-    SNAPSHOT_EVERY,
-    _backs_up_before,
-    _replayed,
-    state_at,
-)
+from vwlog.services.matches import SNAPSHOT_EVERY
+from vwlog.services.seek import _backs_up_before, _replayed, state_at
 from vwlog.services.snapshots import encode_snapshot
 from vwlog.store import Head, MatchStore
 
