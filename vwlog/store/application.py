@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from vwlog.events import EventRecord, LogHeader
 
 from vwlog.store.backends import PAGE_SIZE
+from vwlog.store.checks import appended_head, check_lines, check_meta
 from vwlog.store.reading import MatchReader
 from vwlog.store.transaction import Transaction, one_transaction
 
@@ -177,8 +178,8 @@ class MatchStore(MatchReader):
             StoreError: The database failed; nothing was written.
         """
         match_id = MatchId(header.match_id)
-        head_hash = _check_lines(match_id, lines, after=0, root=header.hash)
-        _check_meta(meta, match_id, events=len(lines), head_hash=head_hash)
+        head_hash = check_lines(match_id, lines, after=0, root=header.hash)
+        check_meta(meta, match_id, events=len(lines), head_hash=head_hash)
         stored = self._stored_head(match_id)
         if stored is not None:
             return _compare(match_id, stored, head_hash)
@@ -242,14 +243,14 @@ class MatchStore(MatchReader):
                 for line, record in lines:
                     head_seq += 1
                     if record.seq != head_seq or record.hash is None:
-                        _check_lines(match_id, [(line, record)], after=head_seq - 1, root=None)
+                        check_lines(match_id, [(line, record)], after=head_seq - 1, root=None)
                     head_hash = record.hash or ""
                     page.append(mapper.stored_record(oid, line, record))
                     if len(page) == PAGE_SIZE or monotonic() - written > _IDLE_WRITE:
                         write.records(page)
                         page, written = [], monotonic()
                 write.records(page)
-                _check_meta(meta, match_id, events=head_seq, head_hash=head_hash)
+                check_meta(meta, match_id, events=head_seq, head_hash=head_hash)
                 page, size = [], 0
                 for seq, data in snapshots:
                     if not 1 <= seq <= head_seq:
@@ -313,33 +314,13 @@ class MatchStore(MatchReader):
             StoreError: The database failed; nothing was written.
         """
         match_id = MatchId(match_id)
-        if not lines:
-            raise UsageError(msg("nothing to append to match {match_id}", match_id=repr(match_id)))
-        head_hash = _check_lines(match_id, lines, after=expected_seq, root=None)
-        new_head = Head(expected_seq + len(lines), head_hash)
-        if meta is not None:
-            _check_meta(meta, match_id, events=new_head.seq, head_hash=head_hash)
-        for seq, _data in snapshots:
-            if not expected_seq < seq <= new_head.seq:
-                raise StoredSeqOutOfRangeError(match_id, seq, new_head.seq)
+        new_head = appended_head(match_id, lines, expected_seq, meta, snapshots)
         oid = match_uuid(match_id)
         records = [self._mapper.stored_record(oid, line, record) for line, record in lines]
         snaps = [self._mapper.stored_snapshot(match_id, seq, data) for seq, data in snapshots]
         for _ in range(_WRITE_ATTEMPTS):
             catalog_version, _meta = self._catalog_head(match_id)
-            head_seq = self._head_seq(oid)
-            if head_seq > expected_seq:
-                raise SequenceConflictError(match_id, expected_seq + 1)
-            if head_seq < expected_seq:
-                raise UsageError(
-                    msg(
-                        "match {match_id} ends at seq {head_seq}: cannot append after seq "
-                        "{expected_seq}",
-                        match_id=repr(match_id),
-                        head_seq=head_seq,
-                        expected_seq=expected_seq,
-                    )
-                )
+            self._check_ends_at(match_id, oid, expected_seq)
             events = list(records)
             if meta is not None:
                 meta = _keep_seal(meta, _meta)
@@ -349,18 +330,44 @@ class MatchStore(MatchReader):
                     )
                 )
             try:
-                if snaps:
-                    with self._translated(), self._transaction() as write:
-                        write.records(events)
-                        write.snapshots(snaps)
-                else:
-                    self._insert(events)
+                self._write_appended(events, snaps)
             except IntegrityError as err:
                 if self._head_seq(oid) != expected_seq:
                     raise SequenceConflictError(match_id, expected_seq + 1) from err
                 continue  # only the metadata moved (update_meta meanwhile): try again
             return new_head
         raise StoreError(f"the metadata of match {match_id!r} keeps changing: try again later")
+
+    def _check_ends_at(self, match_id: MatchId, oid: UUID, expected_seq: int) -> None:
+        """That the stored match still ends at ``expected_seq``, as `append` requires: one that
+        ends past it was appended to by another writer (`SequenceConflictError`); one that ends
+        before it is a caller's mistake (`UsageError`)."""
+        head_seq = self._head_seq(oid)
+        if head_seq > expected_seq:
+            raise SequenceConflictError(match_id, expected_seq + 1)
+        if head_seq < expected_seq:
+            raise UsageError(
+                msg(
+                    "match {match_id} ends at seq {head_seq}: cannot append after seq "
+                    "{expected_seq}",
+                    match_id=repr(match_id),
+                    head_seq=head_seq,
+                    expected_seq=expected_seq,
+                )
+            )
+
+    def _write_appended(self, events: list[StoredEvent], snaps: list[StoredEvent]) -> None:
+        """Write an append's stored events, with its snapshots if any, in one transaction.
+
+        Raises:
+            IntegrityError: another writer took one of the positions first.
+        """
+        if snaps:
+            with self._translated(), self._transaction() as write:
+                write.records(events)
+                write.snapshots(snaps)
+        else:
+            self._insert(events)
 
     def update_meta(self, meta: MatchMeta) -> None:
         """Replace the stored metadata of ``meta.match_id`` (for example after re-validation).
@@ -490,65 +497,6 @@ class MatchStore(MatchReader):
     def _transaction(self) -> AbstractContextManager[Transaction]:
         """One transaction over the events and snapshots tables (`vwlog.store.transaction`)."""
         return one_transaction(self._recorder, self._snapshots)
-
-
-def _check_lines(
-    match_id: str, lines: Sequence[tuple[bytes, EventRecord]], *, after: int, root: str | None
-) -> str:
-    """Check records are numbered ``after + 1``, … and carry hashes; return the head hash."""
-    head = root
-    for index, (_line, record) in enumerate(lines, start=after + 1):
-        if record.seq != index:
-            raise UsageError(
-                msg(
-                    "record {value} for match {match_id} has seq {seq}, expected {index}: records "
-                    "are stored in order, numbered without gaps",
-                    value=index - after,
-                    match_id=repr(match_id),
-                    seq=record.seq,
-                    index=index,
-                )
-            )
-        head = record.hash
-        if head is None:
-            raise UsageError(
-                msg(
-                    "record {seq} for match {match_id} has no hash: seal the records "
-                    "(vwlog.io.codec.seal) before storing them",
-                    seq=record.seq,
-                    match_id=repr(match_id),
-                )
-            )
-    if head is None:
-        raise UsageError(
-            msg(
-                "the header of match {match_id} has no hash: seal it first", match_id=repr(match_id)
-            )
-        )
-    return head
-
-
-def _check_meta(meta: MatchMeta, match_id: str, *, events: int, head_hash: str) -> None:
-    if meta.match_id != match_id:
-        raise UsageError(
-            msg(
-                "metadata of match {match_id} given for match {match_id2}",
-                match_id=repr(meta.match_id),
-                match_id2=repr(match_id),
-            )
-        )
-    if (meta.events, meta.head_hash) != (events, head_hash):
-        raise UsageError(
-            msg(
-                "metadata of match {match_id} says {events} events ending in {head_hash}, the "
-                "records say {events2} ending in {head_hash2}",
-                match_id=repr(match_id),
-                events=meta.events,
-                head_hash=meta.head_hash[:12],
-                events2=events,
-                head_hash2=head_hash[:12],
-            )
-        )
 
 
 def _import_facts(meta: MatchMeta) -> tuple[object, ...]:
