@@ -138,9 +138,7 @@ class ChainCheck:
     """The hash chain and deck commitments of a log, checked one raw line at a time (so one
     read of a log can also replay it): `feed` each record line, then `report`."""
 
-    def __init__(
-        self, source: str, header: LogHeader, header_line: bytes | None = None
-    ) -> None:
+    def __init__(self, source: str, header: LogHeader, header_line: bytes | None = None) -> None:
         """``header_line``: the header line as read, held to canonical form like every record
         line (``None``: the header has no line of its own, as in the store)."""
         self.source = source
