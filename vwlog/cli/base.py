@@ -53,6 +53,17 @@ def _terminate(signum: int, _frame: object) -> None:
     raise Terminated
 
 
+def _default_in_child() -> None:
+    """In a process forked while a command runs (a worker of a pool): SIGTERM ends it at once,
+    as the operating system ends a process, before any of its Python code runs (a pool that
+    terminates its workers must not wait for one of them to reach a handler)."""
+    if _OWNER:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+os.register_at_fork(after_in_child=_default_in_child)
+
+
 @contextmanager
 def _ending_cleanly_on_sigterm() -> Iterator[None]:
     """SIGTERM raises `Terminated` while a command runs (in the main thread, where no one else
