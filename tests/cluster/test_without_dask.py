@@ -34,7 +34,9 @@ def vwlog_without_dask(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_jobs_work_without_dask(corpus: Path) -> None:
-    done = vwlog_without_dask("validate", "-j", "2", "--format", "json", str(corpus))
+    done = vwlog_without_dask(
+        "validate", "--trust-log-definitions", "-j", "2", "--format", "json", str(corpus)
+    )
     assert done.returncode == 0, done.stderr
     assert len(orjson.loads(done.stdout)) == CORPUS_SIZE
 
