@@ -39,9 +39,15 @@ from vwlog.render.statspage import (
     render_table,
 )
 from vwlog.render.text import term, visible
-from vwlog.services.cluster import TaskFailure, shared_paths, stats_task, store_metrics_task
+from vwlog.services.cluster import (
+    NotIntact,
+    TaskFailure,
+    shared_paths,
+    stats_task,
+    store_metrics_task,
+)
 from vwlog.services.cluster import measure_log as match_metrics
-from vwlog.services.stats import catch_up, count, holds_forks, measured, rebuild
+from vwlog.services.stats import NOT_INTACT, catch_up, count, holds_forks, measured, rebuild
 from vwlog.store import MatchStore, settings_from_url
 
 if TYPE_CHECKING:
@@ -49,7 +55,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
 
-def _measure(path: str) -> MatchMetrics | str:
+def _measure(path: str) -> MatchMetrics | NotIntact | str:
     """`match_metrics`, with an unreadable file reported as its error message (for workers)."""
     try:
         return match_metrics(path)
@@ -63,7 +69,7 @@ def _say_unreadable(error: str) -> None:
     click.echo(_("Error: {message}").format(message=term(say(error))), err=True)
 
 
-def _measure_all(paths: Sequence[str], jobs: int) -> Iterator[MatchMetrics | str]:
+def _measure_all(paths: Sequence[str], jobs: int) -> Iterator[MatchMetrics | NotIntact | str]:
     if jobs <= 1 or len(paths) <= 1:
         for path in paths:
             yield _measure(path)
@@ -211,6 +217,9 @@ def _from_logs(
             if isinstance(outcome, str):
                 unreadable += 1
                 _say_unreadable(outcome)
+                continue
+            if isinstance(outcome, NotIntact):
+                count(corpus, None, NOT_INTACT)
                 continue
             if corpus.add(outcome):
                 if per_match:

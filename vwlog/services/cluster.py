@@ -72,7 +72,9 @@ from vwlog.services import (
 from vwlog.services.matches import ImportResult, failed, import_log
 from vwlog.services.simulate import generate_one, prepare_output
 from vwlog.services.stats import replay_metrics
-from vwlog.services.trust import published_for
+from vwlog.services.trust import findings_of, published_for
+from vwlog.services.trustpass import IntegrityPass
+from vwlog.services.verdict import failing_problem
 from vwlog.store import MatchStore, settings_from_url
 
 if TYPE_CHECKING:
@@ -396,16 +398,28 @@ def validate_task(
     return report
 
 
-def measure_log(path: str | Path) -> MatchMetrics:
-    """Stream one log file once through the replay loop and fold its metrics.
+@dataclass(frozen=True, slots=True)
+class NotIntact:
+    """A log whose record is not intact (its chain, seal or a signature fails): statistics
+    leave it out, as they leave out such a stored match (`counts_as_valid`)."""
+
+    source: str
+    reason: str
+    """The integrity problem that decides it, as the verdict's reason says it."""
+
+
+def measure_log(path: str | Path) -> MatchMetrics | NotIntact:
+    """Stream one log file once through the replay loop and fold its metrics, checking its
+    integrity from the same lines; a record that is not intact is not measured.
 
     Raises:
         LogFormatError: the file is unreadable or malformed, or holds no match.
     """
     with open_log(path) as reader:
+        gathered = IntegrityPass.of(reader)
         try:
-            return replay(
-                ((line.line_no, line.record) for line in reader),
+            metrics: MatchMetrics = replay(
+                ((line.line_no, line.record) for line in gathered.tee(reader)),
                 MatchMetricsVisitor(),
                 header=reader.header,
             )
@@ -413,9 +427,13 @@ def measure_log(path: str | Path) -> MatchMetrics:
             if isinstance(err, LogFormatError):
                 raise
             raise LogFormatError(reader.name, None, str(err)) from err
+    failing = failing_problem(findings_of(gathered).integrity)
+    if failing is not None:
+        return NotIntact(reader.name, failing)
+    return metrics
 
 
-def stats_task(path: str, cwd: str = "") -> MatchMetrics | str:
+def stats_task(path: str, cwd: str = "") -> MatchMetrics | NotIntact | str:
     """One log file's metrics (a relative path read against ``cwd``), or the error message of
     a file that cannot be read (its template kept: `vwlog.model.errors.VwlogError.said`)."""
     try:
@@ -519,6 +537,7 @@ __all__ = [
     "TASKS_PER_WORKER",
     "WINDOW_PER_WORKER",
     "ClusterInfo",
+    "NotIntact",
     "R",
     "Simulated",
     "T",

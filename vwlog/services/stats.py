@@ -408,6 +408,7 @@ def corpus_stats(store: MatchStore, filters: StatsFilter | None = None) -> Corpu
 
 
 __all__ = [
+    "NOT_INTACT",
     "PAUSE_FORMAT",
     "UNMEASURABLE",
     "VIEW_FORMAT",

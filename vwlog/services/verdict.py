@@ -64,6 +64,13 @@ def _found_nothing_wrong(problem: str) -> bool:
     return problem.startswith((UNSEALED_PREFIX, NO_HASHES_PREFIX))
 
 
+def failing_problem(integrity: Integrity) -> str | None:
+    """The first integrity problem that says something fails (the chain, the seal, a
+    signature), ``None`` when the record is intact: nothing found fails (a missing seal or
+    missing hashes fail nothing; they only leave the record unvouched)."""
+    return next((p for p in integrity.problems if not _found_nothing_wrong(p)), None)
+
+
 def judge(report: ValidationReport) -> Judgement:
     """The verdict on a validated record, with the one sentence that decides it.
 
@@ -82,7 +89,7 @@ def judge(report: ValidationReport) -> Judgement:
         failing = said_text(msg("the record's chain, seal and signatures were not checked"))
         missing: tuple[str, ...] = ()
     else:
-        failing = next((p for p in integrity.problems if not _found_nothing_wrong(p)), None)
+        failing = failing_problem(integrity)
         intact = failing is None
         missing = integrity.problems
     reason: str
@@ -320,6 +327,7 @@ __all__ = [
     "StoredVerdict",
     "as_imported",
     "counts_as_valid",
+    "failing_problem",
     "judge",
     "judge_document",
     "judge_document_file",
