@@ -15,7 +15,7 @@ import pydantic
 from pydantic import BaseModel
 
 from vwlog import __version__
-from vwlog.engine.replay import replay
+from vwlog.engine.replay import BaseVisitor, Step, replay
 from vwlog.events import JudgeRulingIssued
 from vwlog.model.types import RulingKind
 from vwlog.projections.stats import MatchMetrics, MatchMetricsVisitor
@@ -115,7 +115,7 @@ def match_metrics(store: MatchStore, meta: MatchMeta) -> tuple[MatchMetrics | No
 # -- folds that pause and resume ------------------------------------------------------------
 
 
-class _Folding:
+class _Folding(BaseVisitor[None]):
     """A replay visitor around `MatchMetricsVisitor` that counts the events it folds and, at
     the end of the records, keeps a copy of the metrics visitor as it stood before the end
     (`paused`) with the final board, so that the fold can be resumed later."""
@@ -138,7 +138,7 @@ class _Folding:
         if not self.resumed:
             self.inner.begin_match(header)
 
-    def visit(self, step: Any) -> None:
+    def visit(self, step: Step) -> None:
         if self.stop is not None and self.stop.is_set():
             raise CatchUpCancelledError
         self.inner.visit(step)
