@@ -419,7 +419,7 @@ def measure_log(path: str | Path) -> MatchMetrics | NotIntact:
         gathered = IntegrityPass.of(reader)
         try:
             metrics: MatchMetrics = replay(
-                ((line.line_no, line.record) for line in gathered.tee(reader)),
+                ((line[0], line[2]) for line in gathered.tee(reader.lines())),
                 MatchMetricsVisitor(),
                 header=reader.header,
             )
