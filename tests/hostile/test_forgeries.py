@@ -184,7 +184,7 @@ def test_trusting_the_logs_definitions_says_so(forgeries: list[Forgery]) -> None
     assert code == 0
     assert entry["ok"] is True
     assert entry["verdict"] == "OK"
-    assert "--trust-log-definitions" in entry["reason"]
+    assert "trusted as asked" in entry["reason"]
 
 
 def test_an_accepted_pools_setting_refuses_them_at_import(

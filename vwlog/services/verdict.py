@@ -128,7 +128,7 @@ def judge(report: ValidationReport) -> Judgement:
             reason = said_text(
                 msg(
                     "no rule is broken under the log's own definitions, trusted as asked "
-                    "(--trust-log-definitions: {what}), and the record is intact: {seal}",
+                    "({what}), and the record is intact: {seal}",
                     what="; ".join(integrity.unpublished),
                     seal=integrity.seal,
                 )
