@@ -18,20 +18,16 @@ if TYPE_CHECKING:
     from click.testing import CliRunner
 
 
+VALIDATE = ("validate", "--trust-log-definitions", "--format", "json")
+"""validate in JSON, trusting the corpus's own (house-rules) ruleset as asked: the corpus is
+UNVERIFIED otherwise, and these tests compare one process with the cluster."""
+
+
 def test_validate_on_the_cluster_equals_one_process(
     runner: CliRunner, corpus: Path, dask_cluster: str
 ) -> None:
-    alone = run(runner, "validate", "--trust-log-definitions", "--format", "json", str(corpus))
-    spread = run(
-        runner,
-        "validate",
-        "--trust-log-definitions",
-        "--format",
-        "json",
-        "--cluster",
-        dask_cluster,
-        str(corpus),
-    )
+    alone = run(runner, *VALIDATE, str(corpus))
+    spread = run(runner, *VALIDATE, "--cluster", dask_cluster, str(corpus))
     assert spread == alone
     reports = orjson.loads(spread)
     assert [r["source"] for r in reports] == logs(corpus)
@@ -42,10 +38,7 @@ def test_validate_on_the_cluster_equals_one_process(
 def test_every_batch_size_gives_the_same_bytes(
     runner: CliRunner, corpus: Path, dask_cluster: str, batch: str
 ) -> None:
-    for command in (
-        ("validate", "--trust-log-definitions", "--format", "json"),
-        ("stats", "--format", "json", "--per-match"),
-    ):
+    for command in (VALIDATE, ("stats", "--format", "json", "--per-match")):
         alone = run(runner, *command, str(corpus))
         spread = run(runner, *command, "--cluster", dask_cluster, "--batch", batch, str(corpus))
         assert spread == alone, (command, batch)
@@ -67,10 +60,10 @@ def test_the_batch_size_can_come_from_the_environment(
 def test_the_scheduler_can_come_from_the_environment(
     runner: CliRunner, corpus: Path, dask_cluster: str
 ) -> None:
-    alone = run(runner, "validate", "--trust-log-definitions", "--format", "json", str(corpus))
+    alone = run(runner, *VALIDATE, str(corpus))
     result = runner.invoke(
         main,
-        ["validate", "--trust-log-definitions", "--format", "json", str(corpus)],
+        [*VALIDATE, str(corpus)],
         env={"VWLOG_DASK_SCHEDULER": dask_cluster, "SOURCE_DATE_EPOCH": "0"},
     )
     assert result.exit_code == 0, result.stderr
@@ -84,17 +77,7 @@ def test_a_failing_log_is_that_logs_error_and_the_others_go_on(
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"not": "a header"}\n', encoding="utf-8")
     files = [logs(corpus)[0], str(broken), logs(corpus)[1]]
-    out = run(
-        runner,
-        "validate",
-        "--trust-log-definitions",
-        "--format",
-        "json",
-        "--cluster",
-        dask_cluster,
-        *files,
-        code=2,
-    )
+    out = run(runner, *VALIDATE, "--cluster", dask_cluster, *files, code=2)
     assert [r["source"] for r in orjson.loads(out)] == [files[0], files[2]]
 
 
@@ -169,17 +152,8 @@ def test_relative_paths_name_the_clients_files_on_the_workers(
 ) -> None:
     monkeypatch.chdir(corpus.parent)  # the workers started in another directory
     relative = [f"{corpus.name}/{name}" for name in sorted(p.name for p in corpus.iterdir())][:3]
-    alone = run(runner, "validate", "--trust-log-definitions", "--format", "json", *relative)
-    spread = run(
-        runner,
-        "validate",
-        "--trust-log-definitions",
-        "--format",
-        "json",
-        "--cluster",
-        dask_cluster,
-        *relative,
-    )
+    alone = run(runner, *VALIDATE, *relative)
+    spread = run(runner, *VALIDATE, "--cluster", dask_cluster, *relative)
     assert spread == alone
     assert [r["source"] for r in orjson.loads(spread)] == relative
 
