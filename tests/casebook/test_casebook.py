@@ -413,7 +413,7 @@ def _() -> tuple[Scenario, AnyEvent]:
     return s, CostPaid(player=P1, card=cycler, skill="s1", gold=1)
 
 
-@case("once per match, twice by one card", "S003: the record is absolute in play", "R-SKL-7")
+@case("once per match, twice by one card", "S003: its restriction's number is used", "R-SKL-6")
 def _() -> tuple[Scenario, AnyEvent]:
     s = skills_board("necromancer")
     necro = s.inst(P1, "necromancer")
@@ -754,6 +754,7 @@ def _() -> tuple[Scenario, AnyEvent]:
 @case(
     "a copy back from hand is recognised as having used its skill",
     "S003 Contoh 2: back to hand/Fate Deck/subdeck keeps the record (R-SKL-8)",
+    "R-SKL-6",
     "R-SKL-8",
 )
 def _() -> tuple[Scenario, AnyEvent]:

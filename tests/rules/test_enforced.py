@@ -1209,10 +1209,17 @@ def test_a_restricted_skill_cannot_exceed_its_allowance() -> None:
 
 @breaks("R-SKL-7")
 def test_once_per_match_stays_used_while_in_play() -> None:
-    sc = with_p1("necromancer")
-    necro = sc.inst(P1, "necromancer")
-    sc.use(necro).to(Phase.MAIN1, turn=5)
-    assert_breaks("R-SKL-7", sc.violations_of(CostPaid(player=P1, card=necro, skill="s1", gold=1)))
+    # a same-name copy going to the Graveyard ends its own record (R-SKL-9), not the record of
+    # the property that stayed in play; the reuse itself is R-SKL-6
+    sc = with_p1("necromancer", "necromancer", p2=(("keep", ("striker",)),))
+    necro, other = sc.inst(P1, "necromancer"), sc.inst(P1, "necromancer", 1)
+    sc.use(necro).to(Phase.MAIN1, turn=4)
+    sc.use(sc.inst(P2, "striker"), target=other)
+    assert other in sc.state.player(P1).graveyard
+    sc.to(Phase.MAIN1, turn=5)
+    found = sc.violations_of(CostPaid(player=P1, card=necro, skill="s1", gold=1))
+    assert found == {"R-SKL-6", "R-SKL-7"}
+    assert_breaks("R-SKL-7", found, only=False)
 
 
 @breaks("R-SKL-8")
@@ -1222,7 +1229,9 @@ def test_returning_to_hand_keeps_the_record() -> None:
     sc.use(necro).use(sc.inst(P1, "recaller"), target=necro)
     assert necro in sc.state.player(P1).hand
     sc.summon(necro, sc.inst(P1, "citadel"))
-    assert_breaks("R-SKL-8", sc.violations_of(CostPaid(player=P1, card=necro, skill="s1", gold=1)))
+    found = sc.violations_of(CostPaid(player=P1, card=necro, skill="s1", gold=1))
+    assert found == {"R-SKL-6", "R-SKL-8"}
+    assert_breaks("R-SKL-8", found, only=False)
 
 
 def test_the_record_is_kept_per_property_in_play() -> None:

@@ -151,16 +151,17 @@ def test_neither_record_key_changes_the_seeds_verdicts(key: str) -> None:
     )
     first, second = s.inst(P1, "necromancer"), s.inst(P1, "necromancer", 1)
     s.use(first)
-    assert s.violations_of(CostPaid(player=P1, card=first, skill="s1", gold=1)) == {"R-SKL-7"}
+    assert s.violations_of(CostPaid(player=P1, card=first, skill="s1", gold=1)) == {"R-SKL-6"}
     assert s.violations_of(CostPaid(player=P1, card=second, skill="s1", gold=1)) == set()
 
 
-def test_once_per_match_twice_by_the_same_card_cites_r_skl_7() -> None:
+def test_once_per_match_twice_by_the_same_card_cites_r_skl_6() -> None:
+    # a used-up allowance is R-SKL-6 whatever the restriction; R-SKL-7 guards the record
     s = _two_necromancers()
     first = s.inst(P1, "necromancer")
     s.use(first)
     s.to(Phase.MAIN1, turn=5)
-    assert s.violations_of(CostPaid(player=P1, card=first, skill="s1", gold=1)) == {"R-SKL-7"}
+    assert s.violations_of(CostPaid(player=P1, card=first, skill="s1", gold=1)) == {"R-SKL-6"}
 
 
 def test_a_copy_back_from_hand_inherits_the_record_and_cites_r_skl_8() -> None:
@@ -174,7 +175,10 @@ def test_a_copy_back_from_hand_inherits_the_record_and_cites_r_skl_8() -> None:
     s.use(s.inst(P1, "recaller"), target=first)
     assert first in s.state.player(P1).hand
     s.summon(again, s.inst(P1, "citadel"))
-    assert s.violations_of(CostPaid(player=P1, card=again, skill="s1", gold=1)) == {"R-SKL-8"}
+    assert s.violations_of(CostPaid(player=P1, card=again, skill="s1", gold=1)) == {
+        "R-SKL-6",
+        "R-SKL-8",
+    }
 
 
 def test_a_copy_after_the_graveyard_is_new_and_may_use_it() -> None:
@@ -208,6 +212,22 @@ def test_a_restriction_may_allow_several_uses() -> None:
     s.summon(keep).summon(card, keep)
     s.use(card).use(card)
     assert s.violations_of(CostPaid(player=P1, card=card, skill="s1", gold=1)) == {"R-SKL-6"}
+
+
+@pytest.mark.parametrize(
+    "kind", [k for k in Restriction if k != Restriction.NONE], ids=lambda k: str(k)
+)
+def test_reuse_of_every_restriction_kind_cites_r_skl_6(kind: Restriction) -> None:
+    # «tidak dapat meregister skillnya bila ia telah menggunakan sejumlah variabel
+    # restriksinya» is R-SKL-6's sentence for every restriction; R-SKL-7 only guards the record
+    card = follower("limited", skills=(active([honor(1)], gold=1, restriction=kind),))
+    s = Scenario.start([deck("keep", "limited"), deck()], cards=(*CARDS, card)).to(Phase.MAIN1)
+    keep, limited = s.inst(P1, "keep"), s.inst(P1, "limited")
+    s.summon(keep).summon(limited, keep).use(limited)
+    found = s.violations(CostPaid(player=P1, card=limited, skill="s1", gold=1))
+    assert {v.rule for v in found} == {"R-SKL-6"}
+    cycle = kind == Restriction.ONCE_PER_CYCLE  # what a cycle is, is a reading (OQ-27)
+    assert [v.flag for v in found] == ["cycle_is_controller_turn" if cycle else None]
 
 
 # -- Raze remainder when the only blocker is gone (R-CMB-20) -----------------------------------

@@ -310,7 +310,8 @@ NOT_ENFORCED: dict[str, tuple[Status, str]] = {
     "R-SKL-9": ("descriptive", "a permission (the Graveyard resets the record); tested as legal"),
     "R-SKL-10": (
         "descriptive",
-        "how the records are kept; a used-up allowance cites R-SKL-6, R-SKL-7 or R-SKL-8",
+        "how the records are kept; a used-up allowance cites R-SKL-6 (with R-SKL-7 or R-SKL-8 "
+        "beside it when the record was kept against a reset or inherited)",
     ),
     "R-SKL-11": (
         "descriptive",

@@ -212,9 +212,13 @@ def _slide_cost(event: CostPaid, cost_slide: bool, slid: bool, name: str) -> lis
 def restriction_used(
     ruleset: Ruleset, state: MatchState, event: CostPaid, skill: SkillDef
 ) -> list[Violation]:
-    """A restricted skill whose allowance is used up (R-SKL-6..8). The record belongs to the
-    property in play; one that went back to hand, Fate Deck or subdeck hands its record to
-    the next copy of its name (R-SKL-8); the Graveyard ends it (R-SKL-9)."""
+    """A restricted skill whose allowance is used up: R-SKL-6 for every restriction kind («tidak
+    dapat meregister skillnya bila ia telah menggunakan sejumlah variabel restriksinya»), the
+    cycle's reading named (OQ-27). A second id says why the record stands when something
+    could be taken to have reset it: R-SKL-8 when the property took over the record of a copy
+    that went back to hand, Fate Deck or subdeck; R-SKL-7 when a same-name copy went to the
+    Graveyard while this once-per-match property stayed in play (the Graveyard ends only the
+    record of the property that went there, R-SKL-9)."""
     if skill.restriction == Restriction.NONE:
         return []
     d = state.defn(event.card)
@@ -223,6 +227,25 @@ def restriction_used(
     )
     if uses < skill.restriction_uses:
         return []
+    used_up = (
+        msg("its allowance of 1 use is used up")
+        if skill.restriction_uses == 1
+        else msg("its allowance of {uses} uses is used up", uses=skill.restriction_uses)
+    )
+    out = [
+        violation(
+            "R-SKL-6",
+            "{name}'s skill is restricted {restriction}: {why}",
+            name=d.name,
+            restriction=skill.restriction,
+            why=used_up,
+            flag="cycle_is_controller_turn"
+            if skill.restriction == Restriction.ONCE_PER_CYCLE
+            else None,
+        )
+    ]
+    why = None
+    rule = ""
     if user != event.card:
         rule = "R-SKL-8"
         why = msg(
@@ -231,24 +254,28 @@ def restriction_used(
             name=d.name,
             player=event.player,
         )
-    elif skill.restriction == Restriction.ONCE_PER_MATCH:
+    elif skill.restriction == Restriction.ONCE_PER_MATCH and _copy_in_graveyard(
+        state, event.player, event.card
+    ):
         rule, why = "R-SKL-7", msg("the record stays absolute while it is in play")
-    else:
-        rule = "R-SKL-6"
-        why = (
-            msg("its allowance of 1 use is used up")
-            if skill.restriction_uses == 1
-            else msg("its allowance of {uses} uses is used up", uses=skill.restriction_uses)
+    if why is not None:
+        out.append(
+            violation(
+                rule,
+                "{name}'s skill is restricted {restriction}: {why}",
+                name=d.name,
+                restriction=skill.restriction,
+                why=why,
+            )
         )
-    return [
-        violation(
-            rule,
-            "{name}'s skill is restricted {restriction}: {why}",
-            name=d.name,
-            restriction=skill.restriction,
-            why=why,
-        )
-    ]
+    return out
+
+
+def _copy_in_graveyard(state: MatchState, player: str, card: str) -> bool:
+    """Whether another card of ``player`` with ``card``'s name lies in their Graveyard: a
+    record reset there (R-SKL-9) could be taken for this property's, which it is not."""
+    name = state.defn(card).name
+    return any(c != card and state.defn(c).name == name for c in state.player(player).graveyard)
 
 
 def summon_timing(
