@@ -25,6 +25,7 @@ from vwlog.model.state import Marker
 from vwlog.model.text import msg
 from vwlog.model.types import (
     Phase,
+    PlacementReason,
     Step,
 )
 from vwlog.rules.checks.base import ACCEPTS, WHAT, Violations, event_tag, what
@@ -40,6 +41,7 @@ from vwlog.rules.checks.deploy import check_deployment_finished, check_placement
 from vwlog.rules.checks.register import check_cost, check_register_skill, check_summon
 from vwlog.rules.common import (
     actor,
+    defenders,
     violation,
 )
 from vwlog.rules.flow import DecisionKind, Expect
@@ -59,30 +61,144 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
         )
     if type(event) is _ATTACK_DECLARED and not event.attacks and no_attack_owed(state, exp, event):
         return ()
+    who = who_decides(ruleset, state, event)
+    if who is not None:
+        # a player who may never make this decision: the rule that says who makes it, the
+        # rule of the moment beside it only when the moment is wrong too
+        timing = _timing(ruleset, state, exp, event)
+        if timing is None or timing.rule == who.rule:
+            return (who,)
+        return (who, timing)
     if type(event) not in _ACCEPTS[kind]:
         return (out_of_turn(ruleset, state, exp, event),)
     if player != exp.player:
-        rule = exp.rule
-        if kind == DecisionKind.PRIORITY:
-            rule = priority_rule(state)
-        elif kind == DecisionKind.DEPLOY and state.phase == Phase.PREP:
-            rule = "R-PREP-1"
-        return (
-            violation(
-                rule,
-                "{player} may not act now: {other} must {what}",
-                player=player,
-                other=exp.player,
-                what=WHAT[kind],
-                expected=exp.player,
-                actual=str(player),
-            ),
-        )
+        return (_not_yours(state, exp, player),)
     check = _DECISION_CHECKS.get(type(event))
     return check(ruleset, state, exp, event) if check is not None else ()
 
 
 _Check = Callable[["Ruleset", "MatchState", Expect, Any], Violations]
+
+
+def _timing(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violation | None:
+    """The violation of the moment: a decision of another kind than the awaited one, or the
+    awaited kind while another player's is awaited; ``None`` when the moment is right."""
+    assert exp.kind is not None
+    if type(event) not in _ACCEPTS[exp.kind]:
+        return out_of_turn(ruleset, state, exp, event)
+    if actor(event) != exp.player:
+        return _not_yours(state, exp, actor(event))
+    return None
+
+
+def _not_yours(state: MatchState, exp: Expect, player: str | None) -> Violation:
+    """The awaited kind of decision, made by another player than the one awaited."""
+    assert exp.kind is not None
+    rule = exp.rule
+    if exp.kind == DecisionKind.PRIORITY:
+        rule = priority_rule(state)
+    elif exp.kind == DecisionKind.DEPLOY and state.phase == Phase.PREP:
+        rule = "R-PREP-1"
+    return violation(
+        rule,
+        "{player} may not act now: {other} must {what}",
+        player=player,
+        other=exp.player,
+        what=WHAT[exp.kind],
+        expected=exp.player,
+        actual=str(player),
+    )
+
+
+def _may_defend(state: MatchState, player: str) -> bool:
+    """Whether ``player`` is, or may still become, a defending player of this turn's combat:
+    an opponent of the active player whose Territory is attacked (any opponent before the
+    attack is declared)."""
+    if state.active is None or player not in state.opponents(state.active):
+        return False
+    return not state.combat.attacks or player in defenders(state)
+
+
+def who_decides(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violation | None:
+    """A decision made by a player who may never make it here, whatever the moment: the
+    violation of the rule that says who makes it (R-SUP-1, R-PREP-1, R-DEP-1, R-CMB-2, R-CMB-8,
+    R-CMB-11, R-CMB-16, R-CMB-19, R-END-3); ``None`` when the player may make it (then only
+    the moment can be wrong). Priority decisions are anyone's in turn (R-REG-5, R-REG-6)."""
+    player, active = actor(event), state.active
+    if player is None or active is None or not state.has_player(player):
+        return None
+    kind = type(event)
+    rule = ""
+    defending = False
+    if kind is SupplyChosen:
+        rule = "R-SUP-1"
+    elif kind is AttackersEnteredBattle:
+        rule = "R-CMB-2"
+    elif kind is AttackDeclared:
+        rule = "R-CMB-8"
+    elif kind is DeploymentFinished:
+        rule = "R-PREP-1" if state.phase == Phase.PREP else "R-DEP-1"
+    elif kind is PropertyPlaced:
+        reason = event.reason  # type: ignore[attr-defined]
+        if reason == PlacementReason.NEW_TERRITORY_STRAY:
+            return None  # the new Territory's controller, whoever's turn it is (R-MAIN-6)
+        rule = "R-PREP-1" if reason == PlacementReason.UNSLIDE_STEP else "R-DEP-1"
+    elif kind is BlockersEnteredBattle:
+        rule, defending = "R-CMB-11", True
+    elif kind is BlocksAssigned:
+        rule, defending = "R-CMB-16", True
+    elif kind is FollowerDamageAssigned:
+        if player == active:
+            return None
+        rule, defending = "R-CMB-19", True
+    elif kind is HandLimitDiscarded:
+        if ruleset.hand_limit_all_players or player == active:
+            return None
+        return violation(
+            "R-END-3",
+            "{player} may not {what}: only {who} does",
+            player=player,
+            what=WHAT[DecisionKind.DISCARD],
+            who=msg("the active player ({player})", player=active),
+            flag="hand_limit_all_players",
+            expected=active,
+            actual=player,
+        )
+    else:
+        return None
+    what = WHAT[_KIND_OF[kind]]
+    if not defending:
+        if player == active:
+            return None
+        who = msg("the active player ({player})", player=active)
+        return violation(
+            rule,
+            "{player} may not {what}: only {who} does",
+            player=player,
+            what=what,
+            who=who,
+            expected=active,
+            actual=player,
+        )
+    if _may_defend(state, player):
+        return None
+    named = defenders(state) if state.combat.attacks else state.opponents(active)
+    who = msg("a defending player ({players})", players=", ".join(named) or "-")
+    return violation(
+        rule,
+        "{player} may not {what}: only {who} does",
+        player=player,
+        what=what,
+        who=who,
+        expected=", ".join(named),
+        actual=player,
+    )
+
+
+_KIND_OF: Final[dict[type, DecisionKind]] = {
+    cls: kind for kind, classes in reversed(ACCEPTS.items()) for cls in classes
+}
+"""The decision kind each decision event answers (a placement answers a deploy)."""
 
 
 def no_attack_owed(state: MatchState, exp: Expect, event: AttackDeclared) -> bool:
@@ -207,4 +323,11 @@ def check_discard(ruleset: Ruleset, state: MatchState, event: HandLimitDiscarded
     return tuple(out)
 
 
-__all__ = ["check_decision", "check_discard", "no_attack_owed", "out_of_turn", "priority_rule"]
+__all__ = [
+    "check_decision",
+    "check_discard",
+    "no_attack_owed",
+    "out_of_turn",
+    "priority_rule",
+    "who_decides",
+]
