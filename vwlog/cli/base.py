@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 1 findings (rule violations, a broken hash chain, diverging logs, stale
 schemas); 2 usage or input errors. Every `VwlogError` becomes a one-line ``Error: …`` on stderr
-with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr.
+with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr. A reader that
+goes away (``| head``) ends a command quietly with the status of what it did (`vwlog.cli.pipes`).
 
 Commands stay thin: no game logic here. Shared options live in `vwlog.cli.options`; each
 command family has its own module, registered on `main`.
@@ -24,6 +25,7 @@ from typing_extensions import override
 from vwlog.cli import options
 from vwlog.cli.errors import cli_message
 from vwlog.cli.helptexts import TranslatedHelp
+from vwlog.cli.pipes import quiet_on_closed_pipe
 from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import VwlogError
 from vwlog.render.text import term
@@ -157,14 +159,16 @@ class VwlogGroup(TranslatedHelp, click.Group):
     @override
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
-            return super().parse_args(ctx, args)
+            with quiet_on_closed_pipe(ctx):  # `vwlog --help | head -1`, too
+                return super().parse_args(ctx, args)
         except click.UsageError as error:
             raise _one_line(error) from error
 
     @override
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            with _ending_cleanly_on_sigterm():
+            # a reader that goes away (`vwlog validate corpus/ | head -1`): a quiet end
+            with _ending_cleanly_on_sigterm(), quiet_on_closed_pipe(ctx):
                 return super().invoke(ctx)
         except click.UsageError as error:
             raise _one_line(error) from error

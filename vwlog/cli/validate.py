@@ -13,6 +13,7 @@ from vwlog.cli import options
 from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
+from vwlog.cli.pipes import record_status
 from vwlog.cli.render import echo, echo_result, progress, rule_title, to_json
 from vwlog.engine.replay import ValidationReport, ViolationPolicy
 from vwlog.events import MatchStarted
@@ -206,6 +207,7 @@ def _validate_all(
         for outcome in outcomes:
             bar.update(1)
             report = tally.count(ctx, outcome)
+            record_status(ctx, worst_status(tally.verdicts, unreadable=tally.unreadable))
             if report is not None:
                 _show_validation(ctx, report, opts, output_format, quiet=quiet, into=reports)
     if output_format == "json":
