@@ -12,6 +12,7 @@ import click
 from vwlog.cli import options
 from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.cli.pipes import record_status
 from vwlog.cli.render import echo, to_json
 from vwlog.cli.validate import EXIT_UNVERIFIED, exit_status
 from vwlog.io.i18n import gettext as _
@@ -22,6 +23,7 @@ from vwlog.render.text import counted, term
 from vwlog.render.trust import COMMITMENT_STATUS, SIGNATURE_STATUS, reason_line, verdict_word
 from vwlog.rules.published import Verdict
 from vwlog.services.trust import check_integrity
+from vwlog.services.trustpass import ENDINGS_CONVERTED, endings_converted
 from vwlog.services.verdict import judge_file, judge_stored, verify_verdict
 
 if TYPE_CHECKING:
@@ -142,6 +144,7 @@ def _verify_entry(
             )
         else:
             echo(_("Error: {message}").format(message=term(message)), err=True)
+        record_status(ctx, 2)
         return 2
     ok = judged is not None and verify_verdict(report, judged)
     judgement_of = judged.judgement if judged is not None else None
@@ -151,6 +154,7 @@ def _verify_entry(
         status = exit_status(judgement_of.verdict)
     else:
         status = 1  # no longer a log, or derived data found altered
+    record_status(ctx, status)
     if output_format == "json":
         entry = verify_json(report, judged) | {"integrity": integrity_json(integrity)}
         out.append(entry | {"ok": ok, "chain_ok": report.ok})
@@ -231,6 +235,8 @@ def _verify_text(
                     expected=term(b.expected), found=term(b.found)
                 )
             )
+    if ENDINGS_CONVERTED in integrity.warnings:
+        lines.append("    " + term(say(endings_converted())))
     if report.seal == "import":
         lines.append(
             "    " + _("sealed on import: the log carried no hashes, so the chain shows only")

@@ -71,6 +71,9 @@ _JSON_POSITION: Final = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P
 _NEWLINE: Final = 10
 """The newline byte: a line's last byte is compared with it as an integer (no method call
 per line)."""
+_CR: Final = 13
+"""The carriage return byte: a line that ends in CR LF (Windows, an email, git's
+``autocrlf``) is read as the same record as one that ends in LF."""
 _EXAMPLE_HEADER: Final = '{"format": "vwlog", "version": 1, "match_id": ...}'
 
 
@@ -128,6 +131,10 @@ class LogReader(Closing):
         self._steps: tuple[UpcastStep, ...] = ()
         self._complete = True
         """Whether the line read last ended in a newline (the file's last line may not)."""
+        self.crlf_lines = 0
+        """How many lines ended in CR LF (or, the last one, in CR) and were read without
+        the CR: line endings converted, no record changed (the records and their chain are
+        over the lines' content)."""
         if str(path) == STDIO:
             self._file: BinaryIO = standard_input()
             self._owned = False
@@ -221,14 +228,28 @@ class LogReader(Closing):
         if not chunk:
             return None
         self._line_no += 1
-        if chunk[-1] == _NEWLINE:
+        end = len(chunk) - 1
+        if chunk[end] == _NEWLINE:
             self._complete = True
+            if end and chunk[end - 1] == _CR:
+                return self._without_cr(chunk, end)
             return chunk[:-1]
         if len(chunk) > self.max_line_bytes:
             limit = size_text(self.max_line_bytes)
             raise self._error(said_text(msg("line longer than the limit of {limit}", limit=limit)))
         self._complete = False
+        if chunk[end] == _CR:  # the last line, its LF lost (or never written)
+            return self._without_cr(chunk, end + 1)
         return chunk
+
+    def _without_cr(self, chunk: bytes, end: int) -> bytes:
+        """``chunk[:end]`` without the carriage returns that end it (a CR LF ending, or one
+        converted twice, CR CR LF); counted in `crlf_lines`. A CR elsewhere in a line is
+        content: the line is then not in canonical form, or not JSON."""
+        self.crlf_lines += 1
+        while end and chunk[end - 1] == _CR:
+            end -= 1
+        return chunk[:end]
 
     def _read_header(self) -> LogHeader:
         """Read line 1; set `header_raw`, `source_version` and the upcast steps."""
@@ -262,9 +283,15 @@ class LogReader(Closing):
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as err:
-            raise caused(
-                self._error(json_problem(raw, err.msg, err.colno, complete=complete)), err
-            ) from err
+            detail: str
+            if b"\r" in raw:
+                # lines that end in CR alone (old Mac files): the whole file is one line
+                detail = said_text(
+                    msg("lines end in a lone carriage return (CR); save the file with LF or CR LF")
+                )
+            else:
+                detail = json_problem(raw, err.msg, err.colno, complete=complete)
+            raise caused(self._error(detail), err) from err
         if not isinstance(data, dict):
             found = json_kind(data)
             raise self._error(

@@ -43,7 +43,7 @@ from vwlog.rules.published import (
     trusted_effects_violation,
 )
 from vwlog.services.sealcheck import check_seal
-from vwlog.services.trustpass import IntegrityPass
+from vwlog.services.trustpass import IntegrityPass, endings_converted
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -278,6 +278,11 @@ def findings_of(
         gathered.header, chain_report_text(chain), gathered.lines, opts, trusted, judged_under
     )
     findings.chain = chain
+    if gathered.crlf_lines:
+        findings.integrity = replace(
+            findings.integrity,
+            warnings=(*findings.integrity.warnings, endings_converted()),
+        )
     if gathered.unreadable is not None:
         findings.integrity = replace(
             findings.integrity, problems=(*findings.integrity.problems, gathered.unreadable)

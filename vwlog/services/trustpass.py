@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from vwlog.events import TRAILER_TYPES, EventRecord
 from vwlog.io import codec
 from vwlog.model.errors import LogFormatError
+from vwlog.model.text import SaidText, msg, said_text
 from vwlog.services.verify import ChainCheck
 
 if TYPE_CHECKING:
@@ -28,6 +29,19 @@ TRAILER_NAMES: Final = frozenset(str(t.model_fields["type"].default) for t in TR
 _USUAL_FIRST: Final = codec.USUAL_FIRST
 _TRAILERS: Final = frozenset(TRAILER_TYPES)
 """The seal's and the signatures' classes."""
+
+
+ENDINGS_CONVERTED: Final = "line endings converted: CR LF read as LF, the records are unchanged"
+"""The note `endings_converted` says, as `vwlog verify` finds it among the warnings."""
+
+
+def endings_converted() -> SaidText:
+    """The note on a log whose lines end in CR LF (Windows, an email, git's ``autocrlf``):
+    read as LF, they are the same records, so no tampering (a change of a record's content
+    is); `IntegrityPass.crlf_lines` counts them."""
+    said = msg("line endings converted: CR LF read as LF, the records are unchanged")
+    assert str(said) == ENDINGS_CONVERTED
+    return said_text(said)
 
 
 def parse_current(raw: bytes) -> EventRecord:
@@ -65,17 +79,26 @@ class IntegrityPass:
         self._previous: tuple[int, bytes, EventRecord | None, object] | None = None
         self._in_trailer = False
         self._upcast = upcast
+        self._reader: LogReader | None = None
 
     @classmethod
     def of(cls, reader: LogReader) -> IntegrityPass:
         """The pass over the lines ``reader`` reads, its header line held to canonical form."""
-        return cls(
+        gathered = cls(
             reader.name,
             reader.header,
             reader.parse,
             upcast=reader.upcast,
             header_line=reader.header_raw,
         )
+        gathered._reader = reader
+        return gathered
+
+    @property
+    def crlf_lines(self) -> int:
+        """How many of the lines read so far ended in CR LF, read as LF (line endings
+        converted: no record changed); 0 where the lines did not come from a file."""
+        return self._reader.crlf_lines if self._reader is not None else 0
 
     def feed(self, line_no: int, raw: bytes, record: EventRecord | None = None) -> None:
         """Take one record line (``record``: the line already parsed, if it was)."""
