@@ -18,7 +18,9 @@ from tests.rules.harness import (
     fight,
     follower,
     honor,
+    records,
 )
+from vwlog.engine.replay import validate_records
 from vwlog.events import (
     Allocation,
     AnyEvent,
@@ -29,10 +31,14 @@ from vwlog.events import (
     FollowerDamageAssigned,
     MatchStarted,
     MatchWon,
+    ObjectResulted,
     PriorityPassed,
     Seat,
     SkillRegistered,
+    StepStarted,
+    TerritoriesDestroyed,
 )
+from vwlog.model.cards import Ruleset
 from vwlog.model.types import Keyword, MatchFormat, Phase, Restriction, Step, Victory
 from vwlog.projections import INITIAL
 from vwlog.rules import check
@@ -317,3 +323,56 @@ def test_a_cost_paid_after_its_registration_is_one_violation(
 def test_the_same_log_in_order_is_clean() -> None:
     s, _ = _swapped(SkillRegistered, True)
     assert s.validate_with() == []
+
+
+# -- step 9 in the seed's order (R-CMB-29, R-CMB-30, OQ-39) ------------------------------------
+
+
+def _doomed_before_step9(ruleset: Ruleset = RULESET) -> tuple[Scenario, int, int]:
+    """p1's sapper leaves p2's keep with fatal damage in combat step 1 of turn 3; p1's soldier
+    attacks p2's tower unblocked, so step 9 has an ATK-damage object to result. Returns the
+    scenario, the index of step 9's result and of the Territories' destruction."""
+    sc = board(
+        p1=(("keep", ("sapper", "soldier")),),
+        p2=(("keep", ("soldier",)), ("tower", ())),
+        ruleset=ruleset,
+    )
+    keep2, tower = sc.inst(P2, "keep"), sc.inst(P2, "tower")
+    sc.to(Phase.COMBAT, Step.C1)
+    mark = len(sc.events)
+    sc.use(sc.inst(P1, "sapper"), target=keep2)
+    fight(sc, {sc.inst(P1, "soldier"): tower}).to(Phase.MAIN2)
+    step9 = sc.find(StepStarted, lambda e: e.step == Step.C9, start=mark)
+    result = sc.find(ObjectResulted, start=step9)
+    destroyed = sc.find(TerritoriesDestroyed, lambda e: keep2 in e.cards, start=mark)
+    return sc, result, destroyed
+
+
+def test_step9_results_the_damage_before_territories_go_to_the_graveyard() -> None:
+    # «Register yang berisi obyek ATK damage, result.» then «Territory yang ter-didistibusi
+    # damage fatal … masuk Graveyard. Proses ini terjadi secara bersamaan.»
+    sc, result, destroyed = _doomed_before_step9()
+    assert sc.state_at(result).step == Step.C9
+    assert result < destroyed
+    assert validate_records(records(sc.events), ruleset=RULESET).violations == []
+
+
+def test_step9_destruction_before_the_damage_results_is_refused_by_default() -> None:
+    sc, result, destroyed = _doomed_before_step9()
+    events = list(sc.events)
+    events[result], events[destroyed] = events[destroyed], events[result]
+    found = validate_records(records(events), ruleset=RULESET).violations
+    assert found
+    # the destruction comes where step 9's ATK-damage object must result first
+    assert found[0].rule == "R-CMB-29"
+    assert found[0].seq == result + 1
+
+
+def test_a_territory_a_skill_dooms_in_combat_goes_at_once_only_under_its_flag() -> None:
+    default, _, in_step9 = _doomed_before_step9()
+    flagged = RULESET.model_copy(update={"territory_fatal_damage_at": "AT_ONCE"})
+    at_once, _, at_once_i = _doomed_before_step9(flagged)
+    assert default.state_at(in_step9).step == Step.C9
+    assert at_once.state_at(at_once_i).step == Step.C1
+    found = validate_records(records(at_once.events), ruleset=RULESET).violations
+    assert {v.rule for v in found} == {"R-CMB-30"}

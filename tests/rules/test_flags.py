@@ -390,6 +390,21 @@ def battle_from() -> FlagCase:  # OQ-38
     return played(sc, RULESET, "R-CMB-5")
 
 
+def territory_fatal_damage_at() -> FlagCase:  # OQ-39
+    # skill damage leaves p2's tower with fatal damage in combat step 1: at once, not in step 9
+    sc = board(
+        p1=(("keep", ("sapper",)),),
+        p2=(("keep", ("soldier",)), ("tower", ())),
+        ruleset=rs(territory_fatal_damage_at="AT_ONCE"),
+    )
+    tower = sc.inst(P2, "tower")
+    sc.to(Phase.COMBAT, Step.C1).use(sc.inst(P1, "sapper"), target=tower)
+    assert tower in sc.state.player(P2).graveyard
+    assert sc.state.step == Step.C1
+    sc.to(Phase.MAIN2)
+    return played(sc, RULESET, "R-CMB-30")
+
+
 CASES: dict[str, Callable[[], FlagCase]] = {
     f.__name__: f
     for f in (
@@ -427,6 +442,7 @@ CASES: dict[str, Callable[[], FlagCase]] = {
         fatal_damage_at,
         preparation_window,
         battle_from,
+        territory_fatal_damage_at,
     )
 }
 

@@ -372,6 +372,12 @@ class Ruleset(_Frozen):
     (GUARDING, the reading when absent), or any unslid Follower in play, Stray ones included
     (IN_PLAY)."""
 
+    territory_fatal_damage_at: Literal["STEP_9", "AT_ONCE"] | None = None
+    """OQ-39: a Territory a skill leaves with fatal damage in the Combat Phase goes to the
+    Graveyard in step 9, together with the Territories the step's ATK damage makes fatal, once
+    that damage has resulted (STEP_9, the reading when absent), or at once, as outside the
+    Combat Phase (AT_ONCE)."""
+
     # trust (not an open question of the digest)
     accept_trusted_effects: bool | None = None
     """Accept the effects a log claims for skills the published pool leaves text only (else
@@ -420,6 +426,7 @@ OPEN_QUESTION_FLAGS: dict[str, str] = {
     "OQ-36": "fatal_damage_at",
     "OQ-37": "preparation_window",
     "OQ-38": "battle_from",
+    "OQ-39": "territory_fatal_damage_at",
 }
 """Which `Ruleset` field answers which open question."""
 
@@ -435,6 +442,7 @@ ABSENT_MEANS: dict[str, object] = {
     "fatal_damage_at": "AT_ONCE",
     "preparation_window": False,
     "battle_from": "GUARDING",
+    "territory_fatal_damage_at": "STEP_9",
 }
 """The reading a flag added after the first release has when a ruleset leaves it out."""
 

@@ -40,6 +40,9 @@ class Marker(StrEnum):
     """``damage:<player>``: this player distributed Follower damage."""
     REGISTERED = "registered"
     RESULTED = "resulted"
+    STRUCK = "struck"
+    """``struck:<territory>``: a result other than combat damage left this Territory with
+    fatal damage (OQ-39)."""
     RETURNED = "returned"
     DISCARDED = "discarded"
     """``discarded:<player>``: this player discarded down to the hand limit."""

@@ -175,7 +175,12 @@ def _resulted(state: MatchState, event: ObjectResulted) -> MatchState:
         ObjectKind.COMBAT_DAMAGE_TERRITORY,
     ):
         st = replace(st, done=st.done | {Marker.RESULTED})
-    return _reassess(_reset_priority(st))
+        return _reassess(_reset_priority(st))
+    st = _reassess(_reset_priority(st))
+    struck = [t for t in st.doomed if t not in state.doomed]
+    if struck:  # fatal damage dealt by a skill, not by combat damage (OQ-39)
+        st = replace(st, done=st.done | {Marker.STRUCK.of(t) for t in struck})
+    return st
 
 
 def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:

@@ -151,8 +151,10 @@ def expect(ruleset: Ruleset, state: MatchState) -> Expect:
     # state-based consequences, in order: deaths, destruction, points, victory, triggers
     if state.fatal and _followers_checked_now(ruleset, state):
         return _one(FollowersDestroyed(cards=tuple(sorted(state.fatal))), "R-CMB-26")
-    if state.doomed and _territories_checked_now(ruleset, state):
-        return _one(TerritoriesDestroyed(cards=tuple(sorted(state.doomed))), "R-CMB-30")
+    if state.doomed:
+        due = _territories_due(ruleset, state)
+        if due:
+            return _one(TerritoriesDestroyed(cards=due), "R-CMB-30")
     if state.vp_due:
         scorer, victim = state.vp_due[0]
         rule = "R-CMB-31" if state.phase == Phase.COMBAT else "R-VP-1"
@@ -186,14 +188,27 @@ def _followers_checked_now(ruleset: Ruleset, state: MatchState) -> bool:
     )
 
 
-def _territories_checked_now(ruleset: Ruleset, state: MatchState) -> bool:
-    """Territory destruction happens in combat step 9 (R-CMB-30), or step 7 where the ruleset
-    says so (OQ-30); outside the Combat Phase it happens at once."""
+def _territories_due(ruleset: Ruleset, state: MatchState) -> tuple[str, ...]:
+    """The Territories with fatal damage that go to the Graveyard now (R-CMB-30): outside the
+    Combat Phase at once; in it, in step 9 once the step's ATK damage has resulted, all of
+    them together («Register yang berisi obyek ATK damage, result.» then «Territory yang
+    ter-didistibusi damage fatal … masuk Graveyard. Proses ini terjadi secara bersamaan.»),
+    or in step 7 where the ruleset says so (OQ-30); a Territory a skill left with fatal
+    damage goes at once where the ruleset reads it so (OQ-39)."""
+    doomed = state.doomed
     if state.phase != Phase.COMBAT:
-        return True
+        return tuple(sorted(doomed))
     if state.step == Step.C9:
-        return True
-    return state.step == Step.C7 and ruleset.raze_destroys_in_step7
+        if Marker.RESULTED in state.done or not any(
+            o.kind == ObjectKind.COMBAT_DAMAGE_TERRITORY for o in state.register
+        ):
+            return tuple(sorted(doomed))
+    elif state.step == Step.C7 and ruleset.raze_destroys_in_step7:
+        return tuple(sorted(doomed))
+    if ruleset.territory_fatal_damage_at == "AT_ONCE":
+        done = state.done
+        return tuple(sorted(t for t in doomed if Marker.STRUCK.of(t) in done))
+    return ()
 
 
 def _orphans(state: MatchState) -> tuple[str, ...]:
