@@ -38,3 +38,39 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="write golden files (tests/golden/traces) instead of comparing; review the diff",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Commands that name no store use the per-user default store, in the XDG data folder:
+    for the tests, a folder of this run's own (never the user's store)."""
+    import tempfile
+
+    if not os.environ.get("_VWLOG_TEST_DATA_HOME"):
+        home = tempfile.mkdtemp(prefix="vwlog-test-data-")
+        os.environ["_VWLOG_TEST_DATA_HOME"] = os.environ["XDG_DATA_HOME"] = home
+        config.add_cleanup(lambda: _remove_tree(home))
+
+
+def _remove_tree(path: str) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Drop the PostgreSQL database this run created (`tests.store.pg`), if it made one."""
+    import sys
+
+    pg = sys.modules.get("tests.store.pg")
+    if pg is not None:
+        pg.drop_test_database()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Name, once, the PostgreSQL database the tests used (and whether it was dropped)."""
+    import sys
+
+    pg = sys.modules.get("tests.store.pg")
+    line = pg.summary() if pg is not None else None
+    if line is not None:
+        terminalreporter.write_line(line)

@@ -2,29 +2,27 @@
 
 Matches come from the generator (`vwlog.services.simulate_to`), kept short with ``max_turns`` so
 a test stays fast; logs are written as files because that is what ``import`` reads. PostgreSQL
-helpers give each test a fresh schema on the server at ``VWLOG_TEST_POSTGRES_DSN`` (default
-``postgresql://postgres@127.0.0.1:5432/test``) and skip, saying why, when none answers (under
-CI, with ``CI`` set, they fail with that reason instead).
+helpers give each test a fresh schema in the run's own test database (`tests.store.pg`) and
+skip, saying why, when no server answers (under CI, with ``CI`` set, they fail with that reason
+instead).
 """
 
 from __future__ import annotations
 
-import os
 from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING
 from uuid import uuid4
 
 import orjson
-import pytest
 
+from tests.store.pg import postgres_server
 from vwlog.events import EventRecord, LogHeader, MatchStarted, PriorityPassed
 from vwlog.io.logfile import read_log, write_log
 from vwlog.io.pools import load_pool
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import expect
 from vwlog.services import SimulationSpec, sealed, simulate_to
-from vwlog.store.settings import redact
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
@@ -32,8 +30,6 @@ if TYPE_CHECKING:
 
     from vwlog.model.cards import CardPool
     from vwlog.model.state import MatchState
-
-DSN = os.environ.get("VWLOG_TEST_POSTGRES_DSN", "postgresql://postgres@127.0.0.1:5432/test")
 
 
 # -- generated logs --------------------------------------------------------------------------
@@ -147,30 +143,10 @@ def illegal_copy(path: Path, out: Path) -> Path:
 # -- PostgreSQL ------------------------------------------------------------------------------
 
 
-@cache
-def _postgres_problem() -> str | None:
-    try:
-        import psycopg
-    except ImportError:
-        return "the postgres extra is not installed"
-    try:
-        psycopg.connect(DSN, connect_timeout=3).close()
-    except psycopg.Error as err:
-        return f"no PostgreSQL server at {redact(DSN)}: {' '.join(str(err).split())}"
-    return None
-
-
 def postgres_dsn() -> str:
-    """The test server's DSN, or a skip with the reason it cannot be used — a failure with
+    """The test database's DSN, or a skip with the reason it cannot be used — a failure with
     that reason under CI (``CI`` set), where PostgreSQL tests must run, never skip."""
-    problem = _postgres_problem()
-    if problem is not None:
-        if os.environ.get("CI"):
-            pytest.fail(
-                f"{problem} (CI is set: PostgreSQL tests must run, not skip)", pytrace=False
-            )
-        pytest.skip(problem)
-    return DSN
+    return postgres_server()
 
 
 @contextmanager
