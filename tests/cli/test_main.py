@@ -124,8 +124,12 @@ def test_the_store_reaches_commands_through_the_context(
     assert result.stdout == "postgresql://vw@db/vw\n"
 
 
-def test_main_reads_the_store_from_option_or_environment() -> None:
-    assert main.make_context("vwlog", ["schema"]).params["store"] == "vwlog.db"
+def test_main_reads_the_store_from_option_or_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("VWLOG_STORE", raising=False)
+    # unnamed: the per-user default, chosen when the group runs (tests/cli/test_store_location)
+    assert main.make_context("vwlog", ["schema"]).params["store"] is None
     ctx = main.make_context("vwlog", ["--store", "x.db", "schema"])
     assert ctx.params["store"] == "x.db"
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Self
+
+from vwlog.store.location import store_location
 
 DEFAULT_MAX_UPLOAD = 64 * 1024 * 1024
 """Largest log accepted by an upload, in bytes (64 MiB)."""
@@ -16,8 +18,9 @@ DEFAULT_KEY_FILE = "vwlog-service.key"
 class ApiSettings:
     """The service's configuration."""
 
-    store: str = "vwlog.db"
-    """The match store URL (``VWLOG_STORE``)."""
+    store: str = field(default_factory=lambda: store_location(None).url)
+    """The match store URL (``VWLOG_STORE``; default: the per-user store of
+    `vwlog.store.location`)."""
     signing_key: str = DEFAULT_KEY_FILE
     """The PEM file of the Ed25519 key that signs receipts (``VWLOG_SIGNING_KEY``); created
     when missing."""
@@ -35,7 +38,7 @@ class ApiSettings:
         """
         e = dict(os.environ if env is None else env)
         return cls(
-            store=e.get("VWLOG_STORE", "vwlog.db"),
+            store=store_location(None, e).url,
             signing_key=e.get("VWLOG_SIGNING_KEY", DEFAULT_KEY_FILE),
             max_upload=int(e.get("VWLOG_MAX_UPLOAD", str(DEFAULT_MAX_UPLOAD))),
             access_log=e.get("VWLOG_ACCESS_LOG", "1") not in ("0", "false", "no"),

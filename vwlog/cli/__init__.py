@@ -11,6 +11,7 @@ import vwlog.cli.serve  # registers 'vwlog serve'
 import vwlog.cli.tokens  # noqa: F401  (registers 'vwlog token')
 from vwlog.cli import (
     dispute,
+    info,
     matches,
     next,
     rebase,
@@ -30,6 +31,7 @@ __all__ = [
     "InputError",
     "VwlogGroup",
     "dispute",
+    "info",
     "main",
     "matches",
     "next",

@@ -29,6 +29,7 @@ from vwlog.cli.pipes import quiet_on_closed_pipe
 from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import VwlogError
 from vwlog.render.text import term
+from vwlog.store.location import Source, legacy_store, store_location
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C (128 + SIGINT), as shells report it."""
@@ -189,7 +190,10 @@ class CliContext:
     """What the top-level options chose, for every command (``ctx.obj``)."""
 
     store: str
-    """The ``--store`` URL or path, as given (``VWLOG_STORE``, default ``vwlog.db``)."""
+    """The store's URL or path: ``--store``'s, else ``VWLOG_STORE``'s, else the per-user default
+    (`vwlog.store.location`)."""
+    store_source: Source = "option"
+    """Where `store` came from."""
 
 
 pass_cli_context = click.make_pass_decorator(CliContext)
@@ -226,7 +230,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @options.store
 @options.lang
 @click.pass_context
-def main(ctx: click.Context, store: str) -> None:
+def main(ctx: click.Context, store: str | None) -> None:
     """Validate, replay, fork and measure Vandaria Wars match logs.
 
     Exit status: 0 success, 1 findings (violations, a broken chain, stale
@@ -247,7 +251,25 @@ def main(ctx: click.Context, store: str) -> None:
         vwlog --store memory: import samples/full-combat.jsonl
         vwlog --version
     """
-    ctx.obj = CliContext(store=store)
+    ctx.obj = _cli_context(ctx, store)
+
+
+def _cli_context(ctx: click.Context, store: str | None) -> CliContext:
+    """The store this command line names (`vwlog.store.location`), and a one-line note on
+    stderr when a ``vwlog.db`` in the current folder, the default of earlier versions, is
+    passed over for the per-user default."""
+    named = ctx.get_parameter_source("store") is click.core.ParameterSource.COMMANDLINE
+    location = store_location(store if named else None)
+    legacy = None if ctx.resilient_parsing else legacy_store(location)
+    if legacy is not None:
+        click.echo(
+            _(
+                "Note: the store is {store} (the per-user default); ./vwlog.db is not read "
+                "unless named: vwlog --store vwlog.db"
+            ).format(store=location.url),
+            err=True,
+        )
+    return CliContext(store=location.url, store_source=location.source)
 
 
 __all__ = [

@@ -35,16 +35,17 @@ Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 store = click.option(
     "--store",
     envvar="VWLOG_STORE",
-    default="vwlog.db",
-    show_default=True,
+    default=None,
     show_envvar=True,
     metavar="URL",
     help=(
         "Match store: a SQLite file (PATH or sqlite:///PATH), postgresql://USER@HOST/DB, or "
-        "memory: (kept for this command only)."
+        "memory: (kept for this command only). Default: vwlog/vwlog.db in the per-user data "
+        "folder ($XDG_DATA_HOME, else ~/.local/share); 'vwlog info' shows the store used."
     ),
 )
-"""``--store``: where matches are stored; kept in the context object for every command."""
+"""``--store``: where matches are stored (unset: `vwlog.store.location`'s per-user default);
+kept in the context object for every command."""
 
 
 class _Formats(click.Choice[str]):

@@ -35,6 +35,7 @@ from vwlog.model.text import msg
 from vwlog.model.types import Phase
 from vwlog.render.json import dumps, priority_point_json, step_json
 from vwlog.render.text import board_text, counted, table, term, violation_message
+from vwlog.store.location import store_location
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -56,7 +57,7 @@ BOARD_INDENT = " " * 7
 
 def load_records(ctx: click.Context, match_or_log: str) -> LoadedMatch:
     """The match a ``MATCH_OR_LOG`` argument names (`vwlog.cli.options.load_records`)."""
-    cli = ctx.find_object(CliContext) or CliContext("vwlog.db")
+    cli = ctx.find_object(CliContext) or CliContext(store_location(None).url, "default")
     return options.load_records(ctx, cli.store, match_or_log)
 
 
