@@ -619,12 +619,13 @@ def _cpu(value: float | None) -> str:
     return "" if value is None else f"{value:,.1f}"
 
 
-README = ROOT.parent / "README.md"
+README = ROOT.parent / "docs" / "performance.md"
 _MARKS = ("<!-- perf-table -->", "<!-- /perf-table -->")
 
 
 def markdown(results: dict[str, Any]) -> str:
-    """The results file as the README's Performance table, with the machine and the run."""
+    """The results file as the Performance table (docs/performance.md), with the machine and the
+    run."""
     m = results["machine"]
     lines = [
         f"Measured {m['date']} on {m['processor']}, {m['cpus']} CPUs (a shared machine), "
@@ -649,7 +650,7 @@ def markdown(results: dict[str, Any]) -> str:
 
 
 def update_readme(results: dict[str, Any], readme: Path = README) -> None:
-    """Replace the table between the README's perf-table marks."""
+    """Replace the table between the perf-table marks of docs/performance.md."""
     text = readme.read_text(encoding="utf-8")
     start, end = (text.index(mark) for mark in _MARKS)
     start += len(_MARKS[0])
@@ -670,7 +671,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--readme",
         action="store_true",
-        help="only write the JSON file's figures into the README's Performance table",
+        help="only write the JSON file's figures into the table of docs/performance.md",
     )
     parser.add_argument(
         "--merge",

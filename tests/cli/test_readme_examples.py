@@ -1,6 +1,7 @@
-"""Every ``vwlog`` command the README shows in a code block runs, in README order, in a folder
-holding the files the README names (the help examples' folder, plus the two records the
-README's ``diff`` compares), and ends with the exit status it should."""
+"""Every ``vwlog`` command the README shows in a code block, and the documentation pages that
+were its sections, runs, in that order, in a folder holding the files they name (the help
+examples' folder, plus the two records the README's ``diff`` compares), and ends with the exit
+status it should."""
 
 from __future__ import annotations
 
@@ -18,6 +19,28 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+PAGES = [
+    README,
+    *(
+        ROOT / "docs" / f"{name}.md"
+        for name in (
+            "cli",
+            "bahasa-indonesia",
+            "library",
+            "verdicts",
+            "service",
+            "scaling",
+            "concepts",
+            "log-files",
+            "samples",
+            "architecture",
+            "performance",
+            "development",
+        )
+    ),
+]
+"""The README, then the documentation pages that were its sections, in the README's old order
+(a block may use what an earlier one made)."""
 
 SKIPPED = {
     "vwlog replay match.jsonl --interactive": "needs a terminal; test_replay_cli runs it in tmux",
@@ -59,7 +82,7 @@ def readme_blocks() -> list[list[str]]:
     current: list[str] | None = None
     fenced = False
     previous_blank = True
-    for raw in README.read_text(encoding="utf-8").splitlines():
+    for raw in "\n".join(p.read_text(encoding="utf-8") for p in PAGES).splitlines():
         if raw.startswith("```"):
             fenced = not fenced
             current = [] if fenced else None
