@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 def test_the_verdict_is_judged_under_the_reading_the_report_shows(runner: CliRunner) -> None:
     """A legal sample read with a hand limit of 3 is illegal: the body and the
-    verdict at the top agree, and so does the exit status."""
+    verdict at the top agree, and so does the exit status; both say the verdict holds under
+    that house rule."""
     sample = SAMPLES / "hand-limit.jsonl"
     plain = run(runner, "report", sample)
     assert plain.exit_code == 0, plain.output
@@ -26,8 +27,8 @@ def test_the_verdict_is_judged_under_the_reading_the_report_shows(runner: CliRun
     result = run(runner, "report", "--set", "hand_limit=3", sample)
     assert result.exit_code == 1
     top, _, body = result.stdout.partition("## Validation")
-    assert "**Verdict: illegal**" in top
-    assert "- Verdict: **illegal**" in body
+    assert "**Verdict: illegal under house rules (hand\\_limit=3)**" in top
+    assert "- Verdict: **illegal under house rules (hand\\_limit=3)**" in body
 
 
 def test_a_stored_cut_match_reports_incomplete(runner: CliRunner, tmp_path: Path) -> None:

@@ -137,6 +137,9 @@ class ValidationOut(_Model):
     """Its players."""
     ruleset: str | None
     """The ruleset it was judged by."""
+    house_rules: dict[str, Any]
+    """The flags it was judged under that differ from the ruleset it is held to, with their
+    values (empty when none): a verdict under house rules holds under those only."""
     events: int
     """Records replayed."""
     decisions: int

@@ -35,7 +35,7 @@ from vwlog.render.text import (
     violation_where,
     visible,
 )
-from vwlog.render.trust import rests_on, verdict_word
+from vwlog.render.trust import house_rules_note, rests_on, verdict_word
 from vwlog.render.trust import verdict as verdict_of
 from vwlog.rules.published import Verdict
 
@@ -263,5 +263,6 @@ def report_html(report: DisputeReport, verdict: ValidationReport | None = None) 
         r=report.validation,
         verdict_ok=verdict_of(judged) is Verdict.OK,
         verdict_word=verdict_word(judged, "document"),
+        house_rules=house_rules_note(judged),
         rests=rests_on(verdict) if verdict is not None else None,
     )

@@ -192,6 +192,7 @@ def validation_json(r: ValidationReport, *, translated: bool = False) -> dict[st
     judged = judgement(r)
     return {
         "source": r.source,
+        "house_rules": dict(judged.house_rules),
         "match_id": r.match_id,
         "ok": r.ok,
         "players": list(r.players),

@@ -34,7 +34,14 @@ from vwlog.render.text import (
     violation_where,
     visible,
 )
-from vwlog.render.trust import reason_line, rests_on, verdict, verdict_line, verdict_word
+from vwlog.render.trust import (
+    house_rules_note,
+    reason_line,
+    rests_on,
+    verdict,
+    verdict_line,
+    verdict_word,
+)
 from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
@@ -93,13 +100,15 @@ def _md_block(text: str, info: str = "text") -> list[str]:
 def validation_markdown(r: ValidationReport) -> str:
     """One validation as a Markdown section: the match, the verdict, a table of violations."""
     word = verdict_word(r, "document")
+    note = house_rules_note(r)
     lines = [
-        _("## Match {match}").format(match=md_code(r.match_id)),
+        _("## Match {match}").format(match=md_code(r.match_id))
+        + (f" — {md(note)}" if note else ""),
         "",
         _("- Source: {source}").format(source=md_code(r.source)),
         _("- Players: {players}").format(players=", ".join(md(p) for p in r.players)),
         _("- Ruleset: {ruleset}").format(ruleset=md_code(r.ruleset)),
-        _("- Verdict: **{verdict}**").format(verdict=word),
+        _("- Verdict: **{verdict}**").format(verdict=md(word)),
         *([] if verdict(r) is Verdict.OK else [f"- {md(reason_line(r))}"]),
         _("- Summary: {summary}").format(summary=md(validation_summary(r))),
         "",
@@ -366,7 +375,7 @@ def report_markdown(report: DisputeReport) -> str:
         for k, v in integrity_rows(report.integrity)
     ]
     out += ["", _("## Validation"), ""]
-    out.append(_("- Verdict: **{verdict}**").format(verdict=verdict_word(r, "document")))
+    out.append(_("- Verdict: **{verdict}**").format(verdict=md(verdict_word(r, "document"))))
     out.append(f"- {md(validation_summary(r))}")
     out.append(_("- Ruleset judged under: {ruleset}").format(ruleset=md_code(r.ruleset)))
     for start, end in r.voided:
@@ -408,6 +417,9 @@ def with_rests_on(document: str, report: ValidationReport) -> str:
     """A Markdown dispute report with the verdict and what it rests on at the top (after its
     title)."""
     title, sep, rest = document.partition("\n\n")
+    note = house_rules_note(report)
+    if note:
+        title = f"{title} — {md(note)}"
     top = [
         f"**{md(verdict_line(report))}**",
         "",

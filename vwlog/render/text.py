@@ -23,6 +23,7 @@ from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
 from vwlog.render.trust import (
     COMMITMENT_STATUS,
+    house_rules_note,
     reason_line,
     signatures_text,
     trusted_summary,
@@ -254,7 +255,8 @@ def validation_text(r: ValidationReport) -> str:
     head = _("match {match} · players {players} · ruleset {ruleset}").format(
         match=term(r.match_id), players=players, ruleset=term(r.ruleset or _("unknown"))
     )
-    lines = [f"{term(r.source)}: {head}"]
+    note = house_rules_note(r)
+    lines = [f"{term(r.source)}: {head}" + (f" · {note}" if note else "")]
     for v in r.violations:
         lines.extend(violation_lines(v))
     lines.extend(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from vwlog.io.i18n import N_, gettext, ngettext, say
-from vwlog.rules.published import Verdict
+from vwlog.rules.published import Verdict, house_rules_text
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
@@ -83,10 +83,28 @@ def verdict(report: ValidationReport) -> Verdict:
 
 
 def verdict_word(report: ValidationReport, form: str = "line") -> str:
-    """The verdict worded in the active language (``form``: a field of `VerdictWords`)."""
+    """The verdict worded in the active language (``form``: a field of `VerdictWords`); a
+    verdict under house rules says so (``ILLEGAL under house rules (hand_limit=2)``)."""
     judged = judgement(report)
     words = OWN_DEFINITIONS_WORDS if judged.own_definitions else VERDICT_WORDS[judged.verdict]
-    return gettext(str(getattr(words, form)))
+    word = gettext(str(getattr(words, form)))
+    if judged.house_rules:
+        word = gettext("{verdict} under house rules ({flags})").format(
+            verdict=word, flags=house_rules_text(judged.house_rules)
+        )
+    return word
+
+
+def house_rules_note(report: ValidationReport) -> str:
+    """``judged under house rules (hand_limit=2)`` for a verdict under house rules (flags set
+    otherwise than in the ruleset the record is held to), else empty: what the first line of
+    every output adds."""
+    judged = judgement(report)
+    if not judged.house_rules:
+        return ""
+    return gettext("judged under house rules ({flags})").format(
+        flags=house_rules_text(judged.house_rules)
+    )
 
 
 def verdict_reason(report: ValidationReport) -> str:
@@ -185,6 +203,7 @@ __all__ = [
     "VERDICT_WORDS",
     "RestsOn",
     "VerdictWords",
+    "house_rules_note",
     "judgement",
     "reason_line",
     "rests_on",

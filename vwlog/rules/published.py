@@ -105,6 +105,10 @@ class Integrity:
     own_trusted: bool = False
     """Whether the user asked to trust the log's own definitions (``--trust-log-definitions``):
     a verdict resting on ``unpublished`` definitions is then OK, and says so."""
+    house_rules: tuple[tuple[str, Any], ...] = ()
+    """The flags the record was judged under that differ from the ruleset it is held to (the
+    published one, else its own), with the values judged under (`house_rules`): a verdict
+    under house rules, which every output says in its first line."""
 
     @property
     def ok(self) -> bool:
@@ -156,6 +160,10 @@ class Judgement:
     own_definitions: bool = False
     """Whether an OK verdict rests on the log's own definitions, trusted as the user asked
     (every output says so with the verdict)."""
+    house_rules: tuple[tuple[str, Any], ...] = ()
+    """The flags judged under that differ from the ruleset the record is held to, with their
+    values (`Integrity.house_rules`): the verdict holds under these house rules only, and
+    every output says so in its first line."""
 
 
 def _show(value: Any) -> str:
@@ -255,6 +263,42 @@ def compare_ruleset(published: Ruleset, logged: Ruleset) -> list[Violation]:
     return out
 
 
+_IDENTITY = frozenset(("id", "version"))
+"""Ruleset fields that name a reading rather than make one."""
+
+
+def house_rules(
+    held: Ruleset, logged: Ruleset, judged: Ruleset | None
+) -> tuple[tuple[str, Any], ...]:
+    """The flags a record was judged under (``judged``) that differ from the ruleset it is
+    held to (``held``: the published one, else the log's own), in field order, with the values
+    judged under: a reading the reader chose (``--set``, a ruleset file). A flag the log itself
+    sets otherwise than the published ruleset is not a house rule (R-TRUST-2 says it is
+    illegal), unless the reader then judged it otherwise again.
+
+    >>> from vwlog.model.cards import Ruleset
+    >>> house_rules(Ruleset(), Ruleset(), Ruleset(hand_limit=2))
+    (('hand_limit', 2),)
+    >>> house_rules(Ruleset(), Ruleset(hand_limit=2), Ruleset(hand_limit=2))
+    ()
+    """
+    if judged is None or judged is logged:
+        return ()
+    base = held.model_dump(mode="json")
+    own = logged.model_dump(mode="json")
+    chosen = judged.model_dump(mode="json")
+    return tuple(
+        (name, value)
+        for name, value in chosen.items()
+        if name not in _IDENTITY and value != base.get(name) and value != own.get(name)
+    )
+
+
+def house_rules_text(flags: Iterable[tuple[str, Any]]) -> str:
+    """``hand_limit=2, attack_target_mode=SINGLE``: house-rule flags as ``--set`` takes them."""
+    return ", ".join(f"{name}={_show(value)}" for name, value in flags)
+
+
 def trusted_effects_violation(result: TrustedResult) -> Violation:
     """R-TRUST-3: a result claims effects for a skill the published pool leaves text only."""
     if result.effects == 1:
@@ -298,5 +342,7 @@ __all__ = [
     "compare_cards",
     "compare_ruleset",
     "flatten",
+    "house_rules",
+    "house_rules_text",
     "trusted_effects_violation",
 ]

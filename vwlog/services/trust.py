@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vwlog.events import (
     EventRecord,
@@ -40,6 +40,8 @@ from vwlog.rules.published import (
     TrustedResult,
     compare_cards,
     compare_ruleset,
+    house_rules,
+    house_rules_text,
     trusted_effects_violation,
 )
 from vwlog.services.sealcheck import check_seal
@@ -48,6 +50,7 @@ from vwlog.services.trustpass import IntegrityPass, endings_converted
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
+    from vwlog.events.match import SealedBy
     from vwlog.io.trust import PublicKey, PublishedPool, PublishedRuleset, Registry
     from vwlog.model.cards import CardPool, Ruleset
     from vwlog.model.errors import Violation
@@ -339,6 +342,7 @@ def _findings(
         ((n, r) for n, r in lines if r.seq == 1 and isinstance(r.event, MatchStarted)), None
     )
     pool_text = ruleset_text = said_text(msg("no match_started"))
+    house: tuple[tuple[str, Any], ...] = ()
     held_pool: PublishedPool | None = None
     if start is not None:
         line_no, record = start
@@ -356,7 +360,7 @@ def _findings(
             unpublished += _not_accepted("pool", held_pool.id, opts.accept_pools)
         held_rs, found = _held_ruleset(registry, opts, event)
         problems += found
-        ruleset_text = _ruleset_text(held_rs, event)
+        ruleset_text, house = _ruleset_text(held_rs, event, judged_under)
         if held_rs is None:
             warnings.append(ruleset_text)
             unpublished.append(ruleset_text)
@@ -397,6 +401,7 @@ def _findings(
         unpublished=tuple(unpublished),
         awaiting=tuple(sealing.awaiting),
         own_trusted=opts.trust_log_definitions,
+        house_rules=house,
     )
     return TrustFindings(integrity, violations)
 
@@ -440,14 +445,23 @@ def _pool_text(held: PublishedPool | None, event: MatchStarted) -> SaidText:
     return said_text(msg("{warning} ({pool}, not published)", warning=own, pool=event.pool.id))
 
 
-def _ruleset_text(held: PublishedRuleset | None, event: MatchStarted) -> SaidText:
-    """The ruleset a log's flags are held to, or the warning that it is the log's own."""
+def _ruleset_text(
+    held: PublishedRuleset | None, event: MatchStarted, judged_under: Ruleset | None
+) -> tuple[SaidText, tuple[tuple[str, Any], ...]]:
+    """The ruleset a log's flags are held to (or the warning that it is the log's own) with the
+    house rules it was judged under (``… with house rules hand_limit=2``); and those rules."""
+    house = house_rules(held.ruleset if held else event.ruleset, event.ruleset, judged_under)
     if held is not None:
-        return said_text(msg("published {id} ({hash})", id=held.id, hash=held.hash[:16]))
-    own = msg("the ruleset is the log's own")
-    assert str(own) == OWN_RULESET_WARNING
-    named = io_trust.ruleset_id(event.ruleset)
-    return said_text(msg("{warning} ({ruleset}, not published)", warning=own, ruleset=named))
+        named = msg("published {id} ({hash})", id=held.id, hash=held.hash[:16])
+    else:
+        own = msg("the ruleset is the log's own")
+        assert str(own) == OWN_RULESET_WARNING
+        rid = io_trust.ruleset_id(event.ruleset)
+        named = msg("{warning} ({ruleset}, not published)", warning=own, ruleset=rid)
+    if house:
+        flags = house_rules_text(house)
+        named = msg("{ruleset} with house rules {flags}", ruleset=named, flags=flags)
+    return said_text(named), house
 
 
 def _at(found: list[Violation], record: EventRecord, line_no: int) -> list[Violation]:
@@ -463,9 +477,11 @@ def close_records(
     pool: PublishedPool | None = None,
     *,
     signers: Sequence[str] = (),
+    sealed_by: SealedBy | None = None,
 ) -> tuple[LogHeader, list[EventRecord]]:
     """Name the pool and ruleset in ``match_started``, chain the hashes and append the seal
-    (requiring signatures by ``signers``, key names or ids).
+    (requiring signatures by ``signers``, key names or ids; naming ``sealed_by``, the
+    organiser or judge who seals an outside record).
 
     Any seal and signatures the records carry are dropped first (re-sealing after a change
     invalidates them).
@@ -481,7 +497,7 @@ def close_records(
     last = chained[-1].hash if chained else head.hash
     seal = EventRecord(
         seq=len(chained) + 1,
-        event=io_trust.seal_event(start, len(chained), last or "", signers),
+        event=io_trust.seal_event(start, len(chained), last or "", signers, sealed_by),
     )
     _, tail = sealed(head, [*chained, seal])
     return head, tail

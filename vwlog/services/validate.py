@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,8 @@ from vwlog.events import MatchStarted
 from vwlog.io.logfile import open_log
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import IllegalEventError, LogFormatError
+from vwlog.model.text import Msg, msg
+from vwlog.rules.published import house_rules_text
 from vwlog.services.collection import fewer_collections, keep_fewer_collections
 from vwlog.services.sharing import ordered_map
 from vwlog.services.trust import TrustFindings, TrustOptions, findings_of
@@ -21,6 +23,8 @@ from vwlog.services.trustpass import IntegrityPass
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
+
+    from vwlog.model.violation import Violation
 
 from vwlog.services.rulesets import apply_overrides
 
@@ -122,11 +126,38 @@ def with_findings(report: ValidationReport, findings: TrustFindings) -> Validati
     from vwlog.services.verdict import judged
 
     report.integrity = findings.integrity
+    if findings.integrity.house_rules:
+        house = findings.integrity.house_rules
+        report.violations = [house_labelled(v, house) for v in report.violations]
     if findings.violations:
         report.violations = sorted(
             [*findings.violations, *report.violations], key=lambda v: v.seq or 0
         )
     return judged(report)
+
+
+_BY_DEFAULT = ("{message} (by default)", "{message} (by default; ruleset flag {flag})")
+"""The templates `vwlog.rules.common.violation` wraps a default rule's message in."""
+
+
+def house_labelled(v: Violation, house: Sequence[tuple[str, Any]]) -> Violation:
+    """``v`` said under house rules: a violation of a rule that reads a flag the reader set
+    says so, with the value (``(house rule hand_limit=2)``), instead of "by default"; any
+    other violation as it is."""
+    from vwlog.rules.enforcement import rule_flags
+
+    text = v.text
+    if text is None:
+        return v
+    inner = dict(text.params).get("message", text) if text.template in _BY_DEFAULT else text
+    read = {*rule_flags(v.rule), *([v.flag] if v.flag else [])}
+    if isinstance(inner, Msg):
+        read |= {name for name, _ in inner.params}
+    chosen = [(name, value) for name, value in house if name in read]
+    if not chosen:
+        return v
+    said = msg("{message} (house rule {flags})", message=inner, flags=house_rules_text(chosen))
+    return replace(v, message=str(said), text=said)
 
 
 def _validate_one(
@@ -190,6 +221,7 @@ def _worker_started() -> None:
 __all__ = [
     "InputProblem",
     "ValidationOptions",
+    "house_labelled",
     "validate_and_verify",
     "validate_log",
     "validate_logs",

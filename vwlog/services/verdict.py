@@ -29,6 +29,11 @@ A record that is not intact is never *complete*: its ``winner`` is withheld (``N
 winner its records name is kept as ``claimed_winner``, shown flagged) wherever the outcome is
 shown — the JSON of ``validate`` and ``/validation``, the catalog entry ``import`` stores, and
 the statistics, which leave such a match out (`counts_as_valid`).
+
+A record judged under house rules (flags set otherwise than in the ruleset it is held to, by
+``--set`` or a ruleset file) keeps the verdict those rules give, and its `Judgement` names the
+flags (``house_rules``): every output says so in its first line, and each violation of a rule
+that reads such a flag says it was set so rather than "by default" (`house_labelled`).
 """
 
 from __future__ import annotations
@@ -147,6 +152,7 @@ def judge(report: ValidationReport) -> Judgement:
         claimed_winner=report.winner,
         seal_seq=_seal_seq(integrity),
         own_definitions=own,
+        house_rules=integrity.house_rules if integrity is not None else (),
     )
 
 
