@@ -14,29 +14,25 @@ from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.pipes import record_status
-from vwlog.cli.render import echo, echo_result, progress, rule_title, to_json
+from vwlog.cli.render import echo, echo_result, progress, to_json
 from vwlog.engine.replay import ValidationReport, ViolationPolicy
 from vwlog.events import MatchStarted
 from vwlog.io.i18n import N_, say
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import STDIO, open_log
-from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import VwlogError
 from vwlog.render.json import validation_json
 from vwlog.render.markdown import validation_markdown
 from vwlog.render.provenance import Provenance, provenance, provenance_markdown
-from vwlog.render.rules import rule_reason
 from vwlog.render.text import counted, term, validation_text
 from vwlog.render.trust import (
     verdict,
 )
-from vwlog.rules.catalog import PENDING_FLAGS
 from vwlog.rules.published import Verdict
 from vwlog.services import (
     InputProblem,
     ValidationOptions,
     apply_overrides,
-    rules_catalog,
     validate_logs,
 )
 from vwlog.services.cluster import (
@@ -332,80 +328,4 @@ def _log_provenance(path: str | None, opts: ValidationOptions) -> Provenance:
     return provenance(ruleset, cards)
 
 
-@main.command()
-@options.output_format(
-    ["text", "json"], "Text table, or a JSON list of {id, title, status, reason}."
-)
-@click.option(
-    "--status",
-    "only",
-    type=click.Choice(["enforced", "partial", "descriptive", "pending"]),
-    help="Only rules with this status.",
-)
-@click.option("--flags", is_flag=True, help="List the ruleset flags (open questions) instead.")
-def rules(output_format: str, only: str | None, *, flags: bool) -> None:
-    """List the rule catalog: every rule id with its title and enforcement status.
-
-    A rule is enforced (the engine checks it and cites its id), partial
-    (checked in part; the reason says what is not), descriptive (nothing a log
-    can break) or pending (checkable, not yet checked; the reason says why).
-    With --flags, list the ruleset flags that answer the open questions, with
-    their defaults.
-
-    Example:
-
-    \b
-        vwlog rules
-        vwlog rules --status pending
-        vwlog rules --format json
-        vwlog rules --flags
-    """
-    if flags:
-        defaults = Ruleset()
-        rows: list[dict[str, str | object]] = []
-        reasons: list[str] = []
-        named = [*OPEN_QUESTION_FLAGS.items(), *((q, n) for n, q in SECOND_FLAGS.items())]
-        for oq, name in named:
-            value = flag_reading(defaults, name)
-            reason = PENDING_FLAGS.get(name, "")
-            note = "recorded only: " + reason if reason else ""
-            rows.append({"question": oq, "flag": name, "default": value, "note": note})
-            reasons.append(reason)
-        if output_format == "json":
-            click.echo(to_json(rows))
-            return
-        for row, reason in zip(rows, reasons, strict=True):
-            line = f"{row['question']:6} {row['flag']:38} {row['default']!s:14}"
-            said = _("recorded only: {reason}").format(reason=rule_reason(reason)) if reason else ""
-            click.echo(f"{line} {said}".rstrip())
-        return
-    catalog = [
-        {**r, "title": rule_title(r["id"])}
-        for r in rules_catalog()
-        if only is None or r["status"] == only
-    ]
-    if output_format == "json":
-        click.echo(
-            to_json([{k: r[k] for k in ("id", "title", "status", "reason")} for r in catalog])
-        )
-        return
-    for r in catalog:
-        tail = f"  ({rule_reason(r['reason'])})" if r["reason"] else ""
-        click.echo(f"{r['id']:10} {r['status']:11} {r['title']}{tail}")
-    counts = Counter(r["status"] for r in rules_catalog())
-    click.echo(
-        _(
-            "{rules} rules: {enforced} enforced, {partial} partial, {descriptive} descriptive, "
-            "{pending} pending"
-        ).format(
-            rules=sum(counts.values()),
-            enforced=counts["enforced"],
-            partial=counts["partial"],
-            descriptive=counts["descriptive"],
-            pending=counts["pending"],
-        ),
-        err=True,
-    )
-
-
-__all__ = ["EXIT_UNVERIFIED", "exit_status", "rules", "validate", "worst_status"]
+__all__ = ["EXIT_UNVERIFIED", "exit_status", "validate", "worst_status"]

@@ -24,7 +24,7 @@ from functools import cache
 from importlib import resources
 from typing import IO, Any
 
-from vwlog.io.i18n import active_language, gettext
+from vwlog.io.i18n import N_, active_language, gettext
 from vwlog.model.types import RuleId
 from vwlog.rules.catalog import RULES
 
@@ -34,6 +34,7 @@ __all__ = [
     "indonesian_rules",
     "original_beside",
     "quoting_original",
+    "rule_detail_lines",
     "rule_original",
     "rule_reason",
     "rule_text",
@@ -197,3 +198,54 @@ def original_beside(rule: str) -> tuple[str, str]:
     if found.quote:
         return gettext("Indonesian original:"), found.quote
     return gettext("In Indonesian:"), found.text
+
+
+BASIS_WORDS = {
+    "SOURCE": N_("stated by the original rules"),
+    "INF": N_("inferred from the original rules"),
+    "DEF": N_("a proposed default where the original rules are silent"),
+}
+"""What a rule's basis means, as `rule_detail_lines` says it."""
+
+
+def rule_detail_lines(entry: Mapping[str, Any]) -> list[str]:
+    """One rule as a terminal shows it (`vwlog.services.rulesets.rule_entry`): the id and
+    title, status and basis, the whole text, the rule in Indonesian (the seed's sentences
+    where there are some), the flags it reads, the events it checks and where it is enforced,
+    in the active language; the text is the catalog's (escape it for the terminal)."""
+    rid = str(entry["id"])
+    out = [f"{rid}  {entry['title']}"]
+    status = str(entry["status"])
+    reason = rule_reason(str(entry["reason"]))
+    out.append("  " + gettext("status: {status}").format(status=status))
+    if reason:
+        out.append("    " + reason)
+    basis = gettext(BASIS_WORDS.get(str(entry["basis"]), str(entry["basis"])))
+    out.append("  " + gettext("basis: {basis}").format(basis=basis))
+    out += ["", *(f"  {line}" for line in str(entry["text"]).split("\n")), ""]
+    original = entry.get("indonesian")
+    if original and active_language() != "id":
+        if original.get("quote"):
+            label = gettext("In the original rules (seed {seed}):").format(seed=original["seed"])
+            said = str(original["quote"])
+        else:
+            label, said = gettext("In Indonesian (translated):"), str(original["text"] or "")
+        out += [f"  {label}", *(f"    {line}" for line in said.split("\n")), ""]
+    none = gettext("none")
+    flags = ", ".join(entry["flags"]) or none
+    events = ", ".join(entry["events"]) or none
+    out.append("  " + gettext("ruleset flags it reads: {flags}").format(flags=flags))
+    out.append("  " + gettext("events it checks: {events}").format(events=events))
+    places = list(
+        dict.fromkeys(
+            f"{site['module']}.{site['function']}" if site["function"] else str(site["module"])
+            for site in entry["enforced_in"]
+        )
+    )
+    if not places:
+        out.append("  " + gettext("enforced in: no engine function cites it"))
+    else:
+        label = gettext("enforced in:")
+        out.append(f"  {label} {places[0]}")
+        out += [f"  {' ' * len(label)} {place}" for place in places[1:]]
+    return out

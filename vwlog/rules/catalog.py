@@ -33,7 +33,7 @@ class Rule:
 
     id: RuleId
     title: str
-    """A short title: the rule's name, or the opening of its text cut to 90 characters."""
+    """A title: the rule's name, or the opening sentence of its text, whole (never cut)."""
     basis: Basis
     """``SOURCE`` when a primary source states it, ``INF`` inferred, ``DEF`` a proposed default."""
     text: str
@@ -63,7 +63,6 @@ _DEFINITION = re.compile(r"^(R-[A-Z]+-\d+)(?:\s+\((.*)\)|\s+(.+))?$")
 """The bold text that defines a rule: its id, optionally with a name in parentheses or plain."""
 SOURCE_TAG = re.compile(r"\s*\[(?:S\d{3}|W\d+|INF|DEF)[^\]]*\](?:\[(?:S\d{3}|W\d+)\])*")
 """A source or basis tag of the digest (``[S000]``, ``[W1][W2]``, ``[INF]``, ``[DEF]``…)."""
-_TITLE_MAX = 100
 
 
 def _basis(rest: str) -> str:
@@ -95,7 +94,8 @@ def _plain(markdown: str) -> str:
 
 def _first_sentence(text: str) -> str:
     """The opening sentence of ``text``: up to the first ``.``, ``;`` or ``:`` outside
-    parentheses and quotes that ends a clause, cut at a clause or word boundary if long."""
+    parentheses and quotes that ends a clause, whole however long (a title is never cut: a
+    list wraps it)."""
     depth, quoted, end = 0, False, len(text)
     for i, ch in enumerate(text):
         if ch in "([":
@@ -113,18 +113,7 @@ def _first_sentence(text: str) -> str:
         ):
             end = i
             break
-    sentence = text[:end].strip()
-    if len(sentence) <= _TITLE_MAX:
-        return sentence
-    cut = sentence[:_TITLE_MAX]
-    for sep in (" — ", ", "):
-        at = cut.rfind(sep)
-        if at > 40 and cut[:at].count("(") == cut[:at].count(")"):
-            return cut[:at] + "…"
-    cut = cut.rsplit(" ", 1)[0]
-    if cut.count("(") > cut.count(")"):
-        cut = cut[: cut.rfind("(")].rstrip()
-    return cut.rstrip(",;:—- ") + "…"
+    return text[:end].strip()
 
 
 def _title(name: str | None, first_line: str, heading: str) -> str:

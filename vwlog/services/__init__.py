@@ -9,7 +9,14 @@ in its module (`validate`, `verify`, `simulate`, `rulesets`, `matches`, `forks`,
 
 from __future__ import annotations
 
-from vwlog.services.rulesets import apply_overrides, load_ruleset, parse_overrides, rules_catalog
+from vwlog.services.rulesets import (
+    apply_overrides,
+    known_rule,
+    load_ruleset,
+    parse_overrides,
+    rule_entry,
+    rules_catalog,
+)
 from vwlog.services.simulate import SimulationSpec, match_path, sealed, simulate_to
 from vwlog.services.validate import InputProblem, ValidationOptions, validate_log, validate_logs
 from vwlog.services.verify import BrokenLink, Commitment, VerifyReport, verify_lines, verify_log
@@ -22,9 +29,11 @@ __all__ = [
     "ValidationOptions",
     "VerifyReport",
     "apply_overrides",
+    "known_rule",
     "load_ruleset",
     "match_path",
     "parse_overrides",
+    "rule_entry",
     "rules_catalog",
     "sealed",
     "simulate_to",

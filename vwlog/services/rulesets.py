@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from vwlog.model.cards import Ruleset
-from vwlog.model.errors import RulesetFileError, RulesetOverrideError, UnknownFlagError
+from vwlog.model.errors import (
+    RulesetFileError,
+    RulesetOverrideError,
+    UnknownFlagError,
+    UsageError,
+)
+from vwlog.model.text import closest, msg
+from vwlog.model.types import RuleId
 from vwlog.rules.catalog import RULES, status
 
 if TYPE_CHECKING:
@@ -83,21 +90,78 @@ def load_ruleset(path: str | Path) -> Ruleset:
 # -- rules -----------------------------------------------------------------------------------
 
 
-def rules_catalog() -> list[dict[str, str]]:
-    """Every rule id with its title, status and reason, in document order."""
-    out = []
-    for rule in RULES.values():
-        st, reason = status(rule.id)
-        out.append(
-            {
-                "id": str(rule.id),
-                "title": rule.title,
-                "status": st,
-                "reason": reason,
-                "basis": rule.basis,
-            }
+def rules_catalog() -> list[dict[str, Any]]:
+    """Every rule of the catalog in document order, each as `rule_entry` gives it."""
+    return [rule_entry(str(rid)) for rid in RULES]
+
+
+def rule_entry(rule_id: str) -> dict[str, Any]:
+    """Everything vwlog knows of one rule: its id, title and whole text (in the active
+    language), basis, enforcement status and why, the rule in Indonesian (the seed's own
+    sentences where the rule comes from the original rules), the ruleset flags its verdicts
+    read, the events it checks and where the engine enforces it (module, function, line).
+
+    Raises:
+        UsageError: no rule has this id (the message names the closest id).
+    """
+    from vwlog.render.rules import indonesian_rules, rule_text, rule_title
+    from vwlog.rules.enforcement import enforcement
+
+    rid = known_rule(rule_id)
+    rule = RULES[RuleId(rid)]
+    st, reason = status(rid)
+    found = enforcement(rid)
+    original = indonesian_rules().get(rid)
+    return {
+        "id": rid,
+        "title": rule_title(rid),
+        "basis": rule.basis,
+        "status": st,
+        "reason": reason,
+        "text": rule_text(rid),
+        "indonesian": None
+        if original is None
+        else {
+            "title": original.title,
+            "seed": original.seed or None,
+            "quote": original.quote or None,
+            "text": original.text or None,
+        },
+        "flags": list(found.flags),
+        "events": list(found.events),
+        "enforced_in": [
+            {"module": s.module, "function": s.function or None, "line": s.line}
+            for s in found.sites
+        ],
+    }
+
+
+def known_rule(rule_id: str) -> str:
+    """The catalog's id for ``rule_id`` (``r-cmb-19`` is ``R-CMB-19``).
+
+    Raises:
+        UsageError: no rule has this id (the message names the closest id).
+    """
+    rid = rule_id.strip().upper()
+    if RuleId(rid) in RULES:
+        return rid
+    near = closest(rid, [str(r) for r in RULES])
+    if near is None:
+        raise UsageError(msg("no rule {rule} in the catalog", rule=repr(rule_id)))
+    raise UsageError(
+        msg(
+            "no rule {rule} in the catalog; did you mean {suggestion}?",
+            rule=repr(rule_id),
+            suggestion=repr(near),
         )
-    return out
+    )
 
 
-__all__ = ["apply_overrides", "load_ruleset", "parse_overrides", "rules_catalog"]
+__all__ = [
+    "apply_overrides",
+    "known_rule",
+    "load_ruleset",
+    "parse_overrides",
+    "rule_entry",
+    "rules_catalog",
+]

@@ -209,8 +209,10 @@ def rulesets() -> list[dict[str, Any]]:
 
 
 @router.get("/rules", summary="The rule catalog")
-def rules() -> list[dict[str, str]]:
-    """Every rule id with its title, status and reason, in document order."""
+def rules() -> list[dict[str, Any]]:
+    """Every rule in document order: its id, title, whole text, basis, status and reason, the
+    rule in Indonesian, the ruleset flags it reads, the events it checks and where the engine
+    enforces it (as ``vwlog rules --format json``)."""
     return rules_catalog()
 
 
@@ -227,13 +229,14 @@ def rule(rule_id: str) -> dict[str, str]:
             404,
             msg("no rule {rule} in the catalog (see /rules)", rule=repr(rule_id)),
         )
-    listed = next((r for r in rules_catalog() if r["id"] == rule_id), {})
+    from vwlog.rules.catalog import status
+
     return {
         "id": found.id,
         "title": found.title,
         "text": found.text,
         "basis": found.basis,
-        "status": listed.get("status", ""),
+        "status": status(rule_id)[0],
     }
 
 
