@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +15,7 @@ from vwlog.model.errors import (
     UnknownFlagError,
     UsageError,
 )
-from vwlog.model.text import closest, msg
+from vwlog.model.text import msg
 from vwlog.model.types import RuleId
 from vwlog.rules.catalog import RULES, status
 
@@ -145,7 +146,8 @@ def known_rule(rule_id: str) -> str:
     rid = rule_id.strip().upper()
     if RuleId(rid) in RULES:
         return rid
-    near = closest(rid, [str(r) for r in RULES])
+    close = difflib.get_close_matches(rid, [str(r) for r in RULES], n=1, cutoff=0.6)
+    near = close[0] if close else None
     if near is None:
         raise UsageError(msg("no rule {rule} in the catalog", rule=repr(rule_id)))
     raise UsageError(
