@@ -376,3 +376,4 @@ def test_a_territory_a_skill_dooms_in_combat_goes_at_once_only_under_its_flag() 
     assert at_once.state_at(at_once_i).step == Step.C1
     found = validate_records(records(at_once.events), ruleset=RULESET).violations
     assert {v.rule for v in found} == {"R-CMB-30"}
+    assert {v.flag for v in found} == {"territory_fatal_damage_at"}

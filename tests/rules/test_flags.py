@@ -36,12 +36,13 @@ from vwlog.events import (
     SkillTriggered,
     TurnStarted,
 )
-from vwlog.model.cards import OPEN_QUESTION_FLAGS, Ruleset
+from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset
 from vwlog.model.errors import Violation
 from vwlog.model.types import Phase, PlacementReason, Step
 from vwlog.projections import INITIAL
 from vwlog.rules import check
 from vwlog.rules.catalog import PENDING_FLAGS
+from vwlog.rules.readings import READINGS
 
 P1, P2 = "p1", "p2"
 
@@ -466,10 +467,66 @@ def test_the_flag_changes_the_verdict_on_one_log(flag: str) -> None:
     assert rule_ids(found) == {case.rule}, f"{flag}: expected {case.rule}, got {found}"
 
 
+FOLDED_TOTALS: dict[str, str] = {
+    "honor_per_territory_destroyed": "the fold adds the honor to a total no event states; a "
+    "later verdict on that total (an honor requirement, R-CARD-10) rests on the total, which "
+    "many things change, not on this flag",
+}
+"""Flags whose other reading changes a verdict only through a total the fold keeps."""
+
+
+@pytest.mark.parametrize("flag", flag_params())
+def test_a_verdict_that_rests_on_the_flag_names_it(flag: str) -> None:
+    """Every violation at the first event the other reading rejects names the flag, in its
+    ``flag`` field and in its message (what every format and language shows). Later ones
+    judge a board the first one already left as played."""
+    case = CASES[flag]()
+    found = validate(case, case.other)
+    first = [v for v in found if v.seq == min(x.seq or 0 for x in found)]
+    if flag in FOLDED_TOTALS:
+        assert all(v.flag is None for v in first)
+        return
+    for v in first:
+        assert v.flag is not None, f"{flag}: {v} names no flag"
+        assert flag in v.flag.split(", "), f"{flag}: {v} names {v.flag}"
+        assert f"ruleset flag {v.flag}" in v.message
+        assert v.text is not None
+        assert flag in str(v.text)
+
+
 def test_every_flag_that_is_not_pending_has_a_case() -> None:
     flags = set(OPEN_QUESTION_FLAGS.values())
     assert set(CASES) == flags - set(PENDING_FLAGS)
     assert set(CASES).isdisjoint(PENDING_FLAGS)
+
+
+PARAMETERS: dict[str, str] = {
+    "id": "names the ruleset",
+    "version": "names the ruleset's revision",
+    "starting_gold": "a number the fold starts from; messages state the gold",
+    "starting_honor": "a number the fold starts from; messages state the honor",
+    "starting_vp": "a number the fold starts from; messages state the points",
+    "max_copies": "named by R-SET-4's message (test_a_minimum_deck_size_…)",
+    "hand_limit": "R-END-3's message states it",
+    "victory_vp": "a threshold; the victory's own rule cites it",
+    "victory_honor": "a threshold; the victory's own rule cites it",
+    "victory_territories": "a threshold; the victory's own rule cites it",
+    "accept_trusted_effects": "R-TRUST-3 names it (tests/trust)",
+}
+"""Ruleset fields that are not readings of an open question, and where they show."""
+
+
+def test_every_ruleset_field_is_a_reading_with_a_case_or_a_parameter() -> None:
+    readings = set(OPEN_QUESTION_FLAGS.values()) | set(SECOND_FLAGS)
+    assert set(Ruleset.model_fields) == readings | set(PARAMETERS)
+    assert readings == set(CASES) | set(PENDING_FLAGS)
+    # the readings name_readings tries are derived from the annotations: every flag with
+    # a few values, so only number flags need naming where they are read
+    assert set(READINGS) >= {f for f in readings if f not in NUMBER_FLAGS}
+
+
+NUMBER_FLAGS = {"opening_hand", "min_deck_size", "honor_per_territory_destroyed"}
+"""Open-question flags that are numbers: named where they are read (R-SET-4), or a total."""
 
 
 def test_a_minimum_deck_size_in_the_logs_own_ruleset_is_enforced() -> None:

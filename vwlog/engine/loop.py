@@ -35,6 +35,7 @@ from vwlog.model.types import Phase, RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import DEFAULT_RULESET, Expect, Ruleset, check_against, expect
 from vwlog.rules.common import actor, violation
+from vwlog.rules.readings import name_readings
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -260,6 +261,8 @@ def _judge(
         found = (_unknown(err),)
     if state.started:
         found = _unknown_names(state, event, found)
+    if found:  # a verdict that rests on a ruleset flag names it
+        found = name_readings(ruleset, state, event, found)
     return found
 
 

@@ -5,6 +5,7 @@ Pure functions over frozen state; no I/O.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from vwlog.events import ACTOR_TYPES
@@ -71,6 +72,16 @@ def violation(
     return Violation(
         rule=rid, message=str(text), expected=expected, actual=actual, flag=flag, text=text
     )
+
+
+def with_flag(v: Violation, flag: str) -> Violation:
+    """``v`` naming the ruleset flag(s) its verdict rests on, in its ``flag`` field and its
+    message, as `violation` says it ("… (by default; ruleset flag …)")."""
+    inner: Msg | str = v.text if v.text is not None else v.message
+    if isinstance(inner, Msg) and inner.template == "{message} (by default)":
+        inner = dict(inner.params)["message"]  # type: ignore[assignment]  # a Msg
+    text = msg("{message} (by default; ruleset flag {flag})", message=inner, flag=flag)
+    return replace(v, message=str(text), flag=flag, text=text)
 
 
 def card_name(state: MatchState, instance: str) -> str:
@@ -255,4 +266,5 @@ __all__ = [
     "uses_capacity",
     "violation",
     "was_blocked",
+    "with_flag",
 ]

@@ -32,6 +32,7 @@ from vwlog.rules.checks.register import valid_targets
 from vwlog.rules.checks.setup import check_always, check_match_started
 from vwlog.rules.common import violation
 from vwlog.rules.flow import Expect, expect
+from vwlog.rules.readings import name_readings
 
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
@@ -62,8 +63,10 @@ _FORKED: Final = MatchForked
 
 
 def check(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violations:
-    """The rules ``event`` breaks if it happens now; empty when it is legal."""
-    return check_against(ruleset, state, expect(ruleset, state), event)
+    """The rules ``event`` breaks if it happens now; empty when it is legal. A violation
+    whose verdict rests on a ruleset flag names it (`vwlog.rules.readings`)."""
+    found = check_against(ruleset, state, expect(ruleset, state), event)
+    return name_readings(ruleset, state, event, found) if found else found
 
 
 def check_against(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:

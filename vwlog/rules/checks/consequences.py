@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Final
 
 from vwlog.events import (
     AnyEvent,
+    BecameStray,
     CardMoved,
     CardsDrawn,
     DamageDealt,
@@ -17,6 +18,7 @@ from vwlog.events import (
     HonorChanged,
     MatchWon,
     ObjectResulted,
+    OpeningHandDrawn,
     PriorityPassed,
     SkillTriggered,
     StatChanged,
@@ -27,6 +29,7 @@ from vwlog.events import (
 )
 from vwlog.model.state import HELD_ZONES
 from vwlog.model.types import (
+    CardType,
     Expiry,
     Phase,
     TriggerWhen,
@@ -89,6 +92,7 @@ def check_consequence(
                 exp.rule,
                 "{event_tag} differs from what the rules demand",
                 event_tag=event_tag(event),
+                flag=_folded_flag(state, first),
                 expected=summary(first),
                 actual=summary(event),
             ),
@@ -99,10 +103,38 @@ def check_consequence(
             "missing {missing}: the rules demand it before {event_tag}",
             missing=event_tag(first),
             event_tag=event_tag(event),
+            flag=_folded_flag(state, first),
             expected=summary(first),
             actual=summary(event),
         ),
     )
+
+
+def _folded_flag(state: MatchState, demanded: AnyEvent) -> str | None:
+    """The ruleset flag a demanded consequence rests on where the fold read it before this
+    event, so that judging this event again under another reading cannot show it
+    (`vwlog.rules.readings`): the opening hand's size (OQ-1), a Victory Point scored outside
+    the Combat Phase (OQ-9), what becomes Stray of a destroyed Territory (OQ-21, OQ-32)."""
+    kind = type(demanded)
+    if kind is OpeningHandDrawn:
+        return "opening_hand"
+    if kind is VictoryPointGained and state.phase != Phase.COMBAT:
+        return "vp_outside_combat"
+    if isinstance(demanded, BecameStray):
+        return _stray_flags(state, demanded.cards)
+    return None
+
+
+def _stray_flags(state: MatchState, cards: tuple[str, ...]) -> str | None:
+    """The flags that decide whether these cards of a destroyed Territory become Stray: Followers
+    by OQ-32, Relics and Runes by OQ-21."""
+    kinds = {state.defn(c).type for c in cards if c in state.instances}
+    flags = []
+    if CardType.FOLLOWER in kinds:
+        flags.append("destroyed_guards_become_stray")
+    if kinds - {CardType.FOLLOWER}:
+        flags.append("relics_become_stray")
+    return ", ".join(flags) or None
 
 
 def _other_result(
@@ -278,6 +310,36 @@ def window_rule(state: MatchState) -> str:
     return WINDOW_CLOSE_RULES.get(where, "R-CMB-0" if state.phase == Phase.COMBAT else "R-REG-7")
 
 
+def _extra_of_the_fold(
+    state: MatchState, event: VictoryPointGained | BecameStray, rule: str
+) -> Violation | None:
+    """A Victory Point or a Stray the rules do not demand, naming the flag the fold read when
+    it decided them: a VP outside the Combat Phase (OQ-9), cards sent to the Graveyard with
+    their Territory (OQ-21, OQ-32)."""
+    if isinstance(event, VictoryPointGained):
+        bare = state.has_player(event.opponent) and not state.territory_count(event.opponent)
+        return violation(
+            "R-VP-2",
+            "{opponent} was not left without Territories by {player}",
+            opponent=event.opponent,
+            player=event.player,
+            flag="vp_outside_combat" if bare and state.phase != Phase.COMBAT else None,
+            actual=summary(event),
+        )
+    gone = tuple(
+        c for c in event.cards if c in state.owners and c in state.player(state.owners[c]).graveyard
+    )
+    if not gone:
+        return None
+    return violation(
+        rule,
+        "{tag} is not demanded by the rules here",
+        tag=event_tag(event),
+        flag=_stray_flags(state, gone),
+        actual=summary(event),
+    )
+
+
 def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     """A consequence the rules do not demand now."""
     tag = event_tag(event)
@@ -323,16 +385,10 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
                 actual=summary(event),
             ),
         )
-    if isinstance(event, VictoryPointGained):
-        return (
-            violation(
-                "R-VP-2",
-                "{opponent} was not left without Territories by {player}",
-                opponent=event.opponent,
-                player=event.player,
-                actual=summary(event),
-            ),
-        )
+    if isinstance(event, (VictoryPointGained, BecameStray)):
+        folded = _extra_of_the_fold(state, event, rule)
+        if folded is not None:
+            return (folded,)
     if isinstance(event, SkillTriggered) and state.phase == Phase.MAIN2:
         skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
         if skill is not None and skill.trigger == TriggerWhen.FIRST_MAIN_START:

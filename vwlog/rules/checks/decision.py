@@ -24,6 +24,7 @@ from vwlog.events import (
 from vwlog.model.state import Marker
 from vwlog.model.text import msg
 from vwlog.model.types import (
+    ObjectKind,
     Phase,
     PlacementReason,
     Step,
@@ -105,8 +106,22 @@ def _not_yours(state: MatchState, exp: Expect, player: str | None) -> Violation:
         player=player,
         other=exp.player,
         what=WHAT[exp.kind],
+        flag="priority_after_registration" if rule == "R-REG-5" and _registered(state) else None,
         expected=exp.player,
         actual=str(player),
+    )
+
+
+def _registered(state: MatchState) -> bool:
+    """Whether the top of the register was registered by a player just now, by another player
+    than the active one: who holds priority then is a reading (OQ-35)."""
+    if state.passes or not state.register:
+        return False
+    top = state.register[-1]
+    return (
+        top.id == f"o{state.objects}"
+        and top.kind in (ObjectKind.ACTIVE_SKILL, ObjectKind.ACTION, ObjectKind.SUMMON)
+        and top.controller != state.active
     )
 
 
@@ -139,7 +154,7 @@ def who_decides(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violati
     elif kind is DeploymentFinished:
         rule = "R-PREP-1" if state.phase == Phase.PREP else "R-DEP-1"
     elif kind is PropertyPlaced:
-        reason = event.reason  # type: ignore[attr-defined]
+        reason = event.reason  # type: ignore[union-attr]
         if reason == PlacementReason.NEW_TERRITORY_STRAY:
             return None  # the new Territory's controller, whoever's turn it is (R-MAIN-6)
         rule = "R-PREP-1" if reason == PlacementReason.UNSLIDE_STEP else "R-DEP-1"
@@ -263,9 +278,15 @@ def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEven
         )
     if isinstance(event, PropertyPlaced):
         if state.phase in (Phase.MAIN1, Phase.MAIN2):
+            # a Stray card that could not be placed went to the Graveyard by OQ-14
+            owner = state.owners.get(event.card)
+            buried = owner is not None and event.card in state.player(owner).graveyard
             return violation(
                 "R-MAIN-6",
                 "Property may not be deployed in a Main Phase except Stray into a new Territory",
+                flag="unplaceable_to_graveyard"
+                if buried and ruleset.unplaceable_to_graveyard
+                else None,
             )
         return violation(
             "R-DEP-1",
