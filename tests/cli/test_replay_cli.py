@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from click.testing import Result
 
     from vwlog.events import EventRecord
+    from vwlog.model.state import MatchState
 
 ROOT = Path(__file__).resolve().parents[2]
 JUDGE_BACKUP = ROOT / "samples" / "judge-backup.jsonl"
@@ -334,12 +335,22 @@ def test_priority_points_do_not_take_board(runner: CliRunner, log: Path) -> None
 # -- show ------------------------------------------------------------------------------------
 
 
+def assert_judges_board(shown: str, seq: int, state: MatchState) -> None:
+    """``shown`` is the whole board after ``seq`` as a judge reads it: the view named first,
+    the text board, then every Graveyard and every player's hand."""
+    head = f"whole board (judge's view: every hand and Graveyard) after seq {seq}\n{state}\n"
+    assert shown.startswith(head)
+    rest = [line.split(": ")[0] for line in shown[len(head) :].splitlines()]
+    ids = [p.id for p in state.players]
+    assert rest == [f"{p} Graveyard" for p in ids] + [f"{p} hand" for p in ids]
+
+
 def test_show_prints_the_text_board_after_a_seq(
     runner: CliRunner, log: Path, records: list[EventRecord]
 ) -> None:
     result = run(runner, "show", log, "--at", "900")
     assert result.exit_code == 0
-    assert result.stdout == f"after seq 900\n{state_at(records, 900)}\n"
+    assert_judges_board(result.stdout, 900, state_at(records, 900))
 
 
 def test_show_without_at_shows_the_final_board(
@@ -347,7 +358,7 @@ def test_show_without_at_shows_the_final_board(
 ) -> None:
     result = run(runner, "show", log)
     # the last record is the seal, which leaves the board as the last game event left it
-    assert result.stdout == f"after seq {len(records)}\n{steps[-1].after}\n"
+    assert_judges_board(result.stdout, len(records), steps[-1].after)
 
 
 def test_show_json_is_the_board_view(
@@ -529,7 +540,7 @@ def test_show_on_a_stored_match_starts_from_the_nearest_snapshot(
     for at in ("1234", str(len(records))):
         result = run(runner, "--store", db, "show", match_id, "--at", at)
         assert result.exit_code == 0, result.stderr
-        assert result.stdout == f"after seq {at}\n{state_at(records, int(at))}\n"
+        assert_judges_board(result.stdout, int(at), state_at(records, int(at)))
     assert reads
     assert all(lte is not None and lte - gt <= SNAPSHOT_EVERY for gt, lte in reads), reads
 

@@ -58,13 +58,16 @@ def show(
     """Show the board at one position of a match.
 
     The board after event SEQ: each player's gold, honor, Victory Points,
-    hand, Fate Deck and Graveyard; the Territories with their guards,
+    hand, Fate Deck size and Graveyard; the Territories with their guards,
     damage and current stats; Return Home and Stray cards; the register;
-    and the turn, phase, step and priority holder. --as limits it to
-    what that player could know then: their own hand is listed, the other
-    hands are counts, and the hidden cards they have seen are named with
-    when and how they saw them (another player's hand, a Fate Deck; JSON:
-    "known"). JSON is a BoardView document (schemas/board-view.schema.json).
+    and the turn, phase, step and priority holder. Without --as it is the
+    whole board, as a judge reads the record: every hand and every
+    Graveyard card named. --as limits it to what that player could know
+    then: their own hand is listed, the other hands are counts, and the
+    hidden cards they have seen are named with when and how they saw them
+    (another player's hand, a Fate Deck; JSON: "known"). The first line
+    (JSON: "view", "judge" or "player") says which view is drawn. JSON is a
+    BoardView document (schemas/board-view.schema.json).
 
     MATCH_OR_LOG is a log file (- reads standard input), or the id of a
     match in the store (--store) when no such file exists; a stored match
@@ -98,13 +101,30 @@ def show(
             data["known"] = [seen_card_json(c) for c in known.hidden] if known else []
         click.echo(dumps(data))
         return
-    echo(_("after seq {seq}").format(seq=seq))
+    echo(view_heading(player, seq))
     echo(board_text(state))
-    if player is not None and state.started:
-        hand = ", ".join(term(card_name(state, c)) for c in state.player(player).hand)
-        echo(_("{player} hand: {cards}").format(player=term(player), cards=hand or _("empty")))
-        if known is not None:
-            echo("\n".join(hidden_lines(known, none_known=True)))
+    if not state.started:
+        return
+    for p in state.players:
+        grave = ", ".join(term(card_name(state, c)) for c in p.graveyard)
+        echo(_("{player} Graveyard: {cards}").format(player=term(p.id), cards=grave or _("empty")))
+    for p in state.players:
+        if player is None or p.id == player:
+            hand = ", ".join(term(card_name(state, c)) for c in p.hand)
+            echo(_("{player} hand: {cards}").format(player=term(p.id), cards=hand or _("empty")))
+    if known is not None:
+        echo("\n".join(hidden_lines(known, none_known=True)))
+
+
+def view_heading(player: str | None, seq: int) -> str:
+    """The first line of ``show``: which view is drawn, and after which seq."""
+    if player is None:
+        return _("whole board (judge's view: every hand and Graveyard) after seq {seq}").format(
+            seq=seq
+        )
+    return _("as {player}: what {player} may know, after seq {seq}").format(
+        player=term(player), seq=seq
+    )
 
 
 def _stored_position(
@@ -142,4 +162,4 @@ def _final(
     return last[0], state
 
 
-__all__ = ["show"]
+__all__ = ["show", "view_heading"]

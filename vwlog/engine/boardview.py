@@ -164,6 +164,9 @@ class BoardView(_View):
     """The event after which this is the board, when known."""
     viewer: str | None
     """Whose knowledge the view is limited to; ``null`` for the full record."""
+    view: Literal["judge", "player"] = "judge"
+    """Which view is drawn: ``judge``, the whole board as the full record shows it (every hand
+    and Graveyard, deck sizes), or ``player``, what ``viewer`` may know."""
     started: bool
     """Whether the match has started."""
     turn: int
@@ -293,6 +296,7 @@ def board_view(
     return BoardView(
         seq=seq,
         viewer=player,
+        view="judge" if player is None else "player",
         started=s.started,
         turn=s.turn,
         active=s.active,
