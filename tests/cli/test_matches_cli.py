@@ -156,7 +156,7 @@ def test_list_filters_by_player_flag_and_outcome(
 
     result = vwlog(runner, db, "import", *logs, illegal)
 
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # stored, flagged: a log breaks rules
     assert "FLAGGED" in next(line for line in result.stdout.splitlines() if illegal_id in line)
     [flagged] = listed(runner, db, "--flagged")
     assert flagged["match_id"] == illegal_id
@@ -473,7 +473,8 @@ def test_list_shows_the_day_each_match_was_created_and_filters_by_it(
 ) -> None:
     old = _dated(logs[0], tmp_path / "old.jsonl", "dated-old", "2025-12-31T23:30:00+00:00")
     new = _dated(logs[1], tmp_path / "new.jsonl", "dated-new", "2026-03-01T08:00:00Z")
-    assert vwlog(runner, db, "import", old, new, logs[0]).exit_code == 0
+    # re-dated and chained again, their old seals no longer match: stored flagged (exit 1)
+    assert vwlog(runner, db, "import", old, new, logs[0]).exit_code == 1
     table = vwlog(runner, db, "list").stdout.splitlines()
     assert table[0].split()[:3] == ["match", "date", "players"]
     rows = {line.split()[0]: line.split()[1] for line in table[1:]}

@@ -89,7 +89,7 @@ def test_import_lines_and_table_in_indonesian(plain_env: None, tmp_path: Path) -
     rejected = runner.invoke(
         main, ["--lang", "id", "--store", store, "import", "--reject-illegal", str(INVALID)]
     )
-    assert rejected.exit_code == 0  # already stored: unchanged
+    assert rejected.exit_code == 1  # already stored flagged: unchanged, still illegal
     fresh = f"sqlite:///{tmp_path / 'other.db'}"
     rejected = runner.invoke(
         main, ["--lang", "id", "--store", fresh, "import", "--reject-illegal", str(INVALID)]

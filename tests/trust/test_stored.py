@@ -58,9 +58,10 @@ def signed(runner: CliRunner, keys: Path, tmp_path: Path) -> Path:
     return path
 
 
-def imported(runner: CliRunner, url: str, path: Path) -> str:
+def imported(runner: CliRunner, url: str, path: Path, status: int = 0) -> str:
+    """Import ``path``: exit ``status`` (1: it is stored flagged, not intact)."""
     result = vwlog(runner, url, "import", path)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == status, result.output
     return read_log(path)[0].match_id
 
 
@@ -112,7 +113,7 @@ def _forged(signed: Path, out: Path) -> Path:
 def test_a_stored_record_altered_and_re_sealed_fails_verification(
     runner: CliRunner, url: str, signed: Path, keys: Path, tmp_path: Path
 ) -> None:
-    match_id = imported(runner, url, _forged(signed, tmp_path / "forged.jsonl"))
+    match_id = imported(runner, url, _forged(signed, tmp_path / "forged.jsonl"), status=1)
     result = vwlog(runner, url, "verify", "--keyring", keys, match_id)
     assert result.exit_code == 1
     assert "chain intact" in result.stdout

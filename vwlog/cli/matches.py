@@ -4,7 +4,6 @@ match store."""
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +13,8 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.cluster import cluster_option, on_cluster
+from vwlog.cli.importtally import ImportTally
+from vwlog.cli.pipes import record_status
 from vwlog.cli.render import echo, progress, to_json
 from vwlog.engine.notation import decision_syntax
 from vwlog.io.i18n import N_, fmt_number, say
@@ -73,7 +74,13 @@ def open_store(cli: CliContext, match_id: str | None = None) -> Iterator[MatchSt
     show_default=True,
     help="Keep a state snapshot every N events (seeks replay at most N).",
 )
-@click.option("--quiet", "-q", is_flag=True, help="Only errors and the summary line.")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="Leave out the line per log; keep errors and the summary (outcomes, and the "
+    "verdicts of the logs kept: how many are illegal, untrusted, incomplete, flagged).",
+)
 @click.option(
     "--jobs",
     "-j",
@@ -108,8 +115,16 @@ def import_(
     whose transaction the database refuses) is reported and the others go
     on; a table of outcomes ends the run.
 
-    Exit status: 0 all stored or unchanged, 1 some refused as illegal, 2 some
-    unreadable, broken or conflicting with a stored match.
+    The summary on stderr counts the outcomes and, when a log kept is not
+    legal, the verdicts of the logs kept (illegal, untrusted, incomplete,
+    unverified) and how many are flagged; --quiet keeps it.
+
+    Exit status: 0 all stored or unchanged and none flagged, 1 a log breaks
+    rules or is not intact (stored flagged, kept flagged from before, or
+    refused with --reject-illegal), 2 some unreadable, broken or conflicting
+    with a stored match (the worst wins: 2, then 1). Untrusted (no hashes),
+    incomplete (no seal) and unverified logs are stored unflagged: the
+    summary counts them, the status does not.
 
     Example:
 
@@ -126,16 +141,15 @@ def import_(
     paths = options.expand_logs(logs)
     if cluster:
         import_needs_shared_store(cli.store)
-    counts: Counter[str] = Counter()
-    events: Counter[str] = Counter()
+    tally = ImportTally()
     with (
         open_store(cli) as store,
         progress(len(paths), N_("importing"), enabled=len(paths) > 1) as bar,
     ):
 
         def seen(result: ImportResult) -> None:
-            counts[result.outcome] += 1
-            events[result.outcome] += result.events
+            tally.add(result)
+            record_status(ctx, tally.status)
             bar.update(1)
             if result.outcome == "error":
                 detail = say(result.said) if result.said is not None else result.detail
@@ -159,11 +173,8 @@ def import_(
                 snapshot_every=snapshot_every,
                 on_result=seen,
             )
-    _import_summary(len(paths), counts, events, table=len(paths) > 1 and not quiet)
-    if counts["error"]:
-        ctx.exit(2)
-    if counts["rejected"]:
-        ctx.exit(1)
+    _import_summary(len(paths), tally, table=len(paths) > 1 and not quiet)
+    ctx.exit(tally.status)
 
 
 _OUTCOMES = {
@@ -200,9 +211,10 @@ def _import_line(result: ImportResult) -> str:
     )
 
 
-def _import_summary(logs: int, counts: Counter[str], events: Counter[str], *, table: bool) -> None:
-    """The closing lines of an import on stderr: a table of outcomes (``table``), and the
-    count of each."""
+def _import_summary(logs: int, tally: ImportTally, *, table: bool) -> None:
+    """The closing lines of an import on stderr: a table of outcomes (``table``), the verdicts
+    of the logs kept when any is not legal, and the count of each outcome (last)."""
+    counts, events = tally.outcomes, tally.events
     if table:
         keys = [("stored", "stored"), ("unchanged", "unchanged"), ("rejected", "rejected")]
         rows = [(_(_OUTCOMES[label]), key) for label, key in [*keys, ("failed", "error")]]
@@ -214,6 +226,9 @@ def _import_summary(logs: int, counts: Counter[str], events: Counter[str], *, ta
                 f"{label:{width}} {fmt_number(counts[key]):>6} {fmt_number(events[key]):>12}",
                 err=True,
             )
+    verdicts = tally.verdict_line()
+    if verdicts is not None:
+        echo(verdicts, err=True)
     click.echo(
         _(
             "{logs}: {stored} stored, {unchanged} unchanged, {rejected} rejected, {failed} failed"

@@ -180,8 +180,16 @@ def _recognised(store: MatchStore, path: str | Path, digest: str | None) -> Impo
     if header.match_id in store:
         meta = store.meta(header.match_id)
         if meta.source_sha256 == digest:
+            # the verdict its import gave it, kept in its catalog entry
             return ImportResult(
-                str(path), header.match_id, str(ImportOutcome.UNCHANGED), meta.events
+                str(path),
+                header.match_id,
+                str(ImportOutcome.UNCHANGED),
+                meta.events,
+                meta.violations,
+                verdict=meta.verdict,
+                reason=meta.reason,
+                intact=meta.intact,
             )
     return None
 
