@@ -366,9 +366,33 @@ def sign(log: Path, key_path: Path, out: Path | None) -> None:
 @main.command()
 @click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @require_option
+@click.option(
+    "--key",
+    "key_path",
+    type=click.Path(path_type=Path),
+    help="Seal as an organiser or judge who checked the record: your private key (NAME.key). "
+    "The seal names you and your signature follows it.",
+)
+@click.option(
+    "--as",
+    "role",
+    type=click.Choice(["organiser", "judge"]),
+    default="organiser",
+    show_default=True,
+    help="In what capacity you seal it (with --key).",
+)
 @click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here.")
 @pass_cli_context
-def seal(cli: CliContext, log: Path, require: tuple[str, ...], out: Path | None) -> None:
+@click.pass_context
+def seal(
+    ctx: click.Context,
+    cli: CliContext,
+    log: Path,
+    require: tuple[str, ...],
+    key_path: Path | None,
+    role: str,
+    out: Path | None,
+) -> None:
     """Chain and seal a log, naming the signatures it requires.
 
     The log's records are chained, match_started names the published pool
@@ -380,15 +404,46 @@ def seal(cli: CliContext, log: Path, require: tuple[str, ...], out: Path | None)
     signed, naming who is missing. The file is rewritten whole (or written
     to --out).
 
+    A record that did not come from vwlog carries no hashes: nothing
+    vouches for it (UNTRUSTED), and sealed on import it stays INCOMPLETE.
+    With --key, an organiser or judge (--as) seals it after vwlog has
+    checked it against the rules (a record that breaks one is not sealed,
+    exit 1): the seal names them and requires their signature, which is
+    appended. Every verdict on the record then says who sealed it
+    ("sealed after N records by organiser NAME"; with --keyring, the name
+    the keyring gives the key).
+
+    Exit status: 0 sealed, 1 not sealed (with --key: the record breaks a
+    rule), 2 the log or key cannot be read.
+
     Example:
 
     \b
         vwlog seal match.jsonl --require bob -o sealed.jsonl
         vwlog sign sealed.jsonl --key keys/bob.key
         vwlog verify --keyring keys sealed.jsonl
+        vwlog seal outside.jsonl --key keys/org.key --as organiser -o sealed.jsonl
     """
     require_regular_file(log, "sealing reads the log twice")
-    record = seal_log(log, out, signers=require, registry=registry_for(cli))
+    if key_path is not None:
+        _check_before_sealing(ctx, log)
+    record = seal_log(
+        log,
+        out,
+        signers=require,
+        registry=registry_for(cli),
+        sealer=(key_path, role) if key_path is not None else None,
+    )
+    if key_path is not None:
+        echo(
+            _("{log}: sealed at seq {seq} by {role} {signer}, who signed it").format(
+                log=term(out or log),
+                seq=record.seq,
+                role=_("judge") if role == "judge" else _("organiser"),
+                signer=term(io_trust.load_private_key(key_path)[1]),
+            )
+        )
+        return
     echo(
         _("{log}: sealed at seq {seq}; signatures required: {signers}").format(
             log=term(out or log),
@@ -396,6 +451,22 @@ def seal(cli: CliContext, log: Path, require: tuple[str, ...], out: Path | None)
             signers=term(", ".join(require)) if require else _("none"),
         )
     )
+
+
+def _check_before_sealing(ctx: click.Context, log: Path) -> None:
+    """Refuse to vouch for a record that breaks a rule: its verdict and reason, exit 1."""
+    from vwlog.services.validate import validate_log
+
+    report = validate_log(log)
+    if not report.violations:
+        return
+    judged = report.judgement
+    reason = say(judged.reason) if judged is not None else ""
+    echo(
+        _("{log}: not sealed: {reason}").format(log=term(log), reason=term(reason)),
+        err=True,
+    )
+    ctx.exit(1)
 
 
 __all__ = [

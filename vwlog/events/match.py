@@ -213,6 +213,19 @@ SignerName = Annotated[str, Field(min_length=1, max_length=64)]
 """A signer a seal requires: a key's name or its short id."""
 
 
+class SealedBy(BaseModel):
+    """Who sealed a record that did not come from vwlog (no hashes of its own): an organiser
+    or a judge who checked it and vouches for it with their key. Their signature over the seal
+    follows it (the seal requires it); until it holds, the claim stands for nothing."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    name: SignerName
+    """The sealer's key name (a keyring names the key its own way)."""
+    role: Literal["organiser", "judge"]
+    """In what capacity they sealed it."""
+
+
 class MatchSealed(Consequence):
     """The record is closed: the seal names how many records precede it, the hash of the last
     of them, and the hashes of the card pool and ruleset the match was judged under.
@@ -237,6 +250,10 @@ class MatchSealed(Consequence):
     """Whose signatures the record requires (names or key ids): verification demands a
     signature by each (absent: none is required by the seal; left out of the canonical JSON, so
     seals written before keep their bytes)."""
+    sealed_by: SealedBy | None = None
+    """Who sealed the record, for one that carried no hashes (``vwlog seal --key``): verdicts
+    then say "sealed by organiser X" (absent: the recorder sealed it; left out of the canonical
+    JSON, so seals written before keep their bytes)."""
 
 
 class RecordSigned(Consequence):
@@ -269,6 +286,7 @@ __all__ = [
     "MatchWon",
     "OpeningHandDrawn",
     "RecordSigned",
+    "SealedBy",
     "Seat",
     "Shuffle",
     "deck_commitment",

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    from vwlog.events.match import SealedBy
+
 PACKAGED_POOL_ID = "vw-sample-pool@2"
 """Published id of the pool packaged with vwlog (``vwlog/data/pool.json``); its earlier versions
 (`vwlog.io.pools.EARLIER_POOLS`) stay published under their own ids."""
@@ -247,13 +249,18 @@ def with_refs(start: MatchStarted, pool: PublishedPool | None) -> MatchStarted:
 
 
 def seal_event(
-    start: MatchStarted | None, count: int, head: str, signers: Sequence[str] = ()
+    start: MatchStarted | None,
+    count: int,
+    head: str,
+    signers: Sequence[str] = (),
+    sealed_by: SealedBy | None = None,
 ) -> MatchSealed:
     """The seal after ``count`` records whose last hash is ``head``, requiring signatures by
-    ``signers`` (key names or ids; none: the field is left out)."""
+    ``signers`` (key names or ids; none: the field is left out), naming who sealed it
+    (``sealed_by``: an organiser or judge sealing an outside record)."""
     required = tuple(dict.fromkeys(signers)) or None
     if start is None:
-        return MatchSealed(events=count, head=head, signers=required)
+        return MatchSealed(events=count, head=head, signers=required, sealed_by=sealed_by)
     return MatchSealed(
         events=count,
         head=head,
@@ -261,6 +268,7 @@ def seal_event(
         ruleset=ruleset_hash(start.ruleset),
         cards=cards_hash(start.cards),
         signers=required,
+        sealed_by=sealed_by,
     )
 
 

@@ -109,8 +109,33 @@ def check_seal(
         if not _has_signed(name, found.signatures, keyring)
     ]
     found.problems += awaiting
-    text = said_text(msg("sealed after {count} records", count=Count(count)))
+    text = said_text(_sealed_text(seal.event, count, found.signatures, keyring))
     return SealCheck(text, True, found.problems, found.signatures, at, awaiting)
+
+
+def _sealed_text(
+    seal: MatchSealed,
+    count: int,
+    signatures: Sequence[SignatureCheck],
+    keyring: Mapping[str, PublicKey] | None,
+) -> Msg:
+    """``sealed after N records``, and, for a record an organiser or judge sealed
+    (``sealed_by``) whose signature over the seal holds, by whom: the name the keyring gives
+    their key (without a keyring, the name the signature gives itself)."""
+    by = seal.sealed_by
+    vouching = next(
+        (v for s in signatures if by is not None and by.name in (v := _vouches(s, keyring))),
+        None,
+    )
+    if by is None or vouching is None:
+        return msg("sealed after {count} records", count=Count(count))
+    if by.role == "judge":
+        return msg(
+            "sealed after {count} records by judge {name}", count=Count(count), name=vouching[0]
+        )
+    return msg(
+        "sealed after {count} records by organiser {name}", count=Count(count), name=vouching[0]
+    )
 
 
 def _vouches(check: SignatureCheck, keyring: Mapping[str, PublicKey] | None) -> tuple[str, ...]:
@@ -225,21 +250,33 @@ def seal_log(
     *,
     signers: Sequence[str] = (),
     registry: Registry | None = None,
+    sealer: tuple[Path, str] | None = None,
 ) -> EventRecord:
     """Chain and seal a log, rewriting the file (or writing ``out``): its seal names the
     signers whose signatures it requires. A seal and signatures it carried are dropped (they
     were over other bytes). The seal record.
 
+    ``sealer``: the private key file and role (``organiser`` or ``judge``) of who seals an
+    outside record: the seal names them and requires their signature, which follows it.
+
     Raises:
         LogFormatError: the log cannot be read.
-        UsageError: a signer name is malformed, or the log has no records.
+        UsageError: a signer name or the key is malformed, or the log has no records.
     """
+    from vwlog.events import EventRecord
+    from vwlog.events.match import SealedBy
     from vwlog.io.logfile import read_log, write_log
     from vwlog.model.errors import UsageError
+    from vwlog.services import sealed
     from vwlog.services.trust import _builtin_for, close_records
 
     for name in signers:
         io_trust.check_key_name(name)
+    sealed_by: SealedBy | None = None
+    if sealer is not None:
+        key, key_name = io_trust.load_private_key(sealer[0])
+        sealed_by = SealedBy.model_validate({"name": key_name, "role": sealer[1]})
+        signers = [*signers, key_name]
     header, records = read_log(path)
     if not records:
         raise UsageError(msg("{path}: cannot seal: the log has no records", path=path))
@@ -249,9 +286,13 @@ def seal_log(
         reg = registry if registry is not None else io_trust.builtin_registry()
         pool = reg.pools.get(start.pool.id) if start.pool is not None else None
         pool = pool if pool is not None else _builtin_for(reg, start)
-    head, chained = close_records(header, records, pool, signers=signers)
+    head, chained = close_records(header, records, pool, signers=signers, sealed_by=sealed_by)
+    seal = chained[-1]
+    if sealer is not None:
+        signed = io_trust.sign_seal(key, key_name, seal)
+        head, chained = sealed(head, [*chained, EventRecord(seq=seal.seq + 1, event=signed)])
     write_log(out or path, head, chained)
-    return chained[-1]
+    return seal
 
 
 __all__ = ["SealCheck", "check_seal", "seal_log"]
