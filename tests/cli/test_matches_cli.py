@@ -332,12 +332,14 @@ def _play_illegal(runner: CliRunner, db: str, path: Path) -> tuple[Result, list[
     return result, rules, fork
 
 
-def test_an_illegal_decision_exits_2_citing_its_rules_and_stores_nothing(
+def test_an_illegal_decision_exits_1_citing_its_rules_and_stores_nothing(
     runner: CliRunner, db: str, logs: list[Path]
 ) -> None:
+    """A refused decision breaks a rule (exit 1, as an illegal log does); it is not bad input
+    (exit 2: a decision that cannot be read)."""
     result, rules, fork = _play_illegal(runner, db, logs[0])
 
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert result.stdout == ""
     head = json.loads(vwlog(runner, db, "list", "--format", "json").stdout)
     seq = next(m["events"] for m in head if m["match_id"] == fork) + 1

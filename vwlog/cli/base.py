@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 1 findings (rule violations, a broken hash chain, diverging logs, stale
 schemas); 2 usage or input errors. Every `VwlogError` becomes a one-line ``Error: …`` on stderr
-with exit code 2, never a traceback. Data goes to stdout, diagnostics to stderr. A reader that
+with exit code 2, never a traceback; an `IllegalEventError` (a decision refused because it
+breaks a rule) with exit code 1. Data goes to stdout, diagnostics to stderr. A reader that
 goes away (``| head``) ends a command quietly with the status of what it did (`vwlog.cli.pipes`).
 
 Commands stay thin: no game logic here. Shared options live in `vwlog.cli.options`; each
@@ -27,7 +28,7 @@ from vwlog.cli.errors import cli_message
 from vwlog.cli.helptexts import TranslatedHelp
 from vwlog.cli.pipes import quiet_on_closed_pipe
 from vwlog.io.i18n import gettext as _
-from vwlog.model.errors import VwlogError
+from vwlog.model.errors import IllegalEventError, VwlogError
 from vwlog.render.text import term
 from vwlog.store.location import Source, legacy_store, store_location
 
@@ -102,8 +103,19 @@ class InputError(click.ClickException):
         click.echo(self.line, err=True)
 
 
+class RefusedError(InputError):
+    """An `IllegalEventError` shown as ``Error: <message>``: a decision refused because it
+    breaks a rule, a finding like an illegal log's (exit code 1), not bad input."""
+
+    exit_code = 1
+
+
 def input_error(error: VwlogError) -> InputError:
-    """The one line the command line shows for ``error``, in the active language."""
+    """The one line the command line shows for ``error``, in the active language; exit code
+    1 for a decision refused because it breaks a rule (a finding, as for an illegal log), 2
+    for everything else."""
+    if isinstance(error, IllegalEventError):
+        return RefusedError(term(cli_message(error)))
     return InputError(term(cli_message(error)))
 
 
