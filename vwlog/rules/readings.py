@@ -15,6 +15,7 @@ checks name those flags where they judge (`vwlog.rules.checks`), and
 
 from __future__ import annotations
 
+import threading
 import typing
 from typing import TYPE_CHECKING, Any, Final
 
@@ -60,15 +61,18 @@ READINGS: Final[dict[str, tuple[object, ...]]] = {
 """Every flag with a few readings, and the readings: the flags `name_readings` tries."""
 
 
-_READ: list[set[str]] = []
+_LOCAL: Final = threading.local()
+"""This thread's set of flags read, while `flags_read` judges (the service judges in threads)."""
 
 
 class _Recording(Ruleset):
     """A ruleset that notes which of the `READINGS` flags are read while it judges."""
 
     def __getattribute__(self, name: str) -> Any:
-        if _READ and name in READINGS:
-            _READ[-1].add(name)
+        if name in READINGS:
+            read = getattr(_LOCAL, "read", None)
+            if read is not None:
+                read.add(name)
         return super().__getattribute__(name)
 
 
@@ -89,11 +93,13 @@ def _others(ruleset: Ruleset, flag: str) -> Iterator[Ruleset]:
 def flags_read(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> set[str]:
     """The flags judging ``event`` now reads (the expectation and the checks)."""
     recording = _Recording.model_construct(_fields_set=ruleset.model_fields_set, **dict(ruleset))
-    _READ.append(set())
+    outer = getattr(_LOCAL, "read", None)
+    read: set[str] = set()
+    _LOCAL.read = read
     try:
         _judge(recording, state, event)
     finally:
-        read = _READ.pop()
+        _LOCAL.read = outer
     return read
 
 
