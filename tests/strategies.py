@@ -80,12 +80,31 @@ def _for_type(annotation: Any, metadata: list[Any]) -> st.SearchStrategy[Any]:
     raise TypeError(f"no strategy for {annotation!r}")  # a new kind of field: teach it here
 
 
+def _tag(max_size: int) -> st.SearchStrategy[str]:
+    """A header's tournament tag: text on one line, not blank (its validator's rule)."""
+    printable = st.characters(exclude_categories=("Cs", "Cc"))
+    return st.text(printable, min_size=1, max_size=max_size).filter(lambda t: t.strip() != "")
+
+
+_VALIDATED: dict[tuple[type[BaseModel], str], st.SearchStrategy[Any]] = {
+    (LogHeader, "event"): _tag(12),
+    (LogHeader, "round"): _tag(12),
+    (LogHeader, "table"): _tag(12),
+    (LogHeader, "date"): st.dates().map(lambda day: day.isoformat()),
+}
+"""Fields whose validators say more than their annotations: a strategy of their own."""
+
+
 @cache
 def model_strategy(model: type[BaseModel]) -> st.SearchStrategy[Any]:
     """Valid instances of ``model``; optional fields are sometimes left at their default."""
     fields: dict[str, st.SearchStrategy[Any]] = {}
     for name, info in model.model_fields.items():
-        strategy = _for_type(info.annotation, list(info.metadata))
+        strategy = (
+            _VALIDATED[model, name]
+            if (model, name) in _VALIDATED
+            else _for_type(info.annotation, list(info.metadata))
+        )
         if not info.is_required():
             strategy = st.one_of(st.just(info.get_default()), strategy)
         fields[name] = strategy

@@ -45,7 +45,13 @@ def test_json_over_files(runner: CliRunner, log_dir: Path) -> None:
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["corpus"]["matches"] == 5
-    assert data["filters"] == {"player": None, "faction": None, "ruleset": None, "since": None}
+    assert data["filters"] == {
+        "player": None,
+        "faction": None,
+        "ruleset": None,
+        "since": None,
+        "event": None,
+    }
 
 
 def test_csv_with_a_player_filter(runner: CliRunner, log_dir: Path) -> None:

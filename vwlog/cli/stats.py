@@ -240,7 +240,7 @@ about the same however many matches are stored. --rebuild recomputes it
 from scratch by replaying every stored match (slow; the authoritative
 answer). The read model is kept beside the store (vwlog.stats.db for
 vwlog.db; schema NAME_stats on PostgreSQL). With --player, --faction,
---ruleset, --since or --per-match the store's figures are built from
+--ruleset-id, --since, --event or --per-match the store's figures are built from
 every stored match's kept metrics instead.
 
 The corpus report gives victory types, match length, win rates by seat,
@@ -263,6 +263,7 @@ Example:
     vwlog stats corpus/*.jsonl --format csv > stats.csv
     vwlog stats corpus/ --html report.html --min-n 20
     vwlog stats corpus/ --player p1 --format json
+    vwlog stats --event "Bandung Open 2026"
     vwlog stats match.jsonl --per-match
     vwlog stats
     vwlog --store club.db stats --format json
@@ -297,7 +298,8 @@ Example:
     "--html",
     "html_file",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Also write a self-contained HTML page with charts (needs the 'stats' extra).",
+    help="Write a self-contained HTML page with charts (needs the 'stats' extra); the report "
+    "is then printed only if --format is given.",
 )
 @click.option("--player", metavar="P", help="Only matches of player P, counted from P's side.")
 @click.option(
@@ -306,6 +308,11 @@ Example:
     help="Only players whose deck is mostly of this faction.",
 )
 @click.option("--ruleset-id", "ruleset_id", metavar="ID", help="Only matches under ruleset ID.")
+@click.option(
+    "--event",
+    metavar="NAME",
+    help="Only matches whose log header has the event tag NAME (exactly).",
+)
 @click.option(
     "--include-forks",
     is_flag=True,
@@ -359,6 +366,7 @@ def stats(
     faction: str | None,
     ruleset_id: str | None,
     since: datetime | None,
+    event: str | None = None,
     *,
     per_match: bool,
     min_n: int,
@@ -376,6 +384,7 @@ def stats(
         faction=faction.upper() if faction else None,
         ruleset=ruleset_id,
         since=since.date() if since else None,
+        event=event,
     )
     if again and cluster:
         raise UsageError(msg("--rebuild runs in one process: give --cluster without --rebuild"))
@@ -398,7 +407,9 @@ def stats(
     page = render_html(corpus, min_n=min_n, top=top, source=source) if html_file else None
     if output_format == "text" or sys.stdout.isatty():
         text = visible(text)  # CSV keeps its bytes in a file or a pipe
-    click.echo(text, nl=not text.endswith("\n"))
+    if html_file is None or _asked(ctx, "output_format"):
+        # with --html the page is the output: the report too only when a format is asked for
+        click.echo(text, nl=not text.endswith("\n"))
     if html_file is not None and page is not None:
         _write_page(html_file, page)
     if sink is not None:
@@ -410,6 +421,13 @@ def stats(
         )
     if unreadable:
         ctx.exit(2)
+
+
+def _asked(ctx: click.Context, name: str) -> bool:
+    """Whether the parameter ``name`` was given (on the command line or by the environment),
+    not left at its default."""
+    source = ctx.get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
 
 
 def _measured(

@@ -6,9 +6,11 @@ An event is a game fact only; storage facts (sequence number, time, hash) live i
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import ClassVar, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from vwlog.model.bounds import LogInt
 
@@ -74,8 +76,19 @@ class Block(BaseModel):
     """The attacking Follower it blocks."""
 
 
+TAGS: Final = ("event", "round", "table", "date")
+"""The optional tournament tags of a log header, in the order listings show them."""
+TAG_MAX = 200
+"""Longest ``event`` tag of a header, in characters."""
+ROUND_MAX = 32
+"""Longest ``round`` or ``table`` tag of a header, in characters."""
+
+
 class LogHeader(BaseModel):
-    """First line of a log file: names the format and its version."""
+    """First line of a log file: names the format and its version, and may carry the
+    tournament tags of the match (``event``, ``round``, ``table``, ``date``, like a PGN
+    header's): each optional, absent unless given, so a log without them keeps its bytes and
+    hashes."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
@@ -89,13 +102,58 @@ class LogHeader(BaseModel):
     """When the log was written (ISO 8601), informational."""
     generator: str | None = None
     """What wrote the log, informational (for example ``"vwlog simulate --seed 7"``)."""
+    event: str | None = Field(default=None, min_length=1, max_length=TAG_MAX)
+    """Tournament tag, optional: the event the match was played at (``"Bandung Open 2026"``)."""
+    round: str | None = Field(default=None, min_length=1, max_length=ROUND_MAX)
+    """Tournament tag, optional: the round of the event (``"3"``, ``"Top 8"``)."""
+    table: str | None = Field(default=None, min_length=1, max_length=ROUND_MAX)
+    """Tournament tag, optional: the table the match was played at (``"12"``)."""
+    date: str | None = Field(default=None, json_schema_extra={"format": "date"})
+    """Tournament tag, optional: the day the match was played, ``YYYY-MM-DD``."""
     hash: str | None = None
     """SHA-256 of this header's canonical JSON without this field; the root of the chain."""
+
+    def tags(self) -> dict[str, str]:
+        """The tournament tags the header carries, in `TAGS` order (the absent ones left out).
+
+        >>> LogHeader(match_id="m", round="3", event="Open").tags()
+        {'event': 'Open', 'round': '3'}
+        """
+        found = ((name, getattr(self, name)) for name in TAGS)
+        return {name: value for name, value in found if value is not None}
+
+    @field_validator("event", "round", "table")
+    @classmethod
+    def _one_line(cls, value: str | None) -> str | None:
+        """A tag is printable text, not only spaces: it is shown on one line in listings."""
+        if value is not None and (
+            not value.strip() or any(ord(c) < 0x20 or ord(c) == 0x7F for c in value)
+        ):
+            raise PydanticCustomError(
+                "tag_text", "a tag is text on one line, without control characters, not blank"
+            )
+        return value
+
+    @field_validator("date")
+    @classmethod
+    def _a_day(cls, value: str | None) -> str | None:
+        """A real calendar day written ``YYYY-MM-DD``."""
+        if value is not None:
+            try:
+                day: dt.date | None = dt.date.fromisoformat(value)
+            except ValueError:
+                day = None
+            if day is None or day.isoformat() != value:
+                raise PydanticCustomError("tag_date", "a date is a day written YYYY-MM-DD")
+        return value
 
 
 __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
+    "ROUND_MAX",
+    "TAGS",
+    "TAG_MAX",
     "Allocation",
     "Attack",
     "BaseEvent",

@@ -313,6 +313,7 @@ def match_summary_json(m: MatchMeta) -> dict[str, Any]:
         "match_id": m.match_id,
         "players": list(m.players),
         "created": m.created,
+        **({"tags": dict(m.tags)} if m.tags else {}),
         "turns": m.turns,
         "winner": m.winner,
         "victory": m.victory,

@@ -72,6 +72,13 @@ def _win_rates(stats: CorpusStats) -> dict[str, Any]:
             for k, w in sorted(stats.turn_order.items())
         ],
         "by_faction": [{"faction": k, **win_dict(w)} for k, w in sorted(stats.factions.items())],
+        "by_archetype": [
+            {"archetype": k, **win_dict(w)} for k, w in sorted(stats.archetypes.items())
+        ],
+        "by_matchup": [
+            {"faction": name, "opponent": opponent, **win_dict(w)}
+            for name, opponent, w in stats.matchup_rows()
+        ],
         "by_deck": [
             {
                 "deck_id": k,
@@ -122,6 +129,7 @@ def report(stats: CorpusStats, *, min_n: int = DEFAULT_MIN_N) -> dict[str, Any]:
             "faction": f.faction,
             "ruleset": f.ruleset,
             "since": f.since.isoformat() if f.since else None,
+            "event": f.event,
         },
         "min_n": min_n,
         "victory_types": [
@@ -210,6 +218,10 @@ def csv_rows(stats: CorpusStats, *, min_n: int = DEFAULT_MIN_N) -> list[dict[str
         win("win_rate_by_turn_order", w["label"], w)
     for w in rates["by_faction"]:
         win("win_rate_by_faction", w["faction"], w)
+    for w in rates["by_archetype"]:
+        win("win_rate_by_archetype", w["archetype"], w)
+    for w in rates["by_matchup"]:
+        win("win_rate_by_matchup", f"{w['faction']} vs {w['opponent']}", w)
     for w in rates["by_deck"]:
         win("win_rate_by_deck", w["deck_id"], w)
     for c in data["cards"]:

@@ -96,6 +96,16 @@ DERIVED: tuple[tuple[str, str], ...] = (
     ("label", "The position in turn order in words (first, second, …)."),
     ("card", "Card definition id."),
     (
+        "archetype",
+        "A deck's archetype (CorpusStats.archetypes): its two most common factions in "
+        "alphabetical order, joined by '+'.",
+    ),
+    (
+        "opponent",
+        "In a matchup row: the opponent's deck faction (the row is the faction's record "
+        "against it, one result per opponent faced; CorpusStats.matchups).",
+    ),
+    (
         "in_deck",
         "Win count of the finished player-matches whose deck held the card (CardRecord.decked).",
     ),

@@ -35,6 +35,7 @@ from vwlog.render.statstext import (
     corpus_size,
     filters_text,
     pct,
+    tempo_cut_text,
     win_cells,
 )
 from vwlog.render.text import cell_text, visible
@@ -194,6 +195,28 @@ def _win_rate_sections(stats: CorpusStats, figure: type[Figure]) -> list[Section
                 [(lab, *win_cells(w)) for lab, w in zip(labels, wins, strict=True)],
             )
         )
+    out.append(
+        Section(
+            _("Win rate by deck archetype"),
+            None,
+            "Finished matches; a deck's archetype is its two most common factions, so decks "
+            "that share factions but not every card count together.",
+            (N_("archetype"), *WIN_HEADERS),
+            [(k, *win_cells(w)) for k, w in sorted(stats.archetypes.items())],
+        )
+    )
+    rows = stats.matchup_rows(mirrors=False)
+    out.append(
+        Section(
+            _("Win rate by matchup"),
+            None,
+            "Finished matches: each row is the deck faction's record against the opponent's "
+            "deck faction, one result per opponent faced (mirror matchups left out), with its "
+            "Wilson 95% interval.",
+            (N_("faction"), N_("against"), *WIN_HEADERS),
+            [(name, opponent, *win_cells(w)) for name, opponent, w in rows],
+        )
+    )
     return out
 
 
@@ -222,8 +245,8 @@ def _length_section(stats: CorpusStats, figure: type[Figure]) -> Section:
     )
 
 
-def _tempo_section(stats: CorpusStats, figure: type[Figure]) -> Section:
-    rows = stats.tempo_rows()
+def _tempo_section(stats: CorpusStats, figure: type[Figure], min_n: int) -> Section:
+    rows = stats.tempo_rows(min_n)
     fig = figure(figsize=(7, 6), layout="constrained")
     axes = fig.subplots(3, 1, sharex=True)
     xs = [t for t, _s in rows]
@@ -238,7 +261,8 @@ def _tempo_section(stats: CorpusStats, figure: type[Figure]) -> Section:
         _("Tempo: mean resources at the end of each turn"),
         _svg(fig, "tempo curves of mean gold, honor and VP by turn"),
         "Each point averages the player-matches that reached the end of that turn; n by turn: "
-        + ", ".join(f"{t}: {s.n}" for t, s in rows[:: max(1, len(rows) // 12)]),
+        + ", ".join(f"{t}: {s.n}" for t, s in rows[:: max(1, len(rows) // 12)])
+        + (f". {cut}." if (cut := tempo_cut_text(stats, min_n)) else ""),
     )
 
 
@@ -295,7 +319,7 @@ def render_html(
             _victory_section(stats, Figure),
             *_win_rate_sections(stats, Figure),
             _length_section(stats, Figure),
-            _tempo_section(stats, Figure),
+            _tempo_section(stats, Figure, min_n),
             _cards_section(stats, Figure, min_n, top),
         ]
     template = environment().get_template("stats.html.j2")

@@ -146,6 +146,7 @@ def filters_text(stats: CorpusStats) -> str:
             (_("faction"), f.faction),
             (_("ruleset"), f.ruleset),
             (_("since"), f.since),
+            (_("event"), f.event),
         )
         if v is not None
     ]
@@ -264,7 +265,22 @@ def _win_sections(stats: CorpusStats) -> list[tuple[str, str]]:
                 [(k, *win_cells(w)) for k, w in sorted(stats.factions.items())],
             ),
         ),
+        (
+            _("Win rate by matchup (deck faction against the opponent's)"),
+            matchup_table(stats),
+        ),
     ]
+
+
+def matchup_table(stats: CorpusStats) -> str:
+    """The faction-against-faction win rates as text (mirror matchups left out)."""
+    rows = stats.matchup_rows(mirrors=False)
+    if not rows:
+        return _("(none)")
+    return table(
+        (N_("faction"), N_("against"), *WIN_HEADERS),
+        [(name, opponent, *win_cells(w)) for name, opponent, w in rows],
+    )
 
 
 def _deck_and_card_sections(stats: CorpusStats, min_n: int, top: int) -> list[tuple[str, str]]:
@@ -282,6 +298,17 @@ def _deck_and_card_sections(stats: CorpusStats, min_n: int, top: int) -> list[tu
                 [(k, d.faction, d.size, *win_cells(d)) for k, d in repeated],
             )
             if repeated
+            else no_deck_text(stats, min_n),
+        ),
+        (
+            _("Deck archetypes with n ≥ {min_n} (the deck's two most common factions)").format(
+                min_n=min_n
+            ),
+            table(
+                (N_("archetype"), *WIN_HEADERS),
+                [(k, *win_cells(w)) for k, w in stats.archetype_rows(min_n)[:top]],
+            )
+            if stats.archetype_rows(min_n)
             else _("(none)"),
         ),
         (
@@ -292,6 +319,18 @@ def _deck_and_card_sections(stats: CorpusStats, min_n: int, top: int) -> list[tu
             table(CARD_HEADERS, [card_cells(c) for _k, c in cards]) if cards else _("(none)"),
         ),
     ]
+
+
+def no_deck_text(stats: CorpusStats, min_n: int) -> str:
+    """Why no deck is ranked: none was seen, or none was played ``min_n`` times (as in a
+    generated corpus, whose random decks never repeat)."""
+    if not stats.decks:
+        return _("(none)")
+    most = max(d.n for d in stats.decks.values())
+    return _(
+        "(none: decks are told apart by their exact cards, and none was in {min_n} finished "
+        "matches, the most played in {n}; the archetypes below group decks by faction)"
+    ).format(min_n=min_n, n=most)
 
 
 CARD_HEADERS = (
@@ -317,8 +356,8 @@ def card_cells(c: CardRecord) -> tuple[object, ...]:
     )
 
 
-def _play_sections(stats: CorpusStats) -> list[tuple[str, str]]:
-    """Supply choices and tempo."""
+def _play_sections(stats: CorpusStats, min_n: int) -> list[tuple[str, str]]:
+    """Supply choices and tempo (the turns at least ``min_n`` sides reached)."""
     out = []
     if stats.supply:
         total = sum(stats.supply.values())
@@ -331,19 +370,31 @@ def _play_sections(stats: CorpusStats) -> list[tuple[str, str]]:
                 ),
             )
         )
+    rows = stats.tempo_rows(min_n)
+    body = table(
+        (N_("turn"), N_("n"), N_("gold"), N_("honor"), N_("VP")),
+        [(t, s.n, s.mean("gold"), s.mean("honor"), s.mean("vp")) for t, s in rows],
+    )
+    cut = tempo_cut_text(stats, min_n)
     out.append(
         (
             _("Tempo: mean at the end of each turn"),
-            table(
-                (N_("turn"), N_("n"), N_("gold"), N_("honor"), N_("VP")),
-                [
-                    (t, s.n, s.mean("gold"), s.mean("honor"), s.mean("vp"))
-                    for t, s in stats.tempo_rows()
-                ],
-            ),
+            body + ("\n" + cut if cut else ""),
         )
     )
     return out
+
+
+def tempo_cut_text(stats: CorpusStats, min_n: int) -> str:
+    """The sentence that says which turns the tempo table and chart leave out, or ``""``."""
+    cut = stats.tempo_cut(min_n)
+    if cut is None:
+        return ""
+    first, last, most = cut
+    turns = str(first) if first == last else f"{first}–{last}"
+    return _(
+        "turns {turns} left out: fewer than {min_n} player-matches reached them (at most {n})"
+    ).format(turns=turns, min_n=min_n, n=most)
 
 
 def render_table(stats: CorpusStats, *, min_n: int = DEFAULT_MIN_N, top: int = DEFAULT_TOP) -> str:
@@ -353,7 +404,7 @@ def render_table(stats: CorpusStats, *, min_n: int = DEFAULT_MIN_N, top: int = D
         *_outcome_sections(stats),
         *_win_sections(stats),
         *_deck_and_card_sections(stats, min_n, top),
-        *_play_sections(stats),
+        *_play_sections(stats, min_n),
     ]
     for title, body in sections:
         out += ["", title, _indent(body)]
@@ -366,8 +417,11 @@ __all__ = [
     "card_cells",
     "corpus_size",
     "filters_text",
+    "matchup_table",
+    "no_deck_text",
     "pct",
     "render_matches_table",
     "render_table",
+    "tempo_cut_text",
     "win_cells",
 ]

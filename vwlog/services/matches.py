@@ -134,6 +134,7 @@ def meta_from(
         match_id=header.match_id,
         players=list(report.players),
         created=header.created,
+        tags=header.tags(),
         turns=report.turns,
         winner=report.winner,
         victory=report.victory,
@@ -529,6 +530,7 @@ def list_vouched(
     victory: str | None = None,
     flagged: bool | None = None,
     since: date | None = None,
+    event: str | None = None,
 ) -> list[tuple[MatchMeta, bool]]:
     """`list_matches`, each with whether this installation vouches for its catalog entry
     (`MatchStore.vouched`): one that is not may have been altered in the database, and is
@@ -546,6 +548,8 @@ def list_vouched(
         if victory is not None and (m.victory or "").upper() != victory.upper():
             continue
         if flagged is not None and m.flagged != flagged:
+            continue
+        if event is not None and m.tags.get("event") != event:
             continue
         out.append((m, vouched))
     return out

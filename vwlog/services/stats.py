@@ -80,8 +80,9 @@ if TYPE_CHECKING:
 
     from vwlog.store import CatalogChange, MatchMeta, MatchStore, StatsViewStore, ViewState
 
-VIEW_FORMAT = 2
-"""Version of the view's payload; a view saved in another format is rebuilt by `refresh`."""
+VIEW_FORMAT = 3
+"""Version of the view's payload (3: with faction matchups and deck archetypes); a view saved
+in another format is rebuilt by `refresh`."""
 UNMEASURABLE = "no match_started event"
 """``CorpusStats.skipped`` reason of a stored match whose records hold no match to measure."""
 NOT_INTACT = "record not intact (untrusted)"

@@ -67,6 +67,9 @@ class MatchMeta(BaseModel):
     """Player ids in seat order."""
     created: str | None = None
     """When the match was played or generated (ISO 8601), if known."""
+    tags: dict[str, str] = Field(default_factory=dict)
+    """The tournament tags of its header (``event``, ``round``, ``table``, ``date``) that it
+    carries; left out of a catalog entry when empty."""
     turns: int | None = None
     """Number of turns played, if known (as the records number them: a log may say -1)."""
     winner: str | None = None

@@ -427,6 +427,8 @@ def _meta_json(meta: MatchMeta) -> dict[str, Any]:
     """A catalog entry in JSON mode, its ``metrics`` (JSON already, and of a size that grows
     with the match's turns) as they are rather than copied."""
     data = meta.model_dump(mode="json", exclude={"metrics"})
+    if not data["tags"]:
+        del data["tags"]  # entries of untagged matches stay as they always were
     data["metrics"] = meta.metrics
     return data
 

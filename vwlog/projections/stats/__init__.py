@@ -34,6 +34,7 @@ from vwlog.projections.stats.metrics import (
     PlayerMetrics,
     TrustedUse,
     TurnPoint,
+    deck_archetype,
     deck_faction,
     deck_identity,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "TrustedUse",
     "TurnPoint",
     "WinCount",
+    "deck_archetype",
     "deck_faction",
     "deck_identity",
     "summarize",

@@ -14,6 +14,7 @@ from vwlog.projections.stats.common import _Frozen, _Mutable, _parse_time
 from vwlog.projections.stats.metrics import (
     MatchMetrics,
     PlayerMetrics,
+    deck_archetype,
 )
 from vwlog.projections.stats.wilson import WinCount
 
@@ -42,11 +43,16 @@ class StatsFilter(_Frozen):
     since: date | None = None
     """Only matches whose header says they were created on or after this date; matches whose
     header has no creation date are left out."""
+    event: str | None = None
+    """Only matches whose header's ``event`` tag is this one (exactly); matches without the
+    tag are left out."""
 
     @property
     def active(self) -> bool:
         """Whether any filter is set."""
-        return any(v is not None for v in (self.player, self.faction, self.ruleset, self.since))
+        return any(
+            v is not None for v in (self.player, self.faction, self.ruleset, self.since, self.event)
+        )
 
     def skip_reason(self, m: MatchMetrics) -> str | None:
         """Why a match is left out, or ``None`` if it is counted."""
@@ -55,6 +61,8 @@ class StatsFilter(_Frozen):
             f"{m.ruleset}@{m.ruleset_version}",
         ):
             return "other ruleset"
+        if self.event is not None and m.tags.get("event") != self.event:
+            return "another event" if "event" in m.tags else "no event tag"
         if self.since is not None:
             created = _parse_time(m.created)
             if created is None:
@@ -228,8 +236,16 @@ class CorpusStats(_Mutable):
     """Win counts by position in turn order (1 = first player, 2 = second, …)."""
     factions: dict[str, WinCount] = Field(default_factory=dict)
     """Win counts by deck faction."""
+    matchups: dict[str, dict[str, WinCount]] = Field(default_factory=dict)
+    """Win counts of each deck faction against each opponent's deck faction: for every counted
+    side of a finished match and every opponent in it (a player not of its team), one result
+    of the side's faction against the opponent's, won when the side won."""
     decks: dict[str, DeckRecord] = Field(default_factory=dict)
     """Records by deck identity."""
+    archetypes: dict[str, WinCount] = Field(default_factory=dict)
+    """Win counts by deck archetype (`deck_archetype`: its two most common factions, as in
+    ``CHAOS+ORDER``):
+    decks that share their factions but not every card, as generated decks never do."""
     cards: dict[str, CardRecord] = Field(default_factory=dict)
     """Records by card definition id."""
     supply: dict[str, int] = Field(default_factory=dict)
@@ -299,7 +315,18 @@ class CorpusStats(_Mutable):
         self.seats.setdefault(p.seat, WinCount()).record(won=won)
         self.turn_order.setdefault(p.order, WinCount()).record(won=won)
         self.factions.setdefault(p.faction, WinCount()).record(won=won)
+        against = self.matchups.setdefault(p.faction, {})
+        for q in m.players:
+            if q.player != p.player and (p.team is None or q.team != p.team):
+                against.setdefault(q.faction, WinCount()).record(won=won)
         deck.record(won=won)
+        archetype = deck_archetype(
+            c.faction
+            for card_id, n in p.deck.items()
+            if (c := m.cards.get(card_id))
+            for _ in range(n)
+        )
+        self.archetypes.setdefault(archetype, WinCount()).record(won=won)
         for card_id in p.played:
             self._card(m, card_id).played.record(won=won)
         for card_id in p.deck:
@@ -354,6 +381,12 @@ class CorpusStats(_Mutable):
                 wins.setdefault(k, WinCount()).absorb(wc)
         for name, wc in other.factions.items():
             self.factions.setdefault(name, WinCount()).absorb(wc)
+        for name, wc in other.archetypes.items():
+            self.archetypes.setdefault(name, WinCount()).absorb(wc)
+        for name, theirs_against in other.matchups.items():
+            against = self.matchups.setdefault(name, {})
+            for opponent, wc in theirs_against.items():
+                against.setdefault(opponent, WinCount()).absorb(wc)
         for deck_id, d in other.decks.items():
             mine_d = self.decks.setdefault(deck_id, DeckRecord(faction=d.faction, size=d.size))
             mine_d.absorb(d)
@@ -376,10 +409,19 @@ class CorpusStats(_Mutable):
 
     def _sort(self) -> None:
         # Keys in a canonical order, so equal aggregates also serialise to equal JSON.
-        for name in ("skipped", "rulesets", "formats", "victory_types", "supply", "factions"):
+        for name in (
+            "skipped",
+            "rulesets",
+            "formats",
+            "victory_types",
+            "supply",
+            "factions",
+            "archetypes",
+        ):
             setattr(self, name, dict(sorted(getattr(self, name).items())))
         for name in ("turns", "events", "seats", "turn_order", "tempo"):
             setattr(self, name, dict(sorted(getattr(self, name).items())))
+        self.matchups = {k: dict(sorted(v.items())) for k, v in sorted(self.matchups.items())}
         self.decks = dict(sorted(self.decks.items()))
         self.cards = dict(sorted(self.cards.items()))
 
@@ -408,9 +450,35 @@ class CorpusStats(_Mutable):
         rows.sort(key=lambda kv: (-kv[1].played.interval()[0], kv[0]))
         return rows
 
-    def tempo_rows(self) -> list[tuple[int, TempoSums]]:
-        """Tempo sums by turn number, in order."""
-        return sorted(self.tempo.items())
+    def archetype_rows(self, min_n: int = 1) -> list[tuple[str, WinCount]]:
+        """Archetypes of at least ``min_n`` finished player-matches, by decreasing lower end of
+        the win-rate interval, then by name."""
+        rows = [(k, w) for k, w in self.archetypes.items() if w.n >= min_n]
+        rows.sort(key=lambda kv: (-kv[1].interval()[0], kv[0]))
+        return rows
+
+    def matchup_rows(self, *, mirrors: bool = True) -> list[tuple[str, str, WinCount]]:
+        """``(faction, opponent's faction, win count)`` in name order; without ``mirrors``,
+        no faction against itself (in a duel its rate is one half by construction)."""
+        return [
+            (name, opponent, wc)
+            for name, against in sorted(self.matchups.items())
+            for opponent, wc in sorted(against.items())
+            if mirrors or opponent != name
+        ]
+
+    def tempo_rows(self, min_n: int = 1) -> list[tuple[int, TempoSums]]:
+        """Tempo sums by turn number, in order; only the turns that at least ``min_n``
+        player-matches reached (a mean over one or two long matches is noise, not a curve)."""
+        return sorted((t, s) for t, s in self.tempo.items() if s.n >= min_n)
+
+    def tempo_cut(self, min_n: int) -> tuple[int, int, int] | None:
+        """The turns `tempo_rows` leaves out under ``min_n``: ``(first, last, most n)``, or
+        ``None`` when every turn is kept."""
+        cut = sorted((t, s.n) for t, s in self.tempo.items() if s.n < min_n)
+        if not cut:
+            return None
+        return cut[0][0], cut[-1][0], max(n for _t, n in cut)
 
 
 def _bump(counts: dict[_K, int], key: _K, by: int = 1) -> None:

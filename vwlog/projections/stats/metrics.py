@@ -286,6 +286,9 @@ class MatchMetrics(_Frozen):
     """The match id of the log header (``"?"`` when the records came without a header)."""
     created: str | None = None
     """When the log was written (the header's ``created``), if recorded."""
+    tags: dict[str, str] = Field(default_factory=dict)
+    """The tournament tags of the log header (``event``, ``round``, ``table``, ``date``) that
+    it carries; empty when it carries none."""
     ruleset: str
     """Id of the ruleset the match names."""
     ruleset_version: int
@@ -357,6 +360,22 @@ def deck_faction(factions: Iterable[str | None]) -> str:
     return min(counts, key=lambda f: (-counts[f], f))
 
 
+def deck_archetype(factions: Iterable[str | None]) -> str:
+    """A deck's archetype: its two most common factions (ties go to the first name in
+    alphabetical order), in alphabetical order, joined by ``+``; one faction alone for a deck
+    of one faction, ``NEUTRAL`` for a deck without factions.
+
+    >>> deck_archetype(["ORDER", "EDEN", None, "EDEN", "ORDER", "CHAOS", "ORDER"])
+    'EDEN+ORDER'
+    >>> deck_archetype(["EDEN", "EDEN", None]), deck_archetype([None])
+    ('EDEN', 'NEUTRAL')
+    """
+    counts = Counter(f for f in factions if f is not None)
+    if not counts:
+        return NEUTRAL
+    return "+".join(sorted(sorted(counts, key=lambda f: (-counts[f], f))[:2]))
+
+
 __all__ = [
     "TEMPO_FIELDS",
     "CardInfo",
@@ -365,6 +384,7 @@ __all__ = [
     "PlayerMetrics",
     "TrustedUse",
     "TurnPoint",
+    "deck_archetype",
     "deck_faction",
     "deck_identity",
     "tempo_columns",

@@ -366,10 +366,8 @@ class MatchMetricsVisitor:
                     decision_time=_timing(tally.intervals),
                 )
             )
-        header = self._header
         return MatchMetrics(
-            match_id=header.match_id if header is not None else "?",
-            created=header.created if header is not None else None,
+            **_from_header(self._header),
             ruleset=start.ruleset.id,
             ruleset_version=start.ruleset.version,
             format=str(start.format),
@@ -591,6 +589,13 @@ def _timing(intervals: array[float]) -> DecisionTiming | None:
         median=statistics.median(intervals),
         max=max(intervals),
     )
+
+
+def _from_header(header: LogHeader | None) -> dict[str, Any]:
+    """What a match's metrics take from its log header: id, creation time, tournament tags."""
+    if header is None:
+        return {"match_id": "?", "created": None, "tags": {}}
+    return {"match_id": header.match_id, "created": header.created, "tags": header.tags()}
 
 
 __all__ = ["MatchMetricsVisitor", "ReplayStep"]
