@@ -28,6 +28,7 @@ from vwlog.model.errors import (
 )
 from vwlog.model.resources import Closing
 from vwlog.model.types import MatchId
+from vwlog.store.browse import create_views
 from vwlog.store.catalog import CatalogChange, Head, MatchMeta
 from vwlog.store.mapping import (
     CATALOG_TOPICS,
@@ -79,6 +80,11 @@ class MatchReader(Closing):
             raise StoreConfigError(self.url, reason(err)) from err
         except (EventSourcingError, sqlite3.Error) as err:
             # eventsourcing lets sqlite3's errors through while it sets the journal mode.
+            raise StoreError(f"cannot open store {self.url!r}: {reason(err)}") from err
+        try:
+            create_views(env)
+        except sqlite3.Error as err:
+            self._app.close()
             raise StoreError(f"cannot open store {self.url!r}: {reason(err)}") from err
         self._mapper = self._app.record_mapper
         self._recorder: ApplicationRecorder = self._app.recorder
