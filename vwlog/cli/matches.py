@@ -46,7 +46,7 @@ from vwlog.services.play import play_decisions
 from vwlog.store import MatchStore
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from datetime import datetime
 
 
@@ -146,17 +146,7 @@ def import_(
         open_store(cli) as store,
         progress(len(paths), N_("importing"), enabled=len(paths) > 1) as bar,
     ):
-
-        def seen(result: ImportResult) -> None:
-            tally.add(result)
-            record_status(ctx, tally.status)
-            bar.update(1)
-            if result.outcome == "error":
-                detail = say(result.said) if result.said is not None else result.detail
-                echo(_("Error: {message}").format(message=term(detail)), err=True)
-            elif not quiet:
-                echo(_import_line(result))
-
+        seen = _on_result(ctx, tally, bar, quiet=quiet)
         if cluster:
             tasks = (import_task, paths, cli.store, reject_illegal, snapshot_every)
             for outcome in on_cluster(cluster, jobs, *tasks, shared_paths(paths), batch=batch):
@@ -175,6 +165,25 @@ def import_(
             )
     _import_summary(len(paths), tally, table=len(paths) > 1 and not quiet)
     ctx.exit(tally.status)
+
+
+def _on_result(
+    ctx: click.Context, tally: ImportTally, bar: Any, *, quiet: bool
+) -> Callable[[ImportResult], None]:
+    """What import does with each log's result as it arrives: count it (its status is the
+    exit status if the reader of the output goes away), and say it (an error always)."""
+
+    def seen(result: ImportResult) -> None:
+        tally.add(result)
+        record_status(ctx, tally.status)
+        bar.update(1)
+        if result.outcome == "error":
+            detail = say(result.said) if result.said is not None else result.detail
+            echo(_("Error: {message}").format(message=term(detail)), err=True)
+        elif not quiet:
+            echo(_import_line(result))
+
+    return seen
 
 
 _OUTCOMES = {

@@ -281,11 +281,9 @@ def findings_of(
         gathered.header, chain_report_text(chain), gathered.lines, opts, trusted, judged_under
     )
     findings.chain = chain
-    if gathered.crlf_lines:
-        findings.integrity = replace(
-            findings.integrity,
-            warnings=(*findings.integrity.warnings, endings_converted()),
-        )
+    if gathered.crlf_lines:  # said once, not per line
+        warned = (*findings.integrity.warnings, endings_converted())
+        findings.integrity = replace(findings.integrity, warnings=warned)
     if gathered.unreadable is not None:
         findings.integrity = replace(
             findings.integrity, problems=(*findings.integrity.problems, gathered.unreadable)
@@ -480,8 +478,7 @@ def close_records(
     sealed_by: SealedBy | None = None,
 ) -> tuple[LogHeader, list[EventRecord]]:
     """Name the pool and ruleset in ``match_started``, chain the hashes and append the seal
-    (requiring signatures by ``signers``, key names or ids; naming ``sealed_by``, the
-    organiser or judge who seals an outside record).
+    (requiring signatures by ``signers``, key names or ids; naming ``sealed_by``, if given).
 
     Any seal and signatures the records carry are dropped first (re-sealing after a change
     invalidates them).
