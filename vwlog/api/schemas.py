@@ -93,6 +93,9 @@ class MatchSummaryOut(_Model):
     """Its players, in seat order."""
     created: str | None
     """When it was stored."""
+    tags: dict[str, str] | None = None
+    """The tournament tags of its log header (``event``, ``round``, ``table``, ``date``), when
+    it carries any; absent otherwise."""
     turns: int | None
     """Number of turns played, if known."""
     winner: str | None

@@ -335,6 +335,11 @@ _LIST_HEADERS = (
     metavar="YYYY-MM-DD",
     help="Only matches created on or after this day (undated logs are left out).",
 )
+@click.option(
+    "--event",
+    metavar="NAME",
+    help="Only matches whose log header has the event tag NAME (exactly).",
+)
 @options.output_format(["text", "json"], "Table, or a JSON list of objects.")
 @pass_cli_context
 def list_(
@@ -345,11 +350,13 @@ def list_(
     flagged: bool | None,
     since: datetime | None,
     output_format: str,
+    event: str | None = None,
 ) -> None:
     """List stored matches: date, players, turns, winner, victory, violations, head hash.
 
     The date is the day the log says the match was created ('-' when it does
-    not say).
+    not say). Matches whose log header carries tournament tags (event, round,
+    table, date) show them in one more column.
 
     Example:
 
@@ -357,6 +364,7 @@ def list_(
         vwlog list
         vwlog list --flagged --format json
         vwlog list --player p2 --victory MILITARY --since 2026-01-01
+        vwlog list --event "Bandung Open 2026"
     """
     if not options.store_exists(cli.store):
         metas = []  # nothing stored yet: a listing creates no store
@@ -369,10 +377,12 @@ def list_(
                 victory=victory,
                 flagged=flagged,
                 since=since.date() if since else None,
+                event=event,
             )
     if output_format == "json":
         click.echo(to_json([match_summary_json(m) | {"vouched": v} for m, v in metas]))
         return
+    tagged = any(m.tags for m, _vouched in metas)
     rows = []
     for m, vouched in metas:
         fork = (
@@ -395,11 +405,12 @@ def list_(
                 victory_name(m.victory) or "-",
                 m.violations,
                 m.head_hash[:12],
+                *((tags_cell(m.tags),) if tagged else ()),
                 fork,
             )
         )
-    headers = (*(_(h) for h in _LIST_HEADERS), "")
-    echo(table(headers, rows, align="<<<><<><<", gap=" "))
+    headers = (*(_(h) for h in _LIST_HEADERS), *((_("event"),) if tagged else ()), "")
+    echo(table(headers, rows, align="<<<><<><<" + ("<" if tagged else ""), gap=" "))
     echo(counted(len(metas), "match", "matches"), err=True)
 
 
@@ -537,6 +548,19 @@ def _choices(given: tuple[str, ...]) -> dict[str, list[str]]:
             )
         out[object_id.strip()] = [c.strip() for c in cards.split(",") if c.strip()]
     return out
+
+
+def tags_cell(tags: dict[str, str]) -> str:
+    """A match's tournament tags in one cell: ``Open 2026 · round 3 · table 12 · 2026-11-02``
+    ('-' without tags)."""
+    parts = [tags["event"]] if "event" in tags else []
+    if "round" in tags:
+        parts.append(_("round {round}").format(round=tags["round"]))
+    if "table" in tags:
+        parts.append(_("table {table}").format(table=tags["table"]))
+    if "date" in tags:
+        parts.append(tags["date"])
+    return term(" · ".join(parts)) or "-"
 
 
 def _tree(node: LineageNode, prefix: str = "", last: bool = True, root: bool = True) -> list[str]:
