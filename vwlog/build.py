@@ -19,6 +19,7 @@ import ast
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import json
 import os
 import sys
 from importlib.abc import MetaPathFinder
@@ -75,6 +76,20 @@ ENV = "VWLOG_ENGINE"
 _ROOT = Path(__file__).resolve().parent.parent
 _SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
+WHEEL_INFO = Path(__file__).with_name("_engine.json")
+"""Written into a wheel by its build hook (``hatch_build.py``): which engine the wheel holds and,
+for a pure one, why. Absent in a source checkout."""
+
+
+def wheel_info() -> dict[str, object] | None:
+    """What the wheel this package was installed from says of its engine (`WHEEL_INFO`), or
+    ``None`` for a source checkout."""
+    try:
+        info = json.loads(WHEEL_INFO.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return info if isinstance(info, dict) else None
+
 
 def source_of(name: str) -> Path:
     """The Python source of an engine module (a package's ``__init__.py``)."""
@@ -95,15 +110,22 @@ def extension_of(name: str) -> Path | None:
 
 def _state() -> str:
     """``compiled``, ``pure`` (nothing built), ``stale`` (a source changed after the build),
-    ``partial`` (some modules are missing) or ``forced`` (``VWLOG_ENGINE=pure``)."""
+    ``partial`` (some modules are missing), ``forced`` (``VWLOG_ENGINE=pure``) or ``wheel``
+    (installed from a wheel that holds the pure engine, `wheel_info` says why)."""
     if os.environ.get(ENV, "").strip().lower() == "pure":
         return "forced"
     built = [(name, extension_of(name)) for name in COMPILED]
     present = [(name, ext) for name, ext in built if ext is not None]
+    info = wheel_info()
+    if info is not None and info.get("engine") == "pure" and not present:
+        return "wheel"
     if not present:
         return "pure"
     if len(present) != len(built):
         return "partial"
+    if info is not None:
+        # an installed wheel: its files' times are those of the unpacking, not of a build
+        return "compiled"
     for name, ext in present:
         if source_of(name).stat().st_mtime > ext.stat().st_mtime:
             return "stale"
@@ -234,8 +256,10 @@ __all__ = [
     "COMPILED",
     "ENV",
     "STATE",
+    "WHEEL_INFO",
     "extension_of",
     "is_compiled",
     "restore_docstrings",
     "source_of",
+    "wheel_info",
 ]

@@ -115,6 +115,9 @@ def engine_build_note() -> str | None:
         "stale": _(
             "the compiled build is older than the sources; rebuild it with: {command}"
         ).format(command=build.BUILD_COMMAND),
+        "wheel": _("this installation holds the pure-Python engine ({reason})").format(
+            reason=str((build.wheel_info() or {}).get("reason", "?"))
+        ),
     }
     return _("engine build: {why}").format(why=why.get(build.STATE, build.STATE))
 
