@@ -17,6 +17,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
+from vwlog.cli.clicktext import CLICK_MESSAGES
 from vwlog.io import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,7 +109,8 @@ def test_placeholders_are_the_same_in_both_languages(
         for text in strings:
             if _placeholders(text) != want:
                 wrong.append((key, text))
-        if len(sources) == 2 and _placeholders(sources[0]) != want:
+        if len(sources) == 2 and _placeholders(sources[0]) != want and key not in CLICK_MESSAGES:
+            # click's own (vwlog.cli.clicktext) give every placeholder of both forms to each
             wrong.append((key, "singular and plural differ"))
     assert wrong == []
 

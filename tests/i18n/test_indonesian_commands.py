@@ -56,7 +56,9 @@ def test_diff_of_a_prefix_and_identical_records_in_indonesian(
 def test_golden_next_in_indonesian(plain_env: None, request: pytest.FixtureRequest) -> None:
     code, out, _err = _run(["--lang", "id", "next", str(FULL), "--at", "40"])
     assert code == 0
-    assert out.startswith("seq 40 · turn 1 · COMBAT: giliran p1 memutuskan (priority); 2 yang sah:")
+    assert out.startswith(
+        "seq 40 · turn 1 · COMBAT: giliran p1 memutuskan (prioritas); 2 yang sah:"
+    )
     _golden("next.id.txt", out, request)
     code, out, _err = _run(["--lang", "id", "next", str(SAMPLES / "absolute-victory.jsonl")])
     assert "pertandingan sudah selesai (dimenangkan p1)" in out

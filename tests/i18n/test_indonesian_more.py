@@ -30,14 +30,14 @@ def test_golden_show_in_indonesian(plain_env: None, request: pytest.FixtureReque
     code, out, _err = _run(["--lang", "id", "show", str(FULL), "--at", "120", "--as", "p1"])
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "setelah seq 120"
+    assert lines[0] == "sebagai p1: apa yang dapat diketahui p1, setelah seq 120"
     assert lines[1] == "turn 2 · aktif p2 · COMBAT/C3 · prioritas p2 (pass 0)"
     assert " p1: gold 10 honor 5 VP 0 · tangan 3 deck 10 Graveyard 0" in lines
     assert "        p2-003 Gold Prospector 1/0/2 (ter-slide, Fatigue)" in lines
     _golden("show.id.txt", out, request)
     code, english, _err = _run(["show", str(FULL), "--at", "120", "--as", "p1"])
     assert english.splitlines()[:2] == [
-        "after seq 120",
+        "as p1: what p1 may know, after seq 120",
         "turn 2 · active p2 · COMBAT/C3 · priority p2 (passes 0)",
     ]
     assert "        p2-003 Gold Prospector 1/0/2 (slid, fatigued)" in english

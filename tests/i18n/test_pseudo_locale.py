@@ -186,7 +186,7 @@ def test_the_stepper_says_nothing_outside_the_catalogs(pseudo: None) -> None:
 def test_the_board_says_nothing_outside_the_catalogs(pseudo: None) -> None:
     """``show``, ``replay --board`` and so the stepper's board (the same drawing)."""
     out = _run("show", str(FULL), "--at", "120", "--as", "p1")
-    assert "«after seq 120»" in out
+    assert "«as p1: what p1 may know, after seq 120»" in out
     assert english_words(out) == []
     board = _run("replay", str(SAMPLES / "absolute-victory.jsonl"), "--board")
     assert "«register (top last):»" in board

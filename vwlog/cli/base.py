@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -24,10 +24,12 @@ import click
 from typing_extensions import override
 
 from vwlog.cli import options
+from vwlog.cli.clicktext import speak_click_in_the_active_language
 from vwlog.cli.errors import cli_message
 from vwlog.cli.helptexts import TranslatedHelp
 from vwlog.cli.pipes import quiet_on_closed_pipe
 from vwlog.io.i18n import gettext as _
+from vwlog.io.i18n import normalize_language, pop_language, push_language
 from vwlog.model.errors import IllegalEventError, VwlogError
 from vwlog.render.text import term
 from vwlog.store.location import Source, legacy_store, store_location
@@ -119,19 +121,25 @@ def input_error(error: VwlogError) -> InputError:
     return InputError(term(cli_message(error)))
 
 
+speak_click_in_the_active_language()  # click's own usage errors and help words, too
+
+
 class OneLineUsageError(click.UsageError):
     """A usage error shown as one line, ``Error: <message> (see 'vwlog CMD --help')``, where
-    click would print the usage, a hint and the error on three."""
+    click would print the usage, a hint and the error on three (worded when it is raised, in
+    the language of the command line that failed, which has ended by the time click shows
+    it)."""
+
+    def __init__(self, message: str, ctx: click.Context | None = None) -> None:
+        super().__init__(message, ctx)
+        command = self.ctx.command_path if self.ctx is not None else "vwlog"
+        self.line = _("Error: {message} (see '{command} --help')").format(
+            message=term(self.format_message()), command=command
+        )
 
     @override
     def show(self, file: Any = None) -> None:
-        command = self.ctx.command_path if self.ctx is not None else "vwlog"
-        click.echo(
-            _("Error: {message} (see '{command} --help')").format(
-                message=term(self.format_message()), command=command
-            ),
-            err=True,
-        )
+        click.echo(self.line, err=True)
 
 
 def _one_line(error: click.UsageError) -> click.UsageError:
@@ -140,9 +148,59 @@ def _one_line(error: click.UsageError) -> click.UsageError:
     return OneLineUsageError(error.format_message(), error.ctx)
 
 
+def _language_asked(args: list[str]) -> str | None:
+    """The language a command line's own ``--lang`` names (before any ``--``), if any."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            return normalize_language(args[i + 1])
+        if arg.startswith("--lang="):
+            return normalize_language(arg.partition("=")[2])
+    return None
+
+
+def _parse_in_language_asked(
+    parse: Callable[[click.Context, list[str]], list[str]], ctx: click.Context, args: list[str]
+) -> list[str]:
+    """``parse(ctx, args)`` in the language the arguments' ``--lang`` names, from the start:
+    click words a usage error (an unknown option, a missing argument) while it parses, before
+    ``--lang``'s callback has run. A usage error becomes one line, worded now. The language
+    is the context's until it closes (restored after the callback's, which is set later), or
+    until the parse fails."""
+    asked = _language_asked(args)
+    if asked is None:
+        try:
+            return parse(ctx, args)
+        except click.UsageError as error:
+            raise _one_line(error) from error
+    token = push_language(asked)
+    restored: list[bool] = []
+
+    def restore() -> None:
+        if not restored:
+            restored.append(True)
+            pop_language(token)
+
+    ctx.call_on_close(restore)  # before the callback's own: closed after it
+    try:
+        return parse(ctx, args)
+    except click.UsageError as error:
+        one_line = _one_line(error)
+        restore()
+        raise one_line from error
+    except BaseException:
+        restore()
+        raise
+
+
 class VwlogCommand(TranslatedHelp, click.Command):
     """A command whose help is written in the active language and whose `VwlogError` becomes
-    one ``Error: …`` line in that language (exit code 2)."""
+    one ``Error: …`` line in that language (exit code 2), as does a usage error."""
+
+    @override
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return _parse_in_language_asked(super().parse_args, ctx, args)
 
     @override
     def invoke(self, ctx: click.Context) -> Any:
@@ -171,11 +229,8 @@ class VwlogGroup(TranslatedHelp, click.Group):
 
     @override
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            with quiet_on_closed_pipe(ctx):  # `vwlog --help | head -1`, too
-                return super().parse_args(ctx, args)
-        except click.UsageError as error:
-            raise _one_line(error) from error
+        with quiet_on_closed_pipe(ctx):  # `vwlog --help | head -1`, too
+            return _parse_in_language_asked(super().parse_args, ctx, args)
 
     @override
     def invoke(self, ctx: click.Context) -> Any:

@@ -10,7 +10,7 @@ from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo, to_json
 from vwlog.io.i18n import gettext as _
-from vwlog.render.text import term
+from vwlog.render.text import decision_kind_name, term
 from vwlog.services.decisions import Awaited, awaited_in_log, awaited_in_store
 
 
@@ -31,7 +31,10 @@ def _text(a: Awaited) -> str:
         return _("{where}: no decision is awaited (the rules act next)").format(where=where)
     lines = [
         _("{where}: {player} to decide ({kind}); {count} legal:").format(
-            where=where, player=term(a.player), kind=term(a.kind), count=len(a.decisions)
+            where=where,
+            player=term(a.player),
+            kind=term(decision_kind_name(a.kind)),
+            count=len(a.decisions),
         )
     ]
     lines += [f"  {term(d)}" for d in a.decisions]

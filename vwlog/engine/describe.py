@@ -95,15 +95,16 @@ if TYPE_CHECKING:
 
 # -- names -----------------------------------------------------------------------------------
 
-PHASE_NAMES: dict[Phase, str] = {
-    Phase.PREP: "Preparation Phase",
-    Phase.MAIN1: "Main Phase 1",
-    Phase.COMBAT: "Combat Phase",
-    Phase.MAIN2: "Main Phase 2",
-    Phase.DEPLOY: "Deploy Phase",
-    Phase.END: "End Phase",
+PHASE_NAMES: dict[Phase, Msg] = {
+    Phase.PREP: msg("Preparation Phase"),
+    Phase.MAIN1: msg("Main Phase 1"),
+    Phase.COMBAT: msg("Combat Phase"),
+    Phase.MAIN2: msg("Main Phase 2"),
+    Phase.DEPLOY: msg("Deploy Phase"),
+    Phase.END: msg("End Phase"),
 }
-"""How descriptions name each phase."""
+"""How descriptions name each phase (``str`` of each is its English name; the seed's own
+names, such as *Main Phase I*, are the catalogs')."""
 
 # -- events ----------------------------------------------------------------------------------
 

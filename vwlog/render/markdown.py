@@ -276,7 +276,7 @@ def _md_violations(report: DisputeReport) -> list[str]:
         out += [
             _("Board {label}:").format(label=board_label(m)),
             "",
-            *_md_block(board_text(m.board, translated=False)),
+            *_md_block(board_text(m.board)),
             "",
         ]
         out += [_("Events around seq {seq}:").format(seq=m.seq), ""]
@@ -389,7 +389,7 @@ def report_markdown(report: DisputeReport) -> str:
         m = report.at
         out += [_("## Position at seq {seq}").format(seq=m.seq), ""]
         out += [_("Board {label}:").format(label=board_label(m)), ""]
-        out += [*_md_block(board_text(m.board, translated=False)), ""]
+        out += [*_md_block(board_text(m.board)), ""]
         out += [_("Events around seq {seq}:").format(seq=m.seq), "", *_md_events(report, m), ""]
         for k in report.knowledge.values():
             out += _md_knowledge(k)

@@ -46,11 +46,13 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "DECISION_KIND_NAMES",
     "VICTORY_NAMES",
     "board_label",
     "board_text",
     "cell_text",
     "counted",
+    "decision_kind_name",
     "diff_text",
     "difference_text",
     "event_text",
@@ -199,6 +201,33 @@ VICTORY_NAMES: dict[str, str] = {
     "UNFINISHED": N_("unfinished"),
 }
 """How a match ended, as a summary line names it (``victory.lower()`` in English)."""
+
+
+DECISION_KIND_NAMES: dict[str, str] = {
+    "setup": N_("setup"),
+    "supply": N_("supply"),
+    "deploy": N_("deploy"),
+    "stray": N_("Stray"),
+    "registration": N_("registration"),
+    "attackers": N_("attackers"),
+    "declare": N_("declare"),
+    "blockers": N_("blockers"),
+    "blocks": N_("blocks"),
+    "damage": N_("damage"),
+    "discard": N_("discard"),
+    "priority": N_("priority"),
+}
+"""The kinds of an awaited decision (``vwlog.rules.expectation.DecisionKind``), as ``next``
+names them: the kind itself in English."""
+
+
+def decision_kind_name(kind: str | None) -> str:
+    """The kind of an awaited decision (``priority``) in the active language; an unknown one
+    as it is."""
+    if kind is None:
+        return ""
+    name = DECISION_KIND_NAMES.get(kind)
+    return _(name) if name is not None else kind
 
 
 def victory_name(victory: str | None) -> str:
