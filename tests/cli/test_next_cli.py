@@ -35,7 +35,7 @@ def test_next_names_the_player_and_the_legal_decisions(runner: CliRunner) -> Non
     assert result.exit_code == 0
     first, *decisions = result.stdout.splitlines()
     assert first.startswith(f"seq {PRIORITY_SEQ} · turn 1 · COMBAT: p1 to decide (priority)")
-    assert decisions == ["  pass", "  pay p1-001 s1"]
+    assert decisions == ["  pass", "  pay p1-001 s1 (Blackfang Fortress)"]
 
 
 def test_next_json_and_standard_input_agree(runner: CliRunner) -> None:

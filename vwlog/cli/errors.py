@@ -69,6 +69,8 @@ def cli_message(error: VwlogError) -> str:
             return _("{error} ('vwlog fork MATCH --at SEQ')").format(error=said)
         case NotAForkError():
             return _("{error}; rebase works on a fork made with 'vwlog fork'").format(error=said)
+        case UnknownVerbError() if said.endswith("?"):  # a suggestion ends it
+            return _("{error} (see 'vwlog play --help')").format(error=said)
         case UnknownVerbError():
             return _("{error}; see 'vwlog play --help'").format(error=said)
         case InvalidParameterError() if error.parameter in _OPTIONS:

@@ -9,6 +9,8 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo, to_json
+from vwlog.engine.notation import named_decision
+from vwlog.io.i18n import fmt_number
 from vwlog.io.i18n import gettext as _
 from vwlog.render.text import decision_kind_name, term
 from vwlog.services.decisions import Awaited, awaited_in_log, awaited_in_store
@@ -16,8 +18,10 @@ from vwlog.services.decisions import Awaited, awaited_in_log, awaited_in_store
 
 def _text(a: Awaited) -> str:
     """Whose decision is awaited and every legal one, in the active language (the decisions
-    themselves are the play notation, the same in every language); the ids a record carries
-    through `term`, so that a crafted one neither starts a line nor sends an escape."""
+    themselves are the play notation, the same in every language, each followed by the names
+    of the cards it names); the ids and names a record carries through `term`, so that a
+    crafted one neither starts a line nor sends an escape. Where a combinatorial choice lists
+    a bounded family, the first line says how many are shown of how many are legal."""
     where = _("seq {seq} · turn {turn}").format(seq=a.seq, turn=a.turn) + (
         f" · {term(a.phase)}" if a.phase else ""
     )
@@ -29,16 +33,32 @@ def _text(a: Awaited) -> str:
         return _("{where}: the match is over").format(where=where)
     if a.player is None:
         return _("{where}: no decision is awaited (the rules act next)").format(where=where)
-    lines = [
-        _("{where}: {player} to decide ({kind}); {count} legal:").format(
+    if not a.sampled:
+        first = _("{where}: {player} to decide ({kind}); {count} legal:").format(
             where=where,
             player=term(a.player),
             kind=term(decision_kind_name(a.kind)),
             count=len(a.decisions),
         )
-    ]
-    lines += [f"  {term(d)}" for d in a.decisions]
-    return "\n".join(lines)
+    elif a.exact:
+        first = _("{where}: {player} to decide ({kind}); showing {shown} of {total} legal:").format(
+            where=where,
+            player=term(a.player),
+            kind=term(decision_kind_name(a.kind)),
+            shown=len(a.decisions),
+            total=fmt_number(a.total),
+        )
+    else:
+        first = _(
+            "{where}: {player} to decide ({kind}); showing {shown} of ≥ {total} legal:"
+        ).format(
+            where=where,
+            player=term(a.player),
+            kind=term(decision_kind_name(a.kind)),
+            shown=len(a.decisions),
+            total=fmt_number(a.total),
+        )
+    return "\n".join([first, *(f"  {term(named_decision(d, a.names))}" for d in a.decisions)])
 
 
 @main.command("next")
@@ -68,8 +88,9 @@ def next_(
     MATCH_OR_LOG is a log file ('-' reads standard input), or a stored match
     id when no such file exists. The decisions are written in the notation
     'vwlog play' takes (see 'vwlog play --help'), so any line can be played
-    as it is; where a choice is combinatorial (attackers, blocks, damage) a
-    bounded, representative family is listed.
+    as it is (the names of the cards follow in parentheses); where a choice is
+    combinatorial (attackers, blocks, damage) a bounded, representative family
+    is listed, and the first line says how many are shown of how many are legal.
 
     Example:
 
@@ -96,6 +117,9 @@ def next_(
                     "over": result.over,
                     "winner": result.winner,
                     "decisions": list(result.decisions),
+                    "total": result.total,
+                    "total_exact": result.exact,
+                    "cards": result.names,
                 }
             )
         )

@@ -19,7 +19,7 @@ import click
 from vwlog.io.i18n import say
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
-from vwlog.model.text import msg
+from vwlog.model.text import closest, did_you_mean, msg
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -236,15 +236,16 @@ def named_for_user(ctx: click.Context) -> Iterator[None]:
         raise UsageError(message) from err  # said already, in the active language
 
 
-def no_match(arg: str) -> NotFoundError:
-    """The error for a ``MATCH_OR_LOG`` that names nothing."""
-    return NotFoundError(
-        msg(
-            "{arg}: no such log file, and no stored match {match} (see 'vwlog list')",
-            arg=arg,
-            match=repr(arg),
-        )
+def no_match(arg: str, store: MatchStore | None = None) -> NotFoundError:
+    """The error for a ``MATCH_OR_LOG`` that names nothing, with the stored match id it is
+    most likely a typo of, if any."""
+    said = msg(
+        "{arg}: no such log file, and no stored match {match} (see 'vwlog list')",
+        arg=arg,
+        match=repr(arg),
     )
+    known = [m.match_id for m in store.list_matches()] if store is not None else []
+    return NotFoundError(did_you_mean(said, closest(arg, known)))
 
 
 def stored_match(ctx: click.Context, url: str, arg: str) -> MatchStore:
@@ -261,7 +262,7 @@ def stored_match(ctx: click.Context, url: str, arg: str) -> MatchStore:
     try:
         store.head(arg)
     except MatchNotFoundError:
-        raise no_match(arg) from None
+        raise no_match(arg, store) from None
     return store
 
 

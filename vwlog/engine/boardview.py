@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from vwlog.model.errors import UnknownPlayerError
+from vwlog.model.text import closest
 from vwlog.model.types import (
     CardType,
     Stat,
@@ -251,7 +252,8 @@ def board_view(
     """
     s = state
     if player is not None and not s.has_player(player):
-        raise UnknownPlayerError(player, [p.id for p in s.players])
+        seated = [p.id for p in s.players]
+        raise UnknownPlayerError(player, seated, hint=closest(player, seated))
     unplaced: dict[str, dict[str, list[PropertyView]]] = {
         p.id: {"RETURN_HOME": [], "STRAY": []} for p in s.players
     }

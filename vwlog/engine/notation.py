@@ -21,7 +21,8 @@ alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -50,7 +51,8 @@ from vwlog.events import (
     SupplyChosen,
     acting_player,
 )
-from vwlog.model.errors import UnknownVerbError, UsageError
+from vwlog.model.errors import UnknownPlayerError, UnknownVerbError, UsageError
+from vwlog.model.text import closest, did_you_mean, msg
 from vwlog.model.types import PlacementReason, SupplyOption
 from vwlog.rules import Expect, expect, legal_decisions
 
@@ -63,8 +65,10 @@ __all__ = [
     "DecisionSyntaxError",
     "UnknownDecisionError",
     "Verb",
+    "card_names",
     "decision_syntax",
     "format_decision",
+    "named_decision",
     "parse_decision",
 ]
 
@@ -75,7 +79,8 @@ class DecisionSyntaxError(UsageError):
 
 class UnknownDecisionError(DecisionSyntaxError, UnknownVerbError):
     """A decision whose first word is no verb (also the library's `UnknownVerbError`, which
-    the command line words with where to read the notation)."""
+    the command line words with where to read the notation); the verb it is closest to, if
+    any, is suggested."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +132,77 @@ def _supply(b: _Board, words: list[str]) -> list[AnyEvent]:
     return [SupplyChosen(player=b.player, option=SupplyOption(words[0].upper()))]
 
 
+def _known_ids(state: MatchState) -> set[str]:
+    """Every card (and Territory) id the match knows."""
+    return {*state.instances, *state.permanents}
+
+
+def _unknown(what: str, known: Iterable[str]) -> DecisionSyntaxError:
+    """The error for an id the match does not know, suggesting the closest known one."""
+    return DecisionSyntaxError(
+        did_you_mean(msg("unknown card {card}", card=repr(what)), closest(what, known))
+    )
+
+
+def _slug(name: str) -> str:
+    return "-".join(name.lower().split())
+
+
+def _by_name(b: _Board, word: str) -> str | None:
+    """The one card a name stands for (the card's name with hyphens for spaces, or its
+    definition id, in any case): the only copy in the match, else the only one on the board
+    or in the deciding player's hand. ``None`` if no card has this name.
+
+    Raises:
+        DecisionSyntaxError: several cards have this name, none of them singled out.
+    """
+    state, slug = b.state, word.lower()
+    copies = [
+        i
+        for i, card in state.instances.items()
+        if (d := state.cards.get(card)) is not None and slug in (d.id.lower(), _slug(d.name))
+    ]
+    if len(copies) <= 1:
+        return copies[0] if copies else None
+    hand = set(state.player(b.player).hand) if b.player in state.seats else set()
+    near = [i for i in copies if i in state.permanents or i in hand]
+    if len(near) == 1:
+        return near[0]
+    raise DecisionSyntaxError(
+        msg(
+            "card name {name} is ambiguous: write one of {cards}",
+            name=repr(word),
+            cards=", ".join(near or copies),
+        )
+    )
+
+
+def _card(b: _Board, word: str) -> str:
+    """A card id a decision names (or, where it singles one out, a card's name: see
+    `_by_name`), refused with the closest known id if the match knows none such."""
+    known = _known_ids(b.state)
+    if word in known:
+        return word
+    named = _by_name(b, word)
+    if named is not None:
+        return named
+    raise _unknown(word, known)
+
+
+def _cards(b: _Board, words: Iterable[str]) -> tuple[str, ...]:
+    return tuple(_card(b, w) for w in words)
+
+
+def _target(b: _Board, word: str) -> str:
+    """A skill's target: a card or a player."""
+    known = _known_ids(b.state) | set(b.state.seats)
+    if word in known:
+        return word
+    raise _unknown(word, known)
+
+
 def _cost_of_card(b: _Board, card: str) -> CostPaid:
+    card = _card(b, card)
     try:
         gold = b.state.defn(card).cost
     except KeyError as err:
@@ -136,10 +211,16 @@ def _cost_of_card(b: _Board, card: str) -> CostPaid:
 
 
 def _cost_of_skill(b: _Board, card: str, skill_id: str) -> CostPaid:
+    card = _card(b, card)
     if card not in b.state.instances:
         raise DecisionSyntaxError(f"unknown card {card!r}")
-    skill = b.state.defn(card).skill(skill_id)
+    definition = b.state.defn(card)
+    skill = definition.skill(skill_id)
     if skill is None:
+        hint = closest(skill_id, [s.id for s in definition.skills])
+        if hint is not None:
+            said = msg("{card} has no skill {skill}", card=card, skill=repr(skill_id))
+            raise DecisionSyntaxError(did_you_mean(said, hint))
         raise DecisionSyntaxError(f"{card} has no skill {skill_id!r}")
     return CostPaid(
         player=b.player,
@@ -170,8 +251,8 @@ def _pay(b: _Board, words: list[str]) -> list[AnyEvent]:
 
 def _summon(b: _Board, words: list[str]) -> list[AnyEvent]:
     _at_most(words, 2)
-    card = words[0]
-    territory = words[1] if len(words) > 1 else None
+    card = _card(b, words[0])
+    territory = _card(b, words[1]) if len(words) > 1 else None
     summoned = CardSummoned(
         player=b.player, card=card, object_id=b.next_object(), territory=territory
     )
@@ -182,13 +263,13 @@ def _summon(b: _Board, words: list[str]) -> list[AnyEvent]:
 
 def _skill(b: _Board, words: list[str]) -> list[AnyEvent]:
     _at_most(words, 3)
-    card, skill_id = words[0], words[1]
+    card, skill_id = _card(b, words[0]), words[1]
     registered = SkillRegistered(
         player=b.player,
         card=card,
         skill=skill_id,
         object_id=b.next_object(),
-        target=words[2] if len(words) > 2 else None,
+        target=_target(b, words[2]) if len(words) > 2 else None,
     )
     if _paid(b, card, skill_id):
         return [registered]
@@ -205,7 +286,7 @@ def _placement_reason(b: _Board) -> PlacementReason:
 
 def _place(b: _Board, words: list[str]) -> list[AnyEvent]:
     _at_most(words, 2)
-    card, territory = words[0], words[1]
+    card, territory = _card(b, words[0]), _card(b, words[1])
     return [
         PropertyPlaced(player=b.player, card=card, territory=territory, reason=_placement_reason(b))
     ]
@@ -217,20 +298,26 @@ def _done(b: _Board, words: list[str]) -> list[AnyEvent]:
 
 
 def _attackers(b: _Board, words: list[str]) -> list[AnyEvent]:
-    return [AttackersEnteredBattle(player=b.player, followers=tuple(words))]
+    return [AttackersEnteredBattle(player=b.player, followers=_cards(b, words))]
 
 
 def _declare(b: _Board, words: list[str]) -> list[AnyEvent]:
-    attacks = tuple(Attack(follower=f, target=t) for f, t in _pairs(words, "FOLLOWER:TERRITORY"))
+    attacks = tuple(
+        Attack(follower=_card(b, f), target=_card(b, t))
+        for f, t in _pairs(words, "FOLLOWER:TERRITORY")
+    )
     return [AttackDeclared(player=b.player, attacks=attacks)]
 
 
 def _blockers(b: _Board, words: list[str]) -> list[AnyEvent]:
-    return [BlockersEnteredBattle(player=b.player, followers=tuple(words))]
+    return [BlockersEnteredBattle(player=b.player, followers=_cards(b, words))]
 
 
 def _blocks(b: _Board, words: list[str]) -> list[AnyEvent]:
-    blocks = tuple(Block(blocker=x, attacker=y) for x, y in _pairs(words, "BLOCKER:ATTACKER"))
+    blocks = tuple(
+        Block(blocker=_card(b, x), attacker=_card(b, y))
+        for x, y in _pairs(words, "BLOCKER:ATTACKER")
+    )
     return [BlocksAssigned(player=b.player, blocks=blocks)]
 
 
@@ -242,7 +329,9 @@ def _damage(b: _Board, words: list[str]) -> list[AnyEvent]:
             if len(parts) != 3 or not parts[0] or not parts[1] or not parts[2].isdigit():
                 raise DecisionSyntaxError(f"{w!r} is not SOURCE:RECIPIENT:AMOUNT")
             allocations.append(
-                Allocation(source=parts[0], recipient=parts[1], amount=int(parts[2]))
+                Allocation(
+                    source=_card(b, parts[0]), recipient=_card(b, parts[1]), amount=int(parts[2])
+                )
             )
         return [FollowerDamageAssigned(player=b.player, allocations=tuple(allocations))]
     if str(b.expected.kind) != "damage":
@@ -256,7 +345,7 @@ def _damage(b: _Board, words: list[str]) -> list[AnyEvent]:
 
 
 def _discard(b: _Board, words: list[str]) -> list[AnyEvent]:
-    return [HandLimitDiscarded(player=b.player, cards=tuple(words))]
+    return [HandLimitDiscarded(player=b.player, cards=_cards(b, words))]
 
 
 def _concede(b: _Board, words: list[str]) -> list[AnyEvent]:
@@ -362,10 +451,14 @@ def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEv
         raise DecisionSyntaxError("empty decision")
     if player is None:
         raise DecisionSyntaxError("no decision is awaited now (the match is over or not started)")
+    if state.seats and player not in state.seats:
+        raise UnknownPlayerError(
+            player, tuple(state.seats), hint=closest(player, state.seats)
+        ).within(f"decision {text!r}: ")
     name, args = words[0].lower(), words[1:]
     verb = VERBS.get(name)
     if verb is None:
-        raise UnknownDecisionError(text, name)
+        raise UnknownDecisionError(text, name, closest(name, VERBS))
     try:
         return verb.parse(_Board(ruleset, state, exp, player), args)
     except IndexError as err:
@@ -441,3 +534,39 @@ def format_decision(event: AnyEvent, ruleset: Ruleset, state: MatchState) -> str
         except UsageError:
             pass
     return event.model_dump_json(exclude_defaults=False)
+
+
+_WORD = re.compile(r"[^\s:]+")
+
+
+def card_names(decisions: Iterable[str], state: MatchState) -> dict[str, str]:
+    """The name of every card that the words of ``decisions`` name, by id, in the order
+    they are first named (the notation itself writes ids: one card of a deck may be held
+    twice)."""
+    names: dict[str, str] = {}
+    for text in decisions:
+        if text.lstrip().startswith("{"):
+            continue  # compact JSON: an event the words could not say
+        for word in _WORD.findall(text):
+            if word in names or word not in state.instances:
+                continue
+            card = state.cards.get(state.instances[word])
+            if card is not None:
+                names[word] = card.name
+    return names
+
+
+def named_decision(text: str, names: Mapping[str, str]) -> str:
+    """A decision's words with the names of the cards it names (``names``, by id: see
+    `card_names`), for a person to read::
+
+        pay p1-006 (Blackfang Fortress)
+        blocks p2-002:p1-002 (p2-002 Ember Scout; p1-002 Iron Warden)
+
+    The words before the parenthesis are the decision as `parse_decision` reads it."""
+    named = {w: names[w] for w in _WORD.findall(text) if w in names}
+    if not named or text.lstrip().startswith("{"):
+        return text
+    if len(named) == 1:
+        return f"{text} ({next(iter(named.values()))})"
+    return f"{text} ({'; '.join(f'{card} {name}' for card, name in named.items())})"

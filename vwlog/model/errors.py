@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Literal, Self
 
-from vwlog.model.text import Msg, msg, said_text
+from vwlog.model.text import Msg, did_you_mean, msg, said_text
 from vwlog.model.violation import Violation
 
 if TYPE_CHECKING:
@@ -271,9 +271,9 @@ class DecisionSyntaxError(UsageError):
 class UnknownVerbError(DecisionSyntaxError):
     """A decision starts with a word that names no decision."""
 
-    def __init__(self, text: str, verb: str) -> None:
-        super().__init__(text, msg("unknown decision {verb}", verb=repr(verb)))
-        self.args = (text, verb)
+    def __init__(self, text: str, verb: str, hint: str | None = None) -> None:
+        super().__init__(text, did_you_mean(msg("unknown decision {verb}", verb=repr(verb)), hint))
+        self.args = (text, verb, hint)
         self.verb = verb
 
     def phrase(self) -> Msg | str:
@@ -470,16 +470,15 @@ class RulesetFileError(RulesetError):
 class UnknownPlayerError(UsageError, LookupError):
     """A player id that has no seat in the match."""
 
-    def __init__(self, player: str, seated: Sequence[str] = ()) -> None:
+    def __init__(self, player: str, seated: Sequence[str] = (), hint: str | None = None) -> None:
         players: Msg | str = ", ".join(seated) or msg("none, the match has not started")
-        super().__init__(
-            msg(
-                "no player {player} in this match (players: {players})",
-                player=repr(player),
-                players=players,
-            )
+        said = msg(
+            "no player {player} in this match (players: {players})",
+            player=repr(player),
+            players=players,
         )
-        self.args = (player, tuple(seated))
+        super().__init__(did_you_mean(said, hint))
+        self.args = (player, tuple(seated), hint)
         self.player = player
         self.seated = tuple(seated)
 

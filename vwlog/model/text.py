@@ -24,11 +24,22 @@ Pure: no I/O, no gettext here.
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-__all__ = ["Count", "Msg", "SaidText", "msg", "said_text", "term", "visible"]
+__all__ = [
+    "Count",
+    "Msg",
+    "SaidText",
+    "closest",
+    "did_you_mean",
+    "msg",
+    "said_text",
+    "term",
+    "visible",
+]
 
 _FORMAT_CHARACTERS = (
     "\u061c"  # Arabic letter mark
@@ -157,3 +168,30 @@ class SaidText(str):
 def said_text(said: Msg) -> SaidText:
     """``said`` as English text that remembers its template (see `SaidText`)."""
     return SaidText(said)
+
+
+def did_you_mean(said: Msg | str, suggestion: str | None) -> Msg | str:
+    """``said`` (what is unknown), then the known word it is most likely a typo of, if any.
+
+    >>> str(did_you_mean(msg("unknown card {card}", card="'p1-0006'"), "p1-006"))
+    "unknown card 'p1-0006'; did you mean 'p1-006'?"
+    """
+    if suggestion is None:
+        return said
+    return msg("{said}; did you mean {suggestion}?", said=said, suggestion=repr(suggestion))
+
+
+def closest(word: str, known: Iterable[str]) -> str | None:
+    """The known word ``word`` is most likely a typo of (`difflib`), or ``None``.
+
+    >>> closest("blcoks", ["blockers", "blocks", "pass"])
+    'blocks'
+    >>> closest("p1-0006", ["p1-005", "p1-006", "p2-006"])
+    'p1-006'
+    >>> closest("P2", ["p1", "p2"])
+    'p2'
+    """
+    words = list(known)
+    same = [w for w in words if w.casefold() == word.casefold()]
+    found = same or difflib.get_close_matches(word, words, n=1, cutoff=0.6)
+    return found[0] if found else None

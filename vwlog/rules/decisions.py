@@ -4,13 +4,14 @@ Finite and exact for everything the rules define; where a choice is combinatoria
 attackers or blockers, block assignments, damage distributions, discards) the enumeration is
 complete up to `SUBSET_LIMIT` members and otherwise a documented, representative bounded family
 (every single member, all, none, all but one). Every decision yielded passes `check` (a property
-test holds the two together).
+test holds the two together). `count_legal` counts the whole space such a family is drawn from,
+so that a person is told how many are shown of how many.
 """
 
 from __future__ import annotations
 
 from itertools import combinations, islice, product
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from vwlog.events import (
     Allocation,
@@ -49,15 +50,30 @@ from vwlog.rules.common import (
 from vwlog.rules.flow import DecisionKind, Expect, expect
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
 
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState
+
+T = TypeVar("T")
 
 SUBSET_LIMIT: Final = 6
 """Up to this many candidates, every subset is enumerated."""
 PRODUCT_LIMIT: Final = 256
 """Largest number of combined choices enumerated exactly (targets, blocks, damage)."""
+COUNT_BUDGET: Final = 4096
+"""Most candidates `count_legal` checks before it settles for a lower bound."""
+BOUNDED_KINDS: Final = frozenset(
+    (
+        DecisionKind.ATTACKERS,
+        DecisionKind.DECLARE,
+        DecisionKind.BLOCKERS,
+        DecisionKind.BLOCKS,
+        DecisionKind.DAMAGE,
+        DecisionKind.DISCARD,
+    )
+)
+"""The combinatorial choices, of which `legal_decisions` may yield a bounded family only."""
 
 
 def legal_decisions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
@@ -75,9 +91,35 @@ def legal_decisions(ruleset: Ruleset, state: MatchState, player: str) -> Iterato
         return
 
 
+def count_legal(
+    ruleset: Ruleset, state: MatchState, player: str, *, budget: int = COUNT_BUDGET
+) -> tuple[int, bool]:
+    """How many decisions ``player`` may make now, and whether the count is exact.
+
+    Where `legal_decisions` yields a bounded family of a combinatorial choice, this checks
+    the whole space it is drawn from (every subset, every combination, every split of the
+    damage); after ``budget`` candidates the count of the legal ones found so far is a lower
+    bound (the flag is ``False``).
+    """
+    exp = expect(ruleset, state)
+    if exp.player != player or exp.kind is None:
+        return 0, True
+    legal = 0
+    try:
+        for tried, decision in enumerate(_candidates(ruleset, state, exp, player, whole=True)):
+            if tried >= budget:
+                return legal, False
+            if not check_against(ruleset, state, exp, decision):
+                legal += 1
+    except UnknownIdError:
+        pass  # as in `legal_decisions`: nothing that depends on an undefined card is counted
+    return legal, True
+
+
 def _candidates(
-    ruleset: Ruleset, state: MatchState, exp: Expect, player: str
+    ruleset: Ruleset, state: MatchState, exp: Expect, player: str, *, whole: bool = False
 ) -> Iterator[AnyEvent]:
+    """The decisions to check: the bounded family, or with ``whole`` the whole space."""
     kind = exp.kind
     if kind == DecisionKind.SUPPLY:
         options = (
@@ -101,33 +143,39 @@ def _candidates(
         yield from _registrations(ruleset, state, player)
         return
     if kind == DecisionKind.ATTACKERS:
-        for subset in _subsets(attack_candidates(ruleset, state, player)):
+        for subset in _subsets(attack_candidates(ruleset, state, player), whole=whole):
             yield AttackersEnteredBattle(player=player, followers=subset)
         return
     if kind == DecisionKind.DECLARE:
-        yield from _declarations(ruleset, state, player)
+        yield from _declarations(ruleset, state, player, whole=whole)
         return
     if kind == DecisionKind.BLOCKERS:
-        for subset in _subsets(block_candidates(ruleset, state, player)):
+        for subset in _subsets(block_candidates(ruleset, state, player), whole=whole):
             yield BlockersEnteredBattle(player=player, followers=subset)
         return
     if kind == DecisionKind.BLOCKS:
-        yield from _block_assignments(ruleset, state, player)
+        yield from _block_assignments(ruleset, state, player, whole=whole)
         return
     if kind == DecisionKind.DAMAGE:
-        yield from _distributions(ruleset, state, player)
+        yield from _distributions(ruleset, state, player, whole=whole)
         return
     if kind == DecisionKind.DISCARD:
         hand = state.player(player).hand
         need = len(hand) - ruleset.hand_limit
-        for cards in islice(combinations(hand, need), PRODUCT_LIMIT):
+        for cards in _bounded(combinations(hand, need), whole):
             yield HandLimitDiscarded(player=player, cards=cards)
 
 
-def _subsets(items: Sequence[str]) -> Iterator[tuple[str, ...]]:
-    """Every subset up to `SUBSET_LIMIT` items; otherwise none, all, each one, all but one."""
+def _bounded(choices: Iterable[T], whole: bool) -> Iterable[T]:
+    """The first `PRODUCT_LIMIT` choices, or with ``whole`` all of them."""
+    return choices if whole else islice(choices, PRODUCT_LIMIT)
+
+
+def _subsets(items: Sequence[str], *, whole: bool = False) -> Iterator[tuple[str, ...]]:
+    """Every subset up to `SUBSET_LIMIT` items (or with ``whole``, however many); otherwise
+    none, all, each one, all but one."""
     items = tuple(items)
-    if len(items) <= SUBSET_LIMIT:
+    if whole or len(items) <= SUBSET_LIMIT:
         for r in range(len(items) + 1):
             yield from combinations(items, r)
         return
@@ -224,7 +272,9 @@ def _registrations(ruleset: Ruleset, state: MatchState, player: str) -> Iterator
         )
 
 
-def _declarations(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
+def _declarations(
+    ruleset: Ruleset, state: MatchState, player: str, *, whole: bool = False
+) -> Iterator[AnyEvent]:
     reach = {a: attackable(ruleset, state, a) for a in state.combat.attackers}
     attackers = [a for a, targets in reach.items() if targets]
     if not attackers:
@@ -238,7 +288,7 @@ def _declarations(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[
         yield _declaration(player, attackers, combo)
     # ... then independent targets, when the ruleset allows one per attacker (OQ-17)
     if ruleset.attack_target_mode == "PER_ATTACKER":
-        for combo in islice(product(*(reach[a] for a in attackers)), PRODUCT_LIMIT):
+        for combo in _bounded(product(*(reach[a] for a in attackers)), whole):
             if combo not in seen:
                 yield _declaration(player, attackers, combo)
 
@@ -252,7 +302,9 @@ def _declaration(player: str, attackers: list[str], targets: Sequence[str]) -> A
     )
 
 
-def _block_assignments(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
+def _block_assignments(
+    ruleset: Ruleset, state: MatchState, player: str, *, whole: bool = False
+) -> Iterator[AnyEvent]:
     mine = [
         b
         for b in state.combat.blockers
@@ -272,7 +324,7 @@ def _block_assignments(ruleset: Ruleset, state: MatchState, player: str) -> Iter
         ]
         choices.append(None)
         options.append(choices)
-    for combo in islice(product(*options), PRODUCT_LIMIT):
+    for combo in _bounded(product(*options), whole):
         blocks = tuple(
             Block(blocker=b, attacker=a) for b, a in zip(mine, combo, strict=True) if a is not None
         )
@@ -315,7 +367,23 @@ def _split(
     return unique
 
 
-def _distributions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
+def _compositions(atk: int, recipients: Sequence[str]) -> list[list[tuple[str, int]]]:
+    """Every way to split ``atk`` among ``recipients`` (zero shares left out)."""
+    if not recipients:
+        return [[]]
+    if len(recipients) == 1:
+        return [[(recipients[0], atk)] if atk else []]
+    first, rest = recipients[0], recipients[1:]
+    out = []
+    for give in range(atk, -1, -1):
+        for tail in _compositions(atk - give, rest):
+            out.append([(first, give), *tail] if give else tail)
+    return out
+
+
+def _distributions(
+    ruleset: Ruleset, state: MatchState, player: str, *, whole: bool = False
+) -> Iterator[AnyEvent]:
     if player == state.active:
         per_source = []
         for a in live_attackers(state):
@@ -327,7 +395,11 @@ def _distributions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator
                 (b, max(0, state.stat(b, Stat.VIT) - state.permanents[b].damage)) for b in blockers
             ]
             raze_to = state.combat.attacks[a] if has_raze(state, a) else None
-            per_source.append([(a, d) for d in _split(atk, recipients, raze_to)])
+            if whole:
+                ids = [b for b, _ in recipients] + ([raze_to] if raze_to else [])
+                per_source.append([(a, d) for d in _compositions(atk, ids)])
+            else:
+                per_source.append([(a, d) for d in _split(atk, recipients, raze_to)])
     else:
         per_source = []
         for b, a in state.combat.blocks.items():
@@ -335,11 +407,18 @@ def _distributions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator
                 if state.permanents[b].controller == player:
                     atk = state.stat(b, Stat.ATK)
                     per_source.append([(b, [(a, atk)] if atk else [])])
-    for combo in islice(product(*per_source), PRODUCT_LIMIT):
+    for combo in _bounded(product(*per_source), whole):
         allocations = tuple(
             Allocation(source=src, recipient=r, amount=n) for src, dist in combo for r, n in dist
         )
         yield FollowerDamageAssigned(player=player, allocations=allocations)
 
 
-__all__ = ["PRODUCT_LIMIT", "SUBSET_LIMIT", "legal_decisions"]
+__all__ = [
+    "BOUNDED_KINDS",
+    "COUNT_BUDGET",
+    "PRODUCT_LIMIT",
+    "SUBSET_LIMIT",
+    "count_legal",
+    "legal_decisions",
+]

@@ -3,13 +3,14 @@ decision, written in the decision notation (`vwlog.engine.notation`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from vwlog.engine.notation import format_decision
+from vwlog.engine.notation import card_names, format_decision
 from vwlog.engine.replay import FinalState, replay
 from vwlog.engine.seek import state_at
 from vwlog.rules import expect, legal_decisions
+from vwlog.rules.decisions import BOUNDED_KINDS, count_legal
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -39,6 +40,19 @@ class Awaited:
     bounded family; see `vwlog.rules.decisions`)."""
     winner: str | None = None
     over: bool = False
+    total: int = 0
+    """How many decisions are legal: the count of `decisions` where they are every one, more
+    where a combinatorial choice lists a bounded family of them."""
+    exact: bool = True
+    """Whether `total` is exact (``False``: a lower bound, the whole space being too large to
+    check)."""
+    names: dict[str, str] = field(default_factory=dict)
+    """The name of every card `decisions` name, by id."""
+
+    @property
+    def sampled(self) -> bool:
+        """Whether `decisions` are fewer than the legal ones (a bounded family)."""
+        return not self.exact or self.total > len(self.decisions)
 
 
 def awaited(seq: int, state: MatchState, ruleset: Ruleset | None = None) -> Awaited:
@@ -51,10 +65,27 @@ def awaited(seq: int, state: MatchState, ruleset: Ruleset | None = None) -> Awai
     exp = expect(rs, state)
     player = exp.player
     decisions: tuple[str, ...] = ()
+    total, exact = 0, True
     if player is not None:
         decisions = tuple(format_decision(d, rs, state) for d in legal_decisions(rs, state, player))
+        total = len(decisions)
+        if exp.kind in BOUNDED_KINDS:
+            total, exact = count_legal(rs, state, player)
+            total = max(total, len(decisions))
     kind = str(exp.kind) if exp.kind is not None else None
-    return Awaited(seq, state.turn, phase, player, kind, decisions, state.winner, state.over)
+    return Awaited(
+        seq,
+        state.turn,
+        phase,
+        player,
+        kind,
+        decisions,
+        state.winner,
+        state.over,
+        total=total,
+        exact=exact,
+        names=card_names(decisions, state),
+    )
 
 
 def awaited_in_log(
