@@ -14,6 +14,8 @@ from vwlog.projections.stats.common import NEUTRAL, UNFINISHED, _Frozen
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from vwlog.events import LogHeader
+
 
 class TurnPoint(_Frozen):
     """One player in one turn: resources at the end of the turn (a point of a tempo curve) and
@@ -333,6 +335,14 @@ class MatchMetrics(_Frozen):
         raise KeyError(player_id)
 
 
+def header_fields(header: LogHeader | None) -> dict[str, Any]:
+    """What a match's metrics take from its log header: id, creation time, tournament tags
+    (``"?"``, ``None`` and none without a header)."""
+    if header is None:
+        return {"match_id": "?", "created": None, "tags": {}}
+    return {"match_id": header.match_id, "created": header.created, "tags": header.tags()}
+
+
 def deck_identity(fate_deck: Iterable[str], subdeck: Iterable[str] = ()) -> str:
     """The identity of a deck: a hash of its sorted card multiset, order-free.
 
@@ -387,6 +397,7 @@ __all__ = [
     "deck_archetype",
     "deck_faction",
     "deck_identity",
+    "header_fields",
     "tempo_columns",
     "tempo_rows",
 ]

@@ -73,6 +73,7 @@ from vwlog.projections.stats.metrics import (
     TurnPoint,
     deck_faction,
     deck_identity,
+    header_fields,
     tempo_columns,
 )
 from vwlog.rules.effects import is_trusted
@@ -367,7 +368,7 @@ class MatchMetricsVisitor:
                 )
             )
         return MatchMetrics(
-            **_from_header(self._header),
+            **header_fields(self._header),
             ruleset=start.ruleset.id,
             ruleset_version=start.ruleset.version,
             format=str(start.format),
@@ -589,13 +590,6 @@ def _timing(intervals: array[float]) -> DecisionTiming | None:
         median=statistics.median(intervals),
         max=max(intervals),
     )
-
-
-def _from_header(header: LogHeader | None) -> dict[str, Any]:
-    """What a match's metrics take from its log header: id, creation time, tournament tags."""
-    if header is None:
-        return {"match_id": "?", "created": None, "tags": {}}
-    return {"match_id": header.match_id, "created": header.created, "tags": header.tags()}
 
 
 __all__ = ["MatchMetricsVisitor", "ReplayStep"]
