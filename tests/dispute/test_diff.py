@@ -65,11 +65,13 @@ def test_diverging_in_the_middle_at_a_decision() -> None:
     assert d.b.decision
     assert not d.a.violations
     assert [v.rule for v in d.b.violations] == ["R-CMB-19"]
-    # the same events follow from seq 196, but the boards differ (the damage) until seq 211
-    assert d.agree_again == (211, 211)
+    # the same events follow from seq 196, but the boards differ (the damage) until seq 210,
+    # after step 9 destroyed the Warcamp in both (its damage result first, R-CMB-29)
+    assert d.agree_again == (210, 210)
     warcamp = next(x for x in d.differences if x.key == "p2-001")
     assert "in A, Ashen Warcamp (p2-001) has 6 damage" in warcamp.text
-    assert "in B it has 3 damage" in warcamp.text
+    # B's Raze damage (3) and then step 9's (4), which results before the Warcamp goes
+    assert "in B it has 7 damage" in warcamp.text
     text = diff_text(report)
     assert "R-CMB-19 The active player decides how each of their Followers' ATK damage" in text
     assert "A: legal" in text
@@ -334,18 +336,19 @@ def _warned(evs: list[AnyEvent], at: int) -> list[AnyEvent]:
 
 def test_identical_events_from_different_boards_are_no_agreement() -> None:
     # B assigns less damage at seq 193; the same events follow from seq 196, but B's board
-    # keeps the different damage until the turn ends: they agree only from seq 211
+    # keeps the different damage until step 9 destroys the Warcamp in both: they agree only
+    # from seq 210
     report = diff_logs(sample("full-combat.jsonl"), sample("invalid/damage-over-atk.jsonl"))
 
     d = report.divergence
     assert d is not None
     assert d.seq == 193
-    assert d.agree_again == (211, 211)
+    assert d.agree_again == (210, 210)
     assert d.part_again is None
     stretch_a, stretch_b = d.stretch
-    assert [e.seq for e in stretch_a] == list(range(193, 211))
-    assert [e.seq for e in stretch_b] == list(range(193, 211))
-    assert "the records agree again from seq 211; until then:" in diff_text(report)
+    assert [e.seq for e in stretch_a] == list(range(193, 210))
+    assert [e.seq for e in stretch_b] == list(range(193, 210))
+    assert "the records agree again from seq 210; until then:" in diff_text(report)
 
 
 def test_the_same_events_on_another_board_never_agree() -> None:
