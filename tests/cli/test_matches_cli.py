@@ -295,8 +295,8 @@ def test_an_unknown_match_is_one_error_line_and_exit_2(
     result = vwlog(runner, db, *args)
 
     assert result.exit_code == 2
-    # verify takes a MATCH_OR_LOG: its message names both halves of the lookup
-    where = "nope: no such log file, and " if args[0] == "verify" else ""
+    # verify, fork and play take a MATCH_OR_LOG: their message names both halves of the lookup
+    where = "nope: no such log file, and " if args[0] in ("verify", "fork", "play") else ""
     assert one_error_line(result) == f"Error: {where}no stored match 'nope' (see 'vwlog list')"
     assert [p.name for p in tmp_path.iterdir() if not p.name.startswith("vwlog.db")] == []
 

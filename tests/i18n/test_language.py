@@ -241,10 +241,14 @@ def test_an_error_line_in_indonesian(plain_env: None, args: list[str]) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert result.stderr == (
-        "Galat: tidak ada pertandingan tersimpan 'no-such-match' (lihat 'vwlog list')\n"
+        "Galat: no-such-match: tidak ada file log dengan nama itu, dan tidak ada pertandingan "
+        "tersimpan 'no-such-match' (lihat 'vwlog list')\n"
     )
     english = CliRunner().invoke(main, [a for a in args if a not in ("--lang", "id")])
-    assert english.stderr == "Error: no stored match 'no-such-match' (see 'vwlog list')\n"
+    assert english.stderr == (
+        "Error: no-such-match: no such log file, and no stored match 'no-such-match' "
+        "(see 'vwlog list')\n"
+    )
 
 
 def test_help_in_indonesian(plain_env: None) -> None:

@@ -1,5 +1,5 @@
-"""``vwlog import``, ``export``, ``list``, ``fork``, ``play`` and ``lineage``: the
-match store."""
+"""``vwlog import``, ``export``, ``list`` and ``lineage``: the match store (``fork`` and
+``play`` are in `vwlog.cli.play`)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,9 @@ from vwlog.cli.cluster import cluster_option, on_cluster
 from vwlog.cli.importtally import ImportTally
 from vwlog.cli.pipes import record_status
 from vwlog.cli.render import echo, progress, to_json
-from vwlog.engine.notation import decision_syntax
 from vwlog.io.i18n import N_, fmt_number, say
 from vwlog.io.i18n import gettext as _
-from vwlog.model.errors import MatchNotFoundError, UsageError
-from vwlog.model.text import msg
+from vwlog.model.errors import MatchNotFoundError
 from vwlog.render.json import match_summary_json
 from vwlog.render.text import counted, table, term, victory_name
 from vwlog.render.trust import VERDICT_WORDS
@@ -31,7 +29,7 @@ from vwlog.services.cluster import (
     import_task,
     shared_paths,
 )
-from vwlog.services.forks import LineageNode, fork_match, lineage
+from vwlog.services.forks import LineageNode, lineage
 from vwlog.services.importing import import_logs_parallel
 from vwlog.services.matches import (
     SNAPSHOT_EVERY,
@@ -42,7 +40,6 @@ from vwlog.services.matches import (
     import_logs,
     list_vouched,
 )
-from vwlog.services.play import play_decisions
 from vwlog.store import MatchStore
 
 if TYPE_CHECKING:
@@ -414,142 +411,6 @@ def list_(
     echo(counted(len(metas), "match", "matches"), err=True)
 
 
-@main.command()
-@click.argument("match_id")
-@click.option("--at", "at", type=click.IntRange(1), required=True, help="Priority point (seq).")
-@click.option("--name", help="A name for the fork (its id becomes MATCH~NAME).")
-@pass_cli_context
-def fork(cli: CliContext, match_id: str, at: int, name: str | None) -> None:
-    """Start a fork of a stored match at a priority point ("what if I had blocked?").
-
-    The fork is a new stored match that records its parent and fork point;
-    continue it with 'vwlog play'. A seq that is not a priority point is
-    refused, naming the nearest ones ('vwlog replay --priority-points' lists
-    them all).
-
-    Example:
-
-    \b
-        vwlog fork sim-7-00001 --at 235 --name block
-        vwlog next 'sim-7-00001~block'
-    """
-    with open_store(cli, match_id) as store:
-        fork_id = fork_match(store, match_id, at, name=name)
-    echo(term(fork_id))
-
-
-@main.command(epilog="\b\n" + decision_syntax())
-@click.argument("match_id")
-@click.argument("decisions", nargs=-1)
-@click.option(
-    "--from-file",
-    type=click.File("r"),
-    help="Read decisions from a file, one per line ('-' for standard input).",
-)
-@click.option(
-    "--auto",
-    type=click.IntRange(0, 1_000_000),
-    default=0,
-    help="Then let the generator make N more decisions.",
-)
-@click.option(
-    "--policy",
-    type=click.Choice(["greedy", "random"]),
-    default="greedy",
-    show_default=True,
-    help="How --auto chooses: greedy (the generator's heuristics) or random legal decisions.",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for --auto.")
-@click.option(
-    "--choose",
-    "choose",
-    multiple=True,
-    metavar="OBJECT=CARD[,CARD...]",
-    help="Decide the result of a skill that leaves a choice: the card its return takes, the "
-    "cards its bottom puts on the bottom, or the new order of its reorder (repeatable).",
-)
-@pass_cli_context
-def play(
-    cli: CliContext,
-    match_id: str,
-    decisions: tuple[str, ...],
-    from_file: Any,
-    auto: int,
-    policy: str,
-    seed: int,
-    choose: tuple[str, ...],
-) -> None:
-    """Append decisions to a stored match (usually a fork), in play mode.
-
-    Each decision is checked against the rules and rejected with its rule ids
-    if illegal (then nothing at all is stored); every consequence the rules
-    demand is inserted after it. All appended events go in one transaction,
-    chained to the match's head hash.
-
-    Example:
-
-    \b
-        vwlog play 'sim-7-00001~block' pass 'blockers p1-005'
-        vwlog play 'sim-7-00001~block' pass pass 'blocks p1-005:p2-001'
-        vwlog play 'sim-7-00001~block' --auto 500 --policy greedy
-    """
-    items = list(decisions)
-    if from_file is not None:
-        items.extend(
-            line.strip() for line in from_file if line.strip() and not line.startswith("#")
-        )
-    if not items and not auto:
-        raise UsageError(
-            msg(
-                "no decisions given: type them after the match id, e.g. 'vwlog play {match_id} "
-                "pass'; 'vwlog next {match_id}' lists the legal ones (see 'vwlog play --help' for "
-                "the notation)",
-                match_id=match_id,
-            )
-        )
-    with open_store(cli, match_id) as store:
-        result = play_decisions(
-            store,
-            match_id,
-            items,
-            auto=auto,
-            policy=policy,
-            seed=seed,
-            choices=_choices(choose),
-        )
-    ending = (
-        " · "
-        + _("won by {winner} ({victory})").format(
-            winner=term(result.winner), victory=term(result.victory)
-        )
-        if result.winner
-        else ""
-    )
-    echo(
-        _("{match}: {decisions}, {events} appended; head seq {seq}").format(
-            match=term(match_id),
-            decisions=counted(result.decisions, "decision"),
-            events=counted(result.appended, "event"),
-            seq=result.head_seq,
-        )
-        + ending
-    )
-
-
-def _choices(given: tuple[str, ...]) -> dict[str, list[str]]:
-    """``--choose OBJECT=CARD[,CARD...]`` options as a mapping."""
-    out: dict[str, list[str]] = {}
-    for text in given:
-        object_id, sep, cards = text.partition("=")
-        if not sep or not object_id.strip():
-            raise click.BadParameter(
-                _("{text}: write OBJECT=CARD[,CARD...], e.g. o7=p1-012").format(text=repr(text)),
-                param_hint="'--choose'",
-            )
-        out[object_id.strip()] = [c.strip() for c in cards.split(",") if c.strip()]
-    return out
-
-
 def tags_cell(tags: dict[str, str]) -> str:
     """A match's tournament tags in one cell: ``Open 2026 · round 3 · table 12 · 2026-11-02``
     ('-' without tags)."""
@@ -606,4 +467,4 @@ def lineage_(cli: CliContext, match_id: str, output_format: str) -> None:
     echo("\n".join(_tree(root)))
 
 
-__all__ = ["export", "fork", "import_", "lineage_", "list_", "open_store", "play"]
+__all__ = ["export", "import_", "lineage_", "list_", "open_store"]
