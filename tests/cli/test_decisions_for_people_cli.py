@@ -124,30 +124,55 @@ def test_a_complete_list_is_counted_as_it_was(runner: CliRunner) -> None:
     assert (len(data["decisions"]), data["total"], data["total_exact"]) == (2, 2, True)
 
 
+def _many_attackers(log: Path) -> tuple[int, int]:
+    """The first seq after which a player chooses attackers among more than 12 Followers
+    (2**13 subsets: more than `count_legal` checks), and how many Followers."""
+    from vwlog.io.logfile import open_log
+    from vwlog.projections import INITIAL, evolve
+    from vwlog.rules import expect
+    from vwlog.rules.common import attack_candidates
+    from vwlog.rules.flow import DecisionKind
+
+    state = INITIAL
+    with open_log(log) as reader:
+        for _line_no, _raw, record in reader.lines():
+            state = evolve(state, record.event)
+            rs = state.ruleset
+            if rs is None or state.over:
+                continue
+            exp = expect(rs, state)
+            if exp.kind == DecisionKind.ATTACKERS and exp.player is not None:
+                n = len(attack_candidates(rs, state, exp.player))
+                if n > 12:
+                    return record.seq, n
+    raise AssertionError("no choice of attackers among more than 12 Followers")
+
+
 @pytest.mark.slow
 def test_a_space_too_large_to_check_is_counted_as_a_lower_bound(
     runner: CliRunner, tmp_path: Path
 ) -> None:
-    """Fourteen Followers that may attack: 16,384 subsets, more than `count_legal` checks."""
+    """More than 12 Followers that may attack: more subsets than `count_legal` checks."""
     log = tmp_path / "long.jsonl"
     made = runner.invoke(
         main,
         [
             "simulate",
-            *("--seed", "5", "--max-turns", "57", "--policy", "random", "-o", str(log)),
+            *("--seed", "5", "--max-turns", "60", "--policy", "random", "-o", str(log)),
             *("--set", "victory_vp=1000", "--set", "victory_honor=1000000"),
             *("--set", "victory_territories=1000"),
         ],
     )
     assert made.exit_code == 0, made.stderr
-    text = runner.invoke(main, ["next", str(log), "--at", "4452"])
-    assert text.stdout.splitlines()[0] == (
-        "seq 4452 · turn 57 · COMBAT: p1 to decide (attackers); showing 30 of ≥ 4,096 legal:"
-    )
+    seq, followers = _many_attackers(log)
+    text = runner.invoke(main, ["next", str(log), "--at", str(seq)])
+    first = text.stdout.splitlines()[0]
+    shown = 2 + 2 * followers  # none, all, each one, all but one
+    assert first.endswith(f"(attackers); showing {shown} of ≥ 4,096 legal:"), first
     data = json.loads(
-        runner.invoke(main, ["next", str(log), "--at", "4452", "--format", "json"]).stdout
+        runner.invoke(main, ["next", str(log), "--at", str(seq), "--format", "json"]).stdout
     )
-    assert (len(data["decisions"]), data["total"], data["total_exact"]) == (30, 4096, False)
+    assert (len(data["decisions"]), data["total"], data["total_exact"]) == (shown, 4096, False)
 
 
 # -- forks and play on a log file --------------------------------------------------------------
