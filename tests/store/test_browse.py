@@ -90,6 +90,8 @@ def test_import_gives_documented_tables_to_plain_sqlite(runner: CliRunner, tmp_p
         "JOIN players p USING (match_id) WHERE m.event IS NOT NULL GROUP BY m.event",
     )
     assert joined == [{"event": "Club night", "sides": 4, "wins": 2}]
+    plan = _rows(db, "EXPLAIN QUERY PLAN SELECT count(*) FROM matches")
+    assert any("vwlog_catalog_entries" in str(step["detail"]) for step in plan), plan
 
 
 def test_tables_follow_reimport_fork_and_play(runner: CliRunner, tmp_path: Path) -> None:

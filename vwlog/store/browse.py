@@ -133,10 +133,21 @@ def view_sql() -> dict[str, str]:
     }
 
 
+CATALOG_INDEX: Final = (
+    "CREATE INDEX vwlog_catalog_entries ON stored_events (originator_id, originator_version) "
+    f"WHERE {_CATALOG}"
+)
+"""A partial index of the catalog entries alone (two or three rows a match among thousands of
+records), so the views find them without reading every record: measured on 160 matches
+(417,564 rows), ``SELECT count(*) FROM matches`` took 0.68 s without it and 0.001 s (0.04 s
+with a cold file cache) with it; building it on that store took 0.2 s."""
+
+
 def create_views(env: Mapping[str, str]) -> None:
-    """Create (or bring up to date) the views in the store configured by ``env``: an SQLite
-    store only; nothing for one whose entries are compressed or encrypted. A store the user
-    may only read keeps what it has.
+    """Create (or bring up to date) the views, and the index they read the catalog through
+    (`CATALOG_INDEX`), in the store configured by ``env``: an SQLite store only; nothing for
+    one whose entries are compressed or encrypted. A store the user may only read keeps what
+    it has.
 
     Raises:
         sqlite3.Error: the views cannot be created (other than for a read-only file).
@@ -149,10 +160,18 @@ def create_views(env: Mapping[str, str]) -> None:
     timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or 5)
     with contextlib.closing(sqlite3.connect(env["SQLITE_DBNAME"], timeout=timeout)) as conn:
         found = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'"))
-        if all(found.get(name) == sql for name, sql in wanted.items()):
+        index = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?",
+            ("vwlog_catalog_entries",),
+        ).fetchone()
+        fresh = index is not None and index[0] == CATALOG_INDEX
+        if fresh and all(found.get(name) == sql for name, sql in wanted.items()):
             return
         try:
             with conn:
+                if not fresh:
+                    conn.execute("DROP INDEX IF EXISTS vwlog_catalog_entries")
+                    conn.execute(CATALOG_INDEX)
                 for name in VIEWS:
                     if found.get(name) != wanted[name]:
                         conn.execute(f"DROP VIEW IF EXISTS {name}")
@@ -162,4 +181,4 @@ def create_views(env: Mapping[str, str]) -> None:
                 raise
 
 
-__all__ = ["MATCH_COLUMNS", "PLAYER_COLUMNS", "VIEWS", "create_views", "view_sql"]
+__all__ = ["CATALOG_INDEX", "MATCH_COLUMNS", "PLAYER_COLUMNS", "VIEWS", "create_views", "view_sql"]
