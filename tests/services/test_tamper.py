@@ -399,7 +399,8 @@ def test_a_log_sealed_on_import_says_so_in_verify_and_list(
     )
     url_a = f"sqlite:///{tmp_path / 'a.db'}"
     url_b = f"sqlite:///{tmp_path / 'b.db'}"
-    assert runner.invoke(main, ["--store", url_a, "import", str(stripped)]).exit_code == 0
+    # its hashes gone, its old seal no longer matches: stored flagged, not intact (exit 1)
+    assert runner.invoke(main, ["--store", url_a, "import", str(stripped)]).exit_code == 1
     assert runner.invoke(main, ["--store", url_b, "import", str(path)]).exit_code == 0
     match_id = records_of(path)[0].match_id
     sealed_here = runner.invoke(main, ["--store", url_a, "verify", match_id])
