@@ -422,7 +422,7 @@ def seal(
         vwlog seal match.jsonl --require bob -o sealed.jsonl
         vwlog sign sealed.jsonl --key keys/bob.key
         vwlog verify --keyring keys sealed.jsonl
-        vwlog seal outside.jsonl --key keys/org.key --as organiser -o sealed.jsonl
+        vwlog seal match.jsonl --key keys/bob.key --as judge -o judged.jsonl
     """
     require_regular_file(log, "sealing reads the log twice")
     if key_path is not None:
