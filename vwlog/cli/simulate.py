@@ -50,6 +50,14 @@ if TYPE_CHECKING:
     help="How many matches to generate (match i of a run depends only on the seed and i).",
 )
 @click.option(
+    "--index",
+    type=click.IntRange(0, 10**12),
+    default=0,
+    show_default=True,
+    help="Index of the first match (a generated log's header names the command, index "
+    "included, that makes it again).",
+)
+@click.option(
     "--players",
     type=click.IntRange(2, 6),
     default=2,
@@ -108,6 +116,7 @@ def simulate(
     ctx: click.Context,
     seed: int,
     matches: int,
+    index: int,
     players: int,
     teams: int | None,
     cards: Path | None,
@@ -125,10 +134,16 @@ def simulate(
 
     Every decision is chosen among the engine's legal decisions and every
     consequence is the one the rules demand, so each match validates clean.
-    The same seed gives the same bytes. Prints the distribution of victory
-    types at the end. A match ends at the first victory (most within 60
-    turns); for a long one, raise the victory thresholds with --set, as the
-    last example does (13,532 events, 160 turns, no winner).
+    Where the rules leave a choice among consequences (the order of
+    simultaneous triggers, the card a result chooses) it is drawn too. Every
+    draw comes from the seed and the match's index, which the log records,
+    so the same seed gives the same bytes, and the command in a log's header
+    makes that match again. Every format: a duel (2 players), Tag Team
+    (--teams of two), 3 on 3 (--players 6 --teams 2) and Battle Royal (3 or
+    4 players). Prints the distribution of victory types at the end. A match
+    ends at the first victory (most within 60 turns); for a long one, raise
+    the victory thresholds with --set, as the last example does (14,024
+    events, 160 turns, no winner).
 
     Example:
 
@@ -136,6 +151,9 @@ def simulate(
         vwlog simulate --seed 7 --matches 2 -o corpus/
         vwlog simulate --seed 7 --matches 2 -j 2 -o corpus2/
         vwlog simulate --seed 1 --players 4 --teams 2 -o tag.jsonl
+        vwlog simulate --seed 1 --players 6 --teams 2 -o three-on-three.jsonl
+        vwlog simulate --seed 1 --players 4 --policy random -o royal.jsonl
+        vwlog simulate --seed 7 --index 1 -o second.jsonl
         vwlog simulate --seed 5 --max-turns 160 --policy random \\
             --set victory_vp=1000 --set victory_honor=1000000 \\
             --set victory_territories=1000 -o long.jsonl
@@ -159,10 +177,18 @@ def simulate(
         policy="random" if policy == "random" else "greedy",
         max_turns=max_turns,
         ruleset=ruleset,
+        first=index,
     )
     if cluster:
         _simulate_on_cluster(ctx, cluster, jobs, pool, spec, out, batch)
         return
+    _simulate_here(pool, spec, out, jobs)
+
+
+def _simulate_here(pool: CardPool, spec: SimulationSpec, out: Path | None, jobs: int) -> None:
+    """Generate the matches in this process (or ``jobs`` workers); write the one match to
+    stdout when there is no ``out``, else the distribution of victory types."""
+    matches = spec.matches
     victories: Counter[str] = Counter()
     with progress(matches, N_("simulating"), enabled=matches > 1) as bar:
 

@@ -35,6 +35,9 @@ class SimulationSpec:
     policy: PolicyName = "greedy"
     max_turns: int = 200
     ruleset: Ruleset | None = None
+    first: int = 0
+    """The index of the first match: the run makes matches ``first`` to ``first + matches -
+    1`` of its seed (a match's header names its index, so any one can be made again alone)."""
 
 
 def sealed(
@@ -47,11 +50,12 @@ def sealed(
 
 
 def match_path(out: Path, spec: SimulationSpec, index: int) -> Path:
-    """Where match ``index`` of a run is written: ``OUT/sim-SEED-NNNNN.jsonl``, or ``OUT``
-    itself when it names a single ``.jsonl`` file."""
+    """Where the ``index``-th match of a run is written: ``OUT/sim-SEED-NNNNN.jsonl`` (``NNNNN``
+    the match's index in its seed, ``spec.first + index``), or ``OUT`` itself when it names a
+    single ``.jsonl`` file."""
     if out.suffix == ".jsonl" and spec.matches == 1:
         return out
-    return out / f"sim-{spec.seed}-{index:05d}.jsonl"
+    return out / f"sim-{spec.seed}-{spec.first + index:05d}.jsonl"
 
 
 def generate_one(
@@ -61,7 +65,8 @@ def generate_one(
     out: Path | None,
     published: PublishedPool | None = None,
 ) -> tuple[GeneratedMatch, Path | None]:
-    """Match ``index`` of ``spec``, written as a sealed log under ``out`` (streamed: each
+    """The ``index``-th match of ``spec`` (number ``spec.first + index`` of its seed), written
+    as a sealed log under ``out`` (streamed: each
     record is sealed and written as it is made, none is kept) or kept whole when ``out`` is
     ``None``; the one place a generated match is made, whether here or on a cluster worker.
 
@@ -71,7 +76,7 @@ def generate_one(
     generation = simulation(
         pool,
         seed=spec.seed,
-        index=index,
+        index=spec.first + index,
         players=spec.players,
         teams=spec.teams,
         decks=spec.decks,
