@@ -28,11 +28,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vwlog.engine.replay import BaseVisitor, Step, replay
-from vwlog.events import GAME_EVENT, AnyEvent, EventRecord
+from vwlog.events import GAME_EVENT, AnyEvent, EventRecord, ObjectResulted
+from vwlog.model.cards import Ruleset
 from vwlog.model.errors import Violation
 from vwlog.model.state import MatchState
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import check, next_consequences
+from vwlog.rules.effects import chooses
 
 KINDS = ("drop", "duplicate", "swap", "number", "player", "move")
 """The kinds of single-event corruption."""
@@ -247,21 +249,43 @@ def validator_verdict(log: Original, m: Mutation) -> list[Violation]:
 
 def oracle_legal(log: Original, m: Mutation) -> bool:
     """Whether play mode reproduces the mutated log (see the module docstring)."""
+    return oracle_first_illegal(log, m) is None
+
+
+def oracle_first_illegal(log: Original, m: Mutation) -> int | None:
+    """The index (in the full mutated log) of the first event play mode does not reproduce,
+    or ``None`` when it reproduces the whole mutated log. A demanded result may be one that
+    chooses otherwise where its skill leaves its controller a choice (`CHOICE_KINDS`): play
+    mode makes any choice it is given (`vwlog.engine.play.advance`)."""
     state = log.states[m.start]
     rs = state.ruleset
     assert rs is not None
     for offset, e in enumerate(m.events):
+        k = m.start + offset
         demanded = next_consequences(rs, state)
         if demanded and not _always(e):
-            if e not in demanded:
-                return False
+            if e not in demanded and not _chosen_otherwise(rs, state, e, demanded):
+                return k
         elif check(rs, state, e):
-            return False
+            return k
         state = evolve(state, e)
-        k = m.start + offset
         if (k + 1 - m.resume) % 8 == 0 and _converged(log, m, k, state):
-            return True
-    return True
+            return None
+    return None
+
+
+def _chosen_otherwise(
+    rs: Ruleset, state: MatchState, e: AnyEvent, demanded: tuple[AnyEvent, ...]
+) -> bool:
+    """Whether ``e`` is the demanded result of an object whose skill leaves a choice, chosen
+    otherwise, and allowed (`vwlog.engine.play._chosen` builds such results the same way)."""
+    first = demanded[0]
+    if not (isinstance(e, ObjectResulted) and isinstance(first, ObjectResulted)):
+        return False
+    if e.object_id != first.object_id:
+        return False
+    obj = next((o for o in state.register if o.id == e.object_id), None)
+    return obj is not None and chooses(state, obj) and not check(rs, state, e)
 
 
 def _always(event: AnyEvent) -> bool:
