@@ -58,7 +58,7 @@ def keys(runner: CliRunner, tmp_path: Path) -> Path:
 def by_alice(runner: CliRunner, keys: Path, tmp_path: Path) -> Path:
     outside = _outside(tmp_path / "outside.jsonl")
     out = tmp_path / "sealed.jsonl"
-    done = vw(runner, "seal", outside, "--key", keys / "alice.key", "--as", "organiser", "-o", out)
+    done = vw(runner, "seal", outside, "--key", keys / "alice.key", "--role", "organiser", "-o", out)
     assert done.exit_code == 0, done.output
     assert "sealed at seq 238 by organiser alice" in done.stdout
     return out
@@ -105,7 +105,7 @@ def test_sealed_by_an_organiser_every_verdict_says_who(
 
 def test_a_judge_seals_as_a_judge(runner: CliRunner, keys: Path, tmp_path: Path) -> None:
     outside = _outside(tmp_path / "outside.jsonl")
-    done = vw(runner, "seal", outside, "--key", keys / "bob.key", "--as", "judge")
+    done = vw(runner, "seal", outside, "--key", keys / "bob.key", "--role", "judge")
     assert done.exit_code == 0, done.output
     result = vw(runner, "verify", outside)
     assert result.exit_code == 0

@@ -374,7 +374,7 @@ def sign(log: Path, key_path: Path, out: Path | None) -> None:
     "The seal names you and your signature follows it.",
 )
 @click.option(
-    "--as",
+    "--role",
     "role",
     type=click.Choice(["organiser", "judge"]),
     default="organiser",
@@ -406,7 +406,7 @@ def seal(
 
     A record that did not come from vwlog carries no hashes: nothing
     vouches for it (UNTRUSTED), and sealed on import it stays INCOMPLETE.
-    With --key, an organiser or judge (--as) seals it after vwlog has
+    With --key, an organiser or judge (--role) seals it after vwlog has
     checked it against the rules (a record that breaks one is not sealed,
     exit 1): the seal names them and requires their signature, which is
     appended. Every verdict on the record then says who sealed it
@@ -422,7 +422,7 @@ def seal(
         vwlog seal match.jsonl --require bob -o sealed.jsonl
         vwlog sign sealed.jsonl --key keys/bob.key
         vwlog verify --keyring keys sealed.jsonl
-        vwlog seal match.jsonl --key keys/bob.key --as judge -o judged.jsonl
+        vwlog seal match.jsonl --key keys/bob.key --role judge -o judged.jsonl
     """
     require_regular_file(log, "sealing reads the log twice")
     if key_path is not None:
