@@ -262,3 +262,19 @@ def test_a_typo_gets_did_you_mean(runner: CliRunner, fork: Path, decision: str, 
     result = runner.invoke(main, ["play", str(fork), decision])
     assert result.exit_code == 2
     assert said in one_error_line(result)
+
+
+def test_a_seat_of_the_service_names_cards_by_id_only() -> None:
+    """The service reads a seat's words without names: how a name is read (one card, several,
+    none) could tell a player what the hidden zones hold."""
+    from vwlog.engine.notation import DecisionSyntaxError, parse_decision
+    from vwlog.engine.seek import state_at
+    from vwlog.io.logfile import open_log
+
+    with open_log(str(SAMPLE)) as reader:
+        state = state_at((record for _no, _raw, record in reader.lines()), HAND_SEQ)
+    assert state.ruleset is not None
+    (paid,) = parse_decision("pay marauder-captain", state.ruleset, state)
+    assert paid.card == "p1-002"  # type: ignore[union-attr]
+    with pytest.raises(DecisionSyntaxError, match="unknown card 'marauder-captain'"):
+        parse_decision("pay marauder-captain", state.ruleset, state, by_name=False)

@@ -91,6 +91,8 @@ class _Board:
     state: MatchState
     expected: Expect
     player: str
+    by_name: bool = True
+    """Whether a card may be named by its name (see `_by_name`)."""
 
     def next_object(self) -> str:
         return f"o{self.state.objects + 1}"
@@ -183,7 +185,7 @@ def _card(b: _Board, word: str) -> str:
     known = _known_ids(b.state)
     if word in known:
         return word
-    named = _by_name(b, word)
+    named = _by_name(b, word) if b.by_name else None
     if named is not None:
         return named
     raise _unknown(word, known)
@@ -425,9 +427,13 @@ def decision_syntax() -> str:
     return "\n".join(lines)
 
 
-def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEvent]:
+def parse_decision(
+    text: str, ruleset: Ruleset, state: MatchState, *, by_name: bool = True
+) -> list[AnyEvent]:
     """The events a decision's words stand for, read against ``state`` (one, or two for a
-    ``summon``/``skill`` whose cost is not paid yet).
+    ``summon``/``skill`` whose cost is not paid yet). With ``by_name`` false, cards are named
+    by id only (a seat that may not see every card must not learn, from how a name is read,
+    how many cards of that name the match holds).
 
     Raises:
         DecisionSyntaxError: the text cannot be parsed, or names nothing that fits.
@@ -460,7 +466,7 @@ def parse_decision(text: str, ruleset: Ruleset, state: MatchState) -> list[AnyEv
     if verb is None:
         raise UnknownDecisionError(text, name, closest(name, VERBS))
     try:
-        return verb.parse(_Board(ruleset, state, exp, player), args)
+        return verb.parse(_Board(ruleset, state, exp, player, by_name), args)
     except IndexError as err:
         raise DecisionSyntaxError(
             f"decision {text!r}: missing words; the syntax is '{verb.syntax}'"

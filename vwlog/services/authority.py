@@ -404,7 +404,8 @@ def _authorize_one(state: MatchState, view: SeatView, text: str) -> str:
     if rs is None:
         raise UsageError(msg("no decision is awaited now (the match is over or not started)"))
     try:
-        events = parse_decision(normal, rs, state)
+        # ids only: how a card's name is read could tell how many of it the hidden zones hold
+        events = parse_decision(normal, rs, state, by_name=False)
     except UsageError as err:
         if "unknown card" in str(err):
             raise UnseenError() from None
