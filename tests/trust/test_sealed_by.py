@@ -58,7 +58,9 @@ def keys(runner: CliRunner, tmp_path: Path) -> Path:
 def by_alice(runner: CliRunner, keys: Path, tmp_path: Path) -> Path:
     outside = _outside(tmp_path / "outside.jsonl")
     out = tmp_path / "sealed.jsonl"
-    done = vw(runner, "seal", outside, "--key", keys / "alice.key", "--role", "organiser", "-o", out)
+    done = vw(
+        runner, "seal", outside, "--key", keys / "alice.key", "--role", "organiser", "-o", out
+    )
     assert done.exit_code == 0, done.output
     assert "sealed at seq 238 by organiser alice" in done.stdout
     return out
