@@ -188,3 +188,37 @@ def test_followers_go_to_the_graveyard_territories_are_destroyed(
     assert "Follower hancur" not in replay_id
     _code, english, _err = _run(["replay", str(FULL)])
     assert "Followers destroyed: Militia Spearman (p2-002)" in english
+
+
+# -- the reports' flag tables ------------------------------------------------------------------
+
+
+def test_every_flag_meaning_has_an_indonesian_entry() -> None:
+    """The meaning of every ruleset flag, as the reports' tables show it, is a message of the
+    catalogs (extracted from the model's docstrings) with an Indonesian translation."""
+    from vwlog.audit.report import flag_rows
+    from vwlog.model.cards import Ruleset
+
+    with PO.open("rb") as handle:
+        catalog = read_po(handle, locale="id")
+    rows = flag_rows(Ruleset())
+    assert len(rows) > 40
+    for row in rows:
+        entry = catalog.get(row.meaning)
+        assert entry is not None, row.name
+        assert entry.string, row.name
+        assert not entry.fuzzy, row.name
+
+
+def test_the_report_flag_table_in_indonesian(plain_env: None) -> None:
+    code, out, _err = _run(["--lang", "id", "report", str(INVALID), "--format", "markdown"])
+    assert code == 1
+    assert (
+        "| `opening_hand` | OQ-1 | `6` | `5` | kartu yang di-draw setiap pemain sebelum turn "
+        "pertama. |" in out
+    )
+    _code, out, _err = _run(["--lang", "id", "report", str(INVALID), "--format", "html"])
+    assert "<td>gold awal setiap pemain.</td>" in out
+    _code, out, _err = _run(["report", str(INVALID), "--format", "markdown"])
+    english = "| `opening_hand` | OQ-1 | `6` | `5` | cards each player draws before the first turn."
+    assert english in out

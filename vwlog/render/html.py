@@ -22,6 +22,7 @@ from vwlog.audit.report import flag_rows
 from vwlog.audit.spots import position_said
 from vwlog.engine.describe import board_view
 from vwlog.io.i18n import active_language, gettext, ngettext, say
+from vwlog.render.flagtext import flag_meaning
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
     board_label,
@@ -212,6 +213,7 @@ def environment() -> Environment:
         lang=active_language,
         board_view=board_view,
         counted=counted,
+        flag_meaning=flag_meaning,
         flag_rows=flag_rows,
         integrity_bad=_integrity_bad,
         integrity_rows=integrity_rows,

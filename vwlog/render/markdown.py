@@ -18,6 +18,7 @@ from vwlog.audit.report import flag_rows
 from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import ngettext
 from vwlog.model.types import RulingKind
+from vwlog.render.flagtext import flag_meaning
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
     board_label,
@@ -218,7 +219,7 @@ def _flag_row(f: FlagRow, *, meaning: bool = False) -> str:
         md_code(f.default, in_table=True),
     ]
     if meaning:
-        cells.append(md(f.meaning))
+        cells.append(md(flag_meaning(f.meaning)))
     return f"| {' | '.join(cells)} |"
 
 
