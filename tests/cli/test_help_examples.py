@@ -172,7 +172,8 @@ def test_every_help_example_runs(
     runner: CliRunner, world: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(world)
-    monkeypatch.delenv("VWLOG_STORE", raising=False)
+    # the examples that name no store use the default one: here the world's
+    monkeypatch.setenv("VWLOG_STORE", str(world / "vwlog.db"))
     monkeypatch.delenv("NO_COLOR", raising=False)
     ran = skipped = 0
     wrong = []
