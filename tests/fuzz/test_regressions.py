@@ -291,3 +291,23 @@ def test_next_lists_decisions_beside_a_card_without_a_definition(tmp_path: Path)
         )
         assert result.exception is None or isinstance(result.exception, SystemExit), at
         assert result.exit_code in (0, 1, 2), (at, result.output)
+
+
+def test_an_undefined_deck_card_is_judged_under_every_reading(tmp_path: Path) -> None:
+    """A deck card the match defines no card for (R-SET-4), and later a pass by a player the
+    match does not have: asked which ruleset flags that violation rests on, the judge judged
+    the pass again under other readings and met the undefined card outside the replay loop's
+    guard (UnknownIdError in verify, validate, next, stats, replay, report; "internal error"
+    in import). A reading that meets it decides nothing."""
+    header, records = parsed(SAMPLE.with_name("absolute-victory.jsonl"))
+    strip(header, records)
+    started = first(records, "match_started")
+    started["event"]["seats"][0]["deck"][0]["card"] = "\x1b]0;owned\x07\x1b[2J"
+    passed = next(r for r in records if r["seq"] == 37)
+    assert passed["event"] == {"player": "p1", "type": "priority_passed"}
+    passed["event"]["player"] = "5"
+    log = write(tmp_path / "undefined-deck-card.jsonl", header, records)
+    code, out, err = cli("validate", str(log), store=tmp_path / "s.db")
+    assert code == 1, err
+    assert "R-SET-4" in out
+    no_problems(log, tmp_path)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.copying import replace
+from vwlog.model.state import UnknownIdError
 from vwlog.rules.common import with_flag
 from vwlog.rules.flow import expect
 
@@ -76,11 +77,17 @@ class _Recording(Ruleset):
         return super().__getattribute__(name)
 
 
-def _judge(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> tuple[Violation, ...]:
+def _judge(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> tuple[Violation, ...] | None:
+    """The violations of ``event`` under ``ruleset``; ``None`` when a check met a card or
+    player the match does not have (the replay loop reports that id once, R-ZONE-5/R-GEN-7;
+    judged again here, it can decide no reading)."""
     from vwlog.rules.checks import check_against
 
     board = replace(state, ruleset=ruleset) if state.ruleset is not None else state
-    return check_against(ruleset, board, expect(ruleset, board), event)
+    try:
+        return check_against(ruleset, board, expect(ruleset, board), event)
+    except UnknownIdError:
+        return None
 
 
 def _others(ruleset: Ruleset, flag: str) -> Iterator[Ruleset]:
@@ -113,7 +120,10 @@ def name_readings(
     rests: dict[int, list[str]] = {}
     for flag in sorted(flags_read(ruleset, state, event)):
         for other in _others(ruleset, flag):
-            elsewhere = {v.rule for v in _judge(other, state, event)}
+            judged = _judge(other, state, event)
+            if judged is None:
+                continue
+            elsewhere = {v.rule for v in judged}
             for i, v in enumerate(found):
                 if not v.flag and v.rule not in elsewhere and flag not in rests.get(i, []):
                     rests.setdefault(i, []).append(flag)
