@@ -160,7 +160,8 @@ def test_usage_errors(runner: CliRunner, log_dir: Path, tmp_path: Path) -> None:
     bad_date = runner.invoke(main, ["stats", str(log_dir), "--since", "yesterday"])
     assert bad_date.exit_code == 2
     assert "--since" in bad_date.stderr
-    assert runner.invoke(main, ["stats"]).exit_code == 2
+    # no LOG and no store at the (here, absent) store location
+    assert runner.invoke(main, ["--store", str(tmp_path / "none.db"), "stats"]).exit_code == 2
     empty = tmp_path / "nothing"
     empty.mkdir()
     no_logs = runner.invoke(main, ["stats", str(empty)])
