@@ -51,6 +51,16 @@ def pytest_configure(config: pytest.Config) -> None:
         config.add_cleanup(lambda: _remove_tree(home))
 
 
+@pytest.fixture(autouse=True)
+def _own_default_store(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test has a per-user data folder of its own, so the default store (and the pools
+    and rulesets published into it) never carries over from one test to the next: an id one
+    test publishes is not published for the next."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))
+
+
 def _remove_tree(path: str) -> None:
     import shutil
 

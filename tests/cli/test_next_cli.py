@@ -82,10 +82,12 @@ def test_list_in_an_empty_folder_creates_no_store(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("VWLOG_STORE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the default store's folder
     result = runner.invoke(main, ["list"])
     assert result.exit_code == 0
     assert result.stderr == "0 matches\n"
     assert not (tmp_path / "vwlog.db").exists()
+    assert not (tmp_path / "data" / "vwlog" / "vwlog.db").exists()
 
 
 def test_quiet_import_prints_no_table(runner: CliRunner, tmp_path: Path) -> None:
