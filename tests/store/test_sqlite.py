@@ -21,7 +21,10 @@ from .records import synthetic_match, verify_chain
 from .workers import import_forever, import_matches
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from multiprocessing.process import BaseProcess
     from multiprocessing.queues import Queue
+    from multiprocessing.synchronize import Barrier
     from pathlib import Path
 
 
@@ -99,12 +102,27 @@ def test_two_processes_importing_into_one_new_file_both_succeed(tmp_path: Path) 
     ]
     for worker in workers:
         worker.start()
-    for worker in workers:
-        worker.join(timeout=120)
+    _join_all(workers, start)
     assert [worker.exitcode for worker in workers] == [0, 0]
     with MatchStore.open(url) as store:
         assert sorted(assert_whole(store)) == sorted(batches[0] + batches[1])
     assert integrity(path) == "ok"
+
+
+def _join_all(workers: Sequence[BaseProcess], start: Barrier, *, bound: float = 900.0) -> None:
+    """Wait for every worker to end. One that fails before the barrier aborts it, so the
+    others stop waiting for it; past ``bound`` seconds (a hang, not a slow machine) every
+    worker is killed, so the test always ends by itself."""
+    deadline = time.monotonic() + bound
+    while any(w.is_alive() for w in workers) and time.monotonic() < deadline:
+        for worker in workers:
+            worker.join(timeout=0.5)
+        if any(w.exitcode not in (None, 0) for w in workers):
+            start.abort()
+    for worker in workers:
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
 
 
 def next_report(progress: Queue[tuple[str, int, float]], kind: str, k: int) -> float:
