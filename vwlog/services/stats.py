@@ -178,9 +178,22 @@ def _prune(stats: CorpusStats, touched: CorpusStats) -> None:
     for name in type(stats).model_fields:
         part = getattr(stats, name)
         if isinstance(part, dict):
-            for key in getattr(touched, name):
-                if key in part and _is_zero(part[key]):
-                    del part[key]
+            _prune_entries(part, getattr(touched, name))
+
+
+def _prune_entries(part: dict[Any, Any], touched: dict[Any, Any]) -> None:
+    """Drop the entries of ``part`` that count nothing, among those ``touched`` has, at every
+    depth (a matchup table is a dict of dicts): an inner dict left empty goes too."""
+    for key in touched:
+        if key not in part:
+            continue
+        value = part[key]
+        if isinstance(value, dict):
+            _prune_entries(value, touched[key])
+            if not value:
+                del part[key]
+        elif _is_zero(value):
+            del part[key]
 
 
 # -- the view ----------------------------------------------------------------------------------
