@@ -183,6 +183,7 @@ FIFO_READ = {"pool publish": POOL, "ruleset publish": None}
 """The commands that read a FIFO (once), with the content that is published from it."""
 NO_INPUT = {
     "diff": "reads logs: COMMANDS",
+    "info": "describes the installation and its store",
     "keys create": "writes a new key pair",
     "keys list": "lists a key folder (--dir)",
     "list": "lists the store",

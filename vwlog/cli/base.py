@@ -112,13 +112,16 @@ class RefusedError(InputError):
     exit_code = 1
 
 
-def input_error(error: VwlogError) -> InputError:
+def input_error(error: VwlogError, where: str | None = None) -> InputError:
     """The one line the command line shows for ``error``, in the active language; exit code
     1 for a decision refused because it breaks a rule (a finding, as for an illegal log), 2
-    for everything else."""
+    for everything else. ``where`` (a file the error is about) goes first, as ``where: …``."""
+    message = term(cli_message(error))
+    if where is not None:
+        message = f"{term(where)}: {message}"
     if isinstance(error, IllegalEventError):
-        return RefusedError(term(cli_message(error)))
-    return InputError(term(cli_message(error)))
+        return RefusedError(message)
+    return InputError(message)
 
 
 speak_click_in_the_active_language()  # click's own usage errors and help words, too

@@ -112,8 +112,7 @@ def _text(f: dict[str, object]) -> list[str]:
 @options.output_format(["text", "json"], "Output format: text lines or one JSON object.")
 @click.pass_context
 def info(ctx: click.Context, output_format: str) -> None:
-    """Show the version, the engine, the store and where its name came from,
-    the store key and the language.
+    """Show the version, engine, store (and why that one), store key and language.
 
     The store is the one --store names, else VWLOG_STORE's, else the per-user
     default: vwlog/vwlog.db in $XDG_DATA_HOME (~/.local/share when unset).

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from vwlog.cli import options
-from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.cli.base import CliContext, input_error, main, pass_cli_context
 from vwlog.cli.matches import open_store
 from vwlog.cli.render import echo
 from vwlog.engine.notation import decision_syntax
 from vwlog.io.i18n import gettext as _
-from vwlog.model.errors import MatchNotFoundError, UsageError
+from vwlog.model.errors import LogFormatError, MatchNotFoundError, UsageError, VwlogError
 from vwlog.model.text import msg
 from vwlog.render.text import counted, term
 from vwlog.services.forks import fork_match
@@ -63,7 +63,8 @@ def fork(
     path = options.log_file(match_id)
     if path is not None:
         target = out or "-"
-        made = fork_file(options.once_readable(ctx, path), at, target, name=name)
+        with _about(path):
+            made = fork_file(options.once_readable(ctx, path), at, target, name=name)
         if target != "-":
             echo(_wrote(made.records, made.match_id, target), err=True)
         return
@@ -78,6 +79,18 @@ def _wrote(records: int, match_id: str, path: str) -> str:
     return _("wrote {records} of {match} to {path}").format(
         records=counted(records, "record"), match=term(match_id), path=term(path)
     )
+
+
+@contextmanager
+def _about(path: str) -> Iterator[None]:
+    """Errors about the match of the log file ``path`` name the file first (``path: seq 3 of
+    'm1' is not a priority point``); the reader's own errors name it already."""
+    try:
+        yield
+    except LogFormatError:
+        raise
+    except VwlogError as error:
+        raise input_error(error, path) from error
 
 
 @contextmanager
@@ -183,8 +196,9 @@ def play(
     target = out or path  # a log file goes on in itself; standard input on standard output
     if path is not None:
         source = options.once_readable(ctx, path)
-        result = play_file(source, items, str(target), auto=auto, policy=policy, seed=seed,
-                           choices=choices)  # fmt: skip
+        with _about(path):
+            result = play_file(source, items, str(target), auto=auto, policy=policy, seed=seed,
+                               choices=choices)  # fmt: skip
     else:
         with _stored(cli, match_id) as store:
             result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed,
