@@ -467,14 +467,6 @@ def test_the_flag_changes_the_verdict_on_one_log(flag: str) -> None:
     assert rule_ids(found) == {case.rule}, f"{flag}: expected {case.rule}, got {found}"
 
 
-FOLDED_TOTALS: dict[str, str] = {
-    "honor_per_territory_destroyed": "the fold adds the honor to a total no event states; a "
-    "later verdict on that total (an honor requirement, R-CARD-10) rests on the total, which "
-    "many things change, not on this flag",
-}
-"""Flags whose other reading changes a verdict only through a total the fold keeps."""
-
-
 @pytest.mark.parametrize("flag", flag_params())
 def test_a_verdict_that_rests_on_the_flag_names_it(flag: str) -> None:
     """Every violation at the first event the other reading rejects names the flag, in its
@@ -483,15 +475,42 @@ def test_a_verdict_that_rests_on_the_flag_names_it(flag: str) -> None:
     case = CASES[flag]()
     found = validate(case, case.other)
     first = [v for v in found if v.seq == min(x.seq or 0 for x in found)]
-    if flag in FOLDED_TOTALS:
-        assert all(v.flag is None for v in first)
-        return
     for v in first:
         assert v.flag is not None, f"{flag}: {v} names no flag"
         assert flag in v.flag.split(", "), f"{flag}: {v} names {v.flag}"
         assert f"ruleset flag {v.flag}" in v.message
         assert v.text is not None
         assert flag in str(v.text)
+
+
+def test_an_honor_shortfall_names_oq7_only_once_territories_were_destroyed() -> None:
+    """R-CARD-10 rests on `honor_per_territory_destroyed` only when the player destroyed
+    another player's Territory (another reading would give honor for it); a player who
+    destroyed none falls short under every reading, and no flag is named."""
+    sc = board(p1=(("citadel", ()),), hand1=("noble",), ruleset=rs(starting_honor=5))
+    sc.summon(sc.inst(P1, "noble"), sc.inst(P1, "citadel")).to(Phase.COMBAT)
+    case = played(sc, RULESET, "R-CARD-10")  # without the 5 honor it started with
+    found = validate(case, case.other)
+    assert rule_ids(found) == {"R-CARD-10"}
+    assert all(v.flag is None for v in found)
+    named = validate(CASES["honor_per_territory_destroyed"](), RULESET)
+    assert [v.flag for v in named if v.rule == "R-CARD-10"] == ["honor_per_territory_destroyed"]
+
+
+def test_an_honor_victory_owed_for_destroyed_territories_names_oq7() -> None:
+    """An honor victory the rules demand because the winner's total holds honor for a destroyed
+    Territory (R-VIC-2) rests on OQ-7's flag: the missing `match_won` names it."""
+    sc = board(
+        p1=(("citadel", ("sapper",)),),
+        p2=(("keep", ()), ("tower", ())),
+        ruleset=rs(victory_honor=10),
+    )
+    sc.use(sc.inst(P1, "sapper"), target=sc.inst(P2, "tower")).to(Phase.COMBAT)
+    case = played(sc, rs(victory_honor=10, honor_per_territory_destroyed=10), "R-VIC-2")
+    assert validate(case, case.played_under) == []
+    found = validate(case, case.other)
+    first = [v for v in found if v.seq == min(x.seq or 0 for x in found)]
+    assert [(v.rule, v.flag) for v in first] == [("R-VIC-2", "honor_per_territory_destroyed")]
 
 
 def test_every_flag_that_is_not_pending_has_a_case() -> None:

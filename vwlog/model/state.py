@@ -143,6 +143,10 @@ class PlayerState:
     graveyard: tuple[str, ...] = ()
     out: bool = False
     """Lost (deck-out, game loss) and skipped in turn order."""
+    taken: int = 0
+    """Other players' Territories destroyed with this player as the one who scores them, each
+    worth ``honor_per_territory_destroyed`` honor (OQ-7): an honor total that falls short of a
+    requirement rests on that flag once this is not 0."""
 
     def held(self, zone: Zone) -> tuple[str, ...]:
         """The cards in one of this player's zones out of play (`HELD_ZONES`); none for

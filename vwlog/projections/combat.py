@@ -80,13 +80,14 @@ def _territories_destroyed(state: MatchState, cards: tuple[str, ...]) -> MatchSt
     if in_combat:
         combat = replace(combat, destroyed=combat.destroyed + cards)
     scorer = state.active if in_combat else state.destroyer
-    if scorer is not None and rs is not None and rs.honor_per_territory_destroyed:
+    if scorer is not None:
         lost = sum(
             1 for c in cards if c in state.permanents and state.permanents[c].controller != scorer
         )
-        if lost:
-            honor = st.player(scorer).honor + lost * rs.honor_per_territory_destroyed
-            st = _player(st, scorer, honor=honor)
+        if lost:  # counted under every reading of OQ-7, so a verdict on honor can name it
+            per = rs.honor_per_territory_destroyed if rs is not None else 0
+            p = st.player(scorer)
+            st = _player(st, scorer, honor=p.honor + lost * per, taken=p.taken + lost)
     vp_due = list(st.vp_due)
     if scorer is not None:
         for p in state.players:

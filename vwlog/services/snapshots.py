@@ -123,7 +123,7 @@ def decode_state(static: MatchState, data: bytes) -> MatchState:
 
 # -- snapshot bytes: a state, the record it follows, a checksum ---------------------------
 
-_SNAPSHOT_MAGIC = b"vwlog-snapshot-2\n"
+_SNAPSHOT_MAGIC = b"vwlog-snapshot-3\n"
 
 
 def encode_snapshot(state: MatchState, record_hash: str | None) -> bytes:

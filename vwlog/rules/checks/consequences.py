@@ -33,6 +33,7 @@ from vwlog.model.types import (
     Expiry,
     Phase,
     TriggerWhen,
+    Victory,
     Zone,
 )
 from vwlog.rules.checks.base import Violations, event_tag, summary, what
@@ -114,10 +115,18 @@ def _folded_flag(state: MatchState, demanded: AnyEvent) -> str | None:
     """The ruleset flag a demanded consequence rests on where the fold read it before this
     event, so that judging this event again under another reading cannot show it
     (`vwlog.rules.readings`): the opening hand's size (OQ-1), a Victory Point scored outside
-    the Combat Phase (OQ-9), what becomes Stray of a destroyed Territory (OQ-21, OQ-32)."""
+    the Combat Phase (OQ-9), what becomes Stray of a destroyed Territory (OQ-21, OQ-32), an
+    honor victory whose total holds honor for destroyed Territories (OQ-7)."""
     kind = type(demanded)
     if kind is OpeningHandDrawn:
         return "opening_hand"
+    if (
+        isinstance(demanded, MatchWon)
+        and demanded.victory == Victory.POLITICAL
+        and demanded.winner in state.seats
+        and state.player(demanded.winner).taken
+    ):
+        return "honor_per_territory_destroyed"
     if kind is VictoryPointGained and state.phase != Phase.COMBAT:
         return "vp_outside_combat"
     if isinstance(demanded, BecameStray):

@@ -96,6 +96,7 @@ def summon_cost(
             violation(
                 "R-CARD-10",
                 "{name} needs {honor_req} honor, {player} has {honor}",
+                flag=honor_flag(state, event.player),
                 name=d.name,
                 honor_req=d.honor_req,
                 player=event.player,
@@ -177,21 +178,37 @@ def skill_cost(
             )
         )
     if not condition_holds(state, event.player, skill.condition):
+        short = skill.condition is not None and condition_holds(
+            state, event.player, skill.condition.model_copy(update={"min_honor": None})
+        )  # only the honor part fails
         out.append(
-            violation("R-SKL-5", "the condition of {name}'s skill does not hold", name=d.name)
+            violation(
+                "R-SKL-5",
+                "the condition of {name}'s skill does not hold",
+                flag=honor_flag(state, event.player) if short else None,
+                name=d.name,
+            )
         )
     out.extend(restriction_used(ruleset, state, event, skill))
     if ruleset.requirements_continuous and state.player(event.player).honor < d.honor_req:
+        honor = honor_flag(state, event.player)
         out.append(
             violation(
                 "R-GEN-6",
                 "{name} needs {honor_req} honor, re-checked on use",
                 name=d.name,
                 honor_req=d.honor_req,
-                flag="requirements_continuous",
+                flag="requirements_continuous" + (f", {honor}" if honor else ""),
             )
         )
     return tuple(out)
+
+
+def honor_flag(state: MatchState, player: str) -> str | None:
+    """The flag a verdict that ``player``'s honor falls short rests on: OQ-7's, once the player
+    has destroyed other players' Territories (another reading of it would give them honor for
+    those); none before."""
+    return "honor_per_territory_destroyed" if state.player(player).taken else None
 
 
 def _slide_cost(event: CostPaid, cost_slide: bool, slid: bool, name: str) -> list[Violation]:
