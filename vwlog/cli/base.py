@@ -12,27 +12,35 @@ command family has its own module, registered on `main`.
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from typing_extensions import override
 
 from vwlog.cli import options
 from vwlog.cli.clicktext import speak_click_in_the_active_language
-from vwlog.cli.errors import cli_message
 from vwlog.cli.helptexts import TranslatedHelp
 from vwlog.cli.pipes import quiet_on_closed_pipe
+from vwlog.cli.registry import COMMANDS, Entry
 from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import normalize_language, pop_language, push_language
 from vwlog.model.errors import IllegalEventError, VwlogError
-from vwlog.render.text import term
-from vwlog.store.location import Source, legacy_store, store_location
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
+    from vwlog.store.location import Source
+
+# Start-up stays cheap (`vwlog --help` imports no engine, model or store): the commands are
+# imported when one runs (`vwlog.cli.registry`), and what only a failure or a running command
+# needs (error wording, terminal escaping, the store's location) is imported where it is used.
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C (128 + SIGINT), as shells report it."""
@@ -116,6 +124,9 @@ def input_error(error: VwlogError, where: str | None = None) -> InputError:
     """The one line the command line shows for ``error``, in the active language; exit code
     1 for a decision refused because it breaks a rule (a finding, as for an illegal log), 2
     for everything else. ``where`` (a file the error is about) goes first, as ``where: …``."""
+    from vwlog.cli.errors import cli_message
+    from vwlog.render.text import term
+
     message = term(cli_message(error))
     if where is not None:
         message = f"{term(where)}: {message}"
@@ -134,6 +145,8 @@ class OneLineUsageError(click.UsageError):
     it)."""
 
     def __init__(self, message: str, ctx: click.Context | None = None) -> None:
+        from vwlog.render.text import term
+
         super().__init__(message, ctx)
         command = self.ctx.command_path if self.ctx is not None else "vwlog"
         self.line = _("Error: {message} (see '{command} --help')").format(
@@ -223,12 +236,81 @@ class VwlogGroup(TranslatedHelp, click.Group):
     command_class = VwlogCommand
     """Commands made with ``@group.command()`` are `VwlogCommand`s."""
 
+    def __init__(self, *args: Any, lazy: Mapping[str, Entry] | None = None, **kwargs: Any) -> None:
+        self._lazy: dict[str, Entry] = dict(lazy or {})
+        """Commands not imported yet, by name (`vwlog.cli.registry`)."""
+        super().__init__(*args, **kwargs)
+
+    @property  # click's attribute, loaded on demand here
+    def commands(self) -> MutableMapping[str, click.Command]:
+        """Every command, those not imported yet imported now (for what walks the whole tree;
+        running one command imports only its own module)."""
+        for name in list(self._lazy):
+            self._load(name)
+        return self._commands
+
+    @commands.setter
+    def commands(self, commands: MutableMapping[str, click.Command]) -> None:
+        self._commands = commands
+
+    def _load(self, name: str) -> None:
+        """Import the module of the command ``name``, if it is not imported yet."""
+        entry = self._lazy.pop(name, None)
+        if entry is None or name in self._commands:
+            return
+        module, _, attribute = entry.target.partition(":")
+        command = getattr(importlib.import_module(module), attribute)  # registers it, usually
+        if name not in self._commands:
+            self.add_command(command, name)
+
+    def _listed(self, ctx: click.Context) -> Iterator[tuple[str, click.Command | Entry]]:
+        """The visible commands, by name: loaded ones, and the entries of the others."""
+        for name in self.list_commands(ctx):
+            shown = self._commands.get(name) or self._lazy[name]
+            if not shown.hidden:
+                yield name, shown
+
     @override
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         # every command speaks the language --lang names (one shared option)
         if not any(p.name == "lang" for p in cmd.params):
             options.lang(cmd)
-        super().add_command(cmd, name)
+        name = name or cmd.name
+        if name is None:
+            raise TypeError("Command has no name.")
+        self._commands[name] = cmd  # not through `commands`, which would load the others
+
+    @override
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        self._load(cmd_name)
+        return self._commands.get(cmd_name)
+
+    @override
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self._commands, *self._lazy})
+
+    @override
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands with their short help, under a translated title (from the registry,
+        for the commands not imported: listing them imports none)."""
+        commands = list(self._listed(ctx))
+        if not commands:
+            return
+        limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+        with formatter.section(_("Commands")):
+            formatter.write_dl([(name, cmd.get_short_help_str(limit)) for name, cmd in commands])
+
+    @override
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        """The commands' names (none imported), then the group's own options."""
+        from click.shell_completion import CompletionItem
+
+        items = [
+            CompletionItem(name, help=cmd.get_short_help_str())
+            for name, cmd in self._listed(ctx)
+            if name.startswith(incomplete)
+        ]
+        return [*items, *click.Command.shell_complete(self, ctx, incomplete)]
 
     @override
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -286,6 +368,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.group(
     "vwlog",
     cls=VwlogGroup,
+    lazy=COMMANDS,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 @click.option(
@@ -328,6 +411,8 @@ def _cli_context(ctx: click.Context, store: str | None) -> CliContext:
     """The store this command line names (`vwlog.store.location`), and a one-line note on
     stderr when a ``vwlog.db`` in the current folder, the default of earlier versions, is
     passed over for the per-user default."""
+    from vwlog.store.location import legacy_store, store_location
+
     named = ctx.get_parameter_source("store") is click.core.ParameterSource.COMMANDLINE
     location = store_location(store if named else None)
     legacy = None if ctx.resilient_parsing else legacy_store(location)

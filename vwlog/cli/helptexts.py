@@ -24,7 +24,6 @@ import textwrap
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from babel.messages.extract import extract_python
 
 from vwlog.io.i18n import gettext
 
@@ -34,7 +33,14 @@ if TYPE_CHECKING:
 
 C = TypeVar("C", bound=click.Command)
 
-__all__ = ["TranslatedHelp", "extract", "help_paragraphs", "more_help", "translated_help"]
+__all__ = [
+    "TranslatedHelp",
+    "extract",
+    "help_paragraphs",
+    "more_help",
+    "short_help",
+    "translated_help",
+]
 
 
 def help_paragraphs(text: str) -> list[str]:
@@ -50,7 +56,7 @@ def translated_help(text: str | None) -> str:
     return "\n\n".join(gettext(p) if p.strip() else p for p in help_paragraphs(text))
 
 
-def _short_help(text: str, limit: int) -> str:
+def short_help(text: str, limit: int) -> str:
     """The first sentence of ``text``'s first paragraph, shortened to ``limit`` (as click
     makes a command's short help)."""
     words = text.partition("\n\n")[0].split()
@@ -114,7 +120,7 @@ class TranslatedHelp(click.Command):
         """The short help (the first sentence of the translated help), for a command list."""
         if self.short_help:
             return gettext(inspect.cleandoc(self.short_help)).strip()
-        return _short_help(translated_help(self.help), limit)
+        return short_help(translated_help(self.help), limit)
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The options, each help translated; then a group's commands."""
@@ -210,6 +216,8 @@ def extract(
 ) -> Iterator[tuple[int, str, str | tuple[str, ...], list[str]]]:
     """Babel extraction method: the Python messages of a command-line module, then its help
     texts (each as a ``gettext`` message)."""
+    from babel.messages.extract import extract_python  # only when extracting: not at start-up
+
     source = fileobj.read()
     # Babel's annotations name another tuple than extract_python yields at run time
     yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)  # type: ignore[misc, arg-type]

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from vwlog.io.i18n import say
-from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
 from vwlog.model.text import closest, did_you_mean, msg
 
@@ -97,6 +96,8 @@ standard input."""
 
 def expand_logs(logs: Sequence[Path]) -> list[str]:
     """Files as given; a directory stands for the ``*.jsonl`` files directly in it."""
+    from vwlog.io.files import STDIO  # not at start-up: io loads the event models
+
     out: list[str] = []
     for path in logs:
         if str(path) != STDIO and path.is_dir():
@@ -174,6 +175,8 @@ def log_file(arg: str) -> str | None:
     Raises:
         UsageError: the path is a directory.
     """
+    from vwlog.io.files import STDIO
+
     if arg == STDIO:
         return arg
     path = Path(arg)
@@ -187,6 +190,8 @@ def log_file(arg: str) -> str | None:
 def once_readable(ctx: click.Context, path: str) -> str:
     """A path the command may open more than once: standard input, a FIFO or any other
     non-regular file is read once, into a temporary file removed when the command ends."""
+    from vwlog.io.files import STDIO
+
     if path != STDIO and Path(path).is_file():
         return path
     copies: dict[str, str] = ctx.meta.setdefault("vwlog.copies", {})
