@@ -21,7 +21,8 @@ ObjectId = NewType("ObjectId", str)
 Seq = NewType("Seq", int)
 """Sequence number of an event record within a match, starting at 1."""
 RuleId = NewType("RuleId", str)
-"""A rule id of the digest, shaped ``R-[A-Z]+-[0-9]+`` (for example ``"R-CMB-26"``)."""
+"""A rule id of a digest: VW's are shaped ``R-[A-Z]+-[0-9]+`` (for example ``"R-CMB-26"``),
+another game's ``GAME-AREA-n`` (``"WOW-STA-9"``); `vwlog.model.ruleids` holds the patterns."""
 
 
 class Phase(StrEnum):

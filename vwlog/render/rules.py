@@ -25,6 +25,7 @@ from importlib import resources
 from typing import IO, Any
 
 from vwlog.io.i18n import N_, active_language, gettext
+from vwlog.model.ruleids import SOURCE
 from vwlog.model.types import RuleId
 from vwlog.rules.catalog import RULES
 
@@ -85,12 +86,13 @@ def _indonesian(rule: str) -> IndonesianRule | None:
     return indonesian_rules().get(rule)
 
 
-_TAG = re.compile(r"\s*\[(?:S\d{3}|W\d+|INF)\](?:\[(?:S\d{3}|W\d+|INF)\])*")
+_TAG = re.compile(rf"\s*\[(?:{SOURCE}|INF)\](?:\[(?:{SOURCE}|INF)\])*")
 _OPEN_TAIL = re.compile(r"\s*\((?:[^()]*)$")
 
 
 def strip_source_tags(text: str) -> str:
-    """``text`` without the digest's source tags (``[S000]``, ``[W1]``, ``[INF]``)."""
+    """``text`` without the digest's source tags (``[S000]``, ``[W1]``, ``[INF]``; another
+    game's ``[S002 §501.2b]``, ``[R1]``)."""
     return _TAG.sub("", text)
 
 

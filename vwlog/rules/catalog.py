@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from vwlog.model.ruleids import RULE_ID, RULE_ID_PATTERN, SOURCE_TAGS_PATTERN
 from vwlog.model.types import RuleId
 from vwlog.rules.catalog_data import RULES_TABLE
 
@@ -53,23 +54,26 @@ RULES: dict[RuleId, Rule] = {
 }
 """Every rule id of the digest."""
 
-RULE_ID_PATTERN = re.compile(r"\bR-[A-Z]+-\d+\b")
-
 
 Row = tuple[str, str, str, str]
 """One rule of the digest: (id, title, basis, text)."""
 
-_DEFINITION = re.compile(r"^(R-[A-Z]+-\d+)(?:\s+\((.*)\)|\s+(.+))?$")
-"""The bold text that defines a rule: its id, optionally with a name in parentheses or plain."""
-SOURCE_TAG = re.compile(r"\s*\[(?:S\d{3}|W\d+|INF|DEF)[^\]]*\](?:\[(?:S\d{3}|W\d+)\])*")
-"""A source or basis tag of the digest (``[S000]``, ``[W1][W2]``, ``[INF]``, ``[DEF]``…)."""
+_DEFINITION = re.compile(rf"^({RULE_ID})(?:\s+\((.*)\)|\s+(.+))?$")
+"""The bold text that defines a rule: its id (of any game: `vwlog.model.ruleids`), optionally
+with a name in parentheses or plain."""
+SOURCE_TAG = SOURCE_TAGS_PATTERN
+"""A source or basis tag of the digest (``[S000]``, ``[W1][W2]``, ``[INF]``, ``[DEF]``…; another
+game's ``[S002 §501.2b]``, ``[R1]``), with the spaces before it."""
+_SOURCE_OPENS = re.compile(r"\[(?:S0|W|R\d)")
+"""Where a source tag opens (``[S0…``, ``[W…``, ``[R1…``)."""
 
 
 def _basis(rest: str) -> str:
     """``DEF`` when the rule is a proposed default, ``INF`` when it opens with an inference
     (before any source tag), else ``SOURCE``."""
     head = rest[:400]
-    first_source = min((i for i in (head.find("[S0"), head.find("[W")) if i >= 0), default=10**6)
+    opens = _SOURCE_OPENS.search(head)
+    first_source = opens.start() if opens is not None else 10**6
     if "[DEF]" in rest:
         return "DEF"
     if "[INF" in head and head.find("[INF") < first_source:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from vwlog.model.ruleids import OPEN_QUESTION_PATTERN, RULE_ID
 from vwlog.rules.catalog import RULES
 
 __all__ = ["Enforcement", "Site", "enforcement", "flag_rules", "rule_flags", "sites"]
@@ -34,9 +35,9 @@ _ROOT = Path(__file__).resolve().parent.parent
 _SCANNED = ("rules", "engine", "services", "model")
 """The packages whose modules enforce rules (the catalog itself only lists them)."""
 _SKIPPED = frozenset(("catalog.py", "catalog_data.py", "enforcement.py"))
-_RULE_ID = re.compile(r"R-[A-Z]+-\d+")
-_CITED = re.compile(r"[\"']R-[A-Z]+-\d+[\"']")
-_OPEN_QUESTION = re.compile(r"\bOQ-\d+\b")
+_RULE_ID = re.compile(RULE_ID)
+_CITED = re.compile(rf"[\"']{RULE_ID}[\"']")
+_OPEN_QUESTION = OPEN_QUESTION_PATTERN
 _RULESET_NAMES = frozenset(("ruleset", "rs", "rules"))
 _IDENTITY = frozenset(("id", "version"))
 
