@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import click
 
 from vwlog.io.i18n import gettext
+from vwlog.model.ruleids import RULE_ID
 from vwlog.render.json import dumps
 from vwlog.render.rules import rule_title
 from vwlog.render.text import visible
@@ -125,7 +126,8 @@ def colour_wanted() -> bool:
 
 
 _VERDICT = re.compile(r"^(\s*)(OK|ILLEGAL)( ·)", re.MULTILINE)
-_RULE_ID = re.compile(r"(?<![\w-])(R-[A-Z]+-\d+[a-z]?)(?![\w-])")
+_RULE_ID = re.compile(rf"(?<![\w-])({RULE_ID}[a-z]?)(?![\w-])")
+"""A rule id of any game (``R-CMB-19``, ``WOW-STA-9``), with a sub-rule's letter (``R-SKL-10b``)."""
 
 
 def colourise(text: str) -> str:
