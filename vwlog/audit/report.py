@@ -21,6 +21,7 @@ from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay
 from vwlog.events import JudgeRulingIssued, MatchStarted, event_type
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import SeqOutOfRangeError, Violation
+from vwlog.model.ruleids import is_citation
 from vwlog.model.text import Msg, msg
 from vwlog.projections import INITIAL
 
@@ -359,7 +360,7 @@ def flag_rows(ruleset: Ruleset) -> list[FlagRow]:
         meaning = (info.description or "").replace("\n", " ")
         question = _FLAG_QUESTION.get(name, "")
         head, sep, tail = meaning.partition(": ")
-        if sep and len(head) <= 10 and head.startswith(("OQ-", "R-")):
+        if sep and is_citation(head):
             question = question or head
             meaning = tail
         rows.append(

@@ -17,6 +17,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from vwlog.io.i18n import gettext
+from vwlog.model.ruleids import is_citation
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterator, Mapping
@@ -30,7 +31,7 @@ def meaning_of(description: str) -> tuple[str, str]:
     (``OQ-7``, or ``""``) and the meaning after it, on one line."""
     meaning = description.replace("\n", " ")
     head, sep, tail = meaning.partition(": ")
-    if sep and len(head) <= 10 and head.startswith(("OQ-", "R-")):
+    if sep and is_citation(head):
         return head, tail
     return "", meaning
 
