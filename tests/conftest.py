@@ -36,7 +36,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--update-goldens",
         action="store_true",
         default=False,
-        help="write golden files (tests/golden/traces) instead of comparing; review the diff",
+        help="write golden files (tests/golden/traces, tests/golden/outputs) instead of comparing; "
+        "review the diff",
     )
 
 
