@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from vwlog.events import EVENT_TYPES, BaseEvent, EventRecord, LogHeader
+from vwlog.model.games import GAMES
 
 INT64 = (-(2**63), 2**63 - 1)
 """The integers a JSON number may hold in a log (orjson's range)."""
@@ -91,6 +92,7 @@ _VALIDATED: dict[tuple[type[BaseModel], str], st.SearchStrategy[Any]] = {
     (LogHeader, "round"): _tag(12),
     (LogHeader, "table"): _tag(12),
     (LogHeader, "date"): st.dates().map(lambda day: day.isoformat()),
+    (LogHeader, "game"): st.sampled_from(sorted(GAMES)),
 }
 """Fields whose validators say more than their annotations: a strategy of their own."""
 

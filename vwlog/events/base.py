@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from vwlog.model.bounds import LogInt
+from vwlog.model.games import GAMES
 
 FORMAT_NAME: Final = "vwlog"
 """The ``format`` value of every log header."""
@@ -96,6 +97,14 @@ class LogHeader(BaseModel):
     """Always ``"vwlog"``."""
     version: LogInt = FORMAT_VERSION
     """Format version of the records that follow."""
+    game: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=32,
+        json_schema_extra={"enum": [*sorted(GAMES), None]},
+    )
+    """The game the match is of (`vwlog.model.games`); absent for Vandaria Wars, ``"vw"``,
+    so a log written before games were named keeps its bytes and hashes."""
     match_id: str = Field(min_length=1, max_length=200)
     """Identifier of the match."""
     created: str | None = None
@@ -131,6 +140,18 @@ class LogHeader(BaseModel):
         ):
             raise PydanticCustomError(
                 "tag_text", "a tag is text on one line, without control characters, not blank"
+            )
+        return value
+
+    @field_validator("game")
+    @classmethod
+    def _a_game_judged(cls, value: str | None) -> str | None:
+        """A game this vwlog judges (`vwlog.model.games.GAMES`), never one judged as another."""
+        if value is not None and value not in GAMES:
+            raise PydanticCustomError(
+                "game_unknown",
+                "the game is not one this vwlog judges (it judges: {known})",
+                {"known": ", ".join(sorted(GAMES))},
             )
         return value
 
