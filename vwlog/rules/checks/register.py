@@ -178,17 +178,7 @@ def skill_cost(
             )
         )
     if not condition_holds(state, event.player, skill.condition):
-        short = skill.condition is not None and condition_holds(
-            state, event.player, skill.condition.model_copy(update={"min_honor": None})
-        )  # only the honor part fails
-        out.append(
-            violation(
-                "R-SKL-5",
-                "the condition of {name}'s skill does not hold",
-                flag=honor_flag(state, event.player) if short else None,
-                name=d.name,
-            )
-        )
+        out.append(_condition_fails(state, event.player, d.name, skill))
     out.extend(restriction_used(ruleset, state, event, skill))
     if ruleset.requirements_continuous and state.player(event.player).honor < d.honor_req:
         honor = honor_flag(state, event.player)
@@ -202,6 +192,20 @@ def skill_cost(
             )
         )
     return tuple(out)
+
+
+def _condition_fails(state: MatchState, player: str, name: str, skill: SkillDef) -> Violation:
+    """R-SKL-5 for a skill whose condition does not hold; naming OQ-7's flag when only the
+    honor part fails and the player's honor could hold honor for destroyed Territories."""
+    short = skill.condition is not None and condition_holds(
+        state, player, skill.condition.model_copy(update={"min_honor": None})
+    )
+    return violation(
+        "R-SKL-5",
+        "the condition of {name}'s skill does not hold",
+        flag=honor_flag(state, player) if short else None,
+        name=name,
+    )
 
 
 def honor_flag(state: MatchState, player: str) -> str | None:
