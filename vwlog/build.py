@@ -15,18 +15,17 @@ those instead. The pure modules stay the reference and the fallback:
 
 from __future__ import annotations
 
-import ast
-import importlib.abc
 import importlib.machinery
 import importlib.util
-import json
 import os
 import sys
-from importlib.abc import MetaPathFinder
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+# every vwlog process imports this module first: what it needs only now and then (ast, json,
+# importlib.abc, which loads importlib.resources) is imported where it is used
 if TYPE_CHECKING:
+    import importlib.abc
     from collections.abc import Sequence
     from importlib.machinery import ModuleSpec
     from types import ModuleType
@@ -85,8 +84,14 @@ def wheel_info() -> dict[str, object] | None:
     """What the wheel this package was installed from says of its engine (`WHEEL_INFO`), or
     ``None`` for a source checkout."""
     try:
-        info = json.loads(WHEEL_INFO.read_text("utf-8"))
+        text = WHEEL_INFO.read_text("utf-8")
     except (OSError, ValueError):
+        return None  # a source checkout (or an unreadable file)
+    import json
+
+    try:
+        info = json.loads(text)
+    except ValueError:
         return None
     return info if isinstance(info, dict) else None
 
@@ -132,8 +137,9 @@ def _state() -> str:
     return "compiled"
 
 
-class _EngineFinder(MetaPathFinder):
-    """Finds the engine modules (`COMPILED`) its own way; any other module, as Python would."""
+class _EngineFinder:
+    """Finds the engine modules (`COMPILED`) its own way; any other module, as Python would (a
+    meta path finder: `importlib.abc.MetaPathFinder`'s protocol)."""
 
     def find_spec(
         self,
@@ -186,6 +192,8 @@ def restore_docstrings(module: ModuleType) -> list[str]:
         return []
     docs = _DOCSTRINGS.get(name)
     if docs is None:
+        import ast
+
         tree = ast.parse(source_of(name).read_bytes())
         docs = _DOCSTRINGS[name] = {
             node.name: doc
@@ -201,10 +209,11 @@ def restore_docstrings(module: ModuleType) -> list[str]:
     return restored
 
 
-class _Documented(importlib.abc.Loader):
+class _Documented:
     """Loads a compiled engine module as usual, then `restore_docstrings` of every compiled
     module loaded so far: a compiled module imports the others of its build directly, past
-    the import system, so this runs whenever interpreted code imports one."""
+    the import system, so this runs whenever interpreted code imports one (a loader:
+    `importlib.abc.Loader`'s protocol)."""
 
     def __init__(self, loader: importlib.abc.Loader) -> None:
         self._loader = loader
@@ -226,7 +235,7 @@ class _Compiled(_EngineFinder):
     def _spec(self, fullname: str, path: Sequence[str] | None) -> ModuleSpec | None:
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
-            spec.loader = _Documented(spec.loader)
+            spec.loader = cast("importlib.abc.Loader", _Documented(spec.loader))
         return spec
 
 

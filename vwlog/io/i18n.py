@@ -29,14 +29,15 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from babel import Locale
-from babel.dates import format_date, format_datetime
-from babel.numbers import format_decimal, format_percent, get_decimal_symbol
-
 from vwlog.model.text import Msg, SaidText
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+    from babel import Locale
+
+# Babel is imported by the functions that format numbers and dates, not with this module:
+# every command line imports it, and ``vwlog --help`` formats neither.
 
 __all__ = [
     "DOMAIN",
@@ -240,38 +241,52 @@ NOUNS: tuple[tuple[str, str], ...] = (
 
 
 def _locale() -> Locale:
+    from babel import Locale
+
     return Locale.parse(active_language())
 
 
 def fmt_number(n: float) -> str:
     """``n`` with the locale's grouping and decimal signs: ``1,204`` / ``1.204``."""
+    from babel.numbers import format_decimal
+
     return str(format_decimal(n, locale=_locale()))
 
 
 def decimal_sign() -> str:
     """The locale's decimal sign: ``.`` / ``,`` (for a number Python formatted, where the
     English bytes must stay those of ``format``)."""
+    from babel.numbers import get_decimal_symbol
+
     return str(get_decimal_symbol(_locale()))
 
 
 def fmt_fixed(x: float, digits: int) -> str:
     """``x`` with ``digits`` decimals and the locale's decimal sign, no grouping: ``40.00`` /
     ``40,00``."""
+    from babel.numbers import format_decimal
+
     pattern = "0." + "0" * digits if digits else "0"
     return str(format_decimal(x, format=pattern, locale=_locale()))
 
 
 def fmt_percent(x: float, digits: int = 1) -> str:
     """``x`` (a fraction) as a percentage: ``12.5%`` / ``12,5%``."""
+    from babel.numbers import format_percent
+
     pattern = "#,##0." + "0" * digits + "%" if digits else "#,##0%"
     return str(format_percent(x, format=pattern, locale=_locale()))
 
 
 def fmt_date(value: date) -> str:
     """A date in the locale's medium form: ``Dec 3, 2026`` / ``3 Des 2026``."""
+    from babel.dates import format_date
+
     return str(format_date(value, format="medium", locale=_locale()))
 
 
 def fmt_datetime(value: datetime) -> str:
     """A moment in the locale's medium form."""
+    from babel.dates import format_datetime
+
     return str(format_datetime(value, format="medium", locale=_locale()))
