@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
-from typing_extensions import override
 
 from vwlog.cli import options
 from vwlog.cli.clicktext import speak_click_in_the_active_language
@@ -35,8 +34,17 @@ from vwlog.model.errors import IllegalEventError, VwlogError
 
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
+    from typing_extensions import override
 
     from vwlog.store.location import Source
+else:
+
+    def override(method: Any) -> Any:
+        """`typing_extensions.override` (for mypy), without importing typing_extensions: it
+        weighs on every start-up, and at run time it only marks the method."""
+        method.__override__ = True
+        return method
+
 
 # Start-up stays cheap (`vwlog --help` imports no engine, model or store): the commands are
 # imported when one runs (`vwlog.cli.registry`), and what only a failure or a running command

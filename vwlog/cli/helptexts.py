@@ -16,7 +16,6 @@ catalog entries match what is looked up here.
 
 from __future__ import annotations
 
-import ast
 import copy
 import inspect
 import io
@@ -28,6 +27,7 @@ import click
 from vwlog.io.i18n import gettext
 
 if TYPE_CHECKING:
+    import ast
     from collections.abc import Callable, Collection, Iterator, Mapping
     from typing import IO
 
@@ -154,16 +154,21 @@ class TranslatedHelp(click.Command):
 
 
 # -- extraction (Babel) -----------------------------------------------------------------------
+# (ast and Babel's extractor are imported by the functions that use them: not at start-up)
 
 
 def _is_command_decorator(node: ast.expr) -> bool:
     """``@main.command(...)``, ``@click.group(...)``, ``@pool.command("list")``."""
+    import ast
+
     func = node.func if isinstance(node, ast.Call) else node
     return isinstance(func, ast.Attribute) and func.attr in ("command", "group")
 
 
 def _manuals(tree: ast.AST, node: ast.FunctionDef) -> Iterator[str]:
     """The texts a command's ``@more_help(...)`` adds: a string, or a module constant's."""
+    import ast
+
     constants = {
         target.id: stmt.value.value
         for stmt in getattr(tree, "body", [])
@@ -183,6 +188,8 @@ def _manuals(tree: ast.AST, node: ast.FunctionDef) -> Iterator[str]:
 
 
 def _help_texts(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    import ast
+
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and any(
             _is_command_decorator(d) for d in node.decorator_list
@@ -216,7 +223,9 @@ def extract(
 ) -> Iterator[tuple[int, str, str | tuple[str, ...], list[str]]]:
     """Babel extraction method: the Python messages of a command-line module, then its help
     texts (each as a ``gettext`` message)."""
-    from babel.messages.extract import extract_python  # only when extracting: not at start-up
+    import ast
+
+    from babel.messages.extract import extract_python
 
     source = fileobj.read()
     # Babel's annotations name another tuple than extract_python yields at run time

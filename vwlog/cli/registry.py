@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import pkgutil
 from typing import TYPE_CHECKING, NamedTuple
 
 from vwlog.io.i18n import gettext
@@ -64,6 +63,8 @@ def entry_of(command: click.Command) -> Entry:
 
 def load_all() -> None:
     """Import every command module of `vwlog.cli` (each registers its commands)."""
+    import pkgutil
+
     import vwlog.cli
 
     for info in pkgutil.iter_modules(vwlog.cli.__path__):
@@ -166,4 +167,3 @@ def source(entries: dict[str, Entry]) -> str:
         flags = "".join(f", {f}=True" for f in ("short", "hidden") if getattr(entry, f))
         lines.append(f"    {name!r}: Entry({entry.target!r}, {entry.summary!r}{flags}),")
     return "\n".join([*lines, "}"])
-
