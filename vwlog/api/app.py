@@ -41,7 +41,7 @@ from fastapi.staticfiles import StaticFiles
 
 from vwlog import __version__
 from vwlog.api import errors
-from vwlog.api.cache import HeadCache
+from vwlog.api.cache import BoardCache, HeadCache
 from vwlog.api.dependencies import principal
 from vwlog.api.routers import catalog, matches, play, reports, viewer
 from vwlog.api.routers.catalog import CLIENT_GONE
@@ -126,6 +126,8 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     app.state.timelines = HeadCache(16)
     app.state.reports = HeadCache(16)
     app.state.rulings = HeadCache(16)
+    # rendered boards at any seq, keyed by the head and the seat of the view
+    app.state.boards = BoardCache()
     errors.install(app)
     app.include_router(catalog.router)
     app.include_router(matches.router)

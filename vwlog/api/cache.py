@@ -1,15 +1,18 @@
-"""Answers that need a whole match replayed, kept while the match does not change.
+"""Answers that need a match replayed, kept while the match does not change.
 
 A stored event never changes (every write appends), so an answer computed from all of a match's
-records holds as long as its head (seq and chain hash) does. The cache is per process (each
+records holds as long as its head (seq and chain hash) does. The caches are per process (each
 worker keeps its own) and bounded; a stale entry is never served because the head is part of
-the key.
+the key. `HeadCache` keeps whole-match answers (timelines, reports); `BoardCache` keeps
+rendered boards at any seq, with their entity tags.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
@@ -19,7 +22,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["HeadCache"]
+__all__ = ["BoardCache", "BoardKey", "HeadCache", "RenderedBoard"]
 
 
 class HeadCache(Generic[T]):
@@ -62,3 +65,88 @@ class HeadCache(Generic[T]):
                 with self._lock:
                     self._computing.pop(key, None)
             return value
+
+
+BoardKey = tuple[str, int, int, str | None, str | None, bool, str]
+"""What a board answer depends on: match id, seq, the head's seq and hash, the seat whose view
+it is (``None``: the full board), whether the token is held to that seat, and the format. The
+board names no sentence, so no language is part of it."""
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedBoard:
+    """A board answer as sent: its JSON bytes and its strong entity tag."""
+
+    body: bytes
+    etag: str
+    """``"<sha-256 of the body>"``: a tag of what the reader reads, never of the head hash (which
+    a player's token may not learn, for it tests guesses of hidden records)."""
+
+    @classmethod
+    def of(cls, body: bytes) -> RenderedBoard:
+        """The answer for ``body``."""
+        return cls(body, '"' + hashlib.sha256(body).hexdigest()[:40] + '"')
+
+    def matches(self, if_none_match: str | None) -> bool:
+        """Whether an ``If-None-Match`` header names this answer (``*`` or one of its tags,
+        weak or strong: a GET compares weakly)."""
+        if not if_none_match:
+            return False
+        for tag in if_none_match.split(","):
+            tag = tag.strip()
+            if tag == "*" or tag.removeprefix("W/") == self.etag:
+                return True
+        return False
+
+
+class BoardCache:
+    """Rendered boards of the last positions read, per process, bounded by count and bytes.
+
+    The key holds the match's head (seq and hash), so an append makes every earlier entry of
+    the match unreachable (they age out) and a stale board is never served; it holds the
+    seat of the view, so one seat's board is never served to another. The caller checks access
+    before it asks (a hit skips nothing but the replay and the rendering).
+    """
+
+    def __init__(self, size: int = 2048, max_bytes: int = 64 * 1024 * 1024) -> None:
+        self.size = size
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[BoardKey, RenderedBoard] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self._computing: dict[BoardKey, threading.Lock] = {}
+
+    def get(self, key: BoardKey, render: Callable[[], bytes]) -> RenderedBoard:
+        """The answer kept for ``key``, else rendered once by ``render`` (two requests for the
+        same key at the same time render it once) and kept."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                return found
+            busy = self._computing.setdefault(key, threading.Lock())
+        with busy:
+            with self._lock:
+                found = self._items.get(key)
+                if found is not None:
+                    return found
+            try:
+                made = RenderedBoard.of(render())
+                self._keep(key, made)
+            finally:
+                with self._lock:
+                    self._computing.pop(key, None)
+            return made
+
+    def _keep(self, key: BoardKey, made: RenderedBoard) -> None:
+        if len(made.body) > self.max_bytes:
+            return
+        with self._lock:
+            self._items[key] = made
+            self._bytes += len(made.body)
+            while len(self._items) > self.size or self._bytes > self.max_bytes:
+                _, old = self._items.popitem(last=False)
+                self._bytes -= len(old.body)
+
+    def __len__(self) -> int:
+        return len(self._items)

@@ -14,7 +14,7 @@ from itertools import islice
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -359,28 +359,47 @@ def timeline_(request: Request, access: AccessDep, store: StoreDep) -> TimelineO
 @router.get(
     "/{match_id}/board",
     summary="The board after a seq, in full or as one player knows it",
+    response_model=ShownBoardView,
     response_model_by_alias=True,
+    responses={304: {"description": "the board named by `If-None-Match` (no body)"}},
 )
 def board(
+    request: Request,
     access: AccessDep,
     store: StoreDep,
     seq: Annotated[int | None, Query(ge=0, description="default: the last event")] = None,
     player: Annotated[str | None, Query(max_length=40, description="that seat's view")] = None,
-) -> ShownBoardView:
+    if_none_match: Annotated[str | None, Header(max_length=2000)] = None,
+) -> Response:
     """The board after ``seq``. With ``player``: the knowledge view (their own hand, public
     zones, other hands and decks as counts, and the hidden cards they have seen). A player's
-    token on its match in progress gets only its own seat's view."""
+    token on its match in progress gets only its own seat's view.
+
+    The answer carries a strong ``ETag`` (a hash of its body); sent back in ``If-None-Match``,
+    the same board is answered with 304 and no body. Each worker keeps the boards it rendered
+    last, keyed by the match's head and the seat of the view, after access is checked."""
     player = seat_of(access, player)
     head = store.head(access.match_id)
     at = head.seq if seq is None else seq
-    if player is None or at == 0:
-        return ShownBoardView.model_validate(
-            board_json(state_at(store, access.match_id, at), seq=at)
-        )
-    k = knowledge(
-        store.records(access.match_id, lte=at), at, player, source=f"match {access.match_id!r}"
+    key = (access.match_id, at, head.seq, head.hash, player, access.viewer is not None, "json")
+    shown = request.app.state.boards.get(
+        key, partial(_board_body, store, access.match_id, at, player)
     )
-    return ShownBoardView.model_validate(known_board_json(k))
+    headers = {"ETag": shown.etag, "Cache-Control": "private, no-cache", "Vary": "Authorization"}
+    if shown.matches(if_none_match):
+        return Response(status_code=304, headers=headers)
+    return Response(shown.body, media_type="application/json", headers=headers)
+
+
+def _board_body(store: MatchStore, match_id: str, at: int, player: str | None) -> bytes:
+    """The board after ``at`` (as ``player`` knows it) as the JSON bytes of a
+    `ShownBoardView`."""
+    if player is None or at == 0:
+        view = ShownBoardView.model_validate(board_json(state_at(store, match_id, at), seq=at))
+    else:
+        k = knowledge(store.records(match_id, lte=at), at, player, source=f"match {match_id!r}")
+        view = ShownBoardView.model_validate(known_board_json(k))
+    return view.model_dump_json(by_alias=True).encode()
 
 
 @router.get("/{match_id}/awaited", summary="Whose decision is awaited, and the legal ones")
