@@ -50,6 +50,7 @@ from vwlog.api.settings import ApiSettings
 from vwlog.api.signing import Signer
 from vwlog.io.i18n import using_language
 from vwlog.model.text import msg
+from vwlog.services.headstate import HeadStates
 from vwlog.store import MatchStore
 from vwlog.store.tokens import TokenStore
 
@@ -128,6 +129,8 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     app.state.rulings = HeadCache(16)
     # rendered boards at any seq, keyed by the head and the seat of the view
     app.state.boards = BoardCache()
+    # the state at the head of the matches last read or appended to
+    app.state.heads = HeadStates()
     errors.install(app)
     app.include_router(catalog.router)
     app.include_router(matches.router)

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from vwlog.events import AnyEvent
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState
+    from vwlog.services.headstate import HeadStates
 
 
 @dataclass
@@ -67,6 +68,7 @@ def play_decisions(
     seed: int = 0,
     expected_seq: int | None = None,
     choices: Mapping[str, Sequence[str]] | None = None,
+    states: HeadStates | None = None,
 ) -> PlayResult:
     """Append decisions to a stored match in play mode: each is checked (rejected with its
     rule ids if illegal, nothing stored) and followed by every consequence the rules demand;
@@ -77,6 +79,9 @@ def play_decisions(
     id → the card ids chosen: the card a ``return`` takes, the cards a ``bottom`` puts on the
     bottom, the new order of a ``reorder``); a result without an entry takes the first choice.
     Every entry must be used by a result among what is played, else nothing is stored.
+
+    With ``states`` (a long-running service), the state at the head is taken from it when it
+    holds that head, and the state after the append is kept in it.
 
     Raises:
         MatchNotFoundError: no such match.
@@ -97,7 +102,12 @@ def play_decisions(
     if expected_seq is not None and head.seq != expected_seq:
         raise SequenceConflictError(match_id, expected_seq + 1)
     refuse_after_seal(store, match_id, head, "decisions")
-    state = state_at(store, match_id, head.seq)
+    state = (
+        state_at(store, match_id, head.seq)
+        if states is None
+        else states.state(store, match_id, head)
+    )
+    before = state
     rs = state.ruleset
     if rs is None:
         raise MatchNotStartedError(match_id)
@@ -112,7 +122,9 @@ def play_decisions(
     state = played.state
     if not played.events:
         return PlayResult(match_id, 0, 0, head.seq, state.winner, state.victory)
-    new_head = append_played(store, match_id, head, played.events, state)
+    new_head = append_played(
+        store, match_id, head, played.events, state, before=before, states=states
+    )
     return PlayResult(
         match_id,
         len(played.events),
@@ -256,12 +268,22 @@ def refuse_after_seal(store: MatchStore, match_id: str, head: Head, what: str) -
 
 
 def append_played(
-    store: MatchStore, match_id: str, head: Head, events: Sequence[AnyEvent], state: MatchState
+    store: MatchStore,
+    match_id: str,
+    head: Head,
+    events: Sequence[AnyEvent],
+    state: MatchState,
+    *,
+    before: MatchState | None = None,
+    states: HeadStates | None = None,
 ) -> Head:
     """Append events played in play mode after ``head``, in one transaction, and describe the
     match's new end (``state``, the board after the last of them) in its catalog entry. When
     they end the match, the deck commitments of a secret shuffle are opened
     (`vwlog.services.live.open_commitments`) and the record is sealed after them.
+
+    ``before`` is the state at ``head`` when the caller has it (the snapshots due are then
+    replayed from it, not sought again); with it, ``states`` keeps the state at the new head.
 
     Raises:
         SequenceConflictError: another writer appended after ``head`` (nothing is stored).
@@ -291,12 +313,22 @@ def append_played(
             "events": sealed[-1].seq,
         }
     )
+
+    def after(seq: int) -> MatchState:
+        tail = [r for r in sealed if r.seq <= seq]
+        if before is None or _backs_up_before(tail, head.seq):
+            return state_at_records(store, match_id, seq, sealed)
+        return _replayed(before, tail)
+
     snapshots = [
-        (r.seq, encode_snapshot(state_at_records(store, match_id, r.seq, sealed), r.hash))
+        (r.seq, encode_snapshot(after(r.seq), r.hash))
         for r in sealed
         if r.seq % SNAPSHOT_EVERY == 0
     ]
-    return store.append(match_id, lines, expected_seq=head.seq, meta=meta, snapshots=snapshots)
+    new_head = store.append(match_id, lines, expected_seq=head.seq, meta=meta, snapshots=snapshots)
+    if states is not None and before is not None:
+        states.keep(match_id, new_head, after(new_head.seq))
+    return new_head
 
 
 def state_at_records(

@@ -404,6 +404,7 @@ def _board_body(store: MatchStore, match_id: str, at: int, player: str | None) -
 
 @router.get("/{match_id}/awaited", summary="Whose decision is awaited, and the legal ones")
 def awaited(
+    request: Request,
     access: AccessDep,
     store: StoreDep,
     lang: LanguageDep,
@@ -427,7 +428,10 @@ def awaited(
         else shown_head_hash(store, access.match_id, access.viewer, head.seq)
     )
     seq = head.seq if at is None else at
-    state = state_at(store, access.match_id, seq)
+    if seq == head.seq:  # the head: kept for the append that usually follows
+        state = request.app.state.heads.state(store, access.match_id, head)
+    else:
+        state = state_at(store, access.match_id, seq)
     rs = state.ruleset
     if rs is None:
         return AwaitedOut(

@@ -43,7 +43,6 @@ from vwlog.services.authority import HIDDEN_CARD, SeatError, UnseenError, author
 from vwlog.services.forks import fork_match
 from vwlog.services.hashes import shown_head_hash
 from vwlog.services.live import record_ruling, start_match
-from vwlog.services.matches import state_at
 from vwlog.services.play import PlayResult, play_decisions
 from vwlog.services.rebase import rebase
 from vwlog.store import MatchStore
@@ -229,6 +228,7 @@ def append_decisions(
             seed=body.seed,
             expected_seq=expected,
             choices=body.choices,
+            states=request.app.state.heads,
         )
         return _receipt_of(store, signer, match_id, result)
 
@@ -250,7 +250,8 @@ def _append_as_seat(
     if body.expected_seq is not None and body.expected_seq != head.seq:
         _withhold_conflict_head(request, store, match_id, seat)
         raise SequenceConflictError(match_id, body.expected_seq + 1)
-    state = state_at(store, match_id, head.seq)
+    states = request.app.state.heads
+    state = states.state(store, match_id, head)
     try:
         allowed = authorize(state, seat, body.decisions, auto=body.auto, choices=body.choices)
     except SeatError as err:
@@ -265,6 +266,7 @@ def _append_as_seat(
             allowed.decisions,
             expected_seq=head.seq,
             choices=body.choices,
+            states=states,
         )
     except IllegalEventError as err:
         with using_language(lang):
