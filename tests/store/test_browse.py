@@ -9,6 +9,8 @@ import sqlite3
 from contextlib import closing
 from typing import TYPE_CHECKING
 
+import pytest
+
 from vwlog.cli import main
 from vwlog.engine.simulate import simulate
 from vwlog.io.logfile import write_log
@@ -125,3 +127,31 @@ def test_tables_follow_reimport_fork_and_play(runner: CliRunner, tmp_path: Path)
         {"events": events}
     ]
     assert len(_rows(db, "SELECT * FROM matches")) == 4
+
+
+def test_a_store_whose_views_another_process_made_meanwhile_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes opening one new store both find it without views; the one that makes
+    them second reads the store again once it has it to itself (BEGIN IMMEDIATE), finds them
+    made and changes nothing, where it made them again and failed with "index
+    vwlog_catalog_entries already exists" when the two interleaved (the race itself:
+    tests/store/test_sqlite.py's two importers)."""
+    from vwlog.store import MatchStore, browse
+
+    db = tmp_path / "shared.db"
+    with MatchStore.open(f"sqlite:///{db}"):
+        pass  # the first process: views and index made
+    before = _rows(db, "PRAGMA schema_version")
+    monkeypatch.setattr(browse, "_up_to_date", lambda conn, wanted: False)  # read before that
+    with MatchStore.open(f"sqlite:///{db}"):
+        pass
+    monkeypatch.undo()
+    assert _rows(db, "PRAGMA schema_version") == before  # nothing dropped, nothing made again
+    names = "SELECT name FROM sqlite_master WHERE type IN ('view', 'index') ORDER BY name"
+    assert [r["name"] for r in _rows(db, names) if not str(r["name"]).startswith("sqlite_")] == [
+        "matches",
+        "players",
+        "violations",
+        "vwlog_catalog_entries",
+    ]

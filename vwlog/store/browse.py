@@ -158,27 +158,54 @@ def create_views(env: Mapping[str, str]) -> None:
         return
     wanted = view_sql()
     timeout = float(env.get("SQLITE_LOCK_TIMEOUT") or 5)
-    with contextlib.closing(sqlite3.connect(env["SQLITE_DBNAME"], timeout=timeout)) as conn:
-        found = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'"))
-        index = conn.execute(
-            "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?",
-            ("vwlog_catalog_entries",),
-        ).fetchone()
-        fresh = index is not None and index[0] == CATALOG_INDEX
-        if fresh and all(found.get(name) == sql for name, sql in wanted.items()):
+    connection = sqlite3.connect(env["SQLITE_DBNAME"], timeout=timeout, isolation_level=None)
+    with contextlib.closing(connection) as conn:
+        if _up_to_date(conn, wanted):
             return
         try:
-            with conn:
-                if not fresh:
-                    conn.execute("DROP INDEX IF EXISTS vwlog_catalog_entries")
-                    conn.execute(CATALOG_INDEX)
-                for name in VIEWS:
-                    if found.get(name) != wanted[name]:
-                        conn.execute(f"DROP VIEW IF EXISTS {name}")
-                        conn.execute(wanted[name])
+            # one process at a time: another that opens the same new store waits here, then
+            # finds the views made (two reading first and creating after both created them)
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                _bring_up_to_date(conn, wanted)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
         except sqlite3.OperationalError as err:
             if "readonly" not in str(err):
                 raise
+
+
+def _up_to_date(conn: sqlite3.Connection, wanted: Mapping[str, str]) -> bool:
+    """Whether the store has the index and every view as ``wanted`` says them."""
+    found = _views(conn)
+    return _index_fresh(conn) and all(found.get(name) == sql for name, sql in wanted.items())
+
+
+def _views(conn: sqlite3.Connection) -> dict[str, str]:
+    return dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'"))
+
+
+def _index_fresh(conn: sqlite3.Connection) -> bool:
+    index = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?",
+        ("vwlog_catalog_entries",),
+    ).fetchone()
+    return index is not None and bool(index[0] == CATALOG_INDEX)
+
+
+def _bring_up_to_date(conn: sqlite3.Connection, wanted: Mapping[str, str]) -> None:
+    """Make the index and the views that differ from ``wanted`` (read again, in the
+    transaction: another process may have made them meanwhile)."""
+    if not _index_fresh(conn):
+        conn.execute("DROP INDEX IF EXISTS vwlog_catalog_entries")
+        conn.execute(CATALOG_INDEX)
+    found = _views(conn)
+    for name in VIEWS:
+        if found.get(name) != wanted[name]:
+            conn.execute(f"DROP VIEW IF EXISTS {name}")
+            conn.execute(wanted[name])
 
 
 __all__ = ["CATALOG_INDEX", "MATCH_COLUMNS", "PLAYER_COLUMNS", "VIEWS", "create_views", "view_sql"]
