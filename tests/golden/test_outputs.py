@@ -15,30 +15,14 @@ then review ``git diff tests/golden/outputs`` and commit the files with the chan
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.tools import load_tool
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "capture_outputs", ROOT / "tools" / "capture_outputs.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["capture_outputs"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-capture = _load()
+capture = load_tool("capture_outputs")
 SAMPLES: list[Path] = capture.samples()
 CASES = [(sample, command) for sample in SAMPLES for command in capture.commands(sample)]
 

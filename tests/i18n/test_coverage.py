@@ -3,27 +3,19 @@ named rule, or marked descriptive with a reason; the page is current (tools/seed
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def coverage() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "seed_coverage", ROOT / "tools" / "seed_coverage.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["seed_coverage"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("seed_coverage")
 
 
 def test_every_sentence_of_both_seeds_is_accounted_for(coverage: ModuleType) -> None:

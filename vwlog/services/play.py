@@ -313,35 +313,36 @@ def append_played(
             "events": sealed[-1].seq,
         }
     )
-
-    def after(seq: int) -> MatchState:
-        tail = [r for r in sealed if r.seq <= seq]
-        if before is None or _backs_up_before(tail, head.seq):
-            return state_at_records(store, match_id, seq, sealed)
-        return _replayed(before, tail)
-
     snapshots = [
-        (r.seq, encode_snapshot(after(r.seq), r.hash))
+        (r.seq, encode_snapshot(state_at_records(store, match_id, r.seq, sealed, before), r.hash))
         for r in sealed
         if r.seq % SNAPSHOT_EVERY == 0
     ]
     new_head = store.append(match_id, lines, expected_seq=head.seq, meta=meta, snapshots=snapshots)
     if states is not None and before is not None:
-        states.keep(match_id, new_head, after(new_head.seq))
+        states.keep(
+            match_id, new_head, state_at_records(store, match_id, new_head.seq, sealed, before)
+        )
     return new_head
 
 
 def state_at_records(
-    store: MatchStore, match_id: str, seq: int, pending: list[EventRecord]
+    store: MatchStore,
+    match_id: str,
+    seq: int,
+    pending: list[EventRecord],
+    stored: MatchState | None = None,
 ) -> MatchState:
-    """The state after ``seq`` where the last records are not stored yet."""
+    """The state after ``seq`` where the last records are not stored yet; ``stored``, the
+    state after the stored ones when the caller has it, spares seeking it again."""
     stored_head = pending[0].seq - 1
     if seq <= stored_head:
         return state_at(store, match_id, seq)
     tail = [r for r in pending if r.seq <= seq]
     if _backs_up_before(tail, stored_head):
         return _replayed(INITIAL, [*store.records(match_id, lte=stored_head), *tail])
-    return _replayed(state_at(store, match_id, stored_head), tail)
+    base = stored if stored is not None else state_at(store, match_id, stored_head)
+    return _replayed(base, tail)
 
 
 __all__ = [
