@@ -33,9 +33,11 @@ if TYPE_CHECKING:
 COMPILED: tuple[str, ...] = (
     "vwlog.engine.loop",
     "vwlog.engine.tally",
+    "vwlog.games.vw.judging",
     "vwlog.io.codec",
     "vwlog.io.logfile",
     "vwlog.model.copying",
+    "vwlog.model.expect",
     "vwlog.model.markers",
     "vwlog.model.resources",
     "vwlog.model.state",

@@ -16,46 +16,24 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
-from vwlog.events import (
-    TRAILER_TYPES,
-    AnyEvent,
-    CardSummoned,
-    EventRecord,
-    JudgeRulingIssued,
-    LogHeader,
-    MatchStarted,
-    PriorityPassed,
-    event_type,
-)
+from vwlog.events.base import BaseEvent, LogHeader
+from vwlog.games import GameRules, core_violation, game_of_event, game_of_state, rules_for
 from vwlog.model.errors import IllegalEventError, Violation
-from vwlog.model.state import MatchState, UnknownIdError
-from vwlog.model.types import Phase, RulingKind
-from vwlog.projections import INITIAL, evolve
-from vwlog.rules import DEFAULT_RULESET, Expect, Ruleset, check_against, expect
-from vwlog.rules.common import actor, violation
-from vwlog.rules.readings import name_readings
+from vwlog.model.expect import Expect
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
+
+    from vwlog.events import EventRecord
 R = TypeVar("R", covariant=True)
 
-CATCH_UP_LIMIT: Final = 64
-"""Most demanded consequences applied to catch up with a log that omitted some."""
 BACKUP_MEMORY: Final = 256
-"""Priority points remembered for judges' back-up rulings: a back-up names one of the last 256
-(a dozen turns of a two-player match); an older point is refused (R-GEN-8). Each remembered
+"""Fork points remembered for judges' back-up rulings: a back-up names one of the last 256 (a
+dozen turns of a two-player match); an older point is refused (CORE-FORK-2). Each remembered
 point holds its board alive; holding 4,096 of them, as before, cost 3-5 % of validation time
 (boards that cannot be freed push the replay's working set out of the processor's cache)."""
-
-# The event classes the loop compares with once per event, as constants: compiled, a name
-# imported from another module is looked up in this module's dictionary at every use.
-_TRAILER: Final = frozenset(TRAILER_TYPES)
-_MATCH_STARTED: Final = MatchStarted
-_PRIORITY_PASSED: Final = PriorityPassed
-_RULING: Final = JudgeRulingIssued
-_CARD_SUMMONED: Final = CardSummoned
 
 
 @dataclass(slots=True, init=False)
@@ -65,27 +43,28 @@ class Step:
 
     record: EventRecord
     line: int | None
-    before: MatchState
-    after: MatchState
+    before: Any
+    """The board before the event (the game's own class)."""
+    after: Any
     expected: Expect
     """What the rules expected before this event."""
     violations: tuple[Violation, ...]
     voids: tuple[int, int] | None
     """For a judge's back-up: the range of seqs it voided (inclusive)."""
-    event: AnyEvent
+    event: BaseEvent
     """The record's event (``record.event``, read once)."""
 
     def __init__(
         self,
         record: EventRecord,
         line: int | None,
-        before: MatchState,
-        after: MatchState,
+        before: Any,
+        after: Any,
         expected: Expect,
         violations: tuple[Violation, ...],
         voids: tuple[int, int] | None = None,
         *,
-        event: AnyEvent | None = None,
+        event: BaseEvent | None = None,
     ) -> None:
         # written out: compiled, a native constructor (the dataclass's own stays interpreted)
         self.record = record
@@ -111,8 +90,8 @@ class Visitor(Protocol[R]):
     def visit(self, step: Step) -> None:
         """Called for every event."""
 
-    def end_match(self, final: MatchState) -> None:
-        """Called once after the last event."""
+    def end_match(self, final: Any) -> None:
+        """Called once after the last event, with the final board."""
 
     def result(self) -> R:
         """What the visitor built."""
@@ -139,33 +118,37 @@ class LineRecord(Protocol):
     def record(self) -> EventRecord: ...
 
 
-def _locate(v: Violation, record: EventRecord, line: int | None, state: MatchState) -> Violation:
-    return replace(
-        v,
-        seq=record.seq,
-        line=line,
-        event_type=event_type(record.event),
-        turn=state.turn or None,
-        phase=str(state.phase) if state.phase else None,
-        step=str(state.step) if state.step else None,
-        priority=state.priority,
-    )
+def _locate(
+    game: GameRules, v: Violation, record: EventRecord, line: int | None, state: Any
+) -> Violation:
+    tag: Any = getattr(record.event, "type", type(record.event).__name__)
+    return game.locate(replace(v, seq=record.seq, line=line, event_type=str(tag)), state)
 
 
-def _catch_up(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> MatchState | None:
-    """Apply demanded consequences until ``event`` fits; ``None`` if it never does."""
-    st = state
-    for _ in range(CATCH_UP_LIMIT):
-        exp = expect(ruleset, st)
-        if not exp.consequences:
-            return st if not check_against(ruleset, st, exp, event) else None
-        if exp.demands(event):
-            return st
-        first = exp.consequences[0]
-        if type(first) is type(event):
-            return None  # a different consequence of the same kind: not an omission
-        st = evolve(st, first)
-    return None
+def game_for(
+    records: Iterable[Any], header: LogHeader | None, initial: Any
+) -> tuple[GameRules, Iterable[Any]]:
+    """The game of a match: the header's, else the game whose board ``initial`` is or whose
+    event comes first, else the default game; and the records, none of them lost to the
+    look."""
+    if header is not None and header.game is not None:
+        return rules_for(header.game), records
+    if initial is not None:
+        return game_of_state(initial), records
+    it = iter(records)
+    seen: list[Any] = []
+    for item in it:
+        seen.append(item)
+        record = item[-1] if isinstance(item, tuple) else item
+        found = game_of_event(record.event)
+        if found is not None:
+            return found, _chain(seen, it)
+    return rules_for(), seen
+
+
+def _chain(seen: list[Any], rest: Iterator[Any]) -> Iterator[Any]:
+    yield from seen
+    yield from rest
 
 
 def replay(
@@ -173,169 +156,128 @@ def replay(
     visitor: Visitor[R],
     *,
     header: LogHeader | None = None,
-    ruleset: Ruleset | None = None,
+    ruleset: Any = None,
     policy: ViolationPolicy = ViolationPolicy.COLLECT,
-    initial: MatchState = INITIAL,
+    initial: Any = None,
+    game: GameRules | None = None,
 ) -> R:
-    """Replay records through the rules and the fold, feeding ``visitor``.
+    """Replay records through a game's rules and fold, feeding ``visitor``.
 
     Args:
         records: records in order; from a file, ``(line, record)`` or `LogLine` tuples.
         visitor: receives every step.
-        header: the log header, passed to the visitor.
+        header: the log header, passed to the visitor; its ``game`` names the rules.
         ruleset: judge under this ruleset instead of the one the match names.
         policy: collect every violation (the default) or stop at the first.
-        initial: the state to start from (a snapshot); the default is the empty board.
+        initial: the board to start from (a snapshot); the default is the game's empty board.
+        game: the game's rules; by default the header's game, else the game whose board
+            ``initial`` is or whose events the records hold (`vwlog.games`).
 
     Raises:
         IllegalEventError: with `ViolationPolicy.STOP_AT_FIRST`, at the first event that
             breaks a rule.
     """
-    state = initial
-    rs = ruleset or state.ruleset or DEFAULT_RULESET
-    memory: deque[tuple[int, MatchState]] = deque(maxlen=BACKUP_MEMORY)
+    if game is None:
+        game, records = game_for(records, header, initial)
+    state = game.initial if initial is None else initial
+    rs = ruleset or game.ruleset_of(state) or game.default_ruleset
+    memory: deque[tuple[int, Any]] = deque(maxlen=BACKUP_MEMORY)
     remember = memory.append
     visit = visitor.visit
     stop = policy is ViolationPolicy.STOP_AT_FIRST
+    # the game's functions and classes, bound once: one lookup per event each, not two
+    expect = game.expect
+    judge = game.judge
+    fold = game.fold
+    started = game.started
+    trailer = game.trailer_types
+    start_type = game.start_type
+    ruling_type = game.ruling_type
+    fork_kinds = game.fork_kinds
     visitor.begin_match(header)
     unstarted = False
+    is_started = False
     for item in records:
         if isinstance(item, tuple):  # a plain class: cheap, unlike pydantic's ABCMeta check
             line, record = item[0], item[-1]  # a pair, or a LogLine (line, raw, record)
         else:
             line, record = None, item
         event = record.event
-        if type(event) in _TRAILER:
+        kind = type(event)
+        if kind in trailer:
             # the seal and its signatures: no game facts, checked by the integrity pass; the
             # visitor still sees them (a step that leaves the board as it was)
             visit(Step(record, line, state, state, expect(rs, state), (), event=event))
             continue
         # event classes are leaves: compare exact types (no ABCMeta isinstance)
-        if not state.started and type(event) is _MATCH_STARTED:
-            rs = ruleset or event.ruleset
+        if not is_started:  # a match once begun stays begun: asked until it is
+            is_started = started(state)
+        if not is_started and kind is start_type:
+            rs = ruleset or game.start_ruleset(event)
         exp = expect(rs, state)
-        if exp.kind == "priority":
+        if exp.kind in fork_kinds:
             remember((record.seq - 1, state))
-        found = _judge(rs, state, exp, event)
-        if not state.started and found:
-            # R-SET-1 once: without match_started nothing after it can be judged, and one
+        found = judge(rs, state, exp, event)
+        if not is_started and found:
+            # the log rule once: without its start nothing after it can be judged, and one
             # violation per event would bury the one that matters
             if unstarted:
                 found = ()
             unstarted = True
         before = state
-        if (
-            found
-            and exp.consequences
-            and not exp.demands(event)
-            and not (type(event) is _PRIORITY_PASSED and state.phase == Phase.PREP)
-        ):
-            # a missing consequence is caught up; a pass in the Preparation Phase is no
-            # omission (no window there to catch up to, R-REG-10): it is played as logged
-            state = _caught_up(rs, state, event)
+        if found and exp.consequences and not exp.demands(event):
+            # a missing consequence is caught up, so one omission does not cascade
+            state = game.catch_up(rs, state, event)
         voids: tuple[int, int] | None = None
-        if type(event) is _RULING and event.kind == RulingKind.BACK_UP:
-            after, voids, found = _back_up(memory, state, record.seq, event, found)
-        elif ruleset is not None and type(event) is _MATCH_STARTED:
+        back = -1 if kind is not ruling_type else _back_to(game, event)
+        if back != -1:
+            after, voids, found = _back_up(game, memory, state, record.seq, event, back, found)
+        elif ruleset is not None and kind is start_type:
             # judge under the given ruleset: the fold reads its setup and flags from the state
-            after = evolve(state, event.model_copy(update={"ruleset": ruleset}))
+            after = fold(state, game.with_ruleset(event, ruleset), ())[0]
         else:
-            after, found = _evolve(state, event, found)
-        located = tuple(_locate(v, record, line, before) for v in found) if found else ()
+            after, found = fold(state, event, found)
+        located = tuple(_locate(game, v, record, line, before) for v in found) if found else ()
         if located and stop:
-            raise IllegalEventError(record.seq, event_type(event), located)
+            raise IllegalEventError(record.seq, located[0].event_type or "", located)
         visit(Step(record, line, before, after, exp, located, voids, event=event))
         state = after
     visitor.end_match(state)
     return visitor.result()
 
 
-def _judge(
-    ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent
-) -> tuple[Violation, ...]:
-    """The violations of ``event`` on ``state``, where the rules await ``exp``; a card or
-    player the match does not have is named first, never a crash."""
-    try:
-        found = check_against(ruleset, state, exp, event)
-    except UnknownIdError as err:
-        found = (_unknown(err),)
-    if state.started:
-        found = _unknown_names(state, event, found)
-    if found:  # a verdict that rests on a ruleset flag names it
-        found = name_readings(ruleset, state, event, found)
-    return found
-
-
-def _caught_up(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> MatchState:
-    """The board after the consequences a log left out before ``event``, if applying them
-    makes it fit; otherwise ``state`` as it is."""
-    try:
-        caught = _catch_up(ruleset, state, event)
-    except UnknownIdError:
-        caught = None
-    return state if caught is None else caught
+def _back_to(game: GameRules, event: Any) -> int | None:
+    """The seq a ruling backs the match up to (``None``: a back-up naming none), ``-1`` for a
+    ruling that is no back-up."""
+    back_to = game.back_to
+    return -1 if back_to is None else back_to(event)
 
 
 def _back_up(
-    memory: deque[tuple[int, MatchState]],
-    state: MatchState,
+    game: GameRules,
+    memory: deque[tuple[int, Any]],
+    state: Any,
     seq: int,
-    event: JudgeRulingIssued,
+    event: Any,
+    back_to: int | None,
     found: tuple[Violation, ...],
-) -> tuple[MatchState, tuple[int, int] | None, tuple[Violation, ...]]:
-    """A judge's back-up: the board of the priority point it names, and the seqs it voids; a
-    back-up to a position that is not a recent priority point is a violation (R-GEN-8)."""
-    restored = _restore(memory, event.back_to)
+) -> tuple[Any, tuple[int, int] | None, tuple[Violation, ...]]:
+    """A judge's back-up: the board of the fork point it names, and the seqs it voids; a
+    back-up to a position that is not a recent fork point is a violation (CORE-FORK-2)."""
+    restored = _restore(memory, back_to)
     if restored is None:
-        wrong = violation(
-            "R-GEN-8",
+        wrong = core_violation(
+            game,
+            "CORE-FORK-2",
             "back-up to seq {back_to}: not a recent priority point of this match",
-            back_to=event.back_to,
+            back_to=back_to,
         )
-        after, found = _evolve(state, event, (*found, wrong))
+        after, found = game.fold(state, event, (*found, wrong))
         return after, None, found
     return restored[1], (restored[0] + 1, seq - 1), found
 
 
-def _unknown_names(
-    state: MatchState, event: AnyEvent, found: tuple[Violation, ...]
-) -> tuple[Violation, ...]:
-    """Put first what breaks the most specific rule: a summoned card or an acting player the
-    match does not have (other rules then fail too, as a consequence)."""
-    player = actor(event)
-    if isinstance(player, str) and player not in state.seats:  # `has_player`, inlined
-        err = UnknownIdError("player", player)
-    elif type(event) is _CARD_SUMMONED and event.card not in state.instances:
-        err = UnknownIdError("card", event.card)
-    else:
-        return found
-    if any(v.rule == err.rule and repr(err.ident) in v.message for v in found):
-        return found
-    return (_unknown(err), *found)
-
-
-def _unknown(err: UnknownIdError) -> Violation:
-    return violation(
-        err.rule, "{error}: the match has no such {kind}", error=str(err), kind=err.kind
-    )
-
-
-def _evolve(
-    state: MatchState, event: AnyEvent, found: tuple[Violation, ...]
-) -> tuple[MatchState, tuple[Violation, ...]]:
-    """The fold of ``event``; an event naming a card or player the match does not have
-    changes nothing and is a violation (once), not a crash."""
-    try:
-        return evolve(state, event), found
-    except UnknownIdError as err:
-        if any(v.rule == err.rule and str(err) in v.message for v in found):
-            return state, found
-        return state, (*found, _unknown(err))
-
-
-def _restore(
-    memory: deque[tuple[int, MatchState]], back_to: int | None
-) -> tuple[int, MatchState] | None:
+def _restore(memory: deque[tuple[int, Any]], back_to: int | None) -> tuple[int, Any] | None:
     if back_to is None:
         return None
     for seq, st in reversed(memory):
@@ -346,10 +288,10 @@ def _restore(
 
 __all__ = [
     "BACKUP_MEMORY",
-    "CATCH_UP_LIMIT",
     "LineRecord",
     "Step",
     "ViolationPolicy",
     "Visitor",
+    "game_for",
     "replay",
 ]

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from vwlog.engine.loop import (
     BACKUP_MEMORY,
-    CATCH_UP_LIMIT,
     LineRecord,
     Step,
     ViolationPolicy,
@@ -21,20 +20,15 @@ from vwlog.engine.loop import (
     replay,
 )
 from vwlog.engine.tally import Tally
-from vwlog.events import (
-    EventRecord,
-    LogHeader,
-    event_type,
-)
+from vwlog.events.base import LogHeader
+from vwlog.games import core_violation, game_of_state
 from vwlog.model.errors import Violation
-from vwlog.model.state import MatchState
-from vwlog.projections import INITIAL
-from vwlog.rules import Ruleset, expect
-from vwlog.rules.common import violation
 from vwlog.rules.published import Integrity, Judgement, TrustedResult
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+    from vwlog.events import EventRecord
 
 R = TypeVar("R", covariant=True)
 
@@ -59,7 +53,7 @@ class BaseVisitor(ABC, Generic[R]):
     def visit(self, step: Step) -> None:
         """Called for every event; does nothing unless overridden."""
 
-    def end_match(self, final: MatchState) -> None:
+    def end_match(self, final: Any) -> None:
         """Called once after the last event; does nothing unless overridden."""
 
     @abstractmethod
@@ -84,7 +78,7 @@ class Fanout(BaseVisitor[tuple[Any, ...]]):
         for v in self.visitors:
             v.visit(step)
 
-    def end_match(self, final: MatchState) -> None:
+    def end_match(self, final: Any) -> None:
         """End every visitor."""
         for v in self.visitors:
             v.end_match(final)
@@ -180,19 +174,29 @@ class Validator(BaseVisitor[ValidationReport]):
         game events: the integrity check reports them)."""
         self._tally.visit(step)
 
-    def end_match(self, final: MatchState) -> None:
+    def end_match(self, final: Any) -> None:
         """Record how the match ended."""
-        self.report.turns = final.turn
-        self.report.winner = final.winner
-        self.report.victory = final.victory
-        self.report.complete = final.winner is not None
-        if final.started and final.ruleset is not None:
-            owed = expect(final.ruleset, final).consequences
-            self.report.owed = tuple(event_type(c) for c in owed)
-        if not final.started and not self.report.violations:
+        game = game_of_state(final)
+        summary = game.summary(final)
+        self.report.turns = summary.turn
+        self.report.winner = summary.winner
+        self.report.victory = summary.victory
+        self.report.complete = summary.winner is not None
+        self.report.owed = game.owed(final)
+        if not self.report.players:  # what the game did not note as the match started
+            self.report.players = summary.players
+        if self.report.ruleset is None:
+            self.report.ruleset = summary.ruleset
+        if not summary.started and not self.report.violations:
             # a header alone (or nothing) is no match: it cannot be called legal
+            start = game.start_type.model_fields["type"].default  # type: ignore[attr-defined]
             self.report.violations.append(
-                violation("R-SET-1", "the log holds no events: a match begins with match_started")
+                core_violation(
+                    game,
+                    "CORE-LOG-1",
+                    "the log holds no events: a match begins with {start}",
+                    start=start,
+                )
             )
 
     def result(self) -> ValidationReport:
@@ -200,17 +204,17 @@ class Validator(BaseVisitor[ValidationReport]):
         return self.report
 
 
-class FinalState(BaseVisitor[MatchState]):
-    """A visitor that keeps only the final state."""
+class FinalState(BaseVisitor[Any]):
+    """A visitor that keeps only the final state (the game's board)."""
 
     def __init__(self) -> None:
-        self.state: MatchState = INITIAL
+        self.state: Any = None
 
-    def end_match(self, final: MatchState) -> None:
+    def end_match(self, final: Any) -> None:
         """Keep the final state."""
         self.state = final
 
-    def result(self) -> MatchState:
+    def result(self) -> Any:
         """The final state."""
         return self.state
 
@@ -220,13 +224,13 @@ class Collect(BaseVisitor[list[Step]]):
 
     def __init__(self) -> None:
         self.steps: list[Step] = []
-        self.final: MatchState = INITIAL
+        self.final: Any = None
 
     def visit(self, step: Step) -> None:
         """Keep the step."""
         self.steps.append(step)
 
-    def end_match(self, final: MatchState) -> None:
+    def end_match(self, final: Any) -> None:
         """Keep the final state."""
         self.final = final
 
@@ -238,7 +242,7 @@ class Collect(BaseVisitor[list[Step]]):
 def validate_records(
     records: Iterable[EventRecord],
     *,
-    ruleset: Ruleset | None = None,
+    ruleset: Any = None,
     policy: ViolationPolicy = ViolationPolicy.COLLECT,
 ) -> ValidationReport:
     """Validate records in memory (see `replay`).
@@ -251,7 +255,6 @@ def validate_records(
 
 __all__ = [
     "BACKUP_MEMORY",
-    "CATCH_UP_LIMIT",
     "BaseVisitor",
     "Collect",
     "Fanout",

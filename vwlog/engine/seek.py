@@ -17,7 +17,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from vwlog.engine.replay import BaseVisitor, Collect, Fanout, FinalState, Step, Visitor, replay
 from vwlog.events import TRAILER_TYPES, EventRecord, JudgeRulingIssued, event_type
@@ -167,7 +167,7 @@ def state_at(
                 return
 
     if visitor is None:
-        final = replay(upto(), FinalState(), ruleset=ruleset)
+        final = cast("MatchState", replay(upto(), FinalState(), ruleset=ruleset))
     else:
         final = replay(upto(), Fanout(FinalState(), visitor), ruleset=ruleset)[0]
     if last != seq:
@@ -371,7 +371,7 @@ class Timeline:
         """
         if seq == 0:
             return INITIAL
-        return self.step(self.index(seq)).after
+        return cast("MatchState", self.step(self.index(seq)).after)
 
     def find(
         self, start: int, predicate: Callable[[Mark], bool], *, backward: bool = False

@@ -6,27 +6,14 @@ tally's compiled `Tally.visit` directly, instead of an interpreted method once p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
-from vwlog.events import (
-    DECISION_TYPES,
-    TRAILER_TYPES,
-    JudgeRulingIssued,
-    MatchForked,
-    MatchStarted,
-    ObjectResulted,
-)
-from vwlog.rules.effects import is_trusted
-from vwlog.rules.published import TrustedResult
+from vwlog.events.core import MatchForked
+from vwlog.games import GameRules, game_of_state
 
 if TYPE_CHECKING:
     from vwlog.engine.loop import Step
     from vwlog.engine.replay import ValidationReport
-
-_TRAILER: Final = frozenset(TRAILER_TYPES)
-_DECISIONS: Final = DECISION_TYPES
-_NOTED: Final = frozenset({MatchStarted, ObjectResulted, JudgeRulingIssued, MatchForked})
-"""Event types the validation report looks into (the rest are only counted)."""
 
 
 class Tally:
@@ -34,51 +21,55 @@ class Tally:
 
     def __init__(self, report: ValidationReport) -> None:
         self.report = report
+        self._game: GameRules | None = None
+        self._trailer: frozenset[type] = frozenset()
+        self._decisions: frozenset[type] = frozenset()
+        self._noted: frozenset[type] = frozenset()
+
+    def _bind(self, board: object) -> GameRules:
+        """Learn the match's game from its first board."""
+        game = game_of_state(board)
+        self._game = game
+        self._trailer = game.trailer_types
+        self._decisions = game.decision_types
+        noted = set(game.noted_types)
+        noted.add(MatchForked)
+        if game.ruling_type is not None:
+            noted.add(game.ruling_type)
+        self._noted = frozenset(noted)
+        return game
 
     def visit(self, step: Step) -> None:
         """Count the event and keep its violations (the seal and signatures are records, not
         game events: the integrity check reports them)."""
+        if self._game is None:
+            self._bind(step.before)
         kind = type(step.event)
-        if kind in _TRAILER:  # event classes are leaves: no ABCMeta isinstance per event
+        if kind in self._trailer:  # event classes are leaves: no ABCMeta isinstance per event
             return
         r = self.report
         r.events += 1
-        if kind in _DECISIONS:
+        if kind in self._decisions:
             r.decisions += 1
         else:
             r.consequences += 1
         if step.violations:
             r.violations.extend(step.violations)
-        if kind in _NOTED:
-            self._note(step)
+        if kind in self._noted:
+            self._note(step, kind)
 
-    def _note(self, step: Step) -> None:
-        """What the report keeps of a match start, a result, a ruling or a fork."""
+    def _note(self, step: Step, kind: type) -> None:
+        """What the report keeps of a ruling or a fork, and what the game notes."""
         r = self.report
-        event = step.record.event
-        if isinstance(event, MatchStarted):
-            r.players = tuple(s.player for s in event.seats)
-            r.ruleset = f"{event.ruleset.id}@{event.ruleset.version}"
-        elif isinstance(event, ObjectResulted):
-            obj = next((o for o in step.before.register if o.id == event.object_id), None)
-            if obj is not None and is_trusted(step.before, obj):
-                r.effects_trusted += len(event.effects)
-                r.objects_trusted += 1
-                r.trusted.append(
-                    TrustedResult(
-                        seq=step.record.seq,
-                        card=step.before.instances.get(obj.card) if obj.card else None,
-                        skill=obj.skill,
-                        effects=len(event.effects),
-                        line=step.line,
-                    )
-                )
-            else:
-                r.effects_verified += len(event.effects)
-        elif isinstance(event, JudgeRulingIssued):
+        game = self._game
+        assert game is not None
+        event = step.event
+        if kind is MatchForked:
+            r.fork_parent, r.fork_at = event.parent, event.at  # type: ignore[attr-defined]
+        elif kind is game.ruling_type:
             r.rulings += 1
-        elif isinstance(event, MatchForked):
-            r.fork_parent, r.fork_at = event.parent, event.at
+        elif game.note is not None:
+            game.note(r, step)
         if step.voids is not None:  # a ruling that backed the match up
             r.voided.append(step.voids)
 

@@ -32,6 +32,7 @@ from vwlog.events import (
     LogHeader,
 )
 from vwlog.events.upcast import OLDEST_VERSION, UpcastStep, legacy_version, upcast_chain
+from vwlog.games import GameRules, rules_for
 from vwlog.io import codec
 from vwlog.io.files import (
     STDIO,
@@ -63,8 +64,6 @@ DEFAULT_MAX_LINE_BYTES: Final = 16 * 1024 * 1024
 """Longest line accepted by default (16 MiB); a longer one is an error, not a memory spike."""
 
 _BOM: Final = b"\xef\xbb\xbf"
-# The core validator of the record adapter, called directly on the hot path.
-_validate_record: Final = RECORD.validator.validate_json
 _decode_record: Final = codec.decode_record
 _USUAL_FIRST: Final = codec.USUAL_FIRST
 _JSON_POSITION: Final = re.compile(r"^(?P<message>.*?)(?: at line \d+ column (?P<column>\d+))?$")
@@ -150,9 +149,16 @@ class LogReader(Closing):
         """The file's ``readline``, bound once (not looked up on the file for every line)."""
         try:
             self.header = self._read_header()
+            self.game: GameRules = rules_for(self.header.game)
+            """The rules of the header's game: its records are read as that game's."""
         except BaseException:
             self.close()
             raise
+        self._validate_record: Callable[..., EventRecord] = self.game.record.validator.validate_json
+        """The core validator of the game's record adapter, called directly on the hot path."""
+        self._usual = _USUAL_FIRST and self.game.record is RECORD
+        """Whether the usual line is tried first (the codec's fast path reads the default
+        game's records)."""
 
     @property
     def upcast(self) -> bool:
@@ -380,13 +386,13 @@ class LogReader(Closing):
                 for step in self._steps:
                     data = step.record(data)
             raw = orjson.dumps(data)
-        elif _USUAL_FIRST:
+        elif self._usual:
             usual = _decode_record(raw)  # the usual line, in fewer steps
             if usual is not None:
                 return usual
         try:
             # Strict: a log says 1, not "1", 1.0 or true, where it means an integer.
-            record: EventRecord = _validate_record(raw, strict=True)
+            record: EventRecord = self._validate_record(raw, strict=True)
         except ValidationError as err:
             raise caused(self._invalid(err, raw, complete=complete), err) from err
         return record

@@ -24,6 +24,7 @@ from functools import cache
 from importlib import resources
 from typing import IO, Any
 
+from vwlog.games import rule_title as game_rule_title
 from vwlog.io.i18n import N_, active_language, gettext
 from vwlog.model.ruleids import SOURCE
 from vwlog.model.types import RuleId
@@ -101,7 +102,7 @@ def rule_title(rule: str) -> str:
     is unknown)."""
     found = RULES.get(RuleId(rule))
     if found is None:
-        return ""
+        return strip_source_tags(game_rule_title(rule) or "").strip()
     translated = _indonesian(rule)
     if translated is not None:
         return translated.title
@@ -158,7 +159,7 @@ def rule_text(rule: str) -> str:
     English digest, or in Indonesian the seed's sentences and the translation."""
     found = RULES.get(RuleId(rule))
     if found is None:
-        return ""
+        return strip_source_tags(game_rule_title(rule) or "").strip()
     translated = _indonesian(rule)
     if translated is not None:
         return translated.body

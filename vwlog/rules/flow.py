@@ -100,7 +100,7 @@ R-REG-10), nor do the hand-limit discard and the cleanup (R-REG-2, R-END-6)."""
 _COMBAT_DAMAGE: Final = (ObjectKind.COMBAT_DAMAGE_FOLLOWERS, ObjectKind.COMBAT_DAMAGE_TERRITORY)
 
 
-NOTHING: Final = Expect()
+NOTHING: Final = Expect(rule="R-GEN-10")
 
 _PHASE_STARTED: Final = {p: PhaseStarted(phase=p) for p in Phase}
 _STEP_STARTED: Final = {s: StepStarted(step=s) for s in Step}

@@ -7,7 +7,7 @@ catalog or a vouched snapshot recorded.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import orjson
 
@@ -205,7 +205,7 @@ def _replayed(state: MatchState, records: Iterable[EventRecord]) -> MatchState:
     """The state after ``records`` from ``state``, through the replay loop (as validation and
     the snapshots see it: back-up rulings restore, omitted consequences are caught up), not
     the bare fold."""
-    return replay(records, FinalState(), initial=state)
+    return cast("MatchState", replay(records, FinalState(), initial=state))
 
 
 __all__ = [

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 Violations = tuple["Violation", ...]
 
 
-ACCEPTS: Final[dict[DecisionKind, tuple[type[BaseEvent], ...]]] = {
+ACCEPTS: Final[dict[str, tuple[type[BaseEvent], ...]]] = {
     DecisionKind.SETUP: (MatchStarted,),
     DecisionKind.SUPPLY: (SupplyChosen,),
     DecisionKind.DEPLOY: (PropertyPlaced, DeploymentFinished),
@@ -50,7 +50,7 @@ ACCEPTS: Final[dict[DecisionKind, tuple[type[BaseEvent], ...]]] = {
 """Which decision events answer which kind of awaited decision."""
 
 
-WHAT: Final[dict[DecisionKind, Msg]] = {
+WHAT: Final[dict[str, Msg]] = {
     DecisionKind.SETUP: msg("start the match"),
     DecisionKind.SUPPLY: msg("choose a supply package"),
     DecisionKind.DEPLOY: msg("place Property or finish deploying"),
@@ -66,7 +66,7 @@ WHAT: Final[dict[DecisionKind, Msg]] = {
 }
 
 
-def what(kind: DecisionKind | None) -> Msg:
+def what(kind: str | None) -> Msg:
     """What a player must do for an awaited decision of this kind (``decide`` for none)."""
     return WHAT[kind] if kind is not None else msg("decide")
 

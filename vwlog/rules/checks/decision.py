@@ -210,7 +210,7 @@ def who_decides(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violati
     )
 
 
-_KIND_OF: Final[dict[type, DecisionKind]] = {
+_KIND_OF: Final[dict[type, str]] = {
     cls: kind for kind, classes in reversed(ACCEPTS.items()) for cls in classes
 }
 """The decision kind each decision event answers (a placement answers a deploy)."""
