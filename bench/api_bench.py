@@ -101,7 +101,7 @@ def unsealed_log(match_id: str) -> bytes:
 
 def library_reads(store_url: str, match_id: str, seqs: list[int]) -> Tally:
     """The reference: the same board reads through the library, one after another."""
-    from vwlog.engine.describe import board_view
+    from vwlog.games.vw.describe import board_view
     from vwlog.services.matches import state_at
     from vwlog.store import MatchStore
 

@@ -7,7 +7,7 @@ Three kinds of output:
 
 * **scripted legal logs** (``samples/<name>.jsonl``): a `MatchStarted` with a hand-picked subset
   of the packaged card pool and decks in a fixed order (so every draw is known), then the
-  decisions a `Story` script takes. Every decision goes through `vwlog.engine.play.play`, so it is
+  decisions a `Story` script takes. Every decision goes through `vwlog.games.vw.play.play`, so it is
   checked by the rules and every consequence is the one the engine demands; a script that tries
   an illegal decision fails to build.
 * **generated complete matches** (``samples/generated-*.jsonl``): ``vwlog simulate`` runs from
@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from vwlog.engine.notation import parse_decision
-from vwlog.engine.play import advance, play
-from vwlog.engine.simulate import PolicyName
+from vwlog.games.vw.notation import parse_decision
+from vwlog.games.vw.play import advance, play
+from vwlog.games.vw.simulate import PolicyName
 from vwlog.events import (
     AnyEvent,
     Attack,
@@ -107,7 +107,7 @@ class Story:
     """A match being scripted: its ruleset, the board at a decision point and the log so far.
 
     Instance ids are ``p1-001``, ``p1-002``, … in Fate Deck order (top first); `card` finds
-    them by card id. Every decision is played through `vwlog.engine.play.play`.
+    them by card id. Every decision is played through `vwlog.games.vw.play.play`.
     """
 
     def __init__(
@@ -185,7 +185,7 @@ class Story:
         return self
 
     def say(self, words: str, *, player: str | None = None) -> Story:
-        """Play a decision written in the decision notation (`vwlog.engine.notation`), as
+        """Play a decision written in the decision notation (`vwlog.games.vw.notation`), as
         ``vwlog play`` takes it; by ``player`` when given, else by the awaited player."""
         if player is not None and player != expect(self.rs, self.state).player:
             words = f"{player}: {words}"

@@ -34,7 +34,7 @@ OVERSIZED: dict[str, str] = {}
 list may only shrink: a listed item that fits the limits again fails the last test here."""
 
 DISPATCHERS = {
-    "vwlog/engine/describe.py:description",
+    "vwlog/games/vw/describe.py:description",
 }
 """Functions allowed to be long because they are one exhaustive ``match`` over the event union."""
 

@@ -53,8 +53,8 @@ _HOMES: dict[str, str] = {
     "Timeline": "vwlog.engine.seek",
     "priority_points": "vwlog.engine.seek",
     "state_at": "vwlog.engine.seek",
-    "describe": "vwlog.engine.describe",
-    "play": "vwlog.engine.play",
+    "describe": "vwlog.games.vw.describe",
+    "play": "vwlog.games.vw.play",
     # rules and projections
     "check": "vwlog.rules",
     "expect": "vwlog.rules",
@@ -135,8 +135,6 @@ __all__ = [
 """The public names; a test checks that each has a home in `_HOMES`."""
 
 if TYPE_CHECKING:
-    from vwlog.engine.describe import describe
-    from vwlog.engine.play import play
     from vwlog.engine.replay import (
         BaseVisitor,
         Collect,
@@ -152,6 +150,8 @@ if TYPE_CHECKING:
     )
     from vwlog.engine.seek import PriorityPoint, Timeline, priority_points, state_at
     from vwlog.events import GAME_EVENT, AnyEvent, EventRecord, LogHeader
+    from vwlog.games.vw.describe import describe
+    from vwlog.games.vw.play import play
     from vwlog.io.logfile import open_log, read_log, write_log
     from vwlog.model.cards import DEFAULT_RULESET, Ruleset
     from vwlog.model.errors import (

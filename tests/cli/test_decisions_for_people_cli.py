@@ -267,8 +267,8 @@ def test_a_typo_gets_did_you_mean(runner: CliRunner, fork: Path, decision: str, 
 def test_a_seat_of_the_service_names_cards_by_id_only() -> None:
     """The service reads a seat's words without names: how a name is read (one card, several,
     none) could tell a player what the hidden zones hold."""
-    from vwlog.engine.notation import DecisionSyntaxError, parse_decision
     from vwlog.engine.seek import state_at
+    from vwlog.games.vw.notation import DecisionSyntaxError, parse_decision
     from vwlog.io.logfile import open_log
 
     with open_log(str(SAMPLE)) as reader:

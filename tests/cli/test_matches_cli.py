@@ -29,7 +29,7 @@ from tests.services.support import (
     states,
 )
 from vwlog.cli import main
-from vwlog.engine.notation import parse_decision
+from vwlog.games.vw.notation import parse_decision
 from vwlog.io import codec
 from vwlog.io.logfile import read_log, write_log
 from vwlog.rules import check, expect

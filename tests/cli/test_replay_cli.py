@@ -24,9 +24,9 @@ from vwlog.audit.knowledge import knowledge
 from vwlog.cli import main
 from vwlog.cli.replay import POINT_MARK
 from vwlog.cli.stepper import Descriptions, Stepper
-from vwlog.engine.describe import describe
 from vwlog.engine.replay import Collect, Step, replay
 from vwlog.engine.seek import Timeline, priority_points, state_at
+from vwlog.games.vw.describe import describe
 from vwlog.io.logfile import read_log
 from vwlog.render.json import seen_card_json
 from vwlog.services.matches import SNAPSHOT_EVERY

@@ -14,8 +14,8 @@ import pytest
 
 from vwlog.cli.options import LoadedMatch
 from vwlog.cli.stepper import KEYS, StepperApp, build_stepper
-from vwlog.engine.describe import describe
 from vwlog.engine.replay import Collect, Step, replay
+from vwlog.games.vw.describe import describe
 from vwlog.io.logfile import read_log
 
 if TYPE_CHECKING:

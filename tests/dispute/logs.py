@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vwlog.engine.play import play
 from vwlog.engine.replay import FinalState, replay
 from vwlog.events import TRAILER_TYPES, EventRecord, LogHeader
+from vwlog.games.vw.play import play
 from vwlog.io.logfile import read_log, write_log
 from vwlog.rules import expect, legal_decisions
 from vwlog.services import sealed

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from vwlog.cli import main
-from vwlog.engine.play import play
 from vwlog.engine.replay import Collect, FinalState, replay
 from vwlog.engine.seek import state_at
 from vwlog.events import CardMoved, EventRecord, GoldChanged, JudgeRulingIssued, MatchWon
+from vwlog.games.vw.play import play
 from vwlog.io.logfile import read_log
 from vwlog.model.types import RulingKind, Victory, Zone
 from vwlog.render.markdown import report_markdown, voided_markdown

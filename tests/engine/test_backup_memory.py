@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import cache
 
 from vwlog.engine.replay import BACKUP_MEMORY, Collect, Validator, replay
-from vwlog.engine.simulate import simulate
 from vwlog.events import EventRecord, JudgeRulingIssued
+from vwlog.games.vw.simulate import simulate
 from vwlog.io.pools import load_pool
 from vwlog.model.types import RulingKind
 

@@ -7,15 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vwlog.engine.notation import (
-    VERBS,
-    DecisionSyntaxError,
-    decision_syntax,
-    format_decision,
-    parse_decision,
-)
 from vwlog.engine.replay import Step, replay
-from vwlog.engine.simulate import simulate
 from vwlog.events import (
     AnyEvent,
     CardSummoned,
@@ -27,6 +19,14 @@ from vwlog.events import (
     MatchStarted,
     SkillRegistered,
 )
+from vwlog.games.vw.notation import (
+    VERBS,
+    DecisionSyntaxError,
+    decision_syntax,
+    format_decision,
+    parse_decision,
+)
+from vwlog.games.vw.simulate import simulate
 from vwlog.io.logfile import open_log
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import Ruleset

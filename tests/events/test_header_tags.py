@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from vwlog.cli import main
-from vwlog.engine.simulate import simulate
 from vwlog.events import LogHeader
+from vwlog.games.vw.simulate import simulate
 from vwlog.io import codec
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_pool

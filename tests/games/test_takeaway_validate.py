@@ -32,7 +32,11 @@ def test_a_legal_match_breaks_no_rule_and_has_a_winner() -> None:
     header, records = read_log(SAMPLES / "legal.jsonl")
     report = replay(records, Validator(), header=header)
     assert report.violations == []
-    assert (report.winner, report.players, report.ruleset) == ("budi", ("ana", "budi"), "takeaway@1")
+    assert (report.winner, report.players, report.ruleset) == (
+        "budi",
+        ("ana", "budi"),
+        "takeaway@1",
+    )
     assert (report.events, report.decisions, report.consequences) == (6, 4, 2)
 
 

@@ -37,7 +37,6 @@ from typing import Any
 from mutations import KINDS, Mutation, Original, mutate, oracle_first_illegal, validator_verdict
 
 from vwlog.engine.replay import ViolationPolicy
-from vwlog.engine.simulate import GeneratedMatch, PolicyName, simulate
 from vwlog.events import (
     FORMAT_VERSION,
     AnyEvent,
@@ -47,6 +46,7 @@ from vwlog.events import (
     ObjectResulted,
 )
 from vwlog.events.upcast import OLDEST_VERSION
+from vwlog.games.vw.simulate import GeneratedMatch, PolicyName, simulate
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import CardDef, CardPool

@@ -256,7 +256,7 @@ def oracle_first_illegal(log: Original, m: Mutation) -> int | None:
     """The index (in the full mutated log) of the first event play mode does not reproduce,
     or ``None`` when it reproduces the whole mutated log. A demanded result may be one that
     chooses otherwise where its skill leaves its controller a choice (`CHOICE_KINDS`): play
-    mode makes any choice it is given (`vwlog.engine.play.advance`)."""
+    mode makes any choice it is given (`vwlog.games.vw.play.advance`)."""
     state = log.states[m.start]
     rs = state.ruleset
     assert rs is not None
@@ -278,7 +278,7 @@ def _chosen_otherwise(
     rs: Ruleset, state: MatchState, e: AnyEvent, demanded: tuple[AnyEvent, ...]
 ) -> bool:
     """Whether ``e`` is the demanded result of an object whose skill leaves a choice, chosen
-    otherwise, and allowed (`vwlog.engine.play._chosen` builds such results the same way)."""
+    otherwise, and allowed (`vwlog.games.vw.play._chosen` builds such results the same way)."""
     first = demanded[0]
     if not (isinstance(e, ObjectResulted) and isinstance(first, ObjectResulted)):
         return False

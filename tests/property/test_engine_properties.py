@@ -30,9 +30,7 @@ from mutations import (
     validator_verdict,
 )
 
-from vwlog.engine.play import advance, play
 from vwlog.engine.replay import BaseVisitor, FinalState, Step, replay, validate_records
-from vwlog.engine.simulate import GeneratedMatch, PolicyName, build_start, random_deck, simulate
 from vwlog.events import (
     AnyEvent,
     Conceded,
@@ -40,6 +38,8 @@ from vwlog.events import (
     EventRecord,
     PriorityPassed,
 )
+from vwlog.games.vw.play import advance, play
+from vwlog.games.vw.simulate import GeneratedMatch, PolicyName, build_start, random_deck, simulate
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import CardPool
 from vwlog.model.state import MatchState

@@ -1,4 +1,4 @@
-"""Descriptions of events and the board as JSON (`vwlog.engine.describe`)."""
+"""Descriptions of events and the board as JSON (`vwlog.games.vw.describe`)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,6 @@ from typing import TYPE_CHECKING, Any, get_args
 import jsonschema
 import pytest
 
-from vwlog.engine.describe import (
-    BoardView,
-    board_view,
-    card_name,
-    describe,
-    describe_effect,
-    state_json,
-)
 from vwlog.engine.replay import Collect, Step, replay
 from vwlog.events import (
     EVENT_TYPES,
@@ -37,6 +29,14 @@ from vwlog.events import (
     StatusChanged,
     StepStarted,
     event_type,
+)
+from vwlog.games.vw.describe import (
+    BoardView,
+    board_view,
+    card_name,
+    describe,
+    describe_effect,
+    state_json,
 )
 from vwlog.io.logfile import read_log
 from vwlog.model.errors import UsageError

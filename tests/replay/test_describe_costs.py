@@ -1,4 +1,4 @@
-"""How `vwlog.engine.describe` words a cost payment, for every cost a `CostPaid` event can carry."""
+"""How `vwlog.games.vw.describe` words a cost payment, for every cost a `CostPaid` event can carry."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.engine.describe import describe
 from vwlog.engine.replay import Collect, replay
 from vwlog.events import CostPaid
+from vwlog.games.vw.describe import describe
 from vwlog.io.logfile import read_log
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 `Scenario.start` records a `MatchStarted` with hand-picked cards and decks in a known order
 (instance ids ``p1-001``, ``p1-002``, … top of the Fate Deck first), folds it and lets play mode
 apply the consequences up to the first decision. From there a test drives the match with
-decisions: `Scenario.do` goes through `vwlog.engine.play.play`, so an illegal decision raises
+decisions: `Scenario.do` goes through `vwlog.games.vw.play.play`, so an illegal decision raises
 `IllegalEventError` and a scenario can only ever reach positions legal play reaches.
 
 Questions a test asks:
@@ -24,8 +24,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from vwlog.engine.notation import parse_decision
-from vwlog.engine.play import advance, play
 from vwlog.engine.replay import validate_records
 from vwlog.events import (
     AnyEvent,
@@ -34,6 +32,8 @@ from vwlog.events import (
     MatchStarted,
     Seat,
 )
+from vwlog.games.vw.notation import parse_decision
+from vwlog.games.vw.play import advance, play
 from vwlog.model.cards import (
     AuraSpec,
     CardDef,
@@ -421,7 +421,7 @@ class Scenario:
         return self
 
     def say(self, words: str, *, player: str | None = None) -> Scenario:
-        """Play a decision written in the decision notation (`vwlog.engine.notation`), as
+        """Play a decision written in the decision notation (`vwlog.games.vw.notation`), as
         ``vwlog play`` takes it; by ``player`` when given, else by the awaited player."""
         return self.do(*self.parse(words, player=player))
 

@@ -12,7 +12,6 @@ from harness import Scenario, board, replaced, rule_ids
 from harness import _fold as fold
 
 from vwlog.cli import main
-from vwlog.engine.play import play
 from vwlog.events import (
     CardMoved,
     DeckReordered,
@@ -21,6 +20,7 @@ from vwlog.events import (
     ObjectResulted,
     PriorityPassed,
 )
+from vwlog.games.vw.play import play
 from vwlog.io import codec
 from vwlog.io.logfile import write_log
 from vwlog.model.errors import ChoiceError, IllegalEventError

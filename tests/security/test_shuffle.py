@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.security.conftest import new_live
-from vwlog.engine.simulate import build_start, simulate
 from vwlog.events import DeckRevealed, EventRecord, LogHeader, MatchSealed, MatchStarted
+from vwlog.games.vw.simulate import build_start, simulate
 from vwlog.io import codec
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_deck, load_pool

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.engine.notation import parse_decision
 from vwlog.events import (
     AttackDeclared,
     AttackersEnteredBattle,
@@ -28,6 +27,7 @@ from vwlog.events import (
     SkillRegistered,
     SupplyChosen,
 )
+from vwlog.games.vw.notation import parse_decision
 from vwlog.model.errors import UsageError
 from vwlog.rules import check, expect
 from vwlog.services import SimulationSpec, simulate_to

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from vwlog.engine.play import play
 from vwlog.events import TRAILER_TYPES, CardSummoned, CostPaid, MatchForked
+from vwlog.games.vw.play import play
 from vwlog.model.errors import MatchNotFoundError, UsageError
 from vwlog.rules import legal_decisions
 from vwlog.rules.catalog import RULES

@@ -21,7 +21,7 @@ import pytest
 from vwlog.cli import main
 from vwlog.cli.stats import match_metrics
 from vwlog.engine.replay import Validator, replay
-from vwlog.engine.simulate import simulate
+from vwlog.games.vw.simulate import simulate
 from vwlog.io.logfile import read_log, write_log
 from vwlog.model.cards import Ruleset
 from vwlog.projections.stats import CorpusStats, MatchMetrics, StatsFilter

@@ -1,7 +1,7 @@
 """The false-positive sweep: generated matches of every format, with every choice drawn, judged
 as ``vwlog validate`` judges a file; a legal match the judge refuses is a finding.
 
-Each match is made by the generator (`vwlog.engine.simulate.simulation`, the run's seed and the
+Each match is made by the generator (`vwlog.games.vw.simulate.simulation`, the run's seed and the
 match's index), written sealed as ``vwlog simulate -o`` writes it, then read back and judged by
 `vwlog.services.validate.validate_log` under the packaged pool and ruleset. A violation, a
 verdict other than OK or a consequence still owed is a finding: the generator plays only the
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vwlog.engine.simulate import PolicyName, simulation
+from vwlog.games.vw.simulate import PolicyName, simulation
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import Ruleset

@@ -15,11 +15,11 @@ from click.testing import CliRunner
 
 from tests.rules.harness import board
 from vwlog.cli import main
-from vwlog.engine.chance import play_by_chance
-from vwlog.engine.play import play
 from vwlog.engine.replay import validate_records
-from vwlog.engine.simulate import simulate, simulation
 from vwlog.events import DeckReordered, MatchStarted, ObjectResulted, PriorityPassed
+from vwlog.games.vw.chance import play_by_chance
+from vwlog.games.vw.play import play
+from vwlog.games.vw.simulate import simulate, simulation
 from vwlog.io.pools import load_pool
 from vwlog.model.types import MatchFormat
 from vwlog.rules import expect

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from vwlog.engine.replay import validate_records
-from vwlog.engine.simulate import simulate
+from vwlog.games.vw.simulate import simulate
 from vwlog.io.pools import load_pool
 from vwlog.model.types import CardType, Keyword, SkillKind, Terrain
 from vwlog.projections import INITIAL, evolve

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from vwlog.cli import main
-from vwlog.engine.simulate import simulate
+from vwlog.games.vw.simulate import simulate
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import Ruleset

@@ -31,7 +31,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from vwlog.api.schemas import ErrorOut, ViolationOut
-from vwlog.engine import notation
+from vwlog.games.vw import notation
 from vwlog.io.errors import NotPublishedError
 from vwlog.io.i18n import language_from_accept, normalize_language, say, using_language
 from vwlog.model.errors import (

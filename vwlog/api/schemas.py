@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vwlog.engine.describe import BoardView
+from vwlog.games.vw.describe import BoardView
 from vwlog.io.schemas import KnownCardView, ShownBoardView
 from vwlog.model.errors import Violation
 from vwlog.render.json import match_summary_json, violation_json

@@ -21,7 +21,7 @@ from vwlog.audit.spots import (
     spot_said,
     spots,
 )
-from vwlog.engine.describe import card_name
+from vwlog.games.vw.describe import card_name
 from vwlog.model.text import Msg, msg
 
 if TYPE_CHECKING:

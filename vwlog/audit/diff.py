@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Literal
 from vwlog.audit.boarddiff import Difference, board_differences
 from vwlog.audit.sources import MatchSource, log_source, reading, unpack
 from vwlog.audit.spots import Folded, position_said, position_text
-from vwlog.engine.describe import description
 from vwlog.engine.seek import state_at as seek_state_at
 from vwlog.events import (
     TRAILER_TYPES,
@@ -26,6 +25,7 @@ from vwlog.events import (
     MatchStarted,
     event_type,
 )
+from vwlog.games.vw.describe import description
 from vwlog.io import codec
 from vwlog.model.errors import InvalidParameterError, UsageError, Violation
 from vwlog.model.state import replace
@@ -70,7 +70,7 @@ class DiffEvent:
     type: str
     decision: bool
     text: str
-    """One line of English (`vwlog.engine.describe.describe`)."""
+    """One line of English (`vwlog.games.vw.describe.describe`)."""
     violations: tuple[Violation, ...] = ()
     """The rules it breaks where it stands (for a divergent event: from the common prefix)."""
     event: AnyEvent | None = None

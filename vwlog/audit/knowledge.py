@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from vwlog.audit.sources import unpack
 from vwlog.audit.spots import HIDDEN, NOWHERE, Spot, spot_text, spots
-from vwlog.engine.describe import BoardView, board_view
 from vwlog.engine.replay import BaseVisitor, replay
 from vwlog.events import DeckRevealed
+from vwlog.games.vw.describe import BoardView, board_view
 from vwlog.model.errors import SeqOutOfRangeError
 from vwlog.projections import INITIAL
 
@@ -65,7 +65,7 @@ class Knowledge:
     player: str
     seq: int
     board: BoardView
-    """The board limited to the player's view (`vwlog.engine.describe.board_view`)."""
+    """The board limited to the player's view (`vwlog.games.vw.describe.board_view`)."""
     seen: tuple[SeenCard, ...]
     """Every card the player has seen, in the order they first saw it."""
 

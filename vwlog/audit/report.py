@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from vwlog.audit.diff import CONTEXT
 from vwlog.audit.knowledge import Knowledge, KnowledgeTracker
 from vwlog.audit.sources import MatchSource, reading, unpack
-from vwlog.engine.describe import description
 from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay
 from vwlog.events import JudgeRulingIssued, MatchStarted, event_type
+from vwlog.games.vw.describe import description
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import SeqOutOfRangeError, Violation
 from vwlog.model.ruleids import is_citation

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from vwlog.engine.describe import PHASE_NAMES, STEP_TEXTS, card_name
+from vwlog.games.vw.describe import PHASE_NAMES, STEP_TEXTS, card_name
 from vwlog.model.text import Msg, msg
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo, to_json
-from vwlog.engine.notation import named_decision
+from vwlog.games.vw.notation import named_decision
 from vwlog.io.i18n import fmt_number
 from vwlog.io.i18n import gettext as _
 from vwlog.render.text import decision_kind_name, term

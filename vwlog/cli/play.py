@@ -12,7 +12,7 @@ from vwlog.cli import options
 from vwlog.cli.base import CliContext, input_error, main, pass_cli_context
 from vwlog.cli.matches import open_store
 from vwlog.cli.render import echo
-from vwlog.engine.notation import decision_syntax
+from vwlog.games.vw.notation import decision_syntax
 from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import LogFormatError, MatchNotFoundError, UsageError, VwlogError
 from vwlog.model.text import msg

@@ -23,10 +23,10 @@ from vwlog.cli import options
 from vwlog.cli.base import CliContext, main
 from vwlog.cli.options import LoadedMatch
 from vwlog.cli.render import POINT_MARK, echo, page, paging_wanted
-from vwlog.engine.describe import description
 from vwlog.engine.replay import BaseVisitor, replay
 from vwlog.engine.seek import PriorityPoints, priority_points
 from vwlog.events import TRAILER_TYPES
+from vwlog.games.vw.describe import description
 from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import say
 from vwlog.io.logfile import STDIO

@@ -11,9 +11,9 @@ from vwlog.cli import options
 from vwlog.cli.base import main
 from vwlog.cli.render import echo
 from vwlog.cli.replay import check_player, load_records, player_option, viewer
-from vwlog.engine.describe import card_name
 from vwlog.engine.replay import Fanout, FinalState, replay
 from vwlog.engine.seek import no_such_seq, state_at
+from vwlog.games.vw.describe import card_name
 from vwlog.io.i18n import gettext as _
 from vwlog.render.json import board_json, dumps, seen_card_json
 from vwlog.render.text import board_text, hidden_lines, term

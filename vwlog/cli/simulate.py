@@ -35,7 +35,7 @@ from vwlog.services.cluster import (
 from vwlog.services.trust import close_records, published_for
 
 if TYPE_CHECKING:
-    from vwlog.engine.simulate import GeneratedMatch
+    from vwlog.games.vw.simulate import GeneratedMatch
     from vwlog.model.cards import CardPool
 
 

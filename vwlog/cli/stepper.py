@@ -28,9 +28,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from vwlog.cli.render import POINT_MARK
-from vwlog.engine.describe import description
 from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.seek import Timeline
+from vwlog.games.vw.describe import description
 from vwlog.io.i18n import N_, ngettext, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import UsageError

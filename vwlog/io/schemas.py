@@ -7,7 +7,7 @@ ruleset models. Field docstrings become descriptions. Output is deterministic (s
 a fresh export (``--check``) in CI.
 
 This module only builds and writes schemas; the models it reads live in `vwlog.events`,
-`vwlog.model.cards` and `vwlog.engine.describe`, except the fields ``vwlog show --player`` adds to
+`vwlog.model.cards` and `vwlog.games.vw.describe`, except the fields ``vwlog show --player`` adds to
 a board view (`ShownBoardView`), which are declared here.
 """
 
@@ -20,8 +20,8 @@ import orjson
 from pydantic import BaseModel, ConfigDict
 from pydantic.json_schema import GenerateJsonSchema
 
-from vwlog.engine.describe import BoardView
 from vwlog.events import EVENT_TYPES, FORMAT_VERSION, GAME_EVENT, EventRecord, LogHeader
+from vwlog.games.vw.describe import BoardView
 from vwlog.model.cards import CardPool, Ruleset
 from vwlog.model.errors import OutputError
 

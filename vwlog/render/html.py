@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 
 from vwlog.audit.report import flag_rows
 from vwlog.audit.spots import position_said
-from vwlog.engine.describe import board_view
+from vwlog.games.vw.describe import board_view
 from vwlog.io.i18n import active_language, gettext, ngettext, say
 from vwlog.render.flagtext import flag_meaning
 from vwlog.render.rules import original_beside, rule_text, rule_title

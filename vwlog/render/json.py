@@ -9,7 +9,7 @@ check, a stored match's summary, a board and a diff read the same wherever they 
 * `validation_json` - the outcome of validating one log;
 * `verify_json` - the outcome of checking a hash chain and the deck commitments;
 * `match_summary_json` - a stored match at a glance (a catalog row);
-* `board_json` - the board at one position (a `vwlog.engine.describe.BoardView` document);
+* `board_json` - the board at one position (a `vwlog.games.vw.describe.BoardView` document);
 * `known_board_json` - one player's view of the board, with the hidden cards they have seen;
 * `rebase_json` - a fork rebased on its parent, and the decision that stopped it;
 * `priority_point_json`, `seen_card_json`, `knowledge_json`, `diff_json`, `dispute_json`.
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
-from vwlog.engine.describe import state_json
+from vwlog.games.vw.describe import state_json
 from vwlog.io.i18n import say
 from vwlog.render.rules import rule_title
 from vwlog.render.trust import judgement

@@ -11,7 +11,7 @@ table before the rules see them:
 * a decision of another seat, or of no seat (a judge's ruling, a fork marker), is refused
   (`SeatError`, 403): a concession for another seat comes only from a judge's ruling;
 * every id a decision names is resolved against what the seat can see now (`SeatView`, the
-  board as `vwlog.engine.boardview.board_view` shows it to that seat): an id the seat cannot
+  board as `vwlog.games.vw.boardview.board_view` shows it to that seat): an id the seat cannot
   see is refused exactly as an id that does not exist (`UnseenError`, one fixed message), so
   that refusals tell nothing of hidden cards;
 * an object or card acted with must be the seat's own (`SeatError`);
@@ -32,8 +32,6 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 from pydantic import ValidationError
 
-from vwlog.engine.boardview import board_view
-from vwlog.engine.notation import VERBS, DecisionSyntaxError, parse_decision
 from vwlog.events import (
     EVENT_TYPES,
     GAME_EVENT,
@@ -58,6 +56,8 @@ from vwlog.events import (
     acting_player,
 )
 from vwlog.events.base import Decision
+from vwlog.games.vw.boardview import board_view
+from vwlog.games.vw.notation import VERBS, DecisionSyntaxError, parse_decision
 from vwlog.model.errors import UsageError, VwlogError
 from vwlog.model.text import Msg, msg
 from vwlog.rules import check, expect

@@ -1,14 +1,14 @@
 """What is awaited at a position of a match: whose decision, of what kind, and every legal
-decision, written in the decision notation (`vwlog.engine.notation`)."""
+decision, written in the decision notation (`vwlog.games.vw.notation`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from vwlog.engine.notation import card_names, format_decision
 from vwlog.engine.replay import FinalState, replay
 from vwlog.engine.seek import state_at
+from vwlog.games.vw.notation import card_names, format_decision
 from vwlog.rules import expect, legal_decisions
 from vwlog.rules.decisions import BOUNDED_KINDS, count_legal
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from vwlog.engine.play import advance, play
-from vwlog.engine.simulate import build_start
 from vwlog.events import DeckRevealed, EventRecord, JudgeRulingIssued, LogHeader, MatchStarted
+from vwlog.games.vw.play import advance, play
+from vwlog.games.vw.simulate import build_start
 from vwlog.io import codec
 from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import DEFAULT_RULESET

@@ -7,9 +7,6 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from vwlog.engine.notation import parse_decision
-from vwlog.engine.play import Choices, play
-from vwlog.engine.simulate import make_policy
 from vwlog.events import (
     EventRecord,
     JudgeRulingIssued,
@@ -17,6 +14,9 @@ from vwlog.events import (
     MatchSealed,
     RecordSigned,
 )
+from vwlog.games.vw.notation import parse_decision
+from vwlog.games.vw.play import Choices, play
+from vwlog.games.vw.simulate import make_policy
 from vwlog.io import codec
 from vwlog.model.errors import (
     ChoiceError,

@@ -1,7 +1,7 @@
 """Rebase a fork: re-apply its parent's remaining decisions after the fork's own.
 
 "What breaks if this block had happened?" The parent's decisions after the fork point are
-played, in order, onto the fork's current board in play mode (the same `vwlog.engine.play.play` that
+played, in order, onto the fork's current board in play mode (the same `vwlog.games.vw.play.play` that
 ``vwlog play`` uses): each is checked against the rules and followed by the consequences the
 rules now demand, so the parent's own consequences are never copied, only re-derived. The first
 decision that is no longer legal stops the rebase and is reported with the rules it breaks.
@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from vwlog.engine.describe import description
-from vwlog.engine.play import play
 from vwlog.events import JudgeRulingIssued, MatchForked, acting_player, event_type
+from vwlog.games.vw.describe import description
+from vwlog.games.vw.play import play
 from vwlog.model.errors import (
     MatchNotFoundError,
     MatchNotStartedError,

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vwlog.engine.simulate import GeneratedMatch, PolicyName, match_format_for, simulation
 from vwlog.events import EventRecord, LogHeader
+from vwlog.games.vw.simulate import GeneratedMatch, PolicyName, match_format_for, simulation
 from vwlog.io import codec
 from vwlog.io.logfile import write_log
 from vwlog.model.cards import CardPool, Ruleset

@@ -42,9 +42,9 @@ from vwlog.api.schemas import (
     UploadOut,
 )
 from vwlog.audit.knowledge import knowledge
-from vwlog.engine.describe import board_view, description
-from vwlog.engine.notation import format_decision
 from vwlog.engine.replay import BaseVisitor, Step, replay
+from vwlog.games.vw.describe import board_view, description
+from vwlog.games.vw.notation import format_decision
 from vwlog.io.i18n import say, using_language
 from vwlog.model.errors import LogFormatError
 from vwlog.model.text import Msg, msg

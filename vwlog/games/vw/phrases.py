@@ -1,4 +1,4 @@
-"""The words of event descriptions (`vwlog.engine.describe`): step, supply, zone and expiry
+"""The words of event descriptions (`vwlog.games.vw.describe`): step, supply, zone and expiry
 names, card names, counted cards, and the clause each effect of a result is described by, each
 as a `vwlog.model.text.Msg` so the render layer can say it in another language.
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, assert_never
 
-from vwlog.engine.boardview import _sees
 from vwlog.events import (
     CardMoved,
     CardsDrawn,
@@ -21,6 +20,7 @@ from vwlog.events import (
     StatChanged,
     StatusChanged,
 )
+from vwlog.games.vw.boardview import _sees
 from vwlog.model.text import Msg, msg
 from vwlog.model.types import Expiry, PlacementReason, Step, SupplyOption, Zone
 

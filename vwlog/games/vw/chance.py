@@ -1,7 +1,7 @@
 """The choices a generated match leaves to chance: which of simultaneous triggers goes first
 (OQ-16) and what a result that leaves its controller a choice chooses (`CHOICE_KINDS`).
 
-`vwlog.engine.play.advance` takes the first of each, as a recorder replaying a log must; the
+`vwlog.games.vw.play.advance` takes the first of each, as a recorder replaying a log must; the
 match generator draws them here instead, from its seeded ``random.Random``, so every choice the
 rules leave open is exercised and the same seed still gives the same match. Like `play`, this
 holds no rules of its own: the consequences are the ones `next_consequences` demands, and a
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vwlog.engine.play import CONSEQUENCE_LIMIT
 from vwlog.events import AnyEvent, ObjectResulted, event_type
+from vwlog.games.vw.play import CONSEQUENCE_LIMIT
 from vwlog.model.cards import CHOICE_KINDS
 from vwlog.model.errors import IllegalEventError
 from vwlog.projections import evolve
@@ -32,7 +32,7 @@ def advance_by_chance(
     ruleset: Ruleset, state: MatchState, rng: random.Random, drawn: Counter[str] | None = None
 ) -> tuple[MatchState, list[AnyEvent]]:
     """Apply every consequence the rules demand now, up to the next decision point, as
-    `vwlog.engine.play.advance` does, except that where the rules leave a choice ``rng``
+    `vwlog.games.vw.play.advance` does, except that where the rules leave a choice ``rng``
     makes it: one of simultaneous triggers (any may come next, OQ-16), and the cards a
     result with a choice names (`chosen_result`). ``drawn`` counts the choices made
     (``trigger order``, ``result``)."""
@@ -63,7 +63,7 @@ def play_by_chance(
     rng: random.Random,
     drawn: Counter[str] | None = None,
 ) -> tuple[MatchState, list[AnyEvent]]:
-    """`vwlog.engine.play.play` with the consequences' choices drawn by ``rng``
+    """`vwlog.games.vw.play.play` with the consequences' choices drawn by ``rng``
     (`advance_by_chance`): check and apply ``decision``, then what it brings.
 
     Raises:

@@ -1,5 +1,5 @@
 """Events and boards for people and programs: one-line descriptions and the board as JSON
-(the board's models live in `vwlog.engine.boardview`, re-exported here).
+(the board's models live in `vwlog.games.vw.boardview`, re-exported here).
 
 `describe` turns an event into one line of English, naming cards by name and instance id
 ("p2 blocks Dragon Knight (p1-014) with Iron Guard (p2-007)"); it reads the board *before* the
@@ -16,29 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, assert_never
 
-from vwlog.engine.boardview import (
-    BoardView,
-    CardView,
-    PlayerView,
-    PropertyView,
-    RegisterObjectView,
-    TerritoryView,
-    board_view,
-    state_json,
-)
-from vwlog.engine.phrases import (
-    PLACEMENT_TEXTS,
-    STEP_NAMES,
-    STEP_TEXTS,
-    SUPPLY_NAMES,
-    SUPPLY_TEXTS,
-    card_name,
-    cards_text,
-    describe_effect,
-    description_of_effect,
-    drawn,
-    joined_and,
-)
 from vwlog.events import (
     AnyEvent,
     AttackDeclared,
@@ -79,6 +56,29 @@ from vwlog.events import (
     TurnStarted,
     Unslid,
     VictoryPointGained,
+)
+from vwlog.games.vw.boardview import (
+    BoardView,
+    CardView,
+    PlayerView,
+    PropertyView,
+    RegisterObjectView,
+    TerritoryView,
+    board_view,
+    state_json,
+)
+from vwlog.games.vw.phrases import (
+    PLACEMENT_TEXTS,
+    STEP_NAMES,
+    STEP_TEXTS,
+    SUPPLY_NAMES,
+    SUPPLY_TEXTS,
+    card_name,
+    cards_text,
+    describe_effect,
+    description_of_effect,
+    drawn,
+    joined_and,
 )
 from vwlog.model.text import Msg, msg
 from vwlog.model.types import (

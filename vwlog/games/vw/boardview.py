@@ -2,7 +2,7 @@
 that moment: their own hand, the public zones, and the other players' hands and decks as counts
 only. `board_view` builds the model, `state_json` its JSON-ready data.
 
-Pure: reads no files and prints nothing. `vwlog.engine.describe` re-exports these names.
+Pure: reads no files and prints nothing. `vwlog.games.vw.describe` re-exports these names.
 """
 
 from __future__ import annotations

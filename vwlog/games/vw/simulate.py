@@ -1,7 +1,7 @@
 """The match generator: complete legal matches from a seed, in play mode.
 
 Every decision comes from `legal_decisions` and every consequence from `next_consequences`
-(through `vwlog.engine.play`); a policy only *chooses* among legal decisions, so the generator
+(through `vwlog.games.vw.play`); a policy only *chooses* among legal decisions, so the generator
 holds no rules of its own. The same seed gives the same bytes.
 """
 
@@ -13,16 +13,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from vwlog.engine.chance import advance_by_chance, play_by_chance
-from vwlog.engine.play import advance, play
-from vwlog.engine.policies import (
-    REGISTRATIONS_PER_WINDOW,
-    GreedyPolicy,
-    Policy,
-    PolicyName,
-    RandomPolicy,
-    make_policy,
-)
 from vwlog.events import (
     AnyEvent,
     CardInstance,
@@ -32,6 +22,16 @@ from vwlog.events import (
     Seat,
 )
 from vwlog.events.match import Shuffle, deck_commitment
+from vwlog.games.vw.chance import advance_by_chance, play_by_chance
+from vwlog.games.vw.play import advance, play
+from vwlog.games.vw.policies import (
+    REGISTRATIONS_PER_WINDOW,
+    GreedyPolicy,
+    Policy,
+    PolicyName,
+    RandomPolicy,
+    make_policy,
+)
 from vwlog.model.cards import DEFAULT_RULESET, CardPool, Ruleset
 from vwlog.model.types import CardType, MatchFormat
 from vwlog.projections import INITIAL, evolve
@@ -188,8 +188,8 @@ class Generation:
         self.policy = policy
         self.max_turns = max_turns
         self.chance = chance
-        """Draws the choices the rules leave among consequences (`vwlog.engine.chance`);
-        ``None``: the first of each is taken, as `vwlog.engine.play` does."""
+        """Draws the choices the rules leave among consequences (`vwlog.games.vw.chance`);
+        ``None``: the first of each is taken, as `vwlog.games.vw.play` does."""
         self.drawn: Counter[str] = Counter()
         """How many choices among consequences ``chance`` drew, by kind."""
         self.header = LogHeader(match_id=match_id, generator=generator)
