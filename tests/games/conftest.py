@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,9 +21,8 @@ register(takeaway.GAME, MODULE)
 
 
 @pytest.fixture(autouse=True)
-def _games_in_children(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _games_in_children(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every process a test starts knows the take-away game too (and finds ``tests``)."""
     monkeypatch.setenv(ENV, f"{takeaway.GAME.id}={MODULE}")
     path = os.environ.get("PYTHONPATH", "")
     monkeypatch.setenv("PYTHONPATH", f"{ROOT}{os.pathsep}{path}" if path else str(ROOT))
-    yield

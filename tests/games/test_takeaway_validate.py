@@ -86,4 +86,5 @@ def test_a_header_naming_a_game_nobody_registered_is_one_line_exit_2(tmp_path) -
     done = _vwlog("validate", str(path))
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
-    assert "game" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "game" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -1,4 +1,5 @@
-"""How `vwlog.games.vw.describe` words a cost payment, for every cost a `CostPaid` event can carry."""
+"""How `vwlog.games.vw.describe` words a cost payment, for every cost a `CostPaid` event can
+carry."""
 
 from __future__ import annotations
 
