@@ -4,7 +4,8 @@
 played, in order, onto the fork's current board in play mode (the same
 `vwlog.games.vw.play.play` that ``vwlog play`` uses): each is checked against the rules and
 followed by the consequences the rules now demand, so the parent's own consequences are never
-copied, only re-derived. The first decision that is no longer legal stops the rebase and is reported with the rules it breaks.
+copied, only re-derived. The first decision that is no longer legal stops the rebase and is
+reported with the rules it breaks.
 
 Parent decisions that the fork already ends with (from an earlier rebase, or played the same
 way) are not applied twice, so rebasing again gives the same answer and appends nothing new.
