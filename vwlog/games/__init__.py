@@ -26,7 +26,7 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol, cast
 
 from vwlog.model.expect import Expect
 from vwlog.model.games import DEFAULT_GAME, GAMES, Game, register_game
@@ -41,8 +41,11 @@ __all__ = [
     "GameRules",
     "GameUnavailableError",
     "MatchSummary",
+    "Views",
+    "board_data",
     "cite",
     "core_violation",
+    "event_text",
     "game_of_event",
     "game_of_state",
     "register",
@@ -82,6 +85,55 @@ class MatchSummary(NamedTuple):
 
 class GameUnavailableError(Exception):
     """A command asked a game for a capability it does not have."""
+
+
+class Views(Protocol):
+    """A game's views (optional, `GameRules.views`): the sentence for an event and the board
+    as a viewer may know it. Without them a command says an event by its type and fields
+    (`event_text`) and shows a board as its fields (`board_data`)."""
+
+    def description(self, event: Any, before: Any, *, viewer: str | None = None) -> Msg:
+        """What ``event`` did to the board ``before``, as ``viewer`` may know it (everything
+        for ``None``)."""
+        ...
+
+    def board(self, state: Any, *, player: str | None = None, seq: int | None = None) -> Any:
+        """The board as JSON-ready data, as ``player`` may know it (everything for ``None``).
+
+        Raises:
+            vwlog.model.errors.UnknownPlayerError: ``player`` does not sit at the match.
+        """
+        ...
+
+
+def event_text(event: Any) -> str:
+    """An event said by its type and fields, for a game without views:
+    ``counters_taken player='ana' count=3``."""
+    fields = event.model_dump(mode="json", exclude_none=True)
+    kind = fields.pop("type", type(event).__name__)
+    said = " ".join(f"{name}={value!r}" for name, value in fields.items())
+    return f"{kind} {said}".strip()
+
+
+def board_data(state: Any) -> Any:
+    """A board as JSON-ready data, for a game without views: its fields, as they are."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(state) and not isinstance(state, type):
+        return _plain(dataclasses.asdict(state))
+    dump = getattr(state, "model_dump", None)
+    return dump(mode="json") if dump is not None else repr(state)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        return [_plain(v) for v in value]
+    dump = getattr(value, "model_dump", None)
+    if dump is not None:
+        return dump(mode="json")
+    return value if value is None or isinstance(value, str | int | float | bool) else str(value)
 
 
 def _no_catch_up(_ruleset: Any, state: Any, _event: Any) -> Any:
@@ -163,9 +215,9 @@ class GameRules:
     """The event classes ``note`` looks into."""
     decisions: Any = None
     """Optional: legal decisions and a notation (``next``, ``play``, ``simulate``)."""
-    views: Any = None
-    """Optional: sentences for each event and boards for each viewer (``replay --board``, the
-    viewer)."""
+    views: Callable[[], Views] | None = None
+    """Optional, loaded when asked for: sentences for each event and boards for each viewer
+    (``replay``, ``show``, the viewer); ``None``: `event_text` and `board_data` stand in."""
     snapshots: Any = None
     """Optional: stored boards (``dump``/``load``); without it a store replays from the start."""
     stats: Any = None
@@ -234,14 +286,20 @@ def rules_for(game: str | None = None) -> GameRules:
 
     Raises:
         KeyError: no such game is registered.
+        GameUnavailableError: its module cannot be imported or holds no ``GAME``.
     """
     gid = game or DEFAULT_GAME
     found = _LOADED.get(gid)
     if found is not None:
         return found
     entry = GAMES[gid]
-    module = importlib.import_module(entry.module)
-    rules: GameRules = module.GAME
+    try:
+        module = importlib.import_module(entry.module)
+        rules: GameRules = module.GAME
+    except (ImportError, AttributeError) as err:
+        raise GameUnavailableError(
+            str(msg("the rules of game {game} cannot be loaded: {why}", game=gid, why=str(err)))
+        ) from err
     _remember(rules)
     return rules
 

@@ -32,7 +32,7 @@ from vwlog.events import (
     LogHeader,
 )
 from vwlog.events.upcast import OLDEST_VERSION, UpcastStep, legacy_version, upcast_chain
-from vwlog.games import GameRules, rules_for
+from vwlog.games import GameRules, GameUnavailableError, rules_for
 from vwlog.io import codec
 from vwlog.io.files import (
     STDIO,
@@ -149,7 +149,7 @@ class LogReader(Closing):
         """The file's ``readline``, bound once (not looked up on the file for every line)."""
         try:
             self.header = self._read_header()
-            self.game: GameRules = rules_for(self.header.game)
+            self.game: GameRules = self._rules()
             """The rules of the header's game: its records are read as that game's."""
         except BaseException:
             self.close()
@@ -335,6 +335,14 @@ class LogReader(Closing):
         except ValidationError as err:
             raise caused(self._invalid(err), err) from err
         return header
+
+    def _rules(self) -> GameRules:
+        """The rules of the header's game; a game whose rules cannot be loaded is an error
+        naming line 1 and the field."""
+        try:
+            return rules_for(self.header.game)
+        except GameUnavailableError as err:
+            raise caused(LogFormatError(self.name, 1, str(err), "game"), err) from err
 
     def _declared_version(self, data: dict[str, Any]) -> int:
         if "format" in data:

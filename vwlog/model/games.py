@@ -47,7 +47,11 @@ class Game:
 DEFAULT_GAME: Final = "vw"
 """The game of a header without ``game``."""
 
-_GAMES: dict[str, Game] = {DEFAULT_GAME: Game(DEFAULT_GAME, "Vandaria Wars", "vwlog.games.vw")}
+_GAMES: dict[str, Game] = {
+    DEFAULT_GAME: Game(DEFAULT_GAME, "Vandaria Wars", "vwlog.games.vw"),
+    "wowtcg": Game("wowtcg", "World of Warcraft TCG", "vwlog.games.wowtcg"),
+    "l5r": Game("l5r", "Legend of the Five Rings (battles)", "vwlog.games.l5r"),
+}
 
 GAMES: Final = MappingProxyType(_GAMES)
 """The games this vwlog judges, by id (a read-only view: `register_game` adds one)."""

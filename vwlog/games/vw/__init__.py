@@ -11,7 +11,7 @@ card.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from vwlog.events import (
     DECISION_TYPES,
@@ -23,7 +23,7 @@ from vwlog.events import (
     ObjectResulted,
     event_type,
 )
-from vwlog.games import GameRules, MatchSummary
+from vwlog.games import GameRules, MatchSummary, Views
 from vwlog.games.vw.judging import caught_up, fold, judge, locate
 from vwlog.model.state import MatchState
 from vwlog.model.types import RulingKind
@@ -98,6 +98,13 @@ def note(report: Any, step: Any) -> None:
             report.effects_verified += len(event.effects)
 
 
+def _views() -> Views:
+    """VW's views, imported when first asked for (a validation never needs them)."""
+    from vwlog.games.vw import views
+
+    return cast("Views", views)
+
+
 GAME: Final = GameRules(
     id="vw",
     name="Vandaria Wars",
@@ -126,6 +133,7 @@ GAME: Final = GameRules(
     note=note,
     noted_types=frozenset({MatchStarted, ObjectResulted}),
     violation=violation,
+    views=_views,
 )
 """Vandaria Wars' rules, as the core calls them."""
 
