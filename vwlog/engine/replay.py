@@ -23,12 +23,12 @@ from vwlog.engine.tally import Tally
 from vwlog.events.base import LogHeader
 from vwlog.games import core_violation, game_of_state
 from vwlog.model.errors import Violation
-from vwlog.rules.published import Integrity, Judgement, TrustedResult
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from vwlog.events import EventRecord
+    from vwlog.rules.published import Integrity, Judgement, TrustedResult
 
 R = TypeVar("R", covariant=True)
 
