@@ -24,16 +24,15 @@ from vwlog.cli.base import CliContext, main
 from vwlog.cli.options import LoadedMatch
 from vwlog.cli.render import POINT_MARK, echo, page, paging_wanted
 from vwlog.engine.replay import BaseVisitor, replay
-from vwlog.engine.seek import PriorityPoints, priority_points
-from vwlog.events import TRAILER_TYPES
-from vwlog.games.vw.describe import description
+from vwlog.engine.seek import PriorityPoints, position, priority_points
+from vwlog.games import GameRules, Views, board_data, event_text, game_of_state
 from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import say
 from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
 from vwlog.model.types import Phase
-from vwlog.render.json import dumps, priority_point_json, step_json
+from vwlog.render.json import dumps, priority_point_json, violations_json
 from vwlog.render.text import board_text, counted, table, term, violation_message
 from vwlog.store.location import store_location
 
@@ -47,6 +46,7 @@ if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
     from vwlog.model.errors import Violation
     from vwlog.model.state import MatchState
+    from vwlog.model.text import Msg
 
 BOARD_INDENT = " " * 7
 """Indent of the board and violation lines under an event line of the text trace."""
@@ -99,8 +99,8 @@ class Filters:
 
     def shows(self, step: Step) -> bool:
         """Whether the replay shows this event."""
-        after = step.after
-        if not self.position(step.record.seq, after.turn, after.phase):
+        where = position(step.after)
+        if not self.position(step.record.seq, where.turn, where.phase):
             return False
         if self.only == "decisions":
             return step.record.event.DECISION
@@ -119,8 +119,12 @@ def _indent(text: str) -> str:
 
 
 def check_player(state: MatchState, player: str | None) -> None:
-    if player is not None and state.started and not state.has_player(player):
-        seated = ", ".join(term(p.id) for p in state.players)
+    """Refuse a viewpoint ``player`` who does not sit at the match the board ``state`` is of."""
+    if player is None:
+        return
+    summary = game_of_state(state).summary(state)
+    if summary.started and player not in summary.players:
+        seated = ", ".join(term(p) for p in summary.players)
         raise UsageError(
             msg(
                 "no player {player} in this match (players: {seated})",
@@ -128,6 +132,54 @@ def check_player(state: MatchState, player: str | None) -> None:
                 seated=seated,
             )
         )
+
+
+def views_of(game: GameRules) -> Views | None:
+    """``game``'s views, ``None`` for a game without them (`vwlog.games.GameRules.views`)."""
+    return game.views() if game.views is not None else None
+
+
+def said(views: Views | None, step: Step, viewer: str | None) -> Msg | str:
+    """What the event of ``step`` did, as ``viewer`` may know it: the game's sentence, or the
+    event by its type and fields for a game without views (`vwlog.games.event_text`)."""
+    if views is None:
+        return event_text(step.record.event)
+    return views.description(step.record.event, step.before, viewer=viewer)
+
+
+def board_of(views: Views | None, state: Any, *, player: str | None, seq: int | None) -> Any:
+    """The board as JSON-ready data, as ``player`` may know it: the game's view, or the
+    board's fields for a game without views (`vwlog.games.board_data`)."""
+    if views is None:
+        return board_data(state)
+    return views.board(state, player=player, seq=seq)
+
+
+def step_json(
+    views: Views | None, step: Step, description: str, *, board: bool, player: str | None,
+    priority_point: bool,
+) -> dict[str, Any]:  # fmt: skip
+    """One event of a replay as JSON (`vwlog.render.json.step_json`, through the game's
+    views): ``turn``, ``phase``, ``step`` and ``priority`` are the position after the event,
+    ``null`` where the game's board has none; ``priority_point`` whether it is a fork point."""
+    rec, after = step.record, step.after
+    where = position(after)
+    data: dict[str, Any] = {
+        "seq": rec.seq,
+        "type": getattr(rec.event, "type", type(rec.event).__name__),
+        "decision": rec.event.DECISION,
+        "description": description,
+        "turn": where.turn,
+        "phase": where.phase,
+        "step": where.step,
+        "priority": where.priority,
+        "priority_point": priority_point,
+        "violations": violations_json(step.violations),
+        "voids": list(step.voids) if step.voids is not None else None,
+    }
+    if board:
+        data["board"] = board_of(views, after, player=player, seq=rec.seq)
+    return data
 
 
 class _Trace(BaseVisitor["_Trace"]):
@@ -154,16 +206,22 @@ class _Trace(BaseVisitor["_Trace"]):
         self._player_checked = player is None
         self._points = PriorityPoints()
         self._pending: list[Step] = []
+        self._game: GameRules | None = None
+        self._views: Views | None = None
 
     def visit(self, step: Step) -> None:
         """Write the events before this one if the filters show them; keep this one until the
         next game event, which tells whether it was a priority point (the seal and signatures
         are none: they wait with it)."""
         self.last_seq = step.record.seq
-        if not self._player_checked and step.after.started:
+        game = self._game
+        if game is None:
+            game = self._game = game_of_state(step.before)
+            self._views = views_of(game)
+        if not self._player_checked and game.started(step.after):
             check_player(step.after, self.player)
             self._player_checked = True
-        if type(step.record.event) in TRAILER_TYPES:
+        if type(step.record.event) in game.trailer_types:
             self._pending.append(step)
             return
         self._points.visit(step)
@@ -182,10 +240,10 @@ class _Trace(BaseVisitor["_Trace"]):
     def _write(self, step: Step, *, point: bool) -> None:
         self.shown += 1
         self.violations += len(step.violations)
-        said = description(step.record.event, step.before, viewer=self.player)
+        sentence = said(self._views, step, self.player)
         # people read the text trace in their language, each value through `term` so that
         # none starts a line of its own; JSON keeps the English line as it is
-        text = term(say(said)) if self.output_format == "text" else str(said)
+        text = term(say(sentence)) if self.output_format == "text" else str(sentence)
         if self.output_format == "text":
             lines = [f"{step.record.seq:>5}  {text}{POINT_MARK if point else ''}"]
             lines.extend(BOARD_INDENT + violation_line(v) for v in step.violations)
@@ -199,7 +257,9 @@ class _Trace(BaseVisitor["_Trace"]):
             else:
                 echo("\n".join(lines))
             return
-        data = step_json(step, text, board=self.board, player=self.player, priority_point=point)
+        data = step_json(
+            self._views, step, text, board=self.board, player=self.player, priority_point=point
+        )
         if self.output_format == "jsonl":
             click.echo(dumps(data, compact=True))
         else:
@@ -506,10 +566,13 @@ def _interactive(
 __all__ = [
     "BOARD_INDENT",
     "Filters",
+    "board_of",
     "check_player",
     "load_records",
     "player_option",
     "replay_command",
+    "said",
     "viewer",
+    "views_of",
     "violation_line",
 ]

@@ -1,11 +1,12 @@
-"""Positions in a match: priority points, the board at any seq, and a timeline to step through.
+"""Positions in a match: fork points, the board at any seq, and a timeline to step through.
 
 Everything here stands on the one replay loop (`vwlog.engine.replay.replay`); nothing folds events
 by itself, so a board reached by seeking is exactly the board validation sees, catch-ups of omitted
 consequences and judges' back-ups included.
 
-* `priority_points` lists the positions after which a player holds priority (DESIGN §2): where
-  a fork may start.
+* `priority_points` lists the fork points: the positions after which the rules await a decision
+  of a kind the game forks at (`vwlog.games.GameRules.is_fork_point`; for Vandaria Wars, a
+  player holding priority, DESIGN §2).
 * `state_at` replays a prefix and returns the board after one seq.
 * `Timeline` makes one pass over a whole match, keeping the board at a checkpoint every ``every``
   events, so that reaching any seq afterwards replays at most ``every`` events from the nearest
@@ -19,12 +20,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
+from vwlog.engine.loop import game_for
 from vwlog.engine.replay import BaseVisitor, Collect, Fanout, FinalState, Step, Visitor, replay
-from vwlog.events import TRAILER_TYPES, EventRecord, JudgeRulingIssued, event_type
+from vwlog.events import EventRecord, event_type
+from vwlog.games import GameRules, game_of_state
 from vwlog.model.errors import InvalidParameterError, SeqOutOfRangeError
-from vwlog.model.types import RulingKind
-from vwlog.projections import INITIAL
-from vwlog.rules import DEFAULT_RULESET, expect
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -45,77 +45,119 @@ CHUNK_CACHE = 8
 
 @dataclass(frozen=True, slots=True)
 class PriorityPoint:
-    """A position after which a player holds priority: the next event is their decision."""
+    """A fork point: a position after which the rules await a decision of a kind the game forks
+    at (for Vandaria Wars, a player holding priority); the next event is that decision."""
 
     seq: int
-    """The event after which the window is open."""
+    """The event after which the decision is awaited."""
     player: str
-    """Who holds priority."""
+    """Who decides next."""
     turn: int
-    """Turn number."""
+    """Turn number (``0`` for a game without turns)."""
     phase: str | None
-    """Phase."""
+    """Phase (``None`` for a game without phases)."""
     step: str | None
     """Step, in phases that have steps."""
     register_depth: int
-    """Objects waiting on the register."""
+    """Objects waiting on the register (``0`` for a game without one)."""
 
 
-def _point(seq: int, state: MatchState, player: str | None) -> PriorityPoint:
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a board stands, in the terms every game's board may have: the turn (from the
+    game's summary), and the phase, step and who holds priority where its board has them
+    (``None`` where it has not)."""
+
+    turn: int
+    phase: str | None
+    step: str | None
+    priority: str | None
+    register_depth: int
+
+
+def _named(state: Any, name: str) -> str | None:
+    value = getattr(state, name, None)
+    return str(value) if value else None
+
+
+def position(state: Any, game: GameRules | None = None) -> Position:
+    """Where the board ``state`` stands (`Position`); ``game``: the game whose board it is
+    (default: `vwlog.games.game_of_state`)."""
+    rules = game if game is not None else game_of_state(state)
+    priority = getattr(state, "priority", None)
+    return Position(
+        turn=rules.summary(state).turn,
+        phase=_named(state, "phase"),
+        step=_named(state, "step"),
+        priority=priority if isinstance(priority, str) else None,
+        register_depth=len(getattr(state, "register", ())),
+    )
+
+
+def _point(seq: int, state: Any, player: str | None, game: GameRules) -> PriorityPoint:
+    where = position(state, game)
     return PriorityPoint(
         seq=seq,
         player=player or "",
-        turn=state.turn,
-        phase=str(state.phase) if state.phase else None,
-        step=str(state.step) if state.step else None,
-        register_depth=len(state.register),
+        turn=where.turn,
+        phase=where.phase,
+        step=where.step,
+        register_depth=where.register_depth,
     )
 
 
 class PriorityPoints(BaseVisitor[list[PriorityPoint]]):
-    """A replay visitor that lists the priority points of a match."""
+    """A replay visitor that lists the fork points of a match (for Vandaria Wars, its priority
+    points)."""
 
     def __init__(self) -> None:
         self.points: list[PriorityPoint] = []
         self._last_seq: int | None = None
+        self._game: GameRules | None = None
 
     def visit(self, step: Step) -> None:
-        """The position before this event is a priority point if the rules awaited priority.
+        """The position before this event is a fork point if the rules awaited a decision of a
+        kind the game forks at (`vwlog.games.GameRules.is_fork_point`).
 
         The seal and its signatures are records, not game events: the position after them is
         the one after the last game event, so they are never a point themselves."""
-        if type(step.record.event) in TRAILER_TYPES:
+        game = self._game
+        if game is None:
+            game = self._game = game_of_state(step.before)
+        if type(step.record.event) in game.trailer_types:
             return
-        if self._last_seq is not None and step.expected.is_priority:
-            self.points.append(_point(self._last_seq, step.before, step.expected.player))
+        if self._last_seq is not None and game.is_fork_point(step.expected):
+            self.points.append(_point(self._last_seq, step.before, step.expected.player, game))
         self._last_seq = step.record.seq
 
-    def end_match(self, final: MatchState) -> None:
-        """A log that ends in an open window ends at a priority point."""
+    def end_match(self, final: Any) -> None:
+        """A log that ends awaiting a decision the game forks at ends at a fork point."""
         if self._last_seq is None:
             return
-        exp = expect(final.ruleset or DEFAULT_RULESET, final)
-        if exp.is_priority:
-            self.points.append(_point(self._last_seq, final, exp.player))
+        game = self._game if self._game is not None else game_of_state(final)
+        exp = game.expect(game.ruleset_of(final) or game.default_ruleset, final)
+        if game.is_fork_point(exp):
+            self.points.append(_point(self._last_seq, final, exp.player, game))
 
     def result(self) -> list[PriorityPoint]:
-        """The priority points, in seq order."""
+        """The fork points, in seq order."""
         return self.points
 
 
 def priority_points(
     records: Iterable[Item], *, ruleset: Ruleset | None = None
 ) -> list[PriorityPoint]:
-    """The priority points of a match, in seq order.
+    """The fork points of a match, in seq order.
 
-    A priority point is the seq of an event after which the rules await the decision of a
-    player holding priority (`vwlog.rules.Expect.is_priority`); a fork may start only there.
+    A fork point is the seq of an event after which the rules await a decision of a kind the
+    game forks at (`vwlog.games.GameRules.is_fork_point`: for Vandaria Wars, a player holding
+    priority); a fork may start only there.
     """
     return replay(records, PriorityPoints(), ruleset=ruleset)
 
 
 def _seq_of(item: Item) -> int:
-    return item.seq if isinstance(item, EventRecord) else item[1].seq
+    return item[1].seq if isinstance(item, tuple) else item.seq
 
 
 def no_such_seq(seq: int, source: str, first: int | None, last: int | None) -> SeqOutOfRangeError:
@@ -131,8 +173,10 @@ def state_at(
     ruleset: Ruleset | None = None,
     source: str = "this match",
     visitor: Visitor[Any] | None = None,
+    header: LogHeader | None = None,
 ) -> MatchState:
-    """The board after the event ``seq`` (``0``: the empty board before the first event).
+    """The board after the event ``seq`` (``0``: the game's empty board before the first
+    event): the game's own board, typed as Vandaria Wars' for the callers that read one.
 
     Replays the records up to ``seq`` and stops reading there, so a streamed log is read only
     as far as needed.
@@ -144,12 +188,15 @@ def state_at(
         source: how an error names the match (a file name, a match id).
         visitor: another visitor to feed during the same pass (what a player has seen, say);
             read its result afterwards.
+        header: the log header, whose ``game`` names the rules (default: the game whose
+            events the records hold).
 
     Raises:
         SeqOutOfRangeError: the match has no event with this seq.
     """
+    game, records = game_for(records, header, None)
     if seq == 0:
-        return INITIAL
+        return cast("MatchState", game.initial)
     first: int | None = None
     last: int | None = None
 
@@ -167,12 +214,13 @@ def state_at(
                 return
 
     if visitor is None:
-        final = cast("MatchState", replay(upto(), FinalState(), ruleset=ruleset))
+        final = replay(upto(), FinalState(), ruleset=ruleset, header=header, game=game)
     else:
-        final = replay(upto(), Fanout(FinalState(), visitor), ruleset=ruleset)[0]
+        fan = Fanout(FinalState(), visitor)
+        final = replay(upto(), fan, ruleset=ruleset, header=header, game=game)[0]
     if last != seq:
         raise no_such_seq(seq, source, first, last)
-    return final
+    return cast("MatchState", final)
 
 
 # -- the timeline ----------------------------------------------------------------------------
@@ -198,42 +246,56 @@ class Mark:
     """Who holds priority after the event."""
 
 
+def _is_back_up(game: GameRules, event: object) -> bool:
+    """Whether ``event`` is a judge's ruling that backs the match up."""
+    ruling, back_to = game.ruling_type, game.back_to
+    return (
+        ruling is not None
+        and back_to is not None
+        and isinstance(event, ruling)
+        and (back_to(event) != -1)
+    )
+
+
 class _Indexer(BaseVisitor[None]):
     """The visitor of a timeline's one pass: marks, checkpoints, violations, priority points."""
 
-    def __init__(self, every: int, ruleset: Ruleset | None) -> None:
+    def __init__(self, every: int, ruleset: Any, game: GameRules) -> None:
         self.every = every
         self.ruleset = ruleset
+        self.game = game
         self.marks: list[Mark] = []
-        self.checkpoints: dict[int, MatchState] = {0: INITIAL}
+        self.checkpoints: dict[int, Any] = {0: game.initial}
         self.pinned: dict[int, Step] = {}
         self.violations: dict[int, tuple[Violation, ...]] = {}
         self.points = PriorityPoints()
-        self.final: MatchState = INITIAL
-        self._rs: Ruleset | None = ruleset
+        self.final: Any = game.initial
+        self._rs: Any = ruleset
 
     def visit(self, step: Step) -> None:
         """Index the event; keep a checkpoint where one is due and safe."""
         i = len(self.marks)
         record, after = step.record, step.after
         event = record.event
+        game = self.game
+        where = position(after, game)
         self.marks.append(
             Mark(
                 seq=record.seq,
                 type=event_type(event),
                 decision=event.DECISION,
-                turn=after.turn,
-                phase=str(after.phase) if after.phase else None,
-                step=str(after.step) if after.step else None,
-                priority=after.priority,
+                turn=where.turn,
+                phase=where.phase,
+                step=where.step,
+                priority=where.priority,
             )
         )
         if step.violations:
             self.violations[record.seq] = step.violations
         self.points.visit(step)
-        if self._rs is None and after.started:
-            self._rs = after.ruleset
-        if isinstance(event, JudgeRulingIssued) and event.kind == RulingKind.BACK_UP:
+        if self._rs is None and game.started(after):
+            self._rs = game.ruleset_of(after)
+        if _is_back_up(game, event):
             # the loop restores a back-up from its own memory of priority points, which a
             # checkpoint does not hold: keep this step whole and restart after it
             self.pinned[i] = step
@@ -241,13 +303,13 @@ class _Indexer(BaseVisitor[None]):
         elif (i + 1) % self.every == 0:
             self._checkpoint(i + 1, after)
 
-    def _checkpoint(self, position: int, state: MatchState) -> None:
-        # resuming from a state judges under state.ruleset; the full pass judges every event
-        # under the ruleset of the first match_started, so only states that agree are safe
-        if not state.started or state.ruleset == self._rs:
-            self.checkpoints[position] = state
+    def _checkpoint(self, at: int, state: Any) -> None:
+        # resuming from a state judges under its ruleset; the full pass judges every event
+        # under the ruleset of the match's start, so only states that agree are safe
+        if not self.game.started(state) or self.game.ruleset_of(state) == self._rs:
+            self.checkpoints[at] = state
 
-    def end_match(self, final: MatchState) -> None:
+    def end_match(self, final: Any) -> None:
         """Keep the final board."""
         self.final = final
         self.points.end_match(final)
@@ -301,16 +363,18 @@ class Timeline:
         self.ruleset = ruleset
         self.every = every
         self.source = source
-        indexer = _Indexer(every, ruleset)
+        self.game: GameRules = game_for(self.items, header, None)[0]
+        """The game whose match this is."""
+        indexer = _Indexer(every, ruleset, self.game)
         fan = Fanout(indexer, visitor) if visitor is not None else Fanout(indexer)
-        replay(self.items, fan, header=header, ruleset=ruleset)
+        replay(self.items, fan, header=header, ruleset=ruleset, game=self.game)
         self.marks: tuple[Mark, ...] = tuple(indexer.marks)
         """One mark per event, in order."""
         self.violations: Mapping[int, tuple[Violation, ...]] = indexer.violations
         """Violations by seq (only seqs that have some)."""
         self.priority_points: tuple[PriorityPoint, ...] = tuple(indexer.points.result())
-        """The priority points, in seq order."""
-        self.final: MatchState = indexer.final
+        """The fork points, in seq order."""
+        self.final: Any = indexer.final
         """The board after the last event."""
         self._checkpoints = indexer.checkpoints
         self._positions = sorted(indexer.checkpoints)
@@ -363,15 +427,15 @@ class Timeline:
         """
         return self.step(self.index(seq))
 
-    def state_at(self, seq: int) -> MatchState:
+    def state_at(self, seq: int) -> Any:
         """The board after the event ``seq`` (``0``: before the first event).
 
         Raises:
             SeqOutOfRangeError: the match has no event with this seq.
         """
         if seq == 0:
-            return INITIAL
-        return cast("MatchState", self.step(self.index(seq)).after)
+            return self.game.initial
+        return self.step(self.index(seq)).after
 
     def find(
         self, start: int, predicate: Callable[[Mark], bool], *, backward: bool = False
@@ -398,6 +462,7 @@ class Timeline:
             Collect(),
             ruleset=self.ruleset,
             initial=self._checkpoints[start],
+            game=self.game,
         )
         self._chunks[start] = steps
         if len(self._chunks) > CHUNK_CACHE:
@@ -411,10 +476,12 @@ __all__ = [
     "Fanout",
     "Item",
     "Mark",
+    "Position",
     "PriorityPoint",
     "PriorityPoints",
     "Timeline",
     "no_such_seq",
+    "position",
     "priority_points",
     "state_at",
 ]

@@ -12,9 +12,11 @@ its exact bytes.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING
 
+from vwlog.games import board_data, game_of_state
 from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.board import board_said
@@ -189,7 +191,13 @@ def board_text(state: MatchState, *, translated: bool = True) -> str:
     """The text board (`vwlog.model.state.render`) in the active language: ``str(state)``
     in English, each line looked up in the catalogs otherwise (in English whatever the
     language without ``translated``). Each line goes through `term`, so a name or id on the
-    board that carries a line break or an escape sequence stays on its own line, shown."""
+    board that carries a line break or an escape sequence stays on its own line, shown. The
+    board of a game without views (`vwlog.games.GameRules.views`) is its fields, one
+    ``name: JSON value`` line each (`vwlog.games.board_data`)."""
+    if game_of_state(state).views is None:  # a game without views: its board's fields
+        data = board_data(state)
+        fields = data.items() if isinstance(data, dict) else [("board", data)]
+        return "\n".join(term(f"{k}: {json.dumps(v, ensure_ascii=False)}") for k, v in fields)
     return "\n".join(term(say(line) if translated else str(line)) for line in board_said(state))
 
 
