@@ -1,0 +1,125 @@
+"""World of Warcraft TCG as a game on the seam (`vwlog.games.GameRules`): turns, phases and
+steps, priority windows and the chain, triggers, extra and skipped turns, Inspire and the hand
+limit, as the seed fragment (Comprehensive Rules 500-503, in Russian) states them.
+
+What the seed only names (playing a card, resources, combat, how a link resolves, which
+abilities trigger) is recorded as the player's claim and judged only as far as the seed reaches
+(`vwlog.games.wowtcg.catalog`: each partial rule says what it rests on). The open questions are
+the ruleset's flags (`vwlog.games.wowtcg.ruleset.WowRuleset`); a verdict resting on one names it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from pydantic import TypeAdapter
+
+from vwlog.events.core import MatchForked, MatchSealed, RecordSigned
+from vwlog.games import GameRules, MatchSummary
+from vwlog.games.wowtcg import events as ev
+from vwlog.games.wowtcg.board import Board
+from vwlog.games.wowtcg.catalog import TITLES
+from vwlog.games.wowtcg.fold import evolve, fold
+from vwlog.games.wowtcg.judge import judge, same
+from vwlog.games.wowtcg.ruleset import WowRuleset
+from vwlog.games.wowtcg.script import expect, owed
+from vwlog.games.wowtcg.words import wrong
+from vwlog.model.violation import Violation
+
+__all__ = ["GAME", "catch_up", "locate", "owed_types", "summary"]
+
+
+def summary(s: Board) -> MatchSummary:
+    """How a WoW TCG match stands."""
+    rs = s.ruleset
+    return MatchSummary(
+        started=s.started,
+        players=s.players,
+        turn=s.turn,
+        winner=s.winner,
+        victory=s.victory,
+        ruleset=f"{rs.id}@{rs.version}" if rs is not None else None,
+    )
+
+
+def owed_types(s: Board) -> tuple[str, ...]:
+    """The consequences still owed when the record ends here."""
+    if not s.started or s.ruleset is None:
+        return ()
+    return tuple(c.type for c in owed(s.ruleset, s).consequences)
+
+
+def locate(v: Violation, s: Board) -> Violation:
+    """``v`` with the turn, phase, step and priority holder of board ``s``."""
+    if not s.started or s.turn == 0:
+        return v
+    return v.located(turn=s.turn, phase=s.phase, step=s.step, priority=s.holder)
+
+
+def catch_up(rs: WowRuleset, s: Board, e: Any) -> Board:
+    """The board after the consequences a record left out before ``e``: the owed ones are
+    applied while ``e`` is none of them but another step of the script (at most a turn's
+    worth), so one omission is reported once."""
+    scripted = (
+        ev.TurnStarted,
+        ev.TurnSkipped,
+        ev.PhaseStarted,
+        ev.StepStarted,
+        ev.CardsReadied,
+        ev.PriorityWindowOpened,
+        ev.PriorityWindowClosed,
+        ev.CardDrawn,
+        ev.CombatStepEnded,
+        ev.ModifiersExpired,
+        ev.TurnEnded,
+    )
+    if not isinstance(e, scripted):
+        return s
+    for _ in range(16):
+        o = owed(rs, s)
+        if not o.consequences or any(type(c) is type(e) for c in o.consequences):
+            return s
+        s = evolve(s, o.consequences[0])
+    return s
+
+
+GAME: Final = GameRules(
+    id="wowtcg",
+    name="World of Warcraft TCG",
+    record=TypeAdapter(ev.WowRecord),
+    event_types=ev.EVENTS,
+    decision_types=frozenset(
+        {
+            ev.InspireReadied,
+            ev.LinkAdded,
+            ev.PriorityPassed,
+            ev.ResourcePlaced,
+            ev.CombatDeclared,
+            ev.HandLimitDiscarded,
+            ev.Conceded,
+            MatchForked,
+        }
+    ),
+    trailer_types=frozenset({MatchSealed, RecordSigned}),
+    start_type=ev.MatchStarted,
+    ruling_type=None,
+    fork_kinds=frozenset({"priority"}),
+    rules={},
+    initial=Board(),
+    default_ruleset=WowRuleset(),
+    started=lambda s: s.started,
+    ruleset_of=lambda s: s.ruleset,
+    start_ruleset=lambda e: e.ruleset,
+    with_ruleset=lambda e, rs: e.model_copy(update={"ruleset": rs}),
+    expect=expect,
+    judge=judge,
+    fold=fold,
+    locate=locate,
+    summary=summary,
+    owed=owed_types,
+    catch_up=catch_up,
+    catalog=TITLES,
+    violation=wrong,
+    extras={"same": same},
+)
+"""WoW TCG's rules, as the core calls them."""
