@@ -28,6 +28,8 @@ class BaseEvent(BaseModel):
 
     DECISION: ClassVar[bool] = False
     """Whether a player makes this event (a decision) rather than the rules (a consequence)."""
+    CHANCE: ClassVar[bool] = False
+    """Whether chance decides this event (`Chance`): a roll recorded with its outcome."""
     VERSION: ClassVar[int] = 1
     """Version of this event's shape; stored topics are ``vwlog:<type>:v<VERSION>``."""
 
@@ -40,6 +42,19 @@ class Decision(BaseEvent):
 
 class Consequence(BaseEvent):
     """Base of events that the rules demand."""
+
+
+class Chance(BaseEvent):
+    """Base of events that chance decides: a die roll, a random draw, recorded with its outcome.
+
+    Neither a player's decision nor a consequence the rules compute: the rules may say *that* a
+    roll is owed and how many dice, never what they show. Replay takes the outcome as recorded,
+    so a replay is the same every time. A fork keeps the rolls recorded before its fork point;
+    after it, the branch records rolls of its own (the parent's later rolls are not carried
+    over, as its later decisions are not)."""
+
+    CHANCE: ClassVar[bool] = True
+    """Whether chance decides this event."""
 
 
 class Allocation(BaseModel):
@@ -179,6 +194,7 @@ __all__ = [
     "Attack",
     "BaseEvent",
     "Block",
+    "Chance",
     "Consequence",
     "Decision",
     "LogHeader",
