@@ -1,0 +1,293 @@
+"""Judging the consequences a log records against those the rules demand: a missing one, one
+the rules do not demand now, or one with the wrong values ("the defender's total was 7, not
+9"; "the Province prov1 does not fall: 7 is not greater than 2 + 6").
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from vwlog.games import cite, event_text
+from vwlog.games.l5r.events import (
+    ArmyDestroyed,
+    AttackPhaseEnded,
+    AttackPhaseStarted,
+    BattleStarted,
+    DefendersSentHome,
+    HonorGained,
+    ProvinceDestroyed,
+    ResolutionStarted,
+)
+from vwlog.games.l5r.expect import RULE_OF, owed_battlefields
+from vwlog.games.l5r.resolution import already_resolved, army, force, plan, same
+from vwlog.games.l5r.ruleset import L5rRuleset
+from vwlog.games.l5r.state import Battle, Board
+from vwlog.model.violation import Violation
+
+
+def violation(
+    rule: str,
+    template: str,
+    /,
+    *,
+    flag: str | None = None,
+    want: Any = None,
+    got: Any = None,
+    **params: object,
+) -> Violation:
+    """A violation of ``rule``, with the flag it rests on and the events expected and found."""
+    found = cite(rule, template, **params)
+    return replace(
+        found,
+        flag=flag,
+        expected=event_text(want) if want is not None else None,
+        actual=event_text(got) if got is not None else None,
+    )
+
+
+def _forces(b: Battle | None) -> tuple[int, int] | None:
+    if b is None or not b.plan or not isinstance(b.plan[0], ResolutionStarted):
+        return None
+    return b.plan[0].attacker_force, b.plan[0].defender_force
+
+
+def _resolving(s: Board) -> Battle | None:
+    b = s.battle
+    return b if b is not None and b.segment == "RESOLUTION" else None
+
+
+ALTERNATIVES: tuple[tuple[str, tuple[Any, ...]], ...] = (
+    ("province_counts_for_honor", (False, True)),
+    ("tie_honor_multiplier", (1, 2)),
+    ("army_cards", ("UNITS_AND_ATTACHMENTS", "UNITS_ONLY")),
+    ("zero_tie_with_units", ("TIE", "NO_OUTCOME")),
+    ("attackers_home_timing", ("AFTER_RESOLUTION_END", "LAST_RESOLUTION_EFFECT")),
+    ("personality_limit_scope", ("TURN", "ROUND")),
+    ("resolution_limit_applies_to", ("PERSONALITY", "ALL_UNITS")),
+)
+"""The flags a Resolution's plan depends on, with their readings."""
+
+
+def deciding_flag(rs: L5rRuleset, s: Board, e: Any) -> str | None:
+    """The flag under another reading of which the Resolution would hold ``e`` where the log
+    has it: the flag the verdict rests on (``None``: ``e`` is wrong under every reading)."""
+    b = _resolving(s)
+    if b is None or b.origin is None:
+        return None
+    for name, values in ALTERNATIVES:
+        for value in values:
+            if value == getattr(rs, name):
+                continue
+            other = rs.model_copy(update={name: value})
+            alt = plan(replace(b.origin, ruleset=other), b)
+            if b.step < len(alt) and same(alt[b.step], e):
+                return name
+    return None
+
+
+def _honor_rule(b: Battle | None) -> str:
+    forces = _forces(b)
+    return "L5R-RES-9" if forces is not None and forces[0] == forces[1] else "L5R-RES-8"
+
+
+def _army_rule(b: Battle | None, side: str) -> str:
+    forces = _forces(b)
+    if forces is not None and forces[0] == forces[1]:
+        return "L5R-RES-9"
+    return "L5R-RES-4" if side == "DEFENDER" else "L5R-RES-7"
+
+
+def missing(rs: L5rRuleset, s: Board, c: Any, e: Any) -> Violation:
+    """``c`` was owed before ``e``."""
+    b = _resolving(s)
+    rule, flag = RULE_OF.get(type(c), "L5R-RES-11"), deciding_flag(rs, s, e)
+    if isinstance(c, ArmyDestroyed):
+        rule = _army_rule(b, c.side)
+    elif isinstance(c, HonorGained):
+        rule = _honor_rule(b)
+    elif isinstance(c, ProvinceDestroyed) and b is not None:
+        return _fell(rs, s, b, c, e)
+    return violation(
+        rule,
+        "{expected} is owed before {actual}",
+        flag=flag,
+        want=c,
+        got=e,
+        expected=event_text(c),
+        actual=str(getattr(e, "type", "")),
+    )
+
+
+def _fell(rs: L5rRuleset, s: Board, b: Battle, c: ProvinceDestroyed, e: Any) -> Violation:
+    a, d = _forces(b) or (0, 0)
+    province = s.provinces.get(c.province)
+    strength = province.strength if province is not None else 0
+    return violation(
+        "L5R-RES-5",
+        "the Province {province} falls: {attacker} is greater than {defender} + {strength}",
+        want=c,
+        got=e,
+        province=c.province,
+        attacker=a,
+        defender=d,
+        strength=strength,
+    )
+
+
+def unexpected(rs: L5rRuleset, s: Board, e: Any) -> Violation:
+    """``e``, a consequence the rules do not demand now."""
+    b = s.battle
+    kind = str(getattr(e, "type", ""))
+    if isinstance(e, ResolutionStarted):
+        return violation("L5R-CMB-3", "Combat goes on until both players pass in a row", got=e)
+    if isinstance(e, ProvinceDestroyed) and _resolving(s) is not None and b is not None:
+        a, d = _forces(b) or (0, 0)
+        province = s.province_at(b.battlefield)
+        return violation(
+            "L5R-RES-5",
+            "the Province {province} does not fall: {attacker} is not greater than "
+            "{defender} + {strength}",
+            got=e,
+            province=province.id if province else e.province,
+            attacker=a,
+            defender=d,
+            strength=province.strength if province else 0,
+        )
+    if isinstance(e, DefendersSentHome | AttackPhaseEnded) and s.in_phase and b is None:
+        left = sorted(owed_battlefields(rs, s))
+        if left:
+            rule = "L5R-RES-12" if isinstance(e, DefendersSentHome) else "L5R-BTL-6"
+            return violation(
+                rule,
+                "the Attack phase still owes a battle at {battlefields}",
+                flag="battles_owed",
+                got=e,
+                battlefields=", ".join(left),
+            )
+    if isinstance(e, AttackPhaseStarted) and b is not None:
+        return violation("L5R-BTL-5", "battle {battle} has not ended", got=e, battle=b.number)
+    rule = RULE_OF.get(type(e), "L5R-RES-3")
+    if isinstance(e, ArmyDestroyed):
+        rule = "L5R-RES-3"
+    elif isinstance(e, AttackPhaseStarted):
+        rule = "L5R-BTL-6"
+    flag = deciding_flag(rs, s, e)
+    return violation(rule, "the rules do not demand {event} now", flag=flag, got=e, event=kind)
+
+
+def consequence(rs: L5rRuleset, s: Board, exp_consequences: tuple[Any, ...], e: Any) -> Violation:
+    """The verdict on a consequence the rules do not demand as logged."""
+    like = next((c for c in exp_consequences if type(c) is type(e)), None)
+    if like is not None:
+        return wrong(rs, s, like, e)
+    b = _resolving(s)
+    if exp_consequences:
+        rest = b.plan[b.step :] if b is not None else ()
+        if any(type(c) is type(e) for c in rest):
+            return missing(rs, s, exp_consequences[0], e)
+    return unexpected(rs, s, e)
+
+
+def wrong(rs: L5rRuleset, s: Board, c: Any, e: Any) -> Violation:
+    """``e`` stands where the rules demand ``c``, of its type, with other values."""
+    b = _resolving(s)
+    if isinstance(c, ResolutionStarted) and b is not None:
+        return _wrong_forces(rs, s, b, c, e)
+    if isinstance(c, ArmyDestroyed):
+        return replace(_wrong_army(s, b, c, e), flag=deciding_flag(rs, s, e))
+    if isinstance(c, ProvinceDestroyed):
+        rule = "L5R-RES-5" if c.province != e.province else "L5R-RES-6"
+        return violation(rule, "the rules demand {expected}", want=c, got=e, expected=event_text(c))
+    flag = deciding_flag(rs, s, e)
+    if isinstance(c, HonorGained):
+        return violation(
+            _honor_rule(b),
+            "{player} gains {amount} honor for {count} destroyed cards, not {actual}",
+            flag=flag,
+            want=c,
+            got=e,
+            player=c.player,
+            amount=c.amount,
+            count=c.cards_destroyed,
+            actual=event_text(e),
+        )
+    rule = RULE_OF.get(type(c), "L5R-RES-11")
+    if isinstance(c, BattleStarted) and c.cause is not None:
+        rule = "L5R-BTL-4"
+    return violation(
+        rule, "the rules demand {expected}", flag=flag, want=c, got=e, expected=event_text(c)
+    )
+
+
+def _wrong_army(s: Board, b: Battle | None, c: ArmyDestroyed, e: ArmyDestroyed) -> Violation:
+    forces = _forces(b) or (0, 0)
+    if c.side != e.side:
+        return violation(
+            "L5R-RES-3",
+            "the Forces were {attacker} to {defender}: the {side} army is destroyed",
+            want=c,
+            got=e,
+            attacker=forces[0],
+            defender=forces[1],
+            side=c.side.lower(),
+        )
+    return violation(
+        _army_rule(b, c.side),
+        "the {side} army is {cards}, not {logged}",
+        want=c,
+        got=e,
+        side=c.side.lower(),
+        cards=", ".join(c.cards),
+        logged=", ".join(e.cards) or "nothing",
+    )
+
+
+def _wrong_forces(
+    rs: L5rRuleset, s: Board, b: Battle, c: ResolutionStarted, e: ResolutionStarted
+) -> Violation:
+    for side, player, want, got in (
+        ("attacker", b.attacker, c.attacker_force, e.attacker_force),
+        ("defender", b.defender, c.defender_force, e.defender_force),
+    ):
+        if want == got:
+            continue
+        everyone = army(s, b, player, rs, all_units=True)
+        if not everyone:
+            return violation(
+                "L5R-RES-2",
+                "the {side} has no unit in the battle: its Force is 0, not {got_force}",
+                want=c,
+                got=e,
+                side=side,
+                got_force=got,
+            )
+        if force(everyone) == got and any(already_resolved(s, u, rs) for u in everyone):
+            done = [u.id for u in everyone if already_resolved(s, u, rs)]
+            return violation(
+                "L5R-CMB-8",
+                "the {side}'s total was {want_force}, not {got_force}: {units} already took part "
+                "in a Resolution",
+                flag=deciding_flag(rs, s, e),
+                want=c,
+                got=e,
+                side=side,
+                want_force=want,
+                got_force=got,
+                units=", ".join(done),
+            )
+        return violation(
+            "L5R-RES-1",
+            "the {side}'s total was {want_force}, not {got_force}",
+            want=c,
+            got=e,
+            side=side,
+            want_force=want,
+            got_force=got,
+        )
+    return violation(
+        "L5R-RES-1", "the rules demand {expected}", want=c, got=e, expected=event_text(c)
+    )
+
+
+__all__ = ["consequence", "missing", "unexpected", "violation", "wrong"]
