@@ -98,6 +98,8 @@ class Board:
     """Triggered effects waiting for the next window."""
     carried: tuple[Trigger, ...] = ()
     """Effects that triggered in the final step, for the next ready step (WOW-TRG-4)."""
+    dropped: frozenset[str] = frozenset()
+    """Triggers never added (``start_triggers_wait_for=NEVER_ADDED``)."""
     resolving: bool = False
     """Whether all players passed with links on the chain: a link must resolve."""
     combat_windows: int = 0

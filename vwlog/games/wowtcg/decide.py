@@ -57,6 +57,12 @@ def _main(rs: WowRuleset, s: Board, e: Any) -> tuple[Violation, ...]:
 
 def _in_window(rs: WowRuleset, s: Board, o: Owed, e: Any) -> tuple[Violation, ...]:
     if s.holder is None and s.pending:
+        if any(t.when == "FINAL" for t in s.pending):
+            return (
+                wrong(
+                    "WOW-TRG-4", "effects that triggered in the final step go onto the chain first"
+                ),
+            )
         return (
             wrong(
                 "WOW-PRI-3",
@@ -200,9 +206,7 @@ def judge_decision(rs: WowRuleset, s: Board, o: Owed, e: Any, gap: str) -> tuple
         )
         return (v.located(flag="combat_model"),)
     if s.at != "WINDOW":
-        rule = gap
-        if isinstance(e, ev.LinkAdded) and rule == "WOW-PRI-1":
-            rule = "WOW-PRI-2"
+        rule = "WOW-PRI-2" if isinstance(e, ev.LinkAdded) else gap
         if _is_main(e) and s.at == "ACTION":
             rule = "WOW-ACT-1"
         return (wrong(rule, "{type} while no priority window is open", type=e.type),)

@@ -15,8 +15,6 @@ from vwlog.model.violation import Violation
 
 __all__ = ["evolve", "fold"]
 
-_WINDOW_OPEN_AT = {"READY": "READY", "READIED": "READY", "DRAW": "DRAW", "DRAWN": "DRAW"}
-
 
 def _rs(s: Board) -> WowRuleset:
     return s.ruleset or WowRuleset()
@@ -133,11 +131,11 @@ def _modifier(s: Board, e: ev.ModifierCreated) -> Board:
 def _triggered(s: Board, e: ev.AbilityTriggered) -> Board:
     t = Trigger(e.trigger, e.player, e.when)
     if s.at == "FINAL":
-        return replace(s, carried=(*s.carried, t))
+        return replace(s, carried=(*s.carried, Trigger(e.trigger, e.player, "FINAL")))
     rs = _rs(s)
     early = e.when == "TURN_START" or (e.when == "PHASE_START" and s.phase == "START")
     if early and rs.start_triggers_wait_for == "NEVER_ADDED":
-        return s
+        return replace(s, dropped=s.dropped | {e.trigger})
     return replace(s, pending=(*s.pending, t))
 
 

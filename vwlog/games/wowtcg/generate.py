@@ -60,7 +60,7 @@ class Writer:
     def passes(self, count: int | None = None) -> Writer:
         """The holder and the players after him pass (all of them by default)."""
         for _ in range(len(self.board.players) if count is None else count):
-            self.add(ev.PriorityPassed(player=self.board.holder or ""))
+            self.add(ev.PriorityPassed(player=self.board.holder or self.board.current or "?"))
         return self
 
     def window(self) -> Writer:

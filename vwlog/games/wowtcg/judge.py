@@ -173,8 +173,12 @@ def _specific(rs: WowRuleset, s: Board, o: Owed, e: Any) -> tuple[str, str | Non
         return ("WOW-ACT-5" if s.phase == "ACTION" and s.step != "COMBAT" else "WOW-PRI-5"), None
     if isinstance(e, ev.LinkResolved):
         return "WOW-PRI-5", "chain_resolution"
-    if isinstance(e, ev.TriggerAdded) and s.at != "WINDOW":
-        return "WOW-TRG-2", None
+    if isinstance(e, ev.TriggerAdded) and e.trigger in s.dropped:
+        return "WOW-TRG-2", "start_triggers_wait_for"
+    if isinstance(e, ev.TriggerAdded):
+        return ("WOW-TRG-4", o.flag) if o.rule == "WOW-TRG-4" else ("WOW-TRG-2", None)
+    if isinstance(e, ev.StepStarted) and e.step == "FINAL" and s.phase != "END":
+        return "WOW-TRN-5", None
     if isinstance(e, ev.ModifiersExpired) and o.kind == "discard":
         return "WOW-END-3", None
     if isinstance(e, ev.TurnStarted | ev.TurnSkipped) and s.at == "BETWEEN":

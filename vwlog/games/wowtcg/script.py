@@ -107,7 +107,8 @@ def _draw(rs: WowRuleset, s: Board) -> Owed:
 
 def _window(rs: WowRuleset, s: Board) -> Owed:
     if s.pending and s.holder is None:
-        return Owed(tuple(TriggerAdded(trigger=t.id) for t in s.pending), rule="WOW-PRI-3")
+        rule = "WOW-TRG-4" if any(t.when == "FINAL" for t in s.pending) else "WOW-PRI-3"
+        return Owed(tuple(TriggerAdded(trigger=t.id) for t in s.pending), rule=rule)
     if s.resolving and s.chain:
         link = LinkResolved(link=s.chain[-1].id)
         return Owed((link,), rule="WOW-PRI-5", flag="chain_resolution")
@@ -144,7 +145,7 @@ _FIXED: dict[str, Owed] = {
         (PhaseStarted(phase="END"),), rule="WOW-ACT-5", flag="action_phase_all_pass"
     ),
     "END": Owed((PriorityWindowOpened(),), rule="WOW-END-1"),
-    "END_DONE": Owed((StepStarted(step="FINAL"),), rule="WOW-END-1"),
+    "END_DONE": Owed((StepStarted(step="FINAL"),), rule="WOW-TRN-5"),
 }
 
 
