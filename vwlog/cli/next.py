@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -9,14 +11,25 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo, to_json
-from vwlog.games.vw.notation import named_decision
+from vwlog.games import GameUnavailableError, rules_for
 from vwlog.io.i18n import fmt_number
 from vwlog.io.i18n import gettext as _
+from vwlog.model.errors import UsageError
 from vwlog.render.text import decision_kind_name, term
-from vwlog.services.decisions import Awaited, awaited_in_log, awaited_in_store
+from vwlog.services.decisions import Awaited, awaited_in_log, awaited_in_store, decisions_of
 
 
-def _text(a: Awaited) -> str:
+@contextmanager
+def served() -> Iterator[None]:
+    """A command a match's game cannot serve says so in one line (``next is not available for
+    game X``, exit 2) instead of failing."""
+    try:
+        yield
+    except GameUnavailableError as error:
+        raise UsageError(str(error)) from None
+
+
+def _text(a: Awaited, named: Callable[[str, Mapping[str, str]], str]) -> str:
     """Whose decision is awaited and every legal one, in the active language (the decisions
     themselves are the play notation, the same in every language, each followed by the names
     of the cards it names); the ids and names a record carries through `term`, so that a
@@ -58,7 +71,7 @@ def _text(a: Awaited) -> str:
             shown=len(a.decisions),
             total=fmt_number(a.total),
         )
-    return "\n".join([first, *(f"  {term(named_decision(d, a.names))}" for d in a.decisions)])
+    return "\n".join([first, *(f"  {term(named(d, a.names))}" for d in a.decisions)])
 
 
 @main.command("next")
@@ -101,10 +114,12 @@ def next_(
     loaded, ruleset = options.reading(ruleset_file, sets).for_match(
         options.load_records(ctx, cli.store, match_or_log)
     )
-    if loaded.store is not None and loaded.match_id is not None:
-        result = awaited_in_store(loaded.store, loaded.match_id, at, ruleset=ruleset)
-    else:
-        result = awaited_in_log(loaded.items, at, ruleset=ruleset, source=loaded.source)
+    with served():
+        if loaded.store is not None and loaded.match_id is not None:
+            result = awaited_in_store(loaded.store, loaded.match_id, at, ruleset=ruleset)
+        else:
+            result = awaited_in_log(loaded.items, at, ruleset=ruleset, source=loaded.source)
+        named = decisions_of(rules_for(result.game), "next").named
     if output_format == "json":
         click.echo(
             to_json(
@@ -124,7 +139,7 @@ def next_(
             )
         )
     else:
-        echo(_text(result))
+        echo(_text(result, named))
 
 
-__all__ = ["next_"]
+__all__ = ["next_", "served"]

@@ -1,26 +1,82 @@
 """What is awaited at a position of a match: whose decision, of what kind, and every legal
-decision, written in the decision notation (`vwlog.games.vw.notation`)."""
+decision, written in the game's notation, through the game's decisions capability
+(`vwlog.games.GameRules.decisions`, read as `Decisions`): a game without one cannot say its
+legal decisions, and a command that needs them says so in one line (`decisions_of`)."""
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from vwlog.engine.replay import FinalState, replay
-from vwlog.engine.seek import state_at
-from vwlog.games.vw.notation import card_names, format_decision
-from vwlog.rules import expect, legal_decisions
-from vwlog.rules.decisions import BOUNDED_KINDS, count_legal
+from vwlog.engine.seek import position, state_at
+from vwlog.games import GameRules, game_of_state, unavailable
+from vwlog.model.games import DEFAULT_GAME, GAMES
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     from vwlog.engine.seek import Item
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
 
-__all__ = ["Awaited", "awaited", "awaited_in_log", "awaited_in_store"]
+__all__ = ["Awaited", "Decisions", "awaited", "awaited_in_log", "awaited_in_store", "decisions_of"]
+
+
+class Decisions(Protocol):
+    """A game's decisions capability, as ``next`` and ``play`` read it."""
+
+    def legal(
+        self, ruleset: Any, state: Any, player: str, kind: str | None
+    ) -> tuple[tuple[str, ...], int, bool]:
+        """``player``'s legal decisions in the notation, how many are legal, and whether
+        that count is exact."""
+        ...
+
+    def names(self, decisions: Iterable[str], state: Any) -> dict[str, str]:
+        """The names of the cards (pieces) the decisions name, by id."""
+        ...
+
+    def named(self, decision: str, names: Mapping[str, str]) -> str:
+        """A decision followed by the names of what it names."""
+        ...
+
+    def syntax(self) -> str:
+        """The notation, for the help of ``play``."""
+        ...
+
+
+def _beside(game: GameRules) -> Any:
+    """The ``decisions`` module beside the module that holds ``game``'s rules
+    (``vwlog.games.vw.decisions``), where the rules name no capability; ``None`` if there is
+    none."""
+    entry = GAMES.get(game.id)
+    if entry is None or not entry.module:
+        return None
+    name = f"{entry.module}.decisions"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name is not None and name.startswith(err.name):
+            return None  # no such module (or its game's module is no package)
+        raise
+
+
+def decisions_of(game: GameRules, what: str) -> Decisions:
+    """``game``'s decisions capability: the one its rules name (an object, or a function that
+    loads it), else the ``decisions`` module beside its rules.
+
+    Raises:
+        GameUnavailableError: the game has none (``{what} is not available for game X``).
+    """
+    found = game.decisions if game.decisions is not None else _beside(game)
+    if found is None:
+        raise unavailable(game, what)
+    if not hasattr(found, "legal") and callable(found):
+        found = found()
+    return cast("Decisions", found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +104,8 @@ class Awaited:
     check)."""
     names: dict[str, str] = field(default_factory=dict)
     """The name of every card `decisions` name, by id."""
+    game: str = DEFAULT_GAME
+    """The id of the match's game (`vwlog.games.rules_for`)."""
 
     @property
     def sampled(self) -> bool:
@@ -57,34 +115,41 @@ class Awaited:
 
 def awaited(seq: int, state: MatchState, ruleset: Ruleset | None = None) -> Awaited:
     """What is awaited at ``state`` (the board after the event ``seq``); judged under
-    ``ruleset`` if given, else the one the match names."""
-    rs = ruleset or state.ruleset
-    phase = str(state.phase) if state.phase is not None else None
-    if rs is None or state.over:
-        return Awaited(seq, state.turn, phase, None, None, (), state.winner, state.over)
-    exp = expect(rs, state)
+    ``ruleset`` if given, else the one the match names.
+
+    Raises:
+        GameUnavailableError: the match's game has no decisions capability.
+    """
+    game = game_of_state(state)
+    decisions_capability = decisions_of(game, "next")
+    rs = ruleset or game.ruleset_of(state)
+    summary = game.summary(state)
+    where = position(state, game)
+    over = summary.winner is not None
+    if rs is None or over:
+        return Awaited(
+            seq, where.turn, where.phase, None, None, (), summary.winner, over, game=game.id
+        )
+    exp = game.expect(rs, state)
     player = exp.player
     decisions: tuple[str, ...] = ()
     total, exact = 0, True
     if player is not None:
-        decisions = tuple(format_decision(d, rs, state) for d in legal_decisions(rs, state, player))
-        total = len(decisions)
-        if exp.kind in BOUNDED_KINDS:
-            total, exact = count_legal(rs, state, player)
-            total = max(total, len(decisions))
+        decisions, total, exact = decisions_capability.legal(rs, state, player, exp.kind)
     kind = str(exp.kind) if exp.kind is not None else None
     return Awaited(
         seq,
-        state.turn,
-        phase,
+        where.turn,
+        where.phase,
         player,
         kind,
         decisions,
-        state.winner,
-        state.over,
+        summary.winner,
+        over,
         total=total,
         exact=exact,
-        names=card_names(decisions, state),
+        names=decisions_capability.names(decisions, state),
+        game=game.id,
     )
 
 
