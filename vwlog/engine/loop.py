@@ -26,7 +26,6 @@ from vwlog.model.expect import Expect
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-    from vwlog.events import EventRecord
 R = TypeVar("R", covariant=True)
 
 BACKUP_MEMORY: Final = 256
@@ -41,7 +40,8 @@ class Step:
     """One event of a replay, with the board before and after it (treat as read-only; not
     frozen because it is built for every event on the hot path)."""
 
-    record: EventRecord
+    record: Any
+    """The record (the game's envelope: ``seq``, ``at``, ``hash``, ``event``)."""
     line: int | None
     before: Any
     """The board before the event (the game's own class)."""
@@ -56,7 +56,7 @@ class Step:
 
     def __init__(
         self,
-        record: EventRecord,
+        record: Any,
         line: int | None,
         before: Any,
         after: Any,
@@ -115,11 +115,11 @@ class LineRecord(Protocol):
     def line_no(self) -> int: ...
 
     @property
-    def record(self) -> EventRecord: ...
+    def record(self) -> Any: ...
 
 
 def _locate(
-    game: GameRules, v: Violation, record: EventRecord, line: int | None, state: Any
+    game: GameRules, v: Violation, record: Any, line: int | None, state: Any
 ) -> Violation:
     tag: Any = getattr(record.event, "type", type(record.event).__name__)
     return game.locate(replace(v, seq=record.seq, line=line, event_type=str(tag)), state)
@@ -152,7 +152,7 @@ def _chain(seen: list[Any], rest: Iterator[Any]) -> Iterator[Any]:
 
 
 def replay(
-    records: Iterable[EventRecord | tuple[int, EventRecord] | tuple[int, bytes, EventRecord]],
+    records: Iterable[Any],
     visitor: Visitor[R],
     *,
     header: LogHeader | None = None,
