@@ -14,6 +14,7 @@ from vwlog.games.l5r.events import (
     AttackPhaseEnded,
     AttackPhaseStarted,
     BattleStarted,
+    BattleWithoutOutcome,
     DefendersSentHome,
     HonorGained,
     ProvinceDestroyed,
@@ -81,9 +82,19 @@ def deciding_flag(rs: L5rRuleset, s: Board, e: Any) -> str | None:
                 continue
             other = rs.model_copy(update={name: value})
             alt = plan(replace(b.origin, ruleset=other), b)
-            if b.step < len(alt) and same(alt[b.step], e):
+            if any(same(c, e) for c in _group(alt, b.step)):
                 return name
     return None
+
+
+def _group(planned: tuple[Any, ...], step: int) -> tuple[Any, ...]:
+    """The consequences a plan allows at ``step``: a run of one kind comes in any order."""
+    run = planned[step : step + 1]
+    for later in planned[step + 1 :]:
+        if not run or type(later) is not type(run[0]):
+            break
+        run += (later,)
+    return run
 
 
 def _honor_rule(b: Battle | None) -> str:
@@ -176,16 +187,29 @@ def unexpected(rs: L5rRuleset, s: Board, e: Any) -> Violation:
     return violation(rule, "the rules do not demand {event} now", flag=flag, got=e, event=kind)
 
 
+OUTCOMES = (ArmyDestroyed, ProvinceDestroyed, HonorGained, BattleWithoutOutcome, DefendersSentHome)
+"""The consequences a Resolution may or may not hold: one the plan does not hold is itself
+the error ("the Province does not fall", "the defenders stay until the end of the Attack
+phase"); any other stands where an owed one was left out."""
+
+
 def consequence(rs: L5rRuleset, s: Board, exp_consequences: tuple[Any, ...], e: Any) -> Violation:
     """The verdict on a consequence the rules do not demand as logged."""
     like = next((c for c in exp_consequences if type(c) is type(e)), None)
     if like is not None:
         return wrong(rs, s, like, e)
+    if not exp_consequences:
+        return unexpected(rs, s, e)
+    first = exp_consequences[0]
     b = _resolving(s)
-    if exp_consequences:
-        rest = b.plan[b.step :] if b is not None else ()
-        if any(type(c) is type(e) for c in rest):
-            return missing(rs, s, exp_consequences[0], e)
+    if isinstance(first, BattleWithoutOutcome):
+        return missing(rs, s, first, e)
+    if b is not None:
+        later = any(type(c) is type(e) for c in b.plan[b.step :])
+        if later or not isinstance(e, OUTCOMES):
+            return missing(rs, s, first, e)
+    elif isinstance(first, DefendersSentHome) and isinstance(e, AttackPhaseEnded):
+        return missing(rs, s, first, e)
     return unexpected(rs, s, e)
 
 
@@ -215,6 +239,8 @@ def wrong(rs: L5rRuleset, s: Board, c: Any, e: Any) -> Violation:
     rule = RULE_OF.get(type(c), "L5R-RES-11")
     if isinstance(c, BattleStarted) and c.cause is not None:
         rule = "L5R-BTL-4"
+        if rs.effect_battle_roles == "CONTROLLER_ATTACKS" and c.battlefield == e.battlefield:
+            flag = "effect_battle_roles"
     return violation(
         rule, "the rules demand {expected}", flag=flag, want=c, got=e, expected=event_text(c)
     )
@@ -279,6 +305,7 @@ def _wrong_forces(
         return violation(
             "L5R-RES-1",
             "the {side}'s total was {want_force}, not {got_force}",
+            flag=deciding_flag(rs, s, e),
             want=c,
             got=e,
             side=side,

@@ -150,9 +150,9 @@ def _battlefield(
         return (
             violation(
                 "L5R-BTL-1",
-                "{want} chooses the battlefield, not {player}",
+                "{chooser} chooses the battlefield, not {player}",
                 flag="battlefield_chooser",
-                want=want,
+                chooser=want,
                 player=e.player,
             ),
         )
