@@ -56,6 +56,10 @@ def _main(rs: WowRuleset, s: Board, e: Any) -> tuple[Violation, ...]:
 
 
 def _in_window(rs: WowRuleset, s: Board, o: Owed, e: Any) -> tuple[Violation, ...]:
+    if s.holder is not None and s.pending:
+        return (
+            wrong("WOW-TRG-2", "triggered effects go onto the chain before priority passes on"),
+        )
     if s.holder is None and s.pending:
         if any(t.when == "FINAL" for t in s.pending):
             return (

@@ -75,7 +75,7 @@ class Writer:
 def records(events: list[Any]) -> list[dict[str, Any]]:
     """The events as numbered records, JSON-ready."""
     return [
-        {"seq": i, "event": e.model_dump(mode="json", exclude_defaults=False)}
+        {"seq": i, "event": e.model_dump(mode="json", exclude_none=True)}
         for i, e in enumerate(events, 1)
     ]
 

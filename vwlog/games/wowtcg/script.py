@@ -106,8 +106,10 @@ def _draw(rs: WowRuleset, s: Board) -> Owed:
 
 
 def _window(rs: WowRuleset, s: Board) -> Owed:
-    if s.pending and s.holder is None:
+    if s.pending:
         rule = "WOW-TRG-4" if any(t.when == "FINAL" for t in s.pending) else "WOW-PRI-3"
+        if s.holder is not None:
+            rule = "WOW-TRG-2"
         return Owed(tuple(TriggerAdded(trigger=t.id) for t in s.pending), rule=rule)
     if s.resolving and s.chain:
         link = LinkResolved(link=s.chain[-1].id)
