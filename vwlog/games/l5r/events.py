@@ -316,6 +316,7 @@ __all__ = [
     "BattleWithoutOutcome",
     "BattlefieldChosen",
     "CardDef",
+    "CardKind",
     "DefendersSentHome",
     "Effect",
     "HonorGained",
@@ -326,4 +327,5 @@ __all__ = [
     "ProvinceDestroyed",
     "ResolutionEnded",
     "ResolutionStarted",
+    "Side",
 ]
