@@ -56,24 +56,32 @@ def locate(v: Violation, s: Board) -> Violation:
     return v.located(turn=s.turn, phase=s.phase, step=s.step, priority=s.holder)
 
 
+_SCRIPTED = (
+    ev.TurnStarted,
+    ev.TurnSkipped,
+    ev.PhaseStarted,
+    ev.StepStarted,
+    ev.CardsReadied,
+    ev.PriorityWindowOpened,
+    ev.PriorityWindowClosed,
+    ev.CardDrawn,
+    ev.CombatStepEnded,
+    ev.ModifiersExpired,
+    ev.TurnEnded,
+)
+_IN_WINDOW = (ev.PriorityPassed, ev.LinkAdded, ev.ResourcePlaced, ev.CombatDeclared)
+
+
 def catch_up(rs: WowRuleset, s: Board, e: Any) -> Board:
-    """The board after the consequences a record left out before ``e``: the owed ones are
-    applied while ``e`` is none of them but another step of the script (at most a turn's
-    worth), so one omission is reported once."""
-    scripted = (
-        ev.TurnStarted,
-        ev.TurnSkipped,
-        ev.PhaseStarted,
-        ev.StepStarted,
-        ev.CardsReadied,
-        ev.PriorityWindowOpened,
-        ev.PriorityWindowClosed,
-        ev.CardDrawn,
-        ev.CombatStepEnded,
-        ev.ModifiersExpired,
-        ev.TurnEnded,
-    )
-    if not isinstance(e, scripted):
+    """The board after the consequences a record left out before ``e``, so one omission is
+    reported once: for a step of the script, the owed steps before it (at most a turn's
+    worth); for a decision taken where a window should have opened, that window."""
+    if isinstance(e, _IN_WINDOW):
+        o = owed(rs, s)
+        if o.consequences == (ev.PriorityWindowOpened(),):
+            return evolve(s, o.consequences[0])
+        return s
+    if not isinstance(e, _SCRIPTED):
         return s
     for _ in range(16):
         o = owed(rs, s)

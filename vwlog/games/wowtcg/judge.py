@@ -127,7 +127,7 @@ def _consequence(rs: WowRuleset, s: Board, o: Owed, e: Any) -> tuple[Violation, 
     said = ", ".join(c.type for c in o.consequences) or (
         f"{o.kind} by {o.player}" if o.kind else "nothing"
     )
-    v = wrong(rule, "{type} out of turn: the rules demand {owed}", type=e.type, owed=said)
+    v = wrong(rule, "{type} out of order: the rules demand {owed}", type=e.type, owed=said)
     return (v.located(flag=flag, expected=_said(o), actual=_text(e)),)
 
 
