@@ -5,6 +5,7 @@ audit, on a sample of records; ``bench/l5r_audit.py`` runs it at scale)."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from vwlog.engine.replay import Validator, replay
 from vwlog.events.base import LogHeader
 from vwlog.games.l5r.events import L5rRecord
 from vwlog.games.l5r.generate import generate
+from vwlog.games.l5r.ruleset import L5rRuleset
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,6 +61,35 @@ def test_a_generated_record_is_legal_through_the_command_line(tmp_path: Path) ->
     )
     (report,) = json.loads(done.stdout)
     assert report["violations"] == []
+
+
+FLAG_READINGS = {
+    name: ((True, False) if field.annotation is bool else field.annotation.__args__)
+    for name, field in L5rRuleset.model_fields.items()
+    if name not in ("id", "version")
+}
+
+
+def test_generated_records_are_legal_under_any_reading_of_the_flags() -> None:
+    rng = random.Random(5)
+    for seed in range(60):
+        rs = L5rRuleset(**{name: rng.choice(values) for name, values in FLAG_READINGS.items()})
+        assert _violations(generate(seed, ruleset=rs)) == [], (seed, rs)
+
+
+def test_the_judge_never_raises_on_scrambled_records() -> None:
+    for seed in range(120):
+        events = generate(seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randint(1, 6)):
+            i, j = rng.randrange(1, len(events)), rng.randrange(1, len(events))
+            if rng.random() < 0.4:
+                del events[i]
+            elif rng.random() < 0.5:
+                events.insert(j, events[i])
+            else:
+                events[i], events[j] = events[j], events[i]
+        _violations(events)  # raises on a crash of the judge or the fold
 
 
 @pytest.mark.parametrize("seed", [0, 100])

@@ -84,6 +84,12 @@ def _armies(rng: random.Random, s: Board) -> ArmiesDeclared:
 
 def _battlefield(rng: random.Random, rs: L5rRuleset, s: Board) -> BattlefieldChosen | None:
     owed = sorted(owed_battlefields(rs, s))
+    if rs.battles_owed == "AS_CHOSEN" and rng.random() < 0.6:
+        owed = sorted(
+            p.battlefield
+            for p in s.provinces.values()
+            if p.owner == s.defender and not p.destroyed and p.battlefield not in s.fought
+        )
     if not owed:
         return None
     who = chooser(rs, s) or rng.choice(PLAYERS)
