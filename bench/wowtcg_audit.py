@@ -28,8 +28,13 @@ GAME = rules_for("wowtcg")
 BAR = 0.99
 """The share of tries that must be cited at the mutated event."""
 
-_OTHER_PHASE = {"START": "ACTION", "ACTION": "END", "END": "START"}
-_OTHER_STEP = {"READY": "DRAW", "DRAW": "READY", "COMBAT": "FINAL", "FINAL": "COMBAT"}
+_OTHER_PHASE: dict[str, ev.Phase] = {"START": "ACTION", "ACTION": "END", "END": "START"}
+_OTHER_STEP: dict[str, ev.Step] = {
+    "READY": "DRAW",
+    "DRAW": "READY",
+    "COMBAT": "FINAL",
+    "FINAL": "COMBAT",
+}
 
 
 class Result(NamedTuple):

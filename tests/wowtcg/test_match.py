@@ -8,6 +8,7 @@ from vwlog.engine.replay import Validator, replay
 from vwlog.events.core import MatchForked
 from vwlog.games.wowtcg import events as ev
 from vwlog.games.wowtcg.board import Board
+from vwlog.games.wowtcg.generate import Writer
 from vwlog.games.wowtcg.ruleset import WowRuleset
 
 
@@ -80,3 +81,27 @@ def test_the_summary_names_players_turn_and_ruleset() -> None:
     s = GAME.summary(w.board)
     assert (s.players, s.turn, s.ruleset, s.winner) == (("p1", "p2"), 1, "wowtcg@1", None)
     assert GAME.start_ruleset(w.events[0]) == WowRuleset()
+
+
+def test_a_hand_size_modifier_moves_the_limit_and_no_discard_is_owed_below_it() -> None:
+    big = to_action(writer(hands=(9, 7)))
+    big.add(ev.ModifierCreated(id="m1", kind="MAX_HAND_SIZE", player="p1", amount=9))
+    to_end(big).passes().auto(2).add(ev.TurnEnded(turn=1))
+    assert judged(big.events) == []
+    small = to_end(to_action(writer())).passes().auto(2)
+    small.add(ev.HandLimitDiscarded(player="p1", cards=("a",)))
+    assert judged(small.events) == [("WOW-END-4", len(small.events), None)]
+
+
+def test_an_effect_triggered_in_a_window_goes_onto_the_chain_before_priority_passes_on() -> None:
+    def resolved() -> Writer:
+        w = to_action(writer()).add(ev.LinkAdded(player="p1", link="l1", card="c1"))
+        w.passes().add(ev.LinkResolved(link="l1"))
+        return w.add(ev.AbilityTriggered(trigger="t1", player="p2", when="OTHER"))
+
+    good = resolved()
+    good.add(ev.TriggerAdded(trigger="t1"), ev.PriorityPassed(player="p1"))
+    assert judged(good.events) == []
+    bad = resolved()
+    bad.add(ev.PriorityPassed(player="p1"))
+    assert judged(bad.events) == [("WOW-TRG-2", len(bad.events), None)]
