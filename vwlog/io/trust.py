@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from vwlog.events.match import SealedBy
+
+_P = TypeVar("_P", bound="_Published")
 
 PACKAGED_POOL_ID = "vw-sample-pool@2"
 """Published id of the pool packaged with vwlog (``vwlog/data/pool.json``); its earlier versions
@@ -81,18 +83,24 @@ def ruleset_id(ruleset: Ruleset) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class PublishedPool:
-    """A card pool published under an id."""
+class _Published:
+    """A definition published under an id, with the hash of its canonical JSON."""
 
     id: str
     hash: str
-    pool: CardPool
-    builtin: bool = False
 
     @property
     def ref(self) -> PublishedRef:
         """How a log names it."""
         return PublishedRef(id=self.id, hash=self.hash)
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedPool(_Published):
+    """A card pool published under an id."""
+
+    pool: CardPool
+    builtin: bool = False
 
     def cards(self) -> dict[str, CardDef]:
         """Its cards by id."""
@@ -100,18 +108,11 @@ class PublishedPool:
 
 
 @dataclass(frozen=True, slots=True)
-class PublishedRuleset:
+class PublishedRuleset(_Published):
     """A ruleset published under its ``id@version``."""
 
-    id: str
-    hash: str
     ruleset: Ruleset
     builtin: bool = False
-
-    @property
-    def ref(self) -> PublishedRef:
-        """How a log names it."""
-        return PublishedRef(id=self.id, hash=self.hash)
 
 
 def published_pool(pool: CardPool, pool_id: str, *, builtin: bool = False) -> PublishedPool:
@@ -145,10 +146,7 @@ class Registry:
         Raises:
             NotPublishedError: nothing is published under that id.
         """
-        found = self.pools.get(pool_id)
-        if found is None:
-            raise NotPublishedError("pool", pool_id, tuple(self.pools))
-        return found
+        return _published(self.pools, "pool", pool_id)
 
     def ruleset(self, rs_id: str) -> PublishedRuleset:
         """The ruleset published under ``rs_id``.
@@ -156,10 +154,19 @@ class Registry:
         Raises:
             NotPublishedError: nothing is published under that id.
         """
-        found = self.rulesets.get(rs_id)
-        if found is None:
-            raise NotPublishedError("ruleset", rs_id, tuple(self.rulesets))
-        return found
+        return _published(self.rulesets, "ruleset", rs_id)
+
+
+def _published(table: Mapping[str, _P], what: str, key: str) -> _P:
+    """What ``table`` has under ``key``.
+
+    Raises:
+        NotPublishedError: nothing is published under that id (``what``: ``pool``, ``ruleset``).
+    """
+    found = table.get(key)
+    if found is None:
+        raise NotPublishedError(what, key, tuple(table))
+    return found
 
 
 @cache

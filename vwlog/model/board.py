@@ -67,25 +67,16 @@ def board_said(state: MatchState) -> list[Msg]:
     if state.register:
         lines.append(msg("register (top last):"))
         for o in state.register:
-            if o.card:
-                lines.append(
-                    msg(
-                        "    {object} {kind} {controller} {card}",
-                        object=o.id,
-                        kind=o.kind,
-                        controller=o.controller,
-                        card=_card_name(state, o.card),
-                    )
+            said = {"object": o.id, "kind": o.kind, "controller": o.controller}
+            lines.append(
+                msg(
+                    "    {object} {kind} {controller} {card}",
+                    **said,
+                    card=_card_name(state, o.card),
                 )
-            else:
-                lines.append(
-                    msg(
-                        "    {object} {kind} {controller}",
-                        object=o.id,
-                        kind=o.kind,
-                        controller=o.controller,
-                    )
-                )
+                if o.card
+                else msg("    {object} {kind} {controller}", **said)
+            )
     return lines
 
 

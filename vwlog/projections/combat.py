@@ -6,21 +6,9 @@ Part of `vwlog.projections.board`; like it, these trust their input and never ch
 
 from __future__ import annotations
 
-from vwlog.events import (
-    AttackDeclared,
-    BlocksAssigned,
-)
-from vwlog.model.state import (
-    Marker,
-    MatchState,
-    Permanent,
-    replace,
-)
-from vwlog.model.types import (
-    CardType,
-    Phase,
-    TriggerWhen,
-)
+from vwlog.events import AttackDeclared, BlocksAssigned
+from vwlog.model.state import Marker, MatchState, Permanent, replace
+from vwlog.model.types import CardType, Phase, TriggerWhen
 from vwlog.projections.fold import (
     _action_done,
     _collect_triggers,

@@ -18,13 +18,7 @@ from vwlog.model.state import (
     record_key,
     replace,
 )
-from vwlog.model.types import (
-    CardType,
-    SkillKind,
-    Stat,
-    TriggerWhen,
-    Zone,
-)
+from vwlog.model.types import CardType, SkillKind, Stat, TriggerWhen, Zone
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping

@@ -9,22 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import assert_never
 
-from vwlog.events import (
-    CardMoved,
-    CardsDrawn,
-    CardSummoned,
-    CostPaid,
-    DamageDealt,
-    DeckReordered,
-    Effect,
-    GoldChanged,
-    HonorChanged,
-    ObjectResulted,
-    SkillRegistered,
-    SkillTriggered,
-    StatChanged,
-    StatusChanged,
-)
+from vwlog import events as ev
 from vwlog.model.state import (
     Marker,
     MatchState,
@@ -35,13 +20,7 @@ from vwlog.model.state import (
     Where,
     replace,
 )
-from vwlog.model.types import (
-    CardType,
-    ObjectKind,
-    Phase,
-    TriggerWhen,
-    Zone,
-)
+from vwlog.model.types import CardType, ObjectKind, Phase, TriggerWhen, Zone
 from vwlog.projections.fold import (
     _collect_triggers,
     _draw,
@@ -57,7 +36,7 @@ from vwlog.projections.fold import (
 from vwlog.rules.common import paid_just_before, pays_unpaid_top
 
 
-def _cost_paid(state: MatchState, event: CostPaid) -> MatchState:
+def _cost_paid(state: MatchState, event: ev.CostPaid) -> MatchState:
     p = state.player(event.player)
     st = _player(state, event.player, gold=max(0, p.gold - event.gold))
     if event.slid:
@@ -98,7 +77,7 @@ def _registered(state: MatchState, obj: RegisterObject, priority: str | None) ->
     )
 
 
-def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
+def _summoned(state: MatchState, event: ev.CardSummoned) -> MatchState:
     p = state.player(event.player)
     st = state
     if event.card in p.hand:
@@ -117,7 +96,7 @@ def _summoned(state: MatchState, event: CardSummoned) -> MatchState:
     return _registered(st, obj, _after_registration(state, event.player))
 
 
-def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
+def _skill_registered(state: MatchState, event: ev.SkillRegistered) -> MatchState:
     obj = RegisterObject(
         id=event.object_id,
         kind=ObjectKind.ACTIVE_SKILL,
@@ -131,7 +110,7 @@ def _skill_registered(state: MatchState, event: SkillRegistered) -> MatchState:
     return _registered(st, obj, _after_registration(state, event.player))
 
 
-def _skill_triggered(state: MatchState, event: SkillTriggered) -> MatchState:
+def _skill_triggered(state: MatchState, event: ev.SkillTriggered) -> MatchState:
     obj = RegisterObject(
         id=event.object_id,
         kind=ObjectKind.TRIGGER_SKILL,
@@ -155,7 +134,7 @@ def _skill_triggered(state: MatchState, event: SkillTriggered) -> MatchState:
     )
 
 
-def _resulted(state: MatchState, event: ObjectResulted) -> MatchState:
+def _resulted(state: MatchState, event: ev.ObjectResulted) -> MatchState:
     obj = next((o for o in reversed(state.register) if o.id == event.object_id), None)
     register = tuple(o for o in state.register if o.id != event.object_id)
     st = replace(state, register=register)
@@ -230,35 +209,35 @@ def _enter_play(state: MatchState, obj: RegisterObject) -> MatchState:
     return _collect_triggers(st, TriggerWhen.ENTERS_PLAY, cards=[card])
 
 
-def _apply_effect(state: MatchState, effect: Effect) -> MatchState:
+def _apply_effect(state: MatchState, effect: ev.Effect) -> MatchState:
     match effect:
-        case StatChanged():
+        case ev.StatChanged():
             if effect.card not in state.permanents:
                 return state
             mod = Modifier(effect.card, effect.stat, effect.delta, effect.expires)
             return replace(state, modifiers=(*state.modifiers, mod))
-        case GoldChanged():
+        case ev.GoldChanged():
             if not state.has_player(effect.player):
                 return state
             gold = max(0, state.player(effect.player).gold + effect.delta)
             return _player(state, effect.player, gold=gold)
-        case HonorChanged():
+        case ev.HonorChanged():
             if not state.has_player(effect.player):
                 return state
             honor = max(0, state.player(effect.player).honor + effect.delta)
             return _player(state, effect.player, honor=honor)
-        case CardsDrawn():
+        case ev.CardsDrawn():
             if not state.has_player(effect.player):
                 return state
             return _draw(state, effect.player, effect.cards)
-        case CardMoved():
+        case ev.CardMoved():
             bottom = bool(effect.bottom)
             if effect.from_zone in (None, Zone.PLAY):
                 return _move_from_play(state, effect.card, effect.to_zone, bottom=bottom)
             return _move_out_of_play(
                 state, effect.card, effect.from_zone, effect.to_zone, bottom=bottom
             )
-        case DeckReordered():
+        case ev.DeckReordered():
             if not state.has_player(effect.player):
                 return state
             deck = state.player(effect.player).deck
@@ -266,14 +245,14 @@ def _apply_effect(state: MatchState, effect: Effect) -> MatchState:
             if sorted(top) != sorted(effect.cards):
                 return state  # not a reorder of the top cards (reported by check)
             return _player(state, effect.player, deck=(*effect.cards, *deck[len(top) :]))
-        case DamageDealt():
+        case ev.DamageDealt():
             perm = state.permanents.get(effect.recipient)
             if perm is None:
                 return state
             perms = dict(state.permanents)
             perms[effect.recipient] = replace(perm, damage=perm.damage + effect.amount)
             return replace(state, permanents=perms)
-        case StatusChanged():
+        case ev.StatusChanged():
             perm = state.permanents.get(effect.card)
             if perm is None:
                 return state

@@ -6,28 +6,10 @@ Part of `vwlog.projections.board`; like it, these trust their input and never ch
 
 from __future__ import annotations
 
-from vwlog.events import (
-    MatchStarted,
-    PropertyPlaced,
-    TurnStarted,
-)
-from vwlog.model.state import (
-    NO_COMBAT,
-    Marker,
-    MatchState,
-    PlayerState,
-    replace,
-)
-from vwlog.model.types import (
-    Expiry,
-    Phase,
-    Step,
-    TriggerWhen,
-)
-from vwlog.projections.fold import (
-    _collect_triggers,
-    _to_graveyard,
-)
+from vwlog.events import MatchStarted, PropertyPlaced, TurnStarted
+from vwlog.model.state import NO_COMBAT, Marker, MatchState, PlayerState, replace
+from vwlog.model.types import Expiry, Phase, Step, TriggerWhen
+from vwlog.projections.fold import _collect_triggers, _to_graveyard
 
 
 def _match_started(event: MatchStarted) -> MatchState:

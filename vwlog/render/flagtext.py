@@ -14,16 +14,20 @@ import ast
 import inspect
 import io
 import itertools
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Collection, Iterator, Mapping
+from typing import IO, Any
 
 from vwlog.io.i18n import gettext
 from vwlog.model.ruleids import is_citation
 
-if TYPE_CHECKING:
-    from collections.abc import Collection, Iterator, Mapping
-    from typing import IO
-
-__all__ = ["extract_flag_meanings", "flag_meaning", "meaning_of"]
+__all__ = [
+    "Extractor",
+    "Message",
+    "extract_flag_meanings",
+    "flag_meaning",
+    "meaning_of",
+    "python_and",
+]
 
 
 def meaning_of(description: str) -> tuple[str, str]:
@@ -42,20 +46,36 @@ def flag_meaning(meaning: str) -> str:
     return gettext(meaning) if meaning else ""
 
 
-def extract_flag_meanings(
-    fileobj: IO[bytes],
-    keywords: Mapping[str, Any],
-    comment_tags: Collection[str],
-    options: dict[str, Any],
-) -> Iterator[tuple[int, str, str | tuple[str, ...], list[str]]]:
-    """Babel extraction method for ``vwlog/model/cards.py``: its Python messages, then the
-    meaning of every field of ``class Ruleset`` (each a ``gettext`` message), from the
-    docstring under the field, as pydantic reads it."""
-    from babel.messages.extract import extract_python
+Message = tuple[int, str, str | tuple[str, ...], list[str]]
+"""A message as a Babel extraction method yields it: line, function, text, comments."""
 
-    source = fileobj.read()
-    yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)  # type: ignore[misc, arg-type]
-    tree = ast.parse(source.decode(options.get("encoding", "utf-8")))
+Extractor = Callable[
+    [IO[bytes], Mapping[str, Any], Collection[str], dict[str, Any]], Iterator[Message]
+]
+"""A Babel extraction method: ``(fileobj, keywords, comment_tags, options)`` to messages."""
+
+
+def python_and(more: Callable[[ast.Module], Iterator[Message]]) -> Extractor:
+    """A Babel extraction method that yields a Python file's messages (Babel's own ``python``
+    method), then the ones ``more`` finds in the file's syntax tree."""
+
+    def extract(
+        fileobj: IO[bytes],
+        keywords: Mapping[str, Any],
+        comment_tags: Collection[str],
+        options: dict[str, Any],
+    ) -> Iterator[Message]:
+        from babel.messages.extract import extract_python
+
+        source = fileobj.read()
+        # Babel's annotations name another tuple than extract_python yields at run time
+        yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)  # type: ignore[misc, arg-type]
+        yield from more(ast.parse(source.decode(options.get("encoding", "utf-8"))))
+
+    return extract
+
+
+def _ruleset_meanings(tree: ast.Module) -> Iterator[Message]:
     for node in tree.body:
         if not (isinstance(node, ast.ClassDef) and node.name == "Ruleset"):
             continue
@@ -72,3 +92,9 @@ def extract_flag_meanings(
             _question, meaning = meaning_of(inspect.cleandoc(doc.value.value))
             if meaning:
                 yield doc.lineno, "gettext", meaning, []
+
+
+extract_flag_meanings = python_and(_ruleset_meanings)
+"""Babel extraction method for ``vwlog/model/cards.py``: its Python messages, then the
+meaning of every field of ``class Ruleset`` (each a ``gettext`` message), from the
+docstring under the field, as pydantic reads it."""

@@ -13,22 +13,22 @@ the English one (``--quote-original``).
 from __future__ import annotations
 
 import ast
-import io
 import re
 import tomllib
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import IO, Any
+from typing import Any
 
 from vwlog.games import rule_title as game_rule_title
 from vwlog.io.i18n import N_, active_language, gettext
 from vwlog.model.ruleids import SOURCE
 from vwlog.model.types import RuleId
-from vwlog.rules.catalog import RULES
+from vwlog.render.flagtext import Message, python_and
+from vwlog.rules.catalog import RULES, Rule
 
 __all__ = [
     "IndonesianRule",
@@ -100,12 +100,9 @@ def strip_source_tags(text: str) -> str:
 def rule_title(rule: str) -> str:
     """The title of a rule id, without source tags or a dangling parenthesis (empty if the id
     is unknown)."""
-    found = RULES.get(RuleId(rule))
-    if found is None:
-        return strip_source_tags(game_rule_title(rule) or "").strip()
-    translated = _indonesian(rule)
-    if translated is not None:
-        return translated.title
+    found = _digest_rule(rule, lambda translated: translated.title)
+    if isinstance(found, str):
+        return found
     title = strip_source_tags(found.title).strip()
     if title.count("(") > title.count(")"):
         title = _OPEN_TAIL.sub("", title).strip()
@@ -123,20 +120,7 @@ def rule_reason(reason: str) -> str:
     return gettext(reason) if reason else ""
 
 
-def extract_reasons(
-    fileobj: IO[bytes],
-    keywords: Mapping[str, Any],
-    comment_tags: Collection[str],
-    options: dict[str, Any],
-) -> Iterator[tuple[int, str, str | tuple[str, ...], list[str]]]:
-    """Babel extraction method for ``vwlog/rules/catalog.py``: its Python messages, then every
-    reason of its `REASON_TABLES` (each a ``gettext`` message), read from the source as
-    literals: the engine's tables stay plain data, free of the catalogs."""
-    from babel.messages.extract import extract_python
-
-    source = fileobj.read()
-    yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)  # type: ignore[misc, arg-type]
-    tree = ast.parse(source.decode(options.get("encoding", "utf-8")))
+def _reasons(tree: ast.Module) -> Iterator[Message]:
     target: ast.expr
     value: ast.expr | None
     for node in tree.body:
@@ -154,16 +138,27 @@ def extract_reasons(
                 yield node.lineno, "gettext", reason, []
 
 
+extract_reasons = python_and(_reasons)
+"""Babel extraction method for ``vwlog/rules/catalog.py``: its Python messages, then every
+reason of its `REASON_TABLES` (each a ``gettext`` message), read from the source as
+literals: the engine's tables stay plain data, free of the catalogs."""
+
+
 def rule_text(rule: str) -> str:
     """The full text of a rule id (Markdown), without source tags (empty if unknown): the
     English digest, or in Indonesian the seed's sentences and the translation."""
+    found = _digest_rule(rule, lambda translated: translated.body)
+    return found if isinstance(found, str) else strip_source_tags(found.text)
+
+
+def _digest_rule(rule: str, indonesian: Callable[[IndonesianRule], str]) -> Rule | str:
+    """The digest's rule of this id, or what shows instead: for another game's rule id its
+    title (empty if unknown), in Indonesian ``indonesian`` of the translation."""
     found = RULES.get(RuleId(rule))
     if found is None:
         return strip_source_tags(game_rule_title(rule) or "").strip()
     translated = _indonesian(rule)
-    if translated is not None:
-        return translated.body
-    return strip_source_tags(found.text)
+    return found if translated is None else indonesian(translated)
 
 
 def rule_original(rule: str) -> str:

@@ -13,25 +13,7 @@ from __future__ import annotations
 from itertools import combinations, islice, product
 from typing import TYPE_CHECKING, Final, TypeVar
 
-from vwlog.events import (
-    Allocation,
-    AnyEvent,
-    Attack,
-    AttackDeclared,
-    AttackersEnteredBattle,
-    Block,
-    BlockersEnteredBattle,
-    BlocksAssigned,
-    CardSummoned,
-    CostPaid,
-    DeploymentFinished,
-    FollowerDamageAssigned,
-    HandLimitDiscarded,
-    PriorityPassed,
-    PropertyPlaced,
-    SkillRegistered,
-    SupplyChosen,
-)
+from vwlog import events as ev
 from vwlog.model.state import UnknownIdError
 from vwlog.model.types import PlacementReason, SkillKind, Stat, SupplyOption
 from vwlog.rules.checks import check_against, is_first_supply, valid_targets
@@ -76,7 +58,7 @@ BOUNDED_KINDS: Final = frozenset(
 """The combinatorial choices, of which `legal_decisions` may yield a bounded family only."""
 
 
-def legal_decisions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
+def legal_decisions(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[ev.AnyEvent]:
     """Yield the decisions ``player`` may make now (empty if another player or the rules act)."""
     exp = expect(ruleset, state)
     if exp.player != player or exp.kind is None:
@@ -118,7 +100,7 @@ def count_legal(
 
 def _candidates(
     ruleset: Ruleset, state: MatchState, exp: Expect, player: str, *, whole: bool = False
-) -> Iterator[AnyEvent]:
+) -> Iterator[ev.AnyEvent]:
     """The decisions to check: the bounded family, or with ``whole`` the whole space."""
     kind = exp.kind
     if kind == DecisionKind.SUPPLY:
@@ -128,15 +110,15 @@ def _candidates(
             else (SupplyOption.CARDS_2, SupplyOption.GOLD_2, SupplyOption.CARD_1_GOLD_1)
         )
         for option in options:
-            yield SupplyChosen(player=player, option=option)
+            yield ev.SupplyChosen(player=player, option=option)
         return
     if kind in (DecisionKind.DEPLOY, DecisionKind.STRAY):
         yield from _placements(ruleset, state, player, stray=kind == DecisionKind.STRAY)
         if kind == DecisionKind.DEPLOY:
-            yield DeploymentFinished(player=player)
+            yield ev.DeploymentFinished(player=player)
         return
     if kind == DecisionKind.PRIORITY:
-        yield PriorityPassed(player=player)
+        yield ev.PriorityPassed(player=player)
         yield from _costs(state, player)
         return
     if kind == DecisionKind.REGISTRATION:
@@ -144,14 +126,14 @@ def _candidates(
         return
     if kind == DecisionKind.ATTACKERS:
         for subset in _subsets(attack_candidates(ruleset, state, player), whole=whole):
-            yield AttackersEnteredBattle(player=player, followers=subset)
+            yield ev.AttackersEnteredBattle(player=player, followers=subset)
         return
     if kind == DecisionKind.DECLARE:
         yield from _declarations(ruleset, state, player, whole=whole)
         return
     if kind == DecisionKind.BLOCKERS:
         for subset in _subsets(block_candidates(ruleset, state, player), whole=whole):
-            yield BlockersEnteredBattle(player=player, followers=subset)
+            yield ev.BlockersEnteredBattle(player=player, followers=subset)
         return
     if kind == DecisionKind.BLOCKS:
         yield from _block_assignments(ruleset, state, player, whole=whole)
@@ -163,7 +145,7 @@ def _candidates(
         hand = state.player(player).hand
         need = len(hand) - ruleset.hand_limit
         for cards in _bounded(combinations(hand, need), whole):
-            yield HandLimitDiscarded(player=player, cards=cards)
+            yield ev.HandLimitDiscarded(player=player, cards=cards)
 
 
 def _bounded(choices: Iterable[T], whole: bool) -> Iterable[T]:
@@ -189,14 +171,14 @@ def _subsets(items: Sequence[str], *, whole: bool = False) -> Iterator[tuple[str
 
 def _placements(
     ruleset: Ruleset, state: MatchState, player: str, *, stray: bool
-) -> Iterator[AnyEvent]:
+) -> Iterator[ev.AnyEvent]:
     if stray:
         territory = state.stray_territory
         if territory is None:
             return
         for c in state.permanents.values():
             if c.controller == player and c.where == "STRAY":
-                yield PropertyPlaced(
+                yield ev.PropertyPlaced(
                     player=player,
                     card=c.id,
                     territory=territory,
@@ -215,17 +197,17 @@ def _placements(
                 continue
             if uses_capacity(ruleset, state, c.id) and room(ruleset, state, t.id) <= 0:
                 continue
-            yield PropertyPlaced(player=player, card=c.id, territory=t.id, reason=reason)
+            yield ev.PropertyPlaced(player=player, card=c.id, territory=t.id, reason=reason)
 
 
-def _costs(state: MatchState, player: str) -> Iterator[AnyEvent]:
+def _costs(state: MatchState, player: str) -> Iterator[ev.AnyEvent]:
     p = state.player(player)
     for card in dict.fromkeys((*p.hand, *p.subdeck)):
         if state.instances.get(card) not in state.cards:
             continue  # no definition in the match (R-SET-4 at its start): nothing to pay for
         d = state.defn(card)
         if d.cost <= p.gold:
-            yield CostPaid(player=player, card=card, gold=d.cost)
+            yield ev.CostPaid(player=player, card=card, gold=d.cost)
     for perm in state.permanents.values():
         if perm.controller != player:
             continue
@@ -234,7 +216,7 @@ def _costs(state: MatchState, player: str) -> Iterator[AnyEvent]:
                 continue
             if s.cost_slide and perm.slid:
                 continue
-            yield CostPaid(
+            yield ev.CostPaid(
                 player=player,
                 card=perm.id,
                 skill=s.id,
@@ -243,7 +225,7 @@ def _costs(state: MatchState, player: str) -> Iterator[AnyEvent]:
             )
 
 
-def _registrations(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[AnyEvent]:
+def _registrations(ruleset: Ruleset, state: MatchState, player: str) -> Iterator[ev.AnyEvent]:
     paid = state.pending_cost
     if paid is None:
         return
@@ -253,28 +235,30 @@ def _registrations(ruleset: Ruleset, state: MatchState, player: str) -> Iterator
         if d.type.is_property:
             for t in state.territories(player):
                 if not uses_capacity(ruleset, state, paid.card) or room(ruleset, state, t.id) > 0:
-                    yield CardSummoned(
+                    yield ev.CardSummoned(
                         player=player, card=paid.card, object_id=object_id, territory=t.id
                     )
         else:
-            yield CardSummoned(player=player, card=paid.card, object_id=object_id)
+            yield ev.CardSummoned(player=player, card=paid.card, object_id=object_id)
         return
     skill = d.skill(paid.skill)
     if skill is None:
         return
     wanted = skill.target
     if wanted is None:
-        yield SkillRegistered(player=player, card=paid.card, skill=paid.skill, object_id=object_id)
+        yield ev.SkillRegistered(
+            player=player, card=paid.card, skill=paid.skill, object_id=object_id
+        )
         return
     for target in valid_targets(state, player, wanted):
-        yield SkillRegistered(
+        yield ev.SkillRegistered(
             player=player, card=paid.card, skill=paid.skill, object_id=object_id, target=target
         )
 
 
 def _declarations(
     ruleset: Ruleset, state: MatchState, player: str, *, whole: bool = False
-) -> Iterator[AnyEvent]:
+) -> Iterator[ev.AnyEvent]:
     reach = {a: attackable(ruleset, state, a) for a in state.combat.attackers}
     attackers = [a for a, targets in reach.items() if targets]
     if not attackers:
@@ -293,18 +277,18 @@ def _declarations(
                 yield _declaration(player, attackers, combo)
 
 
-def _declaration(player: str, attackers: list[str], targets: Sequence[str]) -> AttackDeclared:
-    return AttackDeclared(
+def _declaration(player: str, attackers: list[str], targets: Sequence[str]) -> ev.AttackDeclared:
+    return ev.AttackDeclared(
         player=player,
         attacks=tuple(
-            Attack(follower=a, target=t) for a, t in zip(attackers, targets, strict=True)
+            ev.Attack(follower=a, target=t) for a, t in zip(attackers, targets, strict=True)
         ),
     )
 
 
 def _block_assignments(
     ruleset: Ruleset, state: MatchState, player: str, *, whole: bool = False
-) -> Iterator[AnyEvent]:
+) -> Iterator[ev.AnyEvent]:
     mine = [
         b
         for b in state.combat.blockers
@@ -326,9 +310,11 @@ def _block_assignments(
         options.append(choices)
     for combo in _bounded(product(*options), whole):
         blocks = tuple(
-            Block(blocker=b, attacker=a) for b, a in zip(mine, combo, strict=True) if a is not None
+            ev.Block(blocker=b, attacker=a)
+            for b, a in zip(mine, combo, strict=True)
+            if a is not None
         )
-        yield BlocksAssigned(player=player, blocks=blocks)
+        yield ev.BlocksAssigned(player=player, blocks=blocks)
 
 
 def _split(
@@ -383,7 +369,7 @@ def _compositions(atk: int, recipients: Sequence[str]) -> list[list[tuple[str, i
 
 def _distributions(
     ruleset: Ruleset, state: MatchState, player: str, *, whole: bool = False
-) -> Iterator[AnyEvent]:
+) -> Iterator[ev.AnyEvent]:
     if player == state.active:
         per_source = []
         for a in live_attackers(state):
@@ -409,9 +395,9 @@ def _distributions(
                     per_source.append([(b, [(a, atk)] if atk else [])])
     for combo in _bounded(product(*per_source), whole):
         allocations = tuple(
-            Allocation(source=src, recipient=r, amount=n) for src, dist in combo for r, n in dist
+            ev.Allocation(source=src, recipient=r, amount=n) for src, dist in combo for r, n in dist
         )
-        yield FollowerDamageAssigned(player=player, allocations=allocations)
+        yield ev.FollowerDamageAssigned(player=player, allocations=allocations)
 
 
 __all__ = [

@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vwlog.events import (
-    CardMoved,
-    CardsDrawn,
-    DamageDealt,
-    DeckReordered,
-    Effect,
-    GoldChanged,
-    HonorChanged,
-    StatChanged,
-    StatusChanged,
-)
+from vwlog import events as ev
 from vwlog.model.cards import CHOICE_KINDS, EffectSpec, SkillDef, Target
 from vwlog.model.types import CardType, ObjectKind, Stat, Zone
 
@@ -58,7 +48,9 @@ def chooses(state: MatchState, obj: RegisterObject) -> bool:
     return skill is not None and any(e.kind in CHOICE_KINDS for e in skill.effects or ())
 
 
-def derive_effects(ruleset: Ruleset, state: MatchState, obj: RegisterObject) -> tuple[Effect, ...]:
+def derive_effects(
+    ruleset: Ruleset, state: MatchState, obj: RegisterObject
+) -> tuple[ev.Effect, ...]:
     """The effects the object has when it results now.
 
     Combat damage results exactly as locked (R-CMB-25), skipping recipients that left play;
@@ -71,14 +63,14 @@ def derive_effects(ruleset: Ruleset, state: MatchState, obj: RegisterObject) -> 
     trusted).
     """
     if obj.kind in (ObjectKind.COMBAT_DAMAGE_FOLLOWERS, ObjectKind.COMBAT_DAMAGE_TERRITORY):
-        out: list[Effect] = []
+        out: list[ev.Effect] = []
         for a in obj.allocations:
             if a.recipient not in state.permanents or a.amount <= 0:
                 continue
             amount = a.amount
             if ruleset.def_reduces_damage and state.defn(a.recipient).type == CardType.FOLLOWER:
                 amount = max(0, amount - state.stat(a.recipient, Stat.DEF))
-            out.append(DamageDealt(source=a.source, recipient=a.recipient, amount=amount))
+            out.append(ev.DamageDealt(source=a.source, recipient=a.recipient, amount=amount))
         return tuple(out)
     skill = object_skill(state, obj)
     if skill is None or skill.effects is None or obj.card is None:
@@ -110,41 +102,43 @@ def _card(state: MatchState, obj: RegisterObject, target: Target) -> str | None:
 
 def _effect(
     state: MatchState, obj: RegisterObject, spec: EffectSpec, drawn: dict[str, int]
-) -> list[Effect]:
+) -> list[ev.Effect]:
     kind = spec.kind
     if kind == "gold":
-        return [GoldChanged(player=p, delta=spec.amount) for p in _players(state, obj, spec.target)]
+        return [
+            ev.GoldChanged(player=p, delta=spec.amount) for p in _players(state, obj, spec.target)
+        ]
     if kind == "honor":
         return [
-            HonorChanged(player=p, delta=spec.amount) for p in _players(state, obj, spec.target)
+            ev.HonorChanged(player=p, delta=spec.amount) for p in _players(state, obj, spec.target)
         ]
     if kind == "return":
         cards = returnable(state, obj.controller, spec)
         if not cards or spec.to_zone is None:
             return []
-        return [CardMoved(card=cards[0], from_zone=spec.from_zone, to_zone=spec.to_zone)]
+        return [ev.CardMoved(card=cards[0], from_zone=spec.from_zone, to_zone=spec.to_zone)]
     if kind in CHOICE_KINDS:
         return []  # look, bottom, reorder: the first choice changes nothing
     if kind == "draw":
-        out: list[Effect] = []
+        out: list[ev.Effect] = []
         for p in _players(state, obj, spec.target):
             start = drawn.get(p, 0)
             deck = state.player(p).deck
             cards = deck[start : start + max(spec.amount, 0)]
             drawn[p] = start + len(cards)
-            out.append(CardsDrawn(player=p, cards=cards))
+            out.append(ev.CardsDrawn(player=p, cards=cards))
         return out
     card = _card(state, obj, spec.target)
     if card is None:
         return []
     if kind == "stat" and spec.stat is not None:
-        return [StatChanged(card=card, stat=spec.stat, delta=spec.amount, expires=spec.expires)]
+        return [ev.StatChanged(card=card, stat=spec.stat, delta=spec.amount, expires=spec.expires)]
     if kind == "damage":
-        return [DamageDealt(source=obj.card or card, recipient=card, amount=max(spec.amount, 0))]
+        return [ev.DamageDealt(source=obj.card or card, recipient=card, amount=max(spec.amount, 0))]
     if kind == "move" and spec.to_zone is not None:
-        return [CardMoved(card=card, to_zone=spec.to_zone)]
+        return [ev.CardMoved(card=card, to_zone=spec.to_zone)]
     if kind == "unslide":
-        return [StatusChanged(card=card, slid=False)]
+        return [ev.StatusChanged(card=card, slid=False)]
     return []
 
 
@@ -159,7 +153,7 @@ def returnable(state: MatchState, player: str, spec: EffectSpec) -> tuple[str, .
 
 def chosen_effects(
     state: MatchState, obj: RegisterObject, cards: Sequence[str]
-) -> tuple[tuple[Effect, ...], tuple[str, ...]]:
+) -> tuple[tuple[ev.Effect, ...], tuple[str, ...]]:
     """The effects of the object's result when its controller chooses ``cards`` (the card ids
     the choice names, taken by the parts with a choice in order): a ``return`` takes one card,
     a ``bottom`` the cards it puts on the bottom (the rest of ``cards``, at most ``amount``),
@@ -168,7 +162,7 @@ def chosen_effects(
     the effects and the cards no part took. Whether the result is allowed is
     `chosen_effects_problem`'s to say; this only builds it."""
     skill = object_skill(state, obj)
-    out: list[Effect] = []
+    out: list[ev.Effect] = []
     if skill is None or skill.effects is None:
         return (), tuple(cards)
     rest = list(cards)
@@ -177,26 +171,26 @@ def chosen_effects(
         if spec.kind == "return" and spec.to_zone is not None:
             if rest:
                 out.append(
-                    CardMoved(card=rest.pop(0), from_zone=spec.from_zone, to_zone=spec.to_zone)
+                    ev.CardMoved(card=rest.pop(0), from_zone=spec.from_zone, to_zone=spec.to_zone)
                 )
         elif spec.kind == "bottom":
             taken, rest = rest[: spec.amount], rest[spec.amount :]
             out.extend(
-                CardMoved(card=c, from_zone=Zone.FATE_DECK, to_zone=Zone.FATE_DECK, bottom=True)
+                ev.CardMoved(card=c, from_zone=Zone.FATE_DECK, to_zone=Zone.FATE_DECK, bottom=True)
                 for c in taken
             )
         elif spec.kind == "reorder":
             n = min(spec.amount, len(state.player(obj.controller).deck))
             taken, rest = rest[:n], rest[n:]
             if taken:
-                out.append(DeckReordered(player=obj.controller, cards=tuple(taken)))
+                out.append(ev.DeckReordered(player=obj.controller, cards=tuple(taken)))
         elif spec.kind not in CHOICE_KINDS:
             out.extend(_effect(state, obj, spec, drawn))
     return tuple(out), tuple(rest)
 
 
 def chosen_effects_problem(
-    ruleset: Ruleset, state: MatchState, obj: RegisterObject, logged: tuple[Effect, ...]
+    ruleset: Ruleset, state: MatchState, obj: RegisterObject, logged: tuple[ev.Effect, ...]
 ) -> tuple[str, tuple[str, ...]] | None:
     """``None`` when ``logged`` is a result the skill allows, each choice of the controller
     included (`CHOICE_KINDS`); else the first misfit: the kind of the part it is in (``fixed``
@@ -234,7 +228,7 @@ def chosen_effects_problem(
             if not cards:
                 continue
             if not (
-                isinstance(here, CardMoved)
+                isinstance(here, ev.CardMoved)
                 and here.card in cards
                 and here.from_zone == spec.from_zone
                 and here.to_zone == spec.to_zone
@@ -246,7 +240,7 @@ def chosen_effects_problem(
             top = state.player(obj.controller).deck[: spec.amount]
             moved: set[str] = set()
             while (
-                isinstance(here, CardMoved)
+                isinstance(here, ev.CardMoved)
                 and here.from_zone == Zone.FATE_DECK
                 and here.to_zone == Zone.FATE_DECK
                 and here.bottom
@@ -257,7 +251,7 @@ def chosen_effects_problem(
                 at += 1
                 here = logged[at] if at < len(logged) else None
         elif spec.kind == "reorder":
-            if isinstance(here, DeckReordered):
+            if isinstance(here, ev.DeckReordered):
                 top = state.player(obj.controller).deck[: spec.amount]
                 if here.player != obj.controller or sorted(here.cards) != sorted(top):
                     return "reorder", top

@@ -10,39 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from vwlog.events import (
-    Allocation,
-    AnyEvent,
-    BecameReturnHome,
-    BecameStray,
-    CombatDamageRegistered,
-    FollowersDestroyed,
-    GoldProduced,
-    MatchWon,
-    ObjectResulted,
-    OpeningHandDrawn,
-    PhaseStarted,
-    SkillTriggered,
-    StepStarted,
-    SupplyTaken,
-    TerritoriesDestroyed,
-    TurnCleanedUp,
-    TurnEnded,
-    TurnStarted,
-    Unslid,
-    VictoryPointGained,
-)
+from vwlog import events as ev
 from vwlog.model.bounds import INT_MAX, INT_MIN
 from vwlog.model.state import Marker
-from vwlog.model.types import (
-    ObjectKind,
-    Phase,
-    Stat,
-    Step,
-    SupplyOption,
-    TriggerWhen,
-    Victory,
-)
+from vwlog.model.types import ObjectKind, Phase, Stat, Step, SupplyOption, TriggerWhen, Victory
 from vwlog.rules.common import (
     attack_candidates,
     attackable,
@@ -102,12 +73,12 @@ _COMBAT_DAMAGE: Final = (ObjectKind.COMBAT_DAMAGE_FOLLOWERS, ObjectKind.COMBAT_D
 
 NOTHING: Final = Expect(rule="R-GEN-10")
 
-_PHASE_STARTED: Final = {p: PhaseStarted(phase=p) for p in Phase}
-_STEP_STARTED: Final = {s: StepStarted(step=s) for s in Step}
+_PHASE_STARTED: Final = {p: ev.PhaseStarted(phase=p) for p in Phase}
+_STEP_STARTED: Final = {s: ev.StepStarted(step=s) for s in Step}
 """Immutable events reused on the hot path instead of being rebuilt for every expectation."""
 
 
-def next_consequences(ruleset: Ruleset, state: MatchState) -> tuple[AnyEvent, ...]:
+def next_consequences(ruleset: Ruleset, state: MatchState) -> tuple[ev.AnyEvent, ...]:
     """The consequence events the rules demand as the next event, if any.
 
     Usually one; several only when the rules leave their order to the players (simultaneous
@@ -127,7 +98,7 @@ def is_priority_point(ruleset: Ruleset, state: MatchState) -> bool:
     return expect(ruleset, state).is_priority
 
 
-def _one(event: AnyEvent, rule: str) -> Expect:
+def _one(event: ev.AnyEvent, rule: str) -> Expect:
     return Expect(consequences=(event,), rule=rule)
 
 
@@ -145,20 +116,20 @@ def expect(ruleset: Ruleset, state: MatchState) -> Expect:
         for p in state.players:
             if Marker.OPENING.of(p.id) not in state.done:
                 hand = p.deck[: ruleset.opening_hand]
-                return _one(OpeningHandDrawn(player=p.id, cards=hand), "R-SET-4")
+                return _one(ev.OpeningHandDrawn(player=p.id, cards=hand), "R-SET-4")
     if state.turn == 0:
-        return _one(TurnStarted(turn=1, player=state.first_player or ""), "R-SET-1")
+        return _one(ev.TurnStarted(turn=1, player=state.first_player or ""), "R-SET-1")
     # state-based consequences, in order: deaths, destruction, points, victory, triggers
     if state.fatal and _followers_checked_now(ruleset, state):
-        return _one(FollowersDestroyed(cards=tuple(sorted(state.fatal))), "R-CMB-26")
+        return _one(ev.FollowersDestroyed(cards=tuple(sorted(state.fatal))), "R-CMB-26")
     if state.doomed:
         due = _territories_due(ruleset, state)
         if due:
-            return _one(TerritoriesDestroyed(cards=due), "R-CMB-30")
+            return _one(ev.TerritoriesDestroyed(cards=due), "R-CMB-30")
     if state.vp_due:
         scorer, victim = state.vp_due[0]
         rule = "R-CMB-31" if state.phase == Phase.COMBAT else "R-VP-1"
-        return _one(VictoryPointGained(player=scorer, opponent=victim), rule)
+        return _one(ev.VictoryPointGained(player=scorer, opponent=victim), rule)
     won = _victory(ruleset, state)
     if won is not None:
         return won
@@ -222,7 +193,7 @@ def _stray_to_place(ruleset: Ruleset, state: MatchState, player: str) -> bool:
     return any(c.where == "STRAY" and c.controller == player for c in state.permanents.values())
 
 
-def _trigger_group(ruleset: Ruleset, state: MatchState) -> tuple[AnyEvent, ...]:
+def _trigger_group(ruleset: Ruleset, state: MatchState) -> tuple[ev.AnyEvent, ...]:
     """Pending triggers of the first player in turn order from the active player who has any;
     their order among themselves is that player's choice (OQ-16)."""
     order = state.seat_order_from(state.active) if state.active else state.live_players()
@@ -232,7 +203,7 @@ def _trigger_group(ruleset: Ruleset, state: MatchState) -> tuple[AnyEvent, ...]:
     group = [t for t in state.triggers if t.player == first] if first else list(state.triggers)
     next_id = f"o{state.objects + 1}"
     return tuple(
-        SkillTriggered(player=t.player, card=t.card, skill=t.skill, object_id=next_id)
+        ev.SkillTriggered(player=t.player, card=t.card, skill=t.skill, object_id=next_id)
         for t in group
     )
 
@@ -249,8 +220,8 @@ TRIGGER_RULES: Final[dict[TriggerWhen, str]] = {
 """The rule that makes a skill trigger at each moment."""
 
 
-def _trigger_rule(state: MatchState, event: AnyEvent) -> str:
-    assert isinstance(event, SkillTriggered)
+def _trigger_rule(state: MatchState, event: ev.AnyEvent) -> str:
+    assert isinstance(event, ev.SkillTriggered)
     skill = state.defn(event.card).skill(event.skill)
     if skill is None or skill.trigger is None:
         return "R-REG-4"
@@ -285,16 +256,16 @@ def _victory(ruleset: Ruleset, state: MatchState) -> Expect | None:
             victory, rule = Victory.ABSOLUTE, "R-VIC-3"
         if victory is not None:
             team = p.team if ruleset.team_wins_together else None
-            return _one(MatchWon(winner=pid, team=team, victory=victory), rule)
+            return _one(ev.MatchWon(winner=pid, team=team, victory=victory), rule)
     live = state.live_players()
     how = Victory.JUDGE if state.out_by == "JUDGE" else Victory.CONCESSION
     if len(live) == 1 and len(players) > 1:
         p = state.player(live[0])
-        return _one(MatchWon(winner=p.id, team=p.team, victory=how), "R-VIC-4")
+        return _one(ev.MatchWon(winner=p.id, team=p.team, victory=how), "R-VIC-4")
     teams = {state.player(pid).team for pid in live}
     if len(live) > 1 and len(teams) == 1 and None not in teams:
         p = state.player(live[0])
-        return _one(MatchWon(winner=p.id, team=p.team, victory=how), "R-VIC-6")
+        return _one(ev.MatchWon(winner=p.id, team=p.team, victory=how), "R-VIC-6")
     return None
 
 
@@ -337,7 +308,7 @@ def _window(ruleset: Ruleset, state: MatchState, after: Callable[[MatchState], E
     if top is not None:
         damage_below = state.step in (Step.C6, Step.C8) and reg[0].kind in _COMBAT_DAMAGE
         return _one(
-            ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
+            ev.ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
             "R-CMB-23" if damage_below else "R-REG-8",
         )
     return after(state)
@@ -346,7 +317,7 @@ def _window(ruleset: Ruleset, state: MatchState, after: Callable[[MatchState], E
 def _next_phase(state: MatchState) -> Expect:
     i = PHASE_ORDER.index(state.phase) if state.phase in PHASE_ORDER else -1
     if i + 1 >= len(PHASE_ORDER):
-        return _one(TurnEnded(turn=state.turn), "R-END-6")
+        return _one(ev.TurnEnded(turn=state.turn), "R-END-6")
     return _one(_PHASE_STARTED[PHASE_ORDER[i + 1]], "R-GEN-10")
 
 
@@ -377,7 +348,7 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
     done = state.done
     if Marker.TURN_ENDED in done:
         turn = _logged(state.turn + 1)
-        return _one(TurnStarted(turn=turn, player=state.next_player(active)), "R-END-5")
+        return _one(ev.TurnStarted(turn=turn, player=state.next_player(active)), "R-END-5")
     if state.phase is None:
         return _one(_PHASE_STARTED[Phase.PREP], "R-GEN-10")
     phase, step = state.phase, state.step
@@ -392,7 +363,7 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
             if Marker.PRODUCED not in done:
                 total = sum(state.stat(t.id, Stat.GOLD_PRODUCE) for t in state.territories(active))
                 total = _logged(total)
-                return _one(GoldProduced(player=active, amount=total), "R-PRO-1")
+                return _one(ev.GoldProduced(player=active, amount=total), "R-PRO-1")
             return _next_step(state)
         if step == Step.SUPPLY:
             chosen = Marker.SUPPLY.choice(done)
@@ -402,7 +373,7 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
                 option = SupplyOption(chosen)
                 deck = state.player(active).deck
                 return _one(
-                    SupplyTaken(player=active, cards=deck[: option.cards], gold=option.gold),
+                    ev.SupplyTaken(player=active, cards=deck[: option.cards], gold=option.gold),
                     "R-SUP-2",
                 )
             return _next_step(state)
@@ -411,7 +382,7 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
             slid = tuple(
                 sorted(c.id for c in state.permanents.values() if c.controller == active and c.slid)
             )
-            return _one(Unslid(player=active, cards=slid), "R-UNS-1")
+            return _one(ev.Unslid(player=active, cards=slid), "R-UNS-1")
         if Marker.DEPLOYED not in done:
             return _decide(active, DecisionKind.DEPLOY, "R-UNS-3")
         if ruleset.preparation_window:
@@ -439,8 +410,8 @@ def _turn_flow(ruleset: Ruleset, state: MatchState) -> Expect:
                     return _decide(pid, DecisionKind.DISCARD, "R-END-3")
             return _next_step(state)
         if Marker.CLEANED not in done:
-            return _one(TurnCleanedUp(), "R-END-4")
-        return _one(TurnEnded(turn=state.turn), "R-END-6")
+            return _one(ev.TurnCleanedUp(), "R-END-4")
+        return _one(ev.TurnEnded(turn=state.turn), "R-END-6")
     raise AssertionError(f"unknown phase {phase!r}")  # pragma: no cover
 
 
@@ -479,7 +450,7 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
         if reg and reg[-1].kind in _COMBAT_DAMAGE and Marker.RESULTED not in done:
             top = reg[-1]
             return _one(
-                ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
+                ev.ObjectResulted(object_id=top.id, effects=derive_effects(ruleset, state, top)),
                 "R-CMB-24" if step == Step.C7 else "R-CMB-29",
             )
     elif step == Step.C8 and action_open and Marker.REGISTERED not in done:
@@ -490,10 +461,10 @@ def _combat_flow(ruleset: Ruleset, state: MatchState) -> Expect:
         if Marker.RETURNED not in done:
             home = _returning(ruleset, state)
             if home:
-                return _one(BecameReturnHome(cards=home), "R-CMB-34")
+                return _one(ev.BecameReturnHome(cards=home), "R-CMB-34")
         orphans = _orphans(state)
         if orphans:
-            return _one(BecameStray(cards=orphans), "R-CMB-35")
+            return _one(ev.BecameStray(cards=orphans), "R-CMB-35")
     return _window(ruleset, state, _next_step)
 
 
@@ -516,11 +487,11 @@ def _damage_step(state: MatchState, active: str) -> Expect | None:
             return _decide(d, DecisionKind.DAMAGE, "R-CMB-19")
     if state.combat.allocations:
         return _one(
-            CombatDamageRegistered(
+            ev.CombatDamageRegistered(
                 object_id=f"o{state.objects + 1}",
                 kind=ObjectKind.COMBAT_DAMAGE_FOLLOWERS,
                 allocations=tuple(
-                    Allocation(source=a.source, recipient=a.recipient, amount=a.amount)
+                    ev.Allocation(source=a.source, recipient=a.recipient, amount=a.amount)
                     for a in state.combat.allocations
                 ),
             ),
@@ -533,7 +504,7 @@ def _territory_damage(state: MatchState) -> Expect | None:
     """Combat step 8: the unblocked attackers' damage to the attacked Territories, to be
     registered; ``None`` when there is none."""
     allocations = tuple(
-        Allocation(source=a, recipient=t, amount=state.stat(a, Stat.ATK))
+        ev.Allocation(source=a, recipient=t, amount=state.stat(a, Stat.ATK))
         for a, t in state.combat.attacks.items()
         if a in state.permanents
         and t in state.permanents
@@ -542,7 +513,7 @@ def _territory_damage(state: MatchState) -> Expect | None:
     )
     if allocations:
         return _one(
-            CombatDamageRegistered(
+            ev.CombatDamageRegistered(
                 object_id=f"o{state.objects + 1}",
                 kind=ObjectKind.COMBAT_DAMAGE_TERRITORY,
                 allocations=allocations,

@@ -13,10 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vwlog.model.errors import UnknownPlayerError
 from vwlog.model.text import closest
-from vwlog.model.types import (
-    CardType,
-    Stat,
-)
+from vwlog.model.types import CardType, Stat
 from vwlog.projections.board import capacity_used
 
 if TYPE_CHECKING:

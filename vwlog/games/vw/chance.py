@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vwlog.events import AnyEvent, ObjectResulted, event_type
-from vwlog.games.vw.play import CONSEQUENCE_LIMIT
+from vwlog.events import AnyEvent, ObjectResulted
+from vwlog.games.vw.play import consequences, decided
 from vwlog.model.cards import CHOICE_KINDS
-from vwlog.model.errors import IllegalEventError
-from vwlog.projections import evolve
-from vwlog.rules import check, next_consequences
+from vwlog.rules import check
 from vwlog.rules.effects import chooses, chosen_effects, object_skill, returnable
 
 if TYPE_CHECKING:
     import random
     from collections import Counter
+    from collections.abc import Sequence
 
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState, RegisterObject
@@ -36,11 +35,8 @@ def advance_by_chance(
     makes it: one of simultaneous triggers (any may come next, OQ-16), and the cards a
     result with a choice names (`chosen_result`). ``drawn`` counts the choices made
     (``trigger order``, ``result``)."""
-    events: list[AnyEvent] = []
-    for _ in range(CONSEQUENCE_LIMIT):
-        demanded = next_consequences(ruleset, state)
-        if not demanded:
-            return state, events
+
+    def pick(state: MatchState, demanded: Sequence[AnyEvent], after: int) -> AnyEvent:
         event = demanded[0]
         if len(demanded) > 1:
             event = demanded[rng.randrange(len(demanded))]
@@ -51,9 +47,9 @@ def advance_by_chance(
             if drawn is not None and chosen is not event:
                 drawn["result"] += 1
             event = chosen
-        state = evolve(state, event)
-        events.append(event)
-    raise AssertionError("consequences did not reach a decision point")  # pragma: no cover
+        return event
+
+    return consequences(ruleset, state, pick)
 
 
 def play_by_chance(
@@ -69,10 +65,7 @@ def play_by_chance(
     Raises:
         IllegalEventError: the decision breaks rules here.
     """
-    violations = check(ruleset, state, decision)
-    if violations:
-        raise IllegalEventError(None, event_type(decision), violations)
-    state, events = advance_by_chance(ruleset, evolve(state, decision), rng, drawn)
+    state, events = advance_by_chance(ruleset, decided(ruleset, state, decision), rng, drawn)
     return state, [decision, *events]
 
 

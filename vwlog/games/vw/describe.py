@@ -16,47 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, assert_never
 
-from vwlog.events import (
-    AnyEvent,
-    AttackDeclared,
-    AttackersEnteredBattle,
-    BecameReturnHome,
-    BecameStray,
-    BlockersEnteredBattle,
-    BlocksAssigned,
-    CardSummoned,
-    CombatDamageRegistered,
-    Conceded,
-    CostPaid,
-    DeckRevealed,
-    DeploymentFinished,
-    FollowerDamageAssigned,
-    FollowersDestroyed,
-    GoldProduced,
-    HandLimitDiscarded,
-    JudgeRulingIssued,
-    MatchForked,
-    MatchSealed,
-    MatchStarted,
-    MatchWon,
-    ObjectResulted,
-    OpeningHandDrawn,
-    PhaseStarted,
-    PriorityPassed,
-    PropertyPlaced,
-    RecordSigned,
-    SkillRegistered,
-    SkillTriggered,
-    StepStarted,
-    SupplyChosen,
-    SupplyTaken,
-    TerritoriesDestroyed,
-    TurnCleanedUp,
-    TurnEnded,
-    TurnStarted,
-    Unslid,
-    VictoryPointGained,
-)
+from vwlog import events as ev
 from vwlog.games.vw.boardview import (
     BoardView,
     CardView,
@@ -81,12 +41,7 @@ from vwlog.games.vw.phrases import (
     joined_and,
 )
 from vwlog.model.text import Msg, msg
-from vwlog.model.types import (
-    CardType,
-    ObjectKind,
-    Phase,
-    RulingKind,
-)
+from vwlog.model.types import CardType, ObjectKind, Phase, RulingKind
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -109,7 +64,7 @@ names, such as *Main Phase I*, are the catalogs')."""
 # -- events ----------------------------------------------------------------------------------
 
 
-def describe(event: AnyEvent, before: MatchState, *, viewer: str | None = None) -> str:
+def describe(event: ev.AnyEvent, before: MatchState, *, viewer: str | None = None) -> str:
     """One line of English for ``event``, read against the board ``before`` it.
 
     Cards are named ``Name (instance id)``. With ``viewer``, cards going into another player's
@@ -124,23 +79,23 @@ def describe(event: AnyEvent, before: MatchState, *, viewer: str | None = None) 
     return str(description(event, before, viewer=viewer))
 
 
-def description(event: AnyEvent, before: MatchState, *, viewer: str | None = None) -> Msg:
+def description(event: ev.AnyEvent, before: MatchState, *, viewer: str | None = None) -> Msg:
     """`describe`'s line as a template and its values (`vwlog.model.text.Msg`)."""
     s = before
     match event:
-        case MatchStarted():
+        case ev.MatchStarted():
             return _started(event)
-        case OpeningHandDrawn():
+        case ev.OpeningHandDrawn():
             return msg(
                 "{player} draws an opening hand of {cards}",
                 player=event.player,
                 cards=drawn(s, event.player, event.cards, viewer),
             )
-        case DeckRevealed():
+        case ev.DeckRevealed():
             return msg("{player} reveals the salt of their deck commitment", player=event.player)
-        case Conceded():
+        case ev.Conceded():
             return msg("{player} concedes", player=event.player)
-        case MatchWon():
+        case ev.MatchWon():
             victory = event.victory.value.lower()
             if event.team:
                 return msg(
@@ -152,17 +107,17 @@ def description(event: AnyEvent, before: MatchState, *, viewer: str | None = Non
             return msg(
                 "{winner} wins the match: {victory} victory", winner=event.winner, victory=victory
             )
-        case JudgeRulingIssued():
+        case ev.JudgeRulingIssued():
             return _ruling(event, s, viewer)
-        case MatchSealed():
+        case ev.MatchSealed():
             return msg("The record is sealed after {n} records", n=event.events)
-        case RecordSigned():
+        case ev.RecordSigned():
             return msg(
                 "{signer} signs the sealed record (key {key})",
                 signer=event.signer,
                 key=event.key[:16],
             )
-        case MatchForked():
+        case ev.MatchForked():
             if event.name:
                 return msg(
                     "Forked from match {parent} at seq {seq} ({name})",
@@ -171,37 +126,37 @@ def description(event: AnyEvent, before: MatchState, *, viewer: str | None = Non
                     name=event.name,
                 )
             return msg("Forked from match {parent} at seq {seq}", parent=event.parent, seq=event.at)
-        case TurnStarted():
+        case ev.TurnStarted():
             return msg(
                 "Turn {turn} begins: {player} is the active player",
                 turn=event.turn,
                 player=event.player,
             )
-        case PhaseStarted():
+        case ev.PhaseStarted():
             return msg("{phase} begins", phase=PHASE_NAMES[event.phase])
-        case StepStarted():
+        case ev.StepStarted():
             return msg("{step} begins", step=STEP_TEXTS[event.step])
-        case PriorityPassed():
+        case ev.PriorityPassed():
             return msg("{player} passes priority", player=event.player)
-        case TurnEnded():
+        case ev.TurnEnded():
             return msg("Turn {turn} ends", turn=event.turn)
-        case GoldProduced():
+        case ev.GoldProduced():
             return msg("{player} produces {amount} gold", player=event.player, amount=event.amount)
-        case SupplyChosen():
+        case ev.SupplyChosen():
             return msg(
                 "{player} chooses the supply of {supply}",
                 player=event.player,
                 supply=SUPPLY_TEXTS[event.option],
             )
-        case SupplyTaken():
+        case ev.SupplyTaken():
             return _supply_taken(s, event, viewer)
-        case Unslid():
+        case ev.Unslid():
             if not event.cards:
                 return msg("{player} has nothing to unslide", player=event.player)
             return msg(
                 "{player} unslides {cards}", player=event.player, cards=cards_text(s, event.cards)
             )
-        case PropertyPlaced():
+        case ev.PropertyPlaced():
             return msg(
                 "{player} places {card} in {territory} {reason}",
                 player=event.player,
@@ -209,13 +164,13 @@ def description(event: AnyEvent, before: MatchState, *, viewer: str | None = Non
                 territory=card_name(s, event.territory),
                 reason=PLACEMENT_TEXTS[event.reason],
             )
-        case DeploymentFinished():
+        case ev.DeploymentFinished():
             return msg("{player} finishes deploying", player=event.player)
-        case CostPaid():
+        case ev.CostPaid():
             return _cost_paid(s, event)
-        case CardSummoned():
+        case ev.CardSummoned():
             return _summoned(s, event)
-        case SkillRegistered():
+        case ev.SkillRegistered():
             if event.target:
                 return msg(
                     "{player} registers skill {skill} of {card} as {object}, targeting {target}",
@@ -232,7 +187,7 @@ def description(event: AnyEvent, before: MatchState, *, viewer: str | None = Non
                 card=card_name(s, event.card),
                 object=event.object_id,
             )
-        case SkillTriggered():
+        case ev.SkillTriggered():
             return msg(
                 "Skill {skill} of {card} triggers for {player} as {object}",
                 skill=event.skill,
@@ -240,9 +195,9 @@ def description(event: AnyEvent, before: MatchState, *, viewer: str | None = Non
                 player=event.player,
                 object=event.object_id,
             )
-        case ObjectResulted():
+        case ev.ObjectResulted():
             return _resulted(s, event, viewer)
-        case AttackersEnteredBattle():
+        case ev.AttackersEnteredBattle():
             if not event.followers:
                 return msg("{player} enters no attackers into battle", player=event.player)
             return msg(
@@ -250,9 +205,9 @@ def description(event: AnyEvent, before: MatchState, *, viewer: str | None = Non
                 player=event.player,
                 cards=cards_text(s, event.followers),
             )
-        case AttackDeclared():
+        case ev.AttackDeclared():
             return _attacks(s, event)
-        case BlockersEnteredBattle():
+        case ev.BlockersEnteredBattle():
             if not event.followers:
                 return msg("{player} enters no blockers into battle", player=event.player)
             return msg(
@@ -260,9 +215,9 @@ def description(event: AnyEvent, before: MatchState, *, viewer: str | None = Non
                 player=event.player,
                 cards=cards_text(s, event.followers),
             )
-        case BlocksAssigned():
+        case ev.BlocksAssigned():
             return _blocks(s, event)
-        case FollowerDamageAssigned():
+        case ev.FollowerDamageAssigned():
             if not event.allocations:
                 return msg("{player} assigns no damage", player=event.player)
             return msg(
@@ -270,7 +225,7 @@ def description(event: AnyEvent, before: MatchState, *, viewer: str | None = Non
                 player=event.player,
                 allocations=_allocations(s, event.allocations),
             )
-        case CombatDamageRegistered():
+        case ev.CombatDamageRegistered():
             allocations = _allocations(s, event.allocations)
             if event.kind == ObjectKind.COMBAT_DAMAGE_TERRITORY:
                 return msg(
@@ -283,11 +238,11 @@ def description(event: AnyEvent, before: MatchState, *, viewer: str | None = Non
                 object=event.object_id,
                 allocations=allocations,
             )
-        case FollowersDestroyed():
+        case ev.FollowersDestroyed():
             return msg("Followers destroyed: {cards}", cards=cards_text(s, event.cards))
-        case TerritoriesDestroyed():
+        case ev.TerritoriesDestroyed():
             return msg("Territories destroyed: {cards}", cards=cards_text(s, event.cards))
-        case VictoryPointGained():
+        case ev.VictoryPointGained():
             if s.has_player(event.player):
                 return msg(
                     "{player} gains a Victory Point (now {vp}): {opponent} has no Territory left",
@@ -300,23 +255,23 @@ def description(event: AnyEvent, before: MatchState, *, viewer: str | None = Non
                 player=event.player,
                 opponent=event.opponent,
             )
-        case BecameReturnHome():
+        case ev.BecameReturnHome():
             return msg("Return Home (slid): {cards}", cards=cards_text(s, event.cards))
-        case BecameStray():
+        case ev.BecameStray():
             return msg("Stray: {cards}", cards=cards_text(s, event.cards))
-        case HandLimitDiscarded():
+        case ev.HandLimitDiscarded():
             return msg(
                 "{player} discards to the hand limit: {cards}",
                 player=event.player,
                 cards=cards_text(s, event.cards),
             )
-        case TurnCleanedUp():
+        case ev.TurnCleanedUp():
             return msg("Cleanup: all damage is removed and end-of-turn effects end")
         case _:
             assert_never(event)
 
 
-def _started(event: MatchStarted) -> Msg:
+def _started(event: ev.MatchStarted) -> Msg:
     seats = []
     for seat in event.seats:
         text = seat.player + (f" ({seat.name})" if seat.name else "")
@@ -350,7 +305,7 @@ def _started(event: MatchStarted) -> Msg:
     return started
 
 
-def _ruling(event: JudgeRulingIssued, before: MatchState, viewer: str | None) -> Msg:
+def _ruling(event: ev.JudgeRulingIssued, before: MatchState, viewer: str | None) -> Msg:
     what: Msg
     match event.kind:
         case RulingKind.WARNING:
@@ -374,7 +329,7 @@ def _ruling(event: JudgeRulingIssued, before: MatchState, viewer: str | None) ->
     )
 
 
-def _supply_taken(s: MatchState, event: SupplyTaken, viewer: str | None) -> Msg:
+def _supply_taken(s: MatchState, event: ev.SupplyTaken, viewer: str | None) -> Msg:
     parts: list[Msg | str] = []
     if event.cards:
         parts.append(drawn(s, event.player, event.cards, viewer))
@@ -385,7 +340,7 @@ def _supply_taken(s: MatchState, event: SupplyTaken, viewer: str | None) -> Msg:
     return msg("{player} takes {what}", player=event.player, what=joined_and(parts))
 
 
-def _cost_paid(s: MatchState, event: CostPaid) -> Msg:
+def _cost_paid(s: MatchState, event: ev.CostPaid) -> Msg:
     """What was paid, for what: gold, slid cards (R-SKL-2), both, or nothing.
 
     ``p1 pays 5 gold for X``, ``p2 pays by sliding Y for skill s1 of Y``,
@@ -408,7 +363,7 @@ def _cost_paid(s: MatchState, event: CostPaid) -> Msg:
     return msg("{player} pays {paid} for {what}", player=event.player, paid=paid, what=what)
 
 
-def _summoned(s: MatchState, event: CardSummoned) -> Msg:
+def _summoned(s: MatchState, event: ev.CardSummoned) -> Msg:
     text = msg("{player} summons {card}", player=event.player, card=card_name(s, event.card))
     cost = s.pending_cost
     if cost is not None and cost.card == event.card and cost.skill is None:
@@ -420,7 +375,7 @@ def _summoned(s: MatchState, event: CardSummoned) -> Msg:
     return msg("{summon} as {object}", summon=text, object=event.object_id)
 
 
-def _attacks(s: MatchState, event: AttackDeclared) -> Msg:
+def _attacks(s: MatchState, event: ev.AttackDeclared) -> Msg:
     if not event.attacks:
         return msg("{player} declares no attack", player=event.player)
     attacks: Msg | str = ""
@@ -434,7 +389,7 @@ def _attacks(s: MatchState, event: AttackDeclared) -> Msg:
     return msg("{player} declares: {attacks}", player=event.player, attacks=attacks)
 
 
-def _blocks(s: MatchState, event: BlocksAssigned) -> Msg:
+def _blocks(s: MatchState, event: ev.BlocksAssigned) -> Msg:
     if not event.blocks:
         return msg("{player} assigns no blocks", player=event.player)
     by_attacker: dict[str, list[str]] = {}
@@ -495,7 +450,7 @@ def _entered(s: MatchState, obj: RegisterObject, card: str) -> Msg:
     return msg("{card} enters play as Stray", card=name)
 
 
-def _resulted(s: MatchState, event: ObjectResulted, viewer: str | None) -> Msg:
+def _resulted(s: MatchState, event: ev.ObjectResulted, viewer: str | None) -> Msg:
     obj = next((o for o in reversed(s.register) if o.id == event.object_id), None)
     parts: list[Msg] = []
     if obj is not None and obj.kind == ObjectKind.SUMMON and obj.card is not None:

@@ -28,29 +28,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from vwlog.events import (
-    GAME_EVENT,
-    Allocation,
-    AnyEvent,
-    Attack,
-    AttackDeclared,
-    AttackersEnteredBattle,
-    Block,
-    BlockersEnteredBattle,
-    BlocksAssigned,
-    CardSummoned,
-    Conceded,
-    CostPaid,
-    DeckRevealed,
-    DeploymentFinished,
-    FollowerDamageAssigned,
-    HandLimitDiscarded,
-    PriorityPassed,
-    PropertyPlaced,
-    SkillRegistered,
-    SupplyChosen,
-    acting_player,
-)
+from vwlog import events as ev
 from vwlog.model.errors import UnknownPlayerError, UnknownVerbError, UsageError
 from vwlog.model.text import closest, did_you_mean, msg
 from vwlog.model.types import PlacementReason, SupplyOption
@@ -106,7 +84,7 @@ class Verb:
     syntax: str
     """``summon CARD [TERRITORY]``: the words it takes."""
     help: str
-    parse: Callable[[_Board, list[str]], list[AnyEvent]]
+    parse: Callable[[_Board, list[str]], list[ev.AnyEvent]]
 
 
 def _pairs(words: Sequence[str], what: str) -> list[tuple[str, str]]:
@@ -124,14 +102,14 @@ def _at_most(words: Sequence[str], n: int) -> None:
         raise DecisionSyntaxError(f"unexpected words {' '.join(words[n:])!r}")
 
 
-def _pass(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _pass(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     _at_most(words, 0)
-    return [PriorityPassed(player=b.player)]
+    return [ev.PriorityPassed(player=b.player)]
 
 
-def _supply(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _supply(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     _at_most(words, 1)
-    return [SupplyChosen(player=b.player, option=SupplyOption(words[0].upper()))]
+    return [ev.SupplyChosen(player=b.player, option=SupplyOption(words[0].upper()))]
 
 
 def _known_ids(state: MatchState) -> set[str]:
@@ -203,16 +181,16 @@ def _target(b: _Board, word: str) -> str:
     raise _unknown(word, known)
 
 
-def _cost_of_card(b: _Board, card: str) -> CostPaid:
+def _cost_of_card(b: _Board, card: str) -> ev.CostPaid:
     card = _card(b, card)
     try:
         gold = b.state.defn(card).cost
     except KeyError as err:
         raise DecisionSyntaxError(f"unknown card {card!r}") from err
-    return CostPaid(player=b.player, card=card, gold=gold)
+    return ev.CostPaid(player=b.player, card=card, gold=gold)
 
 
-def _cost_of_skill(b: _Board, card: str, skill_id: str) -> CostPaid:
+def _cost_of_skill(b: _Board, card: str, skill_id: str) -> ev.CostPaid:
     card = _card(b, card)
     if card not in b.state.instances:
         raise DecisionSyntaxError(f"unknown card {card!r}")
@@ -224,7 +202,7 @@ def _cost_of_skill(b: _Board, card: str, skill_id: str) -> CostPaid:
             said = msg("{card} has no skill {skill}", card=card, skill=repr(skill_id))
             raise DecisionSyntaxError(did_you_mean(said, hint))
         raise DecisionSyntaxError(f"{card} has no skill {skill_id!r}")
-    return CostPaid(
+    return ev.CostPaid(
         player=b.player,
         card=card,
         skill=skill_id,
@@ -244,18 +222,18 @@ def _paid(b: _Board, card: str, skill: str | None) -> bool:
     )
 
 
-def _pay(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _pay(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     _at_most(words, 2)
     if len(words) == 2:
         return [_cost_of_skill(b, words[0], words[1])]
     return [_cost_of_card(b, words[0])]
 
 
-def _summon(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _summon(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     _at_most(words, 2)
     card = _card(b, words[0])
     territory = _card(b, words[1]) if len(words) > 1 else None
-    summoned = CardSummoned(
+    summoned = ev.CardSummoned(
         player=b.player, card=card, object_id=b.next_object(), territory=territory
     )
     if _paid(b, card, None):
@@ -263,10 +241,10 @@ def _summon(b: _Board, words: list[str]) -> list[AnyEvent]:
     return [_cost_of_card(b, card), summoned]
 
 
-def _skill(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _skill(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     _at_most(words, 3)
     card, skill_id = _card(b, words[0]), words[1]
-    registered = SkillRegistered(
+    registered = ev.SkillRegistered(
         player=b.player,
         card=card,
         skill=skill_id,
@@ -286,44 +264,46 @@ def _placement_reason(b: _Board) -> PlacementReason:
     return PlacementReason.DEPLOY_PHASE
 
 
-def _place(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _place(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     _at_most(words, 2)
     card, territory = _card(b, words[0]), _card(b, words[1])
     return [
-        PropertyPlaced(player=b.player, card=card, territory=territory, reason=_placement_reason(b))
+        ev.PropertyPlaced(
+            player=b.player, card=card, territory=territory, reason=_placement_reason(b)
+        )
     ]
 
 
-def _done(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _done(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     _at_most(words, 0)
-    return [DeploymentFinished(player=b.player)]
+    return [ev.DeploymentFinished(player=b.player)]
 
 
-def _attackers(b: _Board, words: list[str]) -> list[AnyEvent]:
-    return [AttackersEnteredBattle(player=b.player, followers=_cards(b, words))]
+def _attackers(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
+    return [ev.AttackersEnteredBattle(player=b.player, followers=_cards(b, words))]
 
 
-def _declare(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _declare(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     attacks = tuple(
-        Attack(follower=_card(b, f), target=_card(b, t))
+        ev.Attack(follower=_card(b, f), target=_card(b, t))
         for f, t in _pairs(words, "FOLLOWER:TERRITORY")
     )
-    return [AttackDeclared(player=b.player, attacks=attacks)]
+    return [ev.AttackDeclared(player=b.player, attacks=attacks)]
 
 
-def _blockers(b: _Board, words: list[str]) -> list[AnyEvent]:
-    return [BlockersEnteredBattle(player=b.player, followers=_cards(b, words))]
+def _blockers(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
+    return [ev.BlockersEnteredBattle(player=b.player, followers=_cards(b, words))]
 
 
-def _blocks(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _blocks(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     blocks = tuple(
-        Block(blocker=_card(b, x), attacker=_card(b, y))
+        ev.Block(blocker=_card(b, x), attacker=_card(b, y))
         for x, y in _pairs(words, "BLOCKER:ATTACKER")
     )
-    return [BlocksAssigned(player=b.player, blocks=blocks)]
+    return [ev.BlocksAssigned(player=b.player, blocks=blocks)]
 
 
-def _damage(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _damage(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     if words:
         allocations = []
         for w in words:
@@ -331,11 +311,11 @@ def _damage(b: _Board, words: list[str]) -> list[AnyEvent]:
             if len(parts) != 3 or not parts[0] or not parts[1] or not parts[2].isdigit():
                 raise DecisionSyntaxError(f"{w!r} is not SOURCE:RECIPIENT:AMOUNT")
             allocations.append(
-                Allocation(
+                ev.Allocation(
                     source=_card(b, parts[0]), recipient=_card(b, parts[1]), amount=int(parts[2])
                 )
             )
-        return [FollowerDamageAssigned(player=b.player, allocations=tuple(allocations))]
+        return [ev.FollowerDamageAssigned(player=b.player, allocations=tuple(allocations))]
     if str(b.expected.kind) != "damage":
         raise DecisionSyntaxError(
             f"no damage distribution is open now ({b.player} must decide: {b.expected.kind})"
@@ -346,18 +326,18 @@ def _damage(b: _Board, words: list[str]) -> list[AnyEvent]:
     return [options[0]]
 
 
-def _discard(b: _Board, words: list[str]) -> list[AnyEvent]:
-    return [HandLimitDiscarded(player=b.player, cards=_cards(b, words))]
+def _discard(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
+    return [ev.HandLimitDiscarded(player=b.player, cards=_cards(b, words))]
 
 
-def _concede(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _concede(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     _at_most(words, 0)
-    return [Conceded(player=b.player)]
+    return [ev.Conceded(player=b.player)]
 
 
-def _reveal(b: _Board, words: list[str]) -> list[AnyEvent]:
+def _reveal(b: _Board, words: list[str]) -> list[ev.AnyEvent]:
     _at_most(words, 1)
-    return [DeckRevealed(player=b.player, salt=words[0])]
+    return [ev.DeckRevealed(player=b.player, salt=words[0])]
 
 
 _TABLE: tuple[Verb, ...] = (
@@ -429,7 +409,7 @@ def decision_syntax() -> str:
 
 def parse_decision(
     text: str, ruleset: Ruleset, state: MatchState, *, by_name: bool = True
-) -> list[AnyEvent]:
+) -> list[ev.AnyEvent]:
     """The events a decision's words stand for, read against ``state`` (one, or two for a
     ``summon``/``skill`` whose cost is not paid yet). With ``by_name`` false, cards are named
     by id only (a seat that may not see every card must not learn, from how a name is read,
@@ -441,7 +421,7 @@ def parse_decision(
     text = text.strip()
     if text.startswith("{"):
         try:
-            return [GAME_EVENT.validate_json(text)]
+            return [ev.GAME_EVENT.validate_json(text)]
         except ValidationError as err:
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
@@ -482,53 +462,53 @@ def parse_decision(
         ) from err
 
 
-def _words(event: AnyEvent, state: MatchState) -> str | None:
+def _words(event: ev.AnyEvent, state: MatchState) -> str | None:
     """The words for one decision event, or ``None`` where no verb says it."""
     match event:
-        case PriorityPassed():
+        case ev.PriorityPassed():
             return "pass"
-        case SupplyChosen(option=option):
+        case ev.SupplyChosen(option=option):
             return f"supply {option.value}"
-        case CostPaid(card=card, skill=None):
+        case ev.CostPaid(card=card, skill=None):
             return f"pay {card}"
-        case CostPaid(card=card, skill=skill):
+        case ev.CostPaid(card=card, skill=skill):
             return f"pay {card} {skill}"
-        case CardSummoned(card=card, territory=territory):
+        case ev.CardSummoned(card=card, territory=territory):
             return " ".join(["summon", card, *([territory] if territory else [])])
-        case SkillRegistered(card=card, skill=skill, target=target):
+        case ev.SkillRegistered(card=card, skill=skill, target=target):
             return " ".join(["skill", card, skill, *([target] if target else [])])
-        case PropertyPlaced(card=card, territory=territory):
+        case ev.PropertyPlaced(card=card, territory=territory):
             return f"place {card} {territory}"
-        case DeploymentFinished():
+        case ev.DeploymentFinished():
             return "done"
-        case AttackersEnteredBattle(followers=followers):
+        case ev.AttackersEnteredBattle(followers=followers):
             return " ".join(["attackers", *followers])
-        case AttackDeclared(attacks=attacks):
+        case ev.AttackDeclared(attacks=attacks):
             return " ".join(["declare", *(f"{a.follower}:{a.target}" for a in attacks)])
-        case BlockersEnteredBattle(followers=followers):
+        case ev.BlockersEnteredBattle(followers=followers):
             return " ".join(["blockers", *followers])
-        case BlocksAssigned(blocks=blocks):
+        case ev.BlocksAssigned(blocks=blocks):
             return " ".join(["blocks", *(f"{x.blocker}:{x.attacker}" for x in blocks)])
-        case FollowerDamageAssigned(allocations=allocations) if allocations:
+        case ev.FollowerDamageAssigned(allocations=allocations) if allocations:
             return " ".join(
                 ["damage", *(f"{a.source}:{a.recipient}:{a.amount}" for a in allocations)]
             )
-        case HandLimitDiscarded(cards=cards):
+        case ev.HandLimitDiscarded(cards=cards):
             return " ".join(["discard", *cards])
-        case Conceded():
+        case ev.Conceded():
             return "concede"
-        case DeckRevealed(salt=salt) if salt and not any(c.isspace() for c in salt):
+        case ev.DeckRevealed(salt=salt) if salt and not any(c.isspace() for c in salt):
             return f"reveal {salt}"
     return None
 
 
-def format_decision(event: AnyEvent, ruleset: Ruleset, state: MatchState) -> str:
+def format_decision(event: ev.AnyEvent, ruleset: Ruleset, state: MatchState) -> str:
     """The words for a decision made at ``state`` (the board before it): the inverse of
     `parse_decision`. Words that would not read back as exactly ``event`` (an illegal event, a
     judge's ruling, a fork marker) give way to its compact JSON, which always does."""
     words = _words(event, state)
     if words is not None:
-        who = acting_player(event)
+        who = ev.acting_player(event)
         if who is not None and who != expect(ruleset, state).player:
             words = f"{who}: {words}"
         if any(not w or w.endswith(":") for w in words.split(" ")[1:]):

@@ -9,17 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, assert_never
 
-from vwlog.events import (
-    CardMoved,
-    CardsDrawn,
-    DamageDealt,
-    DeckReordered,
-    Effect,
-    GoldChanged,
-    HonorChanged,
-    StatChanged,
-    StatusChanged,
-)
+from vwlog import events as ev
 from vwlog.games.vw.boardview import _sees
 from vwlog.model.text import Msg, msg
 from vwlog.model.types import Expiry, PlacementReason, Step, SupplyOption, Zone
@@ -127,16 +117,18 @@ def drawn(state: MatchState, player: str, cards: tuple[str, ...], viewer: str | 
     return n_cards(len(cards))
 
 
-def describe_effect(effect: Effect, before: MatchState, *, viewer: str | None = None) -> str:
+def describe_effect(effect: ev.Effect, before: MatchState, *, viewer: str | None = None) -> str:
     """One clause of English for an effect inside `ObjectResulted` (see `describe`)."""
     return str(description_of_effect(effect, before, viewer=viewer))
 
 
-def description_of_effect(effect: Effect, before: MatchState, *, viewer: str | None = None) -> Msg:
+def description_of_effect(
+    effect: ev.Effect, before: MatchState, *, viewer: str | None = None
+) -> Msg:
     """`describe_effect`'s clause as a template and its values."""
     s = before
     match effect:
-        case StatChanged():
+        case ev.StatChanged():
             sign = "+" if effect.delta >= 0 else ""
             return msg(
                 "{card} gets {stat} {delta} {expiry}",
@@ -145,21 +137,21 @@ def description_of_effect(effect: Effect, before: MatchState, *, viewer: str | N
                 delta=f"{sign}{effect.delta}",
                 expiry=EXPIRY_TEXTS[effect.expires],
             )
-        case GoldChanged():
+        case ev.GoldChanged():
             if effect.delta >= 0:
                 return msg("{player} gains {n} gold", player=effect.player, n=effect.delta)
             return msg("{player} loses {n} gold", player=effect.player, n=-effect.delta)
-        case HonorChanged():
+        case ev.HonorChanged():
             if effect.delta >= 0:
                 return msg("{player} gains {n} honor", player=effect.player, n=effect.delta)
             return msg("{player} loses {n} honor", player=effect.player, n=-effect.delta)
-        case CardsDrawn():
+        case ev.CardsDrawn():
             return msg(
                 "{player} draws {cards}",
                 player=effect.player,
                 cards=drawn(s, effect.player, effect.cards, viewer),
             )
-        case CardMoved():
+        case ev.CardMoved():
             source = FROM_TEXTS.get(effect.from_zone) if effect.from_zone is not None else None
             bottom = effect.bottom and effect.to_zone == Zone.FATE_DECK
             card = card_name(s, effect.card)
@@ -173,20 +165,20 @@ def description_of_effect(effect: Effect, before: MatchState, *, viewer: str | N
             if bottom:
                 return msg("{card} moves {zone} (bottom)", card=card, zone=zone)
             return msg("{card} moves {zone}", card=card, zone=zone)
-        case DeckReordered():
+        case ev.DeckReordered():
             return msg(
                 "{player} puts the top {n} cards of their Fate Deck back in another order",
                 player=effect.player,
                 n=len(effect.cards),
             )
-        case DamageDealt():
+        case ev.DamageDealt():
             return msg(
                 "{source} deals {amount} damage to {recipient}",
                 source=card_name(s, effect.source),
                 amount=effect.amount,
                 recipient=card_name(s, effect.recipient),
             )
-        case StatusChanged():
+        case ev.StatusChanged():
             if effect.slid:
                 return msg("{card} is slid", card=card_name(s, effect.card))
             return msg("{card} is unslid", card=card_name(s, effect.card))

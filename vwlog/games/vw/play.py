@@ -15,7 +15,7 @@ from vwlog.rules import check, next_consequences
 from vwlog.rules.effects import chooses, chosen_effects
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState
@@ -43,15 +43,30 @@ def advance(
         ChoiceError: a choice names an object whose skill leaves no choice, or more cards
             than it takes.
     """
+
+    def pick(state: MatchState, demanded: Sequence[AnyEvent], after: int) -> AnyEvent:
+        event = demanded[0]
+        if choices and type(event) is ObjectResulted and event.object_id in choices:
+            cards = choices.pop(event.object_id)
+            return _chosen(ruleset, state, event, cards, after=after)
+        return event
+
+    return consequences(ruleset, state, pick)
+
+
+def consequences(
+    ruleset: Ruleset,
+    state: MatchState,
+    pick: Callable[[MatchState, Sequence[AnyEvent], int], AnyEvent],
+) -> tuple[MatchState, list[AnyEvent]]:
+    """Apply every consequence the rules demand now, up to the next decision point: each time
+    the one ``pick`` makes of those demanded (given the state and how many came before)."""
     events: list[AnyEvent] = []
     for _ in range(CONSEQUENCE_LIMIT):
         demanded = next_consequences(ruleset, state)
         if not demanded:
             return state, events
-        event = demanded[0]
-        if choices and type(event) is ObjectResulted and event.object_id in choices:
-            cards = choices.pop(event.object_id)
-            event = _chosen(ruleset, state, event, cards, after=len(events))
+        event = pick(state, demanded, len(events))
         state = evolve(state, event)
         events.append(event)
     raise AssertionError("consequences did not reach a decision point")  # pragma: no cover
@@ -91,10 +106,7 @@ def play(
         IllegalEventError: the decision, or a chosen result, breaks rules here.
         ChoiceError: a choice cannot apply to its object.
     """
-    violations = check(ruleset, state, decision)
-    if violations:
-        raise IllegalEventError(None, event_type(decision), violations)
-    state = evolve(state, decision)
+    state = decided(ruleset, state, decision)
     try:
         state, events = advance(ruleset, state, choices)
     except IllegalEventError as err:  # a chosen result, after the decision
@@ -102,4 +114,16 @@ def play(
     return state, [decision, *events]
 
 
-__all__ = ["CONSEQUENCE_LIMIT", "Choices", "advance", "play"]
+def decided(ruleset: Ruleset, state: MatchState, decision: AnyEvent) -> MatchState:
+    """The board after ``decision``, checked first.
+
+    Raises:
+        IllegalEventError: the decision breaks rules here.
+    """
+    violations = check(ruleset, state, decision)
+    if violations:
+        raise IllegalEventError(None, event_type(decision), violations)
+    return evolve(state, decision)
+
+
+__all__ = ["CONSEQUENCE_LIMIT", "Choices", "advance", "consequences", "decided", "play"]

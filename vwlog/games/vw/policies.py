@@ -10,20 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from vwlog.events import (
-    AnyEvent,
-    AttackDeclared,
-    AttackersEnteredBattle,
-    BlockersEnteredBattle,
-    BlocksAssigned,
-    CardSummoned,
-    CostPaid,
-    DeploymentFinished,
-    PriorityPassed,
-    PropertyPlaced,
-    SkillRegistered,
-    SupplyChosen,
-)
+from vwlog import events as ev
 from vwlog.model.cards import DEFAULT_RULESET, CardDef, Target
 from vwlog.model.types import CardType, Phase, Stat, SupplyOption
 from vwlog.rules.common import can_attack, room
@@ -43,7 +30,9 @@ free skills)."""
 class Policy(Protocol):
     """Chooses one of the legal decisions."""
 
-    def choose(self, state: MatchState, player: str, options: Sequence[AnyEvent]) -> AnyEvent: ...
+    def choose(
+        self, state: MatchState, player: str, options: Sequence[ev.AnyEvent]
+    ) -> ev.AnyEvent: ...
 
 
 class RandomPolicy:
@@ -53,9 +42,9 @@ class RandomPolicy:
         self.rng = rng
         self._window: tuple[int, str | None, str | None, int] = (0, None, None, 0)
 
-    def choose(self, state: MatchState, player: str, options: Sequence[AnyEvent]) -> AnyEvent:
+    def choose(self, state: MatchState, player: str, options: Sequence[ev.AnyEvent]) -> ev.AnyEvent:
         """Pick one option at random (passes and finishing weighted up)."""
-        quiet = [o for o in options if isinstance(o, (PriorityPassed, DeploymentFinished))]
+        quiet = [o for o in options if isinstance(o, (ev.PriorityPassed, ev.DeploymentFinished))]
         if quiet and self.rng.random() < 0.6:
             return quiet[0]
         return self.rng.choice(list(options))
@@ -83,38 +72,40 @@ class GreedyPolicy:
             self.plans[player] = self.rng.choices(self.PLANS, weights=(4, 3, 2))[0]
         return self.plans[player]
 
-    def choose(self, state: MatchState, player: str, options: Sequence[AnyEvent]) -> AnyEvent:
+    def choose(self, state: MatchState, player: str, options: Sequence[ev.AnyEvent]) -> ev.AnyEvent:
         """Choose by a fixed order of preferences."""
         first = options[0]
-        if isinstance(first, SupplyChosen):
+        if isinstance(first, ev.SupplyChosen):
             return self._supply(state, player, options)
-        if isinstance(first, AttackersEnteredBattle):
+        if isinstance(first, ev.AttackersEnteredBattle):
             return max(options, key=lambda o: _attack_value(state, o))
-        if isinstance(first, AttackDeclared):
+        if isinstance(first, ev.AttackDeclared):
             if self.plan(player) == "military":
                 return min(options, key=lambda o: _military_target(state, o))
             return min(options, key=lambda o: _target_score(state, o))
-        if isinstance(first, BlockersEnteredBattle):
+        if isinstance(first, ev.BlockersEnteredBattle):
             return max(options, key=lambda o: len(o.followers))  # type: ignore[union-attr]
-        if isinstance(first, BlocksAssigned):
+        if isinstance(first, ev.BlocksAssigned):
             return max(options, key=lambda o: _block_score(state, o))
-        if isinstance(first, (CardSummoned, SkillRegistered)):
+        if isinstance(first, (ev.CardSummoned, ev.SkillRegistered)):
             return max(options, key=lambda o: _registration_score(state, player, o))
-        if isinstance(first, (PropertyPlaced, DeploymentFinished)):
+        if isinstance(first, (ev.PropertyPlaced, ev.DeploymentFinished)):
             for o in options:
-                if isinstance(o, PropertyPlaced) and state.permanents[o.card].where != "GUARD":
+                if isinstance(o, ev.PropertyPlaced) and state.permanents[o.card].where != "GUARD":
                     return o
-            done = next((o for o in options if isinstance(o, DeploymentFinished)), None)
+            done = next((o for o in options if isinstance(o, ev.DeploymentFinished)), None)
             return done if done is not None else self._any(options)
-        if isinstance(first, PriorityPassed):
+        if isinstance(first, ev.PriorityPassed):
             return self._priority(state, player, options)
         return self._any(options)
 
-    def _any(self, options: Sequence[AnyEvent]) -> AnyEvent:
+    def _any(self, options: Sequence[ev.AnyEvent]) -> ev.AnyEvent:
         """One of options the heuristics do not rank: drawn, or the first without ``chance``."""
         return self.chance.choice(options) if self.chance is not None else options[0]
 
-    def _supply(self, state: MatchState, player: str, options: Sequence[AnyEvent]) -> AnyEvent:
+    def _supply(
+        self, state: MatchState, player: str, options: Sequence[ev.AnyEvent]
+    ) -> ev.AnyEvent:
         me = state.player(player)
         hand = len(me.hand)
         no_land = not state.territory_count(player) and not any(
@@ -128,21 +119,23 @@ class GreedyPolicy:
         )
         for want in prefer:
             for o in options:
-                if isinstance(o, SupplyChosen) and o.option == want:
+                if isinstance(o, ev.SupplyChosen) and o.option == want:
                     return o
         return self._any(options)
 
-    def _priority(self, state: MatchState, player: str, options: Sequence[AnyEvent]) -> AnyEvent:
+    def _priority(
+        self, state: MatchState, player: str, options: Sequence[ev.AnyEvent]
+    ) -> ev.AnyEvent:
         window = (state.turn, str(state.phase), str(state.step), len(state.register))
         key = (state.turn, str(state.phase), str(state.step), 0)
         used = self._registrations.get(key, 0)
         passing = options[0]
         if used >= REGISTRATIONS_PER_WINDOW:
             return passing
-        costs = [o for o in options if isinstance(o, CostPaid)]
-        best: tuple[float, AnyEvent] | None = None
+        costs = [o for o in options if isinstance(o, ev.CostPaid)]
+        best: tuple[float, ev.AnyEvent] | None = None
         for o in costs:
-            assert isinstance(o, CostPaid)
+            assert isinstance(o, ev.CostPaid)
             score = _cost_score(state, player, o, self.plan(player))
             if score > 0 and (best is None or score > best[0]):
                 best = (score, o)
@@ -153,16 +146,16 @@ class GreedyPolicy:
         return best[1]
 
 
-def _attack_value(state: MatchState, option: AnyEvent) -> float:
-    assert isinstance(option, AttackersEnteredBattle)
+def _attack_value(state: MatchState, option: ev.AnyEvent) -> float:
+    assert isinstance(option, ev.AttackersEnteredBattle)
     # enter with every Follower able to attack (Rush overcomes Fatigue); the others stay home
     return sum(1 if can_attack(state, f) else -1 for f in option.followers) + 0.001 * len(
         option.followers
     )
 
 
-def _target_score(state: MatchState, option: AnyEvent) -> float:
-    assert isinstance(option, AttackDeclared)
+def _target_score(state: MatchState, option: ev.AnyEvent) -> float:
+    assert isinstance(option, ev.AttackDeclared)
     score = 0.0
     for a in option.attacks:
         t = state.permanents[a.target]
@@ -173,16 +166,16 @@ def _target_score(state: MatchState, option: AnyEvent) -> float:
     return score + len({a.target for a in option.attacks}) * 3
 
 
-def _military_target(state: MatchState, option: AnyEvent) -> tuple[int, float]:
+def _military_target(state: MatchState, option: ev.AnyEvent) -> tuple[int, float]:
     """Concentrate on one Territory of the opponent closest to losing their last one."""
-    assert isinstance(option, AttackDeclared)
+    assert isinstance(option, ev.AttackDeclared)
     targets = {a.target for a in option.attacks}
     left = min(state.territory_count(state.permanents[t].controller) for t in targets)
     return (len(targets), left * 10 + _target_score(state, option))
 
 
-def _block_score(state: MatchState, option: AnyEvent) -> float:
-    assert isinstance(option, BlocksAssigned)
+def _block_score(state: MatchState, option: ev.AnyEvent) -> float:
+    assert isinstance(option, ev.BlocksAssigned)
     score = 0.0
     for b in option.blocks:
         atk = state.stat(b.attacker, Stat.ATK)
@@ -214,7 +207,7 @@ def _honor_of(defn: CardDef) -> int:
     )
 
 
-def _cost_score(state: MatchState, player: str, option: CostPaid, plan: str) -> float:
+def _cost_score(state: MatchState, player: str, option: ev.CostPaid, plan: str) -> float:
     d = state.defn(option.card)
     me = state.player(player)
     if option.skill is None:
@@ -257,13 +250,13 @@ def _cost_score(state: MatchState, player: str, option: CostPaid, plan: str) -> 
     return value - option.gold * 0.5
 
 
-def _registration_score(state: MatchState, player: str, option: AnyEvent) -> float:
-    if isinstance(option, CardSummoned):
+def _registration_score(state: MatchState, player: str, option: ev.AnyEvent) -> float:
+    if isinstance(option, ev.CardSummoned):
         if option.territory is None:
             return 0.0
         rs = state.ruleset or DEFAULT_RULESET
         return float(room(rs, state, option.territory))
-    assert isinstance(option, SkillRegistered)
+    assert isinstance(option, ev.SkillRegistered)
     if option.target is None:
         return 0.0
     target = state.permanents[option.target]

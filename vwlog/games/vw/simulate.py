@@ -11,16 +11,9 @@ import random
 import secrets
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Required, TypedDict, Unpack
 
-from vwlog.events import (
-    AnyEvent,
-    CardInstance,
-    EventRecord,
-    LogHeader,
-    MatchStarted,
-    Seat,
-)
+from vwlog import events as ev
 from vwlog.events.match import Shuffle, deck_commitment
 from vwlog.games.vw.chance import advance_by_chance, play_by_chance
 from vwlog.games.vw.play import advance, play
@@ -56,8 +49,8 @@ SALT_BYTES = 32
 class GeneratedMatch:
     """One generated match."""
 
-    header: LogHeader
-    records: tuple[EventRecord, ...]
+    header: ev.LogHeader
+    records: tuple[ev.EventRecord, ...]
     state: MatchState
     """The final state."""
 
@@ -101,7 +94,7 @@ def build_start(
     teams: Sequence[str | None] | None = None,
     match_format: MatchFormat = MatchFormat.DUEL,
     seed: int | None = None,
-) -> MatchStarted:
+) -> ev.MatchStarted:
     """A `MatchStarted` with shuffled decks and the cards they use.
 
     With ``rng`` (a simulation, a test): the decks are shuffled and the first player drawn by
@@ -129,11 +122,11 @@ def build_start(
             if secret
             else [f"{player}-{n + 1:03d}" for n in range(len(cards))]
         )
-        seat = Seat(
+        seat = ev.Seat(
             player=player,
             name=f"Player {i + 1}",
             team=teams[i] if teams else None,
-            deck=tuple(CardInstance(id=id_, card=c) for id_, c in zip(ids, cards, strict=True)),
+            deck=tuple(ev.CardInstance(id=id_, card=c) for id_, c in zip(ids, cards, strict=True)),
         )
         if secret:
             salt = secrets.token_hex(SALT_BYTES)
@@ -144,7 +137,7 @@ def build_start(
     first = seats[shuffler.randrange(len(seats))].player
     defs = tuple(c for c in pool.cards if c.id in used)
     shuffle: Shuffle | None = "secret" if secret else ("seeded" if seed is not None else None)
-    return MatchStarted(
+    return ev.MatchStarted(
         format=match_format,
         seats=tuple(seats),
         first_player=first,
@@ -176,7 +169,7 @@ class Generation:
 
     def __init__(
         self,
-        start: MatchStarted,
+        start: ev.MatchStarted,
         policy: Policy,
         *,
         match_id: str,
@@ -192,17 +185,22 @@ class Generation:
         ``None``: the first of each is taken, as `vwlog.games.vw.play` does."""
         self.drawn: Counter[str] = Counter()
         """How many choices among consequences ``chance`` drew, by kind."""
-        self.header = LogHeader(match_id=match_id, generator=generator)
+        self.header = ev.LogHeader(match_id=match_id, generator=generator)
         """The log's header (unsealed)."""
         self.state: MatchState = INITIAL
         """The state after the records yielded so far (the final state once they are all)."""
 
-    def records(self) -> Iterator[EventRecord]:
+    def whole(self) -> GeneratedMatch:
+        """Play the match through, keeping every record (what `generate` returns)."""
+        records = tuple(self.records())
+        return GeneratedMatch(header=self.header, records=records, state=self.state)
+
+    def records(self) -> Iterator[ev.EventRecord]:
         """Play the match, yielding its records (seq 1, 2, 3, ...) as they are made."""
         for seq, event in enumerate(self._events(), start=1):
-            yield EventRecord(seq=seq, event=event)
+            yield ev.EventRecord(seq=seq, event=event)
 
-    def _events(self) -> Iterator[AnyEvent]:
+    def _events(self) -> Iterator[ev.AnyEvent]:
         start, ruleset = self.start, self.start.ruleset
         state = evolve(INITIAL, start)
         self.state = state
@@ -232,22 +230,21 @@ class Generation:
             yield from applied
 
 
+class GenerationOptions(TypedDict, total=False):
+    """What `Generation` takes beside the start and the policy (and `generate` with them)."""
+
+    match_id: Required[str]
+    max_turns: int
+    generator: str | None
+    chance: random.Random | None
+
+
 def generate(
-    start: MatchStarted,
-    policy: Policy,
-    *,
-    match_id: str,
-    max_turns: int = 200,
-    generator: str | None = None,
-    chance: random.Random | None = None,
+    start: ev.MatchStarted, policy: Policy, **options: Unpack[GenerationOptions]
 ) -> GeneratedMatch:
     """Play a match from ``start`` until it is won or ``max_turns`` turns have been played
     (with ``chance``, the choices among consequences drawn by it, see `Generation`)."""
-    generation = Generation(
-        start, policy, match_id=match_id, max_turns=max_turns, generator=generator, chance=chance
-    )
-    records = tuple(generation.records())
-    return GeneratedMatch(header=generation.header, records=records, state=generation.state)
+    return Generation(start, policy, **options).whole()
 
 
 def match_format_for(players: int, teams: int | None) -> MatchFormat:
@@ -273,36 +270,30 @@ def match_format_for(players: int, teams: int | None) -> MatchFormat:
     )
 
 
+class SimulationOptions(TypedDict, total=False):
+    """What `simulation` takes beside the card pool (and `simulate` with it)."""
+
+    seed: Required[int]
+    index: int
+    players: int
+    teams: int | None
+    decks: Sequence[Sequence[str]] | None
+    policy: PolicyName
+    max_turns: int
+    ruleset: Ruleset
+
+
 def simulate(
     pool: CardPool,
     *,
-    seed: int,
-    index: int = 0,
-    players: int = 2,
-    teams: int | None = None,
-    decks: Sequence[Sequence[str]] | None = None,
-    policy: PolicyName = "greedy",
-    max_turns: int = 200,
-    ruleset: Ruleset = DEFAULT_RULESET,
     on_progress: Callable[[int], None] | None = None,
+    **options: Unpack[SimulationOptions],
 ) -> GeneratedMatch:
-    """Generate match number ``index`` of a run seeded with ``seed`` (deterministic)."""
-    generation = simulation(
-        pool,
-        seed=seed,
-        index=index,
-        players=players,
-        teams=teams,
-        decks=decks,
-        policy=policy,
-        max_turns=max_turns,
-        ruleset=ruleset,
-    )
-    match = GeneratedMatch(
-        header=generation.header, records=tuple(generation.records()), state=generation.state
-    )
+    """Generate match number ``index`` of a run seeded with ``seed`` (deterministic): the
+    options are `simulation`'s."""
+    match = simulation(pool, **options).whole()
     if on_progress is not None:
-        on_progress(index)
+        on_progress(options.get("index", 0))
     return match
 
 
@@ -372,10 +363,12 @@ __all__ = [
     "SALT_BYTES",
     "GeneratedMatch",
     "Generation",
+    "GenerationOptions",
     "GreedyPolicy",
     "Policy",
     "PolicyName",
     "RandomPolicy",
+    "SimulationOptions",
     "build_start",
     "generate",
     "make_policy",

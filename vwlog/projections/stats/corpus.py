@@ -11,11 +11,7 @@ from typing import TYPE_CHECKING, Self, TypeVar
 from pydantic import Field
 
 from vwlog.projections.stats.common import _Frozen, _Mutable, _parse_time
-from vwlog.projections.stats.metrics import (
-    MatchMetrics,
-    PlayerMetrics,
-    deck_archetype,
-)
+from vwlog.projections.stats.metrics import MatchMetrics, PlayerMetrics, deck_archetype
 from vwlog.projections.stats.wilson import WinCount
 
 if TYPE_CHECKING:

@@ -9,73 +9,10 @@ from collections import Counter
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, assert_never
 
-from vwlog.events import (
-    AttackDeclared,
-    AttackersEnteredBattle,
-    BecameReturnHome,
-    BecameStray,
-    BlockersEnteredBattle,
-    BlocksAssigned,
-    CardMoved,
-    CardsDrawn,
-    CardSummoned,
-    CombatDamageRegistered,
-    Conceded,
-    CostPaid,
-    DamageDealt,
-    DeckReordered,
-    DeckRevealed,
-    DeploymentFinished,
-    EventRecord,
-    FollowerDamageAssigned,
-    FollowersDestroyed,
-    GoldChanged,
-    GoldProduced,
-    HandLimitDiscarded,
-    HonorChanged,
-    JudgeRulingIssued,
-    LogHeader,
-    MatchForked,
-    MatchSealed,
-    MatchStarted,
-    MatchWon,
-    ObjectResulted,
-    OpeningHandDrawn,
-    PhaseStarted,
-    PriorityPassed,
-    PropertyPlaced,
-    RecordSigned,
-    SkillRegistered,
-    SkillTriggered,
-    StatChanged,
-    StatusChanged,
-    StepStarted,
-    SupplyChosen,
-    SupplyTaken,
-    TerritoriesDestroyed,
-    TurnCleanedUp,
-    TurnEnded,
-    TurnStarted,
-    Unslid,
-    VictoryPointGained,
-    acting_player,
-)
+from vwlog import events as ev
 from vwlog.model.types import CardType, SupplyOption
+from vwlog.projections.stats import metrics
 from vwlog.projections.stats.common import UNFINISHED, _parse_time
-from vwlog.projections.stats.metrics import (
-    PLAYER_COUNTS,
-    TEMPO_FIELDS,
-    CardInfo,
-    DecisionTiming,
-    MatchMetrics,
-    PlayerMetrics,
-    TrustedUse,
-    TurnPoint,
-    deck_faction,
-    deck_identity,
-    header_fields,
-    tempo_columns,
-)
 from vwlog.rules.effects import is_trusted
 
 if TYPE_CHECKING:
@@ -90,7 +27,7 @@ class ReplayStep(Protocol):
     """What the visitor reads of a `vwlog.engine.replay.Step`."""
 
     @property
-    def record(self) -> EventRecord: ...
+    def record(self) -> ev.EventRecord: ...
 
     @property
     def before(self) -> MatchState: ...
@@ -104,7 +41,7 @@ class ReplayStep(Protocol):
 
 _SUPPLY = tuple(sorted(o.value for o in SupplyOption))
 """The Supply packages, in the order a point's ``supply`` lists them."""
-_COLUMNS = (*PLAYER_COUNTS, "skills_registered", "skills_triggered", *_SUPPLY, "ended")
+_COLUMNS = (*metrics.PLAYER_COUNTS, "skills_registered", "skills_triggered", *_SUPPLY, "ended")
 _GOLD, _HONOR, _VP = len(_COLUMNS), len(_COLUMNS) + 1, len(_COLUMNS) + 2
 """A turn's row in `_Tally`: the counts, the sums of the per-card counts, the Supply choices
 by package, whether the turn ended (``1``), then gold, honor and VP at its end."""
@@ -240,12 +177,12 @@ class _Tally:
                 vp=vp,
                 supply={name: values[name] for name in _SUPPLY if values[name]},
             )
-            yield tuple(values[name] for name in TEMPO_FIELDS)
+            yield tuple(values[name] for name in metrics.TEMPO_FIELDS)
 
-    def tempo(self, final: tuple[int, int, int]) -> tuple[TurnPoint, ...]:
+    def tempo(self, final: tuple[int, int, int]) -> tuple[metrics.TurnPoint, ...]:
         """The points of `points` as models."""
         return tuple(
-            TurnPoint(**dict(zip(TEMPO_FIELDS, values, strict=True)))
+            metrics.TurnPoint(**dict(zip(metrics.TEMPO_FIELDS, values, strict=True)))
             for values in self.points(final)
         )
 
@@ -261,20 +198,20 @@ class MatchMetricsVisitor:
     """
 
     def __init__(self) -> None:
-        self._header: LogHeader | None = None
-        self._start: MatchStarted | None = None
+        self._header: ev.LogHeader | None = None
+        self._start: ev.MatchStarted | None = None
         self._tally: dict[str, _Tally] = {}
-        self._won: MatchWon | None = None
+        self._won: ev.MatchWon | None = None
         self._events = 0
         self._decisions = 0
         self._violations = 0
         self._depth = 0
         self._final: MatchState | None = None
-        self._trusted: list[TrustedUse] = []
+        self._trusted: list[metrics.TrustedUse] = []
 
     # -- the visitor protocol ------------------------------------------------------------------
 
-    def begin_match(self, header: LogHeader | None) -> None:
+    def begin_match(self, header: ev.LogHeader | None) -> None:
         """Keep the header (match id, creation time)."""
         self._header = header
 
@@ -288,11 +225,11 @@ class MatchMetricsVisitor:
             self._decisions += 1
             self._time_decision(event, record.at)
         before, after = step.before, step.after
-        if not before.started and type(event) is not MatchStarted:
+        if not before.started and type(event) is not ev.MatchStarted:
             # before match_started no player has a tally: the record breaks R-SET-1 (the engine
             # says so once, at its first such event) and adds nothing to the statistics
             return
-        if isinstance(event, ObjectResulted):
+        if isinstance(event, ev.ObjectResulted):
             self._note_trusted(event, record.seq, before)
         try:
             if after.permanents is not before.permanents:
@@ -312,7 +249,7 @@ class MatchMetricsVisitor:
             if not first.ended(final.turn):
                 self._snapshot(final)
 
-    def result(self, *, tempo: bool = True) -> MatchMetrics:
+    def result(self, *, tempo: bool = True) -> metrics.MatchMetrics:
         """The metrics of the match (without ``tempo``, every player's ``tempo`` left empty:
         `tempo_columns` gives the points).
 
@@ -345,21 +282,21 @@ class MatchMetricsVisitor:
                 seat.player == winner or (team is not None and seat.team == team)
             )
             players.append(
-                PlayerMetrics(
+                metrics.PlayerMetrics(
                     player=seat.player,
                     seat=seat_no,
                     order=order[seat.player],
                     team=seat.team,
                     won=won,
-                    deck_id=deck_identity(cards, sub),
-                    faction=deck_faction(factions),
+                    deck_id=metrics.deck_identity(cards, sub),
+                    faction=metrics.deck_faction(factions),
                     deck_size=len(cards) + len(sub),
                     deck=dict(sorted(Counter(cards + sub).items())),
                     supply={o.value: t[o.value] for o in SupplyOption},
                     final_gold=last[0],
                     final_honor=last[1],
                     final_vp=last[2],
-                    **{name: t[name] for name in PLAYER_COUNTS},
+                    **{name: t[name] for name in metrics.PLAYER_COUNTS},
                     skills_registered=dict(sorted(tally.skills.items())),
                     skills_triggered=dict(sorted(tally.triggered.items())),
                     played=dict(sorted(tally.played.items())),
@@ -367,8 +304,8 @@ class MatchMetricsVisitor:
                     decision_time=_timing(tally.intervals),
                 )
             )
-        return MatchMetrics(
-            **header_fields(self._header),
+        return metrics.MatchMetrics(
+            **metrics.header_fields(self._header),
             ruleset=start.ruleset.id,
             ruleset_version=start.ruleset.version,
             format=str(start.format),
@@ -383,7 +320,7 @@ class MatchMetricsVisitor:
             violations=self._violations,
             max_register_depth=self._depth,
             cards={
-                c.id: CardInfo(
+                c.id: metrics.CardInfo(
                     name=c.name, type=str(c.type), faction=str(c.faction) if c.faction else None
                 )
                 for c in start.cards
@@ -403,7 +340,7 @@ class MatchMetricsVisitor:
             msg = "no match_started event: nothing to measure"
             raise ValueError(msg)
         return {
-            player: tempo_columns(tally.points(self._last(player)))
+            player: metrics.tempo_columns(tally.points(self._last(player)))
             for player, tally in self._tally.items()
         }
 
@@ -419,21 +356,21 @@ class MatchMetricsVisitor:
         tally = self._tally
         turn = before.turn
         match event:
-            case MatchStarted():
+            case ev.MatchStarted():
                 if self._start is None:
                     self._start = event
                     self._tally = {s.player: _Tally() for s in event.seats}
-            case GoldProduced():
+            case ev.GoldProduced():
                 tally[event.player].add(turn, GOLD_PRODUCED, event.amount)
-            case SupplyChosen():
+            case ev.SupplyChosen():
                 tally[event.player].supply(turn, event.option.value)
-            case SupplyTaken():
+            case ev.SupplyTaken():
                 t = tally[event.player]
                 t.add(turn, GOLD_SUPPLY, event.gold)
                 t.add(turn, DRAWN_SUPPLY, len(event.cards))
-            case CostPaid():
+            case ev.CostPaid():
                 tally[event.player].add(turn, GOLD_SPENT, event.gold)
-            case CardSummoned():
+            case ev.CardSummoned():
                 t = tally[event.player]
                 defn = before.defn(event.card)
                 t.card(turn, PLAYED, defn.id)
@@ -442,54 +379,54 @@ class MatchMetricsVisitor:
                 elif defn.type == CardType.FOLLOWER:
                     t.add(turn, FOLLOWERS_SUMMONED)
                 self._registered(event.player, turn, after)
-            case SkillRegistered():
+            case ev.SkillRegistered():
                 tally[event.player].card(turn, SKILLS, before.instances.get(event.card, event.card))
                 self._registered(event.player, turn, after)
-            case SkillTriggered():
+            case ev.SkillTriggered():
                 card = before.instances.get(event.card, event.card)
                 tally[event.player].card(turn, TRIGGERED, card)
                 self._registered(event.player, turn, after)
-            case CombatDamageRegistered():
+            case ev.CombatDamageRegistered():
                 self._registered(before.active, turn, after)
-            case ObjectResulted():
+            case ev.ObjectResulted():
                 self._resulted(event, before)
-            case AttackDeclared():
+            case ev.AttackDeclared():
                 if event.attacks:
                     t = tally[event.player]
                     t.add(turn, ATTACKS)
                     t.add(turn, ATTACKERS, len(event.attacks))
-            case BlocksAssigned():
+            case ev.BlocksAssigned():
                 tally[event.player].add(turn, BLOCKS, len(event.blocks))
-            case HandLimitDiscarded():
+            case ev.HandLimitDiscarded():
                 tally[event.player].add(turn, DISCARDED, len(event.cards))
-            case TurnEnded():
+            case ev.TurnEnded():
                 self._snapshot(after)
-            case MatchWon():
+            case ev.MatchWon():
                 self._won = event
             case (
-                OpeningHandDrawn()
-                | DeckRevealed()
-                | Conceded()
-                | JudgeRulingIssued()
-                | MatchForked()
-                | MatchSealed()
-                | RecordSigned()
-                | TurnStarted()
-                | PhaseStarted()
-                | StepStarted()
-                | PriorityPassed()
-                | Unslid()
-                | PropertyPlaced()
-                | DeploymentFinished()
-                | AttackersEnteredBattle()
-                | BlockersEnteredBattle()
-                | FollowerDamageAssigned()
-                | FollowersDestroyed()
-                | TerritoriesDestroyed()
-                | VictoryPointGained()
-                | BecameReturnHome()
-                | BecameStray()
-                | TurnCleanedUp()
+                ev.OpeningHandDrawn()
+                | ev.DeckRevealed()
+                | ev.Conceded()
+                | ev.JudgeRulingIssued()
+                | ev.MatchForked()
+                | ev.MatchSealed()
+                | ev.RecordSigned()
+                | ev.TurnStarted()
+                | ev.PhaseStarted()
+                | ev.StepStarted()
+                | ev.PriorityPassed()
+                | ev.Unslid()
+                | ev.PropertyPlaced()
+                | ev.DeploymentFinished()
+                | ev.AttackersEnteredBattle()
+                | ev.BlockersEnteredBattle()
+                | ev.FollowerDamageAssigned()
+                | ev.FollowersDestroyed()
+                | ev.TerritoriesDestroyed()
+                | ev.VictoryPointGained()
+                | ev.BecameReturnHome()
+                | ev.BecameStray()
+                | ev.TurnCleanedUp()
             ):
                 pass  # no metric reads these (losses come from the board, below)
             case _:
@@ -501,19 +438,19 @@ class MatchMetricsVisitor:
         if player is not None and player in self._tally:
             self._tally[player].deepest(turn, depth)
 
-    def _note_trusted(self, event: ObjectResulted, seq: int, before: MatchState) -> None:
+    def _note_trusted(self, event: ev.ObjectResulted, seq: int, before: MatchState) -> None:
         obj = next((o for o in before.register if o.id == event.object_id), None)
         if obj is not None and is_trusted(before, obj):
             card = before.instances.get(obj.card) if obj.card else None
             self._trusted.append(
-                TrustedUse(seq=seq, card=card, skill=obj.skill, effects=len(event.effects))
+                metrics.TrustedUse(seq=seq, card=card, skill=obj.skill, effects=len(event.effects))
             )
 
-    def _resulted(self, event: ObjectResulted, before: MatchState) -> None:
+    def _resulted(self, event: ev.ObjectResulted, before: MatchState) -> None:
         turn = before.turn
         for effect in event.effects:
             match effect:
-                case DamageDealt():
+                case ev.DamageDealt():
                     target = before.permanents.get(effect.recipient)
                     if target is None:
                         continue  # damage on a card no longer in play marks nothing
@@ -530,14 +467,18 @@ class MatchMetricsVisitor:
                         self._tally[who].add(turn, DAMAGE_TERRITORIES, effect.amount)
                     elif kind == CardType.FOLLOWER:
                         self._tally[who].add(turn, DAMAGE_FOLLOWERS, effect.amount)
-                case GoldChanged():
+                case ev.GoldChanged():
                     if effect.player in self._tally:
                         self._tally[effect.player].add(turn, GOLD_EFFECTS, effect.delta)
-                case CardsDrawn():
+                case ev.CardsDrawn():
                     if effect.player in self._tally:
                         self._tally[effect.player].add(turn, DRAWN_EFFECTS, len(effect.cards))
                 case (
-                    StatChanged() | HonorChanged() | CardMoved() | DeckReordered() | StatusChanged()
+                    ev.StatChanged()
+                    | ev.HonorChanged()
+                    | ev.CardMoved()
+                    | ev.DeckReordered()
+                    | ev.StatusChanged()
                 ):
                     pass  # honor is read from the board; moves out of play count as losses
                 case _:
@@ -560,7 +501,7 @@ class MatchMetricsVisitor:
                 t.end(state.turn, p.gold, p.honor, p.vp)
 
     def _time_decision(self, event: AnyEvent, at: str | None) -> None:
-        player = acting_player(event)
+        player = ev.acting_player(event)
         if not isinstance(player, str) or player not in self._tally:
             return
         when = _parse_time(at)
@@ -579,11 +520,11 @@ def _turn_order(seats: list[str], first: str) -> dict[str, int]:
     return {p: n for n, p in enumerate(rotated, start=1)}
 
 
-def _timing(intervals: array[float]) -> DecisionTiming | None:
+def _timing(intervals: array[float]) -> metrics.DecisionTiming | None:
     if not intervals:
         return None
     total = sum(intervals)
-    return DecisionTiming(
+    return metrics.DecisionTiming(
         n=len(intervals),
         total=total,
         mean=total / len(intervals),

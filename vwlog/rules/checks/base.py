@@ -5,24 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from vwlog.events import (
-    AttackDeclared,
-    AttackersEnteredBattle,
-    BaseEvent,
-    BlockersEnteredBattle,
-    BlocksAssigned,
-    CardSummoned,
-    CostPaid,
-    DeploymentFinished,
-    FollowerDamageAssigned,
-    HandLimitDiscarded,
-    MatchStarted,
-    PriorityPassed,
-    PropertyPlaced,
-    SkillRegistered,
-    SupplyChosen,
-    event_type,
-)
+from vwlog import events as ev
 from vwlog.model.text import Msg, msg
 from vwlog.rules.flow import DecisionKind
 
@@ -33,19 +16,19 @@ if TYPE_CHECKING:
 Violations = tuple["Violation", ...]
 
 
-ACCEPTS: Final[dict[str, tuple[type[BaseEvent], ...]]] = {
-    DecisionKind.SETUP: (MatchStarted,),
-    DecisionKind.SUPPLY: (SupplyChosen,),
-    DecisionKind.DEPLOY: (PropertyPlaced, DeploymentFinished),
-    DecisionKind.STRAY: (PropertyPlaced,),
-    DecisionKind.REGISTRATION: (CardSummoned, SkillRegistered),
-    DecisionKind.ATTACKERS: (AttackersEnteredBattle,),
-    DecisionKind.DECLARE: (AttackDeclared,),
-    DecisionKind.BLOCKERS: (BlockersEnteredBattle,),
-    DecisionKind.BLOCKS: (BlocksAssigned,),
-    DecisionKind.DAMAGE: (FollowerDamageAssigned,),
-    DecisionKind.DISCARD: (HandLimitDiscarded,),
-    DecisionKind.PRIORITY: (PriorityPassed, CostPaid),
+ACCEPTS: Final[dict[str, tuple[type[ev.BaseEvent], ...]]] = {
+    DecisionKind.SETUP: (ev.MatchStarted,),
+    DecisionKind.SUPPLY: (ev.SupplyChosen,),
+    DecisionKind.DEPLOY: (ev.PropertyPlaced, ev.DeploymentFinished),
+    DecisionKind.STRAY: (ev.PropertyPlaced,),
+    DecisionKind.REGISTRATION: (ev.CardSummoned, ev.SkillRegistered),
+    DecisionKind.ATTACKERS: (ev.AttackersEnteredBattle,),
+    DecisionKind.DECLARE: (ev.AttackDeclared,),
+    DecisionKind.BLOCKERS: (ev.BlockersEnteredBattle,),
+    DecisionKind.BLOCKS: (ev.BlocksAssigned,),
+    DecisionKind.DAMAGE: (ev.FollowerDamageAssigned,),
+    DecisionKind.DISCARD: (ev.HandLimitDiscarded,),
+    DecisionKind.PRIORITY: (ev.PriorityPassed, ev.CostPaid),
 }
 """Which decision events answer which kind of awaited decision."""
 
@@ -71,15 +54,15 @@ def what(kind: str | None) -> Msg:
     return WHAT[kind] if kind is not None else msg("decide")
 
 
-def summary(event: BaseEvent) -> str:
+def summary(event: ev.BaseEvent) -> str:
     """A compact text of an event for expected/actual fields."""
     data = event.model_dump(mode="json", exclude={"type"}, exclude_defaults=True)
     inner = " ".join(f"{k}={v}" for k, v in data.items())
     return f"{event_tag(event)}({inner})" if inner else event_tag(event)
 
 
-def event_tag(event: BaseEvent) -> str:
-    return event_type(event)
+def event_tag(event: ev.BaseEvent) -> str:
+    return ev.event_type(event)
 
 
 __all__ = ["ACCEPTS", "WHAT", "Violations", "event_tag", "summary", "what"]

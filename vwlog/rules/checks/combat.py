@@ -12,10 +12,7 @@ from vwlog.events import (
     BlocksAssigned,
     FollowerDamageAssigned,
 )
-from vwlog.model.types import (
-    Keyword,
-    Stat,
-)
+from vwlog.model.types import Keyword, Stat
 from vwlog.rules.checks.base import Violations
 from vwlog.rules.common import (
     attack_candidates,

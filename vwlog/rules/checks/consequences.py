@@ -5,41 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from vwlog.events import (
-    AnyEvent,
-    BecameStray,
-    CardMoved,
-    CardsDrawn,
-    DamageDealt,
-    DeckReordered,
-    Effect,
-    GoldChanged,
-    GoldProduced,
-    HonorChanged,
-    MatchWon,
-    ObjectResulted,
-    OpeningHandDrawn,
-    PriorityPassed,
-    SkillTriggered,
-    StatChanged,
-    StatusChanged,
-    TurnCleanedUp,
-    VictoryPointGained,
-    acting_player,
-)
+from vwlog import events as ev
 from vwlog.model.state import HELD_ZONES
-from vwlog.model.types import (
-    CardType,
-    Expiry,
-    Phase,
-    TriggerWhen,
-    Victory,
-    Zone,
-)
+from vwlog.model.types import CardType, Expiry, Phase, TriggerWhen, Victory, Zone
 from vwlog.rules.checks.base import Violations, event_tag, summary, what
-from vwlog.rules.common import (
-    violation,
-)
+from vwlog.rules.common import violation
 from vwlog.rules.effects import chooses, chosen_effects_problem, is_trusted
 from vwlog.rules.flow import DecisionKind, Expect
 
@@ -50,18 +20,18 @@ if TYPE_CHECKING:
 
 
 def check_consequence(
-    ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent
+    ruleset: Ruleset, state: MatchState, exp: Expect, event: ev.AnyEvent
 ) -> Violations:
     if exp.demands(event):
         return ()
-    if type(event) is PriorityPassed and state.phase == Phase.PREP:
+    if type(event) is ev.PriorityPassed and state.phase == Phase.PREP:
         return (no_preparation_priority(),)
     first = exp.consequences[0]
-    if type(event) is TurnCleanedUp and type(first) is TurnCleanedUp:
+    if type(event) is ev.TurnCleanedUp and type(first) is ev.TurnCleanedUp:
         return cleanup_lists(state, event)
-    if isinstance(event, ObjectResulted) and isinstance(first, ObjectResulted):
+    if isinstance(event, ev.ObjectResulted) and isinstance(first, ev.ObjectResulted):
         return _other_result(ruleset, state, event, first)
-    if isinstance(event, SkillTriggered) and any(
+    if isinstance(event, ev.SkillTriggered) and any(
         t.player == event.player and t.card == event.card and t.skill == event.skill
         for t in state.triggers
     ):
@@ -71,13 +41,13 @@ def check_consequence(
                 "{player}'s trigger goes on the register after {other}'s (active player first, "
                 "then turn order)",
                 player=event.player,
-                other=acting_player(first) or "?",
+                other=ev.acting_player(first) or "?",
                 flag="triggers_active_first",
                 expected=summary(first),
                 actual=summary(event),
             ),
         )
-    if isinstance(event, GoldProduced) and isinstance(first, GoldProduced):
+    if isinstance(event, ev.GoldProduced) and isinstance(first, ev.GoldProduced):
         if event.player != first.player:
             return (
                 violation(
@@ -111,25 +81,25 @@ def check_consequence(
     )
 
 
-def _folded_flag(state: MatchState, demanded: AnyEvent) -> str | None:
+def _folded_flag(state: MatchState, demanded: ev.AnyEvent) -> str | None:
     """The ruleset flag a demanded consequence rests on where the fold read it before this
     event, so that judging this event again under another reading cannot show it
     (`vwlog.rules.readings`): the opening hand's size (OQ-1), a Victory Point scored outside
     the Combat Phase (OQ-9), what becomes Stray of a destroyed Territory (OQ-21, OQ-32), an
     honor victory whose total holds honor for destroyed Territories (OQ-7)."""
     kind = type(demanded)
-    if kind is OpeningHandDrawn:
+    if kind is ev.OpeningHandDrawn:
         return "opening_hand"
     if (
-        isinstance(demanded, MatchWon)
+        isinstance(demanded, ev.MatchWon)
         and demanded.victory == Victory.POLITICAL
         and demanded.winner in state.seats
         and state.player(demanded.winner).taken
     ):
         return "honor_per_territory_destroyed"
-    if kind is VictoryPointGained and state.phase != Phase.COMBAT:
+    if kind is ev.VictoryPointGained and state.phase != Phase.COMBAT:
         return "vp_outside_combat"
-    if isinstance(demanded, BecameStray):
+    if isinstance(demanded, ev.BecameStray):
         return _stray_flags(state, demanded.cards)
     return None
 
@@ -147,7 +117,7 @@ def _stray_flags(state: MatchState, cards: tuple[str, ...]) -> str | None:
 
 
 def _other_result(
-    ruleset: Ruleset, state: MatchState, event: ObjectResulted, first: ObjectResulted
+    ruleset: Ruleset, state: MatchState, event: ev.ObjectResulted, first: ev.ObjectResulted
 ) -> Violations:
     """A result where the rules demand ``first``: of another object than the top of the
     register (R-REG-8), or with other effects than the rules derive (R-REG-9, R-CMB-25); a
@@ -185,8 +155,8 @@ def _chosen(
     ruleset: Ruleset,
     state: MatchState,
     obj: RegisterObject,
-    event: ObjectResulted,
-    first: ObjectResulted,
+    event: ev.ObjectResulted,
+    first: ev.ObjectResulted,
 ) -> Violations:
     """A result of a skill that leaves its controller a choice (`vwlog.rules.effects.
     CHOICE_KINDS`): R-REG-9 unless the effects are one of the results the choice allows."""
@@ -233,7 +203,7 @@ def _chosen(
     return (v,)
 
 
-def cleanup_lists(state: MatchState, event: TurnCleanedUp) -> Violations:
+def cleanup_lists(state: MatchState, event: ev.TurnCleanedUp) -> Violations:
     """What a cleanup lists, when it lists it, is what it clears: every card in play with damage,
     every card in play with an until-end-of-turn effect (R-END-4)."""
     out: list[Violation] = []
@@ -320,12 +290,12 @@ def window_rule(state: MatchState) -> str:
 
 
 def _extra_of_the_fold(
-    state: MatchState, event: VictoryPointGained | BecameStray, rule: str
+    state: MatchState, event: ev.VictoryPointGained | ev.BecameStray, rule: str
 ) -> Violation | None:
     """A Victory Point or a Stray the rules do not demand, naming the flag the fold read when
     it decided them: a VP outside the Combat Phase (OQ-9), cards sent to the Graveyard with
     their Territory (OQ-21, OQ-32)."""
-    if isinstance(event, VictoryPointGained):
+    if isinstance(event, ev.VictoryPointGained):
         bare = state.has_player(event.opponent) and not state.territory_count(event.opponent)
         return violation(
             "R-VP-2",
@@ -349,7 +319,7 @@ def _extra_of_the_fold(
     )
 
 
-def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
+def check_extra(state: MatchState, exp: Expect, event: ev.AnyEvent) -> Violations:
     """A consequence the rules do not demand now."""
     tag = event_tag(event)
     rule = _CONSEQUENCE_RULE.get(tag, "R-GEN-10")
@@ -375,7 +345,7 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
                     actual=summary(event),
                 ),
             )
-    if isinstance(event, ObjectResulted):
+    if isinstance(event, ev.ObjectResulted):
         return (
             violation(
                 rule,
@@ -383,7 +353,7 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
                 actual=summary(event),
             ),
         )
-    if isinstance(event, MatchWon):
+    if isinstance(event, ev.MatchWon):
         rule = _VICTORY_RULES.get(str(event.victory), "R-VIC-4")
         return (
             violation(
@@ -394,11 +364,11 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
                 actual=summary(event),
             ),
         )
-    if isinstance(event, (VictoryPointGained, BecameStray)):
+    if isinstance(event, (ev.VictoryPointGained, ev.BecameStray)):
         folded = _extra_of_the_fold(state, event, rule)
         if folded is not None:
             return (folded,)
-    if isinstance(event, SkillTriggered) and state.phase == Phase.MAIN2:
+    if isinstance(event, ev.SkillTriggered) and state.phase == Phase.MAIN2:
         skill = state.defn(event.card).skill(event.skill) if event.card in state.instances else None
         if skill is not None and skill.trigger == TriggerWhen.FIRST_MAIN_START:
             return (
@@ -424,7 +394,7 @@ def check_extra(state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
     )
 
 
-def _reorder(state: MatchState, e: DeckReordered) -> list[Violation]:
+def _reorder(state: MatchState, e: ev.DeckReordered) -> list[Violation]:
     """A reorder puts back the very cards that lay on top of the Fate Deck (R-ZONE-2)."""
     if not state.has_player(e.player):
         return [violation("R-GEN-7", "effect names unknown player {player}", player=repr(e.player))]
@@ -443,7 +413,7 @@ def _reorder(state: MatchState, e: DeckReordered) -> list[Violation]:
     return []
 
 
-def _moved_out_of_play(state: MatchState, e: CardMoved) -> list[Violation]:
+def _moved_out_of_play(state: MatchState, e: ev.CardMoved) -> list[Violation]:
     """A move between two zones out of play: the card is in the zone it leaves, of its owner,
     and goes to another zone out of play (the Fate Deck to itself only to its bottom)."""
     owner = state.owners.get(e.card)
@@ -466,18 +436,18 @@ def _moved_out_of_play(state: MatchState, e: CardMoved) -> list[Violation]:
     return []
 
 
-def trusted_effects(state: MatchState, effects: tuple[Effect, ...]) -> Violations:
+def trusted_effects(state: MatchState, effects: tuple[ev.Effect, ...]) -> Violations:
     """Structural checks of trusted effects: the cards and players they name exist and the
     zones are possible (DESIGN §2: a text-only skill is trusted, checked structurally)."""
     out: list[Violation] = []
     for e in effects:
-        if isinstance(e, (GoldChanged, HonorChanged, CardsDrawn)) and not state.has_player(
+        if isinstance(e, (ev.GoldChanged, ev.HonorChanged, ev.CardsDrawn)) and not state.has_player(
             e.player
         ):
             out.append(
                 violation("R-GEN-7", "effect names unknown player {player}", player=repr(e.player))
             )
-        elif isinstance(e, CardsDrawn):
+        elif isinstance(e, ev.CardsDrawn):
             deck = state.player(e.player).deck
             if tuple(e.cards) != deck[: len(e.cards)]:
                 out.append(
@@ -487,18 +457,18 @@ def trusted_effects(state: MatchState, effects: tuple[Effect, ...]) -> Violation
                         player=e.player,
                     )
                 )
-        elif isinstance(e, DeckReordered):
+        elif isinstance(e, ev.DeckReordered):
             out.extend(_reorder(state, e))
-        elif isinstance(e, CardMoved) and e.from_zone not in (None, Zone.PLAY):
+        elif isinstance(e, ev.CardMoved) and e.from_zone not in (None, Zone.PLAY):
             out.extend(_moved_out_of_play(state, e))
-        elif isinstance(e, (StatChanged, StatusChanged, CardMoved)):
+        elif isinstance(e, (ev.StatChanged, ev.StatusChanged, ev.CardMoved)):
             if e.card not in state.permanents:
                 out.append(
                     violation(
                         "R-ZONE-5", "effect names {card}, which is not in play", card=repr(e.card)
                     )
                 )
-            elif isinstance(e, CardMoved) and e.to_zone in (Zone.PLAY, Zone.REGISTER):
+            elif isinstance(e, ev.CardMoved) and e.to_zone in (Zone.PLAY, Zone.REGISTER):
                 out.append(
                     violation(
                         "R-ZONE-5",
@@ -506,7 +476,7 @@ def trusted_effects(state: MatchState, effects: tuple[Effect, ...]) -> Violation
                         to_zone=e.to_zone,
                     )
                 )
-        elif isinstance(e, DamageDealt) and e.recipient not in state.permanents:
+        elif isinstance(e, ev.DamageDealt) and e.recipient not in state.permanents:
             out.append(
                 violation(
                     "R-ZONE-5",

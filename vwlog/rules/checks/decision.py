@@ -5,30 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from vwlog.events import (
-    AnyEvent,
-    AttackDeclared,
-    AttackersEnteredBattle,
-    BlockersEnteredBattle,
-    BlocksAssigned,
-    CardSummoned,
-    CostPaid,
-    DeploymentFinished,
-    FollowerDamageAssigned,
-    HandLimitDiscarded,
-    PriorityPassed,
-    PropertyPlaced,
-    SkillRegistered,
-    SupplyChosen,
-)
+from vwlog import events as ev
 from vwlog.model.state import Marker
-from vwlog.model.text import msg
-from vwlog.model.types import (
-    ObjectKind,
-    Phase,
-    PlacementReason,
-    Step,
-)
+from vwlog.model.text import Msg, msg
+from vwlog.model.types import ObjectKind, Phase, PlacementReason, Step
 from vwlog.rules.checks.base import ACCEPTS, WHAT, Violations, event_tag, what
 from vwlog.rules.checks.combat import (
     check_attackers,
@@ -40,11 +20,7 @@ from vwlog.rules.checks.combat import (
 from vwlog.rules.checks.consequences import no_preparation_priority
 from vwlog.rules.checks.deploy import check_deployment_finished, check_placement, check_supply
 from vwlog.rules.checks.register import check_cost, check_register_skill, check_summon
-from vwlog.rules.common import (
-    actor,
-    defenders,
-    violation,
-)
+from vwlog.rules.common import actor, defenders, violation
 from vwlog.rules.flow import DecisionKind, Expect
 
 if TYPE_CHECKING:
@@ -53,7 +29,9 @@ if TYPE_CHECKING:
     from vwlog.model.state import MatchState
 
 
-def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violations:
+def check_decision(
+    ruleset: Ruleset, state: MatchState, exp: Expect, event: ev.AnyEvent
+) -> Violations:
     kind = exp.kind
     player = actor(event)
     if kind is None:
@@ -81,7 +59,9 @@ def check_decision(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyE
 _Check = Callable[["Ruleset", "MatchState", Expect, Any], Violations]
 
 
-def _timing(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violation | None:
+def _timing(
+    ruleset: Ruleset, state: MatchState, exp: Expect, event: ev.AnyEvent
+) -> Violation | None:
     """The violation of the moment: a decision of another kind than the awaited one, or the
     awaited kind while another player's is awaited; ``None`` when the moment is right."""
     assert exp.kind is not None
@@ -134,7 +114,7 @@ def _may_defend(state: MatchState, player: str) -> bool:
     return not state.combat.attacks or player in defenders(state)
 
 
-def who_decides(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violation | None:
+def who_decides(ruleset: Ruleset, state: MatchState, event: ev.AnyEvent) -> Violation | None:
     """A decision made by a player who may never make it here, whatever the moment: the
     violation of the rule that says who makes it (R-SUP-1, R-PREP-1, R-DEP-1, R-CMB-2, R-CMB-8,
     R-CMB-11, R-CMB-16, R-CMB-19, R-END-3); ``None`` when the player may make it (then only
@@ -145,39 +125,37 @@ def who_decides(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violati
     kind = type(event)
     rule = ""
     defending = False
-    if kind is SupplyChosen:
+    if kind is ev.SupplyChosen:
         rule = "R-SUP-1"
-    elif kind is AttackersEnteredBattle:
+    elif kind is ev.AttackersEnteredBattle:
         rule = "R-CMB-2"
-    elif kind is AttackDeclared:
+    elif kind is ev.AttackDeclared:
         rule = "R-CMB-8"
-    elif kind is DeploymentFinished:
+    elif kind is ev.DeploymentFinished:
         rule = "R-PREP-1" if state.phase == Phase.PREP else "R-DEP-1"
-    elif kind is PropertyPlaced:
+    elif kind is ev.PropertyPlaced:
         reason = event.reason  # type: ignore[union-attr]
         if reason == PlacementReason.NEW_TERRITORY_STRAY:
             return None  # the new Territory's controller, whoever's turn it is (R-MAIN-6)
         rule = "R-PREP-1" if reason == PlacementReason.UNSLIDE_STEP else "R-DEP-1"
-    elif kind is BlockersEnteredBattle:
+    elif kind is ev.BlockersEnteredBattle:
         rule, defending = "R-CMB-11", True
-    elif kind is BlocksAssigned:
+    elif kind is ev.BlocksAssigned:
         rule, defending = "R-CMB-16", True
-    elif kind is FollowerDamageAssigned:
+    elif kind is ev.FollowerDamageAssigned:
         if player == active:
             return None
         rule, defending = "R-CMB-19", True
-    elif kind is HandLimitDiscarded:
+    elif kind is ev.HandLimitDiscarded:
         if ruleset.hand_limit_all_players or player == active:
             return None
-        return violation(
+        return _only(
             "R-END-3",
-            "{player} may not {what}: only {who} does",
-            player=player,
-            what=WHAT[DecisionKind.DISCARD],
-            who=msg("the active player ({player})", player=active),
+            player,
+            WHAT[DecisionKind.DISCARD],
+            msg("the active player ({player})", player=active),
+            active,
             flag="hand_limit_all_players",
-            expected=active,
-            actual=player,
         )
     else:
         return None
@@ -185,27 +163,26 @@ def who_decides(ruleset: Ruleset, state: MatchState, event: AnyEvent) -> Violati
     if not defending:
         if player == active:
             return None
-        who = msg("the active player ({player})", player=active)
-        return violation(
-            rule,
-            "{player} may not {what}: only {who} does",
-            player=player,
-            what=what,
-            who=who,
-            expected=active,
-            actual=player,
-        )
+        return _only(rule, player, what, msg("the active player ({player})", player=active), active)
     if _may_defend(state, player):
         return None
     named = defenders(state) if state.combat.attacks else state.opponents(active)
     who = msg("a defending player ({players})", players=", ".join(named) or "-")
+    return _only(rule, player, what, who, ", ".join(named))
+
+
+def _only(
+    rule: str, player: str, what: Msg, who: Msg, expected: str, *, flag: str | None = None
+) -> Violation:
+    """``player`` made a decision that only ``who`` (``expected``) may make."""
     return violation(
         rule,
         "{player} may not {what}: only {who} does",
         player=player,
         what=what,
         who=who,
-        expected=", ".join(named),
+        flag=flag,
+        expected=expected,
         actual=player,
     )
 
@@ -216,7 +193,7 @@ _KIND_OF: Final[dict[type, str]] = {
 """The decision kind each decision event answers (a placement answers a deploy)."""
 
 
-def no_attack_owed(state: MatchState, exp: Expect, event: AttackDeclared) -> bool:
+def no_attack_owed(state: MatchState, exp: Expect, event: ev.AttackDeclared) -> bool:
     """An explicit empty declaration where no attacker may attack: the active player says so in
     step 3 before anyone passed (R-CMB-8 owes nothing, so it changes nothing)."""
     return (
@@ -229,22 +206,22 @@ def no_attack_owed(state: MatchState, exp: Expect, event: AttackDeclared) -> boo
     )
 
 
-_ATTACK_DECLARED: Final = AttackDeclared
+_ATTACK_DECLARED: Final = ev.AttackDeclared
 """A constant, not a name looked up in the module's dictionary at every use (compiled)."""
 
 _DECISION_CHECKS: Final[dict[type, _Check]] = {  # a pass has nothing more to check
-    CostPaid: lambda rs, st, exp, ev: check_cost(rs, st, ev),
-    SupplyChosen: lambda rs, st, exp, ev: check_supply(rs, st, ev),
-    PropertyPlaced: check_placement,
-    DeploymentFinished: lambda rs, st, exp, ev: check_deployment_finished(rs, st, ev),
-    CardSummoned: lambda rs, st, exp, ev: check_summon(rs, st, ev),
-    SkillRegistered: lambda rs, st, exp, ev: check_register_skill(st, ev),
-    AttackersEnteredBattle: lambda rs, st, exp, ev: check_attackers(rs, st, ev),
-    AttackDeclared: lambda rs, st, exp, ev: check_declare(rs, st, ev),
-    BlockersEnteredBattle: lambda rs, st, exp, ev: check_blockers(rs, st, ev),
-    BlocksAssigned: lambda rs, st, exp, ev: check_blocks(rs, st, ev),
-    FollowerDamageAssigned: lambda rs, st, exp, ev: check_damage(rs, st, ev),
-    HandLimitDiscarded: lambda rs, st, exp, ev: check_discard(rs, st, ev),
+    ev.CostPaid: lambda rs, st, exp, e: check_cost(rs, st, e),
+    ev.SupplyChosen: lambda rs, st, exp, e: check_supply(rs, st, e),
+    ev.PropertyPlaced: check_placement,
+    ev.DeploymentFinished: lambda rs, st, exp, e: check_deployment_finished(rs, st, e),
+    ev.CardSummoned: lambda rs, st, exp, e: check_summon(rs, st, e),
+    ev.SkillRegistered: lambda rs, st, exp, e: check_register_skill(st, e),
+    ev.AttackersEnteredBattle: lambda rs, st, exp, e: check_attackers(rs, st, e),
+    ev.AttackDeclared: lambda rs, st, exp, e: check_declare(rs, st, e),
+    ev.BlockersEnteredBattle: lambda rs, st, exp, e: check_blockers(rs, st, e),
+    ev.BlocksAssigned: lambda rs, st, exp, e: check_blocks(rs, st, e),
+    ev.FollowerDamageAssigned: lambda rs, st, exp, e: check_damage(rs, st, e),
+    ev.HandLimitDiscarded: lambda rs, st, exp, e: check_discard(rs, st, e),
 }
 """The checks of each decision, by the event's exact type (one dict lookup instead of a
 class-pattern ``match``, whose failed ``isinstance`` checks go through pydantic's ABCMeta).
@@ -266,17 +243,20 @@ def priority_rule(state: MatchState) -> str:
     return "R-REG-5"
 
 
-def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEvent) -> Violation:
+def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: ev.AnyEvent) -> Violation:
     """A decision that does not answer what is awaited: cite the rule that forbids it here."""
     tag = event_tag(event)
     owed = msg("{player} must {what}", player=exp.player, what=what(exp.kind))
-    if isinstance(event, (CostPaid, CardSummoned, SkillRegistered)) and state.phase == Phase.PREP:
+    if (
+        isinstance(event, (ev.CostPaid, ev.CardSummoned, ev.SkillRegistered))
+        and state.phase == Phase.PREP
+    ):
         return violation("R-PREP-2", "{tag}: no skill or summon in the Preparation Phase", tag=tag)
-    if isinstance(event, (CardSummoned, SkillRegistered)):
+    if isinstance(event, (ev.CardSummoned, ev.SkillRegistered)):
         return violation(
             "R-REG-3", "{tag} without its costs paid first ({owed})", tag=tag, owed=owed
         )
-    if isinstance(event, PropertyPlaced):
+    if isinstance(event, ev.PropertyPlaced):
         if state.phase in (Phase.MAIN1, Phase.MAIN2):
             # a Stray card that could not be placed went to the Graveyard by OQ-14
             owner = state.owners.get(event.card)
@@ -293,14 +273,14 @@ def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEven
             "Property may be moved only in the Unslide step and the Deploy Phase ({owed})",
             owed=owed,
         )
-    if isinstance(event, AttackDeclared) and state.step == Step.C3:
+    if isinstance(event, ev.AttackDeclared) and state.step == Step.C3:
         # no attacker here may attack: say why, by the rule the declaration breaks
         found = check_declare(ruleset, state, event)
         if found:
             return found[0]
-    if isinstance(event, AttackersEnteredBattle) and state.step not in (None, Step.C1, Step.C2):
+    if isinstance(event, ev.AttackersEnteredBattle) and state.step not in (None, Step.C1, Step.C2):
         return violation("R-CMB-7", "attackers may enter battle only up to step 2")
-    if isinstance(event, BlockersEnteredBattle) and state.step not in (
+    if isinstance(event, ev.BlockersEnteredBattle) and state.step not in (
         None,
         Step.C1,
         Step.C2,
@@ -308,22 +288,22 @@ def out_of_turn(ruleset: Ruleset, state: MatchState, exp: Expect, event: AnyEven
         Step.C4,
     ):
         return violation("R-CMB-15", "blockers may enter battle only up to step 4")
-    if isinstance(event, SupplyChosen):
+    if isinstance(event, ev.SupplyChosen):
         return violation(
             "R-SUP-1", "a supply package is chosen once, in the Supply step ({owed})", owed=owed
         )
-    if isinstance(event, HandLimitDiscarded):
+    if isinstance(event, ev.HandLimitDiscarded):
         return violation("R-END-3", "no hand-limit discard is due now ({owed})", owed=owed)
-    if isinstance(event, PriorityPassed) and state.phase == Phase.PREP:
+    if isinstance(event, ev.PriorityPassed) and state.phase == Phase.PREP:
         return no_preparation_priority()
-    if isinstance(event, PriorityPassed) and exp.kind != DecisionKind.PRIORITY:
+    if isinstance(event, ev.PriorityPassed) and exp.kind != DecisionKind.PRIORITY:
         return violation(
             exp.rule, "{tag} while {owed}: no priority window is open", tag=tag, owed=owed
         )
     return violation(exp.rule, "{tag} is not allowed now: {owed}", tag=tag, owed=owed)
 
 
-def check_discard(ruleset: Ruleset, state: MatchState, event: HandLimitDiscarded) -> Violations:
+def check_discard(ruleset: Ruleset, state: MatchState, event: ev.HandLimitDiscarded) -> Violations:
     hand = state.player(event.player).hand
     need = len(hand) - ruleset.hand_limit
     out: list[Violation] = []

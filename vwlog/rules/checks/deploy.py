@@ -5,23 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vwlog.events import (
-    DeploymentFinished,
-    PropertyPlaced,
-    SupplyChosen,
-)
-from vwlog.model.types import (
-    Phase,
-    PlacementReason,
-)
+from vwlog.events import DeploymentFinished, PropertyPlaced, SupplyChosen
+from vwlog.model.types import Phase, PlacementReason
 from vwlog.rules.checks.base import Violations
-from vwlog.rules.common import (
-    card_name,
-    is_follower,
-    room,
-    uses_capacity,
-    violation,
-)
+from vwlog.rules.common import card_name, is_follower, room, uses_capacity, violation
 from vwlog.rules.flow import DecisionKind, Expect
 
 if TYPE_CHECKING:

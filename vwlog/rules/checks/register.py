@@ -4,21 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from vwlog.events import (
-    CardSummoned,
-    CostPaid,
-    SkillRegistered,
-)
+from vwlog.events import CardSummoned, CostPaid, SkillRegistered
 from vwlog.model.cards import SkillDef, Target
 from vwlog.model.state import condition_holds, record_key
 from vwlog.model.text import msg
-from vwlog.model.types import (
-    CardType,
-    Keyword,
-    Phase,
-    Restriction,
-    SkillKind,
-)
+from vwlog.model.types import CardType, Keyword, Phase, Restriction, SkillKind
 from vwlog.rules.checks.base import Violations
 from vwlog.rules.common import (
     card_name,

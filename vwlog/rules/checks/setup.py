@@ -5,23 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Final
 
-from vwlog.events import (
-    Conceded,
-    DeckRevealed,
-    JudgeRulingIssued,
-    MatchStarted,
-)
+from vwlog.events import Conceded, DeckRevealed, JudgeRulingIssued, MatchStarted
 from vwlog.events.match import deck_commitment
 from vwlog.model.text import Msg, msg
-from vwlog.model.types import (
-    MatchFormat,
-    RulingKind,
-)
+from vwlog.model.types import MatchFormat, RulingKind
 from vwlog.rules.checks.base import Violations
 from vwlog.rules.checks.consequences import trusted_effects
-from vwlog.rules.common import (
-    violation,
-)
+from vwlog.rules.common import violation
 
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
