@@ -19,7 +19,7 @@ from pydantic import TypeAdapter
 
 from vwlog.events.core import MatchSealed, RecordSigned
 from vwlog.games import GameRules, MatchSummary
-from vwlog.games.l5r.catalog import TITLES
+from vwlog.games.l5r.catalog import CATALOG, NOTES, TITLES
 from vwlog.games.l5r.consequences import violation
 from vwlog.games.l5r.events import DECISION_TYPES, EVENT_TYPES, L5rRecord, L5rStarted
 from vwlog.games.l5r.expect import expect, owed
@@ -89,6 +89,7 @@ GAME: Final = GameRules(
     noted_types=frozenset({L5rStarted}),
     catalog=TITLES,
     violation=violation,
+    extras={"catalog": CATALOG, "notes": NOTES},
 )
 """L5R's rules, as the core calls them."""
 

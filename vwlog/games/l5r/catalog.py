@@ -101,7 +101,7 @@ CATALOG: Final = MappingProxyType(
         ),
         "L5R-CMB-6": Rule(
             "Location rule: an action's source unit and targets are at the current battlefield.",
-            "enforced",
+            "partial",
             (
                 "Pravilo lokacije: Da bi igrač iskoristio akciju unutar borbene jedinice (recimo na Follower karti) ili Označio neku kartu kao Metu akcije, ta borbena jedinica ili karta mora biti na trenutnom Bojištu tj. u trenutnoj Bitci.",
             ),
@@ -287,6 +287,11 @@ NOTES: Final = MappingProxyType(
             "Judged: an action may name units to bring in only if its card data says it can "
             "bring a unit; the exemption's reach is flag bring_in_exemption. Not judged: "
             "'all other conditions of the card', which card data does not state."
+        ),
+        "L5R-CMB-6": (
+            "Judged for units and the attachments on them (an attachment is where its unit "
+            "is). Not judged: cards in a Province and Regions as targets, which the log's card "
+            "data does not place (they are cited as unknown cards, CORE-ID-2)."
         ),
         "L5R-OQ-1": (
             "The digest lists actions_per_opportunity; the seed settles it («U Borbi igrači "

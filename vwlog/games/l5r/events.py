@@ -4,6 +4,11 @@ totals, destruction, a Province falling, honor, units going Home).
 
 Every event is a frozen pydantic model with a ``type`` tag; `L5rRecord` is the core's record
 envelope around their union (the core's fork, seal and signature records included).
+
+Against the rules digest's vocabulary: ``match_started`` names the two ``players`` and carries
+the cards and Provinces (there is no separate pool); ``battle_action_resolved`` names its
+action by ``card`` and ``ability`` (one action awaits resolution at a time); a battle outside
+the Attack phase is chosen with the card whose effect creates it (``battlefield_chosen.cause``).
 """
 
 from __future__ import annotations
