@@ -16,6 +16,7 @@ from typing import Any
 from vwlog.engine.replay import Validator, replay
 from vwlog.events.base import LogHeader
 from vwlog.games.l5r import GAME
+from vwlog.io.logfile import write_log
 from vwlog.model.violation import Violation
 
 Event = dict[str, Any]
@@ -315,10 +316,9 @@ def cited(events: list[Event]) -> list[tuple[str, int | None]]:
 
 
 def write(folder: Path, name: str, events: list[Event]) -> None:
-    """Write ``events`` as the log ``folder/name.jsonl``."""
-    lines = [json.dumps({"format": "vwlog", "version": 1, "game": "l5r", "match_id": name})]
-    lines += [json.dumps({"seq": i, "event": e}) for i, e in enumerate(events, 1)]
-    (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
+    """Write ``events`` as the log ``folder/name.jsonl``, in canonical lines (reading it and
+    writing it back gives the same bytes)."""
+    write_log(folder / f"{name}.jsonl", LogHeader(game="l5r", match_id=name), records(events))
 
 
 SAMPLES = {**LEGAL, **ILLEGAL}

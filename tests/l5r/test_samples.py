@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.l5r.logs import SAMPLES, cited
+from tests.l5r.logs import SAMPLES, cited, records
+from vwlog.io.logfile import read_log, write_log
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "samples" / "l5r"
@@ -56,8 +57,8 @@ def test_the_command_line_judges_every_sample_as_expected() -> None:
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_the_sample_files_are_the_scenarios_of_the_tests(name: str) -> None:
-    lines = (FOLDER / f"{name}.jsonl").read_text().splitlines()
-    assert [json.loads(line)["event"] for line in lines[1:]] == SAMPLES[name]
+    _header, read = read_log(FOLDER / f"{name}.jsonl")
+    assert [r.event for r in read] == [r.event for r in records(SAMPLES[name])]
     assert [list(c) for c in cited(SAMPLES[name])] == EXPECTED[f"{name}.jsonl"]
 
 
@@ -68,3 +69,11 @@ def test_an_illegal_sample_cites_its_rule_first() -> None:
     assert firsts["illegal_province_falsely_destroyed.jsonl"] == "L5R-RES-5"
     assert firsts["illegal_attacker_first.jsonl"] == "L5R-CMB-1"
     assert firsts["illegal_tie_no_destruction.jsonl"] == "L5R-RES-9"
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_a_sample_reads_and_writes_back_byte_for_byte(name: str, tmp_path: Path) -> None:
+    header, read = read_log(FOLDER / f"{name}.jsonl")
+    assert header.game == "l5r"
+    write_log(tmp_path / "again.jsonl", header, read)
+    assert (tmp_path / "again.jsonl").read_bytes() == (FOLDER / f"{name}.jsonl").read_bytes()
