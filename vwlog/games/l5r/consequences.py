@@ -21,7 +21,7 @@ from vwlog.games.l5r.events import (
     ResolutionStarted,
 )
 from vwlog.games.l5r.expect import RULE_OF, owed_battlefields
-from vwlog.games.l5r.resolution import already_resolved, army, force, plan, same
+from vwlog.games.l5r.resolution import already_resolved, army, force, limit_flag, plan, same
 from vwlog.games.l5r.ruleset import L5rRuleset
 from vwlog.games.l5r.state import Battle, Board
 from vwlog.model.violation import Violation
@@ -294,7 +294,7 @@ def _wrong_forces(
                 "L5R-CMB-8",
                 "the {side}'s total was {want_force}, not {got_force}: {units} already took part "
                 "in a Resolution",
-                flag=deciding_flag(rs, s, e),
+                flag=deciding_flag(rs, s, e) or limit_flag(s, done[0]),
                 want=c,
                 got=e,
                 side=side,

@@ -18,7 +18,7 @@ from vwlog.games.l5r.events import (
     L5rStarted,
 )
 from vwlog.games.l5r.expect import chooser, expect, owed_battlefields
-from vwlog.games.l5r.resolution import already_resolved, same
+from vwlog.games.l5r.resolution import already_resolved, limit_flag, same
 from vwlog.games.l5r.ruleset import L5rRuleset
 from vwlog.games.l5r.state import DISCARD, Battle, Board, Card, evolve
 from vwlog.model.expect import Expect
@@ -325,24 +325,10 @@ def _resolved_before(rs: L5rRuleset, s: Board, name: str) -> Violation:
     return violation(
         "L5R-CMB-8",
         "{card} already took part in the Resolution of a battle this {scope}",
-        flag=_limit_flag(rs, s, name),
+        flag=limit_flag(s, name),
         card=name,
         scope=rs.personality_limit_scope.lower(),
     )
-
-
-def _limit_flag(rs: L5rRuleset, s: Board, name: str) -> str | None:
-    """The flag a verdict of L5R-CMB-8 rests on: the one under another reading of which the
-    unit would be free (``None``: bound under every reading)."""
-    card = s.cards[name]
-    turn, counted = s.took_part[name]
-    if card.kind != "PERSONALITY":
-        return "resolution_limit_applies_to"
-    if turn != s.turn:
-        return "personality_limit_scope"
-    if not counted:
-        return "personality_participation"
-    return None
 
 
 def _presence_and_location(

@@ -54,6 +54,22 @@ def already_resolved(board: Board, card: Card, rs: L5rRuleset) -> bool:
     return last is not None and _limited(card, rs) and _scope(last[0], rs) == _scope(board.turn, rs)
 
 
+def limit_flag(board: Board, unit: str) -> str | None:
+    """The flag a verdict that ``unit`` took part in a Resolution already rests on: the one
+    under another reading of which it would be free (``None``: bound under every reading)."""
+    card = board.cards.get(unit)
+    last = board.took_part.get(unit)
+    if card is None or last is None:
+        return None
+    if card.kind != "PERSONALITY":
+        return "resolution_limit_applies_to"
+    if last[0] != board.turn:
+        return "personality_limit_scope"
+    if not last[1]:
+        return "personality_participation"
+    return None
+
+
 def army(
     board: Board, b: Battle, player: str, rs: L5rRuleset, *, all_units: bool = False
 ) -> list[Card]:
@@ -216,4 +232,14 @@ def _honor(out: list[Any], player: str, count: int, times: int) -> None:
         out.append(HonorGained(player=player, amount=count * times, cards_destroyed=count))
 
 
-__all__ = ["Outcome", "army", "force", "outcome", "participants", "plan", "same"]
+__all__ = [
+    "Outcome",
+    "already_resolved",
+    "army",
+    "force",
+    "limit_flag",
+    "outcome",
+    "participants",
+    "plan",
+    "same",
+]
