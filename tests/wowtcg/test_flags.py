@@ -39,7 +39,7 @@ def test_chain_resolution_decides_who_has_priority_after_a_link_resolves() -> No
     assert judged(now.events) == []
     back = _two_links(chain_resolution="TOP_LINK_THEN_CONTROLLER")
     back.add(ev.PriorityPassed(player="p1"))
-    assert judged(back.events) == [("WOW-PRI-4", _at(back), None)]
+    assert judged(back.events) == [("WOW-PRI-4", _at(back), "chain_resolution")]
     whole = _two_links(chain_resolution="WHOLE_CHAIN").add(ev.PriorityPassed(player="p1"))
     assert judged(whole.events) == [("WOW-PRI-5", _at(whole), "chain_resolution")]
     whole_ok = _two_links(chain_resolution="WHOLE_CHAIN").add(ev.LinkResolved(link="l1"))
@@ -48,10 +48,10 @@ def test_chain_resolution_decides_who_has_priority_after_a_link_resolves() -> No
 
 
 def test_priority_after_link_decides_who_holds_it_after_adding() -> None:
-    for flag, verdict in (("ADDER", []), ("NEXT_PLAYER", ["WOW-PRI-4"])):
+    for flag, verdict in (("ADDER", []), ("NEXT_PLAYER", [("WOW-PRI-4", "priority_after_link")])):
         w = to_action(writer(priority_after_link=flag))
         w.add(ev.LinkAdded(player="p1", link="l1", card="c1"), ev.PriorityPassed(player="p1"))
-        assert [r for r, _, _ in judged(w.events)] == verdict, flag
+        assert [(r, f) for r, _, f in judged(w.events)] == verdict, flag
 
 
 def _two_extra(**flags: Any) -> Any:
@@ -112,7 +112,7 @@ def test_final_step_triggers_added_decides_when_they_go_onto_the_chain() -> None
     early.add(ev.TriggerAdded(trigger="t1")).auto().passes()
     assert judged(early.events) == []
     late = _final_trigger().add(ev.TriggerAdded(trigger="t1"))
-    assert judged(late.events) == [("WOW-TRG-2", _at(late), None)]
+    assert judged(late.events) == [("WOW-TRG-2", _at(late), "final_step_triggers_added")]
     missed = _final_trigger(final_step_triggers_added="AT_READY_STEP_START")
     missed.add(ev.CardsReadied(player="p2"))
     assert judged(missed.events) == [("WOW-TRG-4", _at(missed), "final_step_triggers_added")]
@@ -178,4 +178,4 @@ def test_action_phase_all_pass_unjudged_judges_nothing_after_the_close() -> None
 
     assert judged(closed(action_phase_all_pass="UNJUDGED").events) == []
     w = closed()
-    assert judged(w.events) == [("WOW-PRI-1", _at(w), None)]
+    assert judged(w.events) == [("WOW-PRI-1", _at(w), "action_phase_all_pass")]

@@ -92,6 +92,9 @@ class Board:
     moments: frozenset[str] = frozenset()
     """The beginnings (``TURN_START``, …) still open: no window has opened since."""
     holder: str | None = None
+    holder_by: str | None = None
+    """The flag that gave the holder priority (``chain_resolution``, ``priority_after_link``),
+    ``None`` when the seed did."""
     passes: int = 0
     chain: tuple[Link, ...] = ()
     pending: tuple[Trigger, ...] = ()

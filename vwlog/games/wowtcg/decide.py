@@ -86,14 +86,13 @@ def _in_window(rs: WowRuleset, s: Board, o: Owed, e: Any) -> tuple[Violation, ..
     if isinstance(e, ev.ResourcePlaced | ev.CombatDeclared):
         return ()
     if e.player != s.holder:
-        return (
-            wrong(
-                "WOW-PRI-4",
-                "{player} does not hold priority ({holder} does)",
-                player=e.player,
-                holder=s.holder,
-            ),
+        v = wrong(
+            "WOW-PRI-4",
+            "{player} does not hold priority ({holder} does)",
+            player=e.player,
+            holder=s.holder,
         )
+        return (v.located(flag=s.holder_by),)
     return ()
 
 

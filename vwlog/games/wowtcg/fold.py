@@ -141,7 +141,15 @@ def _triggered(s: Board, e: ev.AbilityTriggered) -> Board:
 
 def _opened(s: Board, e: ev.PriorityWindowOpened) -> Board:
     holder = None if s.pending else s.current
-    return replace(s, at="WINDOW", moments=frozenset(), holder=holder, passes=0, resolving=False)
+    return replace(
+        s,
+        at="WINDOW",
+        moments=frozenset(),
+        holder=holder,
+        holder_by=None,
+        passes=0,
+        resolving=False,
+    )
 
 
 def _trigger_added(s: Board, e: ev.TriggerAdded) -> Board:
@@ -165,14 +173,15 @@ def _link_added(s: Board, e: ev.LinkAdded) -> Board:
     holder = e.player
     if not main and rs.priority_after_link == "NEXT_PLAYER" and s.players:
         holder = s.after(e.player)
-    return replace(s, chain=chain, holder=holder, passes=0)
+    by = None if main else "priority_after_link"
+    return replace(s, chain=chain, holder=holder, holder_by=by, passes=0)
 
 
 def _passed(s: Board, e: ev.PriorityPassed) -> Board:
     holder = s.after(s.holder or e.player) if s.players else None
     passes = s.passes + 1
     resolving = passes >= len(s.players) and bool(s.chain)
-    return replace(s, holder=holder, passes=passes, resolving=resolving)
+    return replace(s, holder=holder, holder_by=None, passes=passes, resolving=resolving)
 
 
 def _resolved(s: Board, e: ev.LinkResolved) -> Board:
@@ -186,7 +195,7 @@ def _resolved(s: Board, e: ev.LinkResolved) -> Board:
     holder = s.current
     if rs.chain_resolution == "TOP_LINK_THEN_CONTROLLER" and gone is not None:
         holder = gone.controller
-    return replace(s, holder=holder, passes=0, resolving=False)
+    return replace(s, holder=holder, holder_by="chain_resolution", passes=0, resolving=False)
 
 
 def _exhausted(s: Board, e: ev.CardsExhausted) -> Board:
@@ -202,7 +211,7 @@ def _drawn(s: Board, e: ev.CardDrawn) -> Board:
 
 def _resource(s: Board, e: ev.ResourcePlaced) -> Board:
     s = s.with_seat("hands", e.player, -1)
-    return replace(s, resources=s.resources + 1, holder=e.player, passes=0)
+    return replace(s, resources=s.resources + 1, holder=e.player, holder_by=None, passes=0)
 
 
 def _combat(s: Board, e: ev.CombatDeclared) -> Board:
@@ -211,7 +220,14 @@ def _combat(s: Board, e: ev.CombatDeclared) -> Board:
 
 def _combat_ended(s: Board, e: ev.CombatStepEnded) -> Board:
     return replace(
-        s, at="WINDOW", step=None, holder=s.current, passes=0, combat_windows=0, resolving=False
+        s,
+        at="WINDOW",
+        step=None,
+        holder=s.current,
+        holder_by="combat_model",
+        passes=0,
+        combat_windows=0,
+        resolving=False,
     )
 
 

@@ -173,6 +173,10 @@ def _specific(rs: WowRuleset, s: Board, o: Owed, e: Any) -> tuple[str, str | Non
         return ("WOW-ACT-5" if s.phase == "ACTION" and s.step != "COMBAT" else "WOW-PRI-5"), None
     if isinstance(e, ev.LinkResolved):
         return "WOW-PRI-5", "chain_resolution"
+    if isinstance(e, ev.TriggerAdded) and any(
+        t.id == e.trigger and t.when == "FINAL" for t in s.pending
+    ):
+        return "WOW-TRG-2", "final_step_triggers_added"
     if isinstance(e, ev.TriggerAdded) and e.trigger in s.dropped:
         return "WOW-TRG-2", "start_triggers_wait_for"
     if isinstance(e, ev.TriggerAdded):
@@ -225,6 +229,14 @@ def judge(rs: WowRuleset, s: Board, exp: Expect, e: Any) -> tuple[Violation, ...
         return (
             wrong("CORE-FORK-1", "a fork leaves its parent only where a player holds priority"),
         )
+    found = _judged(rs, s, o, e)
+    if found and s.at == "ACTION_DONE":
+        # after the action phase's window closed the seed is cut off (502.2)
+        return tuple(v if v.flag else v.located(flag="action_phase_all_pass") for v in found)
+    return found
+
+
+def _judged(rs: WowRuleset, s: Board, o: Owed, e: Any) -> tuple[Violation, ...]:
     if isinstance(e, _CLAIMS):
         return _claim(rs, s, e)
     if isinstance(e, _DECISIONS):
