@@ -68,3 +68,11 @@ def test_every_flag_is_a_ruleset_field_with_a_documented_default() -> None:
     assert "inspire_limit" not in fields  # the seed's example overrules the digest
     assert _flat("ты можешь изготовить до двух своих истощённых соратников") in SEED_TEXT
     assert "WOW-OQ-7" in SEED_WINS
+
+
+@pytest.mark.parametrize("question", sorted(SEED_WINS))
+def test_where_the_seed_overrules_the_digest_it_is_quoted_verbatim(question: str) -> None:
+    quotes = re.findall(r"«(.*?)»", SEED_WINS[question])
+    assert quotes
+    for quote in quotes:
+        assert _flat(quote) in SEED_TEXT, quote

@@ -548,6 +548,12 @@ SEED_WINS: Final = MappingProxyType(
             "управляешь двумя картами со свойством Вдохновение: Соратник.»), so the limit is "
             "one card per source and is no flag; inspire_source stays one."
         ),
+        "WOW-OQ-4": (
+            "The digest makes the order of several extra turns an open question; the seed "
+            "states it («каждый из них добавляется отдельно, и тот, который был ранее, "
+            "наступает первым.»): the default CREATED_FIRST_FIRST is the seed's reading, and "
+            "extra_turn_order=CREATED_LAST_FIRST is kept only for a ruleset that departs from it."
+        ),
     }
 )
 """Where the seed overrules the digest, with the seed's words."""

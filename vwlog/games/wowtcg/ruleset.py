@@ -37,7 +37,8 @@ class WowRuleset(BaseModel):
     """WOW-OQ-3: who holds priority after a link is added: its adder, or the next player
     clockwise."""
     extra_turn_order: Literal["CREATED_FIRST_FIRST", "CREATED_LAST_FIRST"] = "CREATED_FIRST_FIRST"
-    """WOW-OQ-4: the order of several extra turns created during one turn."""
+    """WOW-OQ-4: the order of several extra turns created during one turn (the seed states
+    the default: «тот, который был ранее, наступает первым»)."""
     skip_consumes_extra_turn: Literal["YES", "NO"] = "YES"
     """WOW-OQ-5: whether a skip replaces the player's next turn even when it is an extra one
     (``NO``: skips replace only his regular turns)."""
