@@ -103,7 +103,7 @@ class Filters:
         if not self.position(step.record.seq, where.turn, where.phase):
             return False
         if self.only == "decisions":
-            return step.record.event.DECISION
+            return bool(step.record.event.DECISION)
         if self.only == "consequences":
             return not step.record.event.DECISION
         return True

@@ -1,4 +1,6 @@
-"""Forks: start a fork of a stored match at a priority point; the tree of forks (lineage)."""
+"""Forks: start a fork of a stored match at a fork point of its game
+(`vwlog.games.GameRules.is_fork_point`: for Vandaria Wars, a priority point); the tree of
+forks (lineage)."""
 
 from __future__ import annotations
 
@@ -10,20 +12,18 @@ from vwlog.events import (
     EventRecord,
     LogHeader,
     MatchForked,
-    MatchStarted,
 )
+from vwlog.games import GameRules, rules_for
 from vwlog.io import codec
 from vwlog.model.errors import (
     ForkNameError,
     MatchExistsError,
     NotAPriorityPointError,
 )
-from vwlog.projections import evolve
-from vwlog.rules import expect
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
-    pass
+    from typing import Any
 
 from vwlog.services.matches import (
     state_at,
@@ -33,22 +33,26 @@ from vwlog.services.matches import (
 # -- forks -----------------------------------------------------------------------------------
 
 
+def _fork_point(game: GameRules, state: Any) -> bool:
+    """Whether the board ``state`` awaits a decision ``game`` forks at."""
+    rs = game.ruleset_of(state)
+    return rs is not None and game.is_fork_point(game.expect(rs, state))
+
+
 def priority_seqs_near(
     store: MatchStore, match_id: str, seq: int, *, radius: int = 200
 ) -> tuple[int | None, int | None]:
-    """The nearest priority points before and after ``seq``."""
+    """The nearest fork points (for Vandaria Wars, priority points) before and after ``seq``."""
+    game = rules_for(store.header(match_id).game)
     lo = max(0, seq - radius)
-    state = state_at(store, match_id, lo)
-    rs = state.ruleset
+    state: Any = state_at(store, match_id, lo)
     before: int | None = None
     after: int | None = None
-    if rs is not None and expect(rs, state).kind == "priority" and lo < seq:
+    if _fork_point(game, state) and lo < seq:
         before = lo
     for record in store.records(match_id, gt=lo, lte=seq + radius):
-        if rs is None and isinstance(record.event, MatchStarted):
-            rs = record.event.ruleset
-        state = evolve(state, record.event)
-        if rs is not None and expect(rs, state).kind == "priority":
+        state = game.fold(state, record.event, ())[0]
+        if _fork_point(game, state):
             if record.seq < seq:
                 before = record.seq
             elif record.seq > seq:
@@ -61,7 +65,8 @@ _FORK_NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 
 
 def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = None) -> str:
-    """Start a fork of a stored match at a priority point; returns the fork's match id.
+    """Start a fork of a stored match at a fork point of its game (for Vandaria Wars, a
+    priority point); returns the fork's match id.
 
     The fork is a new match: its header names the parent, it copies the parent's first ``at``
     events (re-sealed under its own header) and records `MatchForked` as its next event.
@@ -79,14 +84,13 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
             "use 1 to 40 letters, digits, '-', '_' or '.' "
             "(it becomes part of the match id MATCH~NAME)",
         )
-    state = state_at(store, match_id, at)
-    rs = state.ruleset
-    if rs is None or expect(rs, state).kind != "priority":
+    parent_header = store.header(match_id)
+    game = rules_for(parent_header.game)
+    if not _fork_point(game, state_at(store, match_id, at)):
         before, after = priority_seqs_near(store, match_id, at)
         raise NotAPriorityPointError(match_id, at, before, after)
     existing = {m.match_id for m in store.list_matches()}
     base = f"{match_id}~{name}" if name else f"{match_id}~{at}"
-    parent_header = store.header(match_id)
     prefix = [r.model_copy(update={"hash": None}) for r in store.records(match_id, lte=at)]
     marker = EventRecord(seq=at + 1, event=MatchForked(parent=match_id, at=at, name=name))
     for n in range(1, 10_000):
@@ -96,6 +100,7 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
         header = codec.seal_header(
             LogHeader(
                 match_id=fork_id,
+                game=parent_header.game,
                 created=parent_header.created,
                 generator=f"vwlog fork {match_id} --at {at}",
             )

@@ -7,16 +7,16 @@ catalog or a vouched snapshot recorded.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
 from vwlog.engine.replay import FinalState, replay
-from vwlog.events import EventRecord, JudgeRulingIssued, MatchStarted
+from vwlog.events import EventRecord, MatchStarted
+from vwlog.games import GameRules, game_of_event, rules_for
 from vwlog.io import codec
 from vwlog.model.errors import MatchNotStartedError, StoredSeqOutOfRangeError, StoreError
 from vwlog.model.text import msg, said_text
-from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.services.snapshots import decode_snapshot, snapshot_record_hash
 from vwlog.store import MatchStore
@@ -65,8 +65,9 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
     target = head.seq if seq is None else seq
     if not 0 <= target <= head.seq:
         raise StoredSeqOutOfRangeError(match_id, target, head.seq)
+    game = rules_for(store.header(match_id).game)
     if target == 0:
-        return INITIAL
+        return cast("MatchState", game.initial)
     state: MatchState | None = None
     start, previous = 0, ""
     snap = store.nearest_snapshot(match_id, target, vouched=True)
@@ -104,12 +105,11 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
     del records[target - start :]
     if state is None:
         if start:
-            return _replayed(INITIAL, checked_records(store, match_id, lte=target))
-        state = INITIAL
-    if start and _backs_up_before(records, start):
+            return _replayed(None, checked_records(store, match_id, lte=target), game)
+    if start and _backs_up_before(records, start, game):
         # a back-up to a point before the snapshot: the replay loop must have seen that point
-        return _replayed(INITIAL, checked_records(store, match_id, lte=target))
-    return _replayed(state, records)
+        return _replayed(None, checked_records(store, match_id, lte=target), game)
+    return _replayed(state, records, game)
 
 
 def checked_records(
@@ -192,20 +192,31 @@ def _not_held(match_id: str, seq: int) -> StoreError:
     )
 
 
-def _backs_up_before(records: Iterable[EventRecord], seq: int) -> bool:
-    return any(
-        isinstance(r.event, JudgeRulingIssued)
-        and r.event.kind == RulingKind.BACK_UP
-        and (r.event.back_to or 0) <= seq
-        for r in records
-    )
+def _backs_up_before(
+    records: Iterable[EventRecord], seq: int, game: GameRules | None = None
+) -> bool:
+    """Whether a judge's ruling among ``records`` backs the match up to ``seq`` or before
+    (``game``: the match's game; default: the game whose event each ruling is)."""
+    for r in records:
+        rules = game or game_of_event(r.event)
+        if rules is None:
+            continue
+        ruling, back_to = rules.ruling_type, rules.back_to
+        if ruling is not None and back_to is not None and isinstance(r.event, ruling):
+            to = back_to(r.event)
+            if to != -1 and (to or 0) <= seq:
+                return True
+    return False
 
 
-def _replayed(state: MatchState, records: Iterable[EventRecord]) -> MatchState:
-    """The state after ``records`` from ``state``, through the replay loop (as validation and
-    the snapshots see it: back-up rulings restore, omitted consequences are caught up), not
-    the bare fold."""
-    return cast("MatchState", replay(records, FinalState(), initial=state))
+def _replayed(
+    state: Any, records: Iterable[EventRecord], game: GameRules | None = None
+) -> MatchState:
+    """The state after ``records`` from ``state`` (``None``: the game's empty board), through
+    the replay loop (as validation and the snapshots see it: back-up rulings restore, omitted
+    consequences are caught up), not the bare fold; ``game``: the match's game (default: the
+    one whose board ``state`` is, or whose events the records hold)."""
+    return cast("MatchState", replay(records, FinalState(), initial=state, game=game))
 
 
 __all__ = [
