@@ -1,5 +1,7 @@
-"""``vwlog fork`` and ``vwlog play``: what-if lines from a priority point, on a stored match
-or on a log file (through a private store in memory, `vwlog.services.scratch`)."""
+"""``vwlog fork`` and ``vwlog play``: what-if lines from a fork point of the match's game (for
+Vandaria Wars, a priority point), on a stored match or on a log file (through a private store in
+memory, `vwlog.services.scratch`). ``play`` needs the game's decisions capability
+(`vwlog.services.decisions.decisions_of`): a game without one says so in one line."""
 
 from __future__ import annotations
 
@@ -11,12 +13,15 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import CliContext, input_error, main, pass_cli_context
 from vwlog.cli.matches import open_store
+from vwlog.cli.next import served
 from vwlog.cli.render import echo
-from vwlog.games.vw.notation import decision_syntax
+from vwlog.games import rules_for
 from vwlog.io.i18n import gettext as _
+from vwlog.io.logfile import open_log
 from vwlog.model.errors import LogFormatError, MatchNotFoundError, UsageError, VwlogError
 from vwlog.model.text import msg
 from vwlog.render.text import counted, term
+from vwlog.services.decisions import decisions_of
 from vwlog.services.forks import fork_match
 from vwlog.services.matches import export_match
 from vwlog.services.play import play_decisions
@@ -107,7 +112,7 @@ def _stored(cli: CliContext, match_id: str) -> Iterator[MatchStore]:
         yield store
 
 
-@main.command(epilog="\b\n" + decision_syntax())
+@main.command(epilog="\b\n" + decisions_of(rules_for(), "play").syntax())
 @click.argument("match_id", metavar="MATCH_OR_LOG")
 @click.argument("decisions", nargs=-1)
 @click.option(
@@ -196,11 +201,17 @@ def play(
     target = out or path  # a log file goes on in itself; standard input on standard output
     if path is not None:
         source = options.once_readable(ctx, path)
+        with _about(path), open_log(source) as reader:
+            game = reader.header.game
+        with served():
+            decisions_of(rules_for(game), "play")
         with _about(path):
             result = play_file(source, items, str(target), auto=auto, policy=policy, seed=seed,
                                choices=choices)  # fmt: skip
     else:
         with _stored(cli, match_id) as store:
+            with served():
+                decisions_of(rules_for(store.header(match_id).game), "play")
             result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed,
                                     choices=choices)  # fmt: skip
             if out is not None:
