@@ -146,8 +146,9 @@ def _fell(rs: L5rRuleset, s: Board, b: Battle, c: ProvinceDestroyed, e: Any) -> 
     )
 
 
-def unexpected(rs: L5rRuleset, s: Board, e: Any) -> Violation:
-    """``e``, a consequence the rules do not demand now."""
+def unexpected(rs: L5rRuleset, s: Board, e: Any, want: Any = None) -> Violation:
+    """``e``, a consequence the rules do not demand now (``want``: what they demand, if
+    anything)."""
     b = s.battle
     kind = str(getattr(e, "type", ""))
     if isinstance(e, ResolutionStarted):
@@ -159,6 +160,7 @@ def unexpected(rs: L5rRuleset, s: Board, e: Any) -> Violation:
             "L5R-RES-5",
             "the Province {province} does not fall: {attacker} is not greater than "
             "{defender} + {strength}",
+            want=want,
             got=e,
             province=province.id if province else e.province,
             attacker=a,
@@ -184,7 +186,9 @@ def unexpected(rs: L5rRuleset, s: Board, e: Any) -> Violation:
     elif isinstance(e, AttackPhaseStarted):
         rule = "L5R-BTL-6"
     flag = deciding_flag(rs, s, e)
-    return violation(rule, "the rules do not demand {event} now", flag=flag, got=e, event=kind)
+    return violation(
+        rule, "the rules do not demand {event} now", flag=flag, want=want, got=e, event=kind
+    )
 
 
 OUTCOMES = (ArmyDestroyed, ProvinceDestroyed, HonorGained, BattleWithoutOutcome, DefendersSentHome)
@@ -210,7 +214,7 @@ def consequence(rs: L5rRuleset, s: Board, exp_consequences: tuple[Any, ...], e: 
             return missing(rs, s, first, e)
     elif isinstance(first, DefendersSentHome) and isinstance(e, AttackPhaseEnded):
         return missing(rs, s, first, e)
-    return unexpected(rs, s, e)
+    return unexpected(rs, s, e, first)
 
 
 def wrong(rs: L5rRuleset, s: Board, c: Any, e: Any) -> Violation:
