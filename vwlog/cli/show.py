@@ -9,13 +9,14 @@ import click
 from vwlog.audit.knowledge import KnowledgeTracker
 from vwlog.cli import options
 from vwlog.cli.base import main
+from vwlog.cli.next import served
 from vwlog.cli.render import echo
-from vwlog.cli.replay import check_player, load_records, player_option, viewer
+from vwlog.cli.replay import board_of, check_player, load_records, player_option, viewer, views_of
 from vwlog.engine.replay import Fanout, FinalState, replay
 from vwlog.engine.seek import no_such_seq, state_at
-from vwlog.games.vw.describe import card_name
+from vwlog.games import rules_for, unavailable
 from vwlog.io.i18n import gettext as _
-from vwlog.render.json import board_json, dumps, seen_card_json
+from vwlog.render.json import dumps, seen_card_json
 from vwlog.render.text import board_text, hidden_lines, term
 from vwlog.services.matches import checked_records
 from vwlog.services.matches import state_at as stored_state_at
@@ -67,7 +68,9 @@ def show(
     hidden cards they have seen are named with when and how they saw them
     (another player's hand, a Fate Deck; JSON: "known"). The first line
     (JSON: "view", "judge" or "player") says which view is drawn. JSON is a
-    BoardView document (schemas/board-view.schema.json).
+    BoardView document (schemas/board-view.schema.json). A game without
+    views shows its board's fields, one per line (JSON: an object), and
+    has no --as.
 
     MATCH_OR_LOG is a log file (- reads standard input), or the id of a
     match in the store (--store) when no such file exists; a stored match
@@ -85,6 +88,11 @@ def show(
     """
     player = viewer(ctx, player)
     match, ruleset = options.reading(ruleset_file, sets).for_match(load_records(ctx, match_or_log))
+    game = rules_for(match.header.game if match.header is not None else None)
+    views = views_of(game)
+    if views is None and player is not None:
+        with served():  # what a player could know is the game's views' to say
+            raise unavailable(game, "show --as")
     tracker = KnowledgeTracker() if player is not None else None
     if match.store is not None and match.match_id is not None and ruleset is None:
         seq, state = _stored_position(match.store, match.match_id, at_seq, tracker)
@@ -94,26 +102,42 @@ def show(
         seq = at_seq
         state = state_at(match.items, at_seq, source=match.source, visitor=tracker, ruleset=ruleset)
     check_player(state, player)
-    known = tracker.knowledge(player) if tracker and player and state.started else None
+    started = game.started(state)
+    known = tracker.knowledge(player) if tracker and player and started else None
     if output_format == "json":
-        data = board_json(state, player=player, seq=seq)
+        data = board_of(views, state, player=player, seq=seq)
         if player is not None:
             data["known"] = [seen_card_json(c) for c in known.hidden] if known else []
         click.echo(dumps(data))
         return
-    echo(view_heading(player, seq))
+    echo(
+        view_heading(player, seq)
+        if views is not None
+        else _("board after seq {seq}").format(seq=seq)
+    )
     echo(board_text(state))
-    if not state.started:
-        return
-    for p in state.players:
-        grave = ", ".join(term(card_name(state, c)) for c in p.graveyard)
-        echo(_("{player} Graveyard: {cards}").format(player=term(p.id), cards=grave or _("empty")))
-    for p in state.players:
-        if player is None or p.id == player:
-            hand = ", ".join(term(card_name(state, c)) for c in p.hand)
-            echo(_("{player} hand: {cards}").format(player=term(p.id), cards=hand or _("empty")))
+    if views is None or not started:
+        return  # a game without views: its board's fields are all it shows
+    seats = board_of(views, state, player=None, seq=seq).get("players", [])
+    for p in seats:
+        if "graveyard" in p:
+            echo(
+                _("{player} Graveyard: {cards}").format(
+                    player=term(p["id"]), cards=_cards(p["graveyard"])
+                )
+            )
+    for p in seats:
+        if "hand" in p and (player is None or p["id"] == player):
+            echo(_("{player} hand: {cards}").format(player=term(p["id"]), cards=_cards(p["hand"])))
     if known is not None:
         echo("\n".join(hidden_lines(known, none_known=True)))
+
+
+def _cards(cards: list[dict[str, Any]]) -> str:
+    """Cards of a board view (``{"id", "name"}`` each) as ``Name (id)``, the bare id where the
+    match does not know the card; ``empty`` for none."""
+    said = [f"{c['name']} ({c['id']})" if c.get("name") else str(c["id"]) for c in cards]
+    return ", ".join(term(c) for c in said) or _("empty")
 
 
 def view_heading(player: str | None, seq: int) -> str:
