@@ -30,6 +30,7 @@ __all__ = [
     "EventOut",
     "EventsPage",
     "ForkIn",
+    "GameBoardOut",
     "KnownCardView",
     "LiveMatchIn",
     "MatchMeta",
@@ -315,6 +316,20 @@ class MatchesPage(_Model):
     """Page size asked for."""
     matches: list[MatchSummaryOut]
     """The matches of this page."""
+
+
+class GameBoardOut(_Model):
+    """The board of a match of a game without views (`vwlog.games.board_data`): its fields,
+    as the game's rules keep them."""
+
+    game: str
+    """The match's game (the log header's ``game``)."""
+    seq: int
+    """The board is the one after this seq."""
+    viewer: None
+    """Always ``null``: a game without views has no player's view."""
+    fields: dict[str, Any]
+    """The board's fields and their values."""
 
 
 class UploadOut(_Model):

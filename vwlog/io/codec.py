@@ -17,7 +17,9 @@ from pydantic import ValidationError
 
 from vwlog.events import GAME_EVENT, RECORD, EventRecord, LogHeader
 from vwlog.events.match import deck_commitment
+from vwlog.games import rules_for
 from vwlog.model.causes import caused
+from vwlog.model.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -62,8 +64,13 @@ def is_hash(value: object) -> bool:
 
 
 def record_to_dict(record: EventRecord, *, with_hash: bool = True) -> dict[str, Any]:
-    """The JSON-compatible form of a record, ``None`` fields left out."""
-    data: dict[str, Any] = RECORD.dump_python(record, mode="json", exclude_none=True, by_alias=True)
+    """The JSON-compatible form of a record, ``None`` fields left out (a record of another
+    game than Vandaria Wars by its own envelope's fields)."""
+    data: dict[str, Any]
+    if type(record) is _RECORD_CLASS:
+        data = RECORD.dump_python(record, mode="json", exclude_none=True, by_alias=True)
+    else:
+        data = record.model_dump(mode="json", exclude_none=True, by_alias=True)
     if not with_hash:
         data.pop("hash", None)
     return data
@@ -119,9 +126,19 @@ def seal(previous: str, records: Iterable[EventRecord]) -> Iterator[EventRecord]
         yield record.model_copy(update={"hash": digest})
 
 
-def parse_record(line: bytes, *, strict: bool = False) -> EventRecord:
-    """Parse one record line (raises pydantic's ``ValidationError`` on bad input); ``strict``
-    refuses what a log may not say (``"1"``, ``1.0`` or ``true`` for an integer)."""
+def parse_record(line: bytes, *, strict: bool = False, game: str | None = None) -> EventRecord:
+    """Parse one record line of a match of ``game`` (absent: `DEFAULT_GAME`) with that game's
+    records (`vwlog.games.GameRules.record`; raises pydantic's ``ValidationError`` on bad
+    input); ``strict`` refuses what a log may not say (``"1"``, ``1.0`` or ``true`` for an
+    integer).
+
+    Raises:
+        KeyError: ``game`` is not registered.
+        vwlog.games.GameUnavailableError: its rules cannot be loaded.
+    """
+    if game is not None and game != DEFAULT_GAME:
+        parsed: EventRecord = rules_for(game).record.validate_json(line, strict=strict)
+        return parsed
     if strict and USUAL_FIRST:
         record = decode_record(line)
         if record is not None:

@@ -108,7 +108,7 @@ class _SpooledSnapshots(_Snapshots):
         seq = step.record.seq
         self.last_hash = step.record.hash
         self.count += 1
-        if seq % self.every == 0:
+        if self.every and seq % self.every == 0:
             data = encode_snapshot(step.after, step.record.hash)
             self.spool.write(_SNAPSHOT_HEAD.pack(seq, len(data)))
             self.spool.write(data)

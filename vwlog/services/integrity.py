@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vwlog.engine.replay import BaseVisitor, Fanout, Validator, replay
+from vwlog.games import rules_for
 from vwlog.model.text import msg, said_text
 from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
@@ -21,7 +22,12 @@ from vwlog.services.matches import (
     _metrics,
     meta_from,
 )
-from vwlog.services.snapshots import decode_snapshot, encode_snapshot
+from vwlog.services.snapshots import (
+    decode_snapshot,
+    encode_snapshot,
+    keeps_snapshots,
+    measures,
+)
 from vwlog.services.stats import catalog_metrics, match_metrics
 from vwlog.services.verdict import as_imported
 
@@ -155,11 +161,17 @@ def _derived(store: MatchStore, match_id: str, *, repair: bool) -> tuple[list[st
     header = store.header(match_id)
     stored = store.meta(match_id)
     head = store.head(match_id)
+    game = rules_for(header.game)
     measure, checked = MatchMetricsVisitor(), _Checked(store, match_id, repair=repair)
     records = store.records(match_id, lte=head.seq)
-    visitors = Fanout(Validator(), Measuring(measure), checked)
+    visitors = Fanout(
+        Validator(),
+        *((Measuring(measure),) if measures(game) else ()),
+        *((checked,) if keeps_snapshots(game) else ()),
+    )
     report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
-    derived = meta_from(header, report, head.hash, events=head.seq, metrics=_metrics(measure))
+    metrics = _metrics(measure) if measures(game) else None
+    derived = meta_from(header, report, head.hash, events=head.seq, metrics=metrics)
     derived = as_imported(derived, stored)  # the verdict on the imported file is kept
     catalog = _catalog_problems(stored, derived)
     vouched = store.vouched(match_id)

@@ -25,6 +25,7 @@ from vwlog.events import (
     EventRecord,
     LogHeader,
 )
+from vwlog.games import rules_for
 from vwlog.io import codec
 from vwlog.io.logfile import file_is_regular, open_log, replacing
 from vwlog.model.errors import (
@@ -41,8 +42,10 @@ from vwlog.services.snapshots import (
     _Snapshots,
     decode_snapshot,
     encode_snapshot,
+    keeps_snapshots,
+    measures,
 )
-from vwlog.services.verify import BrokenLink, VerifyReport, verify_lines
+from vwlog.services.verify import BrokenLink, VerifyReport, parsed_line, verify_lines
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
@@ -159,9 +162,17 @@ def judge_and_measure(
     """One pass of the replay loop over ``(line, record)`` items that feeds validation,
     ``snapshots`` and the match's statistics (kept in its catalog entry for the statistics read
     model): the validation report and the metrics (``None`` when there is nothing to measure)."""
+    game = rules_for(header.game)
+    if not keeps_snapshots(game):
+        snapshots.every = 0  # replayed from the start instead
+    if not measures(game):
+        report: ValidationReport = replay(
+            items, Fanout(Validator(source=source), snapshots), header=header
+        )[0]
+        return report, None
     measure = MatchMetricsVisitor()
     visitors = Fanout(Validator(source=source), snapshots, Measuring(measure))
-    report: ValidationReport = replay(items, visitors, header=header)[0]
+    report = replay(items, visitors, header=header)[0]
     return report, _metrics(measure)
 
 
@@ -462,7 +473,7 @@ def verify_match(
         report = verify_lines(f"store:{match_id}", header, lines)
     else:
         for line_no, raw in lines:
-            gathered.feed(line_no, raw)
+            gathered.feed(line_no, raw, parsed_line(raw, header.game))
         report = gathered.chain.report()
     report = dataclasses.replace(report, seal=meta.seal)
     if report.broken is None and (

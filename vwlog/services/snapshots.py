@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from vwlog.engine.replay import BaseVisitor
+from vwlog.engine.replay import BaseVisitor, FinalState, replay
 from vwlog.engine.replay import Step as ReplayStep
+from vwlog.games import GameRules, rules_for
+from vwlog.model.errors import StoredSeqOutOfRangeError
+from vwlog.model.games import DEFAULT_GAME
 from vwlog.model.state import (
     Allot,
     Combat,
@@ -30,6 +33,9 @@ from vwlog.model.state import (
     replace,
 )
 from vwlog.model.types import Expiry, Phase, Stat, Step
+
+if TYPE_CHECKING:
+    from vwlog.store import MatchStore
 
 _CLASSES: dict[str, type[Any]] = {
     cls.__name__: cls
@@ -167,8 +173,54 @@ def snapshot_record_hash(data: bytes) -> str | None:
     return named.decode(errors="replace") or None
 
 
+def keeps_snapshots(game: GameRules) -> bool:
+    """Whether the store keeps boards of a match of ``game`` (`GameRules.snapshots`); a match
+    of a game without them is replayed from its start whenever a board is asked for.
+
+    The boards this module encodes are Vandaria Wars' (`MatchState`): its rules are taken to
+    keep them until they name `vwlog.games.vw.snapshots.SNAPSHOTS` themselves."""
+    return game.snapshots is not None or game.id == DEFAULT_GAME
+
+
+def measures(game: GameRules) -> bool:
+    """Whether a match of ``game`` is measured for the statistics (`GameRules.stats`): the
+    metrics `vwlog.projections.stats.MatchMetricsVisitor` makes are Vandaria Wars' (its rules
+    are taken to have them until they name them)."""
+    return game.stats is not None or game.id == DEFAULT_GAME
+
+
+def board_at(store: MatchStore, match_id: str, seq: int | None = None) -> Any:
+    """The board after event ``seq`` (default: the last) of a stored match of any game: from
+    the nearest snapshot where its game keeps them (`vwlog.services.seek.state_at`), else
+    replayed from the start of its records, each taken only once it continues the hash chain
+    to the head the catalog recorded (`vwlog.services.seek.checked_records`).
+
+    Raises:
+        MatchNotFoundError: no such match.
+        StoredSeqOutOfRangeError: seq is out of range.
+        StoreError: the records do not chain (altered in the database).
+    """
+    from vwlog.services.seek import checked_records, state_at
+
+    header = store.header(match_id)
+    game = rules_for(header.game)
+    if keeps_snapshots(game):
+        return state_at(store, match_id, seq)
+    head = store.head(match_id)
+    target = head.seq if seq is None else seq
+    if not 0 <= target <= head.seq:
+        raise StoredSeqOutOfRangeError(match_id, target, head.seq)
+    kept = []
+    for record in checked_records(store, match_id):  # to the end: the catalog's head anchors
+        if record.seq <= target:
+            kept.append(record)
+    if not kept:
+        return game.initial
+    return replay(kept, FinalState(), header=header, game=game)
+
+
 class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
-    """A replay visitor that keeps a state every ``every`` events."""
+    """A replay visitor that keeps a state every ``every`` events (none for ``every`` 0)."""
 
     def __init__(self, every: int) -> None:
         self.every = every
@@ -176,7 +228,7 @@ class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
 
     def visit(self, step: ReplayStep) -> None:
         """Keep the state after every ``every``-th event."""
-        if step.record.seq % self.every == 0:
+        if self.every and step.record.seq % self.every == 0:
             self.taken.append((step.record.seq, step.after))
 
     def result(self) -> list[tuple[int, MatchState]]:
@@ -187,9 +239,12 @@ class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
 __all__ = [
     "STATIC_FIELDS",
     "SnapshotFormatError",
+    "board_at",
     "decode_snapshot",
     "decode_state",
     "encode_snapshot",
     "encode_state",
+    "keeps_snapshots",
+    "measures",
     "snapshot_record_hash",
 ]

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from vwlog.events import DeckRevealed, EventRecord, LogHeader, MatchStarted
 from vwlog.io import codec
 from vwlog.io.logfile import open_log
+from vwlog.model.games import DEFAULT_GAME
 from vwlog.model.text import msg, said_text
 
 if TYPE_CHECKING:
@@ -202,7 +203,7 @@ class ChainCheck:
         canonical_line: bytes | None = None
         if claimed != expected:
             try:
-                record = codec.parse_record(raw, strict=True)
+                record = codec.parse_record(raw, strict=True, game=self.header.game)
                 expected = codec.chain_hash(self.previous, codec.record_body(record))
                 canonical_line = codec.record_bytes(record)
             except (ValidationError, codec.EncodeError):
@@ -276,7 +277,7 @@ class ChainCheck:
     def _commitment(self, raw: bytes, record: EventRecord | None) -> None:
         if record is None:
             try:
-                record = codec.parse_record(raw, strict=True)
+                record = codec.parse_record(raw, strict=True, game=self.header.game)
             except ValidationError:
                 return
         event = record.event
@@ -381,12 +382,26 @@ def _link_problem(
     return None
 
 
+def parsed_line(raw: bytes, game: str | None) -> EventRecord | None:
+    """A stored line of a match of another game than `DEFAULT_GAME`, parsed with that game's
+    records for the integrity pass (which reads a line it needs as Vandaria Wars'); ``None``
+    for `DEFAULT_GAME` (the pass parses what it needs itself) and for a line that is no
+    longer a record of the game (the chain check names it)."""
+    if game is None or game == DEFAULT_GAME:
+        return None
+    try:
+        return codec.parse_record(raw, strict=True, game=game)
+    except (ValueError, KeyError):  # pydantic's ValidationError is a ValueError
+        return None
+
+
 __all__ = [
     "BrokenLink",
     "ChainCheck",
     "Commitment",
     "VerifyReport",
     "header_line",
+    "parsed_line",
     "verify_lines",
     "verify_log",
 ]

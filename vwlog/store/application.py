@@ -187,7 +187,9 @@ class MatchStore(MatchReader):
         oid = match_uuid(match_id)
         mapper = self._mapper
         events = [mapper.stored_registration(match_id, header, meta)]
-        events.extend(mapper.stored_record(oid, line, record) for line, record in lines)
+        events.extend(
+            mapper.stored_record(oid, line, record, header.game) for line, record in lines
+        )
         try:
             self._insert(events)
         except IntegrityError as err:
@@ -245,7 +247,7 @@ class MatchStore(MatchReader):
                     if record.seq != head_seq or record.hash is None:
                         check_lines(match_id, [(line, record)], after=head_seq - 1, root=None)
                     head_hash = record.hash or ""
-                    page.append(mapper.stored_record(oid, line, record))
+                    page.append(mapper.stored_record(oid, line, record, header.game))
                     if len(page) == PAGE_SIZE or monotonic() - written > _IDLE_WRITE:
                         write.records(page)
                         page, written = [], monotonic()
@@ -316,7 +318,8 @@ class MatchStore(MatchReader):
         match_id = MatchId(match_id)
         new_head = appended_head(match_id, lines, expected_seq, meta, snapshots)
         oid = match_uuid(match_id)
-        records = [self._mapper.stored_record(oid, line, record) for line, record in lines]
+        game = self._game(match_id)
+        records = [self._mapper.stored_record(oid, line, record, game) for line, record in lines]
         snaps = [self._mapper.stored_snapshot(match_id, seq, data) for seq, data in snapshots]
         for _ in range(_WRITE_ATTEMPTS):
             catalog_version, _meta = self._catalog_head(match_id)

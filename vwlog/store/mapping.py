@@ -1,10 +1,13 @@
 """vwlog records and catalog entries as eventsourcing stored events, and back.
 
-A record is stored as the line the log file had: topic ``vwlog:<event type>:v<VERSION>``,
-``state`` the canonical JSON bytes of the record, ``originator_id`` a UUID derived from the match
+A record is stored as the line the log file had: topic ``vwlog:<event type>:v<VERSION>`` for a
+Vandaria Wars match (`vwlog.model.games.DEFAULT_GAME`) and ``vwlog:<game>.<event type>:v<VERSION>``
+for a match of another game (so that no stored topic changed when games were named), ``state``
+the canonical JSON bytes of the record, ``originator_id`` a UUID derived from the match
 id, ``originator_version`` its sequence number. Nothing is re-serialised on the way in, so the
 stored bytes are exactly what the hash chain covers; on the way out old versions are upcast and
-parsed with `vwlog.io.codec.parse_record`. The store's own entries (catalog, snapshots) have topics
+parsed with `vwlog.io.codec.parse_record` under the match's game (its header's ``game``), which
+the topic must name. The store's own entries (catalog, snapshots) have topics
 in a ``vwlog-store:`` namespace that no event type can take.
 
 eventsourcing's mapper API is loosely typed; ``Any`` stays in this module, and `RecordMapper`
@@ -26,8 +29,10 @@ from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from typing_extensions import override
 
 from vwlog.events import EVENT_TYPES, BaseEvent, EventRecord, LogHeader, event_type
+from vwlog.games import GameUnavailableError, rules_for
 from vwlog.io import codec
 from vwlog.model.errors import StoreError
+from vwlog.model.games import DEFAULT_GAME
 from vwlog.store.catalog import IMPORT_FACTS, MatchMeta
 from vwlog.store.localkey import tag, tag_holds
 
@@ -45,7 +50,8 @@ SNAPSHOT_TOPIC = "vwlog-store:snapshot:v1"
 CATALOG_TOPICS = (REGISTERED_TOPIC, META_TOPIC)
 """Topics of catalog entries, for reading the catalog from the notification log."""
 
-_RECORD_TOPIC = re.compile(r"vwlog:([a-z0-9_]+):v([0-9]+)\Z")
+_RECORD_TOPIC = re.compile(r"vwlog:(?:([a-z][a-z0-9_]*)\.)?([a-z0-9_]+):v([0-9]+)\Z")
+"""A record's topic: the game (absent for `DEFAULT_GAME`), the event's type tag, its version."""
 
 JsonObject: TypeAlias = dict[str, Any]
 Upcaster: TypeAlias = Callable[[JsonObject], JsonObject]
@@ -59,7 +65,8 @@ def register_upcaster(tag: str, from_version: int) -> Callable[[Upcaster], Upcas
     """Register an upcaster from version ``from_version`` of event ``tag`` to the next.
 
     Stored records keep the bytes they were written with; the upcasters run on every read of
-    an old record, in order, until the event has the version its class declares.
+    an old record, in order, until the event has the version its class declares. An event of a
+    game other than `DEFAULT_GAME` is registered as ``<game>.<type tag>``.
     """
 
     def register(upcaster: Upcaster) -> Upcaster:
@@ -79,15 +86,30 @@ def catalog_uuid(match_id: str) -> UUID:
     return uuid5(CATALOG_NAMESPACE, match_id)
 
 
-_TOPICS: dict[type[BaseEvent], tuple[int, str]] = {}
+_TOPICS: dict[tuple[type[BaseEvent], str | None], tuple[int, str]] = {}
 
 
-def record_topic(event: BaseEvent) -> str:
-    """The stored topic of an event: ``vwlog:<type tag>:v<VERSION>``."""
+def stored_game(game: str | None) -> str | None:
+    """The game a topic names for a match of ``game``: ``None`` for `DEFAULT_GAME` (its
+    topics name none), else ``game``."""
+    return None if game is None or game == DEFAULT_GAME else game
+
+
+def topic_game(topic: str) -> str | None:
+    """The game a record topic names (``None``: `DEFAULT_GAME`, or no record topic)."""
+    found = _RECORD_TOPIC.match(topic)
+    return found[1] if found is not None else None
+
+
+def record_topic(event: BaseEvent, game: str | None = None) -> str:
+    """The stored topic of an event of a match of ``game``: ``vwlog:<type tag>:v<VERSION>``
+    for `DEFAULT_GAME` (or ``None``), ``vwlog:<game>.<type tag>:v<VERSION>`` for another."""
     cls = type(event)
-    cached = _TOPICS.get(cls)
+    named = stored_game(game)
+    cached = _TOPICS.get((cls, named))
     if cached is None or cached[0] != cls.VERSION:  # a VERSION can be patched in tests
-        cached = _TOPICS[cls] = (cls.VERSION, f"vwlog:{event_type(event)}:v{cls.VERSION}")
+        kind = event_type(event) if named is None else f"{named}.{event_type(event)}"
+        cached = _TOPICS[(cls, named)] = (cls.VERSION, f"vwlog:{kind}:v{cls.VERSION}")
     return cached[1]
 
 
@@ -162,12 +184,15 @@ class RecordMapper(Mapper[UUID]):
 
     # Writing
 
-    def stored_record(self, originator_id: UUID, line: bytes, record: EventRecord) -> StoredEvent:
-        """A record's line as a stored event, without re-serialising it."""
+    def stored_record(
+        self, originator_id: UUID, line: bytes, record: EventRecord, game: str | None = None
+    ) -> StoredEvent:
+        """A record's line of a match of ``game`` as a stored event, without re-serialising
+        it."""
         return StoredEvent(
             originator_id=originator_id,
             originator_version=record.seq,
-            topic=record_topic(record.event),
+            topic=record_topic(record.event, game),
             state=self._protect(line) if self.compressor or self.cipher else line,
         )
 
@@ -238,29 +263,36 @@ class RecordMapper(Mapper[UUID]):
         """The line a record was stored with, byte for byte."""
         return self._unprotect(stored) if self.compressor or self.cipher else stored.state
 
-    def record(self, stored: StoredEvent) -> EventRecord:
-        """A stored record, upcast to the current version of its event and parsed.
+    def record(self, stored: StoredEvent, game: str | None = None) -> EventRecord:
+        """A stored record of a match of ``game`` (its header's), upcast to the current version
+        of its event and parsed with that game's records.
 
         Raises:
-            StoreError: The topic names no known event type or a version newer than this
-                vwlog reads, an upcaster is missing, or the stored bytes do not parse.
+            StoreError: The topic names another game than the match's, no known event type of
+                it or a version newer than this vwlog reads, an upcaster is missing, the game's
+                rules cannot be loaded, or the stored bytes do not parse.
         """
         line = self.line(stored)
         found = _RECORD_TOPIC.match(stored.topic)
         if found is None:
             raise _unreadable(stored, "not a record topic")
-        tag, version = found[1], int(found[2])
-        cls = EVENT_TYPES.get(tag)
-        if cls is None:
-            raise _unreadable(stored, f"unknown event type {tag!r} (stored by a newer vwlog?)")
+        named, tag, version = found[1], found[2], int(found[3])
+        ours = stored_game(game)
+        if named != ours:
+            detail = (
+                f"stored for game {named or DEFAULT_GAME}, the match is of {ours or DEFAULT_GAME}"
+            )
+            raise _unreadable(stored, detail)
+        cls = _event_class(stored, named, tag)
+        key = tag if named is None else f"{named}.{tag}"
         try:
             if version == cls.VERSION:
-                return codec.parse_record(line, strict=True)
+                return codec.parse_record(line, strict=True, game=named)
             if version > cls.VERSION:
-                detail = f"written as v{version}, this vwlog reads {tag} up to v{cls.VERSION}"
+                detail = f"written as v{version}, this vwlog reads {key} up to v{cls.VERSION}"
                 raise _unreadable(stored, detail)
-            upcast = _upcast(stored, tag, version, cls.VERSION, line)
-            return codec.parse_record(orjson.dumps(upcast), strict=True)
+            upcast = _upcast(stored, key, version, cls.VERSION, line)
+            return codec.parse_record(orjson.dumps(upcast), strict=True, game=named)
         except (orjson.JSONDecodeError, pydantic.ValidationError, KeyError, TypeError) as err:
             raise _unreadable(stored, str(err).splitlines()[0]) from err
 
@@ -391,7 +423,8 @@ class RecordMapper(Mapper[UUID]):
         elif stored_event.topic == SNAPSHOT_TOPIC:
             event = SnapshotTaken(oid, version, self.snapshot(stored_event))
         else:
-            event = RecordStored(oid, version, self.record(stored_event), self.line(stored_event))
+            record = self.record(stored_event, topic_game(stored_event.topic))
+            event = RecordStored(oid, version, record, self.line(stored_event))
         return event
 
     def _protect(self, state: bytes) -> bytes:
@@ -445,6 +478,22 @@ def _upcast(stored: StoredEvent, tag: str, version: int, target: int, line: byte
     return data
 
 
+def _event_class(stored: StoredEvent, game: str | None, tag: str) -> type[BaseEvent]:
+    """The class of the event a record topic names: `EVENT_TYPES`' for `DEFAULT_GAME`
+    (``None``), else the game's (`vwlog.games.GameRules.event_types`)."""
+    if game is None:
+        known: Any = EVENT_TYPES
+    else:
+        try:
+            known = rules_for(game).event_types
+        except (KeyError, GameUnavailableError) as err:
+            raise _unreadable(stored, f"the rules of game {game} cannot be loaded") from err
+    cls: type[BaseEvent] | None = known.get(tag)
+    if cls is None:
+        raise _unreadable(stored, f"unknown event type {tag!r} (stored by a newer vwlog?)")
+    return cls
+
+
 def _unreadable(stored: StoredEvent, detail: str) -> StoreError:
     return StoreError(
         f"stored event {stored.originator_version} of stream {stored.originator_id} "
@@ -470,4 +519,6 @@ __all__ = [
     "match_uuid",
     "record_topic",
     "register_upcaster",
+    "stored_game",
+    "topic_game",
 ]

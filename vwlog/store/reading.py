@@ -164,7 +164,8 @@ class MatchReader(Closing):
             StoreError: The database failed or a stored record is unreadable.
         """
         record = self._mapper.record
-        return (record(stored) for stored in self._rows(match_id, gt, lte))
+        game = self._game(match_id)
+        return (record(stored, game) for stored in self._rows(match_id, gt, lte))
 
     def lines(
         self, match_id: str, *, gt: int = 0, lte: int | None = None
@@ -176,7 +177,12 @@ class MatchReader(Closing):
             StoreError: The database failed or a stored record is unreadable.
         """
         mapper = self._mapper
-        return ((mapper.line(s), mapper.record(s)) for s in self._rows(match_id, gt, lte))
+        game = self._game(match_id)
+        return ((mapper.line(s), mapper.record(s, game)) for s in self._rows(match_id, gt, lte))
+
+    def _game(self, match_id: str) -> str | None:
+        """The game of a stored match, as its header names it (``None``: Vandaria Wars)."""
+        return self.header(match_id).game
 
     def nearest_snapshot(
         self, match_id: str, seq: int, *, vouched: bool = False

@@ -30,11 +30,20 @@ from vwlog.api.dependencies import (
     require,
 )
 from vwlog.api.errors import ERROR_RESPONSES
+from vwlog.api.gameviews import (
+    awaited_of,
+    board_body,
+    events_of,
+    no_seat_view,
+    timeline_of,
+    viewless_game,
+)
 from vwlog.api.schemas import (
     AwaitedOut,
     DecisionOut,
     EventOut,
     EventsPage,
+    GameBoardOut,
     MatchesPage,
     MatchSummaryOut,
     ShownBoardView,
@@ -292,10 +301,18 @@ def events(
     a hash would test a guess of a hidden record); the full chain is public when the match is
     finished."""
     viewer = seat_of(access, player)
-    if viewer is not None:
-        board_view(state_at(store, access.match_id), player=viewer)  # 400 for no such seat
-    with using_language(lang):
-        out, head = events_after(store, access.match_id, after, limit, viewer, seat=access.viewer)
+    game = viewless_game(store, access.match_id)
+    if game is not None:
+        no_seat_view(game, viewer)
+        with using_language(lang):
+            out, head = events_of(game, store, access.match_id, after, limit)
+    else:
+        if viewer is not None:
+            board_view(state_at(store, access.match_id), player=viewer)  # 400 for no such seat
+        with using_language(lang):
+            out, head = events_after(
+                store, access.match_id, after, limit, viewer, seat=access.viewer
+            )
     return EventsPage(
         match_id=access.match_id, viewer=viewer, after=after, head_seq=head, events=out, lang=lang
     )
@@ -334,8 +351,11 @@ def timeline_(request: Request, access: AccessDep, store: StoreDep) -> TimelineO
     from ``/events``, only where they are shown."""
     cache = request.app.state.timelines
     match_id = access.match_id
+    game = viewless_game(store, match_id)
 
     def compute(upto: int) -> Timeline:
+        if game is not None:
+            return timeline_of(game, store, match_id, upto)
         # after an append, the kept timeline is extended by the new events only
         kept = cache.latest(match_id)
         if kept is not None and 0 < kept[0] < upto:
@@ -359,7 +379,7 @@ def timeline_(request: Request, access: AccessDep, store: StoreDep) -> TimelineO
 @router.get(
     "/{match_id}/board",
     summary="The board after a seq, in full or as one player knows it",
-    response_model=ShownBoardView,
+    response_model=ShownBoardView | GameBoardOut,
     response_model_by_alias=True,
     responses={304: {"description": "the board named by `If-None-Match` (no body)"}},
 )
@@ -377,14 +397,21 @@ def board(
 
     The answer carries a strong ``ETag`` (a hash of its body); sent back in ``If-None-Match``,
     the same board is answered with 304 and no body. Each worker keeps the boards it rendered
-    last, keyed by the match's head and the seat of the view, after access is checked."""
+    last, keyed by the match's head and the seat of the view, after access is checked.
+
+    A match of a game without views (`vwlog.games.GameRules.views`) is answered with its
+    board's fields (`GameBoardOut`), and has no player's view (400)."""
     player = seat_of(access, player)
     head = store.head(access.match_id)
     at = head.seq if seq is None else seq
     key = (access.match_id, at, head.seq, head.hash, player, access.viewer is not None, "json")
-    shown = request.app.state.boards.get(
-        key, partial(_board_body, store, access.match_id, at, player)
-    )
+    game = viewless_game(store, access.match_id)
+    if game is not None:
+        no_seat_view(game, player)
+        render = partial(board_body, game, store, access.match_id, at)
+    else:
+        render = partial(_board_body, store, access.match_id, at, player)
+    shown = request.app.state.boards.get(key, render)
     headers = {"ETag": shown.etag, "Cache-Control": "private, no-cache", "Vary": "Authorization"}
     if shown.matches(if_none_match):
         return Response(status_code=304, headers=headers)
@@ -428,6 +455,9 @@ def awaited(
         else shown_head_hash(store, access.match_id, access.viewer, head.seq)
     )
     seq = head.seq if at is None else at
+    game = viewless_game(store, access.match_id)
+    if game is not None:
+        return awaited_of(game, store, access.match_id, seq, head_hash)
     if seq == head.seq:  # the head: kept for the append that usually follows
         state = request.app.state.heads.state(store, access.match_id, head)
     else:

@@ -228,7 +228,19 @@ function registerText(r) {
   return parts.filter(Boolean).join(" ") || String(r.id || "?");
 }
 
+/** The board of a game without views (the service answers with its fields, `fields`): each
+ * field and its value, as they are. */
+function fieldsNode(b) {
+  const status = el("div", { class: "status", id: "status" },
+    el("span", {}, word("Seq {seq}", { seq: b.seq })), el("span", {}, word("Full record")));
+  const shown = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+  const fields = el("dl", { id: "fields", "data-game": b.game },
+    Object.entries(b.fields).flatMap(([name, value]) => [el("dt", {}, name), el("dd", { "data-field": name }, shown(value))]));
+  return el("div", { id: "board-inner" }, status, fields);
+}
+
 function boardNode(b) {
+  if (b.fields) return fieldsNode(b);
   const status = el("div", { class: "status", id: "status" },
     el("span", {}, word("Seq {seq}", { seq: b.seq })), el("span", {}, word("Turn {turn}", { turn: b.turn ?? "-" })),
     el("span", {}, word("Active {player}", { player: b.active ?? "-" })), el("span", {}, word("Phase {phase}", { phase: b.phase ?? "-" })),

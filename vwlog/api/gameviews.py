@@ -1,0 +1,174 @@
+"""A stored match of a game without views (`vwlog.games.GameRules.views` is ``None``), as the
+service shows it: each event said by its type and fields (`vwlog.games.event_text`), the board
+as its fields (`vwlog.games.board_data`), and whose decision is awaited as the game's rules
+say (`GameRules.expect`), without legal decisions unless the game has them.
+
+The board is the same for every viewer: a game without views cannot say what one player may
+know of it, so a player's view is refused (400) rather than shown whole.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fastapi import HTTPException
+
+from vwlog.api.schemas import AwaitedOut, EventOut, GameBoardOut
+from vwlog.engine.replay import BaseVisitor, Step, replay
+from vwlog.games import GameRules, board_data, event_text, rules_for
+from vwlog.model.text import msg
+from vwlog.render.json import violations_json
+from vwlog.services.snapshots import board_at
+from vwlog.services.timeline import Timeline
+
+if TYPE_CHECKING:
+    from vwlog.services.hashes import HashGate
+    from vwlog.store import MatchStore
+
+
+def viewless_game(store: MatchStore, match_id: str) -> GameRules | None:
+    """The rules of a stored match's game when the game has no views, else ``None`` (the
+    service shows the match with the game's views).
+
+    Raises:
+        MatchNotFoundError: no such match.
+        GameUnavailableError: its game's rules cannot be loaded.
+    """
+    game = rules_for(store.header(match_id).game)
+    return game if game.views is None else None
+
+
+def no_seat_view(game: GameRules, player: str | None) -> None:
+    """Refuse (400) a view of one seat of a game without views: it cannot say what that seat
+    may know."""
+    if player is not None:
+        said = msg(
+            "{what} is not available for game {game}", what=msg("a player's view"), game=game.id
+        )
+        raise HTTPException(400, said)
+
+
+class _Said(BaseVisitor[list[EventOut]]):
+    """A replay visitor that keeps the events of a page as `EventOut`, said by their fields."""
+
+    def __init__(self, game: GameRules, gate: HashGate | None = None) -> None:
+        self.game = game
+        self.gate = gate
+        self.out: list[EventOut] = []
+
+    def visit(self, step: Step) -> None:
+        """Keep the event."""
+        game, rec, after = self.game, step.record, step.after
+        expected = game.expect(game.ruleset_of(after) or game.default_ruleset, after)
+        data: dict[str, Any] = {
+            "seq": rec.seq,
+            "type": rec.event.type,
+            "decision": type(rec.event) in game.decision_types,
+            "description": event_text(rec.event),
+            "turn": game.summary(after).turn,
+            "phase": None,
+            "step": None,
+            "priority": expected.player,
+            "priority_point": game.is_fork_point(expected),
+            "violations": violations_json(step.violations, translated=True),
+            "voids": list(step.voids) if step.voids is not None else None,
+            "event": rec.event.model_dump(mode="json", by_alias=True),
+            "hash": rec.hash if self.gate is None else self.gate.shown(step),
+        }
+        self.out.append(EventOut.model_validate(data))
+
+    def result(self) -> list[EventOut]:
+        """The events kept."""
+        return self.out
+
+
+def events_of(
+    game: GameRules,
+    store: MatchStore,
+    match_id: str,
+    after: int,
+    limit: int,
+    gate: HashGate | None = None,
+) -> tuple[list[EventOut], int]:
+    """Up to ``limit`` events after ``after`` of a match of ``game``, and its head seq."""
+    head = store.head(match_id)
+    start = min(after, head.seq)
+    state = board_at(store, match_id, start)
+    records = store.records(match_id, gt=start, lte=min(head.seq, start + limit))
+    out: list[EventOut] = replay(records, _Said(game, gate), initial=state, game=game)
+    return out, head.seq
+
+
+class _Marks(BaseVisitor[Timeline]):
+    """A replay visitor that marks a timeline in the game's terms: turns as its summary counts
+    them, fork points, violations (no combat steps: they are Vandaria Wars')."""
+
+    def __init__(self, game: GameRules) -> None:
+        self.game = game
+        self.out = Timeline()
+        self.turn: int | None = None
+
+    def visit(self, step: Step) -> None:
+        """Mark the event."""
+        game, after, seq = self.game, step.after, step.record.seq
+        self.out.head_seq = seq
+        turn = game.summary(after).turn
+        if turn != self.turn:
+            self.turn = turn
+            self.out.turns.append((seq, turn))
+        if game.is_fork_point(game.expect(game.ruleset_of(after) or game.default_ruleset, after)):
+            self.out.priority_points.append(seq)
+        self.out.violations.extend((seq, str(v.rule)) for v in step.violations)
+
+    def result(self) -> Timeline:
+        """The marks."""
+        return self.out
+
+
+def timeline_of(game: GameRules, store: MatchStore, match_id: str, upto: int) -> Timeline:
+    """The timeline of a match of ``game`` up to ``upto``, from one replay of its records."""
+    header = store.header(match_id)
+    records = store.records(match_id, lte=upto)
+    marked: Timeline = replay(records, _Marks(game), header=header, game=game)
+    return marked
+
+
+def board_body(game: GameRules, store: MatchStore, match_id: str, at: int) -> bytes:
+    """The board after ``at`` of a match of ``game``, as the JSON bytes of a `GameBoardOut`."""
+    fields = board_data(board_at(store, match_id, at))
+    if not isinstance(fields, dict):
+        fields = {"board": fields}
+    view = GameBoardOut(game=game.id, seq=at, viewer=None, fields=fields)
+    return view.model_dump_json().encode()
+
+
+def awaited_of(
+    game: GameRules, store: MatchStore, match_id: str, seq: int, head_hash: str | None
+) -> AwaitedOut:
+    """Whose decision a match of ``game`` awaits after ``seq``; no legal decisions (a game
+    without views is shown without them)."""
+    state = board_at(store, match_id, seq)
+    summary = game.summary(state)
+    rs = game.ruleset_of(state) or game.default_ruleset
+    expected = game.expect(rs, state)
+    return AwaitedOut(
+        match_id=match_id,
+        seq=seq,
+        head_hash=head_hash,
+        player=expected.player,
+        kind=None if expected.kind is None else str(expected.kind),
+        rule=str(expected.rule or game.rule("CORE-LOG-1")),
+        over=summary.winner is not None,
+        legal=[],
+        truncated=False,
+    )
+
+
+__all__ = [
+    "awaited_of",
+    "board_body",
+    "events_of",
+    "no_seat_view",
+    "timeline_of",
+    "viewless_game",
+]
