@@ -19,6 +19,7 @@ SIZED = (
     "cli",
     "engine",
     "events",
+    "games",
     "io",
     "model",
     "projections",

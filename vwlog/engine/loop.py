@@ -19,7 +19,14 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from vwlog.events.base import BaseEvent, LogHeader
-from vwlog.games import GameRules, core_violation, game_of_event, game_of_state, rules_for
+from vwlog.games import (
+    GameRules,
+    core_violation,
+    game_of_event,
+    game_of_state,
+    known,
+    rules_for,
+)
 from vwlog.model.errors import IllegalEventError, Violation
 from vwlog.model.expect import Expect
 
@@ -118,9 +125,7 @@ class LineRecord(Protocol):
     def record(self) -> Any: ...
 
 
-def _locate(
-    game: GameRules, v: Violation, record: Any, line: int | None, state: Any
-) -> Violation:
+def _locate(game: GameRules, v: Violation, record: Any, line: int | None, state: Any) -> Violation:
     tag: Any = getattr(record.event, "type", type(record.event).__name__)
     return game.locate(replace(v, seq=record.seq, line=line, event_type=str(tag)), state)
 
@@ -161,17 +166,12 @@ def replay(
     initial: Any = None,
     game: GameRules | None = None,
 ) -> R:
-    """Replay records through a game's rules and fold, feeding ``visitor``.
-
-    Args:
-        records: records in order; from a file, ``(line, record)`` or `LogLine` tuples.
-        visitor: receives every step.
-        header: the log header, passed to the visitor; its ``game`` names the rules.
-        ruleset: judge under this ruleset instead of the one the match names.
-        policy: collect every violation (the default) or stop at the first.
-        initial: the board to start from (a snapshot); the default is the game's empty board.
-        game: the game's rules; by default the header's game, else the game whose board
-            ``initial`` is or whose events the records hold (`vwlog.games`).
+    """Replay records (from a file, ``(line, record)`` or `LogLine` tuples) through a game's
+    rules and fold, feeding ``visitor`` every step; ``header`` goes to the visitor. Judge under
+    ``ruleset`` instead of the match's own; collect every violation or stop at the first
+    (``policy``); start from the board ``initial`` (a snapshot; by default the game's empty
+    board). ``game`` is by default the header's, else the game whose board ``initial`` is or
+    whose events the records hold (`vwlog.games`).
 
     Raises:
         IllegalEventError: with `ViolationPolicy.STOP_AT_FIRST`, at the first event that
@@ -179,6 +179,8 @@ def replay(
     """
     if game is None:
         game, records = game_for(records, header, initial)
+    else:
+        known(game)  # its boards lead the visitors back to it
     state = game.initial if initial is None else initial
     rs = ruleset or game.ruleset_of(state) or game.default_ruleset
     memory: deque[tuple[int, Any]] = deque(maxlen=BACKUP_MEMORY)
@@ -186,17 +188,11 @@ def replay(
     visit = visitor.visit
     stop = policy is ViolationPolicy.STOP_AT_FIRST
     # the game's functions and classes, bound once: one lookup per event each, not two
-    expect = game.expect
-    judge = game.judge
-    fold = game.fold
-    started = game.started
-    trailer = game.trailer_types
-    start_type = game.start_type
-    ruling_type = game.ruling_type
+    expect, judge, fold, started = game.expect, game.judge, game.fold, game.started
+    trailer, start_type, ruling_type = game.trailer_types, game.start_type, game.ruling_type
     fork_kinds = game.fork_kinds
     visitor.begin_match(header)
-    unstarted = False
-    is_started = False
+    unstarted = is_started = False
     for item in records:
         if isinstance(item, tuple):  # a plain class: cheap, unlike pydantic's ABCMeta check
             line, record = item[0], item[-1]  # a pair, or a LogLine (line, raw, record)
@@ -229,12 +225,8 @@ def replay(
             # a missing consequence is caught up, so one omission does not cascade
             state = game.catch_up(rs, state, event)
         voids: tuple[int, int] | None = None
-        back = -1 if kind is not ruling_type else _back_to(game, event)
-        if back != -1:
-            after, voids, found = _back_up(game, memory, state, record.seq, event, back, found)
-        elif ruleset is not None and kind is start_type:
-            # judge under the given ruleset: the fold reads its setup and flags from the state
-            after = fold(state, game.with_ruleset(event, ruleset), ())[0]
+        if kind is ruling_type or (ruleset is not None and kind is start_type):
+            after, voids, found = _rule(game, memory, state, record.seq, event, ruleset, found)
         else:
             after, found = fold(state, event, found)
         located = tuple(_locate(game, v, record, line, before) for v in found) if found else ()
@@ -244,6 +236,27 @@ def replay(
         state = after
     visitor.end_match(state)
     return visitor.result()
+
+
+def _rule(
+    game: GameRules,
+    memory: deque[tuple[int, Any]],
+    state: Any,
+    seq: int,
+    event: Any,
+    ruleset: Any,
+    found: tuple[Violation, ...],
+) -> tuple[Any, tuple[int, int] | None, tuple[Violation, ...]]:
+    """The board after a judge's ruling (a back-up restores a fork point) or after the start
+    judged under a given ruleset (the fold reads its setup and flags from the start)."""
+    if type(event) is game.ruling_type:
+        back = _back_to(game, event)
+        if back != -1:
+            return _back_up(game, memory, state, seq, event, back, found)
+    elif ruleset is not None:
+        return game.fold(state, game.with_ruleset(event, ruleset), ())[0], None, found
+    after, found = game.fold(state, event, found)
+    return after, None, found
 
 
 def _back_to(game: GameRules, event: Any) -> int | None:

@@ -181,7 +181,8 @@ class Validator(BaseVisitor[ValidationReport]):
         self.report.turns = summary.turn
         self.report.winner = summary.winner
         self.report.victory = summary.victory
-        self.report.complete = summary.winner is not None
+        complete = game.complete
+        self.report.complete = complete(final) if complete else summary.winner is not None
         self.report.owed = game.owed(final)
         if not self.report.players:  # what the game did not note as the match started
             self.report.players = summary.players

@@ -48,6 +48,7 @@ __all__ = [
     "event_text",
     "game_of_event",
     "game_of_state",
+    "known",
     "register",
     "rule_title",
     "rules_for",
@@ -208,6 +209,9 @@ class GameRules:
     back_to: Callable[[Any], int | None] | None = None
     """``back_to(ruling)``: the seq a back-up ruling returns to, ``-1`` for a ruling that is no
     back-up (``None`` for a back-up naming no seq)."""
+    complete: Callable[[Any], bool] | None = None
+    """``complete(S)``: whether the record is a whole match (``None``: once it has a winner; a
+    game whose record is one phase, as an L5R battle record, says so here)."""
     note: Callable[[Any, Any], None] | None = None
     """``note(report, step)``: what a validation report keeps of a step beyond its counts (for
     the classes in ``noted_types``)."""
@@ -265,6 +269,14 @@ def register(rules: GameRules, module: str = "") -> GameRules:
     """
     register_game(Game(rules.id, rules.name, module or _module_of(rules)))
     _remember(rules)
+    return rules
+
+
+def known(rules: GameRules) -> GameRules:
+    """``rules``, remembered so that its boards and events lead back to it (`game_of_state`),
+    as a game given to `vwlog.engine.loop.replay` outright must be."""
+    if _LOADED.get(rules.id) is not rules:
+        _remember(rules)
     return rules
 
 
