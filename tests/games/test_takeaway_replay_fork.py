@@ -190,3 +190,17 @@ def test_a_fork_off_a_fork_point_is_refused_in_one_line(
         "see 'vwlog replay --priority-points'\n"
     )
     assert not out.exists()
+
+
+def test_a_stored_matchs_timeline_marks_the_same_fork_points() -> None:
+    from vwlog.services.matches import import_log
+    from vwlog.services.timeline import extend, timeline
+    from vwlog.store import MatchStore
+
+    with MatchStore.open("memory:") as store:
+        match_id = import_log(store, LEGAL).match_id
+        assert match_id == "take-1"
+        whole = timeline(store, match_id)
+        assert (whole.head_seq, whole.turns, whole.combat_steps) == (6, [(1, 0)], [])
+        assert (whole.priority_points, whole.violations) == (sorted(FORK_POINTS), [])
+        assert extend(timeline(store, match_id, 3), store, match_id, 6) == whole
