@@ -1,10 +1,13 @@
-"""Share a list of items between this process and forked ones; the results come back in order.
+"""Share a list of items between processes; the results come back in order.
 
-`ordered_map` is what a `--jobs N` run uses where processes can be forked: this process and
-``N - 1`` forked ones take the next item from a shared counter until none is left, so no
-process waits for items another one was handed in advance. The forked processes send
+`ordered_map` is the one way a `--jobs N` run (validate, import, simulate, stats) shares its
+items. Where processes can be forked (Linux; a caller that keeps a thread, such as a database
+driver's, can ask to fork only while this process runs no other): this process and ``N - 1``
+forked ones take the next item from a shared counter until none is left,
+so no process waits for items another one was handed in advance. The forked processes send
 their results through pipes; this process yields every result in item order as soon as it and
-those before it are done.
+those before it are done. Elsewhere a pool of ``N`` spawned processes computes the items and
+this process yields their results in the same order.
 
 This process works too, instead of waiting for a pool: a pool's threads and per-task messages
 cost its parent about a millisecond of CPU per item while the workers compete for the same
@@ -14,15 +17,21 @@ Given the cost of each item (a file's size), the last few items are taken larges
 large item taken last would leave the other processes idle until it is done, and only those
 few results wait for the ones before them.
 
-A forked process that dies before sending a result loses nothing: once all of them are gone,
-this process computes whatever is missing itself. An exception raised for an item is raised
-again here, at its place in the order. Closing the iterator early stops the other processes.
+Given a window, at most that many items are taken and not yet yielded, so a caller that
+keeps something on disk per item until it has used the result keeps a bounded amount.
+
+A forked process that dies before sending a result loses nothing: this process computes the
+item it was working on itself. An exception raised for an item is raised again here, at its
+place in the order. Closing the iterator early stops the other processes.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
+import sys
+import threading
+from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
@@ -49,11 +58,14 @@ class _Counter:
         self._lock = context.Lock()
         self._value = context.RawValue("q", 0)
 
-    def take(self) -> int:
-        """The next index, taken (an index at or past the end means there is nothing left)."""
+    def take(self, held: Any = None) -> int:
+        """The next index, taken (an index at or past the end means there is nothing left),
+        and written to ``held`` (a shared value) while the lock is held."""
         with self._lock:
             index: int = self._value.value
             self._value.value = index + 1
+            if held is not None:
+                held.value = index
         return index
 
 
@@ -63,6 +75,8 @@ class _Child:
 
     process: BaseProcess
     results: Connection
+    held: Any
+    """The shared value holding the index of the item it took last."""
     open: bool = field(default=True)
     """Whether more may come (the pipe has not reached its end)."""
 
@@ -77,6 +91,8 @@ class _Run(Generic[T, R]):
     """The item indices in the order they are taken."""
     counter: _Counter
     children: list[_Child]
+    window: Any = None
+    """A shared semaphore with a permit for every item that may be taken and not yielded."""
     done: dict[int, _Outcome] = field(default_factory=dict)
     """Outcomes not yielded yet, by item index."""
     next_out: int = 0
@@ -87,6 +103,12 @@ class _Run(Generic[T, R]):
         while True:
             self._receive(timeout=0)
             yield from self._ready()
+            if self.window is not None and not self.window.acquire(block=False):
+                if not any(child.open for child in self.children):
+                    break  # what is left is this process's alone
+                self._receive(timeout=None)  # a permit comes back with the next result
+                yield from self._ready()
+                continue
             taken = self.counter.take()
             if taken >= len(self.items):
                 break
@@ -105,6 +127,8 @@ class _Run(Generic[T, R]):
         while self.next_out in self.done:
             ok, value = self.done.pop(self.next_out)
             self.next_out += 1
+            if self.window is not None:
+                self.window.release()
             if not ok:
                 raise value
             yield value
@@ -122,9 +146,26 @@ class _Run(Generic[T, R]):
                     index, outcome = child.results.recv()
                 except (EOFError, OSError):
                     child.open = False
+                    self._take_over(child)
                     continue
                 self.done[index] = outcome
             timeout = 0
+
+    def _take_over(self, child: _Child) -> None:
+        """Compute here the item a process that is gone took and did not send."""
+        index = int(child.held.value)
+        if 0 <= index < len(self.items):
+            item = self.order[index]
+            if item >= self.next_out and item not in self.done:
+                self.done[item] = _outcome(self.function, self.items[item])
+
+
+def can_fork(*, alone: bool = False) -> bool:
+    """Whether `ordered_map` forks: on Linux; with ``alone``, only while this process runs no
+    other thread (a fork copies only the thread that forks, with whatever locks the others
+    held: a caller whose database driver keeps a thread asks for ``alone``)."""
+    linux = sys.platform.startswith("linux")
+    return linux and (not alone or threading.active_count() == 1)
 
 
 def ordered_map(
@@ -134,43 +175,89 @@ def ordered_map(
     *,
     initializer: Callable[[], None] | None = None,
     cost: Callable[[T], float] | None = None,
+    window: int | None = None,
+    alone: bool = False,
 ) -> Iterator[R]:
-    """Yield ``function(item)`` for every item, in order, computed by this process and
-    ``jobs - 1`` forked ones (``jobs`` at most the number of items).
+    """Yield ``function(item)`` for every item, in order, computed in ``jobs`` processes (at
+    most one per item): this one and forked ones where `can_fork` (given ``alone``), else a
+    pool of spawned ones (``function`` and the items must then be picklable). ``jobs`` 1, or
+    one item: here.
 
-    ``initializer`` runs once in each forked process before its first item (this process is
-    the caller's to prepare). ``cost`` estimates an item's work: the last `TAIL_PER_PROCESS`
-    items per process are then taken largest first. Fork only: where processes cannot be
-    forked, use a pool.
+    ``initializer`` runs once in each other process before its first item (this process is the
+    caller's to prepare). ``cost`` estimates an item's work: the last `TAIL_PER_PROCESS` items
+    per process are then taken largest first. ``window``: at most this many items are taken
+    and not yet yielded (not with ``cost``).
 
     Raises:
         Exception: What ``function`` raised for an item, when that item's turn comes.
+        ValueError: both ``cost`` and ``window`` are given, or ``window`` is below 1.
     """
+    if window is not None and (cost is not None or window < 1):
+        raise ValueError("a window needs items taken in order, and at least one of them")
     if jobs <= 1 or len(items) <= 1:
         yield from map(function, items)
-        return
+    elif can_fork(alone=alone):
+        yield from _forked(function, items, jobs, initializer, cost, window)
+    else:
+        yield from _pooled(function, items, jobs, initializer, window)
+
+
+def _forked(
+    function: Callable[[T], R],
+    items: Sequence[T],
+    jobs: int,
+    initializer: Callable[[], None] | None,
+    cost: Callable[[T], float] | None,
+    window: int | None,
+) -> Iterator[R]:
+    """`ordered_map` in this process and ``jobs - 1`` forked ones."""
     context = multiprocessing.get_context("fork")
     order = claim_order(items, jobs, cost)
     counter = _Counter(context)
+    permits = context.Semaphore(window) if window is not None else None
     children: list[_Child] = []
     try:
         for _ in range(min(jobs, len(items)) - 1):
             results, sending = context.Pipe(duplex=False)
+            held = context.RawValue("q", -1)
             process = context.Process(
                 target=_serve,
-                args=(function, items, order, counter, sending, initializer),
+                args=(function, items, order, counter, sending, initializer, held, permits),
                 daemon=True,
             )
             process.start()
             sending.close()  # the child holds it now: its end of file is the child's end
-            children.append(_Child(process, results))
-        yield from _Run(function, items, order, counter, children).results()
+            children.append(_Child(process, results, held))
+        yield from _Run(function, items, order, counter, children, permits).results()
     finally:
         for child in children:
             child.results.close()
             if child.process.is_alive():
                 child.process.terminate()
             child.process.join()
+
+
+def _pooled(
+    function: Callable[[T], R],
+    items: Sequence[T],
+    jobs: int,
+    initializer: Callable[[], None] | None,
+    window: int | None,
+) -> Iterator[R]:
+    """`ordered_map` in a pool of spawned processes; this one only collects."""
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(min(jobs, len(items)), initializer=initializer) as pool:
+        if window is None:
+            chunk = max(1, len(items) // (jobs * 8))
+            yield from pool.imap(function, items, chunksize=chunk)
+            return
+        pending: deque[Any] = deque()
+        for item in items:
+            pending.append(pool.apply_async(function, (item,)))
+            while len(pending) > window:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
 
 
 def claim_order(
@@ -199,13 +286,16 @@ def _serve(
     counter: _Counter,
     sending: Connection,
     initializer: Callable[[], None] | None,
+    held: Any,
+    permits: Any,
 ) -> None:
-    """A forked process: take items and send ``(index, outcome)`` until none is left."""
+    """A forked process: take items and send ``(index, outcome)`` until none is left (with
+    ``permits``, each item once a permit is free)."""
     # an interrupt is the parent's to handle: it stops this process when it unwinds
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer()
-    while (taken := counter.take()) < len(items):
+    while (permits is None or permits.acquire()) and (taken := counter.take(held)) < len(items):
         index = order[taken]
         outcome = _outcome(function, items[index])
         try:
@@ -215,4 +305,4 @@ def _serve(
     sending.close()
 
 
-__all__ = ["TAIL_PER_PROCESS", "claim_order", "ordered_map"]
+__all__ = ["TAIL_PER_PROCESS", "can_fork", "claim_order", "ordered_map"]

@@ -12,6 +12,7 @@ from vwlog.io import codec
 from vwlog.io.logfile import write_log
 from vwlog.model.cards import CardPool, Ruleset
 from vwlog.model.errors import InvalidParameterError, OutputError
+from vwlog.services.sharing import ordered_map
 from vwlog.services.trust import close_stream, published_for
 
 if TYPE_CHECKING:
@@ -162,15 +163,10 @@ def _in_workers(
     published: PublishedPool | None,
     jobs: int,
 ) -> Iterator[tuple[GeneratedMatch, Path | None]]:
-    """Each match generated and written by one of ``jobs`` worker processes, in index order
-    (match ``i`` depends only on the seed and ``i``, so the files are the serial run's)."""
-    import multiprocessing
-    import sys
-
-    start = "fork" if sys.platform.startswith("linux") else "spawn"
+    """Each match generated and written by one of ``jobs`` processes, in index order (match
+    ``i`` depends only on the seed and ``i``, so the files are the serial run's)."""
     work = [(pool, spec, i, out, published) for i in range(spec.matches)]
-    with multiprocessing.get_context(start).Pool(jobs) as workers:
-        yield from workers.imap(_generate_in_worker, work)
+    yield from ordered_map(_generate_in_worker, work, jobs)
 
 
 __all__ = [
