@@ -78,14 +78,7 @@ def open_store(cli: CliContext, match_id: str | None = None) -> Iterator[MatchSt
     help="Leave out the line per log; keep errors and the summary (outcomes, and the "
     "verdicts of the logs kept: how many are illegal, untrusted, incomplete, flagged).",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Worker processes validating (one log per worker at a time); stored in order.",
-)
+@options.jobs(help="Worker processes validating (one log per worker at a time); stored in order.")
 @cluster_option
 @pass_cli_context
 @click.pass_context

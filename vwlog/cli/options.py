@@ -84,6 +84,25 @@ def output_format(
     )
 
 
+MAX_JOBS = 64
+"""The most processes ``--jobs`` asks for."""
+
+
+def jobs(help: str) -> Decorator:
+    """``--jobs`` / ``-j N``: how many processes share a command's logs or matches (1 to
+    `MAX_JOBS`, default 1; `vwlog.services.sharing.ordered_map` shares them), stored as
+    ``jobs``. ``help`` says what the command's processes do (a literal: the catalogs extract
+    it)."""
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(1, MAX_JOBS),
+        default=1,
+        show_default=True,
+        help=help,
+    )
+
+
 log_paths = click.argument(
     "logs",
     nargs=-1,

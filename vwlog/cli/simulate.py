@@ -101,14 +101,7 @@ if TYPE_CHECKING:
     type=click.Path(path_type=Path),
     help="Directory for the logs (or a .jsonl file for one match); default: a summary only.",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Worker processes (one match per worker at a time; with -o DIR).",
-)
+@options.jobs(help="Worker processes (one match per worker at a time; with -o DIR).")
 @options.ruleset_options
 @cluster_option
 @click.pass_context

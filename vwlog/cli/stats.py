@@ -47,11 +47,12 @@ from vwlog.services.cluster import (
     store_metrics_task,
 )
 from vwlog.services.cluster import measure_log as match_metrics
+from vwlog.services.sharing import ordered_map
 from vwlog.services.stats import NOT_INTACT, catch_up, count, holds_forks, measured, rebuild
 from vwlog.store import MatchStore, settings_from_url
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Sequence
     from datetime import datetime
 
 
@@ -67,17 +68,6 @@ def _say_unreadable(error: str) -> None:
     """The ``Error:`` line of a log or match that could not be measured (its message said in
     the active language: a worker's `vwlog.model.text.SaidText` keeps the template)."""
     click.echo(_("Error: {message}").format(message=term(say(error))), err=True)
-
-
-def _measure_all(paths: Sequence[str], jobs: int) -> Iterator[MatchMetrics | NotIntact | str]:
-    if jobs <= 1 or len(paths) <= 1:
-        for path in paths:
-            yield _measure(path)
-        return
-    import multiprocessing
-
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap(_measure, paths, chunksize=max(1, len(paths) // (jobs * 8)))
 
 
 def _from_store(
@@ -179,12 +169,23 @@ def _each_stored(
                 if outcome is None:
                     count(corpus, None)
                     continue
-                if corpus.add(outcome):
-                    if per_match:
-                        kept.append(outcome)
-                    if sink is not None:
-                        sink.add(outcome)
+                _add(corpus, outcome, kept if per_match else None, sink)
     return corpus.canonical(), kept, failed
+
+
+def _add(
+    corpus: CorpusStats,
+    metrics: MatchMetrics,
+    kept: list[MatchMetrics] | None,
+    sink: ParquetStats | None,
+) -> None:
+    """Count a match in ``corpus``; when the filters take it, keep it in ``kept`` (with
+    --per-match) and write it to ``sink`` (with --parquet)."""
+    if corpus.add(metrics):
+        if kept is not None:
+            kept.append(metrics)
+        if sink is not None:
+            sink.add(metrics)
 
 
 def _from_logs(
@@ -206,7 +207,7 @@ def _from_logs(
         outcomes = (
             on_cluster(cluster, jobs, stats_task, paths, shared_paths(paths), batch=batch)
             if cluster
-            else _measure_all(paths, jobs)
+            else ordered_map(_measure, paths, jobs)
         )
         for outcome in outcomes:
             bar.update(1)
@@ -221,11 +222,7 @@ def _from_logs(
             if isinstance(outcome, NotIntact):
                 count(corpus, None, NOT_INTACT)
                 continue
-            if corpus.add(outcome):
-                if per_match:
-                    kept.append(outcome)
-                if sink is not None:
-                    sink.add(outcome)
+            _add(corpus, outcome, kept if per_match else None, sink)
     corpus.canonical()
     return corpus, kept, unreadable
 
@@ -339,14 +336,7 @@ Example:
     show_default=True,
     help="How many cards and decks to rank in the table and the page.",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Worker processes (one log per worker at a time; LOG files only).",
-)
+@options.jobs(help="Worker processes (one log per worker at a time; LOG files only).")
 @cluster_option
 @click.option(
     "--parquet",

@@ -80,13 +80,8 @@ ruleset_choice_option = click.option(
     "Text for a judge, JSON for machines (one object per log), Markdown for a report.",
 )
 @click.option("--strict", is_flag=True, help="Stop at the first violation.")
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Processes that validate, this one included (each takes the next log when done).",
+@options.jobs(
+    help="Processes that validate, this one included (each takes the next log when done)."
 )
 @cluster_option
 @click.option("--quiet", "-q", is_flag=True, help="Print only illegal logs and the totals.")
