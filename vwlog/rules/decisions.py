@@ -32,7 +32,7 @@ from vwlog.rules.common import (
 from vwlog.rules.flow import DecisionKind, Expect, expect
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState
@@ -124,22 +124,15 @@ def _candidates(
     if kind == DecisionKind.REGISTRATION:
         yield from _registrations(ruleset, state, player)
         return
-    if kind == DecisionKind.ATTACKERS:
-        for subset in _subsets(attack_candidates(ruleset, state, player), whole=whole):
-            yield ev.AttackersEnteredBattle(player=player, followers=subset)
+    entering = _ENTERING.get(kind) if kind is not None else None
+    if entering is not None:
+        candidates, enter = entering
+        for subset in _subsets(candidates(ruleset, state, player), whole=whole):
+            yield enter(player=player, followers=subset)
         return
-    if kind == DecisionKind.DECLARE:
-        yield from _declarations(ruleset, state, player, whole=whole)
-        return
-    if kind == DecisionKind.BLOCKERS:
-        for subset in _subsets(block_candidates(ruleset, state, player), whole=whole):
-            yield ev.BlockersEnteredBattle(player=player, followers=subset)
-        return
-    if kind == DecisionKind.BLOCKS:
-        yield from _block_assignments(ruleset, state, player, whole=whole)
-        return
-    if kind == DecisionKind.DAMAGE:
-        yield from _distributions(ruleset, state, player, whole=whole)
+    combinatorial = _COMBINATORIAL.get(kind) if kind is not None else None
+    if combinatorial is not None:
+        yield from combinatorial(ruleset, state, player, whole)
         return
     if kind == DecisionKind.DISCARD:
         hand = state.player(player).hand
@@ -257,7 +250,7 @@ def _registrations(ruleset: Ruleset, state: MatchState, player: str) -> Iterator
 
 
 def _declarations(
-    ruleset: Ruleset, state: MatchState, player: str, *, whole: bool = False
+    ruleset: Ruleset, state: MatchState, player: str, whole: bool = False
 ) -> Iterator[ev.AnyEvent]:
     reach = {a: attackable(ruleset, state, a) for a in state.combat.attackers}
     attackers = [a for a, targets in reach.items() if targets]
@@ -287,7 +280,7 @@ def _declaration(player: str, attackers: list[str], targets: Sequence[str]) -> e
 
 
 def _block_assignments(
-    ruleset: Ruleset, state: MatchState, player: str, *, whole: bool = False
+    ruleset: Ruleset, state: MatchState, player: str, whole: bool = False
 ) -> Iterator[ev.AnyEvent]:
     mine = [
         b
@@ -368,7 +361,7 @@ def _compositions(atk: int, recipients: Sequence[str]) -> list[list[tuple[str, i
 
 
 def _distributions(
-    ruleset: Ruleset, state: MatchState, player: str, *, whole: bool = False
+    ruleset: Ruleset, state: MatchState, player: str, whole: bool = False
 ) -> Iterator[ev.AnyEvent]:
     if player == state.active:
         per_source = []
@@ -398,6 +391,31 @@ def _distributions(
             ev.Allocation(source=src, recipient=r, amount=n) for src, dist in combo for r, n in dist
         )
         yield ev.FollowerDamageAssigned(player=player, allocations=allocations)
+
+
+_ENTERING: Final[
+    dict[
+        str,
+        tuple[
+            Callable[[Ruleset, MatchState, str], list[str]],
+            type[ev.AttackersEnteredBattle | ev.BlockersEnteredBattle],
+        ],
+    ]
+] = {
+    DecisionKind.ATTACKERS: (attack_candidates, ev.AttackersEnteredBattle),
+    DecisionKind.BLOCKERS: (block_candidates, ev.BlockersEnteredBattle),
+}
+"""Followers entering battle: those who may, and the decision that names a subset of them."""
+
+_COMBINATORIAL: Final[
+    dict[str, Callable[[Ruleset, MatchState, str, bool], Iterator[ev.AnyEvent]]]
+] = {
+    DecisionKind.DECLARE: _declarations,
+    DecisionKind.BLOCKS: _block_assignments,
+    DecisionKind.DAMAGE: _distributions,
+}
+"""The combat decisions drawn from a product of choices: the bounded family, or the whole
+space (the last argument)."""
 
 
 __all__ = [
