@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from vwlog.events.base import BaseEvent, LogHeader
+from vwlog.events.core import MatchForked
 from vwlog.games import (
     GameRules,
     core_violation,
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
 
 R = TypeVar("R", covariant=True)
 
+_FORKED: Final = MatchForked
+"""The core's fork marker, compared with once per event (a constant: compiled, a name imported
+from another module is looked up at every use)."""
 BACKUP_MEMORY: Final = 256
 """Fork points remembered for judges' back-up rulings: a back-up names one of the last 256 (a
 dozen turns of a two-player match); an older point is refused (CORE-FORK-2). Each remembered
@@ -166,16 +170,13 @@ def replay(
     initial: Any = None,
     game: GameRules | None = None,
 ) -> R:
-    """Replay records (from a file, ``(line, record)`` or `LogLine` tuples) through a game's
-    rules and fold, feeding ``visitor`` every step; ``header`` goes to the visitor. Judge under
-    ``ruleset`` instead of the match's own; collect every violation or stop at the first
-    (``policy``); start from the board ``initial`` (a snapshot; by default the game's empty
-    board). ``game`` is by default the header's, else the game whose board ``initial`` is or
-    whose events the records hold (`vwlog.games`).
+    """Replay records (a file's come as ``(line, record)`` or `LogLine` tuples) through a game's
+    rules and fold, feeding ``visitor`` every step, under ``ruleset`` if given (else the match's
+    own), from the board ``initial`` if given (a snapshot); ``game`` is by default the
+    header's, else that of ``initial`` or of the records' events (`vwlog.games`).
 
     Raises:
-        IllegalEventError: with `ViolationPolicy.STOP_AT_FIRST`, at the first event that
-            breaks a rule.
+        IllegalEventError: at the first event that breaks a rule, with ``STOP_AT_FIRST``.
     """
     if game is None:
         game, records = game_for(records, header, initial)
@@ -184,8 +185,7 @@ def replay(
     state = game.initial if initial is None else initial
     rs = ruleset or game.ruleset_of(state) or game.default_ruleset
     memory: deque[tuple[int, Any]] = deque(maxlen=BACKUP_MEMORY)
-    remember = memory.append
-    visit = visitor.visit
+    remember, visit = memory.append, visitor.visit
     stop = policy is ViolationPolicy.STOP_AT_FIRST
     # the game's functions and classes, bound once: one lookup per event each, not two
     expect, judge, fold, started = game.expect, game.judge, game.fold, game.started
@@ -213,7 +213,10 @@ def replay(
         exp = expect(rs, state)
         if exp.kind in fork_kinds:
             remember((record.seq - 1, state))
-        found = judge(rs, state, exp, event)
+        if kind is _FORKED and is_started:
+            found = _fork(game, state, exp, event, judge, rs)
+        else:
+            found = judge(rs, state, exp, event)
         if not is_started and found:
             # the log rule once: without its start nothing after it can be judged, and one
             # violation per event would bury the one that matters
@@ -225,7 +228,7 @@ def replay(
             # a missing consequence is caught up, so one omission does not cascade
             state = game.catch_up(rs, state, event)
         voids: tuple[int, int] | None = None
-        if kind is ruling_type or (ruleset is not None and kind is start_type):
+        if kind is ruling_type or kind is _FORKED or (ruleset is not None and kind is start_type):
             after, voids, found = _rule(game, memory, state, record.seq, event, ruleset, found)
         else:
             after, found = fold(state, event, found)
@@ -238,6 +241,21 @@ def replay(
     return visitor.result()
 
 
+def _fork(
+    game: GameRules, state: Any, exp: Expect, event: Any, judge: Any, ruleset: Any
+) -> tuple[Violation, ...]:
+    """The core's verdict on a fork's marker: a fork starts only at a fork point of the game
+    (CORE-FORK-1); after the end of the match the game's own rules judge it."""
+    if game.summary(state).winner is not None:
+        found: tuple[Violation, ...] = judge(ruleset, state, exp, event)
+        return found
+    if exp.kind in game.fork_kinds:
+        return ()
+    return (
+        core_violation(game, "CORE-FORK-1", "a fork may start only {where}", where=game.fork_words),
+    )
+
+
 def _rule(
     game: GameRules,
     memory: deque[tuple[int, Any]],
@@ -248,7 +266,10 @@ def _rule(
     found: tuple[Violation, ...],
 ) -> tuple[Any, tuple[int, int] | None, tuple[Violation, ...]]:
     """The board after a judge's ruling (a back-up restores a fork point) or after the start
-    judged under a given ruleset (the fold reads its setup and flags from the start)."""
+    judged under a given ruleset (the fold reads its setup and flags from the start), or after
+    a fork's marker (the parent's board at the fork point, unchanged)."""
+    if type(event) is _FORKED:
+        return state, None, found
     if type(event) is game.ruling_type:
         back = _back_to(game, event)
         if back != -1:

@@ -174,6 +174,9 @@ class GameRules:
     """A judge's ruling, which may back the match up (``None``: the game has none)."""
     fork_kinds: frozenset[str]
     """The decision kinds (`Expect.kind`) where a match may be forked or backed up to."""
+    fork_words: Msg | str = "at a fork point"
+    """Where a fork may start, in the game's words (VW: ``where a player holds priority``):
+    the core's verdict on a fork elsewhere says ``a fork may start only <fork_words>``."""
     rules: Mapping[str, str]
     """`CORE_RULES` id -> the id this game cites for it (an id not mapped is cited as is)."""
     initial: Any

@@ -26,6 +26,7 @@ from vwlog.events import (
 from vwlog.games import GameRules, MatchSummary, Views
 from vwlog.games.vw.judging import caught_up, fold, judge, locate
 from vwlog.model.state import MatchState
+from vwlog.model.text import msg
 from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL
 from vwlog.rules import DEFAULT_RULESET, expect
@@ -115,6 +116,7 @@ GAME: Final = GameRules(
     start_type=MatchStarted,
     ruling_type=JudgeRulingIssued,
     fork_kinds=frozenset({DecisionKind.PRIORITY}),
+    fork_words=msg("where a player holds priority"),
     rules=RULES,
     initial=INITIAL,
     default_ruleset=DEFAULT_RULESET,
