@@ -5,6 +5,7 @@ cannot serve (``next``, ``play``: it has no decisions capability) is one line, e
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -13,6 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.games.conftest import ROOT, SAMPLES
+from vwlog.cli.options import LoadedMatch
+from vwlog.cli.stepper import Stepper, StepperApp, build_stepper
+from vwlog.io.logfile import read_log
 
 LEGAL = SAMPLES / "legal.jsonl"
 LOG = str(LEGAL.relative_to(ROOT))
@@ -139,6 +143,7 @@ def test_show_draws_the_boards_fields_and_json() -> None:
         (("next", LOG, "--at", "2", "--format", "json"), "next"),
         (("play", LOG, "ana: take 1"), "play"),
         (("show", LOG, "--as", "ana"), "show --as"),
+        (("replay", LOG, "--as", "ana"), "replay --as"),
     ],
 )
 def test_what_the_game_cannot_serve_is_one_line_exit_2(args: tuple[str, ...], what: str) -> None:
@@ -204,3 +209,48 @@ def test_a_stored_matchs_timeline_marks_the_same_fork_points() -> None:
         assert (whole.head_seq, whole.turns, whole.combat_steps) == (6, [(1, 0)], [])
         assert (whole.priority_points, whole.violations) == (sorted(FORK_POINTS), [])
         assert extend(timeline(store, match_id, 3), store, match_id, 6) == whole
+
+
+def _stepper(start: int) -> Stepper:
+    header, records = read_log(LEGAL)
+    match = LoadedMatch(LOG, header, ((r.seq + 1, r) for r in records))
+    return build_stepper(match, start_seq=start, player=None)
+
+
+def test_the_stepper_lists_the_sentences_and_draws_the_board_at_the_current_event() -> None:
+    stepper = _stepper(3)
+    assert stepper.lines() == [
+        "vwlog replay take-1 · seq 3/6 · turn 0 · priority point",
+        "",
+        *(f"{' >'[seq == 3]}{seq:>6}  {SENTENCES[seq - 1]} ◆" for seq in range(1, 5)),
+        f"{5:>7}  {SENTENCES[4]}",
+        "",
+        "started: true",
+        'players: ["ana", "budi"]',
+        "pile: 4",
+        'to_move: "ana"',
+        'passed: "budi"',
+        'taker: "ana"',
+        "winner: null",
+        'ruleset: {"id": "takeaway", "version": 1, "most": 3}',
+    ]
+    assert stepper.next_decision()
+    assert stepper.timeline.marks[stepper.index].seq == 4
+    assert stepper.search("game_won")
+    assert stepper.timeline.marks[stepper.index].seq == 6
+
+
+def test_the_stepper_screen_moves_on_a_key() -> None:
+    app = StepperApp(_stepper(1))
+
+    async def run() -> list[str]:
+        async with app.run_test(size=(120, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press("n")
+            await pilot.pause()
+            return [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+
+    rows = asyncio.run(run())
+    assert any(row.startswith("vwlog replay take-1 · seq 2/6") for row in rows), rows
+    assert f">     2  {SENTENCES[1]} ◆" in rows
+    assert "pile: 4" in rows

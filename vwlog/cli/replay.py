@@ -25,7 +25,7 @@ from vwlog.cli.options import LoadedMatch
 from vwlog.cli.render import POINT_MARK, echo, page, paging_wanted
 from vwlog.engine.replay import BaseVisitor, replay
 from vwlog.engine.seek import PriorityPoints, position, priority_points
-from vwlog.games import GameRules, Views, board_data, event_text, game_of_state
+from vwlog.games import GameRules, Views, board_data, event_text, game_of_state, unavailable
 from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import say
 from vwlog.io.logfile import STDIO
@@ -218,6 +218,9 @@ class _Trace(BaseVisitor["_Trace"]):
         if game is None:
             game = self._game = game_of_state(step.before)
             self._views = views_of(game)
+            if self._views is None and self.player is not None:
+                # what a player could know is the game's views' to say
+                raise UsageError(str(unavailable(game, "replay --as")))
         if not self._player_checked and game.started(step.after):
             check_player(step.after, self.player)
             self._player_checked = True

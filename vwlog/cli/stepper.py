@@ -30,7 +30,7 @@ from textual.widgets import Static
 from vwlog.cli.render import POINT_MARK
 from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.seek import Timeline
-from vwlog.games.vw.describe import description
+from vwlog.games import GameRules, Views, game_of_state, unavailable
 from vwlog.io.i18n import N_, ngettext, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import UsageError
@@ -80,10 +80,19 @@ class Descriptions(BaseVisitor[list[str]]):
     def __init__(self, viewer: str | None = None) -> None:
         self.viewer = viewer
         self.lines: list[str] = []
+        self._game: GameRules | None = None
+        self._views: Views | None = None
 
     def visit(self, step: Step) -> None:
-        """Describe the event."""
-        self.lines.append(say(description(step.record.event, step.before, viewer=self.viewer)))
+        """Describe the event, through the game's views (`vwlog.cli.replay.said`)."""
+        from vwlog.cli.replay import said, views_of
+
+        if self._game is None:
+            self._game = game_of_state(step.before)
+            self._views = views_of(self._game)
+            if self._views is None and self.viewer is not None:
+                raise UsageError(str(unavailable(self._game, "replay --as")))
+        self.lines.append(say(said(self._views, step, self.viewer)))
 
     def result(self) -> list[str]:
         """One description per event."""
@@ -519,8 +528,9 @@ def build_stepper(
         visitor=described,
         source=match.source,
     )
-    if player is not None and not timeline.final.has_player(player):
-        seated = ", ".join(term(p.id) for p in timeline.final.players)
+    players = timeline.game.summary(timeline.final).players
+    if player is not None and player not in players:
+        seated = ", ".join(term(p) for p in players)
         raise UsageError(
             msg(
                 "no player {player} in this match (players: {seated})",
