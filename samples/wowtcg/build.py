@@ -18,6 +18,7 @@ from typing import Any
 from vwlog.games.wowtcg import events as ev
 from vwlog.games.wowtcg.generate import Writer, records
 from vwlog.games.wowtcg.ruleset import WowRuleset
+from vwlog.io.logfile import read_log, write_log
 
 HERE = Path(__file__).parent
 HEROES = (
@@ -222,7 +223,10 @@ def write(name: str, w: Writer) -> None:
     }
     lines = [json.dumps(header, ensure_ascii=False)]
     lines += [json.dumps(r, ensure_ascii=False) for r in records(w.events)]
-    (HERE / name).write_text("\n".join(lines) + "\n", "utf-8")
+    path = HERE / name
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    # then in the canonical form vwlog writes (sorted keys, no spaces), as every sample is
+    write_log(path, *read_log(path))
 
 
 def main() -> None:
