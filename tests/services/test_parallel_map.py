@@ -77,7 +77,8 @@ def test_an_exception_is_raised_for_its_item_after_the_items_before_it(
     assert [next(results) for _ in range(7)] == [(n, n**3) for n in range(7)]
     with pytest.raises(ItemError, match="item 7 refused"):
         next(results)
-    results.close()
+    assert list(results) == []  # the map ends at the exception: its processes are stopped
+    assert multiprocessing.active_children() == []
 
 
 def _pid(_: str) -> int:
