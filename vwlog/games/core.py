@@ -212,6 +212,9 @@ class GameRules:
     back_to: Callable[[Any], int | None] | None = None
     """``back_to(ruling)``: the seq a back-up ruling returns to, ``-1`` for a ruling that is no
     back-up (``None`` for a back-up naming no seq)."""
+    publishes: bool = False
+    """Whether a match names published card pools and rulesets, which the integrity pass
+    compares with what the record carries (Vandaria Wars' do)."""
     complete: Callable[[Any], bool] | None = None
     """``complete(S)``: whether the record is a whole match (``None``: once it has a winner; a
     game whose record is one phase, as an L5R battle record, says so here)."""

@@ -27,6 +27,7 @@ from vwlog.events import (
     MatchSealed,
     MatchStarted,
 )
+from vwlog.games import rules_for
 from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.model.cards import card_dump, card_dumps
@@ -339,7 +340,13 @@ def _findings(
     start = next(
         ((n, r) for n, r in lines if r.seq == 1 and isinstance(r.event, MatchStarted)), None
     )
+    game = rules_for(header.game)
     pool_text = ruleset_text = said_text(msg("no match_started"))
+    if not game.publishes:
+        pool_text = said_text(msg("none in {game}", game=game.name))
+        ruleset_text = said_text(
+            msg("as the record states it (no published rulesets in {game})", game=game.name)
+        )
     house: tuple[tuple[str, Any], ...] = ()
     held_pool: PublishedPool | None = None
     if start is not None:

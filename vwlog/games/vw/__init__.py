@@ -117,6 +117,7 @@ GAME: Final = GameRules(
     ruling_type=JudgeRulingIssued,
     fork_kinds=frozenset({DecisionKind.PRIORITY}),
     fork_words=msg("where a player holds priority"),
+    publishes=True,
     rules=RULES,
     initial=INITIAL,
     default_ruleset=DEFAULT_RULESET,
