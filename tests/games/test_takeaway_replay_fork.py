@@ -169,18 +169,30 @@ def test_a_fork_at_a_move_copies_the_match_up_to_it_and_marks_the_fork(tmp_path:
     assert [r["seq"] for r in records] == [1, 2, 3]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the take-away rules judge match_forked as a move naming no player (CORE-ID-1); "
-    "a fork's marker is the log's own record, which the core should judge (CORE-FORK-1)",
-)
-def test_the_fork_validates_clean(tmp_path: Path) -> None:
+def test_the_fork_validates_with_no_violation(tmp_path: Path) -> None:
+    """The fork breaks no rule, its marker included; it is incomplete (nobody has won)."""
     out = tmp_path / "what-if.jsonl"
     assert _vwlog("fork", LOG, "--at", "2", "-o", str(out)).returncode == 0
     done = _vwlog("validate", "--format", "json", str(out))
     (report,) = json.loads(done.stdout)
-    assert report["violations"] == []
-    assert done.returncode == 0
+    assert (report["violations"], report["verdict"], report["winner"]) == ([], "INCOMPLETE", None)
+    assert (done.returncode, done.stderr) == (1, "")
+
+
+def test_a_hand_made_fork_off_a_fork_point_breaks_the_core_rule(tmp_path: Path) -> None:
+    """A marker where the rules owe game_won: replay shows the core's fork rule under it."""
+    lines = LEGAL.read_text().splitlines()[:6]
+    lines.append('{"seq":6,"event":{"type":"match_forked","parent":"take-1","at":5}}')
+    path = tmp_path / "hand-made.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    done = _vwlog("replay", "--from", "5", str(path))
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1,
+        f"    5  {SENTENCES[4]}\n"
+        "    6  match_forked parent='take-1' at=5\n"
+        "       !! CORE-FORK-1 a fork may start only at a fork point\n",
+        "1 violation in the events shown; 'vwlog validate' gives the full report\n",
+    )
 
 
 @pytest.mark.parametrize(("seq", "nearest"), [(5, "seq 4"), (6, "seq 4")])
@@ -254,3 +266,25 @@ def test_the_stepper_screen_moves_on_a_key() -> None:
     assert any(row.startswith("vwlog replay take-1 · seq 2/6") for row in rows), rows
     assert f">     2  {SENTENCES[1]} ◆" in rows
     assert "pile: 4" in rows
+
+
+def test_a_stored_match_forks_in_the_store_and_rebase_next_play_say_one_line(
+    tmp_path: Path,
+) -> None:
+    store = str(tmp_path / "club.db")
+    assert _vwlog("--store", store, "import", LOG).returncode == 0
+    forked = _vwlog("--store", store, "fork", "take-1", "--at", "4", "--name", "what-if")
+    assert (forked.returncode, forked.stdout, forked.stderr) == (0, "take-1~what-if\n", "")
+    for args, what in (
+        (("rebase", "take-1~what-if"), "rebase"),
+        (("next", "take-1~what-if"), "next"),
+        (("play", "take-1~what-if", "budi: take 2"), "play"),
+    ):
+        done = _vwlog("--store", store, *args)
+        assert (done.returncode, done.stdout) == (2, ""), args
+        assert done.stderr == f"Error: {what} is not available for game takeaway\n"
+    shown = _vwlog("--store", store, "replay", "take-1~what-if", "--from", "4")
+    assert (shown.returncode, shown.stderr) == (0, "")
+    assert shown.stdout == (
+        f"    4  {SENTENCES[3]} ◆\n    5  match_forked parent='take-1' at=4 name='what-if' ◆\n"
+    )

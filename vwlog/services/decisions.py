@@ -47,6 +47,19 @@ class Decisions(Protocol):
         """The notation, for the help of ``play``."""
         ...
 
+    def check(self, ruleset: Any, state: Any, decision: Any) -> tuple[Any, ...]:
+        """The rules ``decision`` breaks at ``state`` (none: it is legal)."""
+        ...
+
+    def play(self, ruleset: Any, state: Any, decision: Any) -> tuple[Any, list[Any]]:
+        """The board after ``decision`` and the consequences it brings, and the events
+        applied, the decision first."""
+        ...
+
+    def whole(self, ruleset: Any, state: Any) -> bool:
+        """Whether the decisions played up to ``state`` are whole (none awaits its rest)."""
+        ...
+
 
 def _beside(game: GameRules) -> Any:
     """The ``decisions`` module beside the module that holds ``game``'s rules

@@ -2,7 +2,8 @@
 
 "What breaks if this block had happened?" The parent's decisions after the fork point are
 played, in order, onto the fork's current board in play mode (the same
-`vwlog.games.vw.play.play` that ``vwlog play`` uses): each is checked against the rules and
+game's decisions capability, `vwlog.services.decisions.Decisions`, that ``vwlog play`` uses):
+each is checked against the rules and
 followed by the consequences the rules now demand, so the parent's own consequences are never
 copied, only re-derived. The first decision that is no longer legal stops the rebase and is
 reported with the rules it breaks.
@@ -14,20 +15,19 @@ way) are not applied twice, so rebasing again gives the same answer and appends 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from vwlog.events import JudgeRulingIssued, MatchForked, acting_player, event_type
-from vwlog.games.vw.describe import description
-from vwlog.games.vw.play import play
+from vwlog.events import MatchForked, acting_player, event_type
+from vwlog.games import GameRules, GameUnavailableError, event_text, rules_for
 from vwlog.model.errors import (
     MatchNotFoundError,
     MatchNotStartedError,
     NotAForkError,
     ParentNotStoredError,
+    UsageError,
 )
-from vwlog.model.text import said_text
-from vwlog.projections import evolve
-from vwlog.rules import check, expect
+from vwlog.model.text import SaidText, said_text
+from vwlog.services.decisions import Decisions, decisions_of
 from vwlog.services.matches import state_at
 from vwlog.services.play import append_played
 
@@ -139,6 +139,11 @@ def rebase(store: MatchStore, fork_id: str, *, dry_run: bool = False) -> RebaseR
     meta = store.meta(fork_id)
     if meta.parent is None or meta.fork_at is None:
         raise NotAForkError(fork_id)
+    game = rules_for(store.header(fork_id).game)
+    try:
+        capability = decisions_of(game, "rebase")
+    except GameUnavailableError as err:
+        raise UsageError(str(err)) from None
     parent_id, at = meta.parent, meta.fork_at
     try:
         parent_state = state_at(store, parent_id, at)
@@ -147,12 +152,13 @@ def rebase(store: MatchStore, fork_id: str, *, dry_run: bool = False) -> RebaseR
         raise ParentNotStoredError(fork_id, parent_id) from err
     head = store.head(fork_id)
     state = state_at(store, fork_id, head.seq)
-    if state.ruleset is None:
+    ruleset = game.ruleset_of(state)
+    if ruleset is None:
         raise MatchNotStartedError(fork_id)
     decisions = [r.event for r in parent if _is_decision(r.event)]
     own = [r.event for r in store.records(fork_id, gt=at) if _is_decision(r.event)]
     already = skip = _overlap(own, decisions)
-    played = _Replayer(state.ruleset, state, parent_state, head.seq)
+    played = _Replayer(game, capability, ruleset, state, parent_state, head.seq)
     for record in parent:
         if played.stopped != "done":
             break
@@ -167,6 +173,7 @@ def rebase(store: MatchStore, fork_id: str, *, dry_run: bool = False) -> RebaseR
     head_seq = head.seq + appended
     if appended and not dry_run:
         head_seq = append_played(store, fork_id, head, played.events, played.state).seq
+    summary = game.summary(played.state)
     return RebaseResult(
         fork_id=fork_id,
         parent_id=parent_id,
@@ -179,8 +186,8 @@ def rebase(store: MatchStore, fork_id: str, *, dry_run: bool = False) -> RebaseR
         stopped=played.stopped,
         stopped_at=played.stopped_at,
         broken=played.broken,
-        winner=played.state.winner,
-        victory=played.state.victory,
+        winner=summary.winner,
+        victory=summary.victory,
         dry_run=dry_run,
         events=played.events,
     )
@@ -208,8 +215,16 @@ class _Replayer:
     """
 
     def __init__(
-        self, ruleset: Ruleset, state: MatchState, parent_state: MatchState, head_seq: int
+        self,
+        game: GameRules,
+        capability: Decisions,
+        ruleset: Ruleset,
+        state: MatchState,
+        parent_state: MatchState,
+        head_seq: int,
     ) -> None:
+        self.game = game
+        self.capability = capability
         self.ruleset = ruleset
         self.state = state
         self.parent_state = parent_state
@@ -227,16 +242,17 @@ class _Replayer:
 
     def follow(self, event: AnyEvent) -> None:
         """Move the parent's board past an event that is not re-applied."""
-        self.parent_state = evolve(self.parent_state, event)
+        self.parent_state = self.game.fold(self.parent_state, event, ())[0]
 
     def offer(self, record: EventRecord) -> None:
         """Re-apply one parent decision if it is still legal; otherwise stop, saying why."""
         event = record.event
-        if isinstance(event, JudgeRulingIssued):
+        game = self.game
+        if game.ruling_type is not None and isinstance(event, game.ruling_type):
             self._stop("ruling", record.seq)
             return
-        violations = check(self.ruleset, self.state, event)
-        if violations and self.state.over:
+        violations = self.capability.check(self.ruleset, self.state, event)
+        if violations and game.summary(self.state).winner is not None:
             self._stop("over", record.seq)
             return
         if violations:
@@ -245,20 +261,27 @@ class _Replayer:
                 fork_seq=self.head_seq + len(self.events) + 1,
                 event_type=event_type(event),
                 player=acting_player(event),
-                description=said_text(description(event, self.parent_state)),
+                description=self._said(event),
                 violations=violations,
                 withdrawn=tuple(self.pending),
             )
             self._stop("broken", record.seq)
             return
-        self.state, events = play(self.ruleset, self.state, event)
+        self.state, events = self.capability.play(self.ruleset, self.state, event)
         self.events.extend(events)
         self.decisions += 1
         self.pending.append(record.seq)
-        if self.state.over or expect(self.ruleset, self.state).kind != "registration":
+        if self.capability.whole(self.ruleset, self.state):
             self.whole = (self.state, len(self.events), self.decisions)
             self.pending.clear()
         self.follow(event)
+
+    def _said(self, event: Any) -> str | SaidText:
+        """What ``event`` did on the parent's board: the game's sentence, or the event by its
+        type and fields for a game without views."""
+        if self.game.views is None:
+            return event_text(event)
+        return said_text(self.game.views().description(event, self.parent_state))
 
     def _stop(self, why: Stop, seq: int) -> None:
         """Stop before parent seq ``seq``, taking back a half-made decision."""
