@@ -190,6 +190,26 @@ def test_a_stored_take_away_record_is_read_only_as_its_matchs_game(tmp_path: Pat
         list(opened.records("take-1"))
 
 
+def test_statistics_of_a_store_with_both_games_measure_only_vandaria_wars(tmp_path: Path) -> None:
+    """A take-away match beside a VW one: the statistics count the VW match, leave the other
+    out (they measure VW's boards), and a stored match still verifies against the view."""
+    store = str(tmp_path / "store.db")
+    vw = ROOT / "samples" / "full-combat.jsonl"
+    done = _vwlog("import", str(vw), str(SAMPLES / "legal.jsonl"), store=store)
+    assert done.returncode == 0, done.stderr
+    stats = _vwlog("stats", "--format", "json", store=store)
+    assert stats.returncode == 0, stats.stderr
+    assert "Traceback" not in stats.stderr
+    corpus = json.loads(stats.stdout)["corpus"]
+    assert (corpus["matches"], corpus["rulesets"]) == (1, {"vw-samples@1": 1})
+    assert sum(corpus["skipped"].values()) == 1  # the take-away match
+    for match_id in ("take-1", "sample-full-combat"):
+        verified = _vwlog("verify", "--format", "json", match_id, store=store)
+        assert "Traceback" not in verified.stderr, verified.stderr
+        (report,) = json.loads(verified.stdout)
+        assert (report["chain_ok"], report["derived"]) == (True, []), report
+
+
 # -- the service -----------------------------------------------------------------------------
 
 
@@ -326,3 +346,49 @@ def test_a_take_away_log_uploaded_to_the_service_on_postgresql_is_served(
 
     with serving(tmp_path, postgres=True) as server:
         _served(server)
+
+
+@pytest.mark.slow
+def test_the_viewer_shows_a_take_away_board_as_its_fields(tmp_path: Path) -> None:
+    """The web viewer's board page, in a real headless Chromium: a game without views is
+    drawn as its board's fields, with no error on the page."""
+    import os
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    from tests.api.server import serving
+    from tests.viewer.conftest import CHROMIUM, FLAGS
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (.ci/run installs it with apt-get)")
+    with serving(tmp_path) as server:
+        secret = server.token("judge", Role.JUDGE)
+        with server.client("judge") as c:
+            _upload(c, SAMPLES / "legal.jsonl")
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            try:
+                context = browser.new_context()
+                context.add_init_script(f"sessionStorage.setItem('vwlog-token', {secret!r});")
+                page = context.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(f"{server.url}/m/take-1/3")
+                page.wait_for_selector("#board[data-seq='3'] #fields", timeout=30_000)
+                fields = page.eval_on_selector_all(
+                    "#fields dd", "ds => ds.map(d => [d.dataset.field, d.textContent])"
+                )
+                game = page.get_attribute("#fields", "data-game")
+            finally:
+                browser.close()
+    assert game == "takeaway"
+    assert dict(fields) == {
+        "started": "true",
+        "players": '["ana","budi"]',
+        "pile": "4",
+        "to_move": "ana",
+        "passed": "budi",
+        "taker": "ana",
+        "winner": "null",
+        "ruleset": '{"id":"takeaway","version":1,"most":3}',
+    }
+    assert errors == []

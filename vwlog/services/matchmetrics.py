@@ -17,9 +17,11 @@ from pydantic import BaseModel
 from vwlog import __version__
 from vwlog.engine.replay import BaseVisitor, Step, replay
 from vwlog.events import JudgeRulingIssued
+from vwlog.games import rules_for
 from vwlog.model.types import RulingKind
 from vwlog.projections.stats import MatchMetrics, MatchMetricsVisitor
 from vwlog.projections.stats.metrics import TEMPO_FIELDS, tempo_columns
+from vwlog.services.snapshots import measures
 from vwlog.services.verdict import counts_as_valid
 
 if TYPE_CHECKING:
@@ -87,15 +89,19 @@ def stored_metrics(meta: MatchMeta) -> MatchMetrics | None:
 
 def replay_metrics(store: MatchStore, meta: MatchMeta) -> MatchMetrics | None:
     """Fold a stored match's metrics from its records (the first ``meta.events``), through the
-    replay loop; ``None`` if they hold no match (no ``match_started``).
+    replay loop; ``None`` if they hold no match (no ``match_started``) or the match is of a
+    game the statistics do not measure (`vwlog.services.snapshots.measures`).
 
     Raises:
         MatchNotFoundError: no such match.
         StoreError: the database failed or a record is unreadable.
     """
+    header = store.header(meta.match_id)
+    if not measures(rules_for(header.game)):
+        return None  # a game the statistics do not measure
     records = store.records(meta.match_id, lte=meta.events)
     try:
-        return replay(records, MatchMetricsVisitor(), header=store.header(meta.match_id))
+        return replay(records, MatchMetricsVisitor(), header=header)
     except ValueError:
         return None
 
@@ -220,9 +226,12 @@ def _fold_whole(
 ) -> tuple[Paused | None, int]:
     """Fold a match's records 1..``meta.events`` from the start; the pause after them (``None``
     when they hold no match) and the events folded."""
+    header = store.header(meta.match_id)
+    if not measures(rules_for(header.game)):
+        return None, 0  # a game the statistics do not measure
     folding = _Folding(MatchMetricsVisitor(), stop=stop)
     records = store.records(meta.match_id, lte=meta.events)
-    replay(records, folding, header=store.header(meta.match_id))
+    replay(records, folding, header=header)
     if folding.paused is None or folding.final is None or not folding.final.started:
         return None, folding.folded
     return (
