@@ -10,10 +10,12 @@ import click
 from vwlog.cli import options
 from vwlog.cli.base import main
 from vwlog.cli.render import echo, to_json
+from vwlog.games import rules_for
 from vwlog.io.i18n import gettext as _
 from vwlog.model.cards import OPEN_QUESTION_FLAGS, SECOND_FLAGS, Ruleset, flag_reading
 from vwlog.model.errors import UsageError
-from vwlog.model.text import msg
+from vwlog.model.games import DEFAULT_GAME, GAMES
+from vwlog.model.text import closest, msg
 from vwlog.render.rules import rule_detail_lines, rule_reason
 from vwlog.render.text import term
 from vwlog.rules.catalog import PENDING_FLAGS
@@ -34,7 +36,16 @@ from vwlog.services import known_rule, rule_entry, rules_catalog
     help="Only rules with this status.",
 )
 @click.option("--flags", is_flag=True, help="List the ruleset flags (open questions) instead.")
-def rules(rule_ids: tuple[str, ...], output_format: str, only: str | None, *, flags: bool) -> None:
+@click.option(
+    "--game",
+    type=click.Choice(sorted(GAMES)),
+    default=DEFAULT_GAME,
+    show_default=True,
+    help="The game whose catalog to show.",
+)
+def rules(
+    rule_ids: tuple[str, ...], output_format: str, only: str | None, *, flags: bool, game: str
+) -> None:
     """List the rule catalog, or show rules in full.
 
     Without RULE_ID, every rule id with its title and enforcement status.
@@ -51,6 +62,10 @@ def rules(rule_ids: tuple[str, ...], output_format: str, only: str | None, *, fl
     With --flags, list the ruleset flags that answer the open questions, with
     their defaults.
 
+    With --game, another game's catalog: each rule's id, status and title, and
+    with RULE_ID the seed's original sentences and what a partial rule rests
+    on.
+
     Exit status: 0 shown, 2 an unknown rule id or a usage error.
 
     Example:
@@ -62,8 +77,20 @@ def rules(rule_ids: tuple[str, ...], output_format: str, only: str | None, *, fl
         vwlog rules --status pending
         vwlog rules --format json
         vwlog rules --flags
+        vwlog rules --game wowtcg
+        vwlog rules --game l5r L5R-RES-5
     """
-    if flags:
+    if game != DEFAULT_GAME:
+        if flags:
+            raise UsageError(
+                msg(
+                    "--flags lists Vandaria Wars' flags; the ruleset of {game} "
+                    "is in its documentation",
+                    game=game,
+                )
+            )
+        _game_rules(game, rule_ids, output_format, only)
+    elif flags:
         if rule_ids:
             raise UsageError(msg("give rule ids or --flags, not both"))
         _show_flags(output_format)
@@ -71,6 +98,48 @@ def rules(rule_ids: tuple[str, ...], output_format: str, only: str | None, *, fl
         _show_rules(rule_ids, output_format)
     else:
         _list_rules(output_format, only)
+
+
+def _game_rules(game: str, rule_ids: tuple[str, ...], output_format: str, only: str | None) -> None:
+    """Another game's catalog: every rule (of one status), or the rules asked for in full."""
+    entries = rules_for(game).entries
+    for rid in rule_ids:
+        if rid not in entries:
+            near = closest(rid, list(entries))
+            hint = msg("; did you mean {near}?", near=near) if near else ""
+            raise UsageError(msg("{game} has no rule {rid}{hint}", game=game, rid=rid, hint=hint))
+    shown = [entries[r] for r in dict.fromkeys(rule_ids)] or [
+        e for e in entries.values() if only is None or e.status == only
+    ]
+    if output_format == "json":
+        click.echo(to_json([e._asdict() for e in shown]))
+        return
+    if not rule_ids:
+        for e in shown:
+            echo(f"{e.id:11} {e.status:11} {term(e.title)}")
+        counts = Counter(e.status for e in entries.values())
+        click.echo(
+            _(
+                "{rules} rules: {enforced} enforced, {partial} partial, {descriptive} "
+                "descriptive, {pending} pending"
+            ).format(rules=len(entries), **{k: counts[k] for k in _STATUSES}),
+            err=True,
+        )
+        return
+    blocks = []
+    for e in shown:
+        lines = [
+            f"{e.id}  {term(e.title)}",
+            f"  {e.status}" + (f" · {e.section}" if e.section else ""),
+        ]
+        lines += [f"  « {term(o)} »" for o in e.original]
+        if e.note:
+            lines.append(f"  {term(e.note)}")
+        blocks.append("\n".join(lines))
+    echo("\n\n".join(blocks))
+
+
+_STATUSES = ("enforced", "partial", "descriptive", "pending")
 
 
 def _show_rules(rule_ids: tuple[str, ...], output_format: str) -> None:

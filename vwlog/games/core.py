@@ -41,6 +41,7 @@ __all__ = [
     "GameRules",
     "GameUnavailableError",
     "MatchSummary",
+    "RuleEntry",
     "Views",
     "board_data",
     "cite",
@@ -82,6 +83,21 @@ class MatchSummary(NamedTuple):
     victory: str | None
     ruleset: str | None
     """The ruleset's label (``id@version``), once the match has started."""
+
+
+class RuleEntry(NamedTuple):
+    """One rule of a game's catalog, as ``vwlog rules --game`` shows it."""
+
+    id: str
+    title: str
+    status: str
+    """``enforced``, ``partial``, ``pending`` or ``descriptive``."""
+    original: tuple[str, ...] = ()
+    """The seed's own sentences, verbatim, in the seed's language."""
+    section: str = ""
+    """Where in the seed (``501.2b``)."""
+    note: str = ""
+    """What a partial rule rests on, or why a rule is pending."""
 
 
 class GameUnavailableError(Exception):
@@ -235,6 +251,10 @@ class GameRules:
     catalog: Mapping[str, str] = field(default_factory=dict)
     """Rule id -> title, for the rules this game cites beyond the ones `rule_titles` finds in
     a catalog of its own (a game without one lists its rules here)."""
+    entries: Mapping[str, RuleEntry] = field(default_factory=dict)
+    """The catalog in full, by rule id (``vwlog rules --game``): status, the seed's original
+    sentences and section; empty for a game whose catalog lives elsewhere (VW's is
+    `vwlog.rules.catalog`)."""
     violation: Callable[..., Violation] = cite
     """``violation(rule id, template, **params)``: a violation as this game words it."""
     extras: Mapping[str, Any] = field(default_factory=dict)

@@ -13,12 +13,13 @@ board and its fold), `resolution` (the computed outcome), `expect`, `judge` and
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Final
 
 from pydantic import TypeAdapter
 
 from vwlog.events.core import MatchSealed, RecordSigned
-from vwlog.games import GameRules, MatchSummary
+from vwlog.games import GameRules, MatchSummary, RuleEntry
 from vwlog.games.l5r.catalog import CATALOG, NOTES, TITLES
 from vwlog.games.l5r.consequences import violation
 from vwlog.games.l5r.events import DECISION_TYPES, EVENT_TYPES, L5rRecord, L5rStarted
@@ -88,6 +89,12 @@ GAME: Final = GameRules(
     note=note,
     noted_types=frozenset({L5rStarted}),
     catalog=TITLES,
+    entries=MappingProxyType(
+        {
+            rid: RuleEntry(rid, r.title, r.status, r.original, "", NOTES.get(rid, ""))
+            for rid, r in CATALOG.items()
+        }
+    ),
     violation=violation,
     extras={"catalog": CATALOG, "notes": NOTES},
 )

@@ -10,15 +10,16 @@ the ruleset's flags (`vwlog.games.wowtcg.ruleset.WowRuleset`); a verdict resting
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Final
 
 from pydantic import TypeAdapter
 
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned
-from vwlog.games import GameRules, MatchSummary
+from vwlog.games import GameRules, MatchSummary, RuleEntry
 from vwlog.games.wowtcg import events as ev
 from vwlog.games.wowtcg.board import Board
-from vwlog.games.wowtcg.catalog import TITLES
+from vwlog.games.wowtcg.catalog import RULES, TITLES
 from vwlog.games.wowtcg.fold import evolve, fold
 from vwlog.games.wowtcg.judge import judge, same
 from vwlog.games.wowtcg.ruleset import WowRuleset
@@ -127,6 +128,9 @@ GAME: Final = GameRules(
     owed=owed_types,
     catch_up=catch_up,
     catalog=TITLES,
+    entries=MappingProxyType(
+        {r.id: RuleEntry(r.id, r.title, r.status, r.russian, r.section, r.note) for r in RULES}
+    ),
     violation=wrong,
     extras={"same": same},
 )
