@@ -203,27 +203,17 @@ def play(
         source = options.once_readable(ctx, path)
         with _about(path), open_log(source) as reader:
             game = reader.header.game
-        with served():
-            decisions_of(rules_for(game), "play")
+        _serves(game)
         with _about(path):
             result = play_file(source, items, str(target), auto=auto, policy=policy, seed=seed,
                                choices=choices)  # fmt: skip
     else:
         with _stored(cli, match_id) as store:
-            with served():
-                decisions_of(rules_for(store.header(match_id).game), "play")
+            _serves(store.header(match_id).game)
             result = play_decisions(store, match_id, items, auto=auto, policy=policy, seed=seed,
                                     choices=choices)  # fmt: skip
             if out is not None:
                 export_match(store, match_id, out)
-    ending = (
-        " · "
-        + _("won by {winner} ({victory})").format(
-            winner=term(result.winner), victory=term(result.victory)
-        )
-        if result.winner
-        else ""
-    )
     echo(
         _("{match}: {decisions}, {events} appended; head seq {seq}").format(
             match=term(match_id),
@@ -231,9 +221,25 @@ def play(
             events=counted(result.appended, "event"),
             seq=result.head_seq,
         )
-        + ending,
+        + _won(result.winner, result.victory),
         err=target == "-",  # the log has standard output
     )
+
+
+def _won(winner: str | None, victory: str | None) -> str:
+    """`` · won by WINNER (VICTORY)`` after a play that won the match; else nothing."""
+    if not winner:
+        return ""
+    return " · " + _("won by {winner} ({victory})").format(
+        winner=term(winner), victory=term(victory)
+    )
+
+
+def _serves(game: str | None) -> None:
+    """Refuse in one line to play a match of a game without decisions (``play is not
+    available for game X``)."""
+    with served():
+        decisions_of(rules_for(game), "play")
 
 
 def _choices(given: tuple[str, ...]) -> dict[str, list[str]]:

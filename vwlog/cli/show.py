@@ -25,8 +25,10 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from pathlib import Path
 
+    from vwlog.audit.knowledge import Knowledge
     from vwlog.engine.replay import Visitor
     from vwlog.events import EventRecord
+    from vwlog.games import Views
     from vwlog.model.cards import Ruleset
     from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
@@ -110,6 +112,21 @@ def show(
             data["known"] = [seen_card_json(c) for c in known.hidden] if known else []
         click.echo(dumps(data))
         return
+    _echo_text(views, state, seq, player, known, started=started)
+
+
+def _echo_text(
+    views: Views | None,
+    state: Any,
+    seq: int,
+    player: str | None,
+    known: Knowledge | None,
+    *,
+    started: bool,
+) -> None:
+    """The text board: the heading, the board, and, where the game's board view lists them,
+    each player's Graveyard and the hands ``player`` may see, then what they know of hidden
+    cards."""
     echo(
         view_heading(player, seq)
         if views is not None
