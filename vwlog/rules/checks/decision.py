@@ -123,6 +123,8 @@ def who_decides(ruleset: Ruleset, state: MatchState, event: ev.AnyEvent) -> Viol
     if player is None or active is None or not state.has_player(player):
         return None
     kind = type(event)
+    if _KIND_OF.get(kind, DecisionKind.SETUP) in _ANYONES:
+        return None  # one dict lookup for the most frequent decisions (passes, costs)
     rule = ""
     defending = False
     if kind is ev.SupplyChosen:
@@ -191,6 +193,11 @@ _KIND_OF: Final[dict[type, str]] = {
     cls: kind for kind, classes in reversed(ACCEPTS.items()) for cls in classes
 }
 """The decision kind each decision event answers (a placement answers a deploy)."""
+
+_ANYONES: Final = frozenset((DecisionKind.SETUP, DecisionKind.REGISTRATION, DecisionKind.PRIORITY))
+"""Kinds of decision `who_decides` names no one for (it says ``None``): priority decisions are
+anyone's in turn (R-REG-5, R-REG-6), and neither a registration nor the start is one player's
+by turn or defence."""
 
 
 def no_attack_owed(state: MatchState, exp: Expect, event: ev.AttackDeclared) -> bool:
