@@ -10,12 +10,11 @@ gold 45 where the records say 5 — is found here by replaying the records and c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vwlog.engine.replay import BaseVisitor, Fanout, Validator, replay
 from vwlog.games import rules_for
 from vwlog.model.text import msg, said_text
-from vwlog.projections import INITIAL, evolve
 from vwlog.projections.stats import MatchMetricsVisitor
 from vwlog.services.matches import (
     Measuring,
@@ -25,8 +24,8 @@ from vwlog.services.matches import (
 from vwlog.services.snapshots import (
     decode_snapshot,
     encode_snapshot,
-    keeps_snapshots,
     measures,
+    snapshots_of,
 )
 from vwlog.services.stats import catalog_metrics, match_metrics
 from vwlog.services.verdict import as_imported
@@ -66,8 +65,12 @@ class _Checked(BaseVisitor[list[str]]):
     snapshot that is unreadable or disagrees is encoded again from the replayed state and
     written back (`MatchStore.replace_snapshots`)."""
 
-    def __init__(self, store: MatchStore, match_id: str, *, repair: bool = False) -> None:
+    def __init__(
+        self, store: MatchStore, match_id: str, snapshots: Any, *, repair: bool = False
+    ) -> None:
         self.store = store
+        self.snapshots = snapshots
+        """The game's snapshots (`vwlog.services.snapshots.snapshots_of`)."""
         self.match_id = match_id
         self.pending = store.snapshots_vouched(match_id)
         self.next: tuple[int, bytes, bool] | None = next(self.pending, None)
@@ -82,7 +85,7 @@ class _Checked(BaseVisitor[list[str]]):
         """Check a snapshot taken after this record."""
         record = step.record
         if self.static is None and record.seq == 1:
-            self.static = evolve(INITIAL, record.event)
+            self.static = self.snapshots.static(record.event)
         while self.next is not None and self.next[0] < record.seq:
             self.next = next(self.pending, None)  # not a seq of a record (cannot be: checked)
         if self.next is None or self.next[0] != record.seq:
@@ -162,12 +165,13 @@ def _derived(store: MatchStore, match_id: str, *, repair: bool) -> tuple[list[st
     stored = store.meta(match_id)
     head = store.head(match_id)
     game = rules_for(header.game)
-    measure, checked = MatchMetricsVisitor(), _Checked(store, match_id, repair=repair)
+    kept = snapshots_of(game)
+    measure, checked = MatchMetricsVisitor(), _Checked(store, match_id, kept, repair=repair)
     records = store.records(match_id, lte=head.seq)
     visitors = Fanout(
         Validator(),
         *((Measuring(measure),) if measures(game) else ()),
-        *((checked,) if keeps_snapshots(game) else ()),
+        *((checked,) if kept is not None else ()),
     )
     report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
     metrics = _metrics(measure) if measures(game) else None

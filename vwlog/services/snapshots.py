@@ -1,15 +1,15 @@
-"""State snapshots as plain JSON: only whitelisted value classes are ever rebuilt.
+"""State snapshots as the store keeps them: a game's board, dumped by the game's snapshots
+(`vwlog.games.GameRules.snapshots`: Vandaria Wars' are `vwlog.games.vw.snapshots`), as plain
+JSON bytes that name the record the board follows and carry a checksum; and what the store
+keeps of a match of each game (`keeps_snapshots`, `measures`), and its board at any seq
+(`board_at`).
 
-A snapshot holds the *dynamic* part of a `MatchState` (the static part — ruleset, card
-definitions, seats — is rebuilt from the match's first record). Values are encoded with tags:
-``{"t": [...]}`` a tuple, ``{"f": [...]}`` a frozenset, ``{"m": [[k, v], ...]}`` a mapping,
-``{"c": "Permanent", "v": {...}}`` a value class. Decoding builds nothing but these, so a
-snapshot read from a shared database cannot run code (unlike pickle).
+Decoding builds nothing but what the game's snapshots rebuild (VW's: whitelisted value classes),
+so a snapshot read from a shared database cannot run code (unlike pickle).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from typing import TYPE_CHECKING, Any
 
@@ -17,100 +17,52 @@ import orjson
 
 from vwlog.engine.replay import BaseVisitor, FinalState, replay
 from vwlog.engine.replay import Step as ReplayStep
-from vwlog.games import GameRules, rules_for
+from vwlog.games import GameRules, game_of_state, rules_for
+from vwlog.games.vw.snapshots import SNAPSHOTS as _VW_SNAPSHOTS
+from vwlog.games.vw.snapshots import STATIC_FIELDS, SnapshotFormatError
 from vwlog.model.errors import StoredSeqOutOfRangeError
 from vwlog.model.games import DEFAULT_GAME
-from vwlog.model.state import (
-    Allot,
-    Combat,
-    MatchState,
-    Modifier,
-    PendingCost,
-    Permanent,
-    PlayerState,
-    RegisterObject,
-    Trigger,
-    replace,
-)
-from vwlog.model.types import Expiry, Phase, Stat, Step
 
 if TYPE_CHECKING:
+    from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
 
-_CLASSES: dict[str, type[Any]] = {
-    cls.__name__: cls
-    for cls in (
-        Allot,
-        Combat,
-        Modifier,
-        PendingCost,
-        Permanent,
-        PlayerState,
-        RegisterObject,
-        Trigger,
-    )
-}
-_ENUM_FIELDS: dict[str, Any] = {"phase": Phase, "step": Step, "stat": Stat, "expires": Expiry}
-STATIC_FIELDS = ("ruleset", "cards", "instances", "owners", "first_player", "commitments", "seats")
-"""Fields fixed by `MatchStarted`, not stored in snapshots."""
+
+def snapshots_of(game: GameRules) -> Any:
+    """The snapshots of ``game`` (`GameRules.snapshots`), ``None`` for a game without them.
+
+    Vandaria Wars' rules are taken to name `vwlog.games.vw.snapshots.SNAPSHOTS` until they
+    do themselves."""
+    if game.snapshots is not None:
+        return game.snapshots
+    return _VW_SNAPSHOTS if game.id == DEFAULT_GAME else None
 
 
-class SnapshotFormatError(ValueError):
-    """Snapshot data that is not a valid encoding."""
+def _snapshots(state: object) -> Any:
+    """The snapshots of the game whose board ``state`` is.
 
-
-def _encode(value: Any) -> Any:
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, tuple):
-        return {"t": [_encode(v) for v in value]}
-    if isinstance(value, frozenset):
-        return {"f": sorted((_encode(v) for v in value), key=orjson.dumps)}
-    if isinstance(value, dict):
-        return {"m": [[_encode(k), _encode(v)] for k, v in value.items()]}
-    name = type(value).__name__
-    if _CLASSES.get(name) is type(value):
-        fields = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        return {"c": name, "v": fields}
-    raise SnapshotFormatError(f"cannot encode a {name}")
-
-
-def _decode(data: Any, field: str | None = None) -> Any:
-    if data is None or isinstance(data, (bool, int)):
-        return data
-    if isinstance(data, str):
-        enum = _ENUM_FIELDS.get(field or "")
-        return enum(data) if enum is not None else data
-    if not isinstance(data, dict) or len(data) not in (1, 2):
-        raise SnapshotFormatError("malformed value")
-    if "t" in data:
-        return tuple(_decode(v) for v in data["t"])
-    if "f" in data:
-        return frozenset(_decode(v) for v in data["f"])
-    if "m" in data:
-        return {_decode(k): _decode(v) for k, v in data["m"]}
-    cls = _CLASSES.get(data.get("c", ""))
-    fields = data.get("v")
-    if cls is None or not isinstance(fields, dict):
-        raise SnapshotFormatError(f"unknown value class {data.get('c')!r}")
-    known = {f.name for f in dataclasses.fields(cls)}
-    if not set(fields) <= known:
-        raise SnapshotFormatError(f"unknown fields of {cls.__name__}")
-    return cls(**{k: _decode(v, k) for k, v in fields.items()})
+    Raises:
+        SnapshotFormatError: the game keeps no snapshots.
+    """
+    game = game_of_state(state)
+    found = snapshots_of(game)
+    if found is None:
+        raise SnapshotFormatError(f"game {game.id} keeps no snapshots")
+    return found
 
 
 def encode_state(state: MatchState) -> bytes:
-    """The dynamic fields of a state as canonical JSON bytes."""
-    dynamic = {
-        f.name: _encode(getattr(state, f.name))
-        for f in dataclasses.fields(state)
-        if f.name not in STATIC_FIELDS
-    }
-    return orjson.dumps(dynamic, option=orjson.OPT_SORT_KEYS)
+    """The dynamic fields of a board as canonical JSON bytes (its game's ``dump``).
+
+    Raises:
+        SnapshotFormatError: the game keeps no snapshots, or the board holds a value they do
+            not encode.
+    """
+    return orjson.dumps(_snapshots(state).dump(state), option=orjson.OPT_SORT_KEYS)
 
 
 def decode_state(static: MatchState, data: bytes) -> MatchState:
-    """A state from its static part and snapshot JSON.
+    """A board from its static part and snapshot JSON (its game's ``load``).
 
     Raises:
         SnapshotFormatError: the data is not a snapshot of this vwlog version.
@@ -119,15 +71,12 @@ def decode_state(static: MatchState, data: bytes) -> MatchState:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as err:
         raise SnapshotFormatError("not JSON") from err
-    if not isinstance(raw, dict):
-        raise SnapshotFormatError("not an object")
-    known = {f.name for f in dataclasses.fields(static)} - set(STATIC_FIELDS)
-    if set(raw) != known:
-        raise SnapshotFormatError("fields differ from this version's state")
-    return replace(static, **{k: _decode(v, k) for k, v in raw.items()})
+    decoded: MatchState = _snapshots(static).load(static, raw)
+    return decoded
 
 
 # -- snapshot bytes: a state, the record it follows, a checksum ---------------------------
+
 
 _SNAPSHOT_MAGIC = b"vwlog-snapshot-3\n"
 
@@ -174,12 +123,9 @@ def snapshot_record_hash(data: bytes) -> str | None:
 
 
 def keeps_snapshots(game: GameRules) -> bool:
-    """Whether the store keeps boards of a match of ``game`` (`GameRules.snapshots`); a match
-    of a game without them is replayed from its start whenever a board is asked for.
-
-    The boards this module encodes are Vandaria Wars' (`MatchState`): its rules are taken to
-    keep them until they name `vwlog.games.vw.snapshots.SNAPSHOTS` themselves."""
-    return game.snapshots is not None or game.id == DEFAULT_GAME
+    """Whether the store keeps boards of a match of ``game`` (`snapshots_of`); a match of a
+    game without them is replayed from its start whenever a board is asked for."""
+    return snapshots_of(game) is not None
 
 
 def measures(game: GameRules) -> bool:
@@ -247,4 +193,5 @@ __all__ = [
     "keeps_snapshots",
     "measures",
     "snapshot_record_hash",
+    "snapshots_of",
 ]
