@@ -14,7 +14,6 @@ from vwlog.cli.render import echo, to_json
 from vwlog.games import GameUnavailableError, rules_for
 from vwlog.io.i18n import fmt_number
 from vwlog.io.i18n import gettext as _
-from vwlog.model.errors import UsageError
 from vwlog.render.text import decision_kind_name, term
 from vwlog.services.decisions import Awaited, awaited_in_log, awaited_in_store, decisions_of
 
@@ -26,7 +25,7 @@ def served() -> Iterator[None]:
     try:
         yield
     except GameUnavailableError as error:
-        raise UsageError(str(error)) from None
+        raise error from None  # a usage error already, said in the active language
 
 
 def _text(a: Awaited, named: Callable[[str, Mapping[str, str]], str]) -> str:

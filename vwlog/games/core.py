@@ -23,11 +23,12 @@ game.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol, cast
 
+from vwlog.model.errors import UsageError
 from vwlog.model.expect import Expect
 from vwlog.model.games import DEFAULT_GAME, GAMES, Game, register_game
 from vwlog.model.text import Msg, msg
@@ -100,8 +101,9 @@ class RuleEntry(NamedTuple):
     """What a partial rule rests on, or why a rule is pending."""
 
 
-class GameUnavailableError(Exception):
-    """A command asked a game for a capability it does not have."""
+class GameUnavailableError(UsageError):
+    """A command asked a game for a capability it does not have, or for a game whose rules
+    cannot be loaded: a usage error (one line, exit 2), said in the active language."""
 
 
 class Views(Protocol):
@@ -112,6 +114,10 @@ class Views(Protocol):
     def description(self, event: Any, before: Any, *, viewer: str | None = None) -> Msg:
         """What ``event`` did to the board ``before``, as ``viewer`` may know it (everything
         for ``None``)."""
+        ...
+
+    def board_lines(self, state: Any) -> Iterable[Msg | str]:
+        """The board as lines of text, for a terminal (``show``, ``replay --board``)."""
         ...
 
     def board(self, state: Any, *, player: str | None = None, seq: int | None = None) -> Any:
@@ -278,7 +284,7 @@ def unavailable(game: GameRules, what: str) -> GameUnavailableError:
     """The error a command raises for a capability ``game`` lacks: ``next is not available for
     game X``."""
     return GameUnavailableError(
-        str(msg("{what} is not available for game {game}", what=what, game=game.id))
+        msg("{what} is not available for game {game}", what=what, game=game.id)
     )
 
 
@@ -335,9 +341,8 @@ def rules_for(game: str | None = None) -> GameRules:
         module = importlib.import_module(entry.module)
         rules: GameRules = module.GAME
     except (ImportError, AttributeError) as err:
-        raise GameUnavailableError(
-            str(msg("the rules of game {game} cannot be loaded: {why}", game=gid, why=str(err)))
-        ) from err
+        why = msg("the rules of game {game} cannot be loaded: {why}", game=gid, why=str(err))
+        raise GameUnavailableError(why) from err
     _remember(rules)
     return rules
 

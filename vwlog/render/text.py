@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from vwlog.games import board_data, game_of_state
 from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
-from vwlog.model.board import board_said
 from vwlog.model.text import term, visible
 from vwlog.model.types import RulingKind
 from vwlog.render.rules import rule_title
@@ -194,11 +193,13 @@ def board_text(state: MatchState, *, translated: bool = True) -> str:
     board that carries a line break or an escape sequence stays on its own line, shown. The
     board of a game without views (`vwlog.games.GameRules.views`) is its fields, one
     ``name: JSON value`` line each (`vwlog.games.board_data`)."""
-    if game_of_state(state).views is None:  # a game without views: its board's fields
+    views = game_of_state(state).views
+    lines = getattr(views(), "board_lines", None) if views is not None else None
+    if lines is None:  # a game without views, or without a text board: its board's fields
         data = board_data(state)
         fields = data.items() if isinstance(data, dict) else [("board", data)]
         return "\n".join(term(f"{k}: {json.dumps(v, ensure_ascii=False)}") for k, v in fields)
-    return "\n".join(term(say(line) if translated else str(line)) for line in board_said(state))
+    return "\n".join(term(say(line) if translated else str(line)) for line in lines(state))
 
 
 VICTORY_NAMES: dict[str, str] = {

@@ -5,14 +5,13 @@ legal decisions, and a command that needs them says so in one line (`decisions_o
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from vwlog.engine.replay import FinalState, replay
 from vwlog.engine.seek import position, state_at
 from vwlog.games import GameRules, game_of_state, unavailable
-from vwlog.model.games import DEFAULT_GAME, GAMES
+from vwlog.model.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -61,30 +60,14 @@ class Decisions(Protocol):
         ...
 
 
-def _beside(game: GameRules) -> Any:
-    """The ``decisions`` module beside the module that holds ``game``'s rules
-    (``vwlog.games.vw.decisions``), where the rules name no capability; ``None`` if there is
-    none."""
-    entry = GAMES.get(game.id)
-    if entry is None or not entry.module:
-        return None
-    name = f"{entry.module}.decisions"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name is not None and name.startswith(err.name):
-            return None  # no such module (or its game's module is no package)
-        raise
-
-
 def decisions_of(game: GameRules, what: str) -> Decisions:
     """``game``'s decisions capability: the one its rules name (an object, or a function that
-    loads it), else the ``decisions`` module beside its rules.
+    loads it).
 
     Raises:
         GameUnavailableError: the game has none (``{what} is not available for game X``).
     """
-    found = game.decisions if game.decisions is not None else _beside(game)
+    found = game.decisions
     if found is None:
         raise unavailable(game, what)
     if not hasattr(found, "legal") and callable(found):

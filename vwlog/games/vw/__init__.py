@@ -106,6 +106,13 @@ def _views() -> Views:
     return cast("Views", views)
 
 
+def _decisions() -> object:
+    """VW's legal decisions and notation, imported when first asked for (``next``, ``play``)."""
+    from vwlog.games.vw import decisions
+
+    return decisions
+
+
 GAME: Final = GameRules(
     id="vw",
     name="Vandaria Wars",
@@ -137,6 +144,7 @@ GAME: Final = GameRules(
     noted_types=frozenset({MatchStarted, ObjectResulted}),
     violation=violation,
     views=_views,
+    decisions=_decisions,
 )
 """Vandaria Wars' rules, as the core calls them."""
 

@@ -8,5 +8,6 @@ from __future__ import annotations
 
 from vwlog.games.vw.boardview import state_json as board
 from vwlog.games.vw.describe import description
+from vwlog.model.board import board_said as board_lines
 
-__all__ = ["board", "description"]
+__all__ = ["board", "board_lines", "description"]
