@@ -203,7 +203,7 @@ def test_a_fork_off_a_fork_point_is_refused_in_one_line(
     done = _vwlog("fork", LOG, "--at", str(seq), "-o", str(out))
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (
-        f"Error: {LOG}: seq {seq} of 'take-1' is not a priority point (nearest: {nearest}); "
+        f"Error: {LOG}: seq {seq} of 'take-1' is not a fork point (nearest: {nearest}); "
         "see 'vwlog replay --priority-points'\n"
     )
     assert not out.exists()

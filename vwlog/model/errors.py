@@ -356,19 +356,24 @@ class ChoiceError(UsageError):
 
 
 class NotAPriorityPointError(UsageError):
-    """A position where no player holds priority was asked for as a fork point."""
+    """A position that is no fork point of its game (for Vandaria Wars and WoW TCG, where no
+    player holds priority) was asked for as a fork point."""
 
     def __init__(
-        self, match_id: str, seq: int, before: int | None = None, after: int | None = None
+        self,
+        match_id: str,
+        seq: int,
+        before: int | None = None,
+        after: int | None = None,
+        *,
+        priority: bool = True,
     ) -> None:
         near: Msg | str = ", ".join(f"seq {s}" for s in (before, after) if s is not None)
+        values = {"seq": seq, "match": repr(match_id), "near": near or msg("none nearby")}
         super().__init__(
-            msg(
-                "seq {seq} of {match} is not a priority point (nearest: {near})",
-                seq=seq,
-                match=repr(match_id),
-                near=near or msg("none nearby"),
-            )
+            msg("seq {seq} of {match} is not a priority point (nearest: {near})", **values)
+            if priority  # a game whose fork points are where a player holds priority
+            else msg("seq {seq} of {match} is not a fork point (nearest: {near})", **values)
         )
         self.args = (match_id, seq, before, after)
         self.match_id = match_id

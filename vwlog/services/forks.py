@@ -88,7 +88,8 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
     game = rules_for(parent_header.game)
     if not _fork_point(game, state_at(store, match_id, at)):
         before, after = priority_seqs_near(store, match_id, at)
-        raise NotAPriorityPointError(match_id, at, before, after)
+        priority = "priority" in game.fork_kinds
+        raise NotAPriorityPointError(match_id, at, before, after, priority=priority)
     existing = {m.match_id for m in store.list_matches()}
     base = f"{match_id}~{name}" if name else f"{match_id}~{at}"
     prefix = [r.model_copy(update={"hash": None}) for r in store.records(match_id, lte=at)]
