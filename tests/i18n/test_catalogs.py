@@ -31,6 +31,7 @@ KEYWORDS = {
     "Np_": (1, 2),
     "msg": None,
     "violation": (2,),
+    "wrong": (2,),
 }
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w*)[^{}]*\}")
@@ -170,7 +171,7 @@ def test_the_po_is_read_when_the_mo_is_missing(
 
 # -- the engine's sentences and the command line's help ---------------------------------------
 
-_TEMPLATE_CALLS = {"msg": 0, "violation": 1, "HTTPException": 1, "UsageError": 0}
+_TEMPLATE_CALLS = {"msg": 0, "violation": 1, "wrong": 1, "HTTPException": 1, "UsageError": 0}
 """Calls whose argument at this index is a sentence for people: a template the catalogs must
 be able to extract, so a string literal (never an f-string or a variable); an error's message
 is a ``msg("...")`` of one."""

@@ -17,8 +17,7 @@ def wrong(rule_id: str, template: str, /, **params: object) -> Violation:
     """A violation citing ``rule_id``, saying ``template`` filled from ``params`` and then the
     seed's section of the rule (none for the core's log rules)."""
     found = CATALOG.get(rule_id)
-    if found is not None and found.section:
-        params = {**params, "section": found.section}
-        template = template + " ({section})"
     text: Msg = msg(template, **params)
+    if found is not None and found.section:  # the sentence is translated, then the section
+        text = msg("{text} ({section})", text=text, section=found.section)
     return Violation(rule=cast("RuleId", rule_id), message=str(text), text=text)
