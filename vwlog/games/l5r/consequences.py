@@ -6,7 +6,7 @@ the rules do not demand now, or one with the wrong values ("the defender's total
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from vwlog.games import cite, event_text
 from vwlog.games.l5r.events import (
@@ -24,7 +24,18 @@ from vwlog.games.l5r.expect import RULE_OF, owed_battlefields
 from vwlog.games.l5r.resolution import already_resolved, army, force, limit_flag, plan, same
 from vwlog.games.l5r.ruleset import L5rRuleset
 from vwlog.games.l5r.state import Battle, Board
+from vwlog.model.text import Msg, msg
 from vwlog.model.violation import Violation
+
+SIDES: Final = {"ATTACKER": msg("attacker"), "DEFENDER": msg("defender")}
+"""A side as a violation says it, in the active language."""
+SCOPES: Final = {"TURN": msg("turn"), "ROUND": msg("round")}
+"""A limit's scope as a violation says it."""
+
+
+def side_word(side: str) -> Msg | str:
+    """``ATTACKER``/``DEFENDER`` as a violation says it (``attacker``)."""
+    return SIDES.get(side, side.lower())
 
 
 def violation(
@@ -260,16 +271,16 @@ def _wrong_army(s: Board, b: Battle | None, c: ArmyDestroyed, e: ArmyDestroyed) 
             got=e,
             attacker=forces[0],
             defender=forces[1],
-            side=c.side.lower(),
+            side=side_word(c.side),
         )
     return violation(
         _army_rule(b, c.side),
         "the {side} army is {cards}, not {logged}",
         want=c,
         got=e,
-        side=c.side.lower(),
+        side=side_word(c.side),
         cards=", ".join(c.cards),
-        logged=", ".join(e.cards) or "nothing",
+        logged=", ".join(e.cards) or msg("nothing"),
     )
 
 
@@ -277,8 +288,8 @@ def _wrong_forces(
     rs: L5rRuleset, s: Board, b: Battle, c: ResolutionStarted, e: ResolutionStarted
 ) -> Violation:
     for side, player, want, got in (
-        ("attacker", b.attacker, c.attacker_force, e.attacker_force),
-        ("defender", b.defender, c.defender_force, e.defender_force),
+        (side_word("ATTACKER"), b.attacker, c.attacker_force, e.attacker_force),
+        (side_word("DEFENDER"), b.defender, c.defender_force, e.defender_force),
     ):
         if want == got:
             continue

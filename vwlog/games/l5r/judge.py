@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from vwlog.events.core import MatchForked
-from vwlog.games.l5r.consequences import consequence, missing, violation
+from vwlog.games.l5r.consequences import SCOPES, consequence, missing, side_word, violation
 from vwlog.games.l5r.events import (
     DECISION_TYPES,
     ArmiesDeclared,
@@ -102,7 +102,7 @@ def _armies(s: Board, exp: Expect, e: ArmiesDeclared) -> tuple[Violation, ...]:
                     "{card} is {owner}'s: it cannot join the {side} army",
                     card=a.unit,
                     owner=card.owner,
-                    side=a.side.lower(),
+                    side=side_word(a.side),
                 )
             )
         elif province is None or province.owner != s.defender or province.destroyed:
@@ -327,7 +327,7 @@ def _resolved_before(rs: L5rRuleset, s: Board, name: str) -> Violation:
         "{card} already took part in the Resolution of a battle this {scope}",
         flag=limit_flag(s, name),
         card=name,
-        scope=rs.personality_limit_scope.lower(),
+        scope=SCOPES.get(rs.personality_limit_scope, rs.personality_limit_scope.lower()),
     )
 
 
