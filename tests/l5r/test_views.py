@@ -145,9 +145,10 @@ def test_whole_sentences() -> None:
     s = _board(7)
     said = [str(views.description(e, s)) for e in ONE_OF_EACH]
     assert (
-        "Armies declared: b1: attacking a1, defending d1; b2: attacking a2; b4: defending d2"
-        in (said)
-    )
+        "Armies declared: b1: attacking a1, defending d1; b2: attacking a2, defending none; "
+        "b4: attacking none, defending d2"
+    ) in said
+    assert "Armies declared: no unit goes to battle" in said
     assert "p1 chooses the battlefield b1 (Province prov1 of p2)" in said
     assert "p1 chooses b9 for the battle r1 creates" in said
     assert (
@@ -158,16 +159,17 @@ def test_whole_sentences() -> None:
         "reinforce of k2 resolves: d2 enters the battle; a1 bows; d1 unbows; d1 gains 2 Force; "
         "a1 loses 1 Force"
     ) in said
-    assert "bow of k1 resolves with no effect" in said
+    assert "bow of k1 resolves: no effect" in said
     assert "Resolution of battle 1: p1 attacks with Force 7, p2 defends with Force 2" in said
     assert "The defending army of p2 is destroyed: d1" in said
     assert "The attacking army of p1 is destroyed: a1, sw" in said
     assert "The Province prov1 of p2 falls; discarded: h1, reg1" in said
     assert "The Province prov9 falls" in said
-    assert "p1 gains 2 Honor for 1 card destroyed" in said
-    assert "p2 gains 4 Honor for 2 cards destroyed" in said
+    assert "p1 gains 2 Honor; cards destroyed: 1" in said
+    assert "p2 gains 4 Honor; cards destroyed: 2" in said
     assert "The attacking units bow and go Home: a1" in said
     assert "The defending units go Home: d1, d2" in said
+    assert "The defending units go Home: none" in said
 
 
 def test_without_a_battle_the_sides_are_not_named() -> None:
@@ -302,7 +304,7 @@ def test_replay_says_each_event_in_a_sentence() -> None:
         "    8  Resolution of battle 1: p1 attacks with Force 7, p2 defends with Force 2",
         "    9  The defending army of p2 is destroyed: d1",
         "   10  The Province prov1 of p2 falls; discarded: h1, reg1",
-        "   11  p1 gains 2 Honor for 1 card destroyed",
+        "   11  p1 gains 2 Honor; cards destroyed: 1",
     ]
     assert done.stdout.splitlines()[4:6] == [
         "    5  Battle 1 begins at b1: p1 attacks, p2 defends ◆",
@@ -333,9 +335,34 @@ def test_replay_json_with_the_board() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the text board (vwlog.render.text.board_text) draws only VW boards"
-)
+def test_the_text_board() -> None:
+    lines = [str(line) for line in views.board_lines(_board(6))]
+    assert lines == [
+        "Turn 1 · Attack phase: p1 attacks p2",
+        "battle 1 at b1 · Combat · opportunity p1",
+        "[b1] Province prov1 of p2, strength 4",
+        "    attacking p1 · Force 7: a1 (Force 4); a2 (Force 3); a3 (Force 5, bowed)",
+        "    defending p2 · Force 2: d1 (Force 2)",
+        "[b2] Province prov2 of p2, strength 6",
+        "[b3] Province prov3 of p1, strength 5",
+        "p1: honor 0 · at Home: a4 (Force 2)",
+        "p2: honor 0 · at Home: d2 (Force 3); d3 (Force 2, bowed); d9 (Force 1)",
+    ]
+    after = [str(line) for line in views.board_lines(_board(15))]
+    assert after[:2] == [
+        "Turn 1 · no Attack phase under way",
+        "[b1] Province prov1 of p2, strength 4 (fallen)",
+    ]
+    assert [str(line) for line in views.board_lines(Board())] == ["(no match started)"]
+
+
 def test_replay_text_with_the_board() -> None:
-    done = _vwlog("replay", str(SAMPLES / "legal_province_falls.jsonl"), "--board", "--to", "6")
-    assert "p2 passes the opportunity" in done.stdout
+    sample = str(SAMPLES / "legal_province_falls.jsonl")
+    done = _vwlog("replay", sample, "--board", "--from", "6", "--to", "6")
+    assert done.stdout.splitlines()[:5] == [
+        "    6  p2 passes the opportunity ◆",
+        "       Turn 1 · Attack phase: p1 attacks p2",
+        "       battle 1 at b1 · Combat · opportunity p1",
+        "       [b1] Province prov1 of p2, strength 4",
+        "           attacking p1 · Force 7: a1 (Force 4); a2 (Force 3); a3 (Force 5, bowed)",
+    ]

@@ -1,24 +1,16 @@
 """L5R's views, as the core asks for them (`vwlog.games.Views`): a sentence for each battle
-event and the battlefields as a player may know them.
-
-`description` says what an event did, read against the board before it ("p2 takes an
-opportunity: reinforce of k2, bringing d9 into the battle", "The Province prov1 of p2 falls;
-discarded: h1, reg1"). Cards, Provinces and battlefields are named by their ids, as the log
-names them. Values go into the sentences as they are: the renderers escape them for a terminal.
-
-`board` gives the board as JSON-ready data (`BoardView`): the Attack phase (attacker,
-defender), each battlefield with its Province and the attacker's and defender's units there
-(Force, bowed or not) and each army's Force, the battle being fought and whose opportunity it
-is, each player's honor and the units at Home. Nothing on this board is hidden (the battle
-rules keep no hand), so a player's view differs from the full record only in naming its
-viewer.
-
-Pure: reads no files and prints nothing.
+event (`description`, read against the board before it) and the battlefields as a player may
+know them (`board`, JSON-ready; `board_lines`, text): each battlefield's Province and the
+attacker's and defender's units (Force, bowed or not), each army's Force, the battle and whose
+opportunity it is, honor and the units at Home. Cards, Provinces and battlefields are named by
+their ids, as the log names them; values go into the sentences as they are (the renderers
+escape them). Nothing on the board is hidden (the battle rules keep no hand): a player's view
+differs from the full record only in naming its viewer. Pure.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, assert_never
+from typing import Any, Literal, assert_never, cast
 
 from pydantic import BaseModel, ConfigDict
 
@@ -36,6 +28,7 @@ __all__ = [
     "ProvinceView",
     "UnitView",
     "board",
+    "board_lines",
     "board_view",
     "description",
 ]
@@ -46,7 +39,6 @@ def _ids(ids: tuple[str, ...] | list[str]) -> str:
 
 
 def _joined(parts: list[Msg]) -> Msg | str:
-    """Phrases joined by ``; ``."""
     joined: Msg | str = parts[0] if parts else ""
     for part in parts[1:]:
         joined = msg("{first}; {second}", first=joined, second=part)
@@ -106,23 +98,14 @@ def description(event: Any, before: Board, *, viewer: str | None = None) -> Msg:
             return msg("Battle {battle} ends", battle=event.battle)
         case ev.AttackPhaseEnded():
             return msg("The Attack phase of turn {turn} ends", turn=event.turn)
-        case MatchForked() | MatchSealed() | RecordSigned():
-            return _core(event)
-        case _:
-            assert_never(event)
-
-
-def _core(event: MatchForked | MatchSealed | RecordSigned) -> Msg:
-    """The core's records, in the words every game's views use for them."""
-    match event:
+        case MatchForked(name=str()):
+            return msg(
+                "Forked from match {parent} at seq {seq} ({name})",
+                parent=event.parent,
+                seq=event.at,
+                name=event.name,
+            )
         case MatchForked():
-            if event.name:
-                return msg(
-                    "Forked from match {parent} at seq {seq} ({name})",
-                    parent=event.parent,
-                    seq=event.at,
-                    name=event.name,
-                )
             return msg("Forked from match {parent} at seq {seq}", parent=event.parent, seq=event.at)
         case MatchSealed():
             return msg("The record is sealed after {n} records", n=event.events)
@@ -141,33 +124,16 @@ def _armies(event: ev.ArmiesDeclared) -> Msg:
     for a in event.assignments:
         attackers, defenders = sides.setdefault(a.battlefield, ([], []))
         (attackers if a.side == "ATTACKER" else defenders).append(a.unit)
-    parts: list[Msg] = []
-    for battlefield, (attackers, defenders) in sides.items():
-        if attackers and defenders:
-            parts.append(
-                msg(
-                    "{battlefield}: attacking {attackers}, defending {defenders}",
-                    attackers=_ids(attackers),
-                    defenders=_ids(defenders),
-                    battlefield=battlefield,
-                )
-            )
-        elif attackers:
-            parts.append(
-                msg(
-                    "{battlefield}: attacking {units}",
-                    units=_ids(attackers),
-                    battlefield=battlefield,
-                )
-            )
-        else:
-            parts.append(
-                msg(
-                    "{battlefield}: defending {units}",
-                    units=_ids(defenders),
-                    battlefield=battlefield,
-                )
-            )
+    none = msg("none")
+    parts = [
+        msg(
+            "{battlefield}: attacking {attackers}, defending {defenders}",
+            battlefield=battlefield,
+            attackers=_ids(attackers) or none,
+            defenders=_ids(defenders) or none,
+        )
+        for battlefield, (attackers, defenders) in sides.items()
+    ]
     if not parts:
         return msg("Armies declared: no unit goes to battle")
     return msg("Armies declared: {armies}", armies=_joined(parts))
@@ -222,18 +188,11 @@ def _opportunity(
                 )
             return text
         case ev.BattleActionResolved():
-            effects = [_effect(fx) for fx in event.effects]
-            if not effects:
-                return msg(
-                    "{ability} of {card} resolves with no effect",
-                    ability=event.ability,
-                    card=event.card,
-                )
             return msg(
                 "{ability} of {card} resolves: {effects}",
                 ability=event.ability,
                 card=event.card,
-                effects=_joined(effects),
+                effects=_joined([_effect(fx) for fx in event.effects]) or msg("no effect"),
             )
         case _:
             assert_never(event)
@@ -292,21 +251,16 @@ def _resolution(
 def _outcome(event: ev.ArmyDestroyed | ev.ProvinceDestroyed | ev.HonorGained, s: Board) -> Msg:
     match event:
         case ev.ArmyDestroyed():
-            b = s.battle
-            if b is None:
-                if event.side == "ATTACKER":
-                    return msg("The attacking army is destroyed: {cards}", cards=_ids(event.cards))
-                return msg("The defending army is destroyed: {cards}", cards=_ids(event.cards))
-            if event.side == "ATTACKER":
-                return msg(
-                    "The attacking army of {player} is destroyed: {cards}",
-                    player=b.attacker,
-                    cards=_ids(event.cards),
-                )
+            attacking = event.side == "ATTACKER"
+            side = msg("attacking") if attacking else msg("defending")
+            cards = _ids(event.cards)
+            if s.battle is None:
+                return msg("The {side} army is destroyed: {cards}", side=side, cards=cards)
             return msg(
-                "The defending army of {player} is destroyed: {cards}",
-                player=b.defender,
-                cards=_ids(event.cards),
+                "The {side} army of {player} is destroyed: {cards}",
+                side=side,
+                player=s.battle.attacker if attacking else s.battle.defender,
+                cards=cards,
             )
         case ev.ProvinceDestroyed():
             province = s.provinces.get(event.province)
@@ -324,14 +278,8 @@ def _outcome(event: ev.ArmyDestroyed | ev.ProvinceDestroyed | ev.HonorGained, s:
                 return falls
             return msg("{falls}; discarded: {cards}", falls=falls, cards=_ids(gone))
         case ev.HonorGained():
-            if event.cards_destroyed == 1:
-                return msg(
-                    "{player} gains {amount} Honor for 1 card destroyed",
-                    player=event.player,
-                    amount=event.amount,
-                )
             return msg(
-                "{player} gains {amount} Honor for {n} cards destroyed",
+                "{player} gains {amount} Honor; cards destroyed: {n}",
                 player=event.player,
                 amount=event.amount,
                 n=event.cards_destroyed,
@@ -341,13 +289,10 @@ def _outcome(event: ev.ArmyDestroyed | ev.ProvinceDestroyed | ev.HonorGained, s:
 
 
 def _home(event: ev.AttackersSentHome | ev.DefendersSentHome) -> Msg:
+    units = _ids(event.units) or msg("none")
     if isinstance(event, ev.AttackersSentHome):
-        if not event.units:
-            return msg("No attacking unit goes Home")
-        return msg("The attacking units bow and go Home: {units}", units=_ids(event.units))
-    if not event.units:
-        return msg("No defending unit goes Home")
-    return msg("The defending units go Home: {units}", units=_ids(event.units))
+        return msg("The attacking units bow and go Home: {units}", units=units)
+    return msg("The defending units go Home: {units}", units=units)
 
 
 # -- the board -------------------------------------------------------------------------------
@@ -361,13 +306,10 @@ class UnitView(_View):
     """A unit (Personality or Follower) with what is attached to it."""
 
     id: str
-    """The card's id."""
     kind: str
     """``PERSONALITY`` or ``FOLLOWER``."""
     owner: str
-    """Who owns it."""
     force: int
-    """Its Force."""
     bowed: bool
     """Bowed (a bowed unit adds no Force to its army)."""
     attachments: list[str]
@@ -378,11 +320,8 @@ class ProvinceView(_View):
     """A Province."""
 
     id: str
-    """The Province's id."""
     owner: str
-    """Whose Province it is."""
     strength: int
-    """Its Province Strength."""
     destroyed: bool
     """Whether it has fallen."""
     cards: list[str]
@@ -395,13 +334,10 @@ class BattlefieldView(_View):
     """One battlefield: its Province and the units on each side."""
 
     id: str
-    """The battlefield's id."""
     province: ProvinceView | None
     """The Province whose battlefield it is."""
     attacker: str | None
-    """Who attacks here."""
     defender: str | None
-    """Who defends here."""
     attackers: list[UnitView]
     """The attacker's units here."""
     defenders: list[UnitView]
@@ -439,7 +375,6 @@ class PlayerView(_View):
     """One player: honor and the units at Home."""
 
     id: str
-    """Player id."""
     honor: int
     """Family Honor gained in the match."""
     home: list[UnitView]
@@ -454,7 +389,6 @@ class BoardView(_View):
     view_version: Literal[1] = 1
     """Version of this document's shape."""
     game: Literal["l5r"] = "l5r"
-    """The game."""
     seq: int | None = None
     """The event after which this is the board, when known."""
     viewer: str | None
@@ -462,7 +396,6 @@ class BoardView(_View):
     view: Literal["judge", "player"]
     """``judge`` (the full record) or ``player`` (what ``viewer`` may know)."""
     started: bool
-    """Whether the match has started."""
     turn: int
     """The turn of the Attack phase (0 before the first)."""
     attack_phase: bool
@@ -472,7 +405,6 @@ class BoardView(_View):
     defender: str | None
     """The defending player of the Attack phase."""
     battle: BattleView | None
-    """The battle being fought."""
     opportunity: str | None
     """Whose opportunity it is (the battle's, in its Combat segment)."""
     battlefields: list[BattlefieldView]
@@ -527,13 +459,7 @@ def _battle(s: Board) -> BattleView | None:
     b = s.battle
     if b is None:
         return None
-    segment: Literal["START", "COMBAT", "RESOLUTION"] = (
-        "COMBAT"
-        if b.segment == "COMBAT"
-        else "RESOLUTION"
-        if b.segment == "RESOLUTION"
-        else "START"
-    )
+    segment = cast("Literal['START', 'COMBAT', 'RESOLUTION']", b.segment)
     return BattleView(
         number=b.number,
         battlefield=b.battlefield,
@@ -547,11 +473,8 @@ def _battle(s: Board) -> BattleView | None:
 
 
 def board_view(state: Board, *, player: str | None = None, seq: int | None = None) -> BoardView:
-    """The board as a `BoardView`, as ``player`` may know it.
-
-    Raises:
-        UnknownPlayerError: ``player`` does not sit at the match.
-    """
+    """The board as a `BoardView`, as ``player`` may know it (`UnknownPlayerError`: a player
+    not at the match)."""
     s = state
     if player is not None and player not in s.players:
         raise UnknownPlayerError(player, list(s.players), hint=closest(player, s.players))
@@ -588,9 +511,89 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
 
 
 def board(state: Board, *, player: str | None = None, seq: int | None = None) -> dict[str, Any]:
-    """The board as JSON-ready data in the shape of `BoardView` (see `board_view`).
-
-    Raises:
-        UnknownPlayerError: ``player`` does not sit at the match.
-    """
+    """The board as JSON-ready data in the shape of `BoardView` (`board_view`: raises
+    `UnknownPlayerError` for a player not at the match)."""
     return board_view(state, player=player, seq=seq).model_dump(mode="json")
+
+
+_BOWED = {True: msg(", bowed"), False: ""}
+_SEGMENTS = {"START": msg("chosen"), "COMBAT": msg("Combat"), "RESOLUTION": msg("Resolution")}
+
+
+def _units_said(units: list[dict[str, Any]]) -> Msg | str:
+    said = [
+        msg(
+            "{unit} (Force {force}{bowed})",
+            unit=u["id"],
+            force=u["force"],
+            bowed=_BOWED[u["bowed"]],
+        )
+        for u in units
+    ]
+    return _joined(said) or "-"
+
+
+def board_lines(state: Board) -> list[Msg]:
+    """The battlefields as lines of text, each a template and its values (``vwlog replay
+    --board``, ``vwlog show``)."""
+    if not state.started:
+        return [msg("(no match started)")]
+    b = board(state)
+    lines = [
+        msg(
+            "Turn {turn} · Attack phase: {attacker} attacks {defender}",
+            turn=b["turn"],
+            attacker=b["attacker"],
+            defender=b["defender"],
+        )
+        if b["attack_phase"]
+        else msg("Turn {turn} · no Attack phase under way", turn=b["turn"])
+    ]
+    if (battle := b["battle"]) is not None:
+        lines.append(
+            msg(
+                "battle {battle} at {battlefield} · {segment} · opportunity {player}",
+                battle=battle["number"],
+                battlefield=battle["battlefield"],
+                segment=_SEGMENTS[battle["segment"]],
+                player=battle["opportunity"] or "-",
+            )
+        )
+    for f in b["battlefields"]:
+        p = f["province"]
+        lines.append(
+            msg("[{battlefield}]", battlefield=f["id"])
+            if p is None
+            else msg(
+                "[{battlefield}] Province {province} of {owner}, strength {strength}{fallen}",
+                battlefield=f["id"],
+                province=p["id"],
+                owner=p["owner"],
+                strength=p["strength"],
+                fallen=msg(" (fallen)") if p["destroyed"] else "",
+            )
+        )
+        for said, player, units, force in (
+            (msg("attacking"), f["attacker"], f["attackers"], f["attacker_force"]),
+            (msg("defending"), f["defender"], f["defenders"], f["defender_force"]),
+        ):
+            if units:
+                lines.append(
+                    msg(
+                        "    {side} {player} · Force {force}: {units}",
+                        side=said,
+                        player=player or "-",
+                        force=force,
+                        units=_units_said(units),
+                    )
+                )
+    for seat in b["players"]:
+        lines.append(
+            msg(
+                "{player}: honor {honor} · at Home: {units}",
+                player=seat["id"],
+                honor=seat["honor"],
+                units=_units_said(seat["home"]),
+            )
+        )
+    return lines

@@ -1,19 +1,12 @@
 """WoW TCG's views, as the core asks for them (`vwlog.games.Views`): a sentence for each event
-and the board as a player may know it.
+(`description`, read against the board before it) and the board as a player may know it
+(`board`, JSON-ready; `board_lines`, text).
 
-`description` says what an event did, read against the board before it ("ana plays time-warp
-as link l1", "Link l1 resolves: ana takes an extra turn"). Cards are named by their ids, as
-the log names them (a WoW TCG record carries no card pool). A card a player draws or places as
-a resource is named only to that player (and to the full record); to the others it is "a
-card". Values go into the sentences as they are: the renderers escape them for a terminal.
-
-`board` gives the board as JSON-ready data (`BoardView`): the turn, phase, step and priority
-holder, the chain (top first), the triggered effects waiting for a window, the modifiers in
-force, and for each player the cards in play (exhausted or ready) and the hand and library as
-counts. The board keeps only the counts of hands and libraries, so no hand is listed for any
-viewer; a player's view differs from the full record only in naming its viewer.
-
-Pure: reads no files and prints nothing.
+Cards are named by their ids, as the log names them (a WoW TCG record carries no card pool). A
+card drawn or placed as a resource is named only to its player (and in the full record); to
+the others it is "a card". Values go into the sentences as they are: the renderers escape
+them. The board keeps hands and libraries as counts only, so no viewer sees a hand's cards;
+a player's view differs from the full record only in naming its viewer. Pure.
 """
 
 from __future__ import annotations
@@ -38,6 +31,7 @@ __all__ = [
     "PlayerView",
     "TriggerView",
     "board",
+    "board_lines",
     "board_view",
     "description",
 ]
@@ -47,25 +41,21 @@ PHASE_NAMES: dict[str, Msg] = {
     "ACTION": msg("Action Phase"),
     "END": msg("End Phase"),
 }
-"""How a sentence names each phase."""
 STEP_NAMES: dict[str, Msg] = {
     "READY": msg("Ready Step"),
     "DRAW": msg("Draw Step"),
     "COMBAT": msg("Combat Step"),
     "FINAL": msg("Final Step"),
 }
-"""How a sentence names each step."""
 _WHEN: dict[str, Msg] = {
     "TURN_START": msg("at the start of the turn"),
     "PHASE_START": msg("at the start of the phase"),
     "STEP_START": msg("at the start of the step"),
     "END_OF_TURN": msg("at the end of the turn"),
 }
-"""When a triggered effect triggered (``OTHER`` is not said)."""
 
 
 def _sees(viewer: str | None, player: str) -> bool:
-    """Whether ``viewer`` may see the cards ``player`` draws or places face down."""
     return viewer is None or viewer == player
 
 
@@ -379,7 +369,6 @@ class CardView(_View):
     """A card in play."""
 
     id: str
-    """The card's id in the log."""
     kind: str
     """``hero``, ``ally``, ``weapon``, …"""
     exhausted: bool
@@ -392,7 +381,6 @@ class PlayerView(_View):
     """One player: the cards in play, the hand and the library as counts."""
 
     id: str
-    """Player id."""
     seat: int
     """Seat, 0-based, clockwise from the first player."""
     current: bool
@@ -413,7 +401,6 @@ class LinkView(_View):
     """A link of the chain."""
 
     id: str
-    """The link (or trigger) id."""
     controller: str
     """Who added it."""
     instant: bool
@@ -424,7 +411,6 @@ class TriggerView(_View):
     """A triggered effect waiting for a window to go onto the chain."""
 
     id: str
-    """The trigger id."""
     controller: str
     """Who controls the effect."""
     when: str
@@ -435,7 +421,6 @@ class ModifierView(_View):
     """A modifier in force."""
 
     id: str
-    """The modifier id."""
     kind: str
     """``WHEN_TURN_BEGINS``, ``SKIP_NEXT_TURN``, ``MAX_HAND_SIZE`` or ``OTHER``."""
     duration: str
@@ -494,11 +479,8 @@ class BoardView(_View):
 
 
 def board_view(state: Board, *, player: str | None = None, seq: int | None = None) -> BoardView:
-    """The board as a `BoardView`, as ``player`` may know it.
-
-    Raises:
-        UnknownPlayerError: ``player`` does not sit at the match.
-    """
+    """The board as a `BoardView`, as ``player`` may know it (`UnknownPlayerError`: a player
+    not at the match)."""
     s = state
     if player is not None and player not in s.players:
         raise UnknownPlayerError(player, list(s.players), hint=closest(player, s.players))
@@ -553,9 +535,63 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
 
 
 def board(state: Board, *, player: str | None = None, seq: int | None = None) -> dict[str, Any]:
-    """The board as JSON-ready data in the shape of `BoardView` (see `board_view`).
-
-    Raises:
-        UnknownPlayerError: ``player`` does not sit at the match.
-    """
+    """The board as JSON-ready data in the shape of `BoardView` (`board_view`: raises
+    `UnknownPlayerError` for a player not at the match)."""
     return board_view(state, player=player, seq=seq).model_dump(mode="json")
+
+
+# -- the text board --------------------------------------------------------------------------
+
+
+def board_lines(state: Board) -> list[Msg]:
+    """The board as lines of text, each a template and its values (``vwlog replay --board``,
+    ``vwlog show``)."""
+    if not state.started:
+        return [msg("(no match started)")]
+    b = board(state)
+    lines = [
+        msg(
+            "Turn {turn} · {player}{extra} · {phase}",
+            turn=b["turn"],
+            player=b["active"] or "-",
+            extra=msg(" (extra turn)") if b["extra"] else "",
+            phase=(
+                msg("{phase}, {step}", phase=PHASE_NAMES[b["phase"]], step=STEP_NAMES[b["step"]])
+                if b["phase"] and b["step"]
+                else PHASE_NAMES[b["phase"]]
+                if b["phase"]
+                else "-"
+            ),
+        ),
+        msg("priority {player} · passes {passes}", player=b["priority"] or "-", passes=b["passes"]),
+        msg(
+            "chain (top first): {links}",
+            links=", ".join(f"{k['id']} ({k['controller']})" for k in b["chain"]) or "-",
+        ),
+    ]
+    if b["pending"]:
+        lines.append(msg("waiting triggers: {ids}", ids=", ".join(t["id"] for t in b["pending"])))
+    if b["modifiers"]:
+        lines.append(msg("modifiers: {ids}", ids=", ".join(m["id"] for m in b["modifiers"])))
+    for p in b["players"]:
+        lines.append(
+            msg(
+                "{mark}{player}: hand {hand} (max {most}) · library {library}",
+                mark="*" if p["current"] else " ",
+                player=p["id"],
+                hand=p["hand_size"],
+                most=p["max_hand_size"],
+                library=p["library_size"],
+            )
+        )
+        for card in p["cards"]:
+            ready = msg("exhausted") if card["exhausted"] else msg("ready")
+            lines.append(
+                msg("    {card} ({kind}, {ready})", card=card["id"], kind=card["kind"], ready=ready)
+            )
+    lines.append(msg("resources placed this turn: {n}", n=b["resources_this_turn"]))
+    if b["winner"]:
+        lines.append(
+            msg("{winner} wins: {victory}", winner=b["winner"], victory=b["victory"] or "-")
+        )
+    return lines
