@@ -16,6 +16,7 @@ from vwlog.cli import options
 from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo
+from vwlog.games import rules_for
 from vwlog.io.logfile import STDIO, replacing
 from vwlog.render.html import report_html
 from vwlog.render.json import diff_json, dumps
@@ -236,7 +237,10 @@ def report(
         document = build_report(source, at=at)
         verdict = _judged(ctx, cli, match_or_log, document)
     started = document.started
-    made = provenance(started.ruleset if started else None, started.cards if started else None)
+    game = rules_for(source.header.game if source.header is not None else None)
+    made = provenance(
+        started.ruleset if started else None, started.cards if started else None, game=game
+    )
     with quoting_original(quote_original):
         if output_format == "html":
             text = provenance_html(report_html(document, verdict), made)

@@ -20,6 +20,7 @@ from vwlog.events import MatchStarted
 from vwlog.io.i18n import N_, say
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import STDIO, open_log
+from vwlog.model.cards import Ruleset
 from vwlog.model.errors import VwlogError
 from vwlog.render.json import validation_json
 from vwlog.render.markdown import validation_markdown
@@ -308,19 +309,22 @@ def _log_provenance(path: str | None, opts: ValidationOptions) -> Provenance:
     """What a log was judged with: the ruleset it names (or --ruleset), with --set applied, and
     the cards its ``match_started`` carries (read again from its first record). Standard input
     cannot be read twice: its report names the --ruleset reading, or the packaged defaults."""
-    ruleset, cards = opts.ruleset, None
+    ruleset, cards, game = opts.ruleset, None, None
     if path is not None and path != STDIO:
         try:
             with open_log(path) as reader:
+                game = reader.game
                 first = next(iter(reader), None)
         except VwlogError:
             first = None
         if first is not None and isinstance(first.record.event, MatchStarted):
             ruleset = ruleset or first.record.event.ruleset
             cards = first.record.event.cards
-    if ruleset is not None and opts.overrides:
+        elif game is not None and first is not None and type(first.record.event) is game.start_type:
+            ruleset = game.start_ruleset(first.record.event)
+    if isinstance(ruleset, Ruleset) and opts.overrides:
         ruleset = apply_overrides(ruleset, dict(opts.overrides))
-    return provenance(ruleset, cards)
+    return provenance(ruleset, cards, game=game)
 
 
 __all__ = ["EXIT_UNVERIFIED", "exit_status", "validate", "worst_status"]

@@ -18,9 +18,10 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import version as installed_version
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vwlog import build
+from vwlog.games import GameRules
 from vwlog.io import codec
 from vwlog.io import trust as io_trust
 from vwlog.io.i18n import gettext as _
@@ -185,16 +186,29 @@ def _now() -> dt.datetime:
 
 
 def provenance(
-    ruleset: Ruleset | None = None,
+    ruleset: Ruleset | Any = None,
     cards: Iterable[CardDef] | None = None,
     *,
     now: dt.datetime | None = None,
+    game: GameRules | None = None,
 ) -> Provenance:
     """The provenance of a report judged under ``ruleset`` with ``cards`` (defaults: the
     packaged ruleset and pool), made ``now`` (default: the current time, or the time
-    ``SOURCE_DATE_EPOCH`` gives, for reproducible output)."""
-    rs = DEFAULT_RULESET if ruleset is None else ruleset
+    ``SOURCE_DATE_EPOCH`` gives, for reproducible output). For a game without published pools
+    and rulesets (``game``), its catalog's revision and its own ruleset, and no pool."""
     when = (now or _now()).astimezone(dt.UTC).isoformat(timespec="seconds")
+    if game is not None and not game.publishes:
+        own: Any = game.default_ruleset if ruleset is None else ruleset
+        return Provenance(
+            version=installed_version("vwlog"),
+            rules_revision=_digest(codec.canonical([list(e) for e in game.entries.values()])),
+            ruleset=f"{own.id}@{own.version}",
+            ruleset_hash=_digest(codec.canonical(own.model_dump(mode="json"))),
+            pool_hash="none",
+            engine=engine_name(),
+            generated=when,
+        )
+    rs = DEFAULT_RULESET if ruleset is None else ruleset
     return Provenance(
         version=installed_version("vwlog"),
         rules_revision=rules_revision(),
