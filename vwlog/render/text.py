@@ -193,10 +193,10 @@ def board_text(state: MatchState, *, translated: bool = True) -> str:
     board that carries a line break or an escape sequence stays on its own line, shown. The
     board of a game without views (`vwlog.games.GameRules.views`) is its fields, one
     ``name: JSON value`` line each (`vwlog.games.board_data`)."""
-    views = game_of_state(state).views
-    lines = getattr(views(), "board_lines", None) if views is not None else None
-    if lines is None:  # a game without views, or without a text board: its board's fields
-        data = board_data(state)
+    views = game_of_state(state).views() if game_of_state(state).views is not None else None
+    lines = getattr(views, "board_lines", None)
+    if lines is None:  # a text board of the game's views' board, or of the board's fields
+        data = views.board(state) if views is not None else board_data(state)
         fields = data.items() if isinstance(data, dict) else [("board", data)]
         return "\n".join(term(f"{k}: {json.dumps(v, ensure_ascii=False)}") for k, v in fields)
     return "\n".join(term(say(line) if translated else str(line)) for line in lines(state))
