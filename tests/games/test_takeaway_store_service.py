@@ -197,6 +197,10 @@ def test_statistics_of_a_store_with_both_games_measure_only_vandaria_wars(tmp_pa
     vw = ROOT / "samples" / "full-combat.jsonl"
     done = _vwlog("import", str(vw), str(SAMPLES / "legal.jsonl"), store=store)
     assert done.returncode == 0, done.stderr
+    with sqlite3.connect(store) as db:
+        topics = {t for (t,) in db.execute("SELECT DISTINCT topic FROM stored_events")}
+    assert "vwlog:match_started:v1" in topics  # VW's records keep the topics they always had
+    assert {t.split(":")[1].split(".")[0] for t in topics if "." in t} == {"takeaway"}
     stats = _vwlog("stats", "--format", "json", store=store)
     assert stats.returncode == 0, stats.stderr
     assert "Traceback" not in stats.stderr
@@ -244,6 +248,7 @@ def _served(server: Server) -> None:
         _served_verdicts(c)
         _served_events(c)
         _served_boards(c)
+        _served_fork_stream_diff(c)
 
 
 def _served_verdicts(c: Any) -> None:
@@ -329,6 +334,23 @@ def _served_boards(c: Any) -> None:
     page = c.get("/m/take-1/3")
     assert page.status_code == 200
     assert "viewer.js" in page.text
+
+
+def _served_fork_stream_diff(c: Any) -> None:
+    streamed = c.get("/matches/take-1/stream", params={"seconds": 2})
+    assert streamed.status_code == 200, streamed.text
+    records = [line for line in streamed.text.splitlines() if line.startswith("data: {")]
+    assert [json.loads(r[6:])["description"] for r in records[:-1]] == LEGAL_EVENTS
+    assert json.loads(records[-1][6:]) == {"head_seq": 6, "over": True}
+    fork = c.post("/matches/take-1/forks", json={"at": 3})
+    assert fork.status_code == 201, fork.text
+    forked = fork.json()
+    assert (forked["parent"], forked["fork_at"], forked["winner"]) == ("take-1", 3, None)
+    board = c.get(f"/matches/{forked['match_id']}/board").json()
+    assert (board["fields"]["pile"], board["fields"]["to_move"]) == (4, "ana")
+    diff = c.get("/diff", params={"a": "take-1", "b": "take-2"})
+    assert diff.status_code == 400
+    assert diff.json()["message"] == "diff is not available for game takeaway"
 
 
 def test_a_take_away_log_uploaded_to_the_service_is_served(tmp_path: Path) -> None:

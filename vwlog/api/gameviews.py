@@ -19,7 +19,6 @@ from vwlog.games import GameRules, board_data, event_text, rules_for
 from vwlog.model.text import msg
 from vwlog.render.json import violations_json
 from vwlog.services.snapshots import board_at
-from vwlog.services.timeline import Timeline
 
 if TYPE_CHECKING:
     from vwlog.services.hashes import HashGate
@@ -99,40 +98,6 @@ def events_of(
     return out, head.seq
 
 
-class _Marks(BaseVisitor[Timeline]):
-    """A replay visitor that marks a timeline in the game's terms: turns as its summary counts
-    them, fork points, violations (no combat steps: they are Vandaria Wars')."""
-
-    def __init__(self, game: GameRules) -> None:
-        self.game = game
-        self.out = Timeline()
-        self.turn: int | None = None
-
-    def visit(self, step: Step) -> None:
-        """Mark the event."""
-        game, after, seq = self.game, step.after, step.record.seq
-        self.out.head_seq = seq
-        turn = game.summary(after).turn
-        if turn != self.turn:
-            self.turn = turn
-            self.out.turns.append((seq, turn))
-        if game.is_fork_point(game.expect(game.ruleset_of(after) or game.default_ruleset, after)):
-            self.out.priority_points.append(seq)
-        self.out.violations.extend((seq, str(v.rule)) for v in step.violations)
-
-    def result(self) -> Timeline:
-        """The marks."""
-        return self.out
-
-
-def timeline_of(game: GameRules, store: MatchStore, match_id: str, upto: int) -> Timeline:
-    """The timeline of a match of ``game`` up to ``upto``, from one replay of its records."""
-    header = store.header(match_id)
-    records = store.records(match_id, lte=upto)
-    marked: Timeline = replay(records, _Marks(game), header=header, game=game)
-    return marked
-
-
 def board_body(game: GameRules, store: MatchStore, match_id: str, at: int) -> bytes:
     """The board after ``at`` of a match of ``game``, as the JSON bytes of a `GameBoardOut`."""
     fields = board_data(board_at(store, match_id, at))
@@ -169,6 +134,5 @@ __all__ = [
     "board_body",
     "events_of",
     "no_seat_view",
-    "timeline_of",
     "viewless_game",
 ]

@@ -35,7 +35,6 @@ from vwlog.api.gameviews import (
     board_body,
     events_of,
     no_seat_view,
-    timeline_of,
     viewless_game,
 )
 from vwlog.api.schemas import (
@@ -351,11 +350,8 @@ def timeline_(request: Request, access: AccessDep, store: StoreDep) -> TimelineO
     from ``/events``, only where they are shown."""
     cache = request.app.state.timelines
     match_id = access.match_id
-    game = viewless_game(store, match_id)
 
     def compute(upto: int) -> Timeline:
-        if game is not None:
-            return timeline_of(game, store, match_id, upto)
         # after an append, the kept timeline is extended by the new events only
         kept = cache.latest(match_id)
         if kept is not None and 0 < kept[0] < upto:
@@ -518,19 +514,22 @@ async def stream(
     new ones as they are appended; ends with ``event: end`` when the match is over or after
     ``seconds``. A player's token gets its seat's view and chain hashes, as on ``/events``."""
     store = get_store(request)
+    game = await run_in_threadpool(viewless_game, store, access.match_id)
+    if game is not None:
+        no_seat_view(game, access.viewer)
+
+    def read(seen: int) -> tuple[list[EventOut], int]:
+        if game is not None:
+            return events_of(game, store, access.match_id, seen, MAX_PAGE)
+        return events_after(
+            store, access.match_id, seen, MAX_PAGE, access.viewer, seat=access.viewer
+        )
 
     async def messages() -> AsyncIterator[bytes]:
         seen = after
         deadline = time.monotonic() + seconds
         while True:
-            page, head = await run_in_threadpool(
-                partial(events_after, seat=access.viewer),
-                store,
-                access.match_id,
-                seen,
-                MAX_PAGE,
-                access.viewer,
-            )
+            page, head = await run_in_threadpool(read, seen)
             for e in page:
                 data = orjson.dumps(e.model_dump(mode="json"))
                 yield b"event: record\nid: %d\ndata: %s\n\n" % (e.seq, data)

@@ -19,6 +19,7 @@ from vwlog.api.dependencies import (
     principal,
 )
 from vwlog.api.errors import ERROR_RESPONSES
+from vwlog.api.gameviews import viewless_game
 from vwlog.api.routers.matches import full_record
 from vwlog.api.schemas import ValidationOut, VerifyOut
 from vwlog.audit.diff import diff_matches
@@ -193,6 +194,11 @@ def diff(
     who = principal(request, request.headers.get("authorization"))
     for match_id in (a, b):
         full_record(match_access(match_id, store, who))
+        game = viewless_game(store, match_id)
+        if game is not None:  # a difference of the board is said in the game's views
+            raise HTTPException(
+                400, msg("{what} is not available for game {game}", what="diff", game=game.id)
+            )
     report = diff_matches(_source(store, a), _source(store, b))
     with using_language(lang):
         return diff_json(report, translated=True)
