@@ -359,7 +359,7 @@ class NotAPriorityPointError(UsageError):
     """A position that is no fork point of its game (for Vandaria Wars and WoW TCG, where no
     player holds priority) was asked for as a fork point."""
 
-    def __init__(
+    def __init__(  # priority: the game's fork points are where a player holds priority
         self,
         match_id: str,
         seq: int,
@@ -372,14 +372,11 @@ class NotAPriorityPointError(UsageError):
         values = {"seq": seq, "match": repr(match_id), "near": near or msg("none nearby")}
         super().__init__(
             msg("seq {seq} of {match} is not a priority point (nearest: {near})", **values)
-            if priority  # a game whose fork points are where a player holds priority
+            if priority
             else msg("seq {seq} of {match} is not a fork point (nearest: {near})", **values)
         )
         self.args = (match_id, seq, before, after)
-        self.match_id = match_id
-        self.seq = seq
-        self.before = before
-        self.after = after
+        self.match_id, self.seq, self.before, self.after = match_id, seq, before, after
 
 
 class SeqOutOfRangeError(UsageError, IndexError):

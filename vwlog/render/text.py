@@ -193,7 +193,8 @@ def board_text(state: MatchState, *, translated: bool = True) -> str:
     board that carries a line break or an escape sequence stays on its own line, shown. The
     board of a game without views (`vwlog.games.GameRules.views`) is its fields, one
     ``name: JSON value`` line each (`vwlog.games.board_data`)."""
-    views = game_of_state(state).views() if game_of_state(state).views is not None else None
+    load = game_of_state(state).views
+    views = load() if load is not None else None
     lines = getattr(views, "board_lines", None)
     if lines is None:  # a text board of the game's views' board, or of the board's fields
         data = views.board(state) if views is not None else board_data(state)

@@ -32,18 +32,21 @@ from vwlog.io import trust as io_trust
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.model.cards import card_dump, card_dumps
 from vwlog.model.errors import UsageError
-from vwlog.model.text import SaidText, msg, said_text
+from vwlog.model.text import msg, said_text
 from vwlog.rules.published import (
-    OWN_DEFINITIONS_WARNING,
-    OWN_RULESET_WARNING,
     Integrity,
     SignatureCheck,
     TrustedResult,
     compare_cards,
     compare_ruleset,
-    house_rules,
-    house_rules_text,
     trusted_effects_violation,
+)
+from vwlog.services.restson import (
+    chain_problems,
+    not_accepted,
+    said_pool,
+    said_ruleset,
+    unstarted_texts,
 )
 from vwlog.services.sealcheck import check_seal
 from vwlog.services.trustpass import IntegrityPass, endings_converted
@@ -336,17 +339,11 @@ def _findings(
     warnings: list[str] = []
     violations: list[Violation] = []
     unpublished: list[str] = []
-    problems += _chain_problems(chain)
+    problems += chain_problems(chain)
     start = next(
         ((n, r) for n, r in lines if r.seq == 1 and isinstance(r.event, MatchStarted)), None
     )
-    game = rules_for(header.game)
-    pool_text = ruleset_text = said_text(msg("no match_started"))
-    if not game.publishes:
-        pool_text = said_text(msg("none in {game}", game=game.name))
-        ruleset_text = said_text(
-            msg("as the record states it (no published rulesets in {game})", game=game.name)
-        )
+    pool_text, ruleset_text = unstarted_texts(rules_for(header.game))
     house: tuple[tuple[str, Any], ...] = ()
     held_pool: PublishedPool | None = None
     if start is not None:
@@ -355,23 +352,23 @@ def _findings(
         assert isinstance(event, MatchStarted)
         held_pool, found = _held_pool(registry, opts, event)
         problems += found
-        pool_text = _pool_text(held_pool, event)
+        pool_text = said_pool(held_pool, event)
         if held_pool is None:
             warnings.append(pool_text)
             if event.cards:
                 unpublished.append(pool_text)
         else:
             violations += _at(compare_cards(held_pool.cards(), event.cards), record, line_no)
-            unpublished += _not_accepted("pool", held_pool.id, opts.accept_pools)
+            unpublished += not_accepted("pool", held_pool.id, opts.accept_pools)
         held_rs, found = _held_ruleset(registry, opts, event)
         problems += found
-        ruleset_text, house = _ruleset_text(held_rs, event, judged_under)
+        ruleset_text, house = said_ruleset(held_rs, event, judged_under)
         if held_rs is None:
             warnings.append(ruleset_text)
             unpublished.append(ruleset_text)
         else:
             violations += _at(compare_ruleset(held_rs.ruleset, event.ruleset), record, line_no)
-            unpublished += _not_accepted("ruleset", held_rs.id, opts.accept_rulesets)
+            unpublished += not_accepted("ruleset", held_rs.id, opts.accept_rulesets)
         accepted = bool((judged_under or event.ruleset).accept_trusted_effects)
         cards = held_pool.cards() if held_pool is not None else {c.id: c for c in event.cards}
         for result in trusted:
@@ -409,64 +406,6 @@ def _findings(
         house_rules=house,
     )
     return TrustFindings(integrity, violations)
-
-
-def _chain_problems(chain: str) -> list[str]:
-    """What the chain's state makes a problem: no hashes, or a broken link."""
-    if chain == "no hashes":
-        return [
-            said_text(msg("no hash chain: the record carries no hashes, so nothing vouches for it"))
-        ]
-    return [] if chain == "intact" else [said_text(msg("hash chain {chain}", chain=chain))]
-
-
-def _not_accepted(what: str, named: str, accepted: Sequence[str] | None) -> list[str]:
-    """Why a published pool or ruleset does not count, if the store accepts others."""
-    if accepted is None or named in accepted:
-        return []
-    if what == "pool":
-        said = msg(
-            "pool {id} is published but not accepted here (accepted: {accepted})",
-            id=named,
-            accepted=", ".join(accepted),
-        )
-    else:
-        said = msg(
-            "ruleset {id} is published but not accepted here (accepted: {accepted})",
-            id=named,
-            accepted=", ".join(accepted),
-        )
-    return [said_text(said)]
-
-
-def _pool_text(held: PublishedPool | None, event: MatchStarted) -> SaidText:
-    """The pool a log's cards are held to, or the warning that they are the log's own."""
-    if held is not None:
-        return said_text(msg("published {id} ({hash})", id=held.id, hash=held.hash[:16]))
-    own = msg("card definitions are the log's own")
-    assert str(own) == OWN_DEFINITIONS_WARNING
-    if event.pool is None:
-        return said_text(own)
-    return said_text(msg("{warning} ({pool}, not published)", warning=own, pool=event.pool.id))
-
-
-def _ruleset_text(
-    held: PublishedRuleset | None, event: MatchStarted, judged_under: Ruleset | None
-) -> tuple[SaidText, tuple[tuple[str, Any], ...]]:
-    """The ruleset a log's flags are held to (or the warning that it is the log's own) with the
-    house rules it was judged under (``… with house rules hand_limit=2``); and those rules."""
-    house = house_rules(held.ruleset if held else event.ruleset, event.ruleset, judged_under)
-    if held is not None:
-        named = msg("published {id} ({hash})", id=held.id, hash=held.hash[:16])
-    else:
-        own = msg("the ruleset is the log's own")
-        assert str(own) == OWN_RULESET_WARNING
-        rid = io_trust.ruleset_id(event.ruleset)
-        named = msg("{warning} ({ruleset}, not published)", warning=own, ruleset=rid)
-    if house:
-        flags = house_rules_text(house)
-        named = msg("{ruleset} with house rules {flags}", ruleset=named, flags=flags)
-    return said_text(named), house
 
 
 def _at(found: list[Violation], record: EventRecord, line_no: int) -> list[Violation]:
