@@ -348,6 +348,13 @@ def _served_fork_stream_diff(c: Any) -> None:
     assert (forked["parent"], forked["fork_at"], forked["winner"]) == ("take-1", 3, None)
     board = c.get(f"/matches/{forked['match_id']}/board").json()
     assert (board["fields"]["pile"], board["fields"]["to_move"]) == (4, "ana")
+    move = '{"type":"counters_taken","player":"ana","count":2}'
+    played = c.post(f"/matches/{forked['match_id']}/decisions", json={"decisions": [move]})
+    assert played.status_code == 400, played.text
+    assert played.json()["message"] == "play is not available for game takeaway"
+    rebased = c.post(f"/matches/{forked['match_id']}/rebase")
+    assert rebased.status_code == 400, rebased.text
+    assert rebased.json()["message"] == "rebase is not available for game takeaway"
     diff = c.get("/diff", params={"a": "take-1", "b": "take-2"})
     assert diff.status_code == 400
     assert diff.json()["message"] == "diff is not available for game takeaway"

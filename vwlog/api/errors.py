@@ -31,6 +31,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from vwlog.api.schemas import ErrorOut, ViolationOut
+from vwlog.games import GameUnavailableError
 from vwlog.games.vw import notation
 from vwlog.io.errors import NotPublishedError
 from vwlog.io.i18n import language_from_accept, normalize_language, say, using_language
@@ -235,6 +236,12 @@ def install(app: FastAPI) -> None:
         with using_language(lang):
             body = vwlog_error_body(err, head)
         return _answer(error_status(err), body, lang)
+
+    @app.exception_handler(GameUnavailableError)
+    async def _unavailable(request: Request, err: GameUnavailableError) -> JSONResponse:
+        # a match's game lacks what the request needs (``play is not available for game X``)
+        body = ErrorOut(error=_HTTP_CODES[400], message=str(clipped(str(err))))
+        return _answer(400, body, request_language(request))
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, err: HTTPException) -> JSONResponse:

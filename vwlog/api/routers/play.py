@@ -34,12 +34,14 @@ from vwlog.api.schemas import (
 )
 from vwlog.api.signing import Signer
 from vwlog.events import JudgeRulingIssued
+from vwlog.games import rules_for
 from vwlog.io.i18n import say, using_language
 from vwlog.model.errors import IllegalEventError, SequenceConflictError, VwlogError
 from vwlog.model.text import msg
 from vwlog.model.types import RulingKind
 from vwlog.render.json import rebase_json
 from vwlog.services.authority import HIDDEN_CARD, SeatError, UnseenError, authorize, masked
+from vwlog.services.decisions import decisions_of
 from vwlog.services.forks import fork_match
 from vwlog.services.hashes import shown_head_hash
 from vwlog.services.live import record_ruling, start_match
@@ -211,6 +213,7 @@ def append_decisions(
     another body or token is refused (422), and the same request while the first is still
     under way gets 409. A refused append keeps no key."""
     match_id = access.match_id
+    decisions_of(rules_for(store.header(match_id).game), "play")  # 400 for a game without
     fingerprint = _fingerprint("decisions", access.who, body)
 
     def append() -> ReceiptOut:
