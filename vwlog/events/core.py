@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vwlog.events.base import Consequence, Decision
 from vwlog.model.bounds import LogInt
+from vwlog.model.text import Msg, msg
 
 
 class MatchForked(Decision):
@@ -97,4 +98,22 @@ class RecordSigned(Consequence):
     """Seq of the seal record signed."""
 
 
-__all__ = ["MatchForked", "MatchSealed", "RecordSigned", "SealedBy", "SignerName"]
+def core_said(event: MatchForked | MatchSealed | RecordSigned) -> Msg:
+    """What a core record says, in the words every game's views use for it."""
+    if isinstance(event, MatchSealed):
+        return msg("The record is sealed after {n} records", n=event.events)
+    if isinstance(event, RecordSigned):
+        return msg(
+            "{signer} signs the sealed record (key {key})", signer=event.signer, key=event.key[:16]
+        )
+    if event.name:
+        return msg(
+            "Forked from match {parent} at seq {seq} ({name})",
+            parent=event.parent,
+            seq=event.at,
+            name=event.name,
+        )
+    return msg("Forked from match {parent} at seq {seq}", parent=event.parent, seq=event.at)
+
+
+__all__ = ["MatchForked", "MatchSealed", "RecordSigned", "SealedBy", "SignerName", "core_said"]

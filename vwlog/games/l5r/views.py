@@ -14,7 +14,7 @@ from typing import Any, Literal, assert_never, cast
 
 from pydantic import BaseModel, ConfigDict
 
-from vwlog.events.core import MatchForked, MatchSealed, RecordSigned
+from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
 from vwlog.games.l5r import events as ev
 from vwlog.games.l5r.state import DISCARD, HOME, Board, Card
 from vwlog.model.errors import UnknownPlayerError
@@ -98,23 +98,8 @@ def description(event: Any, before: Board, *, viewer: str | None = None) -> Msg:
             return msg("Battle {battle} ends", battle=event.battle)
         case ev.AttackPhaseEnded():
             return msg("The Attack phase of turn {turn} ends", turn=event.turn)
-        case MatchForked(name=str()):
-            return msg(
-                "Forked from match {parent} at seq {seq} ({name})",
-                parent=event.parent,
-                seq=event.at,
-                name=event.name,
-            )
-        case MatchForked():
-            return msg("Forked from match {parent} at seq {seq}", parent=event.parent, seq=event.at)
-        case MatchSealed():
-            return msg("The record is sealed after {n} records", n=event.events)
-        case RecordSigned():
-            return msg(
-                "{signer} signs the sealed record (key {key})",
-                signer=event.signer,
-                key=event.key[:16],
-            )
+        case MatchForked() | MatchSealed() | RecordSigned():
+            return core_said(event)
         case _:
             assert_never(event)
 

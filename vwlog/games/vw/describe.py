@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, assert_never
 
 from vwlog import events as ev
+from vwlog.events.core import core_said
 from vwlog.games.vw.boardview import (
     BoardView,
     CardView,
@@ -109,23 +110,8 @@ def description(event: ev.AnyEvent, before: MatchState, *, viewer: str | None = 
             )
         case ev.JudgeRulingIssued():
             return _ruling(event, s, viewer)
-        case ev.MatchSealed():
-            return msg("The record is sealed after {n} records", n=event.events)
-        case ev.RecordSigned():
-            return msg(
-                "{signer} signs the sealed record (key {key})",
-                signer=event.signer,
-                key=event.key[:16],
-            )
-        case ev.MatchForked():
-            if event.name:
-                return msg(
-                    "Forked from match {parent} at seq {seq} ({name})",
-                    parent=event.parent,
-                    seq=event.at,
-                    name=event.name,
-                )
-            return msg("Forked from match {parent} at seq {seq}", parent=event.parent, seq=event.at)
+        case ev.MatchSealed() | ev.RecordSigned() | ev.MatchForked():
+            return core_said(event)
         case ev.TurnStarted():
             return msg(
                 "Turn {turn} begins: {player} is the active player",

@@ -15,7 +15,7 @@ from typing import Any, Literal, assert_never
 
 from pydantic import BaseModel, ConfigDict
 
-from vwlog.events.core import MatchForked, MatchSealed, RecordSigned
+from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
 from vwlog.games.wowtcg import events as ev
 from vwlog.games.wowtcg.board import Board
 from vwlog.model.errors import UnknownPlayerError
@@ -106,31 +106,7 @@ def description(event: Any, before: Board, *, viewer: str | None = None) -> Msg:
         case ev.PlayerLost():
             return msg("{player} loses: they drew from an empty deck", player=event.player)
         case MatchForked() | MatchSealed() | RecordSigned():
-            return core_description(event)
-        case _:
-            assert_never(event)
-
-
-def core_description(event: MatchForked | MatchSealed | RecordSigned) -> Msg:
-    """The core's records, in the words every game's views use for them."""
-    match event:
-        case MatchForked():
-            if event.name:
-                return msg(
-                    "Forked from match {parent} at seq {seq} ({name})",
-                    parent=event.parent,
-                    seq=event.at,
-                    name=event.name,
-                )
-            return msg("Forked from match {parent} at seq {seq}", parent=event.parent, seq=event.at)
-        case MatchSealed():
-            return msg("The record is sealed after {n} records", n=event.events)
-        case RecordSigned():
-            return msg(
-                "{signer} signs the sealed record (key {key})",
-                signer=event.signer,
-                key=event.key[:16],
-            )
+            return core_said(event)
         case _:
             assert_never(event)
 
