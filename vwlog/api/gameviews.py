@@ -16,6 +16,8 @@ from fastapi import HTTPException
 from vwlog.api.schemas import AwaitedOut, EventOut, GameBoardOut
 from vwlog.engine.replay import BaseVisitor, Step, replay
 from vwlog.games import GameRules, board_data, event_text, rules_for
+from vwlog.io.i18n import say
+from vwlog.model.games import DEFAULT_GAME
 from vwlog.model.text import msg
 from vwlog.render.json import violations_json
 from vwlog.services.snapshots import board_at
@@ -34,13 +36,13 @@ def viewless_game(store: MatchStore, match_id: str) -> GameRules | None:
         GameUnavailableError: its game's rules cannot be loaded.
     """
     game = rules_for(store.header(match_id).game)
-    return game if game.views is None else None
+    return game if game.id != DEFAULT_GAME else None
 
 
 def no_seat_view(game: GameRules, player: str | None) -> None:
     """Refuse (400) a view of one seat of a game without views: it cannot say what that seat
     may know."""
-    if player is not None:
+    if player is not None and game.views is None:
         said = msg(
             "{what} is not available for game {game}", what=msg("a player's view"), game=game.id
         )
@@ -50,9 +52,13 @@ def no_seat_view(game: GameRules, player: str | None) -> None:
 class _Said(BaseVisitor[list[EventOut]]):
     """A replay visitor that keeps the events of a page as `EventOut`, said by their fields."""
 
-    def __init__(self, game: GameRules, gate: HashGate | None = None) -> None:
+    def __init__(
+        self, game: GameRules, gate: HashGate | None = None, viewer: str | None = None
+    ) -> None:
         self.game = game
         self.gate = gate
+        self.viewer = viewer
+        self.views = game.views() if game.views is not None else None
         self.out: list[EventOut] = []
 
     def visit(self, step: Step) -> None:
@@ -63,7 +69,11 @@ class _Said(BaseVisitor[list[EventOut]]):
             "seq": rec.seq,
             "type": rec.event.type,
             "decision": type(rec.event) in game.decision_types,
-            "description": event_text(rec.event),
+            "description": (
+                say(self.views.description(rec.event, step.before, viewer=self.viewer))
+                if self.views is not None
+                else event_text(rec.event)
+            ),
             "turn": game.summary(after).turn,
             "phase": None,
             "step": None,
@@ -88,22 +98,30 @@ def events_of(
     after: int,
     limit: int,
     gate: HashGate | None = None,
+    viewer: str | None = None,
 ) -> tuple[list[EventOut], int]:
     """Up to ``limit`` events after ``after`` of a match of ``game``, and its head seq."""
     head = store.head(match_id)
     start = min(after, head.seq)
     state = board_at(store, match_id, start)
+    if viewer is not None and game.views is not None:  # UnknownPlayerError: 400
+        game.views().board(board_at(store, match_id, head.seq), player=viewer)
     records = store.records(match_id, gt=start, lte=min(head.seq, start + limit))
-    out: list[EventOut] = replay(records, _Said(game, gate), initial=state, game=game)
+    out: list[EventOut] = replay(records, _Said(game, gate, viewer), initial=state, game=game)
     return out, head.seq
 
 
-def board_body(game: GameRules, store: MatchStore, match_id: str, at: int) -> bytes:
-    """The board after ``at`` of a match of ``game``, as the JSON bytes of a `GameBoardOut`."""
-    fields = board_data(board_at(store, match_id, at))
+def board_body(
+    game: GameRules, store: MatchStore, match_id: str, at: int, player: str | None = None
+) -> bytes:
+    """The board after ``at`` of a match of ``game``, as the JSON bytes of a `GameBoardOut`:
+    the game's view as ``player`` may know it, or its fields for a game without views."""
+    state = board_at(store, match_id, at)
+    views = game.views() if game.views is not None else None
+    fields = views.board(state, player=player, seq=at) if views else board_data(state)
     if not isinstance(fields, dict):
         fields = {"board": fields}
-    view = GameBoardOut(game=game.id, seq=at, viewer=None, fields=fields)
+    view = GameBoardOut(game=game.id, seq=at, viewer=player, fields=fields)
     return view.model_dump_json().encode()
 
 

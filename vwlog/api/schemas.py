@@ -326,8 +326,9 @@ class GameBoardOut(_Model):
     """The match's game (the log header's ``game``)."""
     seq: int
     """The board is the one after this seq."""
-    viewer: None
-    """Always ``null``: a game without views has no player's view."""
+    viewer: str | None
+    """The seat whose view it is (``null``: the full record; a game without views has no
+    player's view)."""
     fields: dict[str, Any]
     """The board's fields and their values."""
 

@@ -16,6 +16,7 @@ from vwlog.engine.replay import Fanout, FinalState, replay
 from vwlog.engine.seek import no_such_seq, state_at
 from vwlog.games import rules_for, unavailable
 from vwlog.io.i18n import gettext as _
+from vwlog.model.games import DEFAULT_GAME
 from vwlog.render.json import dumps, seen_card_json
 from vwlog.render.text import board_text, hidden_lines, term
 from vwlog.services.matches import checked_records
@@ -95,7 +96,8 @@ def show(
     if views is None and player is not None:
         with served():  # what a player could know is the game's views' to say
             raise unavailable(game, "show --as")
-    tracker = KnowledgeTracker() if player is not None else None
+    # what a player has seen of hidden cards: Vandaria Wars' boards only
+    tracker = KnowledgeTracker() if player is not None and game.id == DEFAULT_GAME else None
     if match.store is not None and match.match_id is not None and ruleset is None:
         seq, state = _stored_position(match.store, match.match_id, at_seq, tracker)
     elif at_seq is None:

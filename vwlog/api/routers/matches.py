@@ -304,7 +304,7 @@ def events(
     if game is not None:
         no_seat_view(game, viewer)
         with using_language(lang):
-            out, head = events_of(game, store, access.match_id, after, limit)
+            out, head = events_of(game, store, access.match_id, after, limit, viewer=viewer)
     else:
         if viewer is not None:
             board_view(state_at(store, access.match_id), player=viewer)  # 400 for no such seat
@@ -404,7 +404,7 @@ def board(
     game = viewless_game(store, access.match_id)
     if game is not None:
         no_seat_view(game, player)
-        render = partial(board_body, game, store, access.match_id, at)
+        render = partial(board_body, game, store, access.match_id, at, player)
     else:
         render = partial(_board_body, store, access.match_id, at, player)
     shown = request.app.state.boards.get(key, render)
@@ -520,7 +520,7 @@ async def stream(
 
     def read(seen: int) -> tuple[list[EventOut], int]:
         if game is not None:
-            return events_of(game, store, access.match_id, seen, MAX_PAGE)
+            return events_of(game, store, access.match_id, seen, MAX_PAGE, viewer=access.viewer)
         return events_after(
             store, access.match_id, seen, MAX_PAGE, access.viewer, seat=access.viewer
         )

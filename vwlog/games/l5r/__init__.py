@@ -14,7 +14,7 @@ board and its fold), `resolution` (the computed outcome), `expect`, `judge` and
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from pydantic import TypeAdapter
 
@@ -28,6 +28,9 @@ from vwlog.games.l5r.judge import catch_up, judge
 from vwlog.games.l5r.ruleset import DEFAULT_RULESET
 from vwlog.games.l5r.state import Board, evolve
 from vwlog.model.violation import Violation
+
+if TYPE_CHECKING:
+    from vwlog.games import Views
 
 
 def fold(s: Board, e: Any, found: tuple[Violation, ...]) -> tuple[Board, tuple[Violation, ...]]:
@@ -60,6 +63,13 @@ def note(report: Any, step: Any) -> None:
     if isinstance(event, L5rStarted):
         report.players = tuple(event.players)
         report.ruleset = f"{event.ruleset.id}@{event.ruleset.version}"
+
+
+def _views() -> Views:
+    """L5R's views, imported when first asked for (a validation never needs them)."""
+    from vwlog.games.l5r import views
+
+    return cast("Views", views)
 
 
 GAME: Final = GameRules(
@@ -96,6 +106,7 @@ GAME: Final = GameRules(
         }
     ),
     violation=violation,
+    views=_views,
     extras={"catalog": CATALOG, "notes": NOTES},
 )
 """L5R's rules, as the core calls them."""

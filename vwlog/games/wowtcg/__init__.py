@@ -11,7 +11,7 @@ the ruleset's flags (`vwlog.games.wowtcg.ruleset.WowRuleset`); a verdict resting
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from pydantic import TypeAdapter
 
@@ -26,6 +26,9 @@ from vwlog.games.wowtcg.ruleset import WowRuleset
 from vwlog.games.wowtcg.script import expect, owed
 from vwlog.games.wowtcg.words import wrong
 from vwlog.model.violation import Violation
+
+if TYPE_CHECKING:
+    from vwlog.games import Views
 
 __all__ = ["GAME", "catch_up", "locate", "owed_types", "summary"]
 
@@ -92,6 +95,13 @@ def catch_up(rs: WowRuleset, s: Board, e: Any) -> Board:
     return s
 
 
+def _views() -> Views:
+    """WoW TCG's views, imported when first asked for (a validation never needs them)."""
+    from vwlog.games.wowtcg import views
+
+    return cast("Views", views)
+
+
 GAME: Final = GameRules(
     id="wowtcg",
     name="World of Warcraft TCG",
@@ -132,6 +142,7 @@ GAME: Final = GameRules(
         {r.id: RuleEntry(r.id, r.title, r.status, r.russian, r.section, r.note) for r in RULES}
     ),
     violation=wrong,
+    views=_views,
     extras={"same": same},
 )
 """WoW TCG's rules, as the core calls them."""
