@@ -42,6 +42,7 @@ from vwlog.services.matches import (
     meta_from,
     rejected,
 )
+from vwlog.services.sharing import ordered_map
 from vwlog.services.snapshots import _Snapshots, encode_snapshot
 from vwlog.services.trust import check_integrity
 from vwlog.services.validate import with_findings
@@ -50,13 +51,13 @@ from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
-    from multiprocessing.pool import AsyncResult
 
-    _InFlight: TypeAlias = tuple[
-        str, "ImportResult | AsyncResult[Prepared | ImportResult] | None", str
-    ]
-    """A log in the parallel import's window: its path, its work (``None``: imported here;
-    a result already known; or a worker's), and the file its snapshots are spooled to."""
+    _Task: TypeAlias = tuple[str, str | None, str, bool, int]
+    """What `_prepare_in_worker` is given: path, digest, spool file, reject_illegal,
+    snapshot_every."""
+    _Screened: TypeAlias = tuple[str, "ImportResult | _Task | None", str]
+    """A log of the parallel import: its path, its work (``None``: imported here; a result
+    already known; or a task for the processes), and the file its snapshots are spooled to."""
     from pathlib import Path
 
     from vwlog.engine.replay import Step, ValidationReport
@@ -433,9 +434,7 @@ def defect(path: str | Path, err: Exception) -> ImportResult:
     return ImportResult(name, None, "error", detail=said_text(said), said=said)
 
 
-def _prepare_in_worker(
-    args: tuple[str, str | None, str, bool, int],
-) -> Prepared | ImportResult:
+def _prepare_in_worker(args: _Task) -> Prepared | ImportResult:
     """`_prepare` in a worker process, its snapshots spooled to the file ``spool``; an
     unreadable or broken log is an ``error`` result (the parent goes on with the others)."""
     path, digest, spool_path, reject_illegal, snapshot_every = args
@@ -463,71 +462,73 @@ def import_logs_parallel(
     snapshot_every: int = SNAPSHOT_EVERY,
     on_result: Callable[[ImportResult], None] | None = None,
 ) -> list[ImportResult]:
-    """`vwlog.services.matches.import_logs` with ``jobs`` worker processes validating.
+    """`vwlog.services.matches.import_logs` with ``jobs`` processes validating.
 
-    The workers check each log's chain, replay it once (validation, statistics) and spool its
-    snapshots to a temporary file; this process, the only one that writes to the store, then
-    stores each log in one transaction, in the order given, and reports the results in that
-    order, so the outcome of every log (``stored``, ``unchanged``, ``rejected``, ``error``) is
-    the one a serial import gives. A log already stored from the same bytes is ``unchanged``
-    before any worker sees it. Standard input, a pipe or a device is imported here, in its
-    turn. At most ``2 * jobs`` logs are in flight, so the spooled snapshots on disk stay
-    bounded. Workers are forked on Linux while this process runs no other thread (they do not
-    pay the interpreter's start again, and never touch the store's connection); otherwise,
-    for instance when a database driver keeps a thread, they are spawned.
+    The processes (`vwlog.services.sharing.ordered_map`) check each log's chain, replay it once
+    (validation, statistics) and spool its snapshots to a temporary file; this process, the
+    only one that writes to the store, then stores each log in one transaction, in the order
+    given, and reports the results in that order, so the outcome of every log (``stored``,
+    ``unchanged``, ``rejected``, ``error``) is the one a serial import gives. A log already
+    stored from the same bytes is ``unchanged`` before any process validates it. Standard
+    input, a pipe or a device is imported here, in its turn. At most ``2 * jobs`` logs are
+    validated ahead of the one being stored, so the spooled snapshots on disk stay bounded.
+    Processes are forked on Linux while this process runs no other thread (they do not pay the
+    interpreter's start again, and never touch the store's connection); otherwise, for
+    instance when a database driver keeps a thread, they are spawned.
     """
-    import multiprocessing
-    import sys
-    import threading
-    from collections import deque
-
     results: list[ImportResult] = []
-    window: deque[_InFlight] = deque()
-
-    def finish() -> None:
-        result = _finish(store, *window.popleft(), reject_illegal, snapshot_every)
-        results.append(result)
-        if on_result is not None:
-            on_result(result)
-
-    alone = threading.active_count() == 1
-    start = "fork" if sys.platform.startswith("linux") and alone else "spawn"
-    with (
-        tempfile.TemporaryDirectory(prefix="vwlog-import-") as spool_dir,
-        multiprocessing.get_context(start).Pool(jobs) as pool,
-    ):
-        for n, raw in enumerate(paths):
-            path = str(raw)
-            if not file_is_regular(path):
-                window.append((path, None, ""))
-            else:
-                try:
-                    digest = file_sha256(path)
-                    known = _recognised(store, path, digest)
-                except _STORE_ERRORS as err:
-                    known = failed(path, err)
-                if known is not None:
-                    window.append((path, known, ""))
-                else:
-                    spool_path = os.path.join(spool_dir, f"{n}.snapshots")
-                    task = (path, digest, spool_path, reject_illegal, snapshot_every)
-                    window.append((path, pool.apply_async(_prepare_in_worker, (task,)), spool_path))
-            while len(window) > 2 * jobs:
-                finish()
-        while window:
-            finish()
+    with tempfile.TemporaryDirectory(prefix="vwlog-import-") as spool_dir:
+        screened = [
+            _screen(store, n, str(raw), spool_dir, reject_illegal, snapshot_every)
+            for n, raw in enumerate(paths)
+        ]
+        tasks = [work for _, work, _ in screened if isinstance(work, tuple)]
+        prepared = ordered_map(_prepare_in_worker, tasks, jobs, window=2 * jobs, alone=True)
+        for path, work, spool_path in screened:
+            result = _finish(
+                store, path, work, prepared, spool_path, reject_illegal, snapshot_every
+            )
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
     return results
+
+
+def _screen(
+    store: MatchStore,
+    n: int,
+    path: str,
+    spool_dir: str,
+    reject_illegal: bool,
+    snapshot_every: int,
+) -> _Screened:
+    """What the parallel import does with a log: import it here in its turn (not a regular
+    file), report what is known (stored from the same bytes, or a store error), or prepare it
+    in a process (the task, and the file its snapshots are spooled to)."""
+    if not file_is_regular(path):
+        return path, None, ""
+    try:
+        digest = file_sha256(path)
+        known = _recognised(store, path, digest)
+    except _STORE_ERRORS as err:
+        known = failed(path, err)
+    if known is not None:
+        return path, known, ""
+    spool_path = os.path.join(spool_dir, f"{n}.snapshots")
+    return path, (path, digest, spool_path, reject_illegal, snapshot_every), spool_path
 
 
 def _finish(
     store: MatchStore,
     path: str,
-    work: ImportResult | AsyncResult[Prepared | ImportResult] | None,
+    work: ImportResult | _Task | None,
+    prepared: Iterator[Prepared | ImportResult],
     spool_path: str,
     reject_illegal: bool,
     snapshot_every: int,
 ) -> ImportResult:
-    """Store one log of the parallel import, in its turn, and remove its spooled snapshots."""
+    """Store one log of the parallel import, in its turn (for a task, the next of ``prepared``),
+    and remove its spooled snapshots."""
     from vwlog.services.matches import import_log
 
     try:
@@ -537,11 +538,11 @@ def _finish(
             )
         if isinstance(work, ImportResult):
             return work
-        prepared = work.get()
-        if isinstance(prepared, ImportResult):
-            return prepared
+        ready = next(prepared)
+        if isinstance(ready, ImportResult):
+            return ready
         with open(spool_path, "rb") as spool:
-            return _store(store, prepared, spool)
+            return _store(store, ready, spool)
     except _STORE_ERRORS as err:
         return failed(path, err)
     except Exception as err:  # one log's defect never ends the batch

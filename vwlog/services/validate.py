@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -170,17 +169,12 @@ def _validate_one(
         return InputProblem(path, err.said())
 
 
-_FORKS = sys.platform.startswith("linux")
-"""Where processes are forked (Linux: safe and fast when no threads are running as validation
-starts), this process validates too and the others do not pay the interpreter and import
-start-up again; elsewhere a pool of spawned workers validates."""
-
-
 def validate_logs(
     paths: Sequence[str | Path], options: ValidationOptions | None = None, *, jobs: int = 1
 ) -> Iterator[ValidationReport | InputProblem]:
-    """Validate many logs, in order, in ``jobs`` processes (this one and ``jobs - 1`` forked
-    ones, each taking the next log when it is done with one).
+    """Validate many logs, in order, in ``jobs`` processes (`ordered_map`: where processes can
+    be forked, this one and ``jobs - 1`` forked ones, each taking the next log when it is done
+    with one).
 
     A file that cannot be read yields an `InputProblem`; the others are still validated.
 
@@ -189,19 +183,12 @@ def validate_logs(
     """
     opts = options or ValidationOptions()
     work = [(str(p), opts) for p in paths]
-    if _FORKS or jobs <= 1 or len(work) <= 1:
-        # one raised threshold for the whole batch: restoring it after every log would start a
-        # young collection at once (the count stands far above the default threshold)
-        with fewer_collections():
-            yield from ordered_map(
-                _validate_one, work, jobs, initializer=_worker_started, cost=_file_size
-            )
-        return
-    import multiprocessing
-
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs, initializer=_worker_started) as pool:
-        yield from pool.imap(_validate_one, work, chunksize=max(1, len(work) // (jobs * 8)))
+    # one raised threshold for the whole batch: restoring it after every log would start a
+    # young collection at once (the count stands far above the default threshold)
+    with fewer_collections():
+        yield from ordered_map(
+            _validate_one, work, jobs, initializer=_worker_started, cost=_file_size
+        )
 
 
 def _file_size(item: tuple[str, ValidationOptions]) -> float:
