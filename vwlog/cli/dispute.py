@@ -16,7 +16,7 @@ from vwlog.cli import options
 from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo
-from vwlog.games import rules_for
+from vwlog.games import require_audits, rules_for
 from vwlog.io.logfile import STDIO, replacing
 from vwlog.render.html import report_html
 from vwlog.render.json import diff_json, dumps
@@ -149,6 +149,8 @@ def diff(
     with options.named_for_user(ctx):
         a = options.reread(open_match(ctx, cli, log_a), chosen)
         b = options.reread(open_match(ctx, cli, log_b), chosen)
+        for side in (a, b):
+            require_audits(rules_for(side.header.game if side.header else None), "diff")
         report = diff_matches(a, b, window=window)
     if output_format == "json":
         click.echo(dumps(diff_json(report)))
@@ -234,6 +236,7 @@ def report(
     chosen = options.reading(ruleset_file, sets)
     with options.named_for_user(ctx):
         source = options.reread(open_match(ctx, cli, match_or_log), chosen)
+        require_audits(rules_for(source.header.game if source.header else None), "report")
         document = build_report(source, at=at)
         verdict = _judged(ctx, cli, match_or_log, document)
     started = document.started

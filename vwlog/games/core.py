@@ -52,6 +52,7 @@ __all__ = [
     "game_of_state",
     "known",
     "register",
+    "require_audits",
     "rule_title",
     "rules_for",
     "unavailable",
@@ -234,6 +235,9 @@ class GameRules:
     back_to: Callable[[Any], int | None] | None = None
     """``back_to(ruling)``: the seq a back-up ruling returns to, ``-1`` for a ruling that is no
     back-up (``None`` for a back-up naming no seq)."""
+    audits: bool = False
+    """Whether ``vwlog report`` and ``vwlog diff`` serve this game: they show its boards side
+    by side and what each player knew, which only Vandaria Wars' boards say so far."""
     publishes: bool = False
     """Whether a match names published card pools and rulesets, which the integrity pass
     compares with what the record carries (Vandaria Wars' do)."""
@@ -371,3 +375,14 @@ def rule_title(rule_id: str) -> str | None:
         if title is not None:
             return title
     return CORE_RULES.get(rule_id)
+
+
+def require_audits(game: GameRules, what: str) -> GameRules:
+    """``game``, if ``report`` and ``diff`` serve it (`GameRules.audits`).
+
+    Raises:
+        GameUnavailableError: ``{what} is not available for game X``.
+    """
+    if not game.audits:
+        raise unavailable(game, what)
+    return game

@@ -18,10 +18,8 @@ import orjson
 from vwlog.engine.replay import BaseVisitor, FinalState, replay
 from vwlog.engine.replay import Step as ReplayStep
 from vwlog.games import GameRules, game_of_state, rules_for
-from vwlog.games.vw.snapshots import SNAPSHOTS as _VW_SNAPSHOTS
 from vwlog.games.vw.snapshots import STATIC_FIELDS, SnapshotFormatError
 from vwlog.model.errors import StoredSeqOutOfRangeError
-from vwlog.model.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from vwlog.model.state import MatchState
@@ -29,13 +27,8 @@ if TYPE_CHECKING:
 
 
 def snapshots_of(game: GameRules) -> Any:
-    """The snapshots of ``game`` (`GameRules.snapshots`), ``None`` for a game without them.
-
-    Vandaria Wars' rules are taken to name `vwlog.games.vw.snapshots.SNAPSHOTS` until they
-    do themselves."""
-    if game.snapshots is not None:
-        return game.snapshots
-    return _VW_SNAPSHOTS if game.id == DEFAULT_GAME else None
+    """The snapshots of ``game`` (`GameRules.snapshots`), ``None`` for a game without them."""
+    return game.snapshots
 
 
 def _snapshots(state: object) -> Any:
@@ -129,10 +122,9 @@ def keeps_snapshots(game: GameRules) -> bool:
 
 
 def measures(game: GameRules) -> bool:
-    """Whether a match of ``game`` is measured for the statistics (`GameRules.stats`): the
-    metrics `vwlog.projections.stats.MatchMetricsVisitor` makes are Vandaria Wars' (its rules
-    are taken to have them until they name them)."""
-    return game.stats is not None or game.id == DEFAULT_GAME
+    """Whether a match of ``game`` is measured for the statistics (`GameRules.stats`: the
+    metrics `vwlog.projections.stats.MatchMetricsVisitor` makes are Vandaria Wars')."""
+    return game.stats is not None
 
 
 def board_at(store: MatchStore, match_id: str, seq: int | None = None) -> Any:

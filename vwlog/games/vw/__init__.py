@@ -25,6 +25,7 @@ from vwlog.events import (
 )
 from vwlog.games import GameRules, MatchSummary, Views
 from vwlog.games.vw.judging import caught_up, fold, judge, locate
+from vwlog.games.vw.snapshots import SNAPSHOTS
 from vwlog.model.state import MatchState
 from vwlog.model.text import msg
 from vwlog.model.types import RulingKind
@@ -113,6 +114,13 @@ def _decisions() -> object:
     return decisions
 
 
+def _stats() -> object:
+    """VW's per-match statistics: the replay visitor that measures a match."""
+    from vwlog.projections.stats import visitor
+
+    return visitor
+
+
 GAME: Final = GameRules(
     id="vw",
     name="Vandaria Wars",
@@ -125,6 +133,7 @@ GAME: Final = GameRules(
     fork_kinds=frozenset({DecisionKind.PRIORITY}),
     fork_words=msg("where a player holds priority"),
     publishes=True,
+    audits=True,
     rules=RULES,
     initial=INITIAL,
     default_ruleset=DEFAULT_RULESET,
@@ -145,6 +154,8 @@ GAME: Final = GameRules(
     violation=violation,
     views=_views,
     decisions=_decisions,
+    snapshots=SNAPSHOTS,
+    stats=_stats,
 )
 """Vandaria Wars' rules, as the core calls them."""
 
