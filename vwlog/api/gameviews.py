@@ -43,10 +43,14 @@ def no_seat_view(game: GameRules, player: str | None) -> None:
     """Refuse (400) a view of one seat of a game without views: it cannot say what that seat
     may know."""
     if player is not None and game.views is None:
-        said = msg(
-            "{what} is not available for game {game}", what=msg("a player's view"), game=game.id
+        raise HTTPException(
+            400,
+            msg(
+                "{what} is not available for game {game}",
+                what=msg("a player's view"),
+                game=game.id,
+            ),
         )
-        raise HTTPException(400, said)
 
 
 class _Said(BaseVisitor[list[EventOut]]):

@@ -220,7 +220,7 @@ class _Trace(BaseVisitor["_Trace"]):
             self._views = views_of(game)
             if self._views is None and self.player is not None:
                 # what a player could know is the game's views' to say
-                raise UsageError(str(unavailable(game, "replay --as")))
+                raise unavailable(game, "replay --as")
         if not self._player_checked and game.started(step.after):
             check_player(step.after, self.player)
             self._player_checked = True

@@ -91,7 +91,7 @@ class Descriptions(BaseVisitor[list[str]]):
             self._game = game_of_state(step.before)
             self._views = views_of(self._game)
             if self._views is None and self.viewer is not None:
-                raise UsageError(str(unavailable(self._game, "replay --as")))
+                raise unavailable(self._game, "replay --as")
         self.lines.append(say(said(self._views, step, self.viewer)))
 
     def result(self) -> list[str]:

@@ -18,13 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from vwlog.events import MatchForked, acting_player, event_type
-from vwlog.games import GameRules, GameUnavailableError, event_text, rules_for
+from vwlog.games import GameRules, event_text, rules_for
 from vwlog.model.errors import (
     MatchNotFoundError,
     MatchNotStartedError,
     NotAForkError,
     ParentNotStoredError,
-    UsageError,
 )
 from vwlog.model.text import SaidText, said_text
 from vwlog.services.decisions import Decisions, decisions_of
@@ -140,10 +139,7 @@ def rebase(store: MatchStore, fork_id: str, *, dry_run: bool = False) -> RebaseR
     if meta.parent is None or meta.fork_at is None:
         raise NotAForkError(fork_id)
     game = rules_for(store.header(fork_id).game)
-    try:
-        capability = decisions_of(game, "rebase")
-    except GameUnavailableError as err:
-        raise UsageError(str(err)) from None
+    capability = decisions_of(game, "rebase")  # a usage error for a game without decisions
     parent_id, at = meta.parent, meta.fork_at
     try:
         parent_state = state_at(store, parent_id, at)

@@ -212,7 +212,7 @@ def consequence(rs: L5rRuleset, s: Board, exp_consequences: tuple[Any, ...], e: 
     """The verdict on a consequence the rules do not demand as logged."""
     like = next((c for c in exp_consequences if type(c) is type(e)), None)
     if like is not None:
-        return wrong(rs, s, like, e)
+        return mismatch(rs, s, like, e)
     if not exp_consequences:
         return unexpected(rs, s, e)
     first = exp_consequences[0]
@@ -228,7 +228,7 @@ def consequence(rs: L5rRuleset, s: Board, exp_consequences: tuple[Any, ...], e: 
     return unexpected(rs, s, e, first)
 
 
-def wrong(rs: L5rRuleset, s: Board, c: Any, e: Any) -> Violation:
+def mismatch(rs: L5rRuleset, s: Board, c: Any, e: Any) -> Violation:
     """``e`` stands where the rules demand ``c``, of its type, with other values."""
     b = _resolving(s)
     if isinstance(c, ResolutionStarted) and b is not None:
@@ -332,4 +332,4 @@ def _wrong_forces(
     )
 
 
-__all__ = ["consequence", "missing", "unexpected", "violation", "wrong"]
+__all__ = ["consequence", "mismatch", "missing", "unexpected", "violation"]

@@ -18,6 +18,7 @@ from vwlog.games.wowtcg.ruleset import WowRuleset
 from vwlog.games.wowtcg.script import Owed, first_turn, owed
 from vwlog.games.wowtcg.words import wrong
 from vwlog.model.expect import Expect
+from vwlog.model.text import msg
 from vwlog.model.violation import Violation
 
 __all__ = ["judge", "same"]
@@ -88,10 +89,10 @@ def _claim(rs: WowRuleset, s: Board, e: Any) -> tuple[Violation, ...]:
 
 
 _MOMENT = {
-    "TURN_START": "the turn",
-    "PHASE_START": "a phase",
-    "STEP_START": "a step",
-    "END_OF_TURN": "the end phase",
+    "TURN_START": msg("the turn"),
+    "PHASE_START": msg("a phase"),
+    "STEP_START": msg("a step"),
+    "END_OF_TURN": msg("the end phase"),
 }
 
 
