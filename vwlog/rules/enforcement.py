@@ -123,8 +123,16 @@ def _ruleset_read(node: ast.AST, flags: frozenset[str]) -> str | None:
 
 
 def _events_named(node: ast.AST) -> list[str]:
+    """The event types a piece of code names: ``HandLimitDiscarded``, or ``ev.HandLimitDiscarded``
+    where the module imports the events as a module."""
     tags = _event_tags()
-    return [tags[n.id] for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in tags]
+    named = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id in tags:
+            named.append(tags[n.id])
+        elif isinstance(n, ast.Attribute) and n.attr in tags and isinstance(n.value, ast.Name):
+            named.append(tags[n.attr])
+    return named
 
 
 def _in_branch(parent: ast.AST, child: ast.AST) -> bool:
