@@ -268,23 +268,13 @@ def test_the_views_are_loaded_only_when_asked_for() -> None:
 
 # -- through the command line ----------------------------------------------------------------
 
-_LAUNCH = (
-    "import importlib, runpy, sys\n"
-    "from vwlog.games import rules_for\n"
-    "game = rules_for('l5r')\n"
-    "if game.views is None:\n"
-    "    object.__setattr__(\n"
-    "        game, 'views', lambda: importlib.import_module('vwlog.games.l5r.views')\n"
-    "    )\n"
-    "sys.argv = ['vwlog', *sys.argv[1:]]\n"
-    "runpy.run_module('vwlog', run_name='__main__')\n"
-)
-"""``vwlog`` with the game's views (named here while the game's rules do not name them)."""
+_LAUNCH = ("-m", "vwlog")
+"""How the tests start the command line."""
 
 
 def _vwlog(*args: str) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [sys.executable, "-c", _LAUNCH, *args, "--lang", "en"],
+        [sys.executable, *_LAUNCH, *args, "--lang", "en"],
         capture_output=True,
         text=True,
         check=False,

@@ -244,23 +244,13 @@ def test_the_views_are_loaded_only_when_asked_for() -> None:
 
 # -- through the command line ----------------------------------------------------------------
 
-_LAUNCH = (
-    "import importlib, runpy, sys\n"
-    "from vwlog.games import rules_for\n"
-    "game = rules_for('wowtcg')\n"
-    "if game.views is None:\n"
-    "    object.__setattr__(\n"
-    "        game, 'views', lambda: importlib.import_module('vwlog.games.wowtcg.views')\n"
-    "    )\n"
-    "sys.argv = ['vwlog', *sys.argv[1:]]\n"
-    "runpy.run_module('vwlog', run_name='__main__')\n"
-)
-"""``vwlog`` with the game's views (named here while the game's rules do not name them)."""
+_LAUNCH = ("-m", "vwlog")
+"""How the tests start the command line."""
 
 
 def _vwlog(*args: str) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [sys.executable, "-c", _LAUNCH, *args, "--lang", "en"],
+        [sys.executable, *_LAUNCH, *args, "--lang", "en"],
         capture_output=True,
         text=True,
         check=False,
@@ -316,7 +306,7 @@ def test_replay_json_with_the_board() -> None:
 
 def test_replay_as_someone_not_at_the_match_is_a_usage_error() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", _LAUNCH, "replay", str(SAMPLES / "extra-turn.jsonl"), "--as", "x"],
+        [sys.executable, *_LAUNCH, "replay", str(SAMPLES / "extra-turn.jsonl"), "--as", "x"],
         capture_output=True,
         text=True,
         check=False,
