@@ -81,8 +81,15 @@ def _instructions(tree: Path, args: list[str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
-            + [sys.executable, "-c", _COUNT, *args],
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                "-c",
+                _COUNT,
+                *args,
+            ],
             capture_output=True,
             check=True,
             env=_env(tree),
@@ -123,7 +130,9 @@ def main() -> None:
         "events": events,
         "logs": len(paths),
         "repeats": args.repeats,
-        "machine": f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}",
+        "machine": (
+            f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}"
+        ),
         "trees": {name: str(tree) for name, tree in trees.items()},
     }
     for name in trees:

@@ -33,9 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from vwlog.games.vw.notation import parse_decision
-from vwlog.games.vw.play import advance, play
-from vwlog.games.vw.simulate import PolicyName
 from vwlog.events import (
     AnyEvent,
     Attack,
@@ -63,6 +60,9 @@ from vwlog.events import (
     TerritoriesDestroyed,
     Unslid,
 )
+from vwlog.games.vw.notation import parse_decision
+from vwlog.games.vw.play import advance, play
+from vwlog.games.vw.simulate import PolicyName
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import CardDef, Ruleset
