@@ -8,7 +8,8 @@ honor gained, who goes Home). No stack, no priority: the fork points are the opp
 
 Modules: `events` (the log's records), `ruleset` (the open questions as flags), `state` (the
 board and its fold), `resolution` (the computed outcome), `expect`, `judge` and
-`consequences` (the verdicts), `catalog` (every rule with its Croatian original).
+`consequences` (the verdicts), `catalog` (every rule with its Croatian original), `decisions`
+and `notation` (the legal decisions at each position, play mode and its notation).
 """
 
 from __future__ import annotations
@@ -72,6 +73,14 @@ def _views() -> Views:
     return cast("Views", views)
 
 
+def _decisions() -> object:
+    """L5R's legal decisions and notation, imported when first asked for (``next``, ``play``,
+    ``rebase``)."""
+    from vwlog.games.l5r import decisions
+
+    return decisions
+
+
 GAME: Final = GameRules(
     id="l5r",
     name="Legend of the Five Rings (battles)",
@@ -107,6 +116,7 @@ GAME: Final = GameRules(
     ),
     violation=violation,
     views=_views,
+    decisions=_decisions,
     extras={"catalog": CATALOG, "notes": NOTES},
 )
 """L5R's rules, as the core calls them."""

@@ -69,7 +69,7 @@ def _table(rng: random.Random) -> tuple[list[CardDef], list[ProvinceDef]]:
     return cards, provinces
 
 
-def _armies(rng: random.Random, s: Board) -> ArmiesDeclared:
+def armies(rng: random.Random, s: Board) -> ArmiesDeclared:
     fields = [
         p.battlefield for p in s.provinces.values() if p.owner == s.defender and not p.destroyed
     ]
@@ -143,27 +143,32 @@ def _opportunity(rng: random.Random, rs: L5rRuleset, s: Board, b: Battle) -> Any
     return rng.choice(options) if options else OpportunityPassed(player=player)
 
 
-def _resolution(rng: random.Random, s: Board, taken: BattleActionTaken) -> BattleActionResolved:
-    effects: tuple[Effect, ...]
-    if taken.ability == "bow":
-        effects = (Effect(kind="unit_bowed", unit=taken.targets[0]),)
-    elif taken.ability == "strike":
-        target = s.cards[taken.targets[0]]
-        delta = -1 if target.owner != taken.player else 1
-        effects = (Effect(kind="force_changed", unit=target.id, delta=delta),)
-    else:
-        effects = tuple(Effect(kind="unit_entered_battle", unit=u) for u in taken.brings)
-    return BattleActionResolved(card=taken.card, ability=taken.ability, effects=effects)
+def action_resolution(s: Board, taken: BattleActionTaken) -> BattleActionResolved:
+    """The resolution of ``taken`` as this table's actions work (what play mode applies after
+    an action, `vwlog.games.l5r.decisions`): the units it brings enter the battle; a ``bow``
+    bows its targets; a ``strike`` takes 1 from the Force of an opposing target and adds 1 to
+    the player's own. Any other action changes nothing beyond the units it brings."""
+    effects = [Effect(kind="unit_entered_battle", unit=u) for u in taken.brings]
+    for target in taken.targets:
+        card = s.cards.get(target)
+        if card is None:
+            continue
+        if taken.ability == "bow":
+            effects.append(Effect(kind="unit_bowed", unit=target))
+        elif taken.ability == "strike":
+            delta = -1 if card.owner != taken.player else 1
+            effects.append(Effect(kind="force_changed", unit=target, delta=delta))
+    return BattleActionResolved(card=taken.card, ability=taken.ability, effects=tuple(effects))
 
 
 def _decide(rng: random.Random, rs: L5rRuleset, s: Board, kind: str | None) -> Any:
     b = s.battle
     if kind == "armies":
-        return _armies(rng, s)
+        return armies(rng, s)
     if kind == "battlefield":
         return _battlefield(rng, rs, s)
     if kind == "resolve" and b is not None and b.pending is not None:
-        return _resolution(rng, s, b.pending)
+        return action_resolution(s, b.pending)
     if kind == "opportunity" and b is not None:
         if b.opened and rng.random() < 0.1 * (1 + b.number):
             return OpportunityPassed(player=b.to_act)
@@ -201,4 +206,4 @@ def alive(s: Board) -> list[str]:
     return sorted(c.id for c in s.cards.values() if c.is_unit and c.at != DISCARD)
 
 
-__all__ = ["alive", "generate"]
+__all__ = ["action_resolution", "alive", "armies", "generate"]
