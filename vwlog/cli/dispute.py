@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import sys
 from pathlib import Path
@@ -10,14 +11,20 @@ from typing import TYPE_CHECKING
 import click
 
 from vwlog.audit.diff import DIFF_WINDOW, diff_matches
+from vwlog.audit.gamediff import diff_game
+from vwlog.audit.gamereport import GameReport, build_game_report
 from vwlog.audit.report import DisputeReport, Integrity, build_report
 from vwlog.audit.sources import MatchSource, log_source
 from vwlog.cli import options
 from vwlog.cli import trust as trust_cli
 from vwlog.cli.base import CliContext, main, pass_cli_context
 from vwlog.cli.render import echo
-from vwlog.games import require_audits, rules_for
+from vwlog.games import GameRules, require_audits, rules_for
 from vwlog.io.logfile import STDIO, replacing
+from vwlog.model.errors import UsageError
+from vwlog.model.games import DEFAULT_GAME
+from vwlog.model.text import msg
+from vwlog.render.gamereport import game_report_html, game_report_markdown
 from vwlog.render.html import report_html
 from vwlog.render.json import diff_json, dumps
 from vwlog.render.markdown import report_markdown, with_rests_on
@@ -97,6 +104,32 @@ def _judged(
     return judged
 
 
+def _game_judged(
+    ctx: click.Context, cli: CliContext, match_or_log: str, document: GameReport
+) -> ValidationReport:
+    """`_judged` for the report of another game: the same integrity pass and verdict (the
+    game's ruleset reads no flag of Vandaria Wars' trust rules)."""
+    from vwlog.services.trust import check_integrity, verify_stored
+    from vwlog.services.validate import with_findings
+
+    held = trust_cli.trust_options(cli, None, None, None)
+    validation = document.validation
+    path = options.log_file(match_or_log)
+    if path is not None:
+        readable = options.once_readable(ctx, path)
+        findings = check_integrity(readable, held, trusted=validation.trusted, owed=validation.owed)
+        chain = findings.chain
+        assert chain is not None
+    else:
+        store = options.stored_match(ctx, cli.store, match_or_log)
+        chain, findings = verify_stored(
+            store, match_or_log, held, trusted=validation.trusted, owed=validation.owed
+        )
+    document.validation = with_findings(copy.copy(validation), findings)
+    document.integrity = _chain_integrity(chain)
+    return document.validation
+
+
 @main.command()
 @click.argument("log_a", metavar="LOG_A")
 @click.argument("log_b", metavar="LOG_B")
@@ -149,9 +182,23 @@ def diff(
     with options.named_for_user(ctx):
         a = options.reread(open_match(ctx, cli, log_a), chosen)
         b = options.reread(open_match(ctx, cli, log_b), chosen)
-        for side in (a, b):
-            require_audits(rules_for(side.header.game if side.header else None), "diff")
-        report = diff_matches(a, b, window=window)
+        games = [
+            require_audits(rules_for(s.header.game if s.header else None), "diff") for s in (a, b)
+        ]
+        if games[0] is not games[1]:
+            raise UsageError(
+                msg(
+                    "{name} and {name2} are records of different games ({game}, {game2})",
+                    name=a.name,
+                    name2=b.name,
+                    game=games[0].id,
+                    game2=games[1].id,
+                )
+            )
+        if games[0].id == DEFAULT_GAME:
+            report = diff_matches(a, b, window=window)
+        else:
+            report = diff_game(a, b, games[0], window=window)
     if output_format == "json":
         click.echo(dumps(diff_json(report)))
     else:
@@ -236,19 +283,48 @@ def report(
     chosen = options.reading(ruleset_file, sets)
     with options.named_for_user(ctx):
         source = options.reread(open_match(ctx, cli, match_or_log), chosen)
-        require_audits(rules_for(source.header.game if source.header else None), "report")
-        document = build_report(source, at=at)
-        verdict = _judged(ctx, cli, match_or_log, document)
-    started = document.started
-    game = rules_for(source.header.game if source.header is not None else None)
-    made = provenance(
-        started.ruleset if started else None, started.cards if started else None, game=game
-    )
-    with quoting_original(quote_original):
-        if output_format == "html":
-            text = provenance_html(report_html(document, verdict), made)
+        game = require_audits(rules_for(source.header.game if source.header else None), "report")
+        if game.id != DEFAULT_GAME:
+            text, verdict = _game_report(ctx, cli, match_or_log, source, game, at, output_format)
         else:
-            text = with_rests_on(report_markdown(document) + provenance_markdown(made), verdict)
+            document = build_report(source, at=at)
+            verdict = _judged(ctx, cli, match_or_log, document)
+    if game.id == DEFAULT_GAME:
+        started = document.started
+        made = provenance(
+            started.ruleset if started else None, started.cards if started else None, game=game
+        )
+        with quoting_original(quote_original):
+            if output_format == "html":
+                text = provenance_html(report_html(document, verdict), made)
+            else:
+                text = with_rests_on(report_markdown(document) + provenance_markdown(made), verdict)
+    _write(ctx, out, text, verdict)
+
+
+def _game_report(
+    ctx: click.Context,
+    cli: CliContext,
+    match_or_log: str,
+    source: MatchSource,
+    game: GameRules,
+    at: int | None,
+    output_format: str,
+) -> tuple[str, ValidationReport]:
+    """The report of a match of another game than Vandaria Wars, asked of its rules alone
+    (`vwlog.audit.gamereport`), and its verdict."""
+    document = build_game_report(source, game, at=at)
+    verdict = _game_judged(ctx, cli, match_or_log, document)
+    made = provenance(document.ruleset, game=game)
+    if output_format == "html":
+        return provenance_html(game_report_html(document, verdict), made), verdict
+    text = game_report_markdown(document) + provenance_markdown(made)
+    return with_rests_on(text, verdict), verdict
+
+
+def _write(ctx: click.Context, out: Path | None, text: str, verdict: ValidationReport) -> None:
+    """Write the report to ``out`` (standard output without it) and exit with its verdict's
+    status."""
     if out is None or str(out) == STDIO:
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
         ctx.exit(_exit_status(verdict))

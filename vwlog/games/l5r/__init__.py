@@ -118,6 +118,7 @@ GAME: Final = GameRules(
     views=_views,
     decisions=_decisions,
     extras={"catalog": CATALOG, "notes": NOTES},
+    audits=True,
 )
 """L5R's rules, as the core calls them."""
 

@@ -95,6 +95,14 @@ def catch_up(rs: WowRuleset, s: Board, e: Any) -> Board:
     return s
 
 
+def _decisions() -> object:
+    """WoW TCG's legal decisions and notation, imported when first asked for (``next``,
+    ``play``, ``rebase``)."""
+    from vwlog.games.wowtcg import decisions
+
+    return decisions
+
+
 def _views() -> Views:
     """WoW TCG's views, imported when first asked for (a validation never needs them)."""
     from vwlog.games.wowtcg import views
@@ -142,7 +150,9 @@ GAME: Final = GameRules(
         {r.id: RuleEntry(r.id, r.title, r.status, r.russian, r.section, r.note) for r in RULES}
     ),
     violation=wrong,
+    decisions=_decisions,
     views=_views,
     extras={"same": same},
+    audits=True,
 )
 """WoW TCG's rules, as the core calls them."""
