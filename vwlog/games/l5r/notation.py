@@ -24,9 +24,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 
 from vwlog.games.l5r.events import (
     ArmiesDeclared,
@@ -48,7 +48,7 @@ from vwlog.games.l5r.state import Board
 from vwlog.model.errors import UnknownPlayerError, UsageError
 from vwlog.model.text import closest, did_you_mean, msg
 
-EVENT: TypeAdapter[Any] = TypeAdapter(L5rEvent)
+EVENT: TypeAdapter[Any] = TypeAdapter(Annotated[L5rEvent, Field(discriminator="type")])
 """One L5R event (the core's fork, seal and signature included), as compact JSON."""
 
 _KEYWORDS = ("from", "on", "bring")
@@ -272,7 +272,10 @@ def parse(rs: L5rRuleset, s: Board, text: str) -> list[Any]:
             where = ".".join(str(p) for p in first["loc"])
             raise UsageError(
                 msg(
-                    "decision {text}: {where} {why}", text=repr(text), where=where, why=first["msg"]
+                    "decision {text}: field {where}: {why}",
+                    text=repr(text),
+                    where=repr(where),
+                    why=first["msg"].lower(),
                 )
             ) from err
     if not s.started:
