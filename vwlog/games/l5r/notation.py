@@ -46,7 +46,7 @@ from vwlog.games.l5r.expect import expect, phase_end
 from vwlog.games.l5r.ruleset import L5rRuleset
 from vwlog.games.l5r.state import Board
 from vwlog.model.errors import UnknownPlayerError, UsageError
-from vwlog.model.text import closest, did_you_mean, msg
+from vwlog.model.text import Msg, closest, did_you_mean, msg
 
 EVENT: TypeAdapter[Any] = TypeAdapter(Annotated[L5rEvent, Field(discriminator="type")])
 """One L5R event (the core's fork, seal and signature included), as compact JSON."""
@@ -54,6 +54,13 @@ EVENT: TypeAdapter[Any] = TypeAdapter(Annotated[L5rEvent, Field(discriminator="t
 _KEYWORDS = ("from", "on", "bring")
 _EFFECTS = {"bow": "unit_bowed", "unbow": "unit_unbowed", "enter": "unit_entered_battle"}
 _WORDS_OF = {kind: word for word, kind in _EFFECTS.items()}
+
+
+class NotationError(UsageError):
+    """A line of the notation that cannot be read, with the word it most likely meant."""
+
+    def __init__(self, said: Msg, hint: str | None = None) -> None:
+        super().__init__(did_you_mean(said, hint))
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +83,8 @@ class _At:
 
     def card(self, word: str) -> str:
         if word not in self.s.cards:
-            raise UsageError(
-                did_you_mean(
-                    msg("unknown card {card}", card=repr(word)), closest(word, self.s.cards)
-                )
+            raise NotationError(
+                msg("unknown card {card}", card=repr(word)), closest(word, self.s.cards)
             )
         return word
 
@@ -291,7 +296,7 @@ def parse(rs: L5rRuleset, s: Board, text: str) -> list[Any]:
     verb = VERBS.get(words[0].lower())
     if verb is None:
         said = msg("unknown verb {verb}", verb=repr(words[0]))
-        raise UsageError(did_you_mean(said, closest(words[0].lower(), VERBS)))
+        raise NotationError(said, closest(words[0].lower(), VERBS))
     if len(words) - 1 < verb.least:
         raise UsageError(
             msg("decision {text}: the syntax is {syntax}", text=repr(text), syntax=verb.syntax)
