@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from vwlog.cli import options
+from vwlog.cli import gamestats, options
 from vwlog.cli.base import CliContext, main
 from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.helptexts import more_help
@@ -378,6 +378,15 @@ def stats(
     )
     if again and cluster:
         raise UsageError(msg("--rebuild runs in one process: give --cluster without --rebuild"))
+    asked = {
+        "--html": html_file is not None,
+        "--parquet": parquet_dir is not None,
+        "--cluster": cluster is not None,
+        "--rebuild": again,
+        "--player/--faction/--ruleset-id/--since/--event": filters.active,
+    }
+    if logs and _other_game(ctx, logs, output_format, asked, per_match=per_match):
+        return
     sink = ParquetStats(parquet_dir) if parquet_dir is not None else None
     corpus, kept, unreadable = _measured(
         ctx,
@@ -391,6 +400,13 @@ def stats(
         forks=include_forks,
         batch=batch,
     )
+    cli = ctx.find_object(CliContext)
+    if not logs and not corpus.matches and cli is not None:
+        other = gamestats.corpus_of_store(cli.store, forks=include_forks)
+        if other is not None:
+            gamestats.vw_only(other.game, asked)
+            gamestats.show(other, output_format, per_match=per_match)
+            return
     text = _stats_text(corpus, kept, output_format, per_match=per_match, min_n=min_n, top=top)
     # the page is made before anything is written: a page that cannot be made writes nothing
     source = ", ".join(str(p) for p in logs) if logs else "the store"
@@ -411,6 +427,26 @@ def stats(
         )
     if unreadable:
         ctx.exit(2)
+
+
+def _other_game(
+    ctx: click.Context,
+    logs: tuple[Path, ...],
+    output_format: str,
+    asked: dict[str, bool],
+    *,
+    per_match: bool,
+) -> bool:
+    """Whether the logs were another game's, measured by its own statistics and shown (exit
+    status 2 when a log could not be read); logs of several games are refused."""
+    corpus, unreadable = gamestats.corpus_of_logs(options.expand_logs(logs))
+    if corpus is None:
+        return False
+    gamestats.vw_only(corpus.game, asked)
+    gamestats.show(corpus, output_format, per_match=per_match)
+    if unreadable:
+        ctx.exit(2)
+    return True
 
 
 def _asked(ctx: click.Context, name: str) -> bool:

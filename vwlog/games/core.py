@@ -39,10 +39,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CORE_RULES",
+    "Figure",
     "GameRules",
     "GameUnavailableError",
     "MatchSummary",
     "RuleEntry",
+    "Stats",
     "Views",
     "board_data",
     "cite",
@@ -127,6 +129,34 @@ class Views(Protocol):
         Raises:
             vwlog.model.errors.UnknownPlayerError: ``player`` does not sit at the match.
         """
+        ...
+
+
+class Figure(NamedTuple):
+    """One figure of a game's statistics (`Stats`)."""
+
+    key: str
+    """Its key in a match's figures and in the JSON."""
+    label: str
+    """What it counts, in English (a message of the catalogs: said in the active language)."""
+    kind: str = "count"
+    """``count``: a number, summed over the matches (with its mean per match and its most);
+    ``most``: a number, the largest over the matches; ``word``: a value (a player), counted by
+    how many matches have it."""
+
+
+class Stats(Protocol):
+    """A game's own statistics (optional, `GameRules.stats`, for a game other than Vandaria
+    Wars, whose statistics are `vwlog.projections.stats`): what ``vwlog stats`` measures of
+    each match and sums over the matches."""
+
+    FIGURES: tuple[Figure, ...]
+    """The figures of a match, in the order they are shown."""
+
+    def measure(self) -> Any:
+        """A fresh measure of one match: ``visit(event, before, after)`` for every event the
+        replay folds, then ``result()``: the match's figures by `Figure.key` (``None``: a word
+        no match has yet)."""
         ...
 
 
@@ -257,7 +287,8 @@ class GameRules:
     snapshots: Any = None
     """Optional: stored boards (``dump``/``load``); without it a store replays from the start."""
     stats: Any = None
-    """Optional: per-match statistics."""
+    """Optional: per-match statistics (Vandaria Wars': its metrics visitor, loaded when asked
+    for; another game's: a loader of its `Stats`)."""
     catalog: Mapping[str, str] = field(default_factory=dict)
     """Rule id -> title, for the rules this game cites beyond the ones `rule_titles` finds in
     a catalog of its own (a game without one lists its rules here)."""

@@ -20,6 +20,7 @@ from vwlog.engine.replay import Step as ReplayStep
 from vwlog.games import GameRules, game_of_state, rules_for
 from vwlog.games.vw.snapshots import STATIC_FIELDS, SnapshotFormatError
 from vwlog.model.errors import StoredSeqOutOfRangeError
+from vwlog.model.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from vwlog.model.state import MatchState
@@ -123,8 +124,9 @@ def keeps_snapshots(game: GameRules) -> bool:
 
 def measures(game: GameRules) -> bool:
     """Whether a match of ``game`` is measured for the statistics (`GameRules.stats`: the
-    metrics `vwlog.projections.stats.MatchMetricsVisitor` makes are Vandaria Wars')."""
-    return game.stats is not None
+    metrics `vwlog.projections.stats.MatchMetricsVisitor` makes are Vandaria Wars'; another
+    game's own statistics are measured when asked for, `vwlog.services.gamestats`)."""
+    return game.stats is not None and game.id == DEFAULT_GAME
 
 
 def board_at(store: MatchStore, match_id: str, seq: int | None = None) -> Any:

@@ -21,6 +21,7 @@ from pydantic import TypeAdapter
 
 from vwlog.events.core import MatchSealed, RecordSigned
 from vwlog.games import GameRules, MatchSummary, RuleEntry
+from vwlog.games.l5r import stats as _stats
 from vwlog.games.l5r.catalog import CATALOG, NOTES, TITLES
 from vwlog.games.l5r.consequences import violation
 from vwlog.games.l5r.events import DECISION_TYPES, EVENT_TYPES, L5rRecord, L5rStarted
@@ -119,6 +120,7 @@ GAME: Final = GameRules(
     decisions=_decisions,
     extras={"catalog": CATALOG, "notes": NOTES},
     audits=True,
+    stats=lambda: _stats,
 )
 """L5R's rules, as the core calls them."""
 

@@ -18,6 +18,7 @@ from pydantic import TypeAdapter
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned
 from vwlog.games import GameRules, MatchSummary, RuleEntry
 from vwlog.games.wowtcg import events as ev
+from vwlog.games.wowtcg import stats as _stats
 from vwlog.games.wowtcg.board import Board
 from vwlog.games.wowtcg.catalog import RULES, TITLES
 from vwlog.games.wowtcg.fold import evolve, fold
@@ -154,5 +155,6 @@ GAME: Final = GameRules(
     views=_views,
     extras={"same": same},
     audits=True,
+    stats=lambda: _stats,
 )
 """WoW TCG's rules, as the core calls them."""
