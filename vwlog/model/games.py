@@ -51,6 +51,7 @@ _GAMES: dict[str, Game] = {
     DEFAULT_GAME: Game(DEFAULT_GAME, "Vandaria Wars", "vwlog.games.vw"),
     "wowtcg": Game("wowtcg", "World of Warcraft TCG", "vwlog.games.wowtcg"),
     "l5r": Game("l5r", "Legend of the Five Rings (battles)", "vwlog.games.l5r"),
+    "minis": Game("minis", "Miniatures (activation sequence)", "vwlog.games.minis"),
 }
 
 GAMES: Final = MappingProxyType(_GAMES)
