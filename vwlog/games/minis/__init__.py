@@ -160,6 +160,7 @@ GAME: Final = GameRules(
     views=_views,
     decisions=_decisions,
     extras={"catalog": CATALOG, "notes": NOTES},
+    audits=True,
 )
 """The miniatures game's rules, as the core calls them."""
 

@@ -163,10 +163,10 @@ def _allotted(rs: MinisRuleset, s: Board, e: ev.ApAllotted) -> V:
             return (
                 violation(
                     "MIN-PHS-3",
-                    "{model} gets {want} Activation Points (its Stamina), not {got}",
+                    "{model} gets {owed} Activation Points (its Stamina), not {given}",
                     model=a.model,
-                    want=want.get(a.model),
-                    got=a.ap,
+                    owed=want.get(a.model),
+                    given=a.ap,
                 ),
             )
     left = sorted(set(want) - set(got))
@@ -208,6 +208,12 @@ def _consequence(rs: MinisRuleset, s: Board, exp: Expect, e: Any) -> V:
         )
     if t is ev.WoundsApplied:
         return _wounds(s, e)
+    if t is ev.RoundEnded and s.in_round and not s.in_turn:
+        waiting = [p for p in s.players if p not in s.been_active]
+        if waiting:
+            return (
+                violation("MIN-RND-2", "{player} has not had a turn this round", player=waiting[0]),
+            )
     if t is ev.AoOChecked:
         return (violation("MIN-REA-4", "no Attack of Opportunity awaits its Reach check"),)
     same = [c for c in exp.consequences if type(c) is t]
