@@ -154,3 +154,26 @@ def test_markdown_escapes_everything_from_the_log(evil_log: Path) -> None:
     assert blocks
     assert any(EVIL_PLAYER in body for _, body in blocks)
     assert all(fence not in body for fence, body in blocks)
+
+
+def test_a_stored_match_is_reported_and_diffed_like_its_log(tmp_path: Path) -> None:
+    store = str(tmp_path / "store.db")
+    log = WOW / "illegal-hand-limit.jsonl"
+    code, _, err = _run("--store", store, "import", str(log))
+    assert code == 1, err  # stored, and illegal
+    assert "1 stored" in err
+    code, stored, err = _run("--store", store, "report", "illegal-hand-limit")
+    assert code == 1, err
+    code, from_file, _ = _run("report", str(log))
+    assert code == 1
+
+    def body(doc: str) -> str:
+        """The report from its violations on (the source line and provenance differ)."""
+        return doc[doc.index("## Violations") : doc.index("\n---\n")]
+
+    assert "WOW-END-4" in body(stored)
+    # a stored record has no line of a file
+    assert body(stored) == body(from_file).replace(" · line 28", "")
+    code, out, err = _run("--store", store, "diff", "illegal-hand-limit", str(log))
+    assert code == 0, err
+    assert out.splitlines()[-1] == "identical: 27 events"
