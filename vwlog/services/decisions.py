@@ -14,6 +14,7 @@ from vwlog.games import GameRules, game_of_state, unavailable
 from vwlog.model.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
+    import random
     from collections.abc import Iterable, Mapping
 
     from vwlog.engine.seek import Item
@@ -21,7 +22,15 @@ if TYPE_CHECKING:
     from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
 
-__all__ = ["Awaited", "Decisions", "awaited", "awaited_in_log", "awaited_in_store", "decisions_of"]
+__all__ = [
+    "Awaited",
+    "Decisions",
+    "awaited",
+    "awaited_in_log",
+    "awaited_in_store",
+    "deciding",
+    "decisions_of",
+]
 
 
 class Decisions(Protocol):
@@ -58,6 +67,36 @@ class Decisions(Protocol):
     def whole(self, ruleset: Any, state: Any) -> bool:
         """Whether the decisions played up to ``state`` are whole (none awaits its rest)."""
         ...
+
+    def parse(self, ruleset: Any, state: Any, text: str) -> list[Any]:
+        """The decision event(s) a line of the notation names at ``state``.
+
+        Raises:
+            vwlog.model.errors.UsageError: the line cannot be read (one line saying what is
+                wrong).
+        """
+        ...
+
+    def choose(
+        self, ruleset: Any, state: Any, player: str, rng: random.Random, policy: str
+    ) -> Any | None:
+        """A legal decision for ``player`` at ``state``, chosen by ``policy`` (``greedy`` or
+        ``random``) with draws from ``rng``; ``None`` when ``player`` has none (automatic
+        play)."""
+        ...
+
+
+def deciding(game: GameRules, capability: Decisions, ruleset: Any, state: Any) -> tuple[Any, Any]:
+    """Whose decision is awaited at ``state``, and of what kind (``(None, None)``: nobody's):
+    the one the rules await, else one they do not wait for but offer (WoW TCG's Inspire, as
+    the ready step begins), which a capability says through its optional
+    ``awaits(ruleset, state) -> (player, kind) | None``."""
+    exp = game.expect(ruleset, state)
+    if exp.player is not None:
+        return exp.player, exp.kind
+    optional = getattr(capability, "awaits", None)
+    found = optional(ruleset, state) if optional is not None else None
+    return (found[0], found[1]) if found is not None else (None, exp.kind)
 
 
 def decisions_of(game: GameRules, what: str) -> Decisions:
@@ -126,13 +165,12 @@ def awaited(seq: int, state: MatchState, ruleset: Ruleset | None = None) -> Awai
         return Awaited(
             seq, where.turn, where.phase, None, None, (), summary.winner, over, game=game.id
         )
-    exp = game.expect(rs, state)
-    player = exp.player
+    player, awaited_kind = deciding(game, decisions_capability, rs, state)
     decisions: tuple[str, ...] = ()
     total, exact = 0, True
     if player is not None:
-        decisions, total, exact = decisions_capability.legal(rs, state, player, exp.kind)
-    kind = str(exp.kind) if exp.kind is not None else None
+        decisions, total, exact = decisions_capability.legal(rs, state, player, awaited_kind)
+    kind = str(awaited_kind) if awaited_kind is not None else None
     return Awaited(
         seq,
         where.turn,

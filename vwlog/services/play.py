@@ -1,22 +1,15 @@
-"""Play mode on a stored match: append decisions (in the decision notation) and the
-consequences the rules demand after each."""
+"""Play mode on a stored match: append decisions (in the notation of the match's game) and the
+consequences the rules demand after each, through the game's decisions capability
+(`vwlog.services.decisions.Decisions`): a game without one says so in one line."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from vwlog.events import (
-    EventRecord,
-    JudgeRulingIssued,
-    MatchForked,
-    MatchSealed,
-    RecordSigned,
-)
-from vwlog.games.vw.notation import parse_decision
-from vwlog.games.vw.play import Choices, play
-from vwlog.games.vw.simulate import make_policy
+from vwlog.events import MatchForked, MatchSealed, MatchStarted, RecordSigned
+from vwlog.games import GameRules, game_of_state, rules_for, unavailable
 from vwlog.io import codec
 from vwlog.model.errors import (
     ChoiceError,
@@ -29,18 +22,16 @@ from vwlog.model.errors import (
     VwlogError,
 )
 from vwlog.model.text import Msg, msg
-from vwlog.projections import INITIAL
-from vwlog.rules import expect, legal_decisions
+from vwlog.services.decisions import Decisions, deciding, decisions_of
 from vwlog.services.matches import SNAPSHOT_EVERY
 from vwlog.services.seek import _backs_up_before, _replayed, state_at
-from vwlog.services.snapshots import encode_snapshot
+from vwlog.services.snapshots import encode_snapshot, keeps_snapshots
 from vwlog.store import Head, MatchStore
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
-    from vwlog.events import AnyEvent
-    from vwlog.model.cards import Ruleset
+    from vwlog.events import AnyEvent, EventRecord
     from vwlog.model.state import MatchState
     from vwlog.services.headstate import HeadStates
 
@@ -93,6 +84,8 @@ def play_decisions(
             no choice, or more cards than it takes (nothing is stored).
         MatchNotStartedError: the match has no ``match_started``.
         NotPlayableError: a decision is a judge's ruling or a fork marker.
+        GameUnavailableError: the match's game has no decisions capability (``play is not
+            available for game X``), or leaves no result a choice while ``choices`` are given.
         SealedRecordError: the match's record is sealed (an author-sealed upload, a finished
             match): nothing may follow the seal but signatures.
         SequenceConflictError: another writer appended first, or the match no longer ends at
@@ -108,10 +101,8 @@ def play_decisions(
         else states.state(store, match_id, head)
     )
     before = state
-    rs = state.ruleset
-    if rs is None:
-        raise MatchNotStartedError(match_id)
-    played = _Played(state, choices=dict(choices or {}))
+    played, rs = _playing(state, match_id, choices)
+    game = played.game
     items = list(decisions)
     for n, item in enumerate(items, 1):
         where = f"decision {n} of {len(items)}: " if len(items) > 1 else ""
@@ -120,8 +111,9 @@ def play_decisions(
     if played.choices:
         raise ChoiceError(next(iter(played.choices)), "unused")
     state = played.state
+    summary = game.summary(state)
     if not played.events:
-        return PlayResult(match_id, 0, 0, head.seq, state.winner, state.victory)
+        return PlayResult(match_id, 0, 0, head.seq, summary.winner, summary.victory)
     new_head = append_played(
         store, match_id, head, played.events, state, before=before, states=states
     )
@@ -130,8 +122,8 @@ def play_decisions(
         len(played.events),
         played.decisions,
         new_head.seq,
-        state.winner,
-        state.victory,
+        summary.winner,
+        summary.victory,
         played.events,
     )
 
@@ -140,32 +132,68 @@ def play_decisions(
 class _Played:
     """The board after what was played so far, the events and the number of decisions."""
 
-    state: MatchState
-    events: list[AnyEvent] = field(default_factory=list)
+    game: GameRules
+    capability: Decisions
+    state: Any
+    events: list[Any] = field(default_factory=list)
     decisions: int = 0
-    choices: Choices = field(default_factory=dict)
-    """Choices for results not played yet."""
+    choices: dict[str, Sequence[str]] = field(default_factory=dict)
+    """Choices for results not played yet (a game whose results leave choices,
+    ``chooses_results``)."""
 
-    def apply(self, rs: Ruleset, decision: AnyEvent) -> None:
+    @property
+    def over(self) -> bool:
+        """Whether the match has a winner."""
+        return self.game.summary(self.state).winner is not None
+
+    def apply(self, rs: Any, decision: Any) -> None:
         """Play one decision and the consequences the rules demand after it."""
-        self.state, events = play(rs, self.state, decision, self.choices)
+        if self.choices:
+            play: Any = self.capability.play  # takes the choices (``chooses_results``)
+            self.state, events = play(rs, self.state, decision, self.choices)
+        else:
+            self.state, events = self.capability.play(rs, self.state, decision)
         self.events.extend(events)
         self.decisions += 1
 
 
+def _playing(
+    state: Any, match_id: str, choices: Mapping[str, Sequence[str]] | None
+) -> tuple[_Played, Any]:
+    """Play mode from ``state`` through its game's decisions capability, and the ruleset.
+
+    Raises:
+        GameUnavailableError: the game has no decisions capability, or no choices of results
+            while ``choices`` are given.
+        MatchNotStartedError: the match has not started.
+    """
+    game = game_of_state(state)
+    capability = decisions_of(game, "play")
+    rs = game.ruleset_of(state)
+    if rs is None:
+        raise MatchNotStartedError(match_id)
+    if choices and not getattr(capability, "chooses_results", False):
+        raise unavailable(game, "choosing a result")
+    return _Played(game, capability, state, choices=dict(choices or {})), rs
+
+
 def _play_given(
-    played: _Played, rs: Ruleset, item: AnyEvent | str, match_id: str, head_seq: int, where: str
+    played: _Played, rs: Any, item: Any, match_id: str, head_seq: int, where: str
 ) -> None:
     """Parse one given decision (a line of the notation may hold several) and play it;
     ``where`` ("decision N of M: ") starts every error when several were given."""
     try:
-        decision = parse_decision(item, rs, played.state) if isinstance(item, str) else [item]
+        decision = (
+            played.capability.parse(rs, played.state, item) if isinstance(item, str) else [item]
+        )
     except UsageError as err:
         raise err.within(where) from err
+    ruling = played.game.ruling_type
     for d in decision:
-        if played.state.over:
-            raise MatchOverError(match_id, played.state.winner).within(where)
-        if isinstance(d, JudgeRulingIssued):
+        if played.over:
+            winner = played.game.summary(played.state).winner
+            raise MatchOverError(match_id, winner).within(where)
+        if ruling is not None and isinstance(d, ruling):
             raise NotPlayableError(
                 "judge_ruling_issued",
                 "a judge's ruling is recorded in the judge's log and imported; to go on "
@@ -184,21 +212,20 @@ def _play_given(
             ) from err
 
 
-def _play_auto(played: _Played, rs: Ruleset, count: int, policy: str, seed: int) -> None:
-    """Play up to ``count`` decisions chosen by the generator's policy (fewer if the match
-    ends or nobody has a legal decision)."""
-    chooser = make_policy("random" if policy == "random" else "greedy", random.Random(seed))
+def _play_auto(played: _Played, rs: Any, count: int, policy: str, seed: int) -> None:
+    """Play up to ``count`` decisions chosen by the game's policy (fewer if the match ends or
+    nobody has a legal decision)."""
+    rng = random.Random(seed)
     for _ in range(count):
-        state = played.state
-        if state.over:
+        if played.over:
             return
-        player = expect(rs, state).player
+        player = deciding(played.game, played.capability, rs, played.state)[0]
         if player is None:
             return
-        options = list(legal_decisions(rs, state, player))
-        if not options:
+        decision = played.capability.choose(rs, played.state, player, rng, policy)
+        if decision is None:
             return
-        played.apply(rs, chooser.choose(state, player, options))
+        played.apply(rs, decision)
 
 
 class SealedRecordError(VwlogError):
@@ -272,9 +299,9 @@ def append_played(
     match_id: str,
     head: Head,
     events: Sequence[AnyEvent],
-    state: MatchState,
+    state: Any,
     *,
-    before: MatchState | None = None,
+    before: Any = None,
     states: HeadStates | None = None,
 ) -> Head:
     """Append events played in play mode after ``head``, in one transaction, and describe the
@@ -288,27 +315,34 @@ def append_played(
     Raises:
         SequenceConflictError: another writer appended after ``head`` (nothing is stored).
     """
-    first = next(iter(store.records(match_id, lte=1)), None) if state.over else None
-    if state.over:
-        # the match is over: open the deck commitments of a secret shuffle before the seal
+    game = game_of_state(state)
+    over = game.summary(state).winner is not None
+    first = next(iter(store.records(match_id, lte=1)), None) if over else None
+    if over and first is not None and isinstance(first.event, MatchStarted):
+        # a Vandaria Wars match is over: open the deck commitments of a secret shuffle
+        # before the seal
         from vwlog.services.live import open_commitments
 
         state, opened = open_commitments(first, state)
         events = [*events, *opened]
-    records = [EventRecord(seq=head.seq + i + 1, event=e) for i, e in enumerate(events)]
+    records = [
+        game.record.validate_python({"seq": head.seq + i + 1, "event": e})
+        for i, e in enumerate(events)
+    ]
     sealed = list(codec.seal(head.hash, records))
-    if state.over:
+    if over:
         # the match is won: close the record with its seal
         from vwlog.services.trust import seal_after
 
         sealed.append(seal_after(first, sealed[-1]))
     lines = [(codec.record_bytes(r), r) for r in sealed]
     # play mode appends only legal events, so the stored verdict of the prefix stands
+    summary = game.summary(state)
     meta = store.meta(match_id).model_copy(
         update={
-            "turns": state.turn,
-            "winner": state.winner,
-            "victory": state.victory,
+            "turns": summary.turn,
+            "winner": summary.winner,
+            "victory": summary.victory,
             "head_hash": sealed[-1].hash,
             "events": sealed[-1].seq,
         }
@@ -316,7 +350,7 @@ def append_played(
     snapshots = [
         (r.seq, encode_snapshot(state_at_records(store, match_id, r.seq, sealed, before), r.hash))
         for r in sealed
-        if r.seq % SNAPSHOT_EVERY == 0
+        if r.seq % SNAPSHOT_EVERY == 0 and keeps_snapshots(game)
     ]
     new_head = store.append(match_id, lines, expected_seq=head.seq, meta=meta, snapshots=snapshots)
     if states is not None and before is not None:
@@ -331,7 +365,7 @@ def state_at_records(
     match_id: str,
     seq: int,
     pending: list[EventRecord],
-    stored: MatchState | None = None,
+    stored: Any = None,
 ) -> MatchState:
     """The state after ``seq`` where the last records are not stored yet; ``stored``, the
     state after the stored ones when the caller has it, spares seeking it again."""
@@ -339,10 +373,11 @@ def state_at_records(
     if seq <= stored_head:
         return state_at(store, match_id, seq)
     tail = [r for r in pending if r.seq <= seq]
-    if _backs_up_before(tail, stored_head):
-        return _replayed(INITIAL, [*store.records(match_id, lte=stored_head), *tail])
+    game = rules_for(store.header(match_id).game)
+    if _backs_up_before(tail, stored_head, game):
+        return _replayed(None, [*store.records(match_id, lte=stored_head), *tail], game)
     base = stored if stored is not None else state_at(store, match_id, stored_head)
-    return _replayed(base, tail)
+    return _replayed(base, tail, game)
 
 
 __all__ = [

@@ -97,6 +97,8 @@ class Board:
     ``None`` when the seed did."""
     passes: int = 0
     chain: tuple[Link, ...] = ()
+    added: int = 0
+    """Links players added so far in the match (new ids in play mode count on from it)."""
     pending: tuple[Trigger, ...] = ()
     """Triggered effects waiting for the next window."""
     carried: tuple[Trigger, ...] = ()

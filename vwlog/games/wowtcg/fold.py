@@ -174,7 +174,7 @@ def _link_added(s: Board, e: ev.LinkAdded) -> Board:
     if not main and rs.priority_after_link == "NEXT_PLAYER" and s.players:
         holder = s.after(e.player)
     by = None if main else "priority_after_link"
-    return replace(s, chain=chain, holder=holder, holder_by=by, passes=0)
+    return replace(s, chain=chain, holder=holder, holder_by=by, passes=0, added=s.added + 1)
 
 
 def _passed(s: Board, e: ev.PriorityPassed) -> Board:

@@ -10,6 +10,7 @@ caller's business.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, Literal
 
 from vwlog.games.wowtcg import events as ev
@@ -24,10 +25,14 @@ __all__ = ["Writer", "generate", "records"]
 class Writer:
     """A match being written: the events so far and the board they fold to."""
 
-    def __init__(self, start: ev.MatchStarted) -> None:
-        self.rs: WowRuleset = start.ruleset
-        self.events: list[Any] = [start]
-        self.board: Board = evolve(Board(), start)
+    def __init__(self, start: ev.MatchStarted | None = None, *, board: Board | None = None) -> None:
+        """A match begun by ``start``, or going on from ``board`` (its events so far not
+        kept: `events` are then the ones added)."""
+        if start is not None:
+            board = evolve(Board(), start)
+        self.board: Board = board if board is not None else Board()
+        self.rs: WowRuleset = self.board.ruleset or WowRuleset()
+        self.events: list[Any] = [start] if start is not None else []
         self.made = 0
 
     def add(self, *events: Any) -> Writer:
@@ -37,9 +42,12 @@ class Writer:
             self.board = evolve(self.board, e)
         return self
 
-    def auto(self, limit: int = 64) -> Writer:
-        """Append the consequences owed (the first of several) until a decision is awaited."""
+    def auto(self, limit: int = 64, stop: Callable[[Board], bool] | None = None) -> Writer:
+        """Append the consequences owed (the first of several) until a decision is awaited
+        (or the board is one ``stop`` stops at)."""
         for _ in range(limit):
+            if stop is not None and stop(self.board):
+                break
             o = owed(self.rs, self.board)
             if not o.consequences or self.board.at == "OVER":
                 break
