@@ -23,6 +23,8 @@ EVIL_PLAYER = "<script>alert(1)</script>*ana*_x_[l](u)|`"
 """A player id (at most 64 characters) that is HTML with script and Markdown syntax."""
 EVIL_CARD = "<img src=x onerror=alert(2)>|**c**"
 EVIL_MATCH = "<svg onload=alert(3)>[m](javascript:x) *m*"
+EVIL_GENERATOR = "<iframe src=javascript:alert(4)>|# g"
+EVIL_EDITION = "`<b onmouseover=alert(5)>`|"
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -120,10 +122,18 @@ def _renamed(value: object) -> object:
 
 @pytest.fixture
 def evil_log(tmp_path: Path) -> Path:
-    """The hand-limit sample with a player, a discarded card and the match id crafted."""
+    """The hand-limit sample with a player, a discarded card and the match id crafted, and
+    crafted text in the header's generator and the ruleset's free-text edition."""
     lines = []
     for raw in (WOW / "illegal-hand-limit.jsonl").read_bytes().splitlines():
-        lines.append(orjson.dumps(_renamed(orjson.loads(raw))).decode())
+        data = _renamed(orjson.loads(raw))
+        assert isinstance(data, dict)
+        if "generator" in data:
+            data["generator"] = EVIL_GENERATOR
+        event = data.get("event", {})
+        if event.get("type") == "match_started":
+            event["ruleset"]["cr_version"] = EVIL_EDITION
+        lines.append(orjson.dumps(data).decode())
     path = tmp_path / "evil.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -136,6 +146,9 @@ def test_html_escapes_everything_from_the_log(evil_log: Path) -> None:
         assert raw not in out, raw
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out
     assert "&lt;img src=x onerror=alert(2)&gt;" in out
+    assert "<iframe" not in out
+    assert "<b onmouseover" not in out
+    assert "&lt;iframe src=javascript:alert(4)&gt;" in out
     assert "WOW-END-4" in out
 
 
@@ -143,8 +156,9 @@ def test_markdown_escapes_everything_from_the_log(evil_log: Path) -> None:
     code, out, _ = _run("report", str(evil_log))
     assert code == 1
     prose = _outside_fences(out)
-    for raw in ("<script", "<img", "<svg"):
+    for raw in ("<script", "<img", "<svg", "<iframe", "<b "):
         assert raw not in prose, raw
+    assert "&lt;iframe src=javascript:alert(4)&gt;\\|# g" in prose
     assert "&lt;script&gt;alert(1)&lt;/script&gt;\\*ana\\*\\_x\\_\\[l\\](u)\\|" in prose
     assert "\\[m\\](javascript:x)" in prose
     assert "[m](javascript" not in prose

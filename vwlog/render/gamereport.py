@@ -310,12 +310,14 @@ def game_report_html(report: GameReport, verdict: ValidationReport | None = None
     parts.append(f'<p class="verdict"><strong>{e(verdict_word(judged, "document"))}</strong></p>')
     if verdict is not None:
         parts.append(_html_rests(verdict))
-    rows = [
-        [e(_("Game")), e(f"{game.name} ({game.id})")],
-        [e(_("Match id")), e(report.match_id)],
-        [e(_("Players")), e(", ".join(game.summary(report.final).players))],
-        [e(_("Result")), e(_result(report))],
-    ]
+    rows = [[e(_("Game")), e(f"{game.name} ({game.id})")], [e(_("Match id")), e(report.match_id)]]
+    header = report.header
+    if header is not None and header.created:
+        rows.append([e(_("Created")), e(header.created)])
+    if header is not None and header.generator:
+        rows.append([e(_("Written by")), e(header.generator)])
+    rows.append([e(_("Players")), e(", ".join(game.summary(report.final).players))])
+    rows.append([e(_("Result")), e(_result(report))])
     parts += [f"<h2>{e(_('Match'))}</h2>", _html_table(["", ""], rows), _html_ruleset(report)]
     integrity = [[e(k), e(v)] for k, v in integrity_rows(report.integrity)]
     parts += [f"<h2>{e(_('Integrity'))}</h2>", _html_table(["", ""], integrity)]
