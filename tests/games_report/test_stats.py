@@ -52,6 +52,11 @@ def _wow_counts(events: list[dict[str, Any]]) -> dict[str, Any]:
         "windows": kinds["priority_window_opened"],
         "passes": kinds["priority_passed"],
         "most_passes_in_a_window": most,
+        "passes_per_window": (
+            round(kinds["priority_passed"] / kinds["priority_window_opened"], 2)
+            if kinds["priority_window_opened"]
+            else None
+        ),
         "links": kinds["link_added"],
         "hand_limit_discards": len(discards),
         "cards_discarded": sum(len(e["cards"]) for e in discards),
@@ -95,6 +100,14 @@ def test_each_match_and_the_corpus_against_the_records(folder: Path, counts: Any
             if "total" in figure:
                 assert figure["total"] == sum(values), key
             assert figure["most"] == max(values), key
+
+
+def test_wow_passes_per_window_over_all_matches() -> None:
+    code, out, _ = _run("stats", "--format", "json", str(WOW))
+    assert code == 0
+    kinds = Counter(e["type"] for p in WOW.glob("*.jsonl") for e in _events(p))
+    want = round(kinds["priority_passed"] / kinds["priority_window_opened"], 2)
+    assert json.loads(out)["figures"]["passes_per_window"] == {"total": want}
 
 
 def test_wow_words_and_the_text_table() -> None:

@@ -142,7 +142,10 @@ class Figure(NamedTuple):
     kind: str = "count"
     """``count``: a number, summed over the matches (with its mean per match and its most);
     ``most``: a number, the largest over the matches; ``word``: a value (a player), counted by
-    how many matches have it."""
+    how many matches have it; ``ratio``: one count over another (`of`), per match and over the
+    matches' totals."""
+    of: tuple[str, ...] = ()
+    """For a ratio: the keys of the two counts it divides."""
 
 
 class Stats(Protocol):

@@ -56,6 +56,10 @@ def game_stats_text(c: GameCorpus, *, per_match: bool = False) -> str:
                 f"{_('none') if v == 'null' else term(v)} {n}" for v, n in t["values"].items()
             )
             words.append(f"{_(f.label)}: {said}")
+        elif f.kind == "ratio":
+            rows.append(
+                [_(f.label), _number(t["total"]) if t["total"] is not None else "-", "", ""]
+            )
         elif f.kind == "most":
             rows.append([_(f.label), "", "", _number(t["most"])])
         else:

@@ -84,6 +84,10 @@ class GameCorpus:
                 counted = Counter("null" if v is None else str(v) for v in values)
                 out[f.key] = {"values": dict(sorted(counted.items()))}
                 continue
+            if f.kind == "ratio":
+                num, den = (sum(m.figures.get(k) or 0 for m in self.matches) for k in f.of)
+                out[f.key] = {"total": round(num / den, 2) if den else None}
+                continue
             numbers = [v for v in values if isinstance(v, int | float)]
             most = max(numbers, default=0)
             if f.kind == "most":
@@ -111,6 +115,7 @@ class _Measuring(BaseVisitor[tuple[int, int, dict[str, Any]]]):
 
     def __init__(self, stats: Stats) -> None:
         self.measure = stats.measure()
+        self.ratios = [f for f in stats.FIGURES if f.kind == "ratio"]
         self.events = 0
         self.violations = 0
 
@@ -121,6 +126,9 @@ class _Measuring(BaseVisitor[tuple[int, int, dict[str, Any]]]):
 
     def result(self) -> tuple[int, int, dict[str, Any]]:
         figures: dict[str, Any] = self.measure.result()
+        for f in self.ratios:
+            num, den = (figures.get(k) or 0 for k in f.of)
+            figures[f.key] = round(num / den, 2) if den else None
         return self.events, self.violations, figures
 
 

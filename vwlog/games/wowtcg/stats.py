@@ -25,6 +25,7 @@ FIGURES: Final = (
     Figure("turns_skipped", "turns skipped"),
     Figure("windows", "priority windows"),
     Figure("passes", "priority passes"),
+    Figure("passes_per_window", "passes per priority window", "ratio", ("passes", "windows")),
     Figure("most_passes_in_a_window", "most passes in one window", "most"),
     Figure("links", "links added to the chain"),
     Figure("links_resolved", "links resolved"),
@@ -62,7 +63,9 @@ class _Measure:
     """One match's figures, folded event by event."""
 
     def __init__(self) -> None:
-        self.figures: dict[str, Any] = {f.key: (None if f.kind == "word" else 0) for f in FIGURES}
+        self.figures: dict[str, Any] = {
+            f.key: (None if f.kind == "word" else 0) for f in FIGURES if f.kind != "ratio"
+        }
         self.window = 0
 
     def visit(self, event: Any, before: Board, after: Board) -> None:
