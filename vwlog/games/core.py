@@ -159,7 +159,7 @@ class Stats(Protocol):
     def measure(self) -> Any:
         """A fresh measure of one match: ``visit(event, before, after)`` for every event the
         replay folds, then ``result()``: the match's figures by `Figure.key` (``None``: a word
-        no match has yet)."""
+        the match has none of; a ratio is computed from its two counts, not measured)."""
         ...
 
 
