@@ -64,3 +64,17 @@ def test_every_listed_decision_reads_back_and_is_legal() -> None:
             for line in said:
                 assert decisions.check(rs, s, decisions.parse(rs, s, line)[0]) == ()
         s = evolve(s, e)
+
+
+def test_every_mutation_of_a_generated_record_is_cited_at_its_event() -> None:
+    from vwlog.games.minis.mutate import mutations
+
+    kinds: set[str] = set()
+    for seed in (0, 5):
+        events = generate(seed, rounds=1, players=3 if seed else 2)
+        for m in mutations(events):
+            found = cited(m.events)
+            assert found, (seed, m.kind, m.seq)
+            assert found[0][1] == m.seq, (seed, m.kind, m.seq, found[0])
+            kinds.add(m.kind)
+    assert kinds == {"drop", "player", "swap", "value"}

@@ -43,7 +43,7 @@ def violation(
     )
 
 
-def _one(rule: str, template: str, /, **params: Any) -> V:
+def wrong(rule: str, template: str, /, **params: Any) -> V:
     return (violation(rule, template, **params),)
 
 
@@ -56,11 +56,11 @@ def declared(rs: MinisRuleset, s: Board, e: ev.Declared) -> V:
     rule = "MIN-PHS-2" if leader else "MIN-PHS-1"
     if s.phase != "STRATEGIC":
         if leader:
-            return _one(rule, "a Leader's Stratagems are declared only in the Strategic Phase")
-        return _one(rule, "{model} declares in the Strategic Phase only", model=e.model)
+            return wrong(rule, "a Leader's Stratagems are declared only in the Strategic Phase")
+        return wrong(rule, "{model} declares in the Strategic Phase only", model=e.model)
     m = s.models[e.model]
     if m.owner != e.player:
-        return _one(
+        return wrong(
             rule,
             "{model} is {owner}'s, not {player}'s",
             model=e.model,
@@ -68,7 +68,7 @@ def declared(rs: MinisRuleset, s: Board, e: ev.Declared) -> V:
             player=e.player,
         )
     if rs.strategic_declarers == "ACTIVE_PLAYER_MODELS" and m.owner != s.active:
-        return _one(
+        return wrong(
             "MIN-PHS-1",
             "only the Active Player {active}'s models declare in his Strategic Phase",
             flag="strategic_declarers",
@@ -76,11 +76,11 @@ def declared(rs: MinisRuleset, s: Board, e: ev.Declared) -> V:
         )
     if leader:
         if not m.leader or e.name not in m.stratagems:
-            return _one(
+            return wrong(
                 rule, "{model} is no Leader with the Stratagem {name}", model=e.model, name=e.name
             )
         if rs.leader_stratagem_phase == "OWN" and m.owner != s.active:
-            return _one(
+            return wrong(
                 rule,
                 "{model}'s Stratagems are declared in {owner}'s own Strategic Phase",
                 flag="leader_stratagem_phase",
@@ -89,31 +89,31 @@ def declared(rs: MinisRuleset, s: Board, e: ev.Declared) -> V:
             )
         return ()
     if e.name not in getattr(m, _KINDS[e.kind]):
-        return _one(rule, "{model} has no {name} to declare", model=e.model, name=e.name)
+        return wrong(rule, "{model} has no {name} to declare", model=e.model, name=e.name)
     return ()
 
 
 def activated(rs: MinisRuleset, s: Board, e: ev.ModelActivated) -> V:
     """MIN-PHS-4, -5, MIN-ACT-1, -2: the Active Player activates one of his models with AP."""
     if s.phase != "TACTICAL":
-        return _one("MIN-PHS-4", "models are activated in the Tactical Phase")
+        return wrong("MIN-PHS-4", "models are activated in the Tactical Phase")
     if s.sequence is not None:
-        return _one(
+        return wrong(
             "MIN-ACT-1", "the Activation Sequence of {model} has not ended", model=s.sequence.model
         )
     if e.player != s.active:
-        return _one(
+        return wrong(
             "MIN-PHS-4", "only the Active Player {active} activates models", active=s.active
         )
     m = s.models[e.model]
     if m.owner != e.player:
-        return _one("MIN-PHS-4", "{model} is {owner}'s model", model=e.model, owner=m.owner)
+        return wrong("MIN-PHS-4", "{model} is {owner}'s model", model=e.model, owner=m.owner)
     if s.stopped:
-        return _one("MIN-PHS-5", "{player} stopped: the Tactical Phase is over", player=e.player)
+        return wrong("MIN-PHS-5", "{player} stopped: the Tactical Phase is over", player=e.player)
     if m.ap < 1:
-        return _one("MIN-ACT-2", "{model} has no Activation Point left", model=e.model)
+        return wrong("MIN-ACT-2", "{model} has no Activation Point left", model=e.model)
     if rs.activations_per_turn == "ONCE" and e.model in s.activated:
-        return _one(
+        return wrong(
             "MIN-PHS-5",
             "{model} was activated this turn: it is not eligible again",
             flag="activations_per_turn",
@@ -125,18 +125,18 @@ def activated(rs: MinisRuleset, s: Board, e: ev.ModelActivated) -> V:
 def stopped(s: Board, e: ev.TacticalStopped) -> V:
     """MIN-PHS-5: the Active Player stops in the Tactical Phase, between Sequences."""
     if s.phase != "TACTICAL" or s.stopped:
-        return _one("MIN-PHS-5", "only the Tactical Phase is stopped, once")
+        return wrong("MIN-PHS-5", "only the Tactical Phase is stopped, once")
     if s.sequence is not None:
-        return _one(
+        return wrong(
             "MIN-ACT-1", "the Activation Sequence of {model} has not ended", model=s.sequence.model
         )
     if e.player != s.active:
-        return _one("MIN-PHS-5", "only the Active Player {active} stops", active=s.active)
+        return wrong("MIN-PHS-5", "only the Active Player {active} stops", active=s.active)
     return ()
 
 
 def _no_sequence(rule: str) -> V:
-    return _one(rule, "no model is activated")
+    return wrong(rule, "no model is activated")
 
 
 def movement(rs: MinisRuleset, s: Board, e: ev.MovementDeclared) -> V:
@@ -145,11 +145,11 @@ def movement(rs: MinisRuleset, s: Board, e: ev.MovementDeclared) -> V:
     if q is None:
         return _no_sequence("MIN-ACT-1")
     if q.step != "MOVE":
-        return _one("MIN-ACT-1", "the Movement Step of {model} is over", model=q.model)
+        return wrong("MIN-ACT-1", "the Movement Step of {model} is over", model=q.model)
     if e.player != s.active or e.model != q.model:
-        return _one("MIN-ACT-3", "only the activated model {model} moves", model=q.model)
+        return wrong("MIN-ACT-3", "only the activated model {model} moves", model=q.model)
     if e.kind == "NONE" and rs.movement_required == "MUST_DECLARE":
-        return _one(
+        return wrong(
             "MIN-ACT-3",
             "{model} declares Normal or Special Movement",
             flag="movement_required",
@@ -158,7 +158,7 @@ def movement(rs: MinisRuleset, s: Board, e: ev.MovementDeclared) -> V:
     skills = s.models[e.model].skills
     for skill in e.skills:
         if skill not in skills:
-            return _one("MIN-ACT-3", "{model} has no Skill {skill}", model=e.model, skill=skill)
+            return wrong("MIN-ACT-3", "{model} has no Skill {skill}", model=e.model, skill=skill)
     return ()
 
 
@@ -167,13 +167,13 @@ def crouched(s: Board, e: ev.CrouchedChanged) -> V:
     Movement only."""
     q = s.sequence
     if q is None or q.step not in ("MOVE", "MOVED") or e.model != q.model or q.reacted:
-        return _one(
+        return wrong(
             "MIN-ACT-4",
             "{model} enters or leaves Crouched only at the start or end of its Movement",
             model=e.model,
         )
     if s.models[e.model].owner != e.player:
-        return _one("MIN-ACT-4", "{model} is not {player}'s", model=e.model, player=e.player)
+        return wrong("MIN-ACT-4", "{model} is not {player}'s", model=e.model, player=e.player)
     return ()
 
 
@@ -181,13 +181,13 @@ def _reacting(s: Board, q: Sequence, player: str, model: str) -> V:
     """What every Reaction needs: a Reactive player's own model with an AP, not yet reacted."""
     m = s.models[model]
     if player not in s.reactive:
-        return _one("MIN-ACT-5", "{player} is not a Reactive Player", player=player)
+        return wrong("MIN-ACT-5", "{player} is not a Reactive Player", player=player)
     if m.owner != player:
-        return _one("MIN-ACT-5", "{model} is not {player}'s", model=model, player=player)
+        return wrong("MIN-ACT-5", "{model} is not {player}'s", model=model, player=player)
     if model in q.reacted:
-        return _one("MIN-REA-5", "{model} has declared its Reaction in this Sequence", model=model)
+        return wrong("MIN-REA-5", "{model} has declared its Reaction in this Sequence", model=model)
     if m.ap < 1:
-        return _one("MIN-REA-1", "{model} has no Activation Point to react with", model=model)
+        return wrong("MIN-REA-1", "{model} has no Activation Point to react with", model=model)
     return ()
 
 
@@ -196,7 +196,7 @@ def aoo(s: Board, e: ev.AoODeclared) -> V:
     model, by a model that has not reacted and has an AP."""
     q = s.sequence
     if q is None or q.step != "MOVED":
-        return _one(
+        return wrong(
             "MIN-REA-4",
             "an Attack of Opportunity is declared during the activated model's Movement",
         )
@@ -204,13 +204,13 @@ def aoo(s: Board, e: ev.AoODeclared) -> V:
     if found:
         return found
     if e.target != q.model:
-        return _one(
+        return wrong(
             "MIN-REA-4",
             "an Attack of Opportunity attacks the activated model {model}",
             model=q.model,
         )
     if e.ranged and e.approaching is False:
-        return _one(
+        return wrong(
             "MIN-REA-6",
             "a Ranged Attack of Opportunity is declared while {model} still approaches",
             model=q.model,
@@ -222,18 +222,18 @@ def reactions(rs: MinisRuleset, s: Board, e: ev.ReactionsDeclared) -> V:
     """MIN-ACT-5, -6, MIN-REA-1, -2, -3, -5: a Reactive Player's Reactions, in the Reaction Step."""
     q = s.sequence
     if q is None or q.step not in ("MOVED", "REACT"):
-        return _one(
+        return wrong(
             "MIN-ACT-1", "Reactions are declared in the Reaction Step, after the Movement Step"
         )
     if e.player not in s.reactive:
-        return _one("MIN-ACT-5", "{player} is not a Reactive Player", player=e.player)
+        return wrong("MIN-ACT-5", "{player} is not a Reactive Player", player=e.player)
     if e.player in q.declared:
-        return _one(
+        return wrong(
             "MIN-ACT-5", "{player} has declared his Reactions in this Sequence", player=e.player
         )
     nxt = reactor(rs, s, q)
     if rs.reaction_declaration_order == "SEAT_ORDER_FROM_ACTIVE" and nxt != e.player:
-        return _one(
+        return wrong(
             "MIN-ACT-5",
             "{player} declares after {before}",
             flag="reaction_declaration_order",
@@ -244,7 +244,7 @@ def reactions(rs: MinisRuleset, s: Board, e: ev.ReactionsDeclared) -> V:
     for r in e.reactions:
         found = _reacting(s, q, e.player, r.model)
         if not found and r.model in seen:
-            found = _one("MIN-REA-5", "{model} reacts once in a Sequence", model=r.model)
+            found = wrong("MIN-REA-5", "{model} reacts once in a Sequence", model=r.model)
         seen.add(r.model)
         if not found:
             found = _reaction(s, q, r)
@@ -256,19 +256,19 @@ def reactions(rs: MinisRuleset, s: Board, e: ev.ReactionsDeclared) -> V:
 def _reaction(s: Board, q: Sequence, r: ev.Reaction) -> V:
     action = r.action.upper()
     if r.kind != "NORMAL":
-        return _one("MIN-REA-2", "a Reaction is a Normal Action, not {action}", action=r.action)
+        return wrong("MIN-REA-2", "a Reaction is a Normal Action, not {action}", action=r.action)
     if ev.is_attack(action) and r.target not in (None, q.model):
-        return _one(
+        return wrong(
             "MIN-ACT-6", "a Reaction Attack targets only the activated model {model}", model=q.model
         )
     if r.by_awareness:
         if action != "DODGE":
-            return _one("MIN-REA-3", "only a Dodge reacts by Awareness without line of sight")
+            return wrong("MIN-REA-3", "only a Dodge reacts by Awareness without line of sight")
         if not s.models[r.model].awareness:
-            return _one("MIN-REA-3", "{model} has no Awareness", model=r.model)
+            return wrong("MIN-REA-3", "{model} has no Awareness", model=r.model)
         return ()
     if not r.los:
-        return _one(
+        return wrong(
             "MIN-REA-3",
             "{model} has no line of sight to {target} (as the log claims)",
             model=r.model,
@@ -284,10 +284,10 @@ def action(s: Board, e: ev.ActionDeclared) -> V:
         return _no_sequence("MIN-ACT-1")
     if q.step != "ACTION":
         if q.step == "RESOLUTION":
-            return _one("MIN-ACT-7", "{model} has declared its Action", model=q.model)
-        return _one("MIN-ACT-1", "the Reaction Step comes before the Action Step")
+            return wrong("MIN-ACT-7", "{model} has declared its Action", model=q.model)
+        return wrong("MIN-ACT-1", "the Reaction Step comes before the Action Step")
     if e.player != s.active or e.model != q.model:
-        return _one(
+        return wrong(
             "MIN-ACT-7", "only the activated model {model} declares the Action", model=q.model
         )
     return ()
@@ -299,27 +299,27 @@ def changed(rs: MinisRuleset, s: Board, e: ev.ReactionChanged) -> V:
     q = s.sequence
     rule = "MIN-REA-7"
     if q is None or q.step != "RESOLUTION" or not q.fresh:
-        return _one(rule, "a Reaction changes only right after the Action Step")
+        return wrong(rule, "a Reaction changes only right after the Action Step")
     if e.player not in s.reactive or s.models[e.model].owner != e.player:
-        return _one(
+        return wrong(
             rule,
             "{model} is not a Reactive Player's model of {player}",
             model=e.model,
             player=e.player,
         )
     if q.reacted.get(e.model) not in ("DODGE", "PERCEIVE"):
-        return _one(rule, "{model} did not react with Dodge or Perceive", model=e.model)
+        return wrong(rule, "{model} did not react with Dodge or Perceive", model=e.model)
     if not ev.is_attack(q.action or ""):
-        return _one(rule, "{model} does not attack", model=q.model)
+        return wrong(rule, "{model} does not attack", model=q.model)
     if not e.los:
-        return _one(
+        return wrong(
             rule,
             "{model} has no line of sight to {target} (as the log claims)",
             model=e.model,
             target=q.model,
         )
     if rs.declaration_change_cost == "ONE_AP" and s.models[e.model].ap < 1:
-        return _one(
+        return wrong(
             rule,
             "{model} has no Activation Point to change its Reaction",
             flag="declaration_change_cost",
@@ -330,7 +330,7 @@ def changed(rs: MinisRuleset, s: Board, e: ev.ReactionChanged) -> V:
 
 def _dice(e: ev.Roll) -> V:
     if len(e.results) != e.dice or any(not 1 <= r <= e.sides for r in e.results):
-        return _one(
+        return wrong(
             "MIN-ACT-8",
             "{dice} dice of {sides} sides do not show {results}",
             dice=e.dice,
@@ -345,32 +345,32 @@ def roll(s: Board, e: ev.Roll) -> V:
     in the order of the Resolution."""
     q = s.sequence
     if q is None or q.step != "RESOLUTION":
-        return _one("MIN-ACT-8", "rolls are made in the Resolution Step")
+        return wrong("MIN-ACT-8", "rolls are made in the Resolution Step")
     if s.models[e.model].owner != e.player:
-        return _one(
+        return wrong(
             "MIN-ACT-8", "{model} is not {player}'s to roll for", model=e.model, player=e.player
         )
     if e.model not in q.involved:
-        return _one("MIN-ACT-8", "{model} takes no part in this Sequence", model=e.model)
+        return wrong("MIN-ACT-8", "{model} takes no part in this Sequence", model=e.model)
     found = _dice(e)
     if found:
         return found
     if q.wounded:
-        return _one("MIN-RES-1", "Wounds are applied last: no roll follows them")
+        return wrong("MIN-RES-1", "Wounds are applied last: no roll follows them")
     later = {"DAMAGE", "PREVENTION"} & set(q.purposes)
     confronted = "CONFRONTATION" in q.purposes
     if q.ranged_aoo and q.melee and not confronted and e.purpose in ("DAMAGE", "PREVENTION"):
-        return _one(
+        return wrong(
             "MIN-REA-6",
             "a Melee Attack against a Ranged Attack of Opportunity starts a Confrontation: "
             "its rolls come first",
         )
     if e.purpose == "CONFRONTATION" and later:
-        return _one("MIN-RES-1", "Confrontation rolls come before Damage and prevention rolls")
+        return wrong("MIN-RES-1", "Confrontation rolls come before Damage and prevention rolls")
     if e.purpose == "DAMAGE" and e.model not in q.scored:
-        return _one("MIN-RES-1", "{model} scored no Hits: it makes no Damage roll", model=e.model)
+        return wrong("MIN-RES-1", "{model} scored no Hits: it makes no Damage roll", model=e.model)
     if e.purpose == "PREVENTION" and e.model not in q.hit:
-        return _one(
+        return wrong(
             "MIN-RES-1", "{model} received no Hits: it makes no prevention roll", model=e.model
         )
     return ()
@@ -380,9 +380,9 @@ def ordered(s: Board, e: ev.ResolutionOrdered) -> V:
     """MIN-RES-2: the Active Player orders simultaneous conflicts, in the Resolution Step."""
     q = s.sequence
     if q is None or q.step != "RESOLUTION":
-        return _one("MIN-RES-2", "conflicts are ordered in the Resolution Step")
+        return wrong("MIN-RES-2", "conflicts are ordered in the Resolution Step")
     if e.player != s.active:
-        return _one(
+        return wrong(
             "MIN-RES-2",
             "the Active Player {active} orders the conflicts, not {player}",
             active=s.active,

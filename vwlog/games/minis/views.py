@@ -306,5 +306,5 @@ def board_lines(state: Board) -> list[Msg]:
             )
         )
     if b["claims"]:
-        lines.append(msg("{n} geometric claims taken as logged", n=len(b["claims"])))
+        lines.append(msg("geometric claims taken as logged: {n}", n=len(b["claims"])))
     return lines
