@@ -184,3 +184,37 @@ def test_every_opportunity_is_a_fork_point_a_policy_plays_on(
     refused = runner.invoke(main, ["fork", str(SAMPLE), "--at", "6", "-o", str(tmp_path / "x")])
     assert refused.exit_code == 2
     assert "is not a fork point" in _one_error_line(refused)
+
+
+def test_a_rebase_replays_the_parents_decisions_with_the_computed_consequences(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    store = ["--store", str(tmp_path / "club.db")]
+    assert runner.invoke(main, [*store, "import", "-q", str(SAMPLE)]).exit_code == 0
+    assert runner.invoke(
+        main, [*store, "fork", "legal_two_battlefields", "--at", "5", "--name", "same"]
+    ).exit_code == 0  # fmt: skip
+    rebased = runner.invoke(main, [*store, "rebase", "legal_two_battlefields~same"])
+    assert rebased.exit_code == 0, rebased.stderr
+    assert rebased.stdout == (
+        "legal_two_battlefields~same: re-applied 8 of 8 parent decisions "
+        "(24 events appended; head seq 30)\n"
+    )
+    out = tmp_path / "same.jsonl"
+    exported = runner.invoke(
+        main, [*store, "export", "legal_two_battlefields~same", "-o", str(out)]
+    )
+    assert exported.exit_code == 0, exported.stderr
+    events = _events(out)
+    assert events[5]["type"] == "match_forked"
+    assert events[6:] == _events(SAMPLE)[5:]  # the parent's, resolutions and Resolutions alike
+    # a decision the fork made first breaks the parent's next: the rebase stops there, citing it
+    assert runner.invoke(
+        main, [*store, "fork", "legal_two_battlefields", "--at", "16", "--name", "bow"]
+    ).exit_code == 0  # fmt: skip
+    assert runner.invoke(
+        main, [*store, "play", "legal_two_battlefields~bow", "act k1 bow from d2 on a2"]
+    ).exit_code == 0  # fmt: skip
+    stopped = runner.invoke(main, [*store, "rebase", "legal_two_battlefields~bow"])
+    assert stopped.exit_code == 1
+    assert "L5R-CMB-2 the opportunity is p1's, not p2's" in stopped.stdout
