@@ -282,3 +282,15 @@ def test_play_on_a_game_without_decisions_is_refused_in_one_line(tmp_path: Path)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"Error: play is not available for game {game}\n"
     assert copy.read_bytes() == log.read_bytes()
+
+
+def test_rebase_stops_at_a_parent_decision_the_fork_makes_illegal(
+    runner: CliRunner, store: str
+) -> None:
+    fork = _fork(runner, store, 11)
+    assert _stored(runner, store, "play", fork, "resource r1.1").exit_code == 0  # a card less
+    done = _stored(runner, store, "rebase", fork, "--format", "json")
+    assert done.exit_code == 1
+    broken = json.loads(done.stdout)["broken"]
+    assert (broken["parent_seq"], broken["player"], broken["rules"]) == (27, "ana", ["WOW-END-4"])
+    assert broken["description"] == "ana discards down to the maximum hand size: c1, c2"

@@ -256,7 +256,7 @@ class _Replayer:
                 parent_seq=record.seq,
                 fork_seq=self.head_seq + len(self.events) + 1,
                 event_type=event_type(event),
-                player=acting_player(event),
+                player=acting_player(event) or getattr(event, "player", None),
                 description=self._said(event),
                 violations=violations,
                 withdrawn=tuple(self.pending),
