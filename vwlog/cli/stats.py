@@ -385,7 +385,7 @@ def stats(
         "--rebuild": again,
         "--player/--faction/--ruleset-id/--since/--event": filters.active,
     }
-    if logs and _other_game(ctx, logs, output_format, asked, per_match=per_match):
+    if logs and not again and _other_game(ctx, logs, output_format, asked, per_match=per_match):
         return
     sink = ParquetStats(parquet_dir) if parquet_dir is not None else None
     corpus, kept, unreadable = _measured(
