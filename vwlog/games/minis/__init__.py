@@ -47,21 +47,7 @@ def fold(s: Board, e: Any, found: tuple[Violation, ...]) -> tuple[Board, tuple[V
 def locate(found: Violation, s: Board) -> Violation:
     """``found`` with the turn (counted over the match), the phase and the Activation
     Sequence's step (``MOVEMENT``, ``REACTION``, ``ACTION``, ``RESOLUTION``)."""
-    q = s.sequence
-    return found.located(
-        turn=s.turns or None, phase=s.phase, step=STEPS.get(q.step) if q is not None else None
-    )
-
-
-STEPS: Final = {
-    "MOVE": "MOVEMENT",
-    "MOVED": "MOVEMENT",
-    "REACT": "REACTION",
-    "ACTION": "ACTION",
-    "RESOLUTION": "RESOLUTION",
-}
-"""A Sequence's step as a verdict names it (the board's ``MOVED``: after the Movement's
-declaration, where an Attack of Opportunity may come)."""
+    return found.located(turn=s.turns or None, phase=s.phase, step=s.step)
 
 
 def summary(s: Board) -> MatchSummary:

@@ -18,6 +18,16 @@ from typing import Any
 from vwlog.games.minis import events as ev
 from vwlog.games.minis.ruleset import MinisRuleset
 
+STEPS = {
+    "MOVE": "MOVEMENT",
+    "MOVED": "MOVEMENT",
+    "REACT": "REACTION",
+    "ACTION": "ACTION",
+    "RESOLUTION": "RESOLUTION",
+}
+"""A Sequence's step as a verdict names it (``MOVED``: after the Movement's declaration, where
+an Attack of Opportunity may come)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Model:
@@ -112,6 +122,13 @@ class Board:
     winner: str | None = None
     claims: tuple[Claim, ...] = ()
     rolls: int = 0
+
+    @property
+    def step(self) -> str | None:
+        """The Activation Sequence's step as the seed names it (``MOVEMENT``, ``REACTION``,
+        ``ACTION``, ``RESOLUTION``; ``None`` outside a Sequence)."""
+        q = self.sequence
+        return STEPS.get(q.step) if q is not None else None
 
     def owner(self, model: str) -> str | None:
         """The player controlling ``model`` (``None``: no such model)."""
