@@ -163,6 +163,7 @@ def test_ids_with_spaces_and_a_named_player_read_back() -> None:
     board = Board()
     for e in events:
         board = evolve(board, e)
+    board = Writer(board=board).auto().board  # to the next decision the script awaits
     rs = events[0].ruleset
     other = next(p for p in board.players if p != board.holder)
     for d in (
@@ -172,3 +173,21 @@ def test_ids_with_spaces_and_a_named_player_read_back() -> None:
         ev.Conceded(player=other),
     ):
         assert DECISIONS.parse(rs, board, line(board, d)) == [d], line(board, d)
+
+
+def test_where_consequences_are_owed_the_rules_act_before_the_decision() -> None:
+    events = generate(3, turns=1)  # ends between turns
+    board = Board()
+    for e in events:
+        board = evolve(board, e)
+    rs = events[0].ruleset
+    assert owed(rs, board).player is None
+    (passed,) = DECISIONS.parse(rs, board, "pass")
+    ahead = Writer(board=board).auto()
+    assert ahead.board.holder is not None
+    assert passed == ev.PriorityPassed(player=ahead.board.holder)
+    assert DECISIONS.check(rs, board, passed) == ()
+    _, played = DECISIONS.play(rs, board, passed)
+    assert played[: len(ahead.events)] == ahead.events
+    assert played[len(ahead.events)] == passed
+    assert judged([*events, *played]) == []

@@ -294,3 +294,21 @@ def test_rebase_stops_at_a_parent_decision_the_fork_makes_illegal(
     broken = json.loads(done.stdout)["broken"]
     assert (broken["parent_seq"], broken["player"], broken["rules"]) == (27, "ana", ["WOW-END-4"])
     assert broken["description"] == "ana discards down to the maximum hand size: c1, c2"
+
+
+def test_a_record_that_stops_before_the_consequences_is_played_on_after_them(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(HAND.read_text().splitlines(keepends=True)[:32]))  # to seq 31
+    assert _run(runner, "next", str(cut)).stdout.endswith("(the rules act next)\n")
+    done = _run(runner, "play", str(cut), "inspire footman by kaldel-2", "pass")
+    assert done.stdout == f"{cut}: 2 decisions, 5 events appended; head seq 36\n"
+    assert [e["type"] for e in _events(cut)[31:]] == [
+        "step_started",  # the rules act first, up to the moment to Inspire
+        "cards_readied",
+        "inspire_readied",
+        "priority_window_opened",  # the pass declines a second Inspire (kaldel-1 is unused)
+        "priority_passed",
+    ]
+    _clean(runner, cut)

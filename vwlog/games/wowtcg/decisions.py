@@ -63,28 +63,37 @@ def _inspiring(ruleset: WowRuleset, state: Board) -> bool:
     return awaits(ruleset, state) is not None
 
 
-def _declined(ruleset: WowRuleset, state: Board, decision: Any) -> tuple[Board, list[Any]]:
-    """Where ``decision`` is taken at the moment to Inspire and is no Inspire (nor a
-    concession), the Inspire is declined: the board after the consequences up to the
-    decision the script awaits next, and those consequences."""
-    if isinstance(decision, ev.InspireReadied | ev.Conceded) or not _inspiring(ruleset, state):
+def _before(ruleset: WowRuleset, state: Board, decision: Any) -> tuple[Board, list[Any]]:
+    """The board where ``decision`` is judged, and the consequences that come before it:
+    where the script owes consequences (a record that stops before them, the moment to
+    Inspire), the rules act first, up to the decision the script awaits next, or to the
+    moment to Inspire for an Inspire; a concession, and a decision where one is awaited, are
+    judged where they are. So a decision other than an Inspire at the moment to Inspire
+    declines it."""
+    if isinstance(decision, ev.Conceded) or owed(ruleset, state).player is not None:
         return state, []
-    w = Writer(board=state).auto(CONSEQUENCE_LIMIT)
+    inspire = isinstance(decision, ev.InspireReadied)
+    w = Writer(board=state).auto(
+        CONSEQUENCE_LIMIT, stop=(lambda b: _inspiring(ruleset, b)) if inspire else None
+    )
     return w.board, w.events
+
+
+def _judged(ruleset: WowRuleset, state: Board, decision: Any) -> tuple[Any, ...]:
+    """The rules ``decision`` breaks where the board stands, as the judge of a log finds them."""
+    return judge(ruleset, state, expect(ruleset, state), decision)
 
 
 def check(ruleset: WowRuleset, state: Board, decision: Any) -> tuple[Any, ...]:
     """The rules ``decision`` breaks on board ``state`` (none: it is legal), as the judge of a
-    log finds them; at the moment to Inspire, another decision is judged where the script
-    awaits it."""
-    state = _declined(ruleset, state, decision)[0]
-    return judge(ruleset, state, expect(ruleset, state), decision)
+    log finds them, where the script awaits it (`_before`: after the consequences owed)."""
+    return _judged(ruleset, _before(ruleset, state, decision)[0], decision)
 
 
 def play(ruleset: WowRuleset, state: Board, decision: Any) -> tuple[Board, list[Any]]:
     """Check and apply ``decision``, then the consequences it brings, up to the next decision
-    the script awaits or the next moment to Inspire. At the moment to Inspire, another
-    decision declines it: the consequences up to where that decision is awaited come first.
+    the script awaits or the next moment to Inspire. Where consequences are owed first (at the
+    moment to Inspire, another decision declines it), they come before it (`_before`).
 
     Returns:
         The board at the next decision and the events applied.
@@ -93,8 +102,8 @@ def play(ruleset: WowRuleset, state: Board, decision: Any) -> tuple[Board, list[
         IllegalEventError: the decision breaks rules here (``after``: the consequences that
             would have come before it).
     """
-    state, before = _declined(ruleset, state, decision)
-    violations = judge(ruleset, state, expect(ruleset, state), decision)
+    state, before = _before(ruleset, state, decision)
+    violations = _judged(ruleset, state, decision)
     if violations:
         raise IllegalEventError(None, decision.type, violations, after=len(before))
     w = Writer(board=state).add(decision)
@@ -108,12 +117,17 @@ def whole(ruleset: WowRuleset, state: Board) -> bool:
 
 
 def parse(ruleset: WowRuleset, state: Board, text: str) -> list[Any]:
-    """The decision a line of the notation names on board ``state`` (one a line).
+    """The decision a line of the notation names on board ``state`` (one a line), or on the
+    board the consequences owed first lead to (`_before`).
 
     Raises:
         UsageError: the line cannot be read.
     """
-    return [parse_line(state, text)]
+    decision = parse_line(state, text)
+    ahead = _before(ruleset, state, decision)[0]
+    # where the rules act first, the line names the player, and the new ids, of the board
+    # the decision is taken on
+    return [decision if ahead is state else parse_line(ahead, text)]
 
 
 def syntax() -> str:
@@ -163,7 +177,7 @@ def _inspires(ruleset: WowRuleset, s: Board, player: str) -> list[Any]:
                         cards=tuple(c.id for c in cards),
                         sources=tuple(c.id for c in chosen),
                     )
-                    if not check(ruleset, s, d):
+                    if not _judged(ruleset, s, d):
                         found.append(d)
                     if len(found) >= INSPIRE_LIMIT:
                         return found
@@ -218,7 +232,7 @@ def legal_events(ruleset: WowRuleset, state: Board, player: str, kind: str | Non
         found = _priority(ruleset, state, player)
     else:
         return []
-    return [d for d in found if not check(ruleset, state, d)]
+    return [d for d in found if not _judged(ruleset, state, d)]
 
 
 def legal(
