@@ -61,7 +61,13 @@ class Decisions(Protocol):
 
     def play(self, ruleset: Any, state: Any, decision: Any) -> tuple[Any, list[Any]]:
         """The board after ``decision`` and the consequences it brings, and the events
-        applied, the decision first."""
+        applied: the decision first, unless the rules owed consequences before it (a record
+        that stops before them: they come first).
+
+        Raises:
+            vwlog.model.errors.IllegalEventError: the decision breaks rules (``after``: the
+                events that would have come before it).
+        """
         ...
 
     def whole(self, ruleset: Any, state: Any) -> bool:
@@ -124,8 +130,9 @@ class Awaited:
     player: str | None
     """Whose decision is awaited (``None``: nobody; the match is over or not started)."""
     kind: str | None
-    """setup, supply, deploy, stray, registration, attackers, declare, blockers, blocks,
-    damage, discard or priority."""
+    """The game's word: for Vandaria Wars setup, supply, deploy, stray, registration,
+    attackers, declare, blockers, blocks, damage, discard or priority; for WoW TCG priority,
+    discard or inspire."""
     decisions: tuple[str, ...]
     """Every legal decision, in the notation (a combinatorial choice lists a documented,
     bounded family; see `vwlog.rules.decisions`)."""
