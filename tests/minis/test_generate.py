@@ -78,3 +78,20 @@ def test_every_mutation_of_a_generated_record_is_cited_at_its_event() -> None:
             assert found[0][1] == m.seq, (seed, m.kind, m.seq, found[0])
             kinds.add(m.kind)
     assert kinds == {"drop", "player", "swap", "value"}
+
+
+def test_a_line_that_cannot_be_read_is_one_usage_error() -> None:
+    import pytest
+
+    from vwlog.model.errors import UsageError
+
+    rs, s = MinisRuleset(), Board()
+    for e in generate(2, rounds=1)[:9]:
+        s = evolve(s, e)
+    with pytest.raises(UsageError) as unknown:
+        decisions.parse(rs, s, "frobnicate m1")
+    assert "the verbs are upkeep, declare, activate" in str(unknown.value)
+    with pytest.raises(UsageError) as short:
+        decisions.parse(rs, s, "act m1")
+    assert "it is written act MODEL normal|special ACTION" in str(short.value)
+    assert "\n" not in str(short.value)

@@ -49,6 +49,24 @@ LISTED = 48
 """Most decisions `legal` lists at one position."""
 CONSEQUENCE_LIMIT = 256
 """Most consequences one decision brings."""
+VERBS = (
+    "upkeep",
+    "declare",
+    "activate",
+    "stop",
+    "move",
+    "crouch",
+    "stand",
+    "aoo",
+    "react",
+    "act",
+    "change",
+    "roll",
+    "order",
+    "wounds",
+    "end",
+)
+"""The notation's verbs."""
 SYNTAX = (__doc__ or "").split("::")[1].split("What ``legal``")[0].strip("\n")
 
 
@@ -60,7 +78,11 @@ def syntax() -> str:
 def names(decisions: Iterable[str], state: Board) -> dict[str, str]:
     """What each model the decisions name is: its controller, by id."""
     words = {w.split(":")[0].split(">")[0] for d in decisions for w in d.split()}
-    return {m: f"{state.models[m].owner}'s model" for m in sorted(words) if m in state.models}
+    return {
+        m: str(msg("{owner}'s model", owner=state.models[m].owner))
+        for m in sorted(words)
+        if m in state.models
+    }
 
 
 def named(decision: str, known: Mapping[str, str]) -> str:
@@ -70,8 +92,15 @@ def named(decision: str, known: Mapping[str, str]) -> str:
 
 
 def _fail(text: str) -> UsageError:
+    """The line cannot be read: say how its verb is written (or which verbs there are)."""
+    verb = text.split()[0] if text.split() else ""
+    usage = [line.strip() for line in SYNTAX.splitlines() if f" {verb} " in f" {line} "]
+    if not verb or not usage:
+        return UsageError(
+            msg("cannot read {line!r}: the verbs are {verbs}", line=text, verbs=", ".join(VERBS))
+        )
     return UsageError(
-        msg("cannot read {line!r}: {why}", line=text, why=msg("see the notation of play"))
+        msg("cannot read {line!r}: it is written {usage}", line=text, usage=usage[0].split("  ")[0])
     )
 
 
