@@ -312,3 +312,27 @@ def test_a_record_that_stops_before_the_consequences_is_played_on_after_them(
         "priority_passed",
     ]
     _clean(runner, cut)
+
+
+@pytest.mark.parametrize(
+    "log", [COMBAT, SAMPLES / "extra-turn.jsonl", SAMPLES / "skipped-turns.jsonl"]
+)
+def test_a_fork_at_every_priority_point_plays_on_from_what_next_lists(
+    runner: CliRunner, tmp_path: Path, log: Path
+) -> None:
+    shown = _run(runner, "replay", str(log), "--priority-points", "--format", "json")
+    points = json.loads(shown.stdout)
+    assert len(points) >= 10
+    for point in points:
+        what_if = tmp_path / f"at-{point['seq']}.jsonl"
+        assert (
+            _run(runner, "fork", str(log), "--at", str(point["seq"]), "-o", str(what_if)).exit_code
+            == 0
+        )
+        listed = json.loads(_run(runner, "next", str(what_if), "--format", "json").stdout)
+        assert (listed["player"], listed["kind"]) == (point["player"], "priority")
+        assert listed["decisions"][0] == "pass"
+        last = listed["decisions"][-1]  # a link, a power or a main action
+        done = _run(runner, "play", str(what_if), last, "--auto", "8", "--seed", str(point["seq"]))
+        assert done.exit_code == 0, (point, last, done.stderr)
+        _clean(runner, what_if)
