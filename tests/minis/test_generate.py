@@ -95,3 +95,20 @@ def test_a_line_that_cannot_be_read_is_one_usage_error() -> None:
         decisions.parse(rs, s, "act m1")
     assert "it is written act MODEL normal|special ACTION" in str(short.value)
     assert "\n" not in str(short.value)
+
+
+def test_play_on_a_record_that_stops_before_owed_consequences_applies_them_first() -> None:
+    from tests.minis.logs import B
+
+    rs, s = MinisRuleset(), Board()
+    for e in B[:3]:  # the turn has started; its Strategic Phase is owed
+        s = evolve(s, e)
+    s, played = decisions.play(rs, s, decisions.parse(rs, s, "upkeep")[0])
+    assert [e.type for e in played] == [
+        "phase_started",
+        "phase_started",
+        "ap_allotted",
+        "phase_started",
+    ]
+    assert (s.phase, expect(rs, s).kind) == ("TACTICAL", "activation")
+    assert cited([*B[:3], *played]) == []

@@ -254,16 +254,22 @@ def advance(ruleset: MinisRuleset, state: Board) -> tuple[Board, list[Any]]:
 
 
 def play(ruleset: MinisRuleset, state: Board, decision: Any) -> tuple[Board, list[Any]]:
-    """Check and apply ``decision``, then every consequence it brings (`advance`).
+    """Apply the consequences the rules owe first (a record that stops before them), then
+    check and apply ``decision``, then every consequence it brings (`advance`).
+
+    Returns:
+        The board at the next decision and the events applied, in order.
 
     Raises:
-        IllegalEventError: the decision breaks rules here (its violations, MIN-* ids).
+        IllegalEventError: the decision breaks rules here (its violations, MIN-* ids;
+            ``after``: the owed consequences that would have come before it).
     """
+    state, owed = advance(ruleset, state)
     found = check(ruleset, state, decision)
     if found:
-        raise IllegalEventError(None, str(decision.type), found)
+        raise IllegalEventError(None, str(decision.type), found, after=len(owed))
     state, events = advance(ruleset, evolve(state, decision))
-    return state, [decision, *events]
+    return state, [*owed, decision, *events]
 
 
 def whole(ruleset: MinisRuleset, state: Board) -> bool:
