@@ -27,6 +27,7 @@ from pydantic import TypeAdapter
 from vwlog.events.core import MatchSealed, RecordSigned
 from vwlog.games import GameRules, MatchSummary, RuleEntry
 from vwlog.games.minis import events as ev
+from vwlog.games.minis import stats as _stats
 from vwlog.games.minis.catalog import CATALOG, NOTES, TITLES
 from vwlog.games.minis.checks import violation
 from vwlog.games.minis.expect import expect, owed
@@ -155,6 +156,7 @@ GAME: Final = GameRules(
     decisions=_decisions,
     extras={"catalog": CATALOG, "notes": NOTES},
     audits=True,
+    stats=lambda: _stats,
 )
 """The miniatures game's rules, as the core calls them."""
 
