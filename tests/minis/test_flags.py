@@ -83,3 +83,46 @@ def test_several_reactive_players_declare_in_seat_order() -> None:
         *swapped[1:],
     ]
     assert judged(ruled) == []
+
+
+def test_upkeep_gives_ap_to_every_model_in_play_unless_as_logged() -> None:
+    i = next(n for n, e in enumerate(B) if n > 34 and isinstance(e, ev.ApAllotted))
+    fewer = ev.ApAllotted(allotments=tuple(a for a in B[i].allotments if a.model != "m2"))
+    events = [*B[:i], fewer, *B[i + 1 :]]
+    found = judged(events)
+    assert (found[0].rule, found[0].seq, found[0].flag) == (
+        "MIN-PHS-3",
+        i + 1,
+        "eligible_for_upkeep",
+    )
+    assert judged(_under(events, eligible_for_upkeep="AS_LOGGED")) == []
+
+
+def test_with_three_players_the_active_role_passes_in_seat_order() -> None:
+    from tests.minis.logs import SAMPLES
+
+    events = SAMPLES["legal_three_players"]
+    swap = {"p2": "p3", "p3": "p2"}
+
+    def other(e: Any) -> Any:
+        if isinstance(e, ev.TurnStarted) and e.turn > 1:
+            active = swap[e.active]
+            return e.model_copy(
+                update={
+                    "active": active,
+                    "reactive": tuple(p for p in ("p1", "p2", "p3") if p != active),
+                }
+            )
+        if isinstance(e, ev.TacticalStopped) and e.player != "p1":
+            return e.model_copy(update={"player": swap[e.player]})
+        return e
+
+    changed = [other(e) for e in events]
+    i = next(n for n, e in enumerate(changed) if isinstance(e, ev.TurnStarted) and e.turn == 2)
+    found = judged(changed)
+    assert (found[0].rule, found[0].seq, found[0].flag) == ("MIN-RND-3", i + 1, "active_rotation")
+    ruled = [
+        changed[0].model_copy(update={"ruleset": MinisRuleset(active_rotation="AS_LOGGED")}),
+        *changed[1:],
+    ]
+    assert judged(ruled) == []
