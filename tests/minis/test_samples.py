@@ -111,3 +111,23 @@ def test_report_shows_the_geometric_claims_and_the_verdict() -> None:
     assert "MIN-REA-3 at seq 23" in done.stdout
     assert "seq 22: r1 out of Reach (MIN-REA-4)" in done.stdout
     assert "seq 11: r1 line of sight (MIN-REA-3)" in done.stdout
+
+
+def test_play_on_a_fork_through_the_command_line(tmp_path: Path) -> None:
+    fork = tmp_path / "branch.jsonl"
+    assert (
+        _vwlog(
+            "fork", str(FOLDER / "legal_one_round.jsonl"), "--at", "18", "-o", str(fork)
+        ).returncode
+        == 0
+    )
+    lines = ["activate m2", "move m2 normal", "react r1:attack", "act m2 normal attack on r1"]
+    lines += ["roll m2 confrontation 6 hits 1 on r1", "roll m2 damage 4", "wounds r1 1", "end"]
+    assert _vwlog("play", str(fork), *lines).returncode == 0
+    refused = _vwlog("play", str(fork), "activate r1")
+    assert refused.returncode == 1
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert "MIN-PHS-4" in refused.stderr
+    report = json.loads(_vwlog("validate", "--format", "json", str(fork)).stdout)[0]
+    assert report["violations"] == []
+    assert report["events"] == 19 + len(lines)
