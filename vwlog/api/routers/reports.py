@@ -19,15 +19,17 @@ from vwlog.api.dependencies import (
     principal,
 )
 from vwlog.api.errors import ERROR_RESPONSES
-from vwlog.api.gameviews import viewless_game
 from vwlog.api.routers.matches import full_record
 from vwlog.api.schemas import ValidationOut, VerifyOut
 from vwlog.audit.diff import diff_matches
+from vwlog.audit.gamediff import diff_game
 from vwlog.audit.sources import MatchSource
 from vwlog.engine.replay import ValidationReport
 from vwlog.events import JudgeRulingIssued
+from vwlog.games import require_audits, rules_for
 from vwlog.io import codec
 from vwlog.io.i18n import using_language
+from vwlog.model.games import DEFAULT_GAME
 from vwlog.model.text import msg
 from vwlog.render.json import diff_json, match_summary_json, validation_json, verify_json
 from vwlog.services.forks import lineage
@@ -192,14 +194,25 @@ def diff(
     """Where two stored matches part, explained as a difference of the board; its sentences
     in the language asked for (``lang``, else ``Accept-Language``)."""
     who = principal(request, request.headers.get("authorization"))
+    games = []
     for match_id in (a, b):
         full_record(match_access(match_id, store, who))
-        game = viewless_game(store, match_id)
-        if game is not None:  # a difference of the board is said in the game's views
-            raise HTTPException(
-                400, msg("{what} is not available for game {game}", what="diff", game=game.id)
-            )
-    report = diff_matches(_source(store, a), _source(store, b))
+        games.append(require_audits(rules_for(store.header(match_id).game), "diff"))
+    if games[0].id != games[1].id:
+        raise HTTPException(
+            400,
+            msg(
+                "{name} and {name2} are records of different games ({game}, {game2})",
+                name=a,
+                name2=b,
+                game=games[0].id,
+                game2=games[1].id,
+            ),
+        )
+    if games[0].id == DEFAULT_GAME:
+        report = diff_matches(_source(store, a), _source(store, b))
+    else:  # a game whose rules serve report and diff (`GameRules.audits`)
+        report = diff_game(_source(store, a), _source(store, b), games[0])
     with using_language(lang):
         return diff_json(report, translated=True)
 
