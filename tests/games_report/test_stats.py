@@ -168,3 +168,16 @@ def test_a_store_of_one_game_is_measured_as_its_logs(tmp_path: Path) -> None:
     code, _, err = _run("--store", store, "stats")
     assert code == 2
     assert "are of several games (l5r" in err
+
+
+def test_another_games_log_on_standard_input_is_refused_in_one_line() -> None:
+    """Standard input is read once, by Vandaria Wars' statistics: another game's log there is
+    one line naming it, exit 2, never a traceback."""
+    log = ROOT / "samples" / "l5r" / "legal_tie.jsonl"
+    result = CliRunner().invoke(main, ["--lang", "en", "stats", "-"], input=log.read_bytes())
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert result.stderr.splitlines() == [
+        "Error: <stdin>, line 1, field 'game': a log of game l5r is measured by that game's "
+        "statistics from a file, not from standard input"
+    ]

@@ -61,6 +61,7 @@ from vwlog.model.errors import (
     SequenceConflictError,
     StoreError,
 )
+from vwlog.model.games import DEFAULT_GAME
 from vwlog.model.text import msg, said_text
 from vwlog.projections.stats import MatchMetrics, MatchMetricsVisitor
 from vwlog.services import (
@@ -416,6 +417,18 @@ def measure_log(path: str | Path) -> MatchMetrics | NotIntact:
         LogFormatError: the file is unreadable or malformed, or holds no match.
     """
     with open_log(path) as reader:
+        game = reader.header.game
+        if game not in (None, DEFAULT_GAME):  # a file of another game is measured by its own
+            raise LogFormatError(
+                reader.name,
+                1,
+                msg(
+                    "a log of game {game} is measured by that game's statistics from a file, "
+                    "not from standard input",
+                    game=game,
+                ),
+                "game",
+            )
         gathered = IntegrityPass.of(reader)
         try:
             metrics: MatchMetrics = replay(
