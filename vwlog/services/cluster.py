@@ -422,10 +422,12 @@ def measure_log(path: str | Path) -> MatchMetrics | NotIntact:
             raise LogFormatError(
                 reader.name,
                 1,
-                msg(
-                    "a log of game {game} is measured by that game's statistics from a file, "
-                    "not from standard input",
-                    game=game,
+                said_text(
+                    msg(
+                        "a log of game {game} is measured by that game's statistics from a "
+                        "file, not from standard input",
+                        game=game,
+                    )
                 ),
                 "game",
             )
