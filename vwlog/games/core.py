@@ -226,27 +226,32 @@ class GameRules:
     """Records that close a log (the seal and its signatures): no rules and no board see them."""
     start_type: type
     """The event a match begins with."""
-    ruling_type: type | None
+    ruling_type: type | None = None
     """A judge's ruling, which may back the match up (``None``: the game has none)."""
     fork_kinds: frozenset[str]
     """The decision kinds (`Expect.kind`) where a match may be forked or backed up to."""
     fork_words: Msg | str = "at a fork point"
     """Where a fork may start, in the game's words (VW: ``where a player holds priority``):
     the core's verdict on a fork elsewhere says ``a fork may start only <fork_words>``."""
-    rules: Mapping[str, str]
+    rules: Mapping[str, str] = field(default_factory=dict)
     """`CORE_RULES` id -> the id this game cites for it (an id not mapped is cited as is)."""
     initial: Any
     """The board before anything happened."""
     default_ruleset: Any
     """The ruleset a match is judged under when it names none."""
-    started: Callable[[Any], bool]
-    """``started(S)``: whether the match has begun."""
-    ruleset_of: Callable[[Any], Any]
-    """``ruleset_of(S)``: the ruleset the board was folded under, ``None`` before the start."""
-    start_ruleset: Callable[[Any], Any]
-    """``start_ruleset(start event)``: the ruleset the match names."""
-    with_ruleset: Callable[[Any, Any], Any]
-    """``with_ruleset(start event, R)``: the start event judged under another ruleset."""
+    started: Callable[[Any], bool] = field(default=lambda s: s.started)
+    """``started(S)``: whether the match has begun (by default the board's ``started``)."""
+    ruleset_of: Callable[[Any], Any] = field(default=lambda s: s.ruleset)
+    """``ruleset_of(S)``: the ruleset the board was folded under, ``None`` before the start
+    (by default the board's ``ruleset``)."""
+    start_ruleset: Callable[[Any], Any] = field(default=lambda e: e.ruleset)
+    """``start_ruleset(start event)``: the ruleset the match names (by default its
+    ``ruleset``)."""
+    with_ruleset: Callable[[Any, Any], Any] = field(
+        default=lambda e, rs: e.model_copy(update={"ruleset": rs})
+    )
+    """``with_ruleset(start event, R)``: the start event judged under another ruleset (by
+    default a copy with ``ruleset`` replaced)."""
     expect: Callable[[Any, Any], Expect]
     """``expect(R, S)``: the consequences owed now, or whose decision of which kind."""
     judge: Callable[[Any, Any, Expect, Any], tuple[Violation, ...]]
