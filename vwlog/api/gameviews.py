@@ -20,6 +20,7 @@ from vwlog.io.i18n import say
 from vwlog.model.games import DEFAULT_GAME
 from vwlog.model.text import msg
 from vwlog.render.json import violations_json
+from vwlog.services.hashes import gate_at
 from vwlog.services.snapshots import board_at
 
 if TYPE_CHECKING:
@@ -85,7 +86,11 @@ class _Said(BaseVisitor[list[EventOut]]):
             "priority_point": game.is_fork_point(expected),
             "violations": violations_json(step.violations, translated=True),
             "voids": list(step.voids) if step.voids is not None else None,
-            "event": rec.event.model_dump(mode="json", by_alias=True),
+            # a seat's view leaves the recorded event out, as Vandaria Wars' does: it may name
+            # what the seat cannot see (a card placed face down)
+            "event": None
+            if self.viewer is not None
+            else rec.event.model_dump(mode="json", by_alias=True),
             "hash": rec.hash if self.gate is None else self.gate.shown(step),
         }
         self.out.append(EventOut.model_validate(data))
@@ -103,10 +108,15 @@ def events_of(
     limit: int,
     gate: HashGate | None = None,
     viewer: str | None = None,
+    seat: str | None = None,
 ) -> tuple[list[EventOut], int]:
-    """Up to ``limit`` events after ``after`` of a match of ``game``, and its head seq."""
+    """Up to ``limit`` events after ``after`` of a match of ``game``, and its head seq. For
+    ``seat`` (a player's token on its match in progress) a record's ``hash`` is shown only
+    where the seat could compute it (`vwlog.services.hashes`), else ``null``."""
     head = store.head(match_id)
     start = min(after, head.seq)
+    if seat is not None and gate is None:
+        gate = gate_at(store, match_id, start, seat)
     state = board_at(store, match_id, start)
     if viewer is not None and game.views is not None:  # UnknownPlayerError: 400
         game.views().board(board_at(store, match_id, head.seq), player=viewer)

@@ -81,6 +81,7 @@ __all__ = [
     "authorize",
     "decision_classes",
     "masked",
+    "refuse_other",
 ]
 
 HIDDEN_CARD: Final = msg("a hidden card")
@@ -306,8 +307,9 @@ def _masker(ids: frozenset[str], names: tuple[str, ...], words: tuple[str, ...])
 class Authorized:
     """A player's append that its seat may make."""
 
-    decisions: list[str]
-    """The decisions to play (words with the seat's prefix, JSON as given)."""
+    decisions: list[Any]
+    """The decisions to play (words with the seat's prefix, JSON as given; another game's:
+    its events, read in its notation, `vwlog.services.seats`)."""
     view: SeatView
     """The seat's view, to say the rules' answer through."""
     sent: frozenset[str]
@@ -365,7 +367,8 @@ def _sent(decisions: Iterable[str]) -> Iterator[str]:
             yield from word.split(":")
 
 
-def _refuse_other(seat: str) -> SeatError:
+def refuse_other(seat: str) -> SeatError:
+    """The refusal of a decision that is not ``seat``'s own."""
     return SeatError(
         msg(
             "a player's token makes only its own seat's decisions (seat {seat}); another "
@@ -388,7 +391,7 @@ def _authorize_one(state: MatchState, view: SeatView, text: str) -> str:
     if words and words[0].endswith(":") and len(words[0]) > 1:
         claimed, words = words[0][:-1], words[1:]
         if claimed != seat:
-            raise _refuse_other(seat)
+            raise refuse_other(seat)
     if not words:
         raise DecisionSyntaxError(msg("empty decision"))
     # an id the seat cannot see reads exactly as an id that does not exist
@@ -453,7 +456,7 @@ def _json_decision(text: str, seat: str) -> AnyEvent:
     for path in rule.seat:
         for claimed in _values(raw, path) or [""]:
             if claimed != seat:
-                raise _refuse_other(seat)
+                raise refuse_other(seat)
     try:
         return GAME_EVENT.validate_python(raw)
     except ValidationError as err:
@@ -484,7 +487,7 @@ def _hold(state: MatchState, view: SeatView, events: Sequence[AnyEvent]) -> None
         if acting_player(event) != seat or any(
             v != seat for path in rule.seat for v in _values(event, path)
         ):
-            raise _refuse_other(seat)
+            raise refuse_other(seat)
         used = [v for path in rule.acts_with for v in _values(event, path)]
         named = [v for path in rule.names for v in _values(event, path)]
         if any(v not in view.visible for v in (*used, *named)):

@@ -16,6 +16,11 @@ nothing it does not know; any other is withheld (``None``). The hash of ``match_
 is withheld from every seat (it names every deck, each seat's own undrawn cards included),
 so in a live match a seat is shown no hash until the match is finished and public.
 
+Another game says what a seat may know through its views (`vwlog.games.Views`): a record is
+readable to a seat when the game says it to the seat exactly as it says it to everybody (a
+card placed face down, named only to its player, makes the record unreadable to the others);
+a game without views cannot say, so none of its records is readable to a seat.
+
 Receipts stay signed over the head hash: with every hash withheld from seq 1 on, the seat's
 only anchor is the header's hash, and the records after it include the other seats' secret
 salts (inside ``match_started``), so no guess can be checked against a signature. (A seeded
@@ -27,7 +32,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from vwlog.engine.replay import BaseVisitor, replay
+from vwlog.games import GameRules, game_of_state
 from vwlog.model.errors import VwlogError
+from vwlog.model.games import DEFAULT_GAME
 from vwlog.services.authority import SeatView
 
 if TYPE_CHECKING:
@@ -68,7 +75,11 @@ def readable(step: Step, seat: str) -> bool:
     """Whether ``seat`` could read the record of ``step`` in full when it was recorded: no
     card it names (its instance id, or a name or card id no visible card shares) was hidden
     from the seat both before and after it (`SeatView`: a card the seat watched leave a
-    public zone, or come into one, it could read)."""
+    public zone, or come into one, it could read). Another game's record: as its views say
+    it (`_said_alike`)."""
+    game = game_of_state(step.after)
+    if game.id != DEFAULT_GAME:
+        return _said_alike(game, step, seat)
     after = _view(step.after, seat)
     before = _view(step.before, seat)
     if after is None:
@@ -80,6 +91,22 @@ def readable(step: Step, seat: str) -> bool:
         visible |= before.visible
     named = set(_strings(step.record.event.model_dump(mode="json", by_alias=True)))
     return not (named & (hidden - visible))
+
+
+def _said_alike(game: GameRules, step: Step, seat: str) -> bool:
+    """Whether ``game``'s views say ``step``'s record to ``seat`` as they say it to everybody,
+    ``seat`` sitting at the table (a game without views: never)."""
+    if game.views is None or not game.started(step.after):
+        return False
+    views = game.views()
+    try:
+        views.board(step.after, player=seat)
+    except VwlogError:
+        return False  # not at this table
+    event, before = step.record.event, step.before
+    return str(views.description(event, before, viewer=seat)) == str(
+        views.description(event, before, viewer=None)
+    )
 
 
 class HashGate:

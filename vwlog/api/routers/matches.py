@@ -304,7 +304,9 @@ def events(
     if game is not None:
         no_seat_view(game, viewer)
         with using_language(lang):
-            out, head = events_of(game, store, access.match_id, after, limit, viewer=viewer)
+            out, head = events_of(
+                game, store, access.match_id, after, limit, viewer=viewer, seat=access.viewer
+            )
     else:
         if viewer is not None:
             board_view(state_at(store, access.match_id), player=viewer)  # 400 for no such seat
@@ -520,7 +522,15 @@ async def stream(
 
     def read(seen: int) -> tuple[list[EventOut], int]:
         if game is not None:
-            return events_of(game, store, access.match_id, seen, MAX_PAGE, viewer=access.viewer)
+            return events_of(
+                game,
+                store,
+                access.match_id,
+                seen,
+                MAX_PAGE,
+                viewer=access.viewer,
+                seat=access.viewer,
+            )
         return events_after(
             store, access.match_id, seen, MAX_PAGE, access.viewer, seat=access.viewer
         )

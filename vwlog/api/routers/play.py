@@ -40,13 +40,14 @@ from vwlog.model.errors import IllegalEventError, SequenceConflictError, VwlogEr
 from vwlog.model.text import msg
 from vwlog.model.types import RulingKind
 from vwlog.render.json import rebase_json
-from vwlog.services.authority import HIDDEN_CARD, SeatError, UnseenError, authorize, masked
+from vwlog.services.authority import HIDDEN_CARD, SeatError, UnseenError, masked
 from vwlog.services.decisions import decisions_of
 from vwlog.services.forks import fork_match
 from vwlog.services.hashes import shown_head_hash
 from vwlog.services.live import record_ruling, start_match
 from vwlog.services.play import PlayResult, play_decisions
 from vwlog.services.rebase import rebase
+from vwlog.services.seats import authorize_seat
 from vwlog.store import MatchStore
 from vwlog.store.idempotency import IdempotencyStore, KeyState
 from vwlog.store.tokens import Role, TokenInfo
@@ -247,7 +248,7 @@ def _append_as_seat(
     store: MatchStore,
     signer: Signer,
 ) -> ReceiptOut:
-    """A player's append: held to its seat (`authorize`) before the rules see it, at the
+    """A player's append: held to its seat (`authorize_seat`) before the rules see it, at the
     head it was checked at; what the rules answer is said through the seat's view."""
     head = store.head(match_id)
     if body.expected_seq is not None and body.expected_seq != head.seq:
@@ -256,7 +257,7 @@ def _append_as_seat(
     states = request.app.state.heads
     state = states.state(store, match_id, head)
     try:
-        allowed = authorize(state, seat, body.decisions, auto=body.auto, choices=body.choices)
+        allowed = authorize_seat(state, seat, body.decisions, auto=body.auto, choices=body.choices)
     except SeatError as err:
         raise HTTPException(403, err.text()) from None
     except UnseenError as err:
