@@ -488,6 +488,16 @@ class LiveMatchIn(_Model):
     who finds the seed knows every deck, and the record says it was seeded."""
 
 
+class LiveGameIn(_Model):
+    """A match of another game than Vandaria Wars to record live."""
+
+    match_id: str = Field(min_length=1, max_length=MATCH_ID_MAX, pattern=MATCH_ID_PATTERN)
+    """Its id, as for `LiveMatchIn`."""
+    start: dict[str, Any]
+    """The game's start event, as its logs write it (``type`` included): the table as the
+    organiser sets it up. It is judged by the game's rules before anything is stored."""
+
+
 class ForkIn(_Model):
     """Where to fork."""
 

@@ -372,14 +372,22 @@ def rules_for(game: str | None = None) -> GameRules:
     """The rules of ``game`` (absent: `DEFAULT_GAME`), loaded on first use.
 
     Raises:
-        KeyError: no such game is registered.
-        GameUnavailableError: its module cannot be imported or holds no ``GAME``.
+        GameUnavailableError: no such game is registered, or its module cannot be imported or
+            holds no ``GAME``.
     """
     gid = game or DEFAULT_GAME
     found = _LOADED.get(gid)
     if found is not None:
         return found
-    entry = GAMES[gid]
+    entry = GAMES.get(gid)
+    if entry is None:
+        raise GameUnavailableError(
+            msg(
+                "{game} is not a game this vwlog judges (it judges: {known})",
+                game=repr(gid),
+                known=", ".join(sorted(GAMES)),
+            )
+        )
     try:
         module = importlib.import_module(entry.module)
         rules: GameRules = module.GAME

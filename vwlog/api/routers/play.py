@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, HTTPException, Path, Query, Request, Response
 from pydantic import BaseModel
 
 from vwlog.api.dependencies import (
@@ -27,6 +27,7 @@ from vwlog.api.routers.matches import full_record
 from vwlog.api.schemas import (
     DecisionsIn,
     ForkIn,
+    LiveGameIn,
     LiveMatchIn,
     MatchSummaryOut,
     ReceiptOut,
@@ -45,6 +46,7 @@ from vwlog.services.decisions import decisions_of
 from vwlog.services.forks import fork_match
 from vwlog.services.hashes import shown_head_hash
 from vwlog.services.live import record_ruling, start_match
+from vwlog.services.livegames import start_game_match
 from vwlog.services.play import PlayResult, play_decisions
 from vwlog.services.rebase import rebase
 from vwlog.services.seats import authorize_seat
@@ -104,6 +106,26 @@ def start_live(body: LiveMatchIn, store: StoreDep, _who: Writer) -> MatchSummary
     created = datetime.now(UTC).isoformat(timespec="seconds")
     return MatchSummaryOut.of(
         start_match(store, body.match_id, body.decks, seed=body.seed, created=created)
+    )
+
+
+@router.post(
+    "/live/{game}", status_code=201, summary="Start a match of another game to record live"
+)
+def start_live_game(
+    game: Annotated[str, Path(pattern=r"^[a-z][a-z0-9_]{0,31}$")],
+    body: LiveGameIn,
+    store: StoreDep,
+    _who: Writer,
+) -> MatchSummaryOut:
+    """Store a new match of ``game`` (``wowtcg``, ``l5r``, ``minis``, any game whose rules
+    play decisions) from its start event, judged by the game's rules, with every consequence
+    they owe up to the first decision; then append decisions in the game's notation to
+    ``/matches/{id}/decisions``, as for any match. Needs an organiser's or judge's token.
+    Vandaria Wars' matches start from packaged decks at ``/live``."""
+    created = datetime.now(UTC).isoformat(timespec="seconds")
+    return MatchSummaryOut.of(
+        start_game_match(store, body.match_id, game, body.start, created=created)
     )
 
 
