@@ -16,8 +16,9 @@ from hypothesis import given
 from tests.strategies import events, logs, records_of
 from vwlog.cli import main
 from vwlog.events import EVENT_TYPES
+from vwlog.games import rules_for
 from vwlog.io import codec
-from vwlog.io.schemas import DIALECT, build_schemas, export_schemas, stale_schemas
+from vwlog.io.schemas import DIALECT, OTHER_GAMES, build_schemas, export_schemas, stale_schemas
 
 if TYPE_CHECKING:
     from click.testing import CliRunner
@@ -166,3 +167,39 @@ def test_cli_export_to_an_unwritable_place_is_a_clean_error(
     assert result.stderr.startswith(f"Error: cannot write '{blocker}/schemas/")
     assert result.stderr.endswith(": not a directory\n")
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_each_other_game_has_its_record_and_one_schema_per_event_type(game: str) -> None:
+    names = {path.name for path in (SCHEMAS / game / "events").iterdir()}
+    assert names == {f"{tag}.schema.json" for tag in rules_for(game).event_types}
+    assert (SCHEMAS / game / "event-record.schema.json").is_file()
+
+
+OTHER_SAMPLES = sorted(
+    path for game in OTHER_GAMES for path in (ROOT / "samples" / game).glob("*.jsonl")
+)
+
+
+@pytest.mark.parametrize(
+    "sample", OTHER_SAMPLES, ids=[f"{p.parent.name}/{p.name}" for p in OTHER_SAMPLES]
+)
+def test_other_games_sample_lines_match_their_schemas(sample: Path) -> None:
+    """Every line of every WoW TCG, L5R and miniatures sample, legal or not (an illegal record
+    breaks a rule, not the format), matches its game's schemas."""
+    game = sample.parent.name
+    header, *records = sample.read_bytes().splitlines()
+    assert orjson.loads(header)["game"] == game
+    validator("log-header.schema.json").validate(orjson.loads(header))
+    for line in records:
+        record = orjson.loads(line)
+        validator(f"{game}/event-record.schema.json").validate(record)
+        validator(f"{game}/events/{record['event']['type']}.schema.json").validate(record["event"])
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES)
+def test_another_games_record_schema_rejects_other_games_events(game: str) -> None:
+    schema = validator(f"{game}/event-record.schema.json")
+    vw_only = {"seq": 2, "event": {"type": "supply_chosen", "player": "p1", "choice": "DRAW"}}
+    assert not schema.is_valid(vw_only)
+    assert not schema.is_valid({"seq": 2, "event": {"type": "no_such_event"}})

@@ -42,7 +42,8 @@ def schema_export(ctx: click.Context, out_dir: Path, *, check: bool) -> None:
     """Write the JSON Schemas of the log header, the record and every event.
 
     One file per event type goes to OUT/events/; the header, record, event
-    union, card pool and ruleset schemas go to OUT/. Files that are already
+    union, card pool and ruleset schemas go to OUT/; each other game's record
+    and events go to OUT/<game>/ (wowtcg, l5r, minis). Files that are already
     current are left as they are, and schema files no longer made are removed.
     With --check nothing is written: the stale files are listed on stdout and
     the exit status is 1 if there are any.

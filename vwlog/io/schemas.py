@@ -2,9 +2,10 @@
 
 The schemas describe what a current-version log line may hold: the header, the record envelope
 with the whole event union, each event on its own, the event union alone, and the card pool and
-ruleset models. Field docstrings become descriptions. Output is deterministic (sorted keys,
-2-space indent, a trailing newline), so the committed ``schemas/`` directory can be compared with
-a fresh export (``--check``) in CI.
+ruleset models; for each other game vwlog ships (`OTHER_GAMES`), its record envelope and each
+of its events under ``<game>/``. Field docstrings become descriptions. Output is deterministic
+(sorted keys, 2-space indent, a trailing newline), so the committed ``schemas/`` directory can
+be compared with a fresh export (``--check``) in CI.
 
 This module only builds and writes schemas; the models it reads live in `vwlog.events`,
 `vwlog.model.cards` and `vwlog.games.vw.describe`, except the fields ``vwlog show --player`` adds to
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.json_schema import GenerateJsonSchema
 
 from vwlog.events import EVENT_TYPES, FORMAT_VERSION, GAME_EVENT, EventRecord, LogHeader
+from vwlog.games import rules_for
 from vwlog.games.vw.describe import BoardView
 from vwlog.model.cards import CardPool, Ruleset
 from vwlog.model.errors import OutputError
@@ -158,7 +160,34 @@ def build_schemas() -> dict[str, Any]:
     }
     for tag, cls in sorted(EVENT_TYPES.items()):
         schemas[f"events/{tag}{SUFFIX}"] = _model(cls)
+    for gid in OTHER_GAMES:
+        schemas.update(_game_schemas(gid))
     return schemas
+
+
+OTHER_GAMES: tuple[str, ...] = ("l5r", "minis", "wowtcg")
+"""The games vwlog ships besides Vandaria Wars, whose records have schemas of their own under
+``<game>/`` (a game a user registers is not exported)."""
+
+
+def _game_schemas(gid: str) -> dict[str, Any]:
+    """``gid``'s record envelope with its event union (``<game>/event-record``) and each of
+    its events on its own (``<game>/events/<type>``), the core's records among them."""
+    game = rules_for(gid)
+    out: dict[str, Any] = {
+        f"{gid}/event-record{SUFFIX}": _finish(
+            game.record.json_schema(schema_generator=_Generator),
+            title=f"{game.name}: a record",
+            description=(
+                f"A line of a {game.name} log after its header (the header says "
+                f'"game": "{gid}"): its seq, its event (one of the game\'s, told apart by its '
+                "type tag, or one of the core's records) and its chain hash."
+            ),
+        )
+    }
+    for tag, cls in sorted(game.event_types.items()):
+        out[f"{gid}/events/{tag}{SUFFIX}"] = _model(cls)
+    return out
 
 
 def render(schema: Any) -> bytes:
@@ -237,6 +266,7 @@ def stale_schemas(out_dir: str | Path) -> list[str]:
 
 __all__ = [
     "DIALECT",
+    "OTHER_GAMES",
     "SUFFIX",
     "KnownCardView",
     "KnownSpotView",
