@@ -73,6 +73,7 @@ def describe(event: ev.AnyEvent, before: MatchState, *, viewer: str | None = Non
     player more than they could know. `description` gives the same line as a `Msg`, for the
     render layer to say in another language.
 
+    >>> from vwlog.events import PriorityPassed
     >>> from vwlog.projections import INITIAL
     >>> describe(PriorityPassed(player="p1"), INITIAL)
     'p1 passes priority'
