@@ -133,15 +133,16 @@ def fifo(folder: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", sorted(COMMANDS))
-@pytest.mark.parametrize("content", ["empty", "log"])
-def test_fifo_is_read_once(runner: CliRunner, fifo: Path, command: str, content: str) -> None:
-    data = SAMPLE.read_bytes() if content == "log" else b""
+def _invoke_on_fifo(
+    runner: CliRunner, fifo: Path, data: bytes, args: list[str]
+) -> tuple[bool, Result]:
+    """Run ``args`` while one writer writes ``data`` into ``fifo`` once; whether the command
+    hung on a second opening (then released), and its result."""
     writer = threading.Thread(target=_write_once, args=(fifo, data), daemon=True)
     writer.start()
     outcome: list[Result] = []
     run = threading.Thread(
-        target=lambda: outcome.append(runner.invoke(main, COMMANDS[command](str(fifo)))),
+        target=lambda: outcome.append(runner.invoke(main, args)),
         daemon=True,
     )
     run.start()
@@ -151,14 +152,34 @@ def test_fifo_is_read_once(runner: CliRunner, fifo: Path, command: str, content:
         _release(fifo)
         run.join(timeout=0.1)
     _end_writer(fifo, writer)
-    assert not hung, f"{command} opened the FIFO a second time and waited for a writer"
     [result] = outcome
+    return hung, result
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("content", ["empty", "log"])
+def test_fifo_is_read_once(runner: CliRunner, fifo: Path, command: str, content: str) -> None:
+    data = SAMPLE.read_bytes() if content == "log" else b""
+    hung, result = _invoke_on_fifo(runner, fifo, data, COMMANDS[command](str(fifo)))
+    assert not hung, f"{command} opened the FIFO a second time and waited for a writer"
     assert "Traceback" not in result.stderr
     if content == "empty":
         assert result.exit_code == 2, result.output
         assert "Error: " in result.stderr
     else:
         assert result.exit_code == GOOD_EXIT.get(command, 0), result.output
+
+
+def test_another_games_log_in_a_fifo_is_refused_once_read(runner: CliRunner, fifo: Path) -> None:
+    """stats finds a log's game by its header before measuring it; a FIFO cannot be read
+    twice, so another game's log in one is one line naming the game, not a wait for a second
+    writer."""
+    data = (SAMPLE.parent / "l5r" / "legal_tie.jsonl").read_bytes()
+    hung, result = _invoke_on_fifo(runner, fifo, data, ["--lang", "en", "stats", str(fifo)])
+    assert not hung, "stats opened the FIFO a second time and waited for a writer"
+    assert result.exit_code == 2, result.output
+    _one_error_line(result.stderr)
+    assert "a log of game l5r is measured by that game's statistics" in result.stderr
 
 
 # -- commands that take a file that is not a log, or a stored match's id -----------------------

@@ -179,5 +179,5 @@ def test_another_games_log_on_standard_input_is_refused_in_one_line() -> None:
     assert "Traceback" not in result.output
     assert result.stderr.splitlines() == [
         "Error: <stdin>, line 1, field 'game': a log of game l5r is measured by that game's "
-        "statistics from a file, not from standard input"
+        "statistics from a regular file, not from standard input or a pipe"
     ]

@@ -9,6 +9,8 @@ game's statistics.
 
 from __future__ import annotations
 
+import os
+import stat
 from typing import TYPE_CHECKING
 
 import click
@@ -69,6 +71,18 @@ def vw_only(game: GameRules, asked: Mapping[str, bool]) -> None:
             raise unavailable(game, f"stats {option}")
 
 
+def _read_twice(path: str) -> bool:
+    """Whether ``path`` can be opened once for its header and again to be measured: not
+    standard input, and not a FIFO or a device, whose bytes a first reading would consume."""
+    if path == STDIO:
+        return False
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True  # measuring it says why it cannot be read
+    return not stat.S_ISFIFO(mode) and not stat.S_ISCHR(mode)
+
+
 def corpus_of_logs(paths: Sequence[str]) -> tuple[GameCorpus | None, int]:
     """The statistics of ``paths`` if they hold another game's logs (``None``: Vandaria
     Wars', measured as before), and how many could not be read (each said on stderr).
@@ -77,7 +91,7 @@ def corpus_of_logs(paths: Sequence[str]) -> tuple[GameCorpus | None, int]:
         UsageError: the logs are of several games.
         GameUnavailableError: their game has no statistics.
     """
-    readable = [p for p in paths if p != STDIO]
+    readable = [p for p in paths if _read_twice(p)]
     by_game = games_of(readable)
     gid = _one_game(by_game, _("the logs"))
     if gid is None or gid == DEFAULT_GAME or len(readable) < len(paths):

@@ -425,7 +425,7 @@ def measure_log(path: str | Path) -> MatchMetrics | NotIntact:
                 said_text(
                     msg(
                         "a log of game {game} is measured by that game's statistics from a "
-                        "file, not from standard input",
+                        "regular file, not from standard input or a pipe",
                         game=game,
                     )
                 ),
