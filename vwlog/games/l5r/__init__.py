@@ -14,13 +14,13 @@ and `notation` (the legal decisions at each position, play mode and its notation
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from pydantic import TypeAdapter
 
 from vwlog.events.core import MatchSealed, RecordSigned
-from vwlog.games import GameRules, MatchSummary, RuleEntry
+from vwlog.games import GameRules, MatchSummary
+from vwlog.games.common import rule_entries
 from vwlog.games.l5r import stats as _stats
 from vwlog.games.l5r.catalog import CATALOG, NOTES, TITLES
 from vwlog.games.l5r.consequences import violation
@@ -103,12 +103,7 @@ GAME: Final = GameRules(
     note=note,
     noted_types=frozenset({L5rStarted}),
     catalog=TITLES,
-    entries=MappingProxyType(
-        {
-            rid: RuleEntry(rid, r.title, r.status, r.original, "", NOTES.get(rid, ""))
-            for rid, r in CATALOG.items()
-        }
-    ),
+    entries=rule_entries(CATALOG, NOTES),
     violation=violation,
     views=_views,
     decisions=_decisions,

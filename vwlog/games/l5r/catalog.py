@@ -14,17 +14,9 @@ Where the rules digest and the seed disagree the seed wins; the differences are 
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Final, NamedTuple
+from typing import Final
 
-
-class Rule(NamedTuple):
-    """One rule of the catalog."""
-
-    title: str
-    status: str
-    original: tuple[str, ...]
-    """The seed's sentence(s), verbatim."""
-
+from vwlog.games.common import Rule
 
 CATALOG: Final = MappingProxyType(
     {

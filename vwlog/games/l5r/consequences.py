@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Final
 
-from vwlog.games import cite, event_text
+from vwlog.games import event_text
+from vwlog.games.common import violation
 from vwlog.games.l5r.events import (
     ArmyDestroyed,
     AttackPhaseEnded,
@@ -36,26 +37,6 @@ SCOPES: Final = {"TURN": msg("turn"), "ROUND": msg("round")}
 def side_word(side: str) -> Msg | str:
     """``ATTACKER``/``DEFENDER`` as a violation says it (``attacker``)."""
     return SIDES.get(side, side.lower())
-
-
-def violation(
-    rule: str,
-    template: str,
-    /,
-    *,
-    flag: str | None = None,
-    want: Any = None,
-    got: Any = None,
-    **params: object,
-) -> Violation:
-    """A violation of ``rule``, with the flag it rests on and the events expected and found."""
-    found = cite(rule, template, **params)
-    return replace(
-        found,
-        flag=flag,
-        expected=event_text(want) if want is not None else None,
-        actual=event_text(got) if got is not None else None,
-    )
 
 
 def _forces(b: Battle | None) -> tuple[int, int] | None:

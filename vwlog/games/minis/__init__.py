@@ -19,13 +19,13 @@ records), `decisions` (the legal decisions at each position and the notation) an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from pydantic import TypeAdapter
 
 from vwlog.events.core import MatchSealed, RecordSigned
-from vwlog.games import GameRules, MatchSummary, RuleEntry
+from vwlog.games import GameRules, MatchSummary
+from vwlog.games.common import rule_entries
 from vwlog.games.minis import events as ev
 from vwlog.games.minis import stats as _stats
 from vwlog.games.minis.catalog import CATALOG, NOTES, TITLES
@@ -139,12 +139,7 @@ GAME: Final = GameRules(
         {ev.MinisStarted, ev.ReactionsDeclared, ev.AoOChecked, ev.AoODeclared, ev.ReactionChanged}
     ),
     catalog=TITLES,
-    entries=MappingProxyType(
-        {
-            rid: RuleEntry(rid, r.title, r.status, r.original, "", NOTES.get(rid, ""))
-            for rid, r in CATALOG.items()
-        }
-    ),
+    entries=rule_entries(CATALOG, NOTES),
     violation=violation,
     views=_views,
     decisions=_decisions,

@@ -10,10 +10,9 @@ whose log says it had is trusted and listed.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from vwlog.games import cite, event_text
+from vwlog.games.common import violation
 from vwlog.games.minis import events as ev
 from vwlog.games.minis.expect import reactor
 from vwlog.games.minis.ruleset import MinisRuleset
@@ -21,26 +20,6 @@ from vwlog.games.minis.state import Board, Sequence
 from vwlog.model.violation import Violation
 
 V = tuple[Violation, ...]
-
-
-def violation(
-    rule: str,
-    template: str,
-    /,
-    *,
-    flag: str | None = None,
-    want: Any = None,
-    got: Any = None,
-    **params: object,
-) -> Violation:
-    """A violation of ``rule``, with the flag it rests on and the events expected and found."""
-    found = cite(rule, template, **params)
-    return replace(
-        found,
-        flag=flag,
-        expected=event_text(want) if want is not None else None,
-        actual=event_text(got) if got is not None else None,
-    )
 
 
 def wrong(rule: str, template: str, /, **params: Any) -> V:

@@ -1,0 +1,91 @@
+"""Pieces more than one game other than Vandaria Wars uses the same way: a catalog rule and the
+catalog entries the core shows (`Rule`, `rule_entries`), a violation with the flag it rests on
+and the events expected and found (`violation`), and a statistics measure that counts events
+by type (`Counting`).
+
+This module imports no game package: a game imports it, never another game. Pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from vwlog.games.core import RuleEntry, cite, event_text
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from vwlog.games.core import Figure
+    from vwlog.model.violation import Violation
+
+__all__ = ["Counting", "Rule", "rule_entries", "violation"]
+
+
+class Rule(NamedTuple):
+    """One rule of the catalog."""
+
+    title: str
+    status: str
+    original: tuple[str, ...]
+    """The seed's sentence(s), verbatim."""
+
+
+def rule_entries(
+    catalog: Mapping[str, Rule], notes: Mapping[str, str]
+) -> MappingProxyType[str, RuleEntry]:
+    """The catalog as the core shows it (`vwlog.games.GameRules.entries`): each rule with its
+    note, if any; no section."""
+    return MappingProxyType(
+        {
+            rid: RuleEntry(rid, r.title, r.status, r.original, "", notes.get(rid, ""))
+            for rid, r in catalog.items()
+        }
+    )
+
+
+def violation(
+    rule: str,
+    template: str,
+    /,
+    *,
+    flag: str | None = None,
+    want: Any = None,
+    got: Any = None,
+    **params: object,
+) -> Violation:
+    """A violation of ``rule``, with the flag it rests on and the events expected and found."""
+    found = cite(rule, template, **params)
+    return replace(
+        found,
+        flag=flag,
+        expected=event_text(want) if want is not None else None,
+        actual=event_text(got) if got is not None else None,
+    )
+
+
+class Counting:
+    """One record's figures (`vwlog.games.core.Stats`), folded event by event: each event whose
+    type ``counted`` names adds one to its figure, then `tally` adds what the game measures
+    besides. A word starts as ``None``, a count or a most as 0; a ratio is not measured."""
+
+    def __init__(self, figures: tuple[Figure, ...], counted: Mapping[type, str]) -> None:
+        self.figures: dict[str, Any] = {
+            f.key: (None if f.kind == "word" else 0) for f in figures if f.kind != "ratio"
+        }
+        self._counted = counted
+
+    def visit(self, event: Any, before: Any, after: Any) -> None:
+        """Count ``event`` (folded from ``before`` to ``after``)."""
+        key = self._counted.get(type(event))
+        if key is not None:
+            self.figures[key] += 1
+        self.tally(event, before, after)
+
+    def tally(self, event: Any, before: Any, after: Any) -> None:
+        """What the game measures of ``event`` besides its count (nothing here)."""
+
+    def result(self) -> dict[str, Any]:
+        """The record's figures, by key."""
+        return dict(self.figures)
