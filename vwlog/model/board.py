@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vwlog.model.state import current_stat
-from vwlog.model.text import Msg, msg
+from vwlog.model.text import Msg, joined_commas, msg
 from vwlog.model.types import CardType, Stat
 
 if TYPE_CHECKING:
@@ -152,7 +152,4 @@ def _card_text(state: MatchState, c: Permanent) -> Msg:
     ]
     if not flags:
         return text
-    listed = flags[0]
-    for flag in flags[1:]:
-        listed = msg("{first}, {second}", first=listed, second=flag)
-    return msg("{card} ({flags})", card=text, flags=listed)
+    return msg("{card} ({flags})", card=text, flags=joined_commas(flags))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Literal, Self
 
-from vwlog.model.text import Msg, did_you_mean, msg, said_text
+from vwlog.model.text import Msg, did_you_mean, joined_semicolons, msg, said_text
 from vwlog.model.violation import Violation
 
 if TYPE_CHECKING:
@@ -101,10 +101,10 @@ class IllegalEventError(VwlogError, ValueError):
         where: Msg | str = self.event_type
         if self.seq:
             where = msg("event {seq} ({event})", seq=self.seq, event=self.event_type)
-        rules: Msg | str = ""
-        for i, v in enumerate(self.violations):
-            one = msg("{rule} {message}", rule=v.rule, message=v.text or v.message)
-            rules = one if i == 0 else msg("{first}; {second}", first=rules, second=one)
+        vs = self.violations
+        rules = joined_semicolons(
+            [msg("{rule} {message}", rule=v.rule, message=v.text or v.message) for v in vs]
+        )
         if len(self.violations) == 1:
             return msg("{where} breaks 1 rule: {rules}", where=where, rules=rules)
         return msg(

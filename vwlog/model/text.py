@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -35,6 +35,8 @@ __all__ = [
     "SaidText",
     "closest",
     "did_you_mean",
+    "joined_commas",
+    "joined_semicolons",
     "msg",
     "said_text",
     "term",
@@ -142,6 +144,26 @@ def msg(template: str, /, **params: object) -> Msg:
     'p1 passes priority'
     """
     return Msg(template, tuple(params.items()))
+
+
+def joined_semicolons(parts: Sequence[Msg | str]) -> Msg | str:
+    """``a; b; c`` in any language (the parts nested, each joined by ``;``); ``""`` for none.
+
+    >>> str(joined_semicolons(["a", "b", msg("{c}", c="c")]))
+    'a; b; c'
+    """
+    joined: Msg | str = parts[0] if parts else ""
+    for part in parts[1:]:
+        joined = msg("{first}; {second}", first=joined, second=part)
+    return joined
+
+
+def joined_commas(parts: Sequence[Msg | str]) -> Msg | str:
+    """``a, b, c`` in any language (the parts nested, each joined by ``,``); ``""`` for none."""
+    joined: Msg | str = parts[0] if parts else ""
+    for part in parts[1:]:
+        joined = msg("{first}, {second}", first=joined, second=part)
+    return joined
 
 
 class SaidText(str):

@@ -41,7 +41,7 @@ from vwlog.games.vw.phrases import (
     drawn,
     joined_and,
 )
-from vwlog.model.text import Msg, msg
+from vwlog.model.text import Msg, joined_commas, joined_semicolons, msg
 from vwlog.model.types import CardType, ObjectKind, Phase, RulingKind
 
 if TYPE_CHECKING:
@@ -263,9 +263,7 @@ def _started(event: ev.MatchStarted) -> Msg:
     for seat in event.seats:
         text = seat.player + (f" ({seat.name})" if seat.name else "")
         seats.append(msg("{seat} [team {team}]", seat=text, team=seat.team) if seat.team else text)
-    joined: Msg | str = seats[0] if seats else ""
-    for seat_text in seats[1:]:
-        joined = msg("{first}, {second}", first=joined, second=seat_text)
+    joined = joined_commas(seats)
     n = len(event.cards)
     started = msg(
         "Match starts ({format}): {seats}; {first} goes first; ruleset {ruleset}; {cards}",
@@ -303,10 +301,11 @@ def _ruling(event: ev.JudgeRulingIssued, before: MatchState, viewer: str | None)
             fixes = [
                 description_of_effect(e, before, viewer=viewer) for e in event.corrections or ()
             ]
-            joined: Msg | str = fixes[0] if fixes else ""
-            for fix in fixes[1:]:
-                joined = msg("{first}; {second}", first=joined, second=fix)
-            what = msg("partial fix ({fixes})", fixes=joined) if fixes else msg("partial fix")
+            what = (
+                msg("partial fix ({fixes})", fixes=joined_semicolons(fixes))
+                if fixes
+                else msg("partial fix")
+            )
         case RulingKind.GAME_LOSS:
             what = msg("game loss for {loser}", loser=event.loser)
         case _:
@@ -365,14 +364,16 @@ def _summoned(s: MatchState, event: ev.CardSummoned) -> Msg:
 def _attacks(s: MatchState, event: ev.AttackDeclared) -> Msg:
     if not event.attacks:
         return msg("{player} declares no attack", player=event.player)
-    attacks: Msg | str = ""
-    for i, a in enumerate(event.attacks):
-        one = msg(
-            "{follower} attacks {target}",
-            follower=card_name(s, a.follower),
-            target=card_name(s, a.target),
-        )
-        attacks = one if i == 0 else msg("{first}; {second}", first=attacks, second=one)
+    attacks = joined_semicolons(
+        [
+            msg(
+                "{follower} attacks {target}",
+                follower=card_name(s, a.follower),
+                target=card_name(s, a.target),
+            )
+            for a in event.attacks
+        ]
+    )
     return msg("{player} declares: {attacks}", player=event.player, attacks=attacks)
 
 
@@ -382,28 +383,31 @@ def _blocks(s: MatchState, event: ev.BlocksAssigned) -> Msg:
     by_attacker: dict[str, list[str]] = {}
     for b in event.blocks:
         by_attacker.setdefault(b.attacker, []).append(b.blocker)
-    blocks: Msg | str = ""
-    for i, (attacker, blockers) in enumerate(by_attacker.items()):
-        one = msg(
-            "{attacker} with {blockers}",
-            attacker=card_name(s, attacker),
-            blockers=joined_and([card_name(s, b) for b in blockers]),
-        )
-        blocks = one if i == 0 else msg("{first}; {second}", first=blocks, second=one)
+    blocks = joined_semicolons(
+        [
+            msg(
+                "{attacker} with {blockers}",
+                attacker=card_name(s, attacker),
+                blockers=joined_and([card_name(s, b) for b in blockers]),
+            )
+            for attacker, blockers in by_attacker.items()
+        ]
+    )
     return msg("{player} blocks {blocks}", player=event.player, blocks=blocks)
 
 
 def _allocations(s: MatchState, allocations: Iterable[Any]) -> Msg | str:
-    joined: Msg | str = ""
-    for i, a in enumerate(allocations):
-        one = msg(
-            "{source} {amount} to {recipient}",
-            source=card_name(s, a.source),
-            amount=a.amount,
-            recipient=card_name(s, a.recipient),
-        )
-        joined = one if i == 0 else msg("{first}; {second}", first=joined, second=one)
-    return joined
+    return joined_semicolons(
+        [
+            msg(
+                "{source} {amount} to {recipient}",
+                source=card_name(s, a.source),
+                amount=a.amount,
+                recipient=card_name(s, a.recipient),
+            )
+            for a in allocations
+        ]
+    )
 
 
 def _object(s: MatchState, obj: RegisterObject) -> Msg | str:
@@ -443,9 +447,7 @@ def _resulted(s: MatchState, event: ev.ObjectResulted, viewer: str | None) -> Ms
     if obj is not None and obj.kind == ObjectKind.SUMMON and obj.card is not None:
         parts.append(_entered(s, obj, obj.card))
     parts.extend(description_of_effect(e, s, viewer=viewer) for e in event.effects)
-    what: Msg | str = parts[0] if parts else msg("no effect")
-    for part in parts[1:]:
-        what = msg("{first}; {second}", first=what, second=part)
+    what = joined_semicolons(parts) if parts else msg("no effect")
     text = msg("{object} results: {what}", object=event.object_id, what=what)
     if obj is not None and obj.kind != ObjectKind.SUMMON:
         text = msg("{result} [{kind}]", result=text, kind=_object(s, obj))
