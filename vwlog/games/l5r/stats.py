@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from vwlog.games.common import Counting
 from vwlog.games.core import Figure
 from vwlog.games.l5r import events as ev
 
@@ -45,19 +46,16 @@ _COUNTED: Final[dict[type, str]] = {
 }
 
 
-class _Measure:
+class _Measure(Counting):
     """One battle record's figures, folded event by event."""
 
     def __init__(self) -> None:
-        self.figures: dict[str, Any] = {f.key: (None if f.kind == "word" else 0) for f in FIGURES}
+        super().__init__(FIGURES, _COUNTED)
         self.fields: set[str] = set()
 
-    def visit(self, event: Any, before: Any, after: Any) -> None:
-        """Count ``event`` (the boards around it are not needed)."""
+    def tally(self, event: Any, before: Any, after: Any) -> None:
+        """Measure ``event`` (the boards around it are not needed)."""
         f = self.figures
-        key = _COUNTED.get(type(event))
-        if key is not None:
-            f[key] += 1
         if isinstance(event, ev.AttackPhaseStarted):
             if f["first_attacker"] is None:
                 f["first_attacker"] = event.attacker
@@ -72,10 +70,6 @@ class _Measure:
             f["ties"] += int(event.attacker_force == event.defender_force)
         elif isinstance(event, ev.HonorGained):
             f["honor_gained"] += event.amount
-
-    def result(self) -> dict[str, Any]:
-        """The record's figures, by key."""
-        return dict(self.figures)
 
 
 def measure() -> _Measure:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from vwlog.games.common import Counting
 from vwlog.games.core import Figure
 from vwlog.games.minis import events as ev
 
@@ -46,18 +47,15 @@ _COUNTED: Final[dict[type, str]] = {
 }
 
 
-class _Measure:
+class _Measure(Counting):
     """One record's figures, folded event by event."""
 
     def __init__(self) -> None:
-        self.figures: dict[str, Any] = {f.key: (None if f.kind == "word" else 0) for f in FIGURES}
+        super().__init__(FIGURES, _COUNTED)
 
-    def visit(self, event: Any, before: Any, after: Any) -> None:
-        """Count ``event`` (the claims from the boards around it)."""
+    def tally(self, event: Any, before: Any, after: Any) -> None:
+        """Measure ``event`` (the claims from the boards around it)."""
         f = self.figures
-        key = _COUNTED.get(type(event))
-        if key is not None:
-            f[key] += 1
         if isinstance(event, ev.ReactionsDeclared):
             f["reactions"] += len(event.reactions)
         elif isinstance(event, ev.AoOChecked):
@@ -72,10 +70,6 @@ class _Measure:
             f["winner"] = event.winner
         claims = len(getattr(after, "claims", ())) - len(getattr(before, "claims", ()))
         f["claims"] += max(claims, 0)
-
-    def result(self) -> dict[str, Any]:
-        """The record's figures, by key."""
-        return dict(self.figures)
 
 
 def measure() -> _Measure:

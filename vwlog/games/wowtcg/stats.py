@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from vwlog.games.common import Counting
 from vwlog.games.core import Figure
 from vwlog.games.wowtcg import events as ev
 
@@ -59,21 +60,16 @@ _COUNTED: Final[dict[type, str]] = {
 }
 
 
-class _Measure:
+class _Measure(Counting):
     """One match's figures, folded event by event."""
 
     def __init__(self) -> None:
-        self.figures: dict[str, Any] = {
-            f.key: (None if f.kind == "word" else 0) for f in FIGURES if f.kind != "ratio"
-        }
+        super().__init__(FIGURES, _COUNTED)
         self.window = 0
 
-    def visit(self, event: Any, before: Board, after: Board) -> None:
-        """Count ``event`` (folded from ``before`` to ``after``)."""
+    def tally(self, event: Any, before: Board, after: Board) -> None:
+        """Measure ``event`` (folded from ``before`` to ``after``)."""
         f = self.figures
-        key = _COUNTED.get(type(event))
-        if key is not None:
-            f[key] += 1
         if isinstance(event, ev.TurnStarted):
             f["turns"] += 1
             f["extra_turns"] += int(event.extra)
@@ -91,10 +87,6 @@ class _Measure:
         f["longest_chain"] = max(f["longest_chain"], len(after.chain))
         if after.winner is not None:
             f["winner"] = after.winner
-
-    def result(self) -> dict[str, Any]:
-        """The match's figures, by key."""
-        return dict(self.figures)
 
 
 def measure() -> _Measure:
