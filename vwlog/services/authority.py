@@ -80,6 +80,7 @@ __all__ = [
     "UnseenError",
     "authorize",
     "decision_classes",
+    "json_strings",
     "masked",
     "refuse_other",
 ]
@@ -353,18 +354,23 @@ def _sent(decisions: Iterable[str]) -> Iterator[str]:
             raw = orjson.loads(text)
         except orjson.JSONDecodeError:
             raw = None
-        todo: list[Any] = [raw]
-        while todo:
-            item = todo.pop()
-            if isinstance(item, str):
-                yield item
-            elif isinstance(item, dict):
-                todo.extend(item.values())
-            elif isinstance(item, list):
-                todo.extend(item)
+        yield from json_strings(raw)
         for word in text.split():
             yield word
             yield from word.split(":")
+
+
+def json_strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON value (keys left out)."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            todo.extend(item)
 
 
 def refuse_other(seat: str) -> SeatError:

@@ -29,13 +29,13 @@ start has no secret salts, and nothing in it was secret: see `vwlog.services.liv
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from vwlog.engine.replay import BaseVisitor, replay
 from vwlog.games import GameRules, game_of_state
 from vwlog.model.errors import VwlogError
 from vwlog.model.games import DEFAULT_GAME
-from vwlog.services.authority import SeatView
+from vwlog.services.authority import SeatView, json_strings
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -58,19 +58,6 @@ def _view(state: MatchState, seat: str) -> SeatView | None:
         return None
 
 
-def _strings(value: Any) -> Iterator[str]:
-    """Every string in a JSON value (keys left out)."""
-    todo = [value]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            todo.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            todo.extend(item)
-
-
 def readable(step: Step, seat: str) -> bool:
     """Whether ``seat`` could read the record of ``step`` in full when it was recorded: no
     card it names (its instance id, or a name or card id no visible card shares) was hidden
@@ -89,7 +76,7 @@ def readable(step: Step, seat: str) -> bool:
     if before is not None:
         hidden |= before.hidden | set(before.hidden_words)
         visible |= before.visible
-    named = set(_strings(step.record.event.model_dump(mode="json", by_alias=True)))
+    named = set(json_strings(step.record.event.model_dump(mode="json", by_alias=True)))
     return not (named & (hidden - visible))
 
 
