@@ -52,6 +52,7 @@ __all__ = [
     "RecordSide",
     "diff_logs",
     "diff_matches",
+    "numbered_differently",
 ]
 
 DIFF_WINDOW = 50
@@ -451,16 +452,7 @@ def _read_side_by_side(a: MatchSource, b: MatchSource, window: int) -> _Prefix:
                 pending_a, pending_b = item_a, item_b
                 break
             if rec_a.seq != rec_b.seq:
-                raise UsageError(
-                    msg(
-                        "{name} and {name2} number their events differently (seq {seq} against "
-                        "seq {seq2})",
-                        name=a.name,
-                        name2=b.name,
-                        seq=rec_a.seq,
-                        seq2=rec_b.seq,
-                    )
-                )
+                raise numbered_differently(a, b, rec_a.seq, rec_b.seq)
             if type(event) is JudgeRulingIssued and event.kind == RulingKind.BACK_UP:
                 state = _restore(a, event.back_to, state)
             else:
@@ -474,6 +466,20 @@ def _read_side_by_side(a: MatchSource, b: MatchSource, window: int) -> _Prefix:
         total_a = common + len(rest_a) + sum(1 for _ in items_a)
         total_b = common + len(rest_b) + sum(1 for _ in items_b)
     return _Prefix(state, common, rest_a, rest_b, total_a, total_b, prev_a, prev_b)
+
+
+def numbered_differently(a: MatchSource, b: MatchSource, seq: int, seq2: int) -> UsageError:
+    """The refusal of two records that give one event different seqs (``seq`` in ``a``,
+    ``seq2`` in ``b``)."""
+    return UsageError(
+        msg(
+            "{name} and {name2} number their events differently (seq {seq} against seq {seq2})",
+            name=a.name,
+            name2=b.name,
+            seq=seq,
+            seq2=seq2,
+        )
+    )
 
 
 def _refuse_other_match(

@@ -25,8 +25,9 @@ from vwlog.audit.diff import (
     DiffReport,
     Divergence,
     RecordSide,
+    numbered_differently,
 )
-from vwlog.audit.sources import MatchSource, reading
+from vwlog.audit.sources import MatchSource, reading, record_of
 from vwlog.engine.replay import BaseVisitor, replay
 from vwlog.games import board_data, event_text
 from vwlog.io import codec
@@ -44,14 +45,6 @@ __all__ = ["diff_game"]
 
 _NOT_COMPARED = frozenset({"view_version", "game", "seq", "viewer", "view"})
 """Fields of a views' board that say how it was drawn, not where the match stands."""
-
-
-def _unpack(item: Any) -> tuple[int | None, Any]:
-    """An item of a source as ``(line, record)`` (a stored record comes bare, a file's with
-    its line)."""
-    if isinstance(item, tuple):
-        return item[0], item[-1]
-    return None, item
 
 
 @dataclass(frozen=True)
@@ -120,22 +113,13 @@ def _read_side_by_side(a: MatchSource, b: MatchSource, game: GameRules, window: 
     first_a = first_b = None
     with reading(a) as items_a, reading(b) as items_b:
         for item_a, item_b in itertools.zip_longest(items_a, items_b):
-            rec_a = _unpack(item_a)[1] if item_a is not None else None
-            rec_b = _unpack(item_b)[1] if item_b is not None else None
+            rec_a = record_of(item_a) if item_a is not None else None
+            rec_b = record_of(item_b) if item_b is not None else None
             if rec_a is None or rec_b is None or not _same(game, rec_a.event, rec_b.event):
                 first_a, first_b = rec_a, rec_b
                 break
             if rec_a.seq != rec_b.seq:
-                raise UsageError(
-                    msg(
-                        "{name} and {name2} number their events differently (seq {seq} against "
-                        "seq {seq2})",
-                        name=a.name,
-                        name2=b.name,
-                        seq=rec_a.seq,
-                        seq2=rec_b.seq,
-                    )
-                )
+                raise numbered_differently(a, b, rec_a.seq, rec_b.seq)
             prev_a, prev_b = rec_a.hash, rec_b.hash
             common += 1
         more_a = (first_a is not None) + sum(1 for _ in items_a)

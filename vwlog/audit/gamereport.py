@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from vwlog.audit.diff import CONTEXT
 from vwlog.audit.report import DETAILED_VIOLATIONS, Integrity
-from vwlog.audit.sources import MatchSource, reading
+from vwlog.audit.sources import MatchSource, reading, record_of
 from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay
 from vwlog.games import event_text
 from vwlog.model.errors import SeqOutOfRangeError
@@ -41,14 +41,6 @@ __all__ = [
     "flag_table",
     "said_event",
 ]
-
-
-def _unpack(item: Any) -> tuple[int | None, Any]:
-    """An item of a source as ``(line, record)`` (a stored record comes bare, a file's with
-    its line)."""
-    if isinstance(item, tuple):
-        return item[0], item[-1]
-    return None, item
 
 
 @dataclass(frozen=True)
@@ -225,7 +217,7 @@ def build_game_report(source: MatchSource, game: GameRules, *, at: int | None = 
     def counted() -> Iterator[Item]:
         with reading(source) as items:
             for item in items:
-                seq = _unpack(item)[1].seq
+                seq = record_of(item).seq
                 if not seqs:
                     seqs.append(seq)
                 seqs[1:] = [seq]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vwlog.events import EventRecord
 from vwlog.io.logfile import open_log
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from vwlog.engine.seek import Item
     from vwlog.events import LogHeader
 
-__all__ = ["MatchSource", "log_source", "reading", "records_source", "unpack"]
+__all__ = ["MatchSource", "log_source", "reading", "record_of", "records_source", "unpack"]
 
 
 @dataclass(frozen=True)
@@ -83,3 +83,9 @@ def unpack(item: Item) -> tuple[int | None, EventRecord]:
     if isinstance(item, EventRecord):
         return None, item
     return item
+
+
+def record_of(item: Any) -> Any:
+    """The record of an item of any game's source (a stored record comes bare, a file's with
+    its line)."""
+    return item[-1] if isinstance(item, tuple) else item
