@@ -19,7 +19,7 @@ from vwlog.audit.gamereport import flag_table
 from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import ngettext, say
 from vwlog.render.html import BASE_CSS, e, page
-from vwlog.render.markdown import _md_block, md, md_code
+from vwlog.render.markdown import _md_block, md, md_code, md_integrity_and_validation
 from vwlog.render.text import (
     board_text,
     counted,
@@ -198,16 +198,7 @@ def game_report_markdown(report: GameReport) -> str:
     out.append(_("| Players | {players} |").format(players=players))
     out += [_("| Result | {result} |").format(result=md(_result(report))), ""]
     out += _md_ruleset(report)
-    head_hash = _("Head hash")
-    out += [_("## Integrity"), ""]
-    out += [
-        f"- {k}: {md(v) if k != head_hash else md_code(v)}"
-        for k, v in integrity_rows(report.integrity)
-    ]
-    out += ["", _("## Validation"), ""]
-    out.append(_("- Verdict: **{verdict}**").format(verdict=md(verdict_word(r, "document"))))
-    out.append(f"- {md(validation_summary(r))}")
-    out.append(_("- Ruleset judged under: {ruleset}").format(ruleset=md_code(r.ruleset)))
+    out += md_integrity_and_validation(report.integrity, r)
     out.append("")
     out += _md_violations(report)
     if report.at is not None:

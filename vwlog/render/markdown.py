@@ -47,7 +47,7 @@ from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
     from vwlog.audit.knowledge import Knowledge
-    from vwlog.audit.report import DisputeReport, FlagRow, Moment
+    from vwlog.audit.report import DisputeReport, FlagRow, Integrity, Moment
     from vwlog.engine.replay import ValidationReport
     from vwlog.events import MatchStarted
 
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "md",
     "md_code",
+    "md_integrity_and_validation",
     "report_markdown",
     "rests_on_markdown",
     "validation_markdown",
@@ -332,6 +333,20 @@ def _md_rulings(report: DisputeReport) -> list[str]:
     return out
 
 
+def md_integrity_and_validation(integrity: Integrity | None, r: ValidationReport) -> list[str]:
+    """A report's sections on its hash chain and its verdict (up to the ruleset judged under)."""
+    head_hash = _("Head hash")
+    out = [_("## Integrity"), ""]
+    out += [
+        f"- {k}: {md(v) if k != head_hash else md_code(v)}" for k, v in integrity_rows(integrity)
+    ]
+    out += ["", _("## Validation"), ""]
+    out.append(_("- Verdict: **{verdict}**").format(verdict=md(verdict_word(r, "document"))))
+    out.append(f"- {md(validation_summary(r))}")
+    out.append(_("- Ruleset judged under: {ruleset}").format(ruleset=md_code(r.ruleset)))
+    return out
+
+
 def report_markdown(report: DisputeReport) -> str:
     """The report as one Markdown document (boards as text)."""
     r = report.validation
@@ -369,16 +384,7 @@ def report_markdown(report: DisputeReport) -> str:
         out += [f"| {' | '.join(md(x) for x in row)} |" for row in seat_rows(started)]
         out.append("")
         out += _md_ruleset(started)
-    out += [_("## Integrity"), ""]
-    head_hash = _("Head hash")
-    out += [
-        f"- {k}: {md(v) if k != head_hash else md_code(v)}"
-        for k, v in integrity_rows(report.integrity)
-    ]
-    out += ["", _("## Validation"), ""]
-    out.append(_("- Verdict: **{verdict}**").format(verdict=md(verdict_word(r, "document"))))
-    out.append(f"- {md(validation_summary(r))}")
-    out.append(_("- Ruleset judged under: {ruleset}").format(ruleset=md_code(r.ruleset)))
+    out += md_integrity_and_validation(report.integrity, r)
     for start, end in r.voided:
         out.append(
             _("- Voided by a judge's back-up: seq {start}..{end}").format(start=start, end=end)
