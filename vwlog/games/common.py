@@ -1,7 +1,8 @@
 """Pieces more than one game other than Vandaria Wars uses the same way: a catalog rule and the
 catalog entries the core shows (`Rule`, `rule_entries`), a violation with the flag it rests on
 and the events expected and found (`violation`), and a statistics measure that counts events
-by type (`Counting`).
+by type (`Counting`); the record envelope around a game's events (`Envelope`) and its event
+classes by ``type`` tag (`by_tag`).
 
 This module imports no game package: a game imports it, never another game. Pure.
 """
@@ -12,15 +13,17 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from vwlog.games.core import RuleEntry, cite, event_text
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from vwlog.games.core import Figure
     from vwlog.model.violation import Violation
 
-__all__ = ["Counting", "Rule", "rule_entries", "violation"]
+__all__ = ["Counting", "Envelope", "Rule", "by_tag", "rule_entries", "violation"]
 
 
 class Rule(NamedTuple):
@@ -89,3 +92,18 @@ class Counting:
     def result(self) -> dict[str, Any]:
         """The record's figures, by key."""
         return dict(self.figures)
+
+
+class Envelope(BaseModel):
+    """The core's record envelope around one of a game's events: sequence number, time and
+    hash. A game's record adds ``event``, the discriminated union of its events."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seq: int = Field(ge=1, le=10**12)
+    at: str | None = None
+    hash: str | None = None
+
+
+def by_tag(classes: Iterable[type[BaseModel]]) -> dict[str, type]:
+    """The event ``classes`` by their ``type`` tag."""
+    return {cls.model_fields["type"].default: cls for cls in classes}

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vwlog.events.base import Consequence, Decision
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned
+from vwlog.games.common import Envelope, by_tag
 from vwlog.games.l5r.ruleset import L5rRuleset
 
 Name = Annotated[str, Field(min_length=1, max_length=64)]
@@ -262,13 +263,9 @@ L5rEvent: TypeAlias = (
 )
 
 
-class L5rRecord(BaseModel):
+class L5rRecord(Envelope):
     """An L5R record: the core's envelope around this game's events."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    seq: int = Field(ge=1, le=10**12)
-    at: str | None = None
-    hash: str | None = None
     event: Annotated[L5rEvent, Field(discriminator="type")]
 
 
@@ -295,7 +292,7 @@ ALL_TYPES: tuple[type[BaseModel], ...] = (
     MatchSealed,
     RecordSigned,
 )
-EVENT_TYPES: dict[str, type] = {cls.model_fields["type"].default: cls for cls in ALL_TYPES}
+EVENT_TYPES: dict[str, type] = by_tag(ALL_TYPES)
 """The event classes by ``type`` tag."""
 DECISION_TYPES = frozenset(
     {ArmiesDeclared, BattlefieldChosen, BattleActionTaken, OpportunityPassed, MatchForked}

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vwlog.events.base import Chance, Consequence, Decision
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned
+from vwlog.games.common import Envelope, by_tag
 from vwlog.games.minis.ruleset import MinisRuleset
 
 _E = TypeVar("_E", bound=BaseModel)
@@ -325,13 +326,9 @@ MinisEvent: TypeAlias = (
 )
 
 
-class MinisRecord(BaseModel):
+class MinisRecord(Envelope):
     """A miniatures record: the core's envelope around this game's events."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    seq: int = Field(ge=1, le=10**12)
-    at: str | None = None
-    hash: str | None = None
     event: Annotated[MinisEvent, Field(discriminator="type")]
 
 
@@ -364,7 +361,7 @@ ALL_TYPES: tuple[type[BaseModel], ...] = (
     MatchSealed,
     RecordSigned,
 )
-EVENT_TYPES: dict[str, type] = {cls.model_fields["type"].default: cls for cls in ALL_TYPES}
+EVENT_TYPES: dict[str, type] = by_tag(ALL_TYPES)
 """The event classes by ``type`` tag."""
 DECISION_TYPES = frozenset(
     {

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vwlog.events.base import Consequence, Decision
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned
+from vwlog.games.common import Envelope, by_tag
 from vwlog.games.wowtcg.ruleset import WowRuleset
 from vwlog.model.bounds import LogInt
 
@@ -304,19 +305,14 @@ WowEvent: TypeAlias = (
 )
 
 
-class WowRecord(BaseModel):
+class WowRecord(Envelope):
     """A WoW TCG record: the core's envelope around this game's events."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    seq: int = Field(ge=1, le=10**12)
-    at: str | None = None
-    hash: str | None = None
     event: Annotated[WowEvent, Field(discriminator="type")]
 
 
-EVENTS: dict[str, type] = {
-    cls.model_fields["type"].default: cls
-    for cls in (
+EVENTS: dict[str, type] = by_tag(
+    (
         MatchStarted,
         TurnStarted,
         TurnSkipped,
@@ -347,5 +343,5 @@ EVENTS: dict[str, type] = {
         MatchSealed,
         RecordSigned,
     )
-}
+)
 """The game's event classes by ``type`` tag (the core's records included)."""
