@@ -110,10 +110,6 @@ def _ev_opening_hand_drawn(state: MatchState, event: ev.OpeningHandDrawn) -> Mat
     return replace(st, done=done)
 
 
-def _ev_turn_started(state: MatchState, event: ev.TurnStarted) -> MatchState:
-    return _turn_started(state, event)
-
-
 def _ev_turn_ended(state: MatchState, event: ev.TurnEnded) -> MatchState:
     return _turn_ended(state)
 
@@ -139,32 +135,8 @@ def _ev_unslid(state: MatchState, event: ev.Unslid) -> MatchState:
     return _action_done(replace(state, permanents=perms), Marker.UNSLID)
 
 
-def _ev_property_placed(state: MatchState, event: ev.PropertyPlaced) -> MatchState:
-    return _placed(state, event)
-
-
 def _ev_deployment_finished(state: MatchState, event: ev.DeploymentFinished) -> MatchState:
     return _action_done(_unplaced(state, event.player), Marker.DEPLOYED)
-
-
-def _ev_cost_paid(state: MatchState, event: ev.CostPaid) -> MatchState:
-    return _cost_paid(state, event)
-
-
-def _ev_card_summoned(state: MatchState, event: ev.CardSummoned) -> MatchState:
-    return _summoned(state, event)
-
-
-def _ev_skill_registered(state: MatchState, event: ev.SkillRegistered) -> MatchState:
-    return _skill_registered(state, event)
-
-
-def _ev_skill_triggered(state: MatchState, event: ev.SkillTriggered) -> MatchState:
-    return _skill_triggered(state, event)
-
-
-def _ev_object_resulted(state: MatchState, event: ev.ObjectResulted) -> MatchState:
-    return _resulted(state, event)
 
 
 def _ev_attackers_entered_battle(state: MatchState, event: ev.AttackersEnteredBattle) -> MatchState:
@@ -172,17 +144,9 @@ def _ev_attackers_entered_battle(state: MatchState, event: ev.AttackersEnteredBa
     return _action_done(replace(state, combat=combat), Marker.ATTACKERS)
 
 
-def _ev_attack_declared(state: MatchState, event: ev.AttackDeclared) -> MatchState:
-    return _attack_declared(state, event)
-
-
 def _ev_blockers_entered_battle(state: MatchState, event: ev.BlockersEnteredBattle) -> MatchState:
     combat = replace(state.combat, blockers=state.combat.blockers + event.followers)
     return _action_done(replace(state, combat=combat), Marker.BLOCKERS.of(event.player))
-
-
-def _ev_blocks_assigned(state: MatchState, event: ev.BlocksAssigned) -> MatchState:
-    return _blocks_assigned(state, event)
 
 
 def _ev_follower_damage_assigned(state: MatchState, event: ev.FollowerDamageAssigned) -> MatchState:
@@ -299,23 +263,23 @@ _EVOLVE: Final[dict[type, Callable[[MatchState, Any], MatchState]]] = {
     ev.PhaseStarted: _ev_phase_started,
     ev.MatchStarted: _ev_match_started,
     ev.OpeningHandDrawn: _ev_opening_hand_drawn,
-    ev.TurnStarted: _ev_turn_started,
+    ev.TurnStarted: _turn_started,
     ev.TurnEnded: _ev_turn_ended,
     ev.GoldProduced: _ev_gold_produced,
     ev.SupplyChosen: _ev_supply_chosen,
     ev.SupplyTaken: _ev_supply_taken,
     ev.Unslid: _ev_unslid,
-    ev.PropertyPlaced: _ev_property_placed,
+    ev.PropertyPlaced: _placed,
     ev.DeploymentFinished: _ev_deployment_finished,
-    ev.CostPaid: _ev_cost_paid,
-    ev.CardSummoned: _ev_card_summoned,
-    ev.SkillRegistered: _ev_skill_registered,
-    ev.SkillTriggered: _ev_skill_triggered,
-    ev.ObjectResulted: _ev_object_resulted,
+    ev.CostPaid: _cost_paid,
+    ev.CardSummoned: _summoned,
+    ev.SkillRegistered: _skill_registered,
+    ev.SkillTriggered: _skill_triggered,
+    ev.ObjectResulted: _resulted,
     ev.AttackersEnteredBattle: _ev_attackers_entered_battle,
-    ev.AttackDeclared: _ev_attack_declared,
+    ev.AttackDeclared: _attack_declared,
     ev.BlockersEnteredBattle: _ev_blockers_entered_battle,
-    ev.BlocksAssigned: _ev_blocks_assigned,
+    ev.BlocksAssigned: _blocks_assigned,
     ev.FollowerDamageAssigned: _ev_follower_damage_assigned,
     ev.CombatDamageRegistered: _ev_combat_damage_registered,
     ev.FollowersDestroyed: _ev_followers_destroyed,
