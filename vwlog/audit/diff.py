@@ -88,6 +88,11 @@ class RecordSide:
     events: int
     """Events in the record."""
 
+    @classmethod
+    def of(cls, source: MatchSource, events: int) -> RecordSide:
+        """A source read in full: its name, its header's match id and ``events``."""
+        return cls(source.name, source.header.match_id if source.header else None, events)
+
 
 @dataclass(frozen=True)
 class Divergence:
@@ -394,8 +399,7 @@ def diff_matches(a: MatchSource, b: MatchSource, *, window: int = DIFF_WINDOW) -
     prefix = _read_side_by_side(a, b, window)
     state, common = prefix.state, prefix.common
     rest_a, rest_b = prefix.rest_a, prefix.rest_b
-    side_a = RecordSide(a.name, a.header.match_id if a.header else None, prefix.total_a)
-    side_b = RecordSide(b.name, b.header.match_id if b.header else None, prefix.total_b)
+    side_a, side_b = RecordSide.of(a, prefix.total_a), RecordSide.of(b, prefix.total_b)
     if not rest_a and not rest_b:
         return DiffReport(side_a, side_b, common, "identical")
     origin = _pos_key(state)

@@ -317,8 +317,7 @@ def diff_game(
     if window < 1:
         raise InvalidParameterError("the window", window, "must be at least 1 event")
     p = _read_side_by_side(a, b, game, window)
-    side_a = RecordSide(a.name, a.header.match_id if a.header else None, p.total_a)
-    side_b = RecordSide(b.name, b.header.match_id if b.header else None, p.total_b)
+    side_a, side_b = RecordSide.of(a, p.total_a), RecordSide.of(b, p.total_b)
     if not p.rest_a and not p.rest_b:
         return DiffReport(side_a, side_b, p.common, "identical")
     fold_a = _followed(a, game, p.common, p.rest_a)
