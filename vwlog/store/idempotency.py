@@ -13,7 +13,6 @@ rules.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -71,14 +70,8 @@ class IdempotencyStore(SideTable):
     WHAT = "idempotency keys"
     LOCK = 7315403
 
-    def __init__(self, env: Mapping[str, str], *, url: str = "") -> None:
-        """Open the key table of the store configured by ``env`` (see `settings_from_url`).
-
-        Raises:
-            StoreError: the database cannot be reached or the table cannot be created.
-        """
-        self._memory: dict[tuple[str, str], tuple[str, str | None, int | None]] = {}
-        super().__init__(env, url=url)
+    _memory: dict[tuple[str, str], tuple[str, str | None, int | None]]
+    """A store in memory's keys: (match id, key) to (fingerprint, answer, status)."""
 
     # -- operations ---------------------------------------------------------------------------
 

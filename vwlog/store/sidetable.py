@@ -31,6 +31,8 @@ class SideTable(Closing):
     """What it holds, as errors say it (``tokens``)."""
     LOCK: ClassVar[int]
     """The PostgreSQL advisory lock its transactions take (one per table)."""
+    _memory: dict[Any, Any]
+    """The rows of a store in memory (a subclass says their keys and values)."""
 
     def __init__(self, env: Mapping[str, str], *, url: str = "") -> None:
         """Open the table of the store configured by ``env`` (see `settings_from_url`).
@@ -38,6 +40,7 @@ class SideTable(Closing):
         Raises:
             StoreError: the database cannot be reached or the table cannot be created.
         """
+        self._memory = {}
         self.url = redact(url)
         self._module = env.get("PERSISTENCE_MODULE", "eventsourcing.popo")
         self._lock = threading.Lock()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -107,14 +106,8 @@ class TokenStore(SideTable):
     WHAT = "tokens"
     LOCK = 7315402
 
-    def __init__(self, env: Mapping[str, str], *, url: str = "") -> None:
-        """Open the token table of the store configured by ``env`` (see `settings_from_url`).
-
-        Raises:
-            StoreError: the database cannot be reached or the table cannot be created.
-        """
-        self._memory: dict[str, tuple[str, TokenInfo]] = {}
-        super().__init__(env, url=url)
+    _memory: dict[str, tuple[str, TokenInfo]]
+    """A store in memory's tokens: secret hash to (id, token)."""
 
     # -- operations ---------------------------------------------------------------------------
 
