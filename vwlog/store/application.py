@@ -408,6 +408,20 @@ class MatchStore(MatchReader):
         vouched = self.vouched_facts(match_id)
         return vouched is not None and _import_facts(vouched) == _import_facts(meta)
 
+    def _positions(self, match_id: str, seqs: Iterable[int]) -> MatchId:
+        """``match_id``, once each of ``seqs`` is found a position of the match (1 to its head).
+
+        Raises:
+            MatchNotFoundError: No match has this id.
+            StoredSeqOutOfRangeError: A seq is not a position of the match.
+        """
+        match_id = MatchId(match_id)
+        head = self.head(match_id)
+        for seq in seqs:
+            if not 1 <= seq <= head.seq:
+                raise StoredSeqOutOfRangeError(match_id, seq, head.seq)
+        return match_id
+
     def save_snapshot(self, match_id: str, seq: int, data: bytes) -> bool:
         """Keep a snapshot (opaque bytes) of what the caller derived from records 1..``seq``.
 
@@ -424,10 +438,7 @@ class MatchStore(MatchReader):
             StoredSeqOutOfRangeError: ``seq`` is not a position of the match (1 to its head).
             StoreError: The database failed.
         """
-        match_id = MatchId(match_id)
-        head = self.head(match_id)
-        if not 1 <= seq <= head.seq:
-            raise StoredSeqOutOfRangeError(match_id, seq, head.seq)
+        match_id = self._positions(match_id, (seq,))
         try:
             with self._translated():
                 self._snapshots.insert_events([self._mapper.stored_snapshot(match_id, seq, data)])
@@ -450,11 +461,7 @@ class MatchStore(MatchReader):
         """
         if not snapshots:
             return 0
-        match_id = MatchId(match_id)
-        head = self.head(match_id)
-        for seq, _data in snapshots:
-            if not 1 <= seq <= head.seq:
-                raise StoredSeqOutOfRangeError(match_id, seq, head.seq)
+        match_id = self._positions(match_id, (seq for seq, _data in snapshots))
         stored = [self._mapper.stored_snapshot(match_id, seq, data) for seq, data in snapshots]
         try:
             with self._translated():
@@ -478,11 +485,7 @@ class MatchStore(MatchReader):
         """
         if not snapshots:
             return 0
-        match_id = MatchId(match_id)
-        head = self.head(match_id)
-        for seq, _data in snapshots:
-            if not 1 <= seq <= head.seq:
-                raise StoredSeqOutOfRangeError(match_id, seq, head.seq)
+        match_id = self._positions(match_id, (seq for seq, _data in snapshots))
         oid = match_uuid(match_id)
         seqs = sorted({seq for seq, _data in snapshots})
         latest = dict(snapshots)
