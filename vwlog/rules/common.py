@@ -230,6 +230,12 @@ def paid_just_before(state: MatchState, player: str, card: str, skill: str | Non
     return paid is not None and (paid.player, paid.card, paid.skill) == (player, card, skill)
 
 
+def next_object_id(state: MatchState) -> str:
+    """The id the next object put on the register takes: ``o<N>``, N counting every object
+    registered in the match, this one too (R-REG-1)."""
+    return f"o{state.objects + 1}"
+
+
 def has_raze(state: MatchState, follower: str) -> bool:
     """Whether a Follower has Raze now (R-CMB-20)."""
     return state.has_keyword(follower, Keyword.RAZE)
@@ -260,6 +266,7 @@ __all__ = [
     "live_attackers",
     "may_block_at",
     "needs_naval_aerial",
+    "next_object_id",
     "paid_just_before",
     "pays_unpaid_top",
     "room",

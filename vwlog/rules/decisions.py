@@ -26,6 +26,7 @@ from vwlog.rules.common import (
     has_raze,
     live_attackers,
     may_block_at,
+    next_object_id,
     room,
     uses_capacity,
 )
@@ -222,7 +223,7 @@ def _registrations(ruleset: Ruleset, state: MatchState, player: str) -> Iterator
     paid = state.pending_cost
     if paid is None:
         return
-    object_id = f"o{state.objects + 1}"
+    object_id = next_object_id(state)
     d = state.defn(paid.card)
     if paid.skill is None:
         if d.type.is_property:

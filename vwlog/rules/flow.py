@@ -21,6 +21,7 @@ from vwlog.rules.common import (
     defenders,
     distributes_in_step6,
     live_attackers,
+    next_object_id,
     room,
     was_blocked,
 )
@@ -201,7 +202,7 @@ def _trigger_group(ruleset: Ruleset, state: MatchState) -> tuple[ev.AnyEvent, ..
         order = list(reversed(order))
     first = next((p for p in order if any(t.player == p for t in state.triggers)), None)
     group = [t for t in state.triggers if t.player == first] if first else list(state.triggers)
-    next_id = f"o{state.objects + 1}"
+    next_id = next_object_id(state)
     return tuple(
         ev.SkillTriggered(player=t.player, card=t.card, skill=t.skill, object_id=next_id)
         for t in group
@@ -488,7 +489,7 @@ def _damage_step(state: MatchState, active: str) -> Expect | None:
     if state.combat.allocations:
         return _one(
             ev.CombatDamageRegistered(
-                object_id=f"o{state.objects + 1}",
+                object_id=next_object_id(state),
                 kind=ObjectKind.COMBAT_DAMAGE_FOLLOWERS,
                 allocations=tuple(
                     ev.Allocation(source=a.source, recipient=a.recipient, amount=a.amount)
@@ -514,7 +515,7 @@ def _territory_damage(state: MatchState) -> Expect | None:
     if allocations:
         return _one(
             ev.CombatDamageRegistered(
-                object_id=f"o{state.objects + 1}",
+                object_id=next_object_id(state),
                 kind=ObjectKind.COMBAT_DAMAGE_TERRITORY,
                 allocations=allocations,
             ),

@@ -33,6 +33,7 @@ from vwlog.model.errors import UnknownPlayerError, UnknownVerbError, UsageError
 from vwlog.model.text import closest, did_you_mean, msg
 from vwlog.model.types import PlacementReason, SupplyOption
 from vwlog.rules import Expect, expect, legal_decisions
+from vwlog.rules.common import next_object_id
 
 if TYPE_CHECKING:
     from vwlog.model.cards import Ruleset
@@ -73,7 +74,7 @@ class _Board:
     """Whether a card may be named by its name (see `_by_name`)."""
 
     def next_object(self) -> str:
-        return f"o{self.state.objects + 1}"
+        return next_object_id(self.state)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from vwlog.rules.checks.base import Violations
 from vwlog.rules.common import (
     card_name,
     is_follower,
+    next_object_id,
     pays_unpaid_top,
     room,
     uses_capacity,
@@ -335,7 +336,7 @@ def summon_timing(
 
 
 def check_object_id(state: MatchState, object_id: str) -> Violations:
-    wanted = f"o{state.objects + 1}"
+    wanted = next_object_id(state)
     if object_id != wanted:
         return (
             violation(
