@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
     from vwlog.audit.sources import MatchSource
     from vwlog.events import EventRecord, LogHeader
+    from vwlog.games import GameRules
     from vwlog.model.cards import Ruleset
+    from vwlog.services.rulesets import RulesetFile
     from vwlog.store import MatchStore
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -374,7 +376,8 @@ set_option = click.option(
     "sets",
     multiple=True,
     metavar="FLAG=VALUE",
-    help="Override one ruleset flag (repeatable), e.g. --set attack_target_mode=SINGLE.",
+    help="Override one flag of the log's game's ruleset (repeatable), e.g. --set "
+    "attack_target_mode=SINGLE, or --set max_hand_size=8 for a WoW TCG log.",
 )
 """``--set FLAG=VALUE``: override one ruleset flag (the command receives ``sets``)."""
 
@@ -389,35 +392,42 @@ def ruleset_options(command: Callable[..., Any]) -> Callable[..., Any]:
         "ruleset_file",
         type=click.Path(exists=True, dir_okay=False, path_type=Path),
         metavar="FILE",
-        help="Judge under this ruleset (JSON) instead of the one the match names.",
+        help="Judge under this ruleset (JSON, of the log's game) instead of the one the match "
+        "names.",
     )(command)
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """The ruleset a command judges under: a replacement and flag overrides (both optional)."""
+    """The ruleset a command judges under: a replacement and flag overrides (both optional).
+    The replacement is read as the ruleset of the match's game (``file``); ``ruleset`` is the
+    file read as Vandaria Wars', where it is one."""
 
     ruleset: Ruleset | None = None
     overrides: tuple[tuple[str, Any], ...] = ()
+    file: RulesetFile | None = None
 
-    def apply(self, named: Ruleset | None) -> Ruleset | None:
+    def apply(self, named: Any | None) -> Any | None:
         """The ruleset to judge under, given the one the match names; ``None`` means the
         match's own.
 
         Raises:
-            UsageError: an override does not fit the ruleset.
+            UsageError: an override does not fit the ruleset, or the file is not a ruleset of
+                the match's game.
         """
         from vwlog.services import apply_overrides
+        from vwlog.services.rulesets import replacement
 
-        base = self.ruleset or named
-        if base is None or (self.ruleset is None and not self.overrides):
-            return self.ruleset
+        chosen = replacement(self.ruleset, self.file, named)
+        base = chosen or named
+        if base is None or (chosen is None and not self.overrides):
+            return chosen
         return apply_overrides(base, dict(self.overrides))
 
     def __bool__(self) -> bool:
-        return self.ruleset is not None or bool(self.overrides)
+        return self.ruleset is not None or self.file is not None or bool(self.overrides)
 
-    def for_match(self, match: LoadedMatch) -> tuple[LoadedMatch, Ruleset | None]:
+    def for_match(self, match: LoadedMatch) -> tuple[LoadedMatch, Any | None]:
         """The match (still streamed: only its first record is read ahead) and the ruleset to
         judge it under (``None``: its own).
 
@@ -428,38 +438,41 @@ class Reading:
             return match, None
         import itertools
 
-        from vwlog.events import MatchStarted
-
+        game = _game_of(match.header)
         items = iter(match.items)
         first = next(items, None)
         named = None
-        if first is not None and isinstance(first[1].event, MatchStarted):
-            named = first[1].event.ruleset
+        if first is not None and type(first[1].event) is game.start_type:
+            named = game.start_ruleset(first[1].event)
         rest = itertools.chain(() if first is None else (first,), items)
         return dataclasses.replace(match, items=rest), self.apply(named)
 
 
+def _game_of(header: LogHeader | None) -> GameRules:
+    from vwlog.games import rules_for
+
+    return rules_for(header.game if header is not None else None)
+
+
 def reread(source: MatchSource, chosen: Reading) -> MatchSource:
-    """A match source whose ``match_started`` names the chosen ruleset, so everything that
-    judges it (validation, the report, the diff) judges under that reading. The hash chain
-    is checked on the stored lines, not on these records.
+    """A match source whose start event names the chosen ruleset, so everything that judges
+    it (validation, the report, the diff) judges under that reading. The hash chain is checked
+    on the stored lines, not on these records.
 
     Raises:
         UsageError: an override does not fit the ruleset (when the records are read).
     """
     if not chosen:
         return source
-    from vwlog.events import MatchStarted
+    game = _game_of(source.header)
 
     def records() -> Iterator[Any]:
         for item in source.open():
             record = item[1] if isinstance(item, tuple) else item
             event = record.event
-            if isinstance(event, MatchStarted):
-                ruleset = chosen.apply(event.ruleset)
-                record = record.model_copy(
-                    update={"event": event.model_copy(update={"ruleset": ruleset})}
-                )
+            if type(event) is game.start_type:
+                ruleset = chosen.apply(game.start_ruleset(event))
+                record = record.model_copy(update={"event": game.with_ruleset(event, ruleset)})
                 item = (item[0], record) if isinstance(item, tuple) else record
             yield item
 
@@ -470,12 +483,20 @@ def reading(ruleset_file: Path | None, sets: Sequence[str]) -> Reading:
     """The `Reading` the ``--ruleset`` and ``--set`` options chose.
 
     Raises:
-        UsageError: the file is not a ruleset, or a pair is malformed.
+        UsageError: the file is no game's ruleset, or a pair is malformed.
     """
-    from vwlog.services import load_ruleset, parse_overrides
+    from vwlog.model.errors import RulesetFileError
+    from vwlog.services import parse_overrides
+    from vwlog.services.rulesets import RulesetFile
 
-    ruleset = load_ruleset(ruleset_file) if ruleset_file else None
-    return Reading(ruleset, tuple(parse_overrides(sets).items()))
+    file = RulesetFile.read(ruleset_file) if ruleset_file else None
+    ruleset = None
+    if file is not None:
+        try:
+            ruleset = file.vw()
+        except RulesetFileError:
+            ruleset = None  # another game's: read as the match's when the match is read
+    return Reading(ruleset, tuple(parse_overrides(sets).items()), file)
 
 
 # -- the language ----------------------------------------------------------------------------

@@ -48,7 +48,9 @@ if TYPE_CHECKING:
 
 def _ruleset_options(ruleset_file: Path | None, sets: tuple[str, ...]) -> ValidationOptions:
     chosen = options.reading(ruleset_file, sets)
-    return ValidationOptions(ruleset=chosen.ruleset, overrides=chosen.overrides)
+    return ValidationOptions(
+        ruleset=chosen.ruleset, overrides=chosen.overrides, ruleset_file=chosen.file
+    )
 
 
 def _split_ruleset(value: str | None) -> tuple[Path | None, str | None]:
@@ -169,7 +171,7 @@ def validate(
         require=require,
     )
     policy = ViolationPolicy.STOP_AT_FIRST if strict else ViolationPolicy.COLLECT
-    opts = ValidationOptions(base.ruleset, base.overrides, policy, trust=held)
+    opts = dataclasses.replace(base, policy=policy, trust=held)
     tally = _validate_all(ctx, paths, opts, output_format, (cluster, jobs, batch), quiet=quiet)
     ctx.exit(worst_status(tally.verdicts, unreadable=tally.unreadable))
 
@@ -318,10 +320,10 @@ def _log_provenance(path: str | None, opts: ValidationOptions) -> Provenance:
         except VwlogError:
             first = None
         if first is not None and isinstance(first.record.event, MatchStarted):
-            ruleset = ruleset or first.record.event.ruleset
             cards = first.record.event.cards
-        elif game is not None and first is not None and type(first.record.event) is game.start_type:
-            ruleset = game.start_ruleset(first.record.event)
+        if game is not None and first is not None and type(first.record.event) is game.start_type:
+            ruleset = opts.judged_under(game.start_ruleset(first.record.event))
+            return provenance(ruleset, cards, game=game)
     if isinstance(ruleset, Ruleset) and opts.overrides:
         ruleset = apply_overrides(ruleset, dict(opts.overrides))
     return provenance(ruleset, cards, game=game)

@@ -94,4 +94,27 @@ def said_ruleset(
     return said_text(named), house
 
 
-__all__ = ["chain_problems", "not_accepted", "said_pool", "said_ruleset", "unstarted_texts"]
+def said_own_ruleset(
+    game: GameRules, start: Any, judged_under: Any | None
+) -> tuple[SaidText, tuple[tuple[str, Any], ...]]:
+    """What the ruleset of a game without published rulesets rests on (the start event's
+    own), with the house rules it was judged under (``--set``, a ruleset file); and those
+    rules."""
+    named = msg("as the record states it (no published rulesets in {game})", game=game.name)
+    logged = game.start_ruleset(start) or game.default_ruleset
+    house = house_rules(logged, logged, judged_under) if logged is not None else ()
+    if house:
+        named = msg(
+            "{ruleset} with house rules {flags}", ruleset=named, flags=house_rules_text(house)
+        )
+    return said_text(named), house
+
+
+__all__ = [
+    "chain_problems",
+    "not_accepted",
+    "said_own_ruleset",
+    "said_pool",
+    "said_ruleset",
+    "unstarted_texts",
+]

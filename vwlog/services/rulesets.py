@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import (
@@ -27,7 +28,9 @@ if TYPE_CHECKING:
 
 
 def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
-    """Parse ``flag=value`` pairs into a mapping checked against `Ruleset`'s fields.
+    """Parse ``flag=value`` pairs into a mapping checked against the flags of `Ruleset` and of
+    every other game's ruleset (which game's applies is known once the match is read:
+    `apply_overrides` checks it then).
 
     Raises:
         RulesetOverrideError: a pair is malformed or names no ruleset field.
@@ -39,7 +42,7 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
         name = name.strip().replace("-", "_")
         if not sep or not name:
             raise RulesetOverrideError(pair, "not FLAG=VALUE")
-        if name not in fields:
+        if name not in fields and name not in _other_games_flags():
             raise UnknownFlagError(pair, name)
         low = value.strip().lower()
         parsed: Any = value.strip()
@@ -55,16 +58,46 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
     return out
 
 
-def apply_overrides(base: Ruleset, overrides: Mapping[str, Any]) -> Ruleset:
-    """``base`` with some flags changed, validated.
+def _other_rulesets() -> list[type[BaseModel]]:
+    """The ruleset models of the games other than Vandaria Wars that this vwlog judges."""
+    from vwlog.games import GameUnavailableError, rules_for
+    from vwlog.model.games import DEFAULT_GAME, GAMES
+
+    out = []
+    for gid in sorted(GAMES):
+        if gid == DEFAULT_GAME:
+            continue
+        try:
+            default = rules_for(gid).default_ruleset
+        except GameUnavailableError:
+            continue
+        if isinstance(default, BaseModel):
+            out.append(type(default))
+    return out
+
+
+def _other_games_flags() -> set[str]:
+    return {name for model in _other_rulesets() for name in model.model_fields}
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def apply_overrides(base: M, overrides: Mapping[str, Any]) -> M:
+    """``base`` (any game's ruleset) with some flags changed, validated.
 
     Raises:
+        UnknownFlagError: a flag is not one of ``base``'s game.
         RulesetOverrideError: a value does not fit its flag.
     """
     if not overrides:
         return base
+    model = type(base)
+    for name, value in overrides.items():
+        if name not in model.model_fields:
+            raise UnknownFlagError(f"{name}={value}", name)
     try:
-        return Ruleset.model_validate({**base.model_dump(), **overrides})
+        return model.model_validate({**base.model_dump(), **overrides})
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -78,14 +111,78 @@ def load_ruleset(path: str | Path) -> Ruleset:
     Raises:
         RulesetFileError: the file is unreadable or not a valid ruleset.
     """
-    try:
-        return Ruleset.model_validate_json(Path(path).read_bytes())
-    except OSError as err:
-        raise RulesetFileError(str(path), f"cannot read ruleset: {err.strerror}") from err
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise RulesetFileError(str(path), first["msg"].lower(), where) from err
+    return RulesetFile.read(path).vw()
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetFile:
+    """A ruleset JSON file as read (``--ruleset FILE``): Vandaria Wars' ruleset, or another
+    game's, read as the ruleset of the match it is given to."""
+
+    path: str
+    data: bytes
+
+    @classmethod
+    def read(cls, path: str | Path) -> RulesetFile:
+        """The file, checked to be a ruleset of some game.
+
+        Raises:
+            RulesetFileError: it is unreadable or no game's ruleset (Vandaria Wars' error).
+        """
+        try:
+            data = Path(path).read_bytes()
+        except OSError as err:
+            raise RulesetFileError(str(path), f"cannot read ruleset: {err.strerror}") from err
+        found = cls(str(path), data)
+        try:
+            found.vw()
+        except RulesetFileError:
+            if not any(found.fits(model) for model in _other_rulesets()):
+                raise
+        return found
+
+    def fits(self, model: type[BaseModel]) -> bool:
+        try:
+            model.model_validate_json(self.data)
+        except ValidationError:
+            return False
+        return True
+
+    def vw(self) -> Ruleset:
+        """The file as Vandaria Wars' ruleset.
+
+        Raises:
+            RulesetFileError: it is not one.
+        """
+        return self.read_as(Ruleset)
+
+    def read_as(self, model: type[M]) -> M:
+        """The file as a ruleset of ``model``'s game.
+
+        Raises:
+            RulesetFileError: it is not one.
+        """
+        try:
+            return model.model_validate_json(self.data)
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise RulesetFileError(self.path, first["msg"].lower(), where) from err
+
+
+def replacement(chosen: Any | None, file: RulesetFile | None, named: Any | None) -> Any | None:
+    """The ruleset that replaces a match's own (``named``): ``chosen`` (``--ruleset``'s file
+    read as Vandaria Wars') where it is of the match's game, else ``file`` read as ``named``'s
+    game's ruleset; ``None``: no replacement.
+
+    Raises:
+        RulesetFileError: the file is not a ruleset of the match's game.
+    """
+    if chosen is not None and (named is None or type(chosen) is type(named)):
+        return chosen
+    if file is None or named is None:
+        return chosen
+    return file.read_as(type(named))
 
 
 # -- rules -----------------------------------------------------------------------------------
@@ -160,10 +257,12 @@ def known_rule(rule_id: str) -> str:
 
 
 __all__ = [
+    "RulesetFile",
     "apply_overrides",
     "known_rule",
     "load_ruleset",
     "parse_overrides",
+    "replacement",
     "rule_entry",
     "rules_catalog",
 ]

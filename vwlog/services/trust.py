@@ -44,6 +44,7 @@ from vwlog.rules.published import (
 from vwlog.services.restson import (
     chain_problems,
     not_accepted,
+    said_own_ruleset,
     said_pool,
     said_ruleset,
     unstarted_texts,
@@ -52,11 +53,11 @@ from vwlog.services.sealcheck import check_seal
 from vwlog.services.trustpass import IntegrityPass, endings_converted
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from vwlog.events.match import SealedBy
     from vwlog.io.trust import PublicKey, PublishedPool, PublishedRuleset, Registry
-    from vwlog.model.cards import CardPool, Ruleset
+    from vwlog.model.cards import CardDef, CardPool, Ruleset
     from vwlog.model.errors import Violation
     from vwlog.services.verify import VerifyReport
     from vwlog.store import MatchStore
@@ -343,7 +344,8 @@ def _findings(
     start = next(
         ((n, r) for n, r in lines if r.seq == 1 and isinstance(r.event, MatchStarted)), None
     )
-    pool_text, ruleset_text = unstarted_texts(rules_for(header.game))
+    game = rules_for(header.game)
+    pool_text, ruleset_text = unstarted_texts(game)
     house: tuple[tuple[str, Any], ...] = ()
     held_pool: PublishedPool | None = None
     if start is not None:
@@ -370,16 +372,11 @@ def _findings(
             violations += _at(compare_ruleset(held_rs.ruleset, event.ruleset), record, line_no)
             unpublished += not_accepted("ruleset", held_rs.id, opts.accept_rulesets)
         accepted = bool((judged_under or event.ruleset).accept_trusted_effects)
-        cards = held_pool.cards() if held_pool is not None else {c.id: c for c in event.cards}
-        for result in trusted:
-            card = cards.get(result.card or "")
-            skill = card.skill(result.skill or "play") if card is not None else None
-            text_only = skill is None or skill.effects is None
-            if text_only and result.effects and not accepted:
-                v = trusted_effects_violation(result)
-                violations.append(
-                    replace(v, seq=result.seq, line=result.line, event_type="object_resulted")
-                )
+        if not accepted:
+            cards = held_pool.cards() if held_pool is not None else {c.id: c for c in event.cards}
+            violations += _unchecked_effects(trusted, cards)
+    elif not game.publishes and lines and type(lines[0][1].event) is game.start_type:
+        ruleset_text, house = said_own_ruleset(game, lines[0][1].event, judged_under)
     sealing = check_seal(header, lines, start, opts.keyring, opts.require_signers)
     problems += sealing.problems
     if trusted:
@@ -406,6 +403,21 @@ def _findings(
         house_rules=house,
     )
     return TrustFindings(integrity, violations)
+
+
+def _unchecked_effects(
+    trusted: Sequence[TrustedResult], cards: Mapping[str, CardDef]
+) -> list[Violation]:
+    """R-TRUST-3 for each result that claims effects of a skill ``cards`` leave text only."""
+    out = []
+    for result in trusted:
+        card = cards.get(result.card or "")
+        skill = card.skill(result.skill or "play") if card is not None else None
+        text_only = skill is None or skill.effects is None
+        if text_only and result.effects:
+            v = trusted_effects_violation(result)
+            out.append(replace(v, seq=result.seq, line=result.line, event_type="object_resulted"))
+    return out
 
 
 def _at(found: list[Violation], record: EventRecord, line_no: int) -> list[Violation]:

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vwlog.engine.replay import ValidationReport, Validator, ViolationPolicy, replay
-from vwlog.events import MatchStarted
 from vwlog.io.logfile import open_log
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import IllegalEventError, LogFormatError
@@ -25,7 +24,7 @@ if TYPE_CHECKING:
 
     from vwlog.model.violation import Violation
 
-from vwlog.services.rulesets import apply_overrides
+from vwlog.services.rulesets import RulesetFile, apply_overrides, replacement
 
 # -- validation ------------------------------------------------------------------------------
 
@@ -40,6 +39,21 @@ class ValidationOptions:
     trust: TrustOptions | None = None
     """What the log is held to (published pool and ruleset, keyring); ``None``: the built-in
     pool and ruleset, no keyring."""
+    ruleset_file: RulesetFile | None = None
+    """The replacement as read, for a match of a game whose ruleset ``ruleset`` is not."""
+
+    def judged_under(self, named: Any | None) -> Any | None:
+        """The ruleset a match naming ``named`` is judged under (``None``: none named, no
+        replacement).
+
+        Raises:
+            RulesetFileError: the replacement is not a ruleset of the match's game.
+            RulesetOverrideError: an override does not fit the ruleset.
+        """
+        ruleset = replacement(self.ruleset, self.ruleset_file, named) or named
+        if ruleset is not None and self.overrides:
+            ruleset = apply_overrides(ruleset, dict(self.overrides))
+        return ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +105,11 @@ def validate_and_verify(
         gathered = IntegrityPass.of(reader)
         lines = gathered.tee(reader.lines())
         first = next(lines, None)
-        ruleset = opts.ruleset
-        if first is not None and isinstance(first[2].event, MatchStarted) and ruleset is None:
-            ruleset = first[2].event.ruleset
-        if ruleset is not None and opts.overrides:
-            ruleset = apply_overrides(ruleset, dict(opts.overrides))
+        game = reader.game
+        named = None
+        if first is not None and type(first[2].event) is game.start_type:
+            named = game.start_ruleset(first[2].event)
+        ruleset = opts.judged_under(named)
         items = itertools.chain(() if first is None else (first,), lines)
         try:
             report = replay(
