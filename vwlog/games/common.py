@@ -2,7 +2,7 @@
 catalog entries the core shows (`Rule`, `rule_entries`), a violation with the flag it rests on
 and the events expected and found (`violation`), and a statistics measure that counts events
 by type (`Counting`); the record envelope around a game's events (`Envelope`) and its event
-classes by ``type`` tag (`by_tag`).
+classes by ``type`` tag (`by_tag`); whom a board view is for (`seen_by`).
 
 This module imports no game package: a game imports it, never another game. Pure.
 """
@@ -11,19 +11,30 @@ from __future__ import annotations
 
 from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from vwlog.games.core import RuleEntry, cite, event_text
+from vwlog.model.errors import UnknownPlayerError
+from vwlog.model.text import closest
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Mapping, Sequence
 
     from vwlog.games.core import Figure
     from vwlog.model.violation import Violation
 
-__all__ = ["Counting", "Envelope", "Rule", "by_tag", "rule_entries", "violation"]
+__all__ = [
+    "Counting",
+    "Envelope",
+    "Rule",
+    "Seen",
+    "by_tag",
+    "rule_entries",
+    "seen_by",
+    "violation",
+]
 
 
 class Rule(NamedTuple):
@@ -107,3 +118,19 @@ class Envelope(BaseModel):
 def by_tag(classes: Iterable[type[BaseModel]]) -> dict[str, type]:
     """The event ``classes`` by their ``type`` tag."""
     return {cls.model_fields["type"].default: cls for cls in classes}
+
+
+class Seen(TypedDict):
+    """The fields a game's board view opens with: whom it is for."""
+
+    seq: int | None
+    viewer: str | None
+    view: Literal["judge", "player"]
+
+
+def seen_by(players: Sequence[str], player: str | None, seq: int | None) -> Seen:
+    """The opening fields of the board after event ``seq`` as ``player`` may know it (``None``:
+    the full record, ``judge``). `UnknownPlayerError`: a player not among ``players``."""
+    if player is not None and player not in players:
+        raise UnknownPlayerError(player, list(players), hint=closest(player, players))
+    return Seen(seq=seq, viewer=player, view="judge" if player is None else "player")

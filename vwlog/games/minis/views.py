@@ -14,11 +14,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
+from vwlog.games.common import seen_by
 from vwlog.games.minis import events as ev
 from vwlog.games.minis.expect import seat_order
 from vwlog.games.minis.state import Board
-from vwlog.model.errors import UnknownPlayerError
-from vwlog.model.text import Msg, closest, msg
+from vwlog.model.text import Msg, msg
 
 __all__ = ["BoardView", "ModelView", "board", "board_lines", "board_view", "description"]
 
@@ -221,8 +221,7 @@ class BoardView(_View):
 def board_view(state: Board, *, player: str | None = None, seq: int | None = None) -> BoardView:
     """The board as a `BoardView` (`UnknownPlayerError`: a player not at the match)."""
     s = state
-    if player is not None and player not in s.players:
-        raise UnknownPlayerError(player, list(s.players), hint=closest(player, s.players))
+    seen = seen_by(s.players, player, seq)
     q = s.sequence
     models = [
         ModelView(
@@ -239,9 +238,7 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
         for m in s.models.values()
     ]
     return BoardView(
-        seq=seq,
-        viewer=player,
-        view="judge" if player is None else "player",
+        **seen,
         started=s.started,
         round=s.round,
         turn=s.turn,

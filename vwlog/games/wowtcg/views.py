@@ -16,10 +16,10 @@ from typing import Any, Literal, assert_never
 from pydantic import BaseModel, ConfigDict
 
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
+from vwlog.games.common import seen_by
 from vwlog.games.wowtcg import events as ev
 from vwlog.games.wowtcg.board import Board
-from vwlog.model.errors import UnknownPlayerError
-from vwlog.model.text import Msg, closest, msg
+from vwlog.model.text import Msg, msg
 
 __all__ = [
     "PHASE_NAMES",
@@ -458,8 +458,7 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
     """The board as a `BoardView`, as ``player`` may know it (`UnknownPlayerError`: a player
     not at the match)."""
     s = state
-    if player is not None and player not in s.players:
-        raise UnknownPlayerError(player, list(s.players), hint=closest(player, s.players))
+    seen = seen_by(s.players, player, seq)
     players = [
         PlayerView(
             id=p,
@@ -478,9 +477,7 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
         for i, p in enumerate(s.players)
     ]
     return BoardView(
-        seq=seq,
-        viewer=player,
-        view="judge" if player is None else "player",
+        **seen,
         started=s.started,
         turn=s.turn,
         active=s.current,
