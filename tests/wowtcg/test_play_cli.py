@@ -336,3 +336,27 @@ def test_a_fork_at_every_priority_point_plays_on_from_what_next_lists(
         done = _run(runner, "play", str(what_if), last, "--auto", "8", "--seed", str(point["seq"]))
         assert done.exit_code == 0, (point, last, done.stderr)
         _clean(runner, what_if)
+
+
+@pytest.mark.parametrize(
+    ("game", "verb"),
+    [("wowtcg", "inspire"), ("l5r", "armies"), ("minis", "activate"), ("vw", "blockers")],
+)
+def test_play_prints_any_games_notation(runner: CliRunner, game: str, verb: str) -> None:
+    """``play --help`` explains Vandaria Wars' notation and names the others; ``--notation
+    GAME`` prints that game's, without a log or a store."""
+    result = runner.invoke(main, ["--lang", "en", "play", "--notation", game])
+    assert result.exit_code == 0, result.output
+    assert verb in result.stdout
+    assert "\b" not in result.stdout
+    shown = runner.invoke(main, ["--lang", "en", "play", "--help"]).stdout
+    assert "vwlog play --notation GAME (l5r, minis, wowtcg)" in " ".join(shown.split())
+
+
+def test_play_refuses_the_notation_of_an_unknown_game_in_one_line(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["--lang", "en", "play", "--notation", "chess"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "Error: 'chess' is not a game this vwlog judges (it judges: l5r, minis, vw, wowtcg)"
+    ]

@@ -19,6 +19,7 @@ from vwlog.games import rules_for
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import open_log
 from vwlog.model.errors import LogFormatError, MatchNotFoundError, UsageError, VwlogError
+from vwlog.model.games import DEFAULT_GAME, GAMES
 from vwlog.model.text import msg
 from vwlog.render.text import counted, term
 from vwlog.services.decisions import decisions_of
@@ -112,9 +113,32 @@ def _stored(cli: CliContext, match_id: str) -> Iterator[MatchStore]:
         yield store
 
 
-@main.command(epilog="\b\n" + decisions_of(rules_for(), "play").syntax())
+def _print_notation(ctx: click.Context, _param: click.Parameter, game: str | None) -> None:
+    """``--notation GAME``: print how that game's decisions are written, and stop."""
+    if game is None or ctx.resilient_parsing:
+        return
+    syntax = decisions_of(rules_for(game), "play").syntax()
+    echo("\n".join(line for line in syntax.splitlines() if line != "\b"))  # click's markers
+    ctx.exit(0)
+
+
+@main.command(
+    epilog="\b\n"
+    + decisions_of(rules_for(), "play").syntax()
+    + "\n\n\b\nThe other games' notations: vwlog play --notation GAME ("
+    + ", ".join(sorted(g for g in GAMES if g != DEFAULT_GAME))
+    + ")."
+)
 @click.argument("match_id", metavar="MATCH_OR_LOG")
 @click.argument("decisions", nargs=-1)
+@click.option(
+    "--notation",
+    metavar="GAME",
+    is_eager=True,
+    expose_value=False,
+    callback=_print_notation,
+    help="Print how GAME's decisions are written (its notation) and exit.",
+)
 @click.option(
     "--from-file",
     type=click.File("r"),
