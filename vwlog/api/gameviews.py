@@ -54,17 +54,35 @@ def no_seat_view(game: GameRules, player: str | None) -> None:
         )
 
 
-class _Said(BaseVisitor[list[EventOut]]):
-    """A replay visitor that keeps the events of a page as `EventOut`, said by their fields."""
+class EventsKept(BaseVisitor[list[EventOut]]):
+    """A replay visitor that keeps the events of a page as `EventOut`."""
+
+    def __init__(self, gate: HashGate | None = None) -> None:
+        self.gate = gate
+        """For a player's token on its match in progress: the chain hashes its seat is shown."""
+        self.out: list[EventOut] = []
+
+    def keep(self, step: Step, data: dict[str, Any]) -> None:
+        """Keep an event written as ``data``, its ``hash`` as the gate shows it."""
+        if self.gate is not None:
+            data["hash"] = self.gate.shown(step)
+        self.out.append(EventOut.model_validate(data))
+
+    def result(self) -> list[EventOut]:
+        """The events kept."""
+        return self.out
+
+
+class _Said(EventsKept):
+    """Keeps the events of a page of any game, said by the game's views or their fields."""
 
     def __init__(
         self, game: GameRules, gate: HashGate | None = None, viewer: str | None = None
     ) -> None:
+        super().__init__(gate)
         self.game = game
-        self.gate = gate
         self.viewer = viewer
         self.views = game.views() if game.views is not None else None
-        self.out: list[EventOut] = []
 
     def visit(self, step: Step) -> None:
         """Keep the event."""
@@ -91,13 +109,9 @@ class _Said(BaseVisitor[list[EventOut]]):
             "event": None
             if self.viewer is not None
             else rec.event.model_dump(mode="json", by_alias=True),
-            "hash": rec.hash if self.gate is None else self.gate.shown(step),
+            "hash": rec.hash,
         }
-        self.out.append(EventOut.model_validate(data))
-
-    def result(self) -> list[EventOut]:
-        """The events kept."""
-        return self.out
+        self.keep(step, data)
 
 
 def events_of(
@@ -162,6 +176,7 @@ def awaited_of(
 
 
 __all__ = [
+    "EventsKept",
     "awaited_of",
     "board_body",
     "events_of",

@@ -31,6 +31,7 @@ from vwlog.api.dependencies import (
 )
 from vwlog.api.errors import ERROR_RESPONSES
 from vwlog.api.gameviews import (
+    EventsKept,
     awaited_of,
     board_body,
     events_of,
@@ -50,7 +51,7 @@ from vwlog.api.schemas import (
     UploadOut,
 )
 from vwlog.audit.knowledge import knowledge
-from vwlog.engine.replay import BaseVisitor, Step, replay
+from vwlog.engine.replay import Step, replay
 from vwlog.games.vw.describe import board_view, description
 from vwlog.games.vw.notation import format_decision
 from vwlog.io.i18n import say, using_language
@@ -228,15 +229,13 @@ def _summary(m: Any, seat: str | None, store: MatchStore) -> MatchSummaryOut:
     return out.model_copy(update={"head_hash": shown_head_hash(store, m.match_id, seat)})
 
 
-class _Collect(BaseVisitor[list[EventOut]]):
-    """A replay visitor that keeps the events of a page as `EventOut`."""
+class _Collect(EventsKept):
+    """Keeps the events of a page of a Vandaria Wars match."""
 
     def __init__(self, viewer: str | None, ruleset: Any, gate: HashGate | None = None) -> None:
+        super().__init__(gate)
         self.viewer = viewer
         self.ruleset = ruleset
-        self.gate = gate
-        """For a player's token on its match in progress: the chain hashes its seat is shown."""
-        self.out: list[EventOut] = []
 
     def visit(self, step: Step) -> None:
         """Keep the event, its sentence in the active language."""
@@ -251,13 +250,7 @@ class _Collect(BaseVisitor[list[EventOut]]):
             record=True,
             translated=True,
         )
-        if self.gate is not None:
-            data["hash"] = self.gate.shown(step)
-        self.out.append(EventOut.model_validate(data))
-
-    def result(self) -> list[EventOut]:
-        """The events kept."""
-        return self.out
+        self.keep(step, data)
 
 
 def events_after(
