@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from vwlog.audit.diff import CONTEXT
-from vwlog.audit.report import DETAILED_VIOLATIONS, Integrity
+from vwlog.audit.report import DETAILED_VIOLATIONS, GameFlag, Integrity
 from vwlog.audit.sources import MatchSource, reading, record_of
 from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay
 from vwlog.games import event_text
@@ -71,21 +71,6 @@ class GameMoment:
     before: list[GameLine]
     after: list[GameLine] = field(default_factory=list)
     violations: tuple[Violation, ...] = ()
-
-
-@dataclass(frozen=True)
-class GameFlag:
-    """One field of a game's ruleset, beside its default."""
-
-    name: str
-    value: Any
-    default: Any
-    meaning: str
-
-    @property
-    def changed(self) -> bool:
-        """Whether the ruleset sets it away from the default."""
-        return bool(self.value != self.default)
 
 
 @dataclass

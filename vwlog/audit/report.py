@@ -40,6 +40,7 @@ __all__ = [
     "DisputeReport",
     "EventLine",
     "FlagRow",
+    "GameFlag",
     "Integrity",
     "Moment",
     "RulingEntry",
@@ -334,12 +335,10 @@ _FLAG_QUESTION = {name: oq for oq, name in OPEN_QUESTION_FLAGS.items()} | SECOND
 
 
 @dataclass(frozen=True)
-class FlagRow:
-    """One ruleset flag or parameter, beside its default."""
+class GameFlag:
+    """One field of a game's ruleset, beside its default."""
 
     name: str
-    question: str
-    """The open question it answers (``OQ-7``), or the rule it parameterises."""
     value: Any
     default: Any
     meaning: str
@@ -348,6 +347,14 @@ class FlagRow:
     def changed(self) -> bool:
         """Whether the ruleset sets it away from the default."""
         return bool(self.value != self.default)
+
+
+@dataclass(frozen=True)
+class FlagRow(GameFlag):
+    """One Vandaria Wars ruleset flag or parameter, beside its default."""
+
+    question: str
+    """The open question it answers (``OQ-7``), or the rule it parameterises."""
 
 
 def flag_rows(ruleset: Ruleset) -> list[FlagRow]:
@@ -365,7 +372,7 @@ def flag_rows(ruleset: Ruleset) -> list[FlagRow]:
             meaning = tail
         rows.append(
             FlagRow(
-                name, question, flag_reading(ruleset, name), flag_reading(defaults, name), meaning
+                name, flag_reading(ruleset, name), flag_reading(defaults, name), meaning, question
             )
         )
     return rows
