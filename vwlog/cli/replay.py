@@ -37,7 +37,7 @@ from vwlog.render.text import board_text, counted, table, term, violation_messag
 from vwlog.store.location import store_location
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from pathlib import Path
 
     from vwlog.engine.replay import Step
@@ -123,8 +123,14 @@ def check_player(state: MatchState, player: str | None) -> None:
     if player is None:
         return
     summary = game_of_state(state).summary(state)
-    if summary.started and player not in summary.players:
-        seated = ", ".join(term(p) for p in summary.players)
+    if summary.started:
+        check_seated(player, summary.players)
+
+
+def check_seated(player: str, players: Sequence[str]) -> None:
+    """Refuse a viewpoint ``player`` who is not one of ``players``."""
+    if player not in players:
+        seated = ", ".join(term(p) for p in players)
         raise UsageError(
             msg(
                 "no player {player} in this match (players: {seated})",
@@ -571,6 +577,7 @@ __all__ = [
     "Filters",
     "board_of",
     "check_player",
+    "check_seated",
     "load_records",
     "player_option",
     "replay_command",

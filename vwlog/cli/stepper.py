@@ -28,6 +28,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from vwlog.cli.render import POINT_MARK
+from vwlog.cli.replay import check_seated
 from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.seek import Timeline
 from vwlog.games import GameRules, Views, game_of_state, unavailable
@@ -529,15 +530,8 @@ def build_stepper(
         source=match.source,
     )
     players = timeline.game.summary(timeline.final).players
-    if player is not None and player not in players:
-        seated = ", ".join(term(p) for p in players)
-        raise UsageError(
-            msg(
-                "no player {player} in this match (players: {seated})",
-                player=repr(player),
-                seated=seated,
-            )
-        )
+    if player is not None:
+        check_seated(player, players)
     title = match.header.match_id if match.header is not None else match.source
     stepper = Stepper(timeline, described.result(), title=title)
     if start_seq is not None:
