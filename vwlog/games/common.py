@@ -1,8 +1,9 @@
 """Pieces more than one game other than Vandaria Wars uses the same way: a catalog rule and the
-catalog entries the core shows (`Rule`, `rule_entries`), a violation with the flag it rests on
-and the events expected and found (`violation`), and a statistics measure that counts events
-by type (`Counting`); the record envelope around a game's events (`Envelope`) and its event
-classes by ``type`` tag (`by_tag`); whom a board view is for (`seen_by`).
+catalog entries the core shows (`Rule`, `rule_entries`); a violation with the flag it rests on
+and the events expected and found (`violation`); a statistics measure that counts events by
+type (`Counting`); the record envelope around a game's events (`Envelope`) and its event
+classes by ``type`` tag (`by_tag`); the check that a board's viewer sits at the match
+(`known_viewer`).
 
 This module imports no game package: a game imports it, never another game. Pure.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,10 +30,9 @@ __all__ = [
     "Counting",
     "Envelope",
     "Rule",
-    "Seen",
     "by_tag",
+    "known_viewer",
     "rule_entries",
-    "seen_by",
     "violation",
 ]
 
@@ -120,17 +120,8 @@ def by_tag(classes: Iterable[type[BaseModel]]) -> dict[str, type]:
     return {cls.model_fields["type"].default: cls for cls in classes}
 
 
-class Seen(TypedDict):
-    """The fields a game's board view opens with: whom it is for."""
-
-    seq: int | None
-    viewer: str | None
-    view: Literal["judge", "player"]
-
-
-def seen_by(players: Sequence[str], player: str | None, seq: int | None) -> Seen:
-    """The opening fields of the board after event ``seq`` as ``player`` may know it (``None``:
-    the full record, ``judge``). `UnknownPlayerError`: a player not among ``players``."""
+def known_viewer(players: Sequence[str], player: str | None) -> None:
+    """Nothing when a board is shown to ``player`` (``None``: the full record) of a match
+    between ``players``; `UnknownPlayerError` for a player not at the match."""
     if player is not None and player not in players:
         raise UnknownPlayerError(player, list(players), hint=closest(player, players))
-    return Seen(seq=seq, viewer=player, view="judge" if player is None else "player")

@@ -15,7 +15,7 @@ from typing import Any, Literal, assert_never, cast
 from pydantic import BaseModel, ConfigDict
 
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
-from vwlog.games.common import seen_by
+from vwlog.games.common import known_viewer
 from vwlog.games.l5r import events as ev
 from vwlog.games.l5r.state import DISCARD, HOME, Board, Card
 from vwlog.model.text import Msg, msg
@@ -461,7 +461,7 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
     """The board as a `BoardView`, as ``player`` may know it (`UnknownPlayerError`: a player
     not at the match)."""
     s = state
-    seen = seen_by(s.players, player, seq)
+    known_viewer(s.players, player)
     fields = [p.battlefield for p in s.provinces.values()]
     fields += sorted({c.at for c in s.cards.values() if c.at not in (HOME, DISCARD)} - set(fields))
     battle = _battle(s)
@@ -479,7 +479,9 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
         for p in s.players
     ]
     return BoardView(
-        **seen,
+        seq=seq,
+        viewer=player,
+        view="judge" if player is None else "player",
         started=s.started,
         turn=s.turn,
         attack_phase=s.in_phase,

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
-from vwlog.games.common import seen_by
+from vwlog.games.common import known_viewer
 from vwlog.games.minis import events as ev
 from vwlog.games.minis.expect import seat_order
 from vwlog.games.minis.state import Board
@@ -221,7 +221,7 @@ class BoardView(_View):
 def board_view(state: Board, *, player: str | None = None, seq: int | None = None) -> BoardView:
     """The board as a `BoardView` (`UnknownPlayerError`: a player not at the match)."""
     s = state
-    seen = seen_by(s.players, player, seq)
+    known_viewer(s.players, player)
     q = s.sequence
     models = [
         ModelView(
@@ -238,7 +238,9 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
         for m in s.models.values()
     ]
     return BoardView(
-        **seen,
+        seq=seq,
+        viewer=player,
+        view="judge" if player is None else "player",
         started=s.started,
         round=s.round,
         turn=s.turn,

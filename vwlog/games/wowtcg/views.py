@@ -16,7 +16,7 @@ from typing import Any, Literal, assert_never
 from pydantic import BaseModel, ConfigDict
 
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
-from vwlog.games.common import seen_by
+from vwlog.games.common import known_viewer
 from vwlog.games.wowtcg import events as ev
 from vwlog.games.wowtcg.board import Board
 from vwlog.model.text import Msg, msg
@@ -458,7 +458,7 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
     """The board as a `BoardView`, as ``player`` may know it (`UnknownPlayerError`: a player
     not at the match)."""
     s = state
-    seen = seen_by(s.players, player, seq)
+    known_viewer(s.players, player)
     players = [
         PlayerView(
             id=p,
@@ -477,7 +477,9 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
         for i, p in enumerate(s.players)
     ]
     return BoardView(
-        **seen,
+        seq=seq,
+        viewer=player,
+        view="judge" if player is None else "player",
         started=s.started,
         turn=s.turn,
         active=s.current,
