@@ -21,18 +21,50 @@ if TYPE_CHECKING:
     from vwlog.store import MatchStore
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 __all__ = ["BoardCache", "BoardKey", "HeadCache", "RenderedBoard"]
 
 
-class HeadCache(Generic[T]):
+class _Kept(Generic[K, V]):
+    """Answers kept by key, most recently used last, each computed once however many ask for
+    it at the same time (per process; thread-safe). A subclass says how one is kept."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self._computing: dict[K, threading.Lock] = {}
+
+    def _get(self, key: K, make: Callable[[], V]) -> V:
+        """The answer kept for ``key``, else made once by ``make`` and kept."""
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+            busy = self._computing.setdefault(key, threading.Lock())
+        with busy:
+            with self._lock:
+                if key in self._items:
+                    return self._items[key]
+            try:
+                made = make()
+                self._keep(key, made)
+            finally:
+                with self._lock:
+                    self._computing.pop(key, None)
+            return made
+
+    def _keep(self, key: K, made: V) -> None:
+        raise NotImplementedError
+
+
+class HeadCache(_Kept[tuple[str, int, str | None], T]):
     """Up to ``size`` answers, keyed by match id and the head they were computed at."""
 
     def __init__(self, size: int = 16) -> None:
+        super().__init__()
         self.size = size
-        self._items: OrderedDict[tuple[str, int, str | None], T] = OrderedDict()
-        self._lock = threading.Lock()
-        self._computing: dict[tuple[str, int, str | None], threading.Lock] = {}
 
     def latest(self, match_id: str) -> tuple[int, str | None, T] | None:
         """The entry kept for ``match_id`` at its highest head: ``(seq, hash, answer)``."""
@@ -45,26 +77,13 @@ class HeadCache(Generic[T]):
         the events up to the head's seq (two requests for the same match at the same time
         compute it once)."""
         head = store.head(match_id)
-        key = (match_id, head.seq, head.hash)
+        return self._get((match_id, head.seq, head.hash), lambda: compute(head.seq))
+
+    def _keep(self, key: tuple[str, int, str | None], made: T) -> None:
         with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-            busy = self._computing.setdefault(key, threading.Lock())
-        with busy:
-            with self._lock:
-                if key in self._items:
-                    return self._items[key]
-            try:
-                value = compute(head.seq)
-                with self._lock:
-                    self._items[key] = value
-                    while len(self._items) > self.size:
-                        self._items.popitem(last=False)
-            finally:
-                with self._lock:
-                    self._computing.pop(key, None)
-            return value
+            self._items[key] = made
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
 
 
 BoardKey = tuple[str, int, int, str | None, str | None, bool, str]
@@ -99,7 +118,7 @@ class RenderedBoard:
         return False
 
 
-class BoardCache:
+class BoardCache(_Kept[BoardKey, RenderedBoard]):
     """Rendered boards of the last positions read, per process, bounded by count and bytes.
 
     The key holds the match's head (seq and hash), so an append makes every earlier entry of
@@ -109,34 +128,15 @@ class BoardCache:
     """
 
     def __init__(self, size: int = 2048, max_bytes: int = 64 * 1024 * 1024) -> None:
+        super().__init__()
         self.size = size
         self.max_bytes = max_bytes
-        self._items: OrderedDict[BoardKey, RenderedBoard] = OrderedDict()
         self._bytes = 0
-        self._lock = threading.Lock()
-        self._computing: dict[BoardKey, threading.Lock] = {}
 
     def get(self, key: BoardKey, render: Callable[[], bytes]) -> RenderedBoard:
         """The answer kept for ``key``, else rendered once by ``render`` (two requests for the
         same key at the same time render it once) and kept."""
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-                return found
-            busy = self._computing.setdefault(key, threading.Lock())
-        with busy:
-            with self._lock:
-                found = self._items.get(key)
-                if found is not None:
-                    return found
-            try:
-                made = RenderedBoard.of(render())
-                self._keep(key, made)
-            finally:
-                with self._lock:
-                    self._computing.pop(key, None)
-            return made
+        return self._get(key, lambda: RenderedBoard.of(render()))
 
     def _keep(self, key: BoardKey, made: RenderedBoard) -> None:
         if len(made.body) > self.max_bytes:
