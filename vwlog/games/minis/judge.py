@@ -9,7 +9,7 @@ verdict names that flag.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from vwlog.events.core import MatchForked
 from vwlog.games import event_text
@@ -20,6 +20,9 @@ from vwlog.games.minis.expect import RULE_OF, allotment, expect
 from vwlog.games.minis.ruleset import ALTERNATIVES, MinisRuleset
 from vwlog.games.minis.state import Board
 from vwlog.model.expect import Expect
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 FORK_KINDS = frozenset({"activation"})
 """Where a match may be forked: the Tactical Phase between Activation Sequences."""
@@ -94,30 +97,31 @@ def _unknown(s: Board, e: Any) -> V:
     return ()
 
 
+_RULED: Final[dict[type, Callable[[MinisRuleset, Board, Any], V]]] = {
+    ev.Declared: checks.declared,
+    ev.ModelActivated: checks.activated,
+    ev.MovementDeclared: checks.movement,
+    ev.ReactionsDeclared: checks.reactions,
+    ev.ReactionChanged: checks.changed,
+}
+"""The checks of a decision that depend on the ruleset, by the decision's type."""
+_PLAIN: Final[dict[type, Callable[[Board, Any], V]]] = {
+    ev.TacticalStopped: checks.stopped,
+    ev.CrouchedChanged: checks.crouched,
+    ev.AoODeclared: checks.aoo,
+    ev.ActionDeclared: checks.action,
+    ev.Roll: checks.roll,
+    ev.ResolutionOrdered: checks.ordered,
+}
+"""The checks of a decision or a roll that do not, by its type."""
+
+
 def _decision(rs: MinisRuleset, s: Board, e: Any) -> V:
     t = type(e)
-    if t is ev.Declared:
-        return checks.declared(rs, s, e)
-    if t is ev.ModelActivated:
-        return checks.activated(rs, s, e)
-    if t is ev.TacticalStopped:
-        return checks.stopped(s, e)
-    if t is ev.MovementDeclared:
-        return checks.movement(rs, s, e)
-    if t is ev.CrouchedChanged:
-        return checks.crouched(s, e)
-    if t is ev.AoODeclared:
-        return checks.aoo(s, e)
-    if t is ev.ReactionsDeclared:
-        return checks.reactions(rs, s, e)
-    if t is ev.ActionDeclared:
-        return checks.action(s, e)
-    if t is ev.ReactionChanged:
-        return checks.changed(rs, s, e)
-    if t is ev.Roll:
-        return checks.roll(s, e)
-    if t is ev.ResolutionOrdered:
-        return checks.ordered(s, e)
+    if t in _RULED:
+        return _RULED[t](rs, s, e)
+    if t in _PLAIN:
+        return _PLAIN[t](s, e)
     return ()
 
 
