@@ -116,18 +116,7 @@ GAME: Final = GameRules(
     name="World of Warcraft TCG",
     record=TypeAdapter(ev.WowRecord),
     event_types=ev.EVENTS,
-    decision_types=frozenset(
-        {
-            ev.InspireReadied,
-            ev.LinkAdded,
-            ev.PriorityPassed,
-            ev.ResourcePlaced,
-            ev.CombatDeclared,
-            ev.HandLimitDiscarded,
-            ev.Conceded,
-            MatchForked,
-        }
-    ),
+    decision_types=frozenset({*ev.PLAYS, ev.Conceded, MatchForked}),
     trailer_types=frozenset({MatchSealed, RecordSigned}),
     start_type=ev.MatchStarted,
     fork_kinds=frozenset({"priority"}),

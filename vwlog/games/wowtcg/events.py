@@ -20,6 +20,7 @@ from vwlog.model.bounds import LogInt
 
 __all__ = [
     "EVENTS",
+    "PLAYS",
     "AbilityTriggered",
     "CardDrawn",
     "CardSpec",
@@ -345,3 +346,13 @@ EVENTS: dict[str, type] = by_tag(
     )
 )
 """The game's event classes by ``type`` tag (the core's records included)."""
+
+PLAYS: tuple[type[BaseModel], ...] = (
+    InspireReadied,
+    LinkAdded,
+    PriorityPassed,
+    ResourcePlaced,
+    CombatDeclared,
+    HandLimitDiscarded,
+)
+"""The players' decisions the rules judge as plays (a concession and a fork are the others)."""

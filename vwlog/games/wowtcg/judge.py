@@ -23,14 +23,6 @@ from vwlog.model.violation import Violation
 
 __all__ = ["judge", "same"]
 
-_DECISIONS = (
-    ev.InspireReadied,
-    ev.LinkAdded,
-    ev.PriorityPassed,
-    ev.ResourcePlaced,
-    ev.CombatDeclared,
-    ev.HandLimitDiscarded,
-)
 _CLAIMS = (ev.ModifierCreated, ev.AbilityTriggered, ev.ExtraTurnCreated, ev.CardsExhausted)
 
 
@@ -240,6 +232,6 @@ def judge(rs: WowRuleset, s: Board, exp: Expect, e: Any) -> tuple[Violation, ...
 def _judged(rs: WowRuleset, s: Board, o: Owed, e: Any) -> tuple[Violation, ...]:
     if isinstance(e, _CLAIMS):
         return _claim(rs, s, e)
-    if isinstance(e, _DECISIONS):
+    if isinstance(e, ev.PLAYS):
         return judge_decision(rs, s, o, e, _gap_rule(s))
     return _consequence(rs, s, o, e)
