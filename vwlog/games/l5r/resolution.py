@@ -155,16 +155,7 @@ def plan(board: Board, b: Battle) -> tuple[Any, ...]:
         out.append(BattleWithoutOutcome(battle=b.number))
     else:
         destroyed = _destruction(board, b, rs, att, dfn, o, out)
-    home = tuple(
-        sorted(
-            c.id
-            for c in board.cards.values()
-            if c.is_unit
-            and c.owner == b.attacker
-            and c.at == b.battlefield
-            and c.id not in destroyed
-        )
-    )
+    home = tuple(_left(board, b, b.attacker, destroyed))
     sent = [AttackersSentHome(units=home)] if home else []
     if rs.attackers_home_timing == "LAST_RESOLUTION_EFFECT":
         out += [*sent, ResolutionEnded(battle=b.number)]
@@ -172,17 +163,19 @@ def plan(board: Board, b: Battle) -> tuple[Any, ...]:
         out += [ResolutionEnded(battle=b.number), *sent]
     out.append(BattleEnded(battle=b.number))
     if b.cause is not None:  # a battle an effect created: its defenders go Home now [DEF]
-        stay = sorted(
-            c.id
-            for c in board.cards.values()
-            if c.is_unit
-            and c.owner == b.defender
-            and c.at == b.battlefield
-            and c.id not in destroyed
-        )
+        stay = _left(board, b, b.defender, destroyed)
         if stay:
             out.append(DefendersSentHome(units=tuple(stay)))
     return tuple(out)
+
+
+def _left(board: Board, b: Battle, owner: str, destroyed: set[str]) -> list[str]:
+    """The ids of ``owner``'s units left standing at the battlefield of ``b``, sorted."""
+    return sorted(
+        c.id
+        for c in board.cards.values()
+        if c.is_unit and c.owner == owner and c.at == b.battlefield and c.id not in destroyed
+    )
 
 
 def _destruction(
