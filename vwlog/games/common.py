@@ -1,9 +1,9 @@
 """Pieces more than one game other than Vandaria Wars uses the same way: a catalog rule and the
 catalog entries the core shows (`Rule`, `rule_entries`); a violation with the flag it rests on
-and the events expected and found (`violation`); a statistics measure that counts events by
-type (`Counting`); the record envelope around a game's events (`Envelope`) and its event
-classes by ``type`` tag (`by_tag`); the check that a board's viewer sits at the match
-(`known_viewer`).
+and the events expected and found (`violation`; alone in a tuple, `wrong`); a statistics
+measure that counts events by type (`Counting`); the record envelope around a game's events
+(`Envelope`) and its event classes by ``type`` tag (`by_tag`); the check that a board's viewer
+sits at the match (`known_viewer`).
 
 This module imports no game package: a game imports it, never another game. Pure.
 """
@@ -34,6 +34,7 @@ __all__ = [
     "known_viewer",
     "rule_entries",
     "violation",
+    "wrong",
 ]
 
 
@@ -77,6 +78,11 @@ def violation(
         expected=event_text(want) if want is not None else None,
         actual=event_text(got) if got is not None else None,
     )
+
+
+def wrong(rule: str, template: str, /, **params: Any) -> tuple[Violation, ...]:
+    """The one violation a check finds (`violation`'s arguments), as the tuple it returns."""
+    return (violation(rule, template, **params),)
 
 
 class Counting:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from vwlog.events.core import MatchForked
+from vwlog.games.common import wrong
 from vwlog.games.l5r.consequences import SCOPES, consequence, missing, side_word, violation
 from vwlog.games.l5r.events import (
     DECISION_TYPES,
@@ -34,19 +35,19 @@ def judge(rs: L5rRuleset, s: Board, exp: Expect, e: Any) -> tuple[Violation, ...
     if not s.started:
         if t is L5rStarted:
             return _start(e)
-        return (violation("CORE-LOG-1", "a match begins with match_started"),)
+        return wrong("CORE-LOG-1", "a match begins with match_started")
     if t is L5rStarted:
-        return (violation("CORE-LOG-1", "the match has already started"),)
+        return wrong("CORE-LOG-1", "the match has already started")
     if t is MatchForked:
         if exp.kind == "opportunity":
             return ()
-        return (violation("CORE-FORK-1", "a match is forked only at an opportunity"),)
+        return wrong("CORE-FORK-1", "a match is forked only at an opportunity")
     if any(same(c, e) for c in exp.consequences):
         return ()
     if t in DECISION_TYPES:
         player = getattr(e, "player", None)
         if player is not None and player not in s.players:
-            return (violation("CORE-ID-1", "unknown player {player}", player=player),)
+            return wrong("CORE-ID-1", "unknown player {player}", player=player)
         if exp.kind is None and exp.consequences:
             return (missing(rs, s, exp.consequences[0], e),)
         return _decision(rs, s, exp, e)
@@ -81,8 +82,8 @@ def _decision(rs: L5rRuleset, s: Board, exp: Expect, e: Any) -> tuple[Violation,
 def _armies(s: Board, exp: Expect, e: ArmiesDeclared) -> tuple[Violation, ...]:
     if exp.kind != "armies":
         if not s.in_phase:
-            return (violation("L5R-BTL-4", "armies are declared in an Attack phase"),)
-        return (violation("L5R-BTL-2", "the armies are declared once, before the first battle"),)
+            return wrong("L5R-BTL-4", "armies are declared in an Attack phase")
+        return wrong("L5R-BTL-2", "the armies are declared once, before the first battle")
     found: list[Violation] = []
     seen: set[str] = set()
     for a in e.assignments:
@@ -125,36 +126,30 @@ def _battlefield(
 ) -> tuple[Violation, ...]:
     b = s.battle
     if b is not None:
-        return (
-            violation(
-                "L5R-BTL-5",
-                "battle {battle} at {battlefield} has not ended",
-                battle=b.number if b.segment != "START" else s.battles + 1,
-                battlefield=b.battlefield,
-            ),
+        return wrong(
+            "L5R-BTL-5",
+            "battle {battle} at {battlefield} has not ended",
+            battle=b.number if b.segment != "START" else s.battles + 1,
+            battlefield=b.battlefield,
         )
     if not s.in_phase:
         return _effect_battle(rs, s, e)
     if e.cause is not None:
-        return (
-            violation(
-                "L5R-BTL-4",
-                "a battle of the Attack phase is chosen, not created by {cause}",
-                cause=e.cause,
-            ),
+        return wrong(
+            "L5R-BTL-4",
+            "a battle of the Attack phase is chosen, not created by {cause}",
+            cause=e.cause,
         )
     if exp.kind == "armies":
-        return (violation("L5R-BTL-2", "the armies are declared before a battlefield is chosen"),)
+        return wrong("L5R-BTL-2", "the armies are declared before a battlefield is chosen")
     want = chooser(rs, s)
     if want is not None and e.player != want:
-        return (
-            violation(
-                "L5R-BTL-1",
-                "{chooser} chooses the battlefield, not {player}",
-                flag="battlefield_chooser",
-                chooser=want,
-                player=e.player,
-            ),
+        return wrong(
+            "L5R-BTL-1",
+            "{chooser} chooses the battlefield, not {player}",
+            flag="battlefield_chooser",
+            chooser=want,
+            player=e.player,
         )
     return _battlefield_place(rs, s, e)
 
@@ -162,65 +157,53 @@ def _battlefield(
 def _battlefield_place(rs: L5rRuleset, s: Board, e: BattlefieldChosen) -> tuple[Violation, ...]:
     province = s.province_at(e.battlefield)
     if province is None or province.owner != s.defender or province.destroyed:
-        return (
-            violation(
-                "L5R-BTL-1",
-                "{battlefield} is not a battlefield of the defender {defender}",
-                battlefield=e.battlefield,
-                defender=s.defender,
-            ),
+        return wrong(
+            "L5R-BTL-1",
+            "{battlefield} is not a battlefield of the defender {defender}",
+            battlefield=e.battlefield,
+            defender=s.defender,
         )
     if e.battlefield in s.fought:
-        return (
-            violation(
-                "L5R-BTL-5",
-                "a battle was already fought at {battlefield} this Attack phase",
-                battlefield=e.battlefield,
-            ),
+        return wrong(
+            "L5R-BTL-5",
+            "a battle was already fought at {battlefield} this Attack phase",
+            battlefield=e.battlefield,
         )
     if rs.battles_owed == "EVERY_ASSIGNED_BATTLEFIELD" and e.battlefield not in owed_battlefields(
         rs, s
     ):
-        return (
-            violation(
-                "L5R-BTL-1",
-                "no battle is owed at {battlefield}: the attacker assigned no unit there",
-                flag="battles_owed",
-                battlefield=e.battlefield,
-            ),
+        return wrong(
+            "L5R-BTL-1",
+            "no battle is owed at {battlefield}: the attacker assigned no unit there",
+            flag="battles_owed",
+            battlefield=e.battlefield,
         )
     return ()
 
 
 def _effect_battle(rs: L5rRuleset, s: Board, e: BattlefieldChosen) -> tuple[Violation, ...]:
     if e.cause is None:
-        return (
-            violation(
-                "L5R-BTL-4",
-                "no Attack phase is running: a battle outside it names the effect that creates it",
-            ),
+        return wrong(
+            "L5R-BTL-4",
+            "no Attack phase is running: a battle outside it names the effect that creates it",
         )
     card = s.cards.get(e.cause)
     if card is None or card.owner != e.player or card.at == DISCARD:
-        return (
-            violation(
-                "L5R-BTL-4",
-                "{cause} is not a card {player} has in play",
-                cause=e.cause,
-                player=e.player,
-            ),
+        return wrong(
+            "L5R-BTL-4",
+            "{cause} is not a card {player} has in play",
+            cause=e.cause,
+            player=e.player,
         )
     province = s.province_at(e.battlefield)
     if province is None or province.destroyed:
-        return (violation("L5R-BTL-1", "no battlefield {battlefield}", battlefield=e.battlefield),)
+        return wrong("L5R-BTL-1", "no battlefield {battlefield}", battlefield=e.battlefield)
     if rs.effect_battle_roles == "CONTROLLER_ATTACKS" and province.owner == e.player:
-        return (
-            violation(
-                "L5R-BTL-4",
-                "{player} attacks: the battlefield must be the other player's",
-                flag="effect_battle_roles",
-                player=e.player,
-            ),
+        return wrong(
+            "L5R-BTL-4",
+            "{player} attacks: the battlefield must be the other player's",
+            flag="effect_battle_roles",
+            player=e.player,
         )
     return ()
 
@@ -228,43 +211,35 @@ def _effect_battle(rs: L5rRuleset, s: Board, e: BattlefieldChosen) -> tuple[Viol
 def _opportunity(rs: L5rRuleset, s: Board, exp: Expect, e: Any) -> tuple[Violation, ...]:
     b = s.battle
     if b is None:
-        return (violation("L5R-BTL-3", "no battle is being fought"),)
+        return wrong("L5R-BTL-3", "no battle is being fought")
     if exp.kind != "opportunity":
         if b.segment == "START":
-            return (
-                violation(
-                    "L5R-BTL-1",
-                    "the battle at {battlefield} has not begun",
-                    battlefield=b.battlefield,
-                ),
+            return wrong(
+                "L5R-BTL-1",
+                "the battle at {battlefield} has not begun",
+                battlefield=b.battlefield,
             )
         if b.segment == "RESOLUTION":
-            return (violation("L5R-CMB-3", "both players passed in a row: Combat is over"),)
+            return wrong("L5R-CMB-3", "both players passed in a row: Combat is over")
         pending = b.pending
-        return (
-            violation(
-                "L5R-CMB-2",
-                "the action of {card} is resolved before the next opportunity",
-                card=pending.card if pending is not None else "?",
-            ),
+        return wrong(
+            "L5R-CMB-2",
+            "the action of {card} is resolved before the next opportunity",
+            card=pending.card if pending is not None else "?",
         )
     if e.player != b.to_act:
         if not b.opened:
-            return (
-                violation(
-                    "L5R-CMB-1",
-                    "the defender {defender} has the first opportunity, not {player}",
-                    defender=b.to_act,
-                    player=e.player,
-                ),
-            )
-        return (
-            violation(
-                "L5R-CMB-2",
-                "the opportunity is {who}'s, not {player}'s",
-                who=b.to_act,
+            return wrong(
+                "L5R-CMB-1",
+                "the defender {defender} has the first opportunity, not {player}",
+                defender=b.to_act,
                 player=e.player,
-            ),
+            )
+        return wrong(
+            "L5R-CMB-2",
+            "the opportunity is {who}'s, not {player}'s",
+            who=b.to_act,
+            player=e.player,
         )
     if isinstance(e, BattleActionTaken):
         return _action(rs, s, b, e)
@@ -281,39 +256,29 @@ def where(s: Board, card: Card) -> str:
 def _action(rs: L5rRuleset, s: Board, b: Battle, e: BattleActionTaken) -> tuple[Violation, ...]:
     card = s.cards.get(e.card)
     if card is None or card.owner != e.player or card.at == DISCARD:
-        return (
-            violation(
-                "CORE-ID-2", "{player} has no card {card} in play", player=e.player, card=e.card
-            ),
+        return wrong(
+            "CORE-ID-2", "{player} has no card {card} in play", player=e.player, card=e.card
         )
     ability = next((a for a in card.actions if a.name == e.ability), None)
     if ability is None:
-        return (
-            violation(
-                "CORE-ID-2", "{card} has no action {ability}", card=e.card, ability=e.ability
-            ),
-        )
+        return wrong("CORE-ID-2", "{card} has no action {ability}", card=e.card, ability=e.ability)
     if not ability.battle:
-        return (
-            violation(
-                "L5R-CMB-4",
-                "{ability} of {card} is not a Battle action",
-                card=e.card,
-                ability=e.ability,
-            ),
+        return wrong(
+            "L5R-CMB-4",
+            "{ability} of {card} is not a Battle action",
+            card=e.card,
+            ability=e.ability,
         )
     if e.brings and not ability.brings_unit:
-        return (
-            violation(
-                "L5R-CMB-7",
-                "{ability} of {card} cannot bring a unit into the battle",
-                card=e.card,
-                ability=e.ability,
-            ),
+        return wrong(
+            "L5R-CMB-7",
+            "{ability} of {card} cannot bring a unit into the battle",
+            card=e.card,
+            ability=e.ability,
         )
     for name in (*e.brings, *e.targets, *((e.source_unit,) if e.source_unit else ())):
         if name not in s.cards:
-            return (violation("CORE-ID-2", "unknown card {card}", card=name),)
+            return wrong("CORE-ID-2", "unknown card {card}", card=name)
     for name in e.brings:
         brought = s.cards[name]
         if already_resolved(s, brought, rs):
@@ -342,27 +307,23 @@ def _presence_and_location(
     if not exempt and not any(
         c.is_unit and c.owner == e.player and c.at == b.battlefield for c in s.cards.values()
     ):
-        return (
-            violation(
-                "L5R-CMB-5",
-                "{player} has no unit in the battle at {battlefield}",
-                player=e.player,
-                battlefield=b.battlefield,
-            ),
+        return wrong(
+            "L5R-CMB-5",
+            "{player} has no unit in the battle at {battlefield}",
+            player=e.player,
+            battlefield=b.battlefield,
         )
     names = ((e.source_unit,) if e.source_unit else ()) + tuple(
         t for t in e.targets if t not in e.brings
     )
     for name in names:
         if where(s, s.cards[name]) != b.battlefield:
-            return (
-                violation(
-                    "L5R-CMB-6",
-                    "{card} is not at the battlefield {battlefield}",
-                    flag=flag,
-                    card=name,
-                    battlefield=b.battlefield,
-                ),
+            return wrong(
+                "L5R-CMB-6",
+                "{card} is not at the battlefield {battlefield}",
+                flag=flag,
+                card=name,
+                battlefield=b.battlefield,
             )
     return ()
 
@@ -371,29 +332,25 @@ def _resolved(rs: L5rRuleset, s: Board, e: BattleActionResolved) -> tuple[Violat
     b = s.battle
     pending = b.pending if b is not None else None
     if pending is None:
-        return (violation("L5R-CMB-2", "no action awaits its resolution"),)
+        return wrong("L5R-CMB-2", "no action awaits its resolution")
     if (e.card, e.ability) != (pending.card, pending.ability):
-        return (
-            violation(
-                "L5R-CMB-2",
-                "the action awaiting its resolution is {ability} of {card}",
-                card=pending.card,
-                ability=pending.ability,
-            ),
+        return wrong(
+            "L5R-CMB-2",
+            "the action awaiting its resolution is {ability} of {card}",
+            card=pending.card,
+            ability=pending.ability,
         )
     for fx in e.effects:
         unit = s.cards.get(fx.unit)
         if unit is None:
-            return (violation("CORE-ID-2", "unknown card {card}", card=fx.unit),)
+            return wrong("CORE-ID-2", "unknown card {card}", card=fx.unit)
         if fx.kind != "unit_entered_battle":
             continue
         if fx.unit not in pending.brings:
-            return (
-                violation(
-                    "L5R-CMB-7",
-                    "the action did not name {card} to bring into the battle",
-                    card=fx.unit,
-                ),
+            return wrong(
+                "L5R-CMB-7",
+                "the action did not name {card} to bring into the battle",
+                card=fx.unit,
             )
         if already_resolved(s, unit, rs):
             return (_resolved_before(rs, s, fx.unit),)

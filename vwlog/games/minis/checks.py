@@ -10,9 +10,7 @@ whose log says it had is trusted and listed.
 
 from __future__ import annotations
 
-from typing import Any
-
-from vwlog.games.common import violation
+from vwlog.games.common import violation, wrong
 from vwlog.games.minis import events as ev
 from vwlog.games.minis.expect import reactor
 from vwlog.games.minis.ruleset import MinisRuleset
@@ -20,10 +18,6 @@ from vwlog.games.minis.state import Board, Sequence
 from vwlog.model.violation import Violation
 
 V = tuple[Violation, ...]
-
-
-def wrong(rule: str, template: str, /, **params: Any) -> V:
-    return (violation(rule, template, **params),)
 
 
 _KINDS = {"ABILITY": "abilities", "ITEM": "items", "STRATAGEM": "stratagems"}
