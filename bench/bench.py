@@ -358,7 +358,7 @@ def _postgres_up() -> bool:
 def bench_import(repeats: int, quick: bool) -> list[Figure]:
     import uuid
 
-    from vwlog.services.matches import import_log
+    from vwlog.services.importing import import_log
     from vwlog.store import MatchStore
 
     path = corpus(
@@ -432,7 +432,8 @@ def bench_import(repeats: int, quick: bool) -> list[Figure]:
 
 
 def bench_seek(repeats: int, quick: bool) -> list[Figure]:
-    from vwlog.services.matches import import_log, state_at
+    from vwlog.services.importing import import_log
+    from vwlog.services.matches import state_at
     from vwlog.store import MatchStore
 
     short = corpus("seek-1k.jsonl", "--seed", "6", "--max-turns", "16", *LONG_MATCH)

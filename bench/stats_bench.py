@@ -184,7 +184,7 @@ def _query(repeats: int, quick: bool) -> Figure:
 
 def _keep_current(repeats: int, quick: bool) -> Figure:
     from bench import Figure
-    from vwlog.services.matches import import_log
+    from vwlog.services.importing import import_log
     from vwlog.services.stats import catch_up
     from vwlog.store import MatchStore
 

@@ -79,7 +79,7 @@ _HOMES: dict[str, str] = {
     "UnknownPlayerError": "vwlog.model.errors",
     # store
     "MatchStore": "vwlog.store",
-    "import_log": "vwlog.services.matches",
+    "import_log": "vwlog.services.importing",
 }
 """Where each public name lives."""
 
@@ -170,7 +170,7 @@ if TYPE_CHECKING:
     from vwlog.model.state import MatchState
     from vwlog.projections import INITIAL, evolve
     from vwlog.rules import check, expect, legal_decisions, next_consequences
-    from vwlog.services.matches import import_log
+    from vwlog.services.importing import import_log
     from vwlog.store import MatchStore
 
 

@@ -29,7 +29,7 @@ from vwlog.engine.seek import Timeline, priority_points, state_at
 from vwlog.games.vw.describe import describe
 from vwlog.io.logfile import read_log
 from vwlog.render.json import seen_card_json
-from vwlog.services.matches import SNAPSHOT_EVERY
+from vwlog.services.storing import SNAPSHOT_EVERY
 from vwlog.store import MatchStore
 
 if TYPE_CHECKING:

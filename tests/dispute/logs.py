@@ -33,7 +33,7 @@ def judged_report(path: Path, **options: Any) -> DisputeReport:
     makes it (a report is rendered only with the verdict the services decided)."""
     from vwlog.audit.report import build_report
     from vwlog.audit.sources import log_source
-    from vwlog.services.verdict import judge_document_file
+    from vwlog.services.judging import judge_document_file
 
     report = build_report(log_source(path), **options)
     judge_document_file(report, path)

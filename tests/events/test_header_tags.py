@@ -16,7 +16,7 @@ from vwlog.io import codec
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import Ruleset
-from vwlog.services.simulate import sealed
+from vwlog.services.verify import sealed
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -210,7 +210,7 @@ def test_a_fork_off_a_fork_point_is_refused_in_one_line(
 
 
 def test_a_stored_matchs_timeline_marks_the_same_fork_points() -> None:
-    from vwlog.services.matches import import_log
+    from vwlog.services.importing import import_log
     from vwlog.services.timeline import extend, timeline
     from vwlog.store import MatchStore
 

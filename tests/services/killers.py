@@ -9,7 +9,7 @@ import os
 import signal
 from typing import TYPE_CHECKING, NoReturn
 
-from vwlog.services.matches import import_log
+from vwlog.services.importing import import_log
 from vwlog.services.play import play_decisions
 from vwlog.store import MatchStore
 

@@ -14,7 +14,8 @@ from vwlog.events import DeckRevealed, EventRecord, MatchSealed, MatchStarted
 from vwlog.io import codec
 from vwlog.io.logfile import read_log, write_log
 from vwlog.services import validate_log, verify_log
-from vwlog.services.matches import import_log, verify_match
+from vwlog.services.importing import import_log
+from vwlog.services.matches import verify_match
 from vwlog.services.trust import close_records, packaged_pool
 from vwlog.store import MatchStore
 

@@ -18,7 +18,8 @@ from vwlog.model.errors import (
 from vwlog.rules.catalog import RULES
 from vwlog.services import validate_log, verify_log
 from vwlog.services.forks import fork_match, lineage
-from vwlog.services.matches import export_match, import_log, state_at, verify_match
+from vwlog.services.importing import import_log
+from vwlog.services.matches import export_match, state_at, verify_match
 from vwlog.services.play import SealedRecordError, play_decisions
 from vwlog.store import MatchStore
 

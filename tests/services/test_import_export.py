@@ -8,7 +8,8 @@ import pytest
 
 from vwlog.model.errors import LogFormatError, MatchExistsError
 from vwlog.services import validate_log, verify_log
-from vwlog.services.matches import export_match, import_log, import_logs, list_matches
+from vwlog.services.importing import import_log, import_logs
+from vwlog.services.matches import export_match, list_matches
 
 from .support import (
     edited_record,

@@ -20,8 +20,8 @@ from vwlog.engine.replay import replay
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import Ruleset
 from vwlog.projections.stats import MatchMetricsVisitor, visitor
-from vwlog.services.matches import Measuring, _metrics
 from vwlog.services.simulate import SimulationSpec, generate_one
+from vwlog.services.storing import Measuring, metrics_of
 
 NEVER_WON = Ruleset(victory_vp=1000, victory_honor=1_000_000, victory_territories=1000)
 """Rules under which a random match goes on until its turn limit."""
@@ -58,7 +58,7 @@ def _peak_of_keeping(measure: MatchMetricsVisitor) -> int:
     try:
         tracemalloc.reset_peak()
         before = tracemalloc.get_traced_memory()[0]
-        kept = _metrics(measure)
+        kept = metrics_of(measure)
         assert kept is not None
         orjson.dumps(kept)
         return tracemalloc.get_traced_memory()[1] - before

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 
 from vwlog.events import TRAILER_TYPES
 from vwlog.services.forks import fork_match
-from vwlog.services.matches import SNAPSHOT_EVERY, import_log, verify_match
+from vwlog.services.importing import import_log
+from vwlog.services.matches import verify_match
+from vwlog.services.storing import SNAPSHOT_EVERY
 from vwlog.store import MatchStore
 from vwlog.store.mapping import match_uuid
 

@@ -15,7 +15,8 @@ from vwlog.rules import legal_decisions
 from vwlog.rules.catalog import RULES
 from vwlog.services import validate_log, verify_log
 from vwlog.services.forks import fork_match
-from vwlog.services.matches import export_match, import_log, state_at, verify_match
+from vwlog.services.importing import import_log
+from vwlog.services.matches import export_match, state_at, verify_match
 from vwlog.services.play import play_decisions
 from vwlog.services.rebase import rebase
 

@@ -16,7 +16,8 @@ import pytest
 
 from vwlog.io.pools import load_deck
 from vwlog.model.errors import MatchNotFoundError, UsageError
-from vwlog.services.matches import import_log, state_at
+from vwlog.services.importing import import_log
+from vwlog.services.matches import state_at
 from vwlog.store import MatchStore
 from vwlog.store.mapping import match_uuid
 

@@ -28,8 +28,8 @@ from vwlog.projections.stats import CorpusStats, MatchMetrics, StatsFilter
 from vwlog.services import sealed
 from vwlog.services import stats as view_service
 from vwlog.services.forks import fork_match
+from vwlog.services.importing import import_log
 from vwlog.services.integrity import check_derived
-from vwlog.services.matches import import_log, meta_from
 from vwlog.services.play import play_decisions
 from vwlog.services.stats import (
     UNMEASURABLE,
@@ -41,6 +41,7 @@ from vwlog.services.stats import (
     stored_metrics,
     withdraw,
 )
+from vwlog.services.storing import meta_from
 from vwlog.store import MatchStore
 from vwlog.store.statsview import stats_path, stats_schema
 

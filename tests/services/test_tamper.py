@@ -17,7 +17,8 @@ import pytest
 
 from vwlog.cli import main
 from vwlog.services import verify_log
-from vwlog.services.matches import export_match, import_log, state_at, verify_match
+from vwlog.services.importing import import_log
+from vwlog.services.matches import export_match, state_at, verify_match
 from vwlog.store import MatchStore
 from vwlog.store.mapping import VOUCH_PREFIX, catalog_uuid, match_uuid
 

@@ -16,7 +16,7 @@ from vwlog.games.vw.simulate import simulate
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import Ruleset
-from vwlog.services.simulate import sealed
+from vwlog.services.verify import sealed
 from vwlog.store.browse import MATCH_COLUMNS, PLAYER_COLUMNS
 
 if TYPE_CHECKING:

@@ -14,7 +14,8 @@ from tests.store.pg import postgres_server
 from tests.store.records import synthetic_match
 from vwlog.model.errors import UsageError
 from vwlog.services import importing
-from vwlog.services.matches import import_log, verify_match
+from vwlog.services.importing import import_log
+from vwlog.services.matches import verify_match
 from vwlog.store import ImportOutcome, MatchStore
 from vwlog.store.mapping import match_uuid
 from vwlog.store.settings import settings_from_url

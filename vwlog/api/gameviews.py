@@ -21,7 +21,7 @@ from vwlog.model.games import DEFAULT_GAME
 from vwlog.model.text import msg
 from vwlog.render.json import violations_json
 from vwlog.services.hashes import gate_at
-from vwlog.services.snapshots import board_at
+from vwlog.services.seek import board_at
 
 if TYPE_CHECKING:
     from vwlog.services.hashes import HashGate

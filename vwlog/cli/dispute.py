@@ -31,7 +31,7 @@ from vwlog.render.markdown import report_markdown, with_rests_on
 from vwlog.render.provenance import provenance, provenance_html, provenance_markdown
 from vwlog.render.rules import quoting_original
 from vwlog.render.text import diff_text, visible
-from vwlog.services.verdict import judge_document, judge_document_file
+from vwlog.services.judging import judge_document, judge_document_file
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
@@ -81,7 +81,7 @@ def _judged(
     """The one verdict of a report (`vwlog.services.verdict`): its own replay's rules result
     and one integrity pass over the log's lines (the file, or the stored lines), which also
     fills the report's integrity section; every section of the report then shows it."""
-    from vwlog.services.trust import verify_stored
+    from vwlog.services.matches import verify_stored
 
     held = trust_cli.trust_options(cli, None, None, None)
     path = options.log_file(match_or_log)
@@ -109,7 +109,8 @@ def _game_judged(
 ) -> ValidationReport:
     """`_judged` for the report of another game: the same integrity pass and verdict (the
     game's ruleset reads no flag of Vandaria Wars' trust rules)."""
-    from vwlog.services.trust import check_integrity, verify_stored
+    from vwlog.services.matches import verify_stored
+    from vwlog.services.trust import check_integrity
     from vwlog.services.validate import with_findings
 
     held = trust_cli.trust_options(cli, None, None, None)

@@ -18,7 +18,7 @@ from vwlog.render.text import counted
 from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
-    from vwlog.services.matches import ImportResult
+    from vwlog.services.storing import ImportResult
 
 KEPT = ("stored", "unchanged")
 """The outcomes of a log the store holds after the import."""

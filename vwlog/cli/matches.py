@@ -30,16 +30,10 @@ from vwlog.services.cluster import (
     shared_paths,
 )
 from vwlog.services.forks import LineageNode, lineage
-from vwlog.services.importing import import_logs_parallel
-from vwlog.services.matches import (
-    SNAPSHOT_EVERY,
-    ImportResult,
-    created_day,
-    export_match,
-    export_problem,
-    import_logs,
-    list_vouched,
-)
+from vwlog.services.importing import import_logs
+from vwlog.services.importpool import import_logs_parallel
+from vwlog.services.matches import created_day, export_match, export_problem, list_vouched
+from vwlog.services.storing import SNAPSHOT_EVERY, ImportResult
 from vwlog.store import MatchStore
 
 if TYPE_CHECKING:

@@ -20,8 +20,7 @@ from vwlog.model.errors import UsageError
 from vwlog.model.text import msg, term
 from vwlog.services import publishing
 from vwlog.services import trust as services_trust
-from vwlog.services.sealcheck import seal_log
-from vwlog.services.trust import TrustOptions
+from vwlog.services.trust import TrustOptions, seal_log
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -22,9 +22,10 @@ from vwlog.render.json import integrity_json, verify_json
 from vwlog.render.text import counted, term
 from vwlog.render.trust import COMMITMENT_STATUS, SIGNATURE_STATUS, reason_line, verdict_word
 from vwlog.rules.published import Verdict
+from vwlog.services.judging import judge_file, judge_stored
 from vwlog.services.trust import check_integrity
 from vwlog.services.trustpass import ENDINGS_CONVERTED, endings_converted
-from vwlog.services.verdict import judge_file, judge_stored, verify_verdict
+from vwlog.services.verdict import verify_verdict
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport

@@ -17,9 +17,16 @@ from vwlog.services.rulesets import (
     rule_entry,
     rules_catalog,
 )
-from vwlog.services.simulate import SimulationSpec, match_path, sealed, simulate_to
+from vwlog.services.simulate import SimulationSpec, match_path, simulate_to
 from vwlog.services.validate import InputProblem, ValidationOptions, validate_log, validate_logs
-from vwlog.services.verify import BrokenLink, Commitment, VerifyReport, verify_lines, verify_log
+from vwlog.services.verify import (
+    BrokenLink,
+    Commitment,
+    VerifyReport,
+    sealed,
+    verify_lines,
+    verify_log,
+)
 
 __all__ = [
     "BrokenLink",

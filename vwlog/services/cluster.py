@@ -70,9 +70,10 @@ from vwlog.services import (
     ValidationOptions,
     validate_log,
 )
-from vwlog.services.matches import ImportResult, failed, import_log
+from vwlog.services.importing import import_log
 from vwlog.services.simulate import generate_one, prepare_output
 from vwlog.services.stats import replay_metrics
+from vwlog.services.storing import ImportResult, failed
 from vwlog.services.trust import findings_of, published_for
 from vwlog.services.trustpass import IntegrityPass
 from vwlog.services.verdict import failing_problem

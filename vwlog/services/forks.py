@@ -25,10 +25,8 @@ from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 if TYPE_CHECKING:
     from typing import Any
 
-from vwlog.services.matches import (
-    state_at,
-    store_new_match,
-)
+from vwlog.services.matches import state_at
+from vwlog.services.storing import store_new_match
 
 # -- forks -----------------------------------------------------------------------------------
 

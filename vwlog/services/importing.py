@@ -16,13 +16,12 @@ says it was sealed on import.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import struct
 import tempfile
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO, Literal, TypeAlias
+from typing import TYPE_CHECKING, BinaryIO, Literal
 
 from vwlog.io import codec
 from vwlog.io.logfile import file_is_regular, open_log
@@ -34,16 +33,18 @@ from vwlog.model.errors import (
 )
 from vwlog.model.text import msg, said_text
 from vwlog.services import verify_lines
-from vwlog.services.matches import (
+from vwlog.services.judging import judge_file
+from vwlog.services.snapshots import _Snapshots, encode_snapshot
+from vwlog.services.storing import (
     SNAPSHOT_EVERY,
     ImportResult,
+    defect,
     failed,
     judge_and_measure,
     meta_from,
     rejected,
+    store_lines,
 )
-from vwlog.services.sharing import ordered_map
-from vwlog.services.snapshots import _Snapshots, encode_snapshot
 from vwlog.services.trust import check_integrity
 from vwlog.services.validate import with_findings
 from vwlog.services.verify import header_line
@@ -51,13 +52,6 @@ from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
-
-    _Task: TypeAlias = tuple[str, str | None, str, bool, int]
-    """What `_prepare_in_worker` is given: path, digest, spool file, reject_illegal,
-    snapshot_every."""
-    _Screened: TypeAlias = tuple[str, "ImportResult | _Task | None", str]
-    """A log of the parallel import: its path, its work (``None``: imported here; a result
-    already known; or a task for the processes), and the file its snapshots are spooled to."""
     from pathlib import Path
 
     from vwlog.engine.replay import Step, ValidationReport
@@ -75,7 +69,6 @@ def file_sha256(path: str | Path) -> str | None:
     Raises:
         LogFormatError: the file cannot be read.
     """
-    import os
     import stat
 
     if str(path) == "-":
@@ -172,7 +165,7 @@ def _check_chain(path: str | Path, header: LogHeader, header_line: bytes | None 
         )
 
 
-def _recognised(store: MatchStore, path: str | Path, digest: str | None) -> ImportResult | None:
+def recognised(store: MatchStore, path: str | Path, digest: str | None) -> ImportResult | None:
     """``unchanged`` if the file is byte for byte the one a stored match was imported from."""
     if digest is None:
         return None
@@ -210,7 +203,7 @@ class Prepared:
     """The one verdict on the log."""
 
 
-def _prepare(
+def prepare(
     path: str | Path,
     digest: str | None,
     spool: BinaryIO,
@@ -336,8 +329,6 @@ def judged_lines(
 def _refused(path: str | Path, err: LogFormatError) -> LogFormatError:
     """The refusal of a log whose chain is broken: what the chain check found, then its one
     verdict and reason (as `vwlog validate` gives them)."""
-    from vwlog.services.verdict import judge_file
-
     try:
         _, report = judge_file(path)
     except LogFormatError:
@@ -361,7 +352,7 @@ def _spooled(spool: BinaryIO) -> Iterator[tuple[int, bytes]]:
         yield seq, spool.read(size)
 
 
-def _store(store: MatchStore, prepared: Prepared, spool: BinaryIO) -> ImportResult:
+def store_prepared(store: MatchStore, prepared: Prepared, spool: BinaryIO) -> ImportResult:
     """Pass 4: read the records again and store them with the spooled snapshots in one
     transaction.
 
@@ -403,163 +394,151 @@ def import_streaming(
         StoreError: the database failed.
     """
     digest = file_sha256(path)
-    known = _recognised(store, path, digest)
+    known = recognised(store, path, digest)
     if known is not None:
         return known
     with tempfile.TemporaryFile(prefix="vwlog-snapshots-") as spool:
-        prepared = _prepare(
+        prepared = prepare(
             path, digest, spool, reject_illegal=reject_illegal, snapshot_every=snapshot_every
         )
         if isinstance(prepared, ImportResult):
             return prepared
-        return _store(store, prepared, spool)
+        return store_prepared(store, prepared, spool)
 
 
 # -- many logs, validated by worker processes -------------------------------------------------
 
-_STORE_ERRORS = (LogFormatError, MatchExistsError, SequenceConflictError, StoreError)
-"""What makes one log of many an ``error`` result while the others go on."""
 
-
-def defect(path: str | Path, err: Exception) -> ImportResult:
-    """The ``error`` result of a log whose import met a defect of vwlog (an exception no input
-    should raise): one line naming the file and the exception, so that one log never ends a
-    batch and the others are still stored."""
-    name = str(path)
-    said = msg(
-        "{path}: internal error, not imported: {error} (a defect of vwlog; please report it)",
-        path=name,
-        error=f"{type(err).__name__}: {err}",
+def _read_for_import(
+    path: str | Path,
+) -> tuple[LogHeader, list[tuple[bytes, EventRecord]], Literal["author", "import"]]:
+    """Read a log whole; seal it if it carries no hashes; refuse a broken chain. Also says who
+    sealed it: its ``author``, or this ``import``."""
+    with open_log(path) as reader:
+        header = reader.header
+        upcast = reader.upcast
+        lines = [(line.raw, line.record) for line in reader]
+    records = [r for _, r in lines]
+    if header.hash is None and all(r.hash is None for r in records):
+        # an unsealed log (no hash anywhere): seal it
+        head = codec.seal_header(header.model_copy(update={"hash": None}))
+        assert head.hash is not None
+        sealed = list(codec.seal(head.hash, (r.model_copy(update={"hash": None}) for r in records)))
+        return head, [(codec.record_bytes(r), r) for r in sealed], "import"
+    missing = next((r.seq for r in records if r.hash is None), None)
+    if header.hash is None or missing is not None:
+        where = "the header" if header.hash is None else f"seq {missing}"
+        raise LogFormatError(
+            str(path),
+            1 if header.hash is None else (missing or 0) + 1,
+            f"the log is sealed but {where} has no hash (removed after sealing?); "
+            "not imported: check it with 'vwlog verify'",
+            "hash",
+        )
+    report = verify_lines(
+        str(path),
+        header,
+        ((i + 2, codec.record_bytes(r) if upcast else raw) for i, (raw, r) in enumerate(lines)),
     )
-    return ImportResult(name, None, "error", detail=said_text(said), said=said)
+    if report.broken is not None:
+        b = report.broken
+        where = f"seq {b.seq}" if b.seq is not None else f"line {b.line}"
+        raise LogFormatError(
+            str(path),
+            b.line,
+            f"hash chain broken at {where} ({b.reason}); "
+            "not imported: check it with 'vwlog verify'",
+        )
+    if upcast:
+        return header, [(codec.record_bytes(r), r) for r in records], "author"
+    return header, lines, "author"
 
 
-def _prepare_in_worker(args: _Task) -> Prepared | ImportResult:
-    """`_prepare` in a worker process, its snapshots spooled to the file ``spool``; an
-    unreadable or broken log is an ``error`` result (the parent goes on with the others)."""
-    path, digest, spool_path, reject_illegal, snapshot_every = args
-    try:
-        with open(spool_path, "w+b") as spool:
-            return _prepare(
-                path,
-                digest,
-                spool,
-                reject_illegal=reject_illegal,
-                snapshot_every=snapshot_every,
-            )
-    except LogFormatError as err:
-        return failed(path, err)
-    except Exception as err:  # one log's defect never ends the batch
-        return defect(path, err)
+def import_log(
+    store: MatchStore,
+    path: str | Path,
+    *,
+    reject_illegal: bool = False,
+    snapshot_every: int = SNAPSHOT_EVERY,
+) -> ImportResult:
+    """Validate a log and store it in one transaction (all of it or none of it).
+
+    Idempotent: the same match imported again stores nothing (``unchanged``). A log with
+    violations is stored flagged with them, or refused with ``reject_illegal``.
+
+    Raises:
+        LogFormatError: the file is unreadable, malformed, or its hash chain is broken.
+        MatchExistsError: another match with this id is stored.
+        StoreError: the database failed.
+    """
+    if file_is_regular(path):
+        return import_streaming(
+            store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
+        )
+    header, lines, seal = _read_for_import(path)
+    snapshots = _Snapshots(snapshot_every)
+    items = ((i + 2, r) for i, (_, r) in enumerate(lines))
+    report, metrics = judge_and_measure(header, items, snapshots, source=str(path))
+    report = judged_lines(str(path), header, lines, report, hashed=seal == "author")
+    if reject_illegal and report.violations:
+        return rejected(str(path), header.match_id, len(lines), report)
+    refused = not_accepted(str(path), header.match_id, len(lines), report)
+    if refused is not None:
+        return refused
+    head_hash = lines[-1][1].hash if lines else header.hash
+    meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=metrics)
+    meta = judged_meta(meta, report).model_copy(update={"seal": seal})
+    outcome = store_lines(store, header, lines, meta, snapshots)
+    judged = report.judgement
+    assert judged is not None
+    return ImportResult(
+        str(path),
+        header.match_id,
+        str(outcome),
+        len(lines),
+        len(report.violations),
+        verdict=judged.verdict.value,
+        reason=judged.reason,
+        intact=judged.intact,
+    )
 
 
-def import_logs_parallel(
+def import_logs(
     store: MatchStore,
     paths: Sequence[str | Path],
     *,
-    jobs: int,
     reject_illegal: bool = False,
     snapshot_every: int = SNAPSHOT_EVERY,
     on_result: Callable[[ImportResult], None] | None = None,
 ) -> list[ImportResult]:
-    """`vwlog.services.matches.import_logs` with ``jobs`` processes validating.
-
-    The processes (`vwlog.services.sharing.ordered_map`) check each log's chain, replay it once
-    (validation, statistics) and spool its snapshots to a temporary file; this process, the
-    only one that writes to the store, then stores each log in one transaction, in the order
-    given, and reports the results in that order, so the outcome of every log (``stored``,
-    ``unchanged``, ``rejected``, ``error``) is the one a serial import gives. A log already
-    stored from the same bytes is ``unchanged`` before any process validates it. Standard
-    input, a pipe or a device is imported here, in its turn. At most ``2 * jobs`` logs are
-    validated ahead of the one being stored, so the spooled snapshots on disk stay bounded.
-    Processes are forked on Linux while this process runs no other thread (they do not pay the
-    interpreter's start again, and never touch the store's connection); otherwise, for
-    instance when a database driver keeps a thread, they are spawned.
-    """
-    results: list[ImportResult] = []
-    with tempfile.TemporaryDirectory(prefix="vwlog-import-") as spool_dir:
-        screened = [
-            _screen(store, n, str(raw), spool_dir, reject_illegal, snapshot_every)
-            for n, raw in enumerate(paths)
-        ]
-        tasks = [work for _, work, _ in screened if isinstance(work, tuple)]
-        prepared = ordered_map(_prepare_in_worker, tasks, jobs, window=2 * jobs, alone=True)
-        for path, work, spool_path in screened:
-            result = _finish(
-                store, path, work, prepared, spool_path, reject_illegal, snapshot_every
-            )
-            results.append(result)
-            if on_result is not None:
-                on_result(result)
-    return results
-
-
-def _screen(
-    store: MatchStore,
-    n: int,
-    path: str,
-    spool_dir: str,
-    reject_illegal: bool,
-    snapshot_every: int,
-) -> _Screened:
-    """What the parallel import does with a log: import it here in its turn (not a regular
-    file), report what is known (stored from the same bytes, or a store error), or prepare it
-    in a process (the task, and the file its snapshots are spooled to)."""
-    if not file_is_regular(path):
-        return path, None, ""
-    try:
-        digest = file_sha256(path)
-        known = _recognised(store, path, digest)
-    except _STORE_ERRORS as err:
-        known = failed(path, err)
-    if known is not None:
-        return path, known, ""
-    spool_path = os.path.join(spool_dir, f"{n}.snapshots")
-    return path, (path, digest, spool_path, reject_illegal, snapshot_every), spool_path
-
-
-def _finish(
-    store: MatchStore,
-    path: str,
-    work: ImportResult | _Task | None,
-    prepared: Iterator[Prepared | ImportResult],
-    spool_path: str,
-    reject_illegal: bool,
-    snapshot_every: int,
-) -> ImportResult:
-    """Store one log of the parallel import, in its turn (for a task, the next of ``prepared``),
-    and remove its spooled snapshots."""
-    from vwlog.services.matches import import_log
-
-    try:
-        if work is None:  # not a regular file: imported here, in its turn
-            return import_log(
+    """Import many logs; a file that fails (unreadable, conflicting, or the database refused
+    its transaction) is reported as an ``error`` result and the others go on."""
+    results = []
+    for path in paths:
+        try:
+            result = import_log(
                 store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
             )
-        if isinstance(work, ImportResult):
-            return work
-        ready = next(prepared)
-        if isinstance(ready, ImportResult):
-            return ready
-        with open(spool_path, "rb") as spool:
-            return _store(store, ready, spool)
-    except _STORE_ERRORS as err:
-        return failed(path, err)
-    except Exception as err:  # one log's defect never ends the batch
-        return defect(path, err)
-    finally:
-        if spool_path:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(spool_path)
+        except (LogFormatError, MatchExistsError, SequenceConflictError, StoreError) as err:
+            result = failed(path, err)
+        except Exception as err:  # one log's defect never ends the batch
+            result = defect(path, err)
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+    return results
 
 
 __all__ = [
     "Prepared",
-    "defect",
     "file_sha256",
-    "import_logs_parallel",
+    "import_log",
+    "import_logs",
     "import_streaming",
     "judged_lines",
     "judged_meta",
     "not_accepted",
+    "prepare",
+    "recognised",
+    "store_prepared",
 ]

@@ -16,18 +16,18 @@ from vwlog.engine.replay import BaseVisitor, Fanout, Validator, replay
 from vwlog.games import rules_for
 from vwlog.model.text import msg, said_text
 from vwlog.projections.stats import MatchMetricsVisitor
-from vwlog.services.matches import (
-    Measuring,
-    _metrics,
-    meta_from,
-)
 from vwlog.services.snapshots import (
     decode_snapshot,
     encode_snapshot,
     measures,
     snapshots_of,
 )
-from vwlog.services.stats import catalog_metrics, match_metrics
+from vwlog.services.stats import _unpack, catalog_metrics, count, match_metrics, skip_reason
+from vwlog.services.storing import (
+    Measuring,
+    meta_from,
+    metrics_of,
+)
 from vwlog.services.verdict import as_imported
 
 if TYPE_CHECKING:
@@ -174,7 +174,7 @@ def _derived(store: MatchStore, match_id: str, *, repair: bool) -> tuple[list[st
         *((checked,) if kept is not None else ()),
     )
     report = replay(((i + 2, r) for i, r in enumerate(records)), visitors, header=header)[0]
-    metrics = _metrics(measure) if measures(game) else None
+    metrics = metrics_of(measure) if measures(game) else None
     derived = meta_from(header, report, head.hash, events=head.seq, metrics=metrics)
     derived = as_imported(derived, stored)  # the verdict on the imported file is kept
     catalog = _catalog_problems(stored, derived)
@@ -252,7 +252,6 @@ def check_view(store: MatchStore) -> str | None:
         StoreError: the database failed or a catalog entry is unreadable.
     """
     from vwlog.projections.stats import CorpusStats
-    from vwlog.services.stats import _unpack, count, skip_reason
 
     if not store.has_stats_view():
         return None

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from vwlog.events import DeckRevealed, EventRecord, JudgeRulingIssued, LogHeader, MatchStarted
-from vwlog.games.vw.play import advance, play
+from vwlog.events import EventRecord, JudgeRulingIssued, LogHeader
+from vwlog.games.vw.play import advance
 from vwlog.games.vw.simulate import build_start
 from vwlog.io import codec
 from vwlog.io.pools import load_deck, load_pool
@@ -20,18 +20,15 @@ from vwlog.model.errors import IllegalEventError, UsageError
 from vwlog.model.text import msg
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import check
-from vwlog.services.matches import (
-    state_at,
-    store_new_match,
-)
+from vwlog.services.commitments import open_commitments
+from vwlog.services.matches import state_at
 from vwlog.services.play import append_played, state_at_records
+from vwlog.services.storing import store_new_match
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from vwlog.events import AnyEvent
-    from vwlog.model.state import MatchState
     from vwlog.store import Head
 
 
@@ -77,31 +74,6 @@ def start_match(
     if outcome != ImportOutcome.STORED:
         raise UsageError(msg("match {match_id} is already stored", match_id=repr(match_id)))
     return meta
-
-
-def open_commitments(
-    first: EventRecord | None, state: MatchState
-) -> tuple[MatchState, list[AnyEvent]]:
-    """The openings due once a match is over: a `DeckRevealed` for every seat whose deck
-    commitment its ``match_started`` (the record ``first``) holds the salt of and that is not
-    opened yet, played after ``state`` (the board at the end). The board after them and the
-    reveals; none while the match runs, or for a match shuffled in the open (a salt that does
-    not open its commitment is not revealed: validation flags the start itself, R-ZONE-2).
-
-    Appended before the seal, in the append that ends the match, so that every seat can check
-    from then on that the deck orders it drew from are the ones committed at the start.
-    """
-    start = first.event if first is not None else None
-    rs = state.ruleset
-    if not state.over or rs is None or not isinstance(start, MatchStarted):
-        return state, []
-    opened: list[AnyEvent] = []
-    for seat in start.seats:
-        if seat.salt is None or seat.player in state.revealed or not seat.opens(seat.salt):
-            continue  # nothing committed, opened already, or a start validation flags (R-ZONE-2)
-        state, events = play(rs, state, DeckRevealed(player=seat.player, salt=seat.salt))
-        opened.extend(events)
-    return state, opened
 
 
 def record_ruling(

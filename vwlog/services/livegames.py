@@ -22,7 +22,7 @@ from vwlog.model.errors import IllegalEventError, UsageError
 from vwlog.model.games import DEFAULT_GAME
 from vwlog.model.text import msg
 from vwlog.services.decisions import decisions_of
-from vwlog.services.matches import store_new_match
+from vwlog.services.storing import store_new_match
 from vwlog.store import ImportOutcome
 
 if TYPE_CHECKING:

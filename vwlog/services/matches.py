@@ -1,5 +1,7 @@
-"""Use cases over the match store: import, export, list, verify; seek (`state_at`,
-`checked_records`) lives in `vwlog.services.seek` and is re-exported here.
+"""Use cases over the stored matches: export, verify, list; seek (`state_at`,
+`checked_records`) lives in `vwlog.services.seek` and is re-exported here. Importing a log is
+`vwlog.services.importing` (many at once with processes: `vwlog.services.importpool`), storing
+a judged match `vwlog.services.storing`.
 
 The store keeps each match as its canonical record lines with their hash chain, plus a catalog
 entry (`MatchMeta`) and state snapshots at intervals. Everything that judges a match goes
@@ -9,364 +11,31 @@ through the one replay loop (`vwlog.engine.replay.replay`).
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING
 
-from vwlog.engine.replay import (
-    BaseVisitor,
-    Fanout,
-    Step,
-    ValidationReport,
-    Validator,
-    replay,
-)
-from vwlog.events import (
-    EventRecord,
-    LogHeader,
-)
-from vwlog.games import rules_for
 from vwlog.io import codec
-from vwlog.io.logfile import file_is_regular, open_log, replacing
-from vwlog.model.errors import (
-    LogFormatError,
-    MatchExistsError,
-    SequenceConflictError,
-    StoreError,
-    VwlogError,
-)
-from vwlog.model.text import Msg, msg, said_text
-from vwlog.projections.stats import MatchMetricsVisitor
+from vwlog.io.logfile import replacing
+from vwlog.model.errors import StoreError
+from vwlog.model.text import msg, said_text
+from vwlog.services.integrity import check_derived, check_view, repair_derived
 from vwlog.services.seek import checked_records, state_at
 from vwlog.services.snapshots import (
-    _Snapshots,
     decode_snapshot,
     encode_snapshot,
-    keeps_snapshots,
-    measures,
 )
+from vwlog.services.trust import TrustFindings, TrustOptions, chain_report_text, findings_of
+from vwlog.services.trustpass import IntegrityPass
 from vwlog.services.verify import BrokenLink, VerifyReport, parsed_line, verify_lines
-from vwlog.store import ImportOutcome, MatchMeta, MatchStore
+from vwlog.store import MatchMeta, MatchStore
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Iterable, Sequence
     from pathlib import Path
     from typing import BinaryIO
 
-    from vwlog.model.state import MatchState
-    from vwlog.services.trustpass import IntegrityPass
-
-SNAPSHOT_EVERY = 100
-"""Default interval between state snapshots (events); a seek replays at most this many."""
-
-
-def _metrics(measure: MatchMetricsVisitor) -> dict[str, Any] | None:
-    """A match's metrics as its catalog entry keeps them (`MatchMeta.metrics`): in JSON mode,
-    each player's ``tempo`` in columns (`vwlog.projections.stats.tempo_columns`), made without
-    a model per turn; ``None`` if the records hold no ``match_started`` to measure."""
-    try:
-        data = measure.result(tempo=False).model_dump(mode="json")
-        columns = measure.tempo_columns()
-    except ValueError:
-        return None
-    for player in data["players"]:
-        player["tempo"] = columns[player["player"]]
-    return data
-
-
-class Measuring(BaseVisitor[None]):
-    """Feeds a `MatchMetricsVisitor` inside a `Fanout` whose result leaves it out: its
-    metrics are made once afterwards, in the form the catalog keeps (`_metrics`), and not
-    also as a model per turn of the match that no one reads."""
-
-    def __init__(self, measure: MatchMetricsVisitor) -> None:
-        self.measure = measure
-
-    def begin_match(self, header: LogHeader | None) -> None:
-        """Begin the measure."""
-        self.measure.begin_match(header)
-
-    def visit(self, step: Step) -> None:
-        """Show the step to the measure."""
-        self.measure.visit(step)
-
-    def end_match(self, final: MatchState) -> None:
-        """End the measure."""
-        self.measure.end_match(final)
-
-    def result(self) -> None:
-        """Nothing: ask the measure itself."""
-
-
-# -- import ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ImportResult:
-    """What importing one log did."""
-
-    path: str
-    match_id: str | None
-    outcome: str
-    """``stored``, ``unchanged``, ``rejected`` (illegal, with --reject-illegal) or ``error``."""
-    events: int = 0
-    violations: int = 0
-    detail: str = ""
-    said: Msg | None = dataclasses.field(default=None, compare=False)
-    """``detail`` as a template and its values, to say it in the user's language."""
-    verdict: str | None = None
-    """The log's one verdict (`vwlog.services.verdict.judge`), where it was judged."""
-    reason: str | None = dataclasses.field(default=None, compare=False)
-    """The one sentence that decides ``verdict`` (a `SaidText`: said in the user's
-    language)."""
-    intact: bool | None = None
-    """Whether the record is intact; one that is not is stored flagged, without a winner."""
-
-
-def meta_from(
-    header: LogHeader,
-    report: ValidationReport,
-    head_hash: str,
-    *,
-    events: int,
-    metrics: dict[str, Any] | None = None,
-) -> MatchMeta:
-    """The catalog entry of a validated match (with its metrics, when measured)."""
-    summary = [f"{v.rule}@{v.seq}" for v in report.violations[:100]]
-    return MatchMeta(
-        match_id=header.match_id,
-        players=list(report.players),
-        created=header.created,
-        tags=header.tags(),
-        turns=report.turns,
-        winner=report.winner,
-        victory=report.victory,
-        violations=len(report.violations),
-        violation_summary=summary,
-        head_hash=head_hash,
-        events=events,
-        parent=report.fork_parent,
-        fork_at=report.fork_at,
-        flagged=bool(report.violations),
-        metrics=metrics,
-    )
-
-
-def judge_and_measure(
-    header: LogHeader,
-    items: Iterable[tuple[int, EventRecord]],
-    snapshots: _Snapshots,
-    *,
-    source: str | None = None,
-) -> tuple[ValidationReport, dict[str, Any] | None]:
-    """One pass of the replay loop over ``(line, record)`` items that feeds validation,
-    ``snapshots`` and the match's statistics (kept in its catalog entry for the statistics read
-    model): the validation report and the metrics (``None`` when there is nothing to measure)."""
-    game = rules_for(header.game)
-    if not keeps_snapshots(game):
-        snapshots.every = 0  # replayed from the start instead
-    if not measures(game):
-        report: ValidationReport = replay(
-            items, Fanout(Validator(source=source), snapshots), header=header
-        )[0]
-        return report, None
-    measure = MatchMetricsVisitor()
-    visitors = Fanout(Validator(source=source), snapshots, Measuring(measure))
-    report = replay(items, visitors, header=header)[0]
-    return report, _metrics(measure)
-
-
-def rejected(source: str, match_id: str, events: int, report: ValidationReport) -> ImportResult:
-    """The result of an import refused for its violations (``reject_illegal``)."""
-    n = len(report.violations)
-    first = report.violations[0]
-    message = first.text if first.text is not None else first.message
-    where = first.where()
-    said = msg(
-        "{count} violations; first: {violation}",
-        count=n,
-        violation=msg("{rule}  {message} ({where})", rule=first.rule, message=message, where=where)
-        if where
-        else msg("{rule}  {message}", rule=first.rule, message=message),
-    )
-    return ImportResult(
-        source, match_id, "rejected", events, n, f"{n} violations; first: {first}", said=said
-    )
-
-
-def _store_lines(
-    store: MatchStore,
-    header: LogHeader,
-    lines: Sequence[tuple[bytes, EventRecord]],
-    meta: MatchMeta,
-    snapshots: _Snapshots,
-) -> ImportOutcome:
-    """Store a validated match whole with its snapshots, in one transaction."""
-    encoded = (
-        (seq, encode_snapshot(state, lines[seq - 1][1].hash)) for seq, state in snapshots.result()
-    )
-    return store.import_stream(header, lines, meta, encoded)
-
-
-def store_new_match(
-    store: MatchStore, header: LogHeader, records: Sequence[EventRecord]
-) -> tuple[ImportOutcome, MatchMeta]:
-    """Validate, measure and store a match that vwlog made itself (a fork's copied prefix, the
-    start of a live match), sealed under ``header``; with its snapshots when it was stored.
-
-    Raises:
-        MatchExistsError: another match is stored under the header's id.
-        StoreError: the database failed.
-    """
-    assert header.hash is not None
-    lines = [(codec.record_bytes(r), r) for r in records]
-    snapshots = _Snapshots(SNAPSHOT_EVERY)
-    items = ((i + 2, r) for i, r in enumerate(records))
-    report, metrics = judge_and_measure(header, items, snapshots)
-    meta = meta_from(header, report, records[-1].hash or "", events=len(records), metrics=metrics)
-    return _store_lines(store, header, lines, meta, snapshots), meta
-
-
-def _read_for_import(
-    path: str | Path,
-) -> tuple[LogHeader, list[tuple[bytes, EventRecord]], Literal["author", "import"]]:
-    """Read a log whole; seal it if it carries no hashes; refuse a broken chain. Also says who
-    sealed it: its ``author``, or this ``import``."""
-    with open_log(path) as reader:
-        header = reader.header
-        upcast = reader.upcast
-        lines = [(line.raw, line.record) for line in reader]
-    records = [r for _, r in lines]
-    if header.hash is None and all(r.hash is None for r in records):
-        # an unsealed log (no hash anywhere): seal it
-        head = codec.seal_header(header.model_copy(update={"hash": None}))
-        assert head.hash is not None
-        sealed = list(codec.seal(head.hash, (r.model_copy(update={"hash": None}) for r in records)))
-        return head, [(codec.record_bytes(r), r) for r in sealed], "import"
-    missing = next((r.seq for r in records if r.hash is None), None)
-    if header.hash is None or missing is not None:
-        where = "the header" if header.hash is None else f"seq {missing}"
-        raise LogFormatError(
-            str(path),
-            1 if header.hash is None else (missing or 0) + 1,
-            f"the log is sealed but {where} has no hash (removed after sealing?); "
-            "not imported: check it with 'vwlog verify'",
-            "hash",
-        )
-    report = verify_lines(
-        str(path),
-        header,
-        ((i + 2, codec.record_bytes(r) if upcast else raw) for i, (raw, r) in enumerate(lines)),
-    )
-    if report.broken is not None:
-        b = report.broken
-        where = f"seq {b.seq}" if b.seq is not None else f"line {b.line}"
-        raise LogFormatError(
-            str(path),
-            b.line,
-            f"hash chain broken at {where} ({b.reason}); "
-            "not imported: check it with 'vwlog verify'",
-        )
-    if upcast:
-        return header, [(codec.record_bytes(r), r) for r in records], "author"
-    return header, lines, "author"
-
-
-def import_log(
-    store: MatchStore,
-    path: str | Path,
-    *,
-    reject_illegal: bool = False,
-    snapshot_every: int = SNAPSHOT_EVERY,
-) -> ImportResult:
-    """Validate a log and store it in one transaction (all of it or none of it).
-
-    Idempotent: the same match imported again stores nothing (``unchanged``). A log with
-    violations is stored flagged with them, or refused with ``reject_illegal``.
-
-    Raises:
-        LogFormatError: the file is unreadable, malformed, or its hash chain is broken.
-        MatchExistsError: another match with this id is stored.
-        StoreError: the database failed.
-    """
-    if file_is_regular(path):
-        from vwlog.services.importing import import_streaming
-
-        return import_streaming(
-            store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
-        )
-    from vwlog.services.importing import judged_lines, judged_meta, not_accepted
-
-    header, lines, seal = _read_for_import(path)
-    snapshots = _Snapshots(snapshot_every)
-    items = ((i + 2, r) for i, (_, r) in enumerate(lines))
-    report, metrics = judge_and_measure(header, items, snapshots, source=str(path))
-    report = judged_lines(str(path), header, lines, report, hashed=seal == "author")
-    if reject_illegal and report.violations:
-        return rejected(str(path), header.match_id, len(lines), report)
-    refused = not_accepted(str(path), header.match_id, len(lines), report)
-    if refused is not None:
-        return refused
-    head_hash = lines[-1][1].hash if lines else header.hash
-    meta = meta_from(header, report, head_hash or "", events=len(lines), metrics=metrics)
-    meta = judged_meta(meta, report).model_copy(update={"seal": seal})
-    outcome = _store_lines(store, header, lines, meta, snapshots)
-    judged = report.judgement
-    assert judged is not None
-    return ImportResult(
-        str(path),
-        header.match_id,
-        str(outcome),
-        len(lines),
-        len(report.violations),
-        verdict=judged.verdict.value,
-        reason=judged.reason,
-        intact=judged.intact,
-    )
-
-
-def failed(path: str | Path, err: Exception) -> ImportResult:
-    """The ``error`` result of a log that could not be imported, its message naming the file
-    (a format error names it already; a conflict with a stored match names only the match)."""
-    name, text = str(path), str(err)
-    said = err.text() if isinstance(err, VwlogError) else text
-    if name not in text:
-        said = msg("{path}: {error}", path=name, error=said)
-    return ImportResult(
-        name,
-        None,
-        "error",
-        detail=text if name in text else f"{name}: {text}",
-        said=said if isinstance(said, Msg) else None,
-    )
-
-
-def import_logs(
-    store: MatchStore,
-    paths: Sequence[str | Path],
-    *,
-    reject_illegal: bool = False,
-    snapshot_every: int = SNAPSHOT_EVERY,
-    on_result: Callable[[ImportResult], None] | None = None,
-) -> list[ImportResult]:
-    """Import many logs; a file that fails (unreadable, conflicting, or the database refused
-    its transaction) is reported as an ``error`` result and the others go on."""
-    results = []
-    for path in paths:
-        try:
-            result = import_log(
-                store, path, reject_illegal=reject_illegal, snapshot_every=snapshot_every
-            )
-        except (LogFormatError, MatchExistsError, SequenceConflictError, StoreError) as err:
-            result = failed(path, err)
-        except Exception as err:  # one log's defect never ends the batch
-            from vwlog.services.importing import defect
-
-            result = defect(path, err)
-        results.append(result)
-        if on_result is not None:
-            on_result(result)
-    return results
+    from vwlog.model.cards import Ruleset
+    from vwlog.rules.published import TrustedResult
 
 
 # -- export, verify, list --------------------------------------------------------------------
@@ -464,7 +133,6 @@ def verify_match(
         MatchNotFoundError: no such match.
         SequenceConflictError: with ``repair``, records were appended meanwhile.
     """
-    from vwlog.services.integrity import check_derived, check_view, repair_derived
 
     header = store.header(match_id)
     meta = store.meta(match_id)
@@ -504,6 +172,44 @@ def verify_match(
             found.append(view)
         report = dataclasses.replace(report, derived=tuple(found), repaired=tuple(repaired))
     return report
+
+
+def verify_stored(
+    store: MatchStore,
+    match_id: str,
+    options: TrustOptions | None = None,
+    *,
+    repair: bool = False,
+    trusted: Sequence[TrustedResult] = (),
+    judged_under: Ruleset | None = None,
+    owed: Sequence[str] = (),
+    derived: bool = True,
+) -> tuple[VerifyReport, TrustFindings]:
+    """A stored match's `vwlog.services.matches.verify_match` report (the chain, the catalog
+    and the derived data, rebuilt with ``repair``; not checked without ``derived``) and its
+    `check_integrity` findings (the seal and the signatures), from one read and hash of its
+    stored lines (the bytes export writes).
+
+    Raises:
+        MatchNotFoundError: no such match.
+        SequenceConflictError: with ``repair``, records were appended meanwhile.
+        NotPublishedError: the options name a pool or ruleset that is not published.
+    """
+    gathered = IntegrityPass(f"store:{match_id}", store.header(match_id))
+    report = verify_match(store, match_id, repair=repair, gathered=gathered, with_derived=derived)
+    findings = findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)
+    if report.broken is not None and findings.integrity.chain == "intact":
+        # the lines chain, but not to the head the catalog recorded (records cut or added)
+        chain = chain_report_text(report)
+        findings.integrity = dataclasses.replace(
+            findings.integrity,
+            chain=chain,
+            problems=(
+                said_text(msg("hash chain {chain}", chain=chain)),
+                *findings.integrity.problems,
+            ),
+        )
+    return report, findings
 
 
 def created_day(created: str | None) -> date | None:
@@ -567,24 +273,15 @@ def list_vouched(
 
 
 __all__ = [
-    "SNAPSHOT_EVERY",
-    "ImportResult",
-    "Measuring",
     "checked_records",
     "created_day",
     "decode_snapshot",
     "encode_snapshot",
     "export_match",
     "export_problem",
-    "failed",
-    "import_log",
-    "import_logs",
-    "judge_and_measure",
     "list_matches",
     "list_vouched",
-    "meta_from",
-    "rejected",
     "state_at",
-    "store_new_match",
     "verify_match",
+    "verify_stored",
 ]

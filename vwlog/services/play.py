@@ -23,9 +23,9 @@ from vwlog.model.errors import (
 )
 from vwlog.model.text import Msg, msg
 from vwlog.services.decisions import Decisions, deciding, decisions_of
-from vwlog.services.matches import SNAPSHOT_EVERY
 from vwlog.services.seek import _backs_up_before, _replayed, state_at
 from vwlog.services.snapshots import encode_snapshot, keeps_snapshots
+from vwlog.services.storing import SNAPSHOT_EVERY
 from vwlog.store import Head, MatchStore
 
 if TYPE_CHECKING:
@@ -320,8 +320,8 @@ def append_played(
     first = next(iter(store.records(match_id, lte=1)), None) if over else None
     if over and first is not None and isinstance(first.event, MatchStarted):
         # a Vandaria Wars match is over: open the deck commitments of a secret shuffle
-        # before the seal
-        from vwlog.services.live import open_commitments
+        # before the seal (Vandaria Wars' play, imported only for its matches)
+        from vwlog.services.commitments import open_commitments
 
         state, opened = open_commitments(first, state)
         events = [*events, *opened]

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from vwlog.services.forks import fork_match
-from vwlog.services.matches import export_match, import_log
+from vwlog.services.importing import import_log
+from vwlog.services.matches import export_match
 from vwlog.services.play import PlayResult, play_decisions
 from vwlog.store import MatchStore
 

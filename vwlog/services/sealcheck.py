@@ -14,10 +14,9 @@ from vwlog.rules.published import SignatureCheck
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from pathlib import Path
 
     from vwlog.events import EventRecord, LogHeader
-    from vwlog.io.trust import PublicKey, PublishedPool, Registry
+    from vwlog.io.trust import PublicKey
 
 _FIELDS = ("events", "head", "pool", "ruleset", "cards")
 """What a seal names of its record, in the order a mismatch lists them (its ``signers`` are
@@ -244,55 +243,4 @@ def _signature(
     return SignatureCheck(record.seq, event.signer, kid, "valid", known.name)
 
 
-def seal_log(
-    path: Path,
-    out: Path | None = None,
-    *,
-    signers: Sequence[str] = (),
-    registry: Registry | None = None,
-    sealer: tuple[Path, str] | None = None,
-) -> EventRecord:
-    """Chain and seal a log, rewriting the file (or writing ``out``): its seal names the
-    signers whose signatures it requires. A seal and signatures it carried are dropped (they
-    were over other bytes). The seal record.
-
-    ``sealer``: the private key file and role (``organiser`` or ``judge``) of who seals an
-    outside record: the seal names them and requires their signature, which follows it.
-
-    Raises:
-        LogFormatError: the log cannot be read.
-        UsageError: a signer name or the key is malformed, or the log has no records.
-    """
-    from vwlog.events import EventRecord
-    from vwlog.events.match import SealedBy
-    from vwlog.io.logfile import read_log, write_log
-    from vwlog.model.errors import UsageError
-    from vwlog.services import sealed
-    from vwlog.services.trust import _builtin_for, close_records
-
-    for name in signers:
-        io_trust.check_key_name(name)
-    sealed_by: SealedBy | None = None
-    if sealer is not None:
-        key, key_name = io_trust.load_private_key(sealer[0])
-        sealed_by = SealedBy.model_validate({"name": key_name, "role": sealer[1]})
-        signers = [*signers, key_name]
-    header, records = read_log(path)
-    if not records:
-        raise UsageError(msg("{path}: cannot seal: the log has no records", path=path))
-    start = records[0].event
-    pool: PublishedPool | None = None
-    if isinstance(start, MatchStarted):
-        reg = registry if registry is not None else io_trust.builtin_registry()
-        pool = reg.pools.get(start.pool.id) if start.pool is not None else None
-        pool = pool if pool is not None else _builtin_for(reg, start)
-    head, chained = close_records(header, records, pool, signers=signers, sealed_by=sealed_by)
-    seal = chained[-1]
-    if sealer is not None:
-        signed = io_trust.sign_seal(key, key_name, seal)
-        head, chained = sealed(head, [*chained, EventRecord(seq=seal.seq + 1, event=signed)])
-    write_log(out or path, head, chained)
-    return seal
-
-
-__all__ = ["SealCheck", "check_seal", "seal_log"]
+__all__ = ["SealCheck", "check_seal"]

@@ -18,7 +18,7 @@ from vwlog.io import codec
 from vwlog.model.errors import MatchNotStartedError, StoredSeqOutOfRangeError, StoreError
 from vwlog.model.text import msg, said_text
 from vwlog.projections import INITIAL, evolve
-from vwlog.services.snapshots import decode_snapshot, snapshot_record_hash
+from vwlog.services.snapshots import decode_snapshot, keeps_snapshots, snapshot_record_hash
 from vwlog.store import MatchStore
 
 if TYPE_CHECKING:
@@ -219,7 +219,36 @@ def _replayed(
     return cast("MatchState", replay(records, FinalState(), initial=state, game=game))
 
 
+def board_at(store: MatchStore, match_id: str, seq: int | None = None) -> Any:
+    """The board after event ``seq`` (default: the last) of a stored match of any game: from
+    the nearest snapshot where its game keeps them (`vwlog.services.seek.state_at`), else
+    replayed from the start of its records, each taken only once it continues the hash chain
+    to the head the catalog recorded (`vwlog.services.seek.checked_records`).
+
+    Raises:
+        MatchNotFoundError: no such match.
+        StoredSeqOutOfRangeError: seq is out of range.
+        StoreError: the records do not chain (altered in the database).
+    """
+    header = store.header(match_id)
+    game = rules_for(header.game)
+    if keeps_snapshots(game):
+        return state_at(store, match_id, seq)
+    head = store.head(match_id)
+    target = head.seq if seq is None else seq
+    if not 0 <= target <= head.seq:
+        raise StoredSeqOutOfRangeError(match_id, target, head.seq)
+    kept = []
+    for record in checked_records(store, match_id):  # to the end: the catalog's head anchors
+        if record.seq <= target:
+            kept.append(record)
+    if not kept:
+        return game.initial
+    return replay(kept, FinalState(), header=header, game=game)
+
+
 __all__ = [
+    "board_at",
     "checked_records",
     "state_at",
 ]

@@ -6,14 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vwlog.events import EventRecord, LogHeader
 from vwlog.games.vw.simulate import GeneratedMatch, PolicyName, match_format_for, simulation
-from vwlog.io import codec
 from vwlog.io.logfile import write_log
 from vwlog.model.cards import CardPool, Ruleset
 from vwlog.model.errors import InvalidParameterError, OutputError
 from vwlog.services.sharing import ordered_map
 from vwlog.services.trust import close_stream, published_for
+from vwlog.services.verify import sealed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -39,15 +38,6 @@ class SimulationSpec:
     first: int = 0
     """The index of the first match: the run makes matches ``first`` to ``first + matches -
     1`` of its seed (a match's header names its index, so any one can be made again alone)."""
-
-
-def sealed(
-    header: LogHeader, records: Iterable[EventRecord]
-) -> tuple[LogHeader, list[EventRecord]]:
-    """The header and records with their hash chain filled in."""
-    head = codec.seal_header(header)
-    assert head.hash is not None
-    return head, list(codec.seal(head.hash, records))
 
 
 def match_path(out: Path, spec: SimulationSpec, index: int) -> Path:

@@ -15,16 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from vwlog.engine.replay import BaseVisitor, FinalState, replay
+from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.replay import Step as ReplayStep
-from vwlog.games import GameRules, game_of_state, rules_for
+from vwlog.games import GameRules, game_of_state
 from vwlog.games.vw.snapshots import STATIC_FIELDS, SnapshotFormatError
-from vwlog.model.errors import StoredSeqOutOfRangeError
 from vwlog.model.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from vwlog.model.state import MatchState
-    from vwlog.store import MatchStore
 
 
 def snapshots_of(game: GameRules) -> Any:
@@ -129,36 +127,6 @@ def measures(game: GameRules) -> bool:
     return game.stats is not None and game.id == DEFAULT_GAME
 
 
-def board_at(store: MatchStore, match_id: str, seq: int | None = None) -> Any:
-    """The board after event ``seq`` (default: the last) of a stored match of any game: from
-    the nearest snapshot where its game keeps them (`vwlog.services.seek.state_at`), else
-    replayed from the start of its records, each taken only once it continues the hash chain
-    to the head the catalog recorded (`vwlog.services.seek.checked_records`).
-
-    Raises:
-        MatchNotFoundError: no such match.
-        StoredSeqOutOfRangeError: seq is out of range.
-        StoreError: the records do not chain (altered in the database).
-    """
-    from vwlog.services.seek import checked_records, state_at
-
-    header = store.header(match_id)
-    game = rules_for(header.game)
-    if keeps_snapshots(game):
-        return state_at(store, match_id, seq)
-    head = store.head(match_id)
-    target = head.seq if seq is None else seq
-    if not 0 <= target <= head.seq:
-        raise StoredSeqOutOfRangeError(match_id, target, head.seq)
-    kept = []
-    for record in checked_records(store, match_id):  # to the end: the catalog's head anchors
-        if record.seq <= target:
-            kept.append(record)
-    if not kept:
-        return game.initial
-    return replay(kept, FinalState(), header=header, game=game)
-
-
 class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
     """A replay visitor that keeps a state every ``every`` events (none for ``every`` 0)."""
 
@@ -179,7 +147,6 @@ class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
 __all__ = [
     "STATIC_FIELDS",
     "SnapshotFormatError",
-    "board_at",
     "decode_snapshot",
     "decode_state",
     "encode_snapshot",

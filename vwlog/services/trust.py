@@ -51,6 +51,7 @@ from vwlog.services.restson import (
 )
 from vwlog.services.sealcheck import check_seal
 from vwlog.services.trustpass import IntegrityPass, endings_converted
+from vwlog.services.verify import sealed
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -60,7 +61,6 @@ if TYPE_CHECKING:
     from vwlog.model.cards import CardDef, CardPool, Ruleset
     from vwlog.model.errors import Violation
     from vwlog.services.verify import VerifyReport
-    from vwlog.store import MatchStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,46 +225,6 @@ def check_integrity(
         for line_no, raw in reader.raw_lines():
             gathered.feed(line_no, raw)
     return findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)
-
-
-def verify_stored(
-    store: MatchStore,
-    match_id: str,
-    options: TrustOptions | None = None,
-    *,
-    repair: bool = False,
-    trusted: Sequence[TrustedResult] = (),
-    judged_under: Ruleset | None = None,
-    owed: Sequence[str] = (),
-    derived: bool = True,
-) -> tuple[VerifyReport, TrustFindings]:
-    """A stored match's `vwlog.services.matches.verify_match` report (the chain, the catalog
-    and the derived data, rebuilt with ``repair``; not checked without ``derived``) and its
-    `check_integrity` findings (the seal and the signatures), from one read and hash of its
-    stored lines (the bytes export writes).
-
-    Raises:
-        MatchNotFoundError: no such match.
-        SequenceConflictError: with ``repair``, records were appended meanwhile.
-        NotPublishedError: the options name a pool or ruleset that is not published.
-    """
-    from vwlog.services.matches import verify_match
-
-    gathered = IntegrityPass(f"store:{match_id}", store.header(match_id))
-    report = verify_match(store, match_id, repair=repair, gathered=gathered, with_derived=derived)
-    findings = findings_of(gathered, options, trusted=trusted, judged_under=judged_under, owed=owed)
-    if report.broken is not None and findings.integrity.chain == "intact":
-        # the lines chain, but not to the head the catalog recorded (records cut or added)
-        chain = chain_report_text(report)
-        findings.integrity = replace(
-            findings.integrity,
-            chain=chain,
-            problems=(
-                said_text(msg("hash chain {chain}", chain=chain)),
-                *findings.integrity.problems,
-            ),
-        )
-    return report, findings
 
 
 def findings_of(
@@ -441,8 +401,6 @@ def close_records(
     Any seal and signatures the records carry are dropped first (re-sealing after a change
     invalidates them).
     """
-    from vwlog.services import sealed
-
     body = io_trust.strip_trailer(records)
     if body and isinstance(body[0].event, MatchStarted):
         body[0] = body[0].model_copy(update={"event": io_trust.with_refs(body[0].event, pool)})
@@ -533,11 +491,55 @@ def sign_log(path: Path, key_path: Path, out: Path | None = None) -> SignatureCh
         )
     seal = next(r for r in records if isinstance(r.event, MatchSealed))
     signed = io_trust.sign_seal(key, name, seal)
-    from vwlog.services import sealed
-
     head, chained = sealed(header, [*records, EventRecord(seq=len(records) + 1, event=signed)])
     write_log(out or path, head, chained)
     return SignatureCheck(len(chained), name, io_trust.key_id(signed.key), "not checked")
+
+
+def seal_log(
+    path: Path,
+    out: Path | None = None,
+    *,
+    signers: Sequence[str] = (),
+    registry: Registry | None = None,
+    sealer: tuple[Path, str] | None = None,
+) -> EventRecord:
+    """Chain and seal a log, rewriting the file (or writing ``out``): its seal names the
+    signers whose signatures it requires. A seal and signatures it carried are dropped (they
+    were over other bytes). The seal record.
+
+    ``sealer``: the private key file and role (``organiser`` or ``judge``) of who seals an
+    outside record: the seal names them and requires their signature, which follows it.
+
+    Raises:
+        LogFormatError: the log cannot be read.
+        UsageError: a signer name or the key is malformed, or the log has no records.
+    """
+    from vwlog.events.match import SealedBy
+
+    for name in signers:
+        io_trust.check_key_name(name)
+    sealed_by: SealedBy | None = None
+    if sealer is not None:
+        key, key_name = io_trust.load_private_key(sealer[0])
+        sealed_by = SealedBy.model_validate({"name": key_name, "role": sealer[1]})
+        signers = [*signers, key_name]
+    header, records = read_log(path)
+    if not records:
+        raise UsageError(msg("{path}: cannot seal: the log has no records", path=path))
+    start = records[0].event
+    pool: PublishedPool | None = None
+    if isinstance(start, MatchStarted):
+        reg = registry if registry is not None else io_trust.builtin_registry()
+        pool = reg.pools.get(start.pool.id) if start.pool is not None else None
+        pool = pool if pool is not None else _builtin_for(reg, start)
+    head, chained = close_records(header, records, pool, signers=signers, sealed_by=sealed_by)
+    seal = chained[-1]
+    if sealer is not None:
+        signed = io_trust.sign_seal(key, key_name, seal)
+        head, chained = sealed(head, [*chained, EventRecord(seq=seal.seq + 1, event=signed)])
+    write_log(out or path, head, chained)
+    return seal
 
 
 __all__ = [
@@ -553,6 +555,6 @@ __all__ = [
     "published_for",
     "registry_of",
     "seal_after",
+    "seal_log",
     "sign_log",
-    "verify_stored",
 ]

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from vwlog.model.violation import Violation
 
 from vwlog.services.rulesets import RulesetFile, apply_overrides, replacement
+from vwlog.services.verdict import judged
 
 # -- validation ------------------------------------------------------------------------------
 
@@ -136,8 +137,6 @@ def validate_and_verify(
 def with_findings(report: ValidationReport, findings: TrustFindings) -> ValidationReport:
     """The report with the integrity result and the R-TRUST violations added, and judged: its
     one verdict attached (`vwlog.services.verdict.judge`)."""
-    from vwlog.services.verdict import judged
-
     report.integrity = findings.integrity
     if findings.integrity.house_rules:
         house = findings.integrity.house_rules

@@ -38,24 +38,17 @@ that reads such a flag says it was set so rather than "by default" (`house_label
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from vwlog.engine.replay import ValidationReport, Validator, replay
+from vwlog.engine.replay import ValidationReport
 from vwlog.model.text import msg, said_text
 from vwlog.rules.published import Judgement, Verdict
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from pathlib import Path
-
-    from vwlog.audit.report import DisputeReport
-    from vwlog.events import EventRecord
     from vwlog.rules.published import Integrity
-    from vwlog.services.trust import TrustFindings, TrustOptions
     from vwlog.services.verify import VerifyReport
-    from vwlog.store import MatchMeta, MatchStore
+    from vwlog.store import MatchMeta
 
 UNSEALED_PREFIX = "unsealed"
 """How the problem of a record that lacks its seal starts (`vwlog.services.trust`)."""
@@ -167,118 +160,6 @@ def judged(report: ValidationReport) -> ValidationReport:
     return report
 
 
-# -- the doors that start from a stored match ----------------------------------------------------
-
-
-def judge_stored(
-    store: MatchStore,
-    match_id: str,
-    options: TrustOptions | None = None,
-    *,
-    repair: bool = False,
-    derived: bool = True,
-) -> tuple[VerifyReport, ValidationReport]:
-    """Validate a stored match and judge it: the rules from one replay of its records; the
-    chain, seal and signatures from one pass over its stored lines (the bytes its export
-    writes), which also checks the catalog entry and, with ``derived``, the derived data
-    (rebuilt with ``repair``); the verdict rests on the records alone.
-    The `VerifyReport` of the chain, and the judged report.
-
-    Raises:
-        MatchNotFoundError: no such match.
-        SequenceConflictError: with ``repair``, records were appended meanwhile.
-        NotPublishedError: the options name a pool or ruleset that is not published.
-    """
-    from vwlog.events import MatchStarted
-    from vwlog.services.trust import verify_stored
-    from vwlog.services.validate import with_findings
-
-    header = store.header(match_id)
-    report: ValidationReport = replay(
-        _readable(store.records(match_id)), Validator(source=f"store:{match_id}"), header=header
-    )
-    first = next(iter(store.records(match_id, lte=1)), None)
-    start = first.event if first is not None else None
-    chain, findings = verify_stored(
-        store,
-        match_id,
-        options,
-        repair=repair,
-        trusted=report.trusted,
-        judged_under=start.ruleset if isinstance(start, MatchStarted) else None,
-        owed=report.owed,
-        derived=derived,
-    )
-    return chain, with_findings(report, findings)
-
-
-def _readable(records: Iterator[EventRecord]) -> Iterator[EventRecord]:
-    """The stored records up to the first that can no longer be read (an altered row): the
-    chain check names that one, and the verdict rests on it."""
-    from vwlog.model.errors import StoreError
-
-    try:
-        yield from records
-    except StoreError:
-        return
-
-
-def judge_file(
-    path: str | Path, options: TrustOptions | None = None
-) -> tuple[VerifyReport, ValidationReport]:
-    """Validate a log file and judge it, in one read: the `VerifyReport` of its chain and
-    deck commitments, and the judged report.
-
-    Raises:
-        LogFormatError: the file is unreadable or malformed.
-        NotPublishedError: the options name a pool or ruleset that is not published.
-    """
-    from vwlog.services.validate import ValidationOptions, validate_and_verify
-
-    report, findings = validate_and_verify(path, ValidationOptions(trust=options))
-    assert findings.chain is not None
-    return findings.chain, report
-
-
-def judge_document(
-    document: DisputeReport,
-    findings: TrustFindings,
-) -> ValidationReport:
-    """Judge a dispute report from the integrity findings of its record: its validation (the
-    report's own replay) gets the findings and the one verdict, and is kept in the report, so
-    that every section of it shows that verdict. The judged validation.
-    """
-    from vwlog.services.validate import with_findings
-
-    document.validation = with_findings(copy.copy(document.validation), findings)
-    return document.validation
-
-
-def judge_document_file(
-    document: DisputeReport, path: str | Path, options: TrustOptions | None = None
-) -> tuple[VerifyReport, ValidationReport]:
-    """`judge_document` for a report built from the log file at ``path`` (one integrity pass
-    over the file): the chain's `VerifyReport`, and the judged validation.
-
-    Raises:
-        LogFormatError: the file cannot be read as a log.
-        NotPublishedError: the options name a pool or ruleset that is not published.
-    """
-    from vwlog.services.trust import check_integrity
-
-    validation = document.validation
-    started = document.started
-    findings = check_integrity(
-        path,
-        options,
-        trusted=validation.trusted,
-        judged_under=started.ruleset if started is not None else None,
-        owed=validation.owed,
-    )
-    assert findings.chain is not None
-    return findings.chain, judge_document(document, findings)
-
-
 @dataclass(frozen=True, slots=True)
 class StoredVerdict:
     """What a stored match's catalog entry keeps of its verdict."""
@@ -335,10 +216,6 @@ __all__ = [
     "counts_as_valid",
     "failing_problem",
     "judge",
-    "judge_document",
-    "judge_document_file",
-    "judge_file",
-    "judge_stored",
     "judged",
     "stored_verdict",
     "verify_verdict",

@@ -395,6 +395,15 @@ def parsed_line(raw: bytes, game: str | None) -> EventRecord | None:
         return None
 
 
+def sealed(
+    header: LogHeader, records: Iterable[EventRecord]
+) -> tuple[LogHeader, list[EventRecord]]:
+    """The header and records with their hash chain filled in."""
+    head = codec.seal_header(header)
+    assert head.hash is not None
+    return head, list(codec.seal(head.hash, records))
+
+
 __all__ = [
     "BrokenLink",
     "ChainCheck",
@@ -402,6 +411,7 @@ __all__ = [
     "VerifyReport",
     "header_line",
     "parsed_line",
+    "sealed",
     "verify_lines",
     "verify_log",
 ]

@@ -64,7 +64,8 @@ from vwlog.render.json import (
 )
 from vwlog.rules import expect, legal_decisions
 from vwlog.services.hashes import HashGate, gate_at, shown_head_hash
-from vwlog.services.matches import import_log, list_matches, state_at
+from vwlog.services.importing import import_log
+from vwlog.services.matches import list_matches, state_at
 from vwlog.services.timeline import Timeline, extend, timeline
 from vwlog.store import MatchStore
 from vwlog.store.tokens import Role, TokenInfo

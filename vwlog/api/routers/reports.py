@@ -34,7 +34,7 @@ from vwlog.model.text import msg
 from vwlog.render.json import diff_json, match_summary_json, validation_json, verify_json
 from vwlog.services.forks import lineage
 from vwlog.services.hashes import shown_head_hash
-from vwlog.services.verdict import judge_stored
+from vwlog.services.judging import judge_stored
 from vwlog.store import MatchStore
 from vwlog.store.catalog import MATCH_ID_MAX
 
