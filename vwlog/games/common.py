@@ -3,7 +3,7 @@ catalog entries the core shows (`Rule`, `rule_entries`); a violation with the fl
 and the events expected and found (`violation`; alone in a tuple, `wrong`); a statistics
 measure that counts events by type (`Counting`); the record envelope around a game's events
 (`Envelope`) and its event classes by ``type`` tag (`by_tag`); the check that a board's viewer
-sits at the match (`known_viewer`).
+sits at the match (`known_viewer`); the fields a board view opens with (`BoardHead`).
 
 This module imports no game package: a game imports it, never another game. Pure.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,9 +27,11 @@ if TYPE_CHECKING:
     from vwlog.model.violation import Violation
 
 __all__ = [
+    "BoardHead",
     "Counting",
     "Envelope",
     "Rule",
+    "View",
     "by_tag",
     "known_viewer",
     "rule_entries",
@@ -131,3 +133,25 @@ def known_viewer(players: Sequence[str], player: str | None) -> None:
     between ``players``; `UnknownPlayerError` for a player not at the match."""
     if player is not None and player not in players:
         raise UnknownPlayerError(player, list(players), hint=closest(player, players))
+
+
+class View(BaseModel):
+    """A part of a game's board view: frozen, no other field, each field's docstring its
+    description."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+
+class BoardHead(View):
+    """The fields a game's board view opens with (view version 1): the game (each game's view
+    names its own), the event it is the board after and whom it is for."""
+
+    view_version: Literal[1] = 1
+    """Version of this document's shape."""
+    game: str
+    seq: int | None = None
+    """The event after which this is the board, when known."""
+    viewer: str | None
+    """Whose knowledge the view is limited to; ``null`` for the full record."""
+    view: Literal["judge", "player"]
+    """``judge`` (the full record) or ``player`` (what ``viewer`` may know)."""

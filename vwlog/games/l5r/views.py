@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, assert_never, cast
 
-from pydantic import BaseModel, ConfigDict
-
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
-from vwlog.games.common import known_viewer
+from vwlog.games.common import BoardHead, View, known_viewer
 from vwlog.games.l5r import events as ev
 from vwlog.games.l5r.state import DISCARD, HOME, Board, Card
 from vwlog.model.text import Msg, msg
@@ -283,11 +281,7 @@ def _home(event: ev.AttackersSentHome | ev.DefendersSentHome) -> Msg:
 # -- the board -------------------------------------------------------------------------------
 
 
-class _View(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
-
-
-class UnitView(_View):
+class UnitView(View):
     """A unit (Personality or Follower) with what is attached to it."""
 
     id: str
@@ -301,7 +295,7 @@ class UnitView(_View):
     """Cards attached to it."""
 
 
-class ProvinceView(_View):
+class ProvinceView(View):
     """A Province."""
 
     id: str
@@ -315,7 +309,7 @@ class ProvinceView(_View):
     """The Regions on it."""
 
 
-class BattlefieldView(_View):
+class BattlefieldView(View):
     """One battlefield: its Province and the units on each side."""
 
     id: str
@@ -335,7 +329,7 @@ class BattlefieldView(_View):
     """Whether its battle was fought in this Attack phase."""
 
 
-class BattleView(_View):
+class BattleView(View):
     """The battle being fought."""
 
     number: int
@@ -356,7 +350,7 @@ class BattleView(_View):
     """The card whose effect created the battle, outside the Attack phase."""
 
 
-class PlayerView(_View):
+class PlayerView(View):
     """One player: honor and the units at Home."""
 
     id: str
@@ -368,18 +362,10 @@ class PlayerView(_View):
     """Cards destroyed or discarded (the discard pile, as far as the log says)."""
 
 
-class BoardView(_View):
+class BoardView(BoardHead):
     """The L5R battle board at one position of a match (view version 1)."""
 
-    view_version: Literal[1] = 1
-    """Version of this document's shape."""
     game: Literal["l5r"] = "l5r"
-    seq: int | None = None
-    """The event after which this is the board, when known."""
-    viewer: str | None
-    """Whose knowledge the view is limited to; ``null`` for the full record."""
-    view: Literal["judge", "player"]
-    """``judge`` (the full record) or ``player`` (what ``viewer`` may know)."""
     started: bool
     turn: int
     """The turn of the Attack phase (0 before the first)."""

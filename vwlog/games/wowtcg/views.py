@@ -13,10 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, assert_never
 
-from pydantic import BaseModel, ConfigDict
-
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
-from vwlog.games.common import known_viewer
+from vwlog.games.common import BoardHead, View, known_viewer
 from vwlog.games.wowtcg import events as ev
 from vwlog.games.wowtcg.board import Board
 from vwlog.model.text import Msg, msg
@@ -337,11 +335,7 @@ def _hand(
 # -- the board -------------------------------------------------------------------------------
 
 
-class _View(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
-
-
-class CardView(_View):
+class CardView(View):
     """A card in play."""
 
     id: str
@@ -353,7 +347,7 @@ class CardView(_View):
     """The kind of card its Inspire readies, if it has Inspire."""
 
 
-class PlayerView(_View):
+class PlayerView(View):
     """One player: the cards in play, the hand and the library as counts."""
 
     id: str
@@ -373,7 +367,7 @@ class PlayerView(_View):
     """Cards in play this player controls, in the order they entered play."""
 
 
-class LinkView(_View):
+class LinkView(View):
     """A link of the chain."""
 
     id: str
@@ -383,7 +377,7 @@ class LinkView(_View):
     """Whether it was added as an instant."""
 
 
-class TriggerView(_View):
+class TriggerView(View):
     """A triggered effect waiting for a window to go onto the chain."""
 
     id: str
@@ -393,7 +387,7 @@ class TriggerView(_View):
     """The moment it triggered at (``FINAL``: in the final step, for the next ready step)."""
 
 
-class ModifierView(_View):
+class ModifierView(View):
     """A modifier in force."""
 
     id: str
@@ -407,19 +401,11 @@ class ModifierView(_View):
     """The maximum hand size it sets."""
 
 
-class BoardView(_View):
+class BoardView(BoardHead):
     """The WoW TCG board at one position of a match (view version 1)."""
 
-    view_version: Literal[1] = 1
-    """Version of this document's shape."""
     game: Literal["wowtcg"] = "wowtcg"
     """The game."""
-    seq: int | None = None
-    """The event after which this is the board, when known."""
-    viewer: str | None
-    """Whose knowledge the view is limited to; ``null`` for the full record."""
-    view: Literal["judge", "player"]
-    """``judge`` (the full record) or ``player`` (what ``viewer`` may know)."""
     started: bool
     """Whether the match has started."""
     turn: int
