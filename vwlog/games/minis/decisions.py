@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vwlog.games.minis import events as ev
 from vwlog.games.minis.expect import expect, reactor
@@ -44,6 +44,9 @@ from vwlog.games.minis.state import Board, evolve
 from vwlog.model.errors import IllegalEventError, UsageError
 from vwlog.model.text import msg
 from vwlog.model.violation import Violation
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 LISTED = 48
 """Most decisions `legal` lists at one position."""
@@ -140,21 +143,18 @@ def _roll(s: Board, w: list[str]) -> ev.Roll:
     )
 
 
+def _kinded(cls: type[BaseModel], player: str, w: list[str], **fields: object) -> list[Any]:
+    """``<verb> <model> <kind> …`` as the one event of ``cls`` it writes, by ``player``."""
+    return [ev.make(cls, player=player, model=w[1], kind=w[2].upper(), **fields)]
+
+
 def _parse(rs: MinisRuleset, s: Board, w: list[str]) -> list[Any]:
     q, active = s.sequence, s.active or ""
     verb = w[0]
     if verb == "upkeep":
         return [ev.PhaseStarted(phase="UPKEEP")]
     if verb == "declare":
-        return [
-            ev.make(
-                ev.Declared,
-                player=s.owner(w[1]) or "",
-                model=w[1],
-                kind=w[2].upper(),
-                name=" ".join(w[3:]),
-            )
-        ]
+        return _kinded(ev.Declared, s.owner(w[1]) or "", w, name=" ".join(w[3:]))
     if verb == "activate":
         return [ev.ModelActivated(player=active, model=w[1])]
     if verb == "stop":
@@ -164,15 +164,7 @@ def _parse(rs: MinisRuleset, s: Board, w: list[str]) -> list[Any]:
             ev.CrouchedChanged(player=s.owner(w[1]) or "", model=w[1], crouched=verb == "crouch")
         ]
     if verb == "move":
-        return [
-            ev.make(
-                ev.MovementDeclared,
-                player=active,
-                model=w[1],
-                kind=w[2].upper(),
-                skills=tuple(w[3:]),
-            )
-        ]
+        return _kinded(ev.MovementDeclared, active, w, skills=tuple(w[3:]))
     target = q.model if q is not None else ""
     if verb == "aoo":
         ranged, player = "ranged" in w, s.owner(w[1]) or ""
@@ -194,16 +186,7 @@ def _parse(rs: MinisRuleset, s: Board, w: list[str]) -> list[Any]:
     if verb == "act":
         on = w.index("on") if "on" in w else len(w)
         action = " ".join(w[3:on]).replace("-", " ").title()
-        return [
-            ev.make(
-                ev.ActionDeclared,
-                player=active,
-                model=w[1],
-                kind=w[2].upper(),
-                action=action,
-                targets=tuple(w[on + 1 :]),
-            )
-        ]
+        return _kinded(ev.ActionDeclared, active, w, action=action, targets=tuple(w[on + 1 :]))
     if verb == "change":
         return [
             ev.make(
