@@ -34,7 +34,9 @@ COMPILED: tuple[str, ...] = (
     "vwlog.engine.loop",
     "vwlog.engine.tally",
     "vwlog.games.vw.judging",
+    "vwlog.io.chain",
     "vwlog.io.codec",
+    "vwlog.io.integritypass",
     "vwlog.io.logfile",
     "vwlog.model.copying",
     "vwlog.model.expect",
@@ -60,8 +62,6 @@ COMPILED: tuple[str, ...] = (
     "vwlog.rules.effects",
     "vwlog.rules.expectation",
     "vwlog.rules.flow",
-    "vwlog.services.trustpass",
-    "vwlog.services.verify",
 )
 """The modules mypyc compiles (the fold, the expectations, the checks and the replay loop, and
 the enums they read: compiled code reads the members of a compiled enum as constants; and what

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vwlog.cli import main
+from vwlog.io.integritypass import ENDINGS_CONVERTED
 from vwlog.io.logfile import open_log
-from vwlog.services.trustpass import ENDINGS_CONVERTED
 
 if TYPE_CHECKING:
     from click.testing import CliRunner

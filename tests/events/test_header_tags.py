@@ -13,10 +13,10 @@ from vwlog.cli import main
 from vwlog.events import LogHeader
 from vwlog.games.vw.simulate import simulate
 from vwlog.io import codec
+from vwlog.io.chain import sealed
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import Ruleset
-from vwlog.services.verify import sealed
 
 if TYPE_CHECKING:
     from pathlib import Path

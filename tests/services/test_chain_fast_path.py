@@ -17,8 +17,8 @@ import pytest
 
 from tests.engines import WATCHES_CALLS
 from vwlog.io import codec
+from vwlog.io.chain import ChainCheck, VerifyReport
 from vwlog.io.logfile import open_log
-from vwlog.services.verify import ChainCheck, VerifyReport
 
 from .support import generated_log, lines_of
 

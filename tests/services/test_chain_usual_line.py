@@ -15,9 +15,9 @@ import pytest
 from pydantic import ValidationError
 
 from vwlog.io import codec
+from vwlog.io.chain import ChainCheck, VerifyReport
+from vwlog.io.integritypass import IntegrityPass
 from vwlog.io.logfile import open_log
-from vwlog.services.trustpass import IntegrityPass
-from vwlog.services.verify import ChainCheck, VerifyReport
 
 from .support import generated_log, lines_of
 from .test_chain_fast_path import DAMAGE, MISWRITTEN, _hash_in_place, forged

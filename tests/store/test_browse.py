@@ -13,10 +13,10 @@ import pytest
 
 from vwlog.cli import main
 from vwlog.games.vw.simulate import simulate
+from vwlog.io.chain import sealed
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import Ruleset
-from vwlog.services.verify import sealed
 from vwlog.store.browse import MATCH_COLUMNS, PLAYER_COLUMNS
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ from vwlog.cli.render import echo, to_json
 from vwlog.cli.validate import EXIT_UNVERIFIED, exit_status
 from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import say
+from vwlog.io.integritypass import ENDINGS_CONVERTED, endings_converted
 from vwlog.model.errors import LogFormatError, VwlogError
 from vwlog.render.json import integrity_json, verify_json
 from vwlog.render.text import counted, term
@@ -24,14 +25,13 @@ from vwlog.render.trust import COMMITMENT_STATUS, SIGNATURE_STATUS, reason_line,
 from vwlog.rules.published import Verdict
 from vwlog.services.judging import judge_file, judge_stored
 from vwlog.services.trust import check_integrity
-from vwlog.services.trustpass import ENDINGS_CONVERTED, endings_converted
 from vwlog.services.verdict import verify_verdict
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
+    from vwlog.io.chain import VerifyReport
     from vwlog.rules.published import Integrity
     from vwlog.services.trust import TrustOptions
-    from vwlog.services.verify import VerifyReport
 
 
 @main.command()

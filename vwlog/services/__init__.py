@@ -3,12 +3,21 @@ play. The CLI (and an API) call these.
 
 No printing, no argument parsing: plain functions taking typed arguments and returning typed
 results, so the interfaces cannot drift apart. This package only re-exports; each use case lives
-in its module (`validate`, `verify`, `simulate`, `rulesets`, `matches`, `forks`, `play`,
-`rebase`, `stats`, `snapshots`).
+in its module (`validate`, `simulate`, `rulesets`, `importing`, `matches`, `forks`, `play`,
+`rebase`, `stats`, `snapshots`); verifying a log's hash chain is the line format's
+(`vwlog.io.chain`), re-exported here.
 """
 
 from __future__ import annotations
 
+from vwlog.io.chain import (
+    BrokenLink,
+    Commitment,
+    VerifyReport,
+    sealed,
+    verify_lines,
+    verify_log,
+)
 from vwlog.services.rulesets import (
     apply_overrides,
     known_rule,
@@ -19,14 +28,6 @@ from vwlog.services.rulesets import (
 )
 from vwlog.services.simulate import SimulationSpec, match_path, simulate_to
 from vwlog.services.validate import InputProblem, ValidationOptions, validate_log, validate_logs
-from vwlog.services.verify import (
-    BrokenLink,
-    Commitment,
-    VerifyReport,
-    sealed,
-    verify_lines,
-    verify_log,
-)
 
 __all__ = [
     "BrokenLink",

@@ -53,6 +53,7 @@ from vwlog.io.errors import (
     SharedStoreNeededError,
     StdinOnClusterError,
 )
+from vwlog.io.integritypass import IntegrityPass
 from vwlog.io.logfile import open_log
 from vwlog.model.errors import (
     InvalidParameterError,
@@ -75,7 +76,6 @@ from vwlog.services.simulate import generate_one, prepare_output
 from vwlog.services.stats import replay_metrics
 from vwlog.services.storing import ImportResult, failed
 from vwlog.services.trust import findings_of, published_for
-from vwlog.services.trustpass import IntegrityPass
 from vwlog.services.verdict import failing_problem
 from vwlog.store import MatchStore, settings_from_url
 

@@ -152,8 +152,8 @@ def measure_game_log(path: str | Path, game: GameRules) -> GameMatch | str | Non
     ``None`` for a record that is not intact, the error's message for a file that cannot be
     read.
     """
+    from vwlog.io.integritypass import IntegrityPass
     from vwlog.services.trust import findings_of
-    from vwlog.services.trustpass import IntegrityPass
     from vwlog.services.verdict import failing_problem
 
     stats = game_stats(game)

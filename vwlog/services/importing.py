@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, Literal
 
 from vwlog.io import codec
+from vwlog.io.chain import header_line
 from vwlog.io.logfile import file_is_regular, open_log
 from vwlog.model.errors import (
     LogFormatError,
@@ -47,7 +48,6 @@ from vwlog.services.storing import (
 )
 from vwlog.services.trust import check_integrity
 from vwlog.services.validate import with_findings
-from vwlog.services.verify import header_line
 from vwlog.store import ImportOutcome, MatchMeta, MatchStore
 
 if TYPE_CHECKING:
@@ -311,8 +311,8 @@ def judged_lines(
     """``report`` judged from a log read whole (standard input, a pipe): its lines as read
     (``hashed``), or, for a log that carried no hashes and was sealed on import, as it was
     (without them)."""
+    from vwlog.io.integritypass import IntegrityPass
     from vwlog.services.trust import findings_of
-    from vwlog.services.trustpass import IntegrityPass
 
     if not hashed:
         header = header.model_copy(update={"hash": None})

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
     from vwlog.audit.report import DisputeReport
     from vwlog.events import EventRecord
+    from vwlog.io.chain import VerifyReport
     from vwlog.services.trust import TrustFindings, TrustOptions
-    from vwlog.services.verify import VerifyReport
     from vwlog.store import MatchStore
 
 

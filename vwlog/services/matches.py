@@ -15,6 +15,8 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from vwlog.io import codec
+from vwlog.io.chain import BrokenLink, VerifyReport, parsed_line, verify_lines
+from vwlog.io.integritypass import IntegrityPass
 from vwlog.io.logfile import replacing
 from vwlog.model.errors import StoreError
 from vwlog.model.text import msg, said_text
@@ -25,8 +27,6 @@ from vwlog.services.snapshots import (
     encode_snapshot,
 )
 from vwlog.services.trust import TrustFindings, TrustOptions, chain_report_text, findings_of
-from vwlog.services.trustpass import IntegrityPass
-from vwlog.services.verify import BrokenLink, VerifyReport, parsed_line, verify_lines
 from vwlog.store import MatchMeta, MatchStore
 
 if TYPE_CHECKING:

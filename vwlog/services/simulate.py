@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vwlog.games.vw.simulate import GeneratedMatch, PolicyName, match_format_for, simulation
+from vwlog.io.chain import sealed
 from vwlog.io.logfile import write_log
 from vwlog.model.cards import CardPool, Ruleset
 from vwlog.model.errors import InvalidParameterError, OutputError
 from vwlog.services.sharing import ordered_map
 from vwlog.services.trust import close_stream, published_for
-from vwlog.services.verify import sealed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator

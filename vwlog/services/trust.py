@@ -29,6 +29,8 @@ from vwlog.events import (
 )
 from vwlog.games import rules_for
 from vwlog.io import trust as io_trust
+from vwlog.io.chain import sealed
+from vwlog.io.integritypass import IntegrityPass, endings_converted
 from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.model.cards import card_dump, card_dumps
 from vwlog.model.errors import UsageError
@@ -50,17 +52,15 @@ from vwlog.services.restson import (
     unstarted_texts,
 )
 from vwlog.services.sealcheck import check_seal
-from vwlog.services.trustpass import IntegrityPass, endings_converted
-from vwlog.services.verify import sealed
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from vwlog.events.match import SealedBy
+    from vwlog.io.chain import VerifyReport
     from vwlog.io.trust import PublicKey, PublishedPool, PublishedRuleset, Registry
     from vwlog.model.cards import CardDef, CardPool, Ruleset
     from vwlog.model.errors import Violation
-    from vwlog.services.verify import VerifyReport
 
 
 @dataclass(frozen=True, slots=True)

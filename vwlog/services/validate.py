@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vwlog.engine.replay import ValidationReport, Validator, ViolationPolicy, replay
+from vwlog.io.integritypass import IntegrityPass
 from vwlog.io.logfile import open_log
 from vwlog.model.cards import Ruleset
 from vwlog.model.errors import IllegalEventError, LogFormatError
@@ -17,7 +18,6 @@ from vwlog.rules.published import house_rules_text
 from vwlog.services.collection import fewer_collections, keep_fewer_collections
 from vwlog.services.sharing import ordered_map
 from vwlog.services.trust import TrustFindings, TrustOptions, findings_of
-from vwlog.services.trustpass import IntegrityPass
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence

@@ -46,8 +46,8 @@ from vwlog.model.text import msg, said_text
 from vwlog.rules.published import Judgement, Verdict
 
 if TYPE_CHECKING:
+    from vwlog.io.chain import VerifyReport
     from vwlog.rules.published import Integrity
-    from vwlog.services.verify import VerifyReport
     from vwlog.store import MatchMeta
 
 UNSEALED_PREFIX = "unsealed"

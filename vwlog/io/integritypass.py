@@ -11,9 +11,9 @@ from pydantic import ValidationError
 
 from vwlog.events import TRAILER_TYPES, EventRecord
 from vwlog.io import codec
+from vwlog.io.chain import ChainCheck
 from vwlog.model.errors import LogFormatError
 from vwlog.model.text import SaidText, msg, said_text
-from vwlog.services.verify import ChainCheck
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
