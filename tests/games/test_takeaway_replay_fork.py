@@ -34,6 +34,9 @@ SENTENCES = [
 """What each event of legal.jsonl is said as, seq 1 to 6."""
 FORK_POINTS = {1, 2, 3, 4}
 """After these seqs a move is awaited; after 5 the rules owe game_won, after 6 it is over."""
+MOVER = {1: "ana", 2: "budi", 3: "ana", 4: "budi"}
+"""Whose move the rules await after each seq (the board names no priority holder: replay's
+``priority`` is the awaited player, as the service's event pages say it)."""
 
 
 def _vwlog(*args: str) -> subprocess.CompletedProcess[str]:
@@ -86,7 +89,7 @@ def test_replay_json_gives_every_event_its_sentence_position_and_fork_point() ->
             "turn": 0,
             "phase": None,
             "step": None,
-            "priority": None,
+            "priority": MOVER.get(seq),
             "priority_point": seq in FORK_POINTS,
             "violations": [],
             "voids": None,

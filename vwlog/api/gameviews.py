@@ -19,7 +19,7 @@ from vwlog.games import GameRules, board_data, event_text, rules_for
 from vwlog.io.i18n import say
 from vwlog.model.games import DEFAULT_GAME
 from vwlog.model.text import msg
-from vwlog.render.json import violations_json
+from vwlog.render.json import step_json
 from vwlog.services.hashes import gate_at
 from vwlog.services.seek import board_at
 
@@ -88,29 +88,22 @@ class _Said(EventsKept):
         """Keep the event."""
         game, rec, after = self.game, step.record, step.after
         expected = game.expect(game.ruleset_of(after) or game.default_ruleset, after)
-        data: dict[str, Any] = {
-            "seq": rec.seq,
-            "type": rec.event.type,
-            "decision": type(rec.event) in game.decision_types,
-            "description": (
-                say(self.views.description(rec.event, step.before, viewer=self.viewer))
-                if self.views is not None
-                else event_text(rec.event)
-            ),
-            "turn": game.summary(after).turn,
-            "phase": None,
-            "step": None,
-            "priority": expected.player,
-            "priority_point": game.is_fork_point(expected),
-            "violations": violations_json(step.violations, translated=True),
-            "voids": list(step.voids) if step.voids is not None else None,
-            # a seat's view leaves the recorded event out, as Vandaria Wars' does: it may name
-            # what the seat cannot see (a card placed face down)
-            "event": None
-            if self.viewer is not None
-            else rec.event.model_dump(mode="json", by_alias=True),
-            "hash": rec.hash,
-        }
+        description = (
+            say(self.views.description(rec.event, step.before, viewer=self.viewer))
+            if self.views is not None
+            else event_text(rec.event)
+        )
+        # a seat's view leaves the recorded event out, as Vandaria Wars' does: it may name what
+        # the seat cannot see (a card placed face down)
+        data = step_json(
+            step,
+            description,
+            player=self.viewer,
+            priority_point=game.is_fork_point(expected),
+            awaited=expected.player,
+            record=True,
+            translated=True,
+        )
         self.keep(step, data)
 
 

@@ -32,7 +32,7 @@ from vwlog.io.logfile import STDIO
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
 from vwlog.model.types import Phase
-from vwlog.render.json import dumps, priority_point_json, violations_json
+from vwlog.render.json import dumps, priority_point_json, step_json
 from vwlog.render.text import board_text, counted, table, term, violation_message
 from vwlog.store.location import store_location
 
@@ -161,33 +161,6 @@ def board_of(views: Views | None, state: Any, *, player: str | None, seq: int | 
     return views.board(state, player=player, seq=seq)
 
 
-def step_json(
-    views: Views | None, step: Step, description: str, *, board: bool, player: str | None,
-    priority_point: bool,
-) -> dict[str, Any]:  # fmt: skip
-    """One event of a replay as JSON (`vwlog.render.json.step_json`, through the game's
-    views): ``turn``, ``phase``, ``step`` and ``priority`` are the position after the event,
-    ``null`` where the game's board has none; ``priority_point`` whether it is a fork point."""
-    rec, after = step.record, step.after
-    where = position(after)
-    data: dict[str, Any] = {
-        "seq": rec.seq,
-        "type": getattr(rec.event, "type", type(rec.event).__name__),
-        "decision": rec.event.DECISION,
-        "description": description,
-        "turn": where.turn,
-        "phase": where.phase,
-        "step": where.step,
-        "priority": where.priority,
-        "priority_point": priority_point,
-        "violations": violations_json(step.violations),
-        "voids": list(step.voids) if step.voids is not None else None,
-    }
-    if board:
-        data["board"] = board_of(views, after, player=player, seq=rec.seq)
-    return data
-
-
 class _Trace(BaseVisitor["_Trace"]):
     """A replay visitor that writes the shown events to stdout as they are replayed.
 
@@ -234,19 +207,21 @@ class _Trace(BaseVisitor["_Trace"]):
             self._pending.append(step)
             return
         self._points.visit(step)
-        self._flush()
+        self._flush(step.expected.player)
         self._pending.append(step)
 
-    def _flush(self) -> None:
+    def _flush(self, awaited: str | None) -> None:
+        """Write the events kept; ``awaited``: the player whose decision the rules await after
+        them."""
         pending, self._pending = self._pending, []
         points = self._points.points
         marked = {p.seq for p in points}
         points.clear()
         for step in pending:
             if self.filters.shows(step):
-                self._write(step, point=step.record.seq in marked)
+                self._write(step, point=step.record.seq in marked, awaited=awaited)
 
-    def _write(self, step: Step, *, point: bool) -> None:
+    def _write(self, step: Step, *, point: bool, awaited: str | None) -> None:
         self.shown += 1
         self.violations += len(step.violations)
         sentence = said(self._views, step, self.player)
@@ -266,9 +241,12 @@ class _Trace(BaseVisitor["_Trace"]):
             else:
                 echo("\n".join(lines))
             return
-        data = step_json(
-            self._views, step, text, board=self.board, player=self.player, priority_point=point
+        shown = (
+            board_of(self._views, step.after, player=self.player, seq=step.record.seq)
+            if self.board
+            else None
         )
+        data = step_json(step, text, board=shown, priority_point=point, awaited=awaited)
         if self.output_format == "jsonl":
             click.echo(dumps(data, compact=True))
         else:
@@ -277,7 +255,8 @@ class _Trace(BaseVisitor["_Trace"]):
     def end_match(self, final: MatchState) -> None:
         """Write the last event."""
         self._points.end_match(final)
-        self._flush()
+        game = self._game if self._game is not None else game_of_state(final)
+        self._flush(game.expect(game.ruleset_of(final) or game.default_ruleset, final).player)
 
     def result(self) -> _Trace:
         """The visitor itself, with its counts."""

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from vwlog.engine.seek import position
 from vwlog.games.vw.describe import state_json
 from vwlog.io.i18n import say
 from vwlog.render.rules import rule_title
@@ -142,42 +143,48 @@ def step_json(
     step: Step,
     description: str,
     *,
-    board: bool = False,
+    board: Any = None,
     player: str | None = None,
     priority_point: bool = False,
+    awaited: str | None = None,
     record: bool = False,
     translated: bool = False,
 ) -> dict[str, Any]:
-    """One event of a replay: where it happened, what it did, the board after it.
+    """One event of a replay of any game, as the text trace's JSON, the service's event pages
+    and the stepper write it: where it happened, what it did, the board after it.
 
-    ``turn``, ``phase``, ``step`` and ``priority`` are the position *after* the event, like the
-    board; ``priority_point`` says whether a player holds priority after it (a fork may start
-    there); ``voids`` is the range of seqs a judge's back-up voided, or ``null``. With
-    ``record``, also ``hash`` (its chain hash) and ``event`` (the recorded event; ``null`` for
-    ``player``'s view, since the record may name cards hidden from them). With
-    ``translated``, the violations' messages are in the active language (``description`` is
-    said by the caller).
+    ``turn``, ``phase``, ``step`` and ``priority`` are the position *after* the event
+    (`vwlog.engine.seek.position`), like the board, ``null`` where the game's board has none;
+    ``priority`` is the priority holder the board names, or, for a game whose board names
+    none, the player whose decision the rules then await (``awaited``). ``priority_point``
+    says whether a fork may start there; ``voids`` is the range of seqs a judge's back-up
+    voided, or ``null``. ``board``: the board after it as data (the game's view, as ``player``
+    may know it), given where it is shown. With ``record``, also ``hash`` (its chain hash) and
+    ``event`` (the recorded event; ``null`` for ``player``'s view, since the record may name
+    cards hidden from them). With ``translated``, the violations' messages are in the active
+    language (``description`` is said by the caller).
     """
-    rec, after = step.record, step.after
+    rec = step.record
+    where = position(step.after)
     data: dict[str, Any] = {
         "seq": rec.seq,
-        "type": rec.event.type,
+        "type": getattr(rec.event, "type", type(rec.event).__name__),
         "decision": rec.event.DECISION,
         "description": description,
-        "turn": after.turn,
-        "phase": str(after.phase) if after.phase else None,
-        "step": str(after.step) if after.step else None,
-        "priority": after.priority,
+        "turn": where.turn,
+        "phase": where.phase,
+        "step": where.step,
+        "priority": where.priority if hasattr(step.after, "priority") else awaited,
         "priority_point": priority_point,
         "violations": violations_json(step.violations, translated=translated),
         "voids": list(step.voids) if step.voids is not None else None,
     }
-    if board:
-        data["board"] = board_json(after, player=player, seq=rec.seq)
+    if board is not None:
+        data["board"] = board
     if record:
-        data["hash"] = step.record.hash
+        data["hash"] = rec.hash
         data["event"] = (
-            None if player is not None else step.record.event.model_dump(mode="json", by_alias=True)
+            None if player is not None else rec.event.model_dump(mode="json", by_alias=True)
         )
     return data
 
