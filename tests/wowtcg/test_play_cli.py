@@ -349,14 +349,17 @@ def test_play_prints_any_games_notation(runner: CliRunner, game: str, verb: str)
     assert result.exit_code == 0, result.output
     assert verb in result.stdout
     assert "\b" not in result.stdout
-    shown = runner.invoke(main, ["--lang", "en", "play", "--help"]).stdout
-    assert "vwlog play --notation GAME (l5r, minis, wowtcg)" in " ".join(shown.split())
+    shown = " ".join(runner.invoke(main, ["--lang", "en", "play", "--help"]).stdout.split())
+    named = shown.partition("vwlog play --notation GAME (")[2].partition(")")[0].split(", ")
+    assert {"l5r", "minis", "wowtcg"} <= set(named)  # a test's own game may be listed too
+    assert "vw" not in named
 
 
 def test_play_refuses_the_notation_of_an_unknown_game_in_one_line(runner: CliRunner) -> None:
     result = runner.invoke(main, ["--lang", "en", "play", "--notation", "chess"])
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.splitlines() == [
-        "Error: 'chess' is not a game this vwlog judges (it judges: l5r, minis, vw, wowtcg)"
-    ]
+    [line] = result.stderr.splitlines()
+    head, _, games = line.partition(" (it judges: ")
+    assert head == "Error: 'chess' is not a game this vwlog judges"
+    assert {"l5r", "minis", "vw", "wowtcg"} <= set(games.rstrip(")").split(", "))
