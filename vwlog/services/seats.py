@@ -9,8 +9,11 @@ Whether the decision is the seat's to make now, the game's rules say (a pass out
 refused citing the game's rule, as on any log).
 
 What the rules answer is said through the seat's view. The other games' boards hold no card
-a seat cannot see (WoW TCG keeps hands and libraries as counts), so their view hides nothing;
-what a seat may read of each record, its views say (`vwlog.services.hashes`).
+a seat cannot see (WoW TCG keeps hands, libraries and resources as counts), so no refusal can
+tell a seat whether an id it guessed is one of another seat's cards: the only hidden card ids
+are in the records (a card placed face down as a resource, named by the id its owner chose),
+and what a seat may read of each record, its views say (the sentence, and the chain hashes,
+`vwlog.services.hashes`).
 """
 
 from __future__ import annotations
