@@ -10,7 +10,7 @@ match creates its own live match (`new_live`), so that tests do not depend on ea
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -18,7 +18,7 @@ from tests.api.server import Server, populate, serving
 from vwlog.store.tokens import Role
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 pytest.importorskip("fastapi", reason="the api extra is not installed")
 
@@ -63,3 +63,24 @@ def new_live(
         server.token(name, Role.PLAYER, match_id=match_id, seat=seat)
         seats[seat] = name
     return match_id, seats
+
+
+ATTEMPTS = 8
+"""Live matches started at most by `live_until`."""
+
+
+def live_until(
+    server: Server, until: Callable[[dict[str, Any], dict[str, Any]], bool]
+) -> tuple[str, dict[str, str], dict[str, Any], dict[str, Any]]:
+    """A new live match (`new_live`) driven by the organiser's automatic decisions until
+    ``until(awaited, board)`` holds: its id, its seats' tokens, the awaited decision and the
+    board then. The service's shuffle is unpredictable, so a match may end first (the other
+    seat never put a card into play): another is started then, at most `ATTEMPTS`."""
+    from tests.security.seatview import reach
+
+    for _ in range(ATTEMPTS):
+        match_id, seats = new_live(server)
+        reached = reach(server, match_id, until)
+        if reached is not None:
+            return match_id, seats, *reached
+    raise AssertionError(f"{ATTEMPTS} live matches ended before the point the test needs")

@@ -124,6 +124,28 @@ def board(server: Server, match_id: str) -> dict[str, Any]:
     return found
 
 
+def reach(
+    server: Server,
+    match_id: str,
+    until: Callable[[dict[str, Any], dict[str, Any]], bool],
+    *,
+    limit: int = 400,
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Let the organiser append automatic decisions one at a time until ``until(awaited,
+    board)`` holds; the awaited decision and the board then, or ``None`` if the match ended
+    first."""
+    for _ in range(limit):
+        now, shown = awaited(server, match_id), board(server, match_id)
+        if until(now, shown):
+            return now, shown
+        if now["over"]:
+            return None
+        with server.client("organiser") as c:
+            r = c.post(f"/matches/{match_id}/decisions", json={"decisions": [], "auto": 1})
+        assert r.status_code == 200, r.text
+    raise AssertionError("the match never reached the point the test needs")
+
+
 def drive(
     server: Server,
     match_id: str,
@@ -131,17 +153,10 @@ def drive(
     *,
     limit: int = 400,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Let the organiser append automatic decisions one at a time until ``until(awaited,
-    board)`` holds; the awaited decision and the board then."""
-    for _ in range(limit):
-        now, shown = awaited(server, match_id), board(server, match_id)
-        if until(now, shown):
-            return now, shown
-        assert not now["over"], "the match ended before the point the test needs"
-        with server.client("organiser") as c:
-            r = c.post(f"/matches/{match_id}/decisions", json={"decisions": [], "auto": 1})
-        assert r.status_code == 200, r.text
-    raise AssertionError("the match never reached the point the test needs")
+    """`reach` a point the match cannot end before (the test fails if it does)."""
+    reached = reach(server, match_id, until, limit=limit)
+    assert reached is not None, "the match ended before the point the test needs"
+    return reached
 
 
 def in_main_phase(seat: str) -> Callable[[dict[str, Any], dict[str, Any]], bool]:

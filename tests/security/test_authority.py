@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.security.conftest import new_live
+from tests.security.conftest import live_until, new_live
 from tests.security.seatview import (
     cards_of,
     drive,
@@ -163,9 +163,10 @@ def test_no_decision_for_the_other_seat_at_its_priority(server: Server) -> None:
 def test_no_decision_with_the_other_seats_cards(server: Server) -> None:
     """At its own priority, in its own name, a seat still may not act with the other seat's
     cards in play: 403, nothing stored."""
-    match_id, seats = new_live(server)
     main = in_main_phase("p1")
-    _, shown = drive(server, match_id, lambda a, b: main(a, b) and bool(cards_of(b, "p2")))
+    match_id, seats, _, shown = live_until(
+        server, lambda a, b: main(a, b) and bool(cards_of(b, "p2"))
+    )
     theirs = cards_of(shown, "p2")
     before = head(server, match_id)
     card = theirs[0]

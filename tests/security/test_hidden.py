@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.api.server import SAMPLES
-from tests.security.conftest import new_live
+from tests.security.conftest import live_until
 from tests.security.seatview import (
     Secrets,
     cards_of,
@@ -121,9 +121,8 @@ def test_probing_every_hidden_card_with_every_decision_tells_nothing(
     server: Server, holder: str
 ) -> None:
     """p1 probes, in its own Main Phase at its priority, or while p2 holds priority in p2's."""
-    match_id, seats = new_live(server)
     main = in_main_phase(holder)
-    drive(server, match_id, lambda a, b: main(a, b) and bool(cards_of(b, "p2")))
+    match_id, seats, _, _ = live_until(server, lambda a, b: main(a, b) and bool(cards_of(b, "p2")))
     token = seats["p1"]
     secret = secrets_of(server, match_id, token, "p1")
     theirs = {i for i, seat in secret.owners.items() if seat == "p2"}
@@ -174,9 +173,8 @@ def _read_everything(server: Server, match_id: str, token: str, secret: Secrets,
 
 
 def test_a_players_reads_and_receipts_tell_nothing(server: Server) -> None:
-    match_id, seats = new_live(server)
     main = in_main_phase("p1")
-    drive(server, match_id, lambda a, b: main(a, b) and bool(cards_of(b, "p2")))
+    match_id, seats, _, _ = live_until(server, lambda a, b: main(a, b) and bool(cards_of(b, "p2")))
     for seat in ("p1", "p2"):
         _read_everything(
             server, match_id, seats[seat], secrets_of(server, match_id, seats[seat], seat), seat
@@ -211,9 +209,10 @@ def test_a_players_reads_and_receipts_tell_nothing(server: Server) -> None:
 def test_the_rules_refusals_name_no_hidden_card(server: Server) -> None:
     """Decisions that name only cards the seat sees, refused by the rules (422 with rule ids):
     the violations name nothing the seat may not know."""
-    match_id, seats = new_live(server)
     main = in_main_phase("p1")
-    _, board = drive(server, match_id, lambda a, b: main(a, b) and bool(cards_of(b, "p2")))
+    match_id, seats, _, board = live_until(
+        server, lambda a, b: main(a, b) and bool(cards_of(b, "p2"))
+    )
     token = seats["p1"]
     secret = secrets_of(server, match_id, token, "p1")
     mine = sorted(i for i, s in secret.owners.items() if s == "p1" and i not in secret.ids)
