@@ -115,11 +115,22 @@ def test_a_flag_no_game_has_is_refused_as_before() -> None:
 
 @pytest.mark.parametrize("command", ["replay", "report", "show", "next"])
 def test_the_other_commands_judge_under_the_reading(command: str) -> None:
-    log = str(SAMPLES / "l5r" / "illegal_phase_ends_early.jsonl")
-    _, before, _ = _run(command, log)
-    _, after, _ = _run(command, log, "--set", "battles_owed=AS_CHOSEN")
     if command in ("replay", "report"):
+        log = str(SAMPLES / "l5r" / "illegal_phase_ends_early.jsonl")
+        _, before, _ = _run(command, log)
+        _, after, _ = _run(command, log, "--set", "battles_owed=AS_CHOSEN")
         assert "L5R-BTL-6" in before
         assert "L5R-BTL-6" not in after.replace("battles_owed", "")
+        return
+    # show and next say nothing of L5R's battles_owed; a WoW TCG hand limit they do say
+    log = str(SAMPLES / "wowtcg" / "hand-limit-and-inspire.jsonl")
+    code, before, _ = _run(command, log)
+    assert code == 0
+    code, after, _ = _run(command, log, "--set", "max_hand_size=3")
+    assert code == 0
+    if command == "show":
+        assert "hand 8 (max 7)" in before
+        assert "hand 8 (max 3)" in after
     else:
-        assert after  # said, not refused
+        assert "discard d2.1\n" in before
+        assert "discard d2.1,d2.2,d2.3,d2.4,d2.5" in after

@@ -408,21 +408,15 @@ class Reading:
     file: RulesetFile | None = None
 
     def apply(self, named: Any | None) -> Any | None:
-        """The ruleset to judge under, given the one the match names; ``None`` means the
-        match's own.
+        """The ruleset to judge under, given the one the match names (`judged_under`).
 
         Raises:
             UsageError: an override does not fit the ruleset, or the file is not a ruleset of
                 the match's game.
         """
-        from vwlog.services import apply_overrides
-        from vwlog.services.rulesets import replacement
+        from vwlog.services.rulesets import judged_under
 
-        chosen = replacement(self.ruleset, self.file, named)
-        base = chosen or named
-        if base is None or (chosen is None and not self.overrides):
-            return chosen
-        return apply_overrides(base, dict(self.overrides))
+        return judged_under(named, self.ruleset, self.file, self.overrides)
 
     def __bool__(self) -> bool:
         return self.ruleset is not None or self.file is not None or bool(self.overrides)

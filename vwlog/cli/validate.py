@@ -20,7 +20,6 @@ from vwlog.events import MatchStarted
 from vwlog.io.i18n import N_, say
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import STDIO, open_log
-from vwlog.model.cards import Ruleset
 from vwlog.model.errors import VwlogError
 from vwlog.render.json import validation_json
 from vwlog.render.markdown import validation_markdown
@@ -33,7 +32,6 @@ from vwlog.rules.published import Verdict
 from vwlog.services import (
     InputProblem,
     ValidationOptions,
-    apply_overrides,
     validate_logs,
 )
 from vwlog.services.cluster import (
@@ -311,7 +309,7 @@ def _log_provenance(path: str | None, opts: ValidationOptions) -> Provenance:
     """What a log was judged with: the ruleset it names (or --ruleset), with --set applied, and
     the cards its ``match_started`` carries (read again from its first record). Standard input
     cannot be read twice: its report names the --ruleset reading, or the packaged defaults."""
-    ruleset, cards, game = opts.ruleset, None, None
+    named, cards, game = None, None, None
     if path is not None and path != STDIO:
         try:
             with open_log(path) as reader:
@@ -322,11 +320,8 @@ def _log_provenance(path: str | None, opts: ValidationOptions) -> Provenance:
         if first is not None and isinstance(first.record.event, MatchStarted):
             cards = first.record.event.cards
         if game is not None and first is not None and type(first.record.event) is game.start_type:
-            ruleset = opts.judged_under(game.start_ruleset(first.record.event))
-            return provenance(ruleset, cards, game=game)
-    if isinstance(ruleset, Ruleset) and opts.overrides:
-        ruleset = apply_overrides(ruleset, dict(opts.overrides))
-    return provenance(ruleset, cards, game=game)
+            named = game.start_ruleset(first.record.event)
+    return provenance(opts.judged_under(named), cards, game=game)
 
 
 __all__ = ["EXIT_UNVERIFIED", "exit_status", "validate", "worst_status"]

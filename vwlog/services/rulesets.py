@@ -185,6 +185,27 @@ def replacement(chosen: Any | None, file: RulesetFile | None, named: Any | None)
     return file.read_as(type(named))
 
 
+def judged_under(
+    named: Any | None,
+    chosen: Any | None,
+    file: RulesetFile | None,
+    overrides: Iterable[tuple[str, Any]],
+) -> Any | None:
+    """The ruleset a match whose start names ``named`` is judged under: the replacement
+    (`replacement` of ``chosen`` and ``file``) or ``named``, with ``overrides`` applied
+    (``None``: the match names none and nothing replaces it).
+
+    Raises:
+        RulesetFileError: the file is not a ruleset of the match's game.
+        RulesetOverrideError: an override does not fit the ruleset.
+    """
+    ruleset = replacement(chosen, file, named) or named
+    changes = dict(overrides)
+    if ruleset is not None and changes:
+        ruleset = apply_overrides(ruleset, changes)
+    return ruleset
+
+
 # -- rules -----------------------------------------------------------------------------------
 
 
@@ -259,6 +280,7 @@ def known_rule(rule_id: str) -> str:
 __all__ = [
     "RulesetFile",
     "apply_overrides",
+    "judged_under",
     "known_rule",
     "load_ruleset",
     "parse_overrides",

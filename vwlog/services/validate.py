@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from vwlog.model.violation import Violation
 
-from vwlog.services.rulesets import RulesetFile, apply_overrides, replacement
+from vwlog.services.rulesets import RulesetFile, judged_under
 from vwlog.services.verdict import judged
 
 # -- validation ------------------------------------------------------------------------------
@@ -51,10 +51,7 @@ class ValidationOptions:
             RulesetFileError: the replacement is not a ruleset of the match's game.
             RulesetOverrideError: an override does not fit the ruleset.
         """
-        ruleset = replacement(self.ruleset, self.ruleset_file, named) or named
-        if ruleset is not None and self.overrides:
-            ruleset = apply_overrides(ruleset, dict(self.overrides))
-        return ruleset
+        return judged_under(named, self.ruleset, self.ruleset_file, self.overrides)
 
 
 @dataclass(frozen=True, slots=True)
