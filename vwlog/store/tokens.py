@@ -207,7 +207,7 @@ class TokenStore(SideTable):
                 found = self._memory.get(digest)
             info = found[1] if found else None
         else:
-            with self._cursor() as cur:
+            with self._cursor(locked=False) as cur:
                 cur.execute(
                     f"SELECT {_COLUMNS} FROM {self._table} WHERE hash = {self._marks(1)}",
                     (digest,),
