@@ -17,6 +17,7 @@ offers typed methods for `vwlog.store.application`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -76,11 +77,13 @@ def register_upcaster(tag: str, from_version: int) -> Callable[[Upcaster], Upcas
     return register
 
 
+@functools.lru_cache(maxsize=4096)
 def match_uuid(match_id: str) -> UUID:
     """The stream id of a match's records (and snapshots)."""
     return uuid5(MATCH_NAMESPACE, match_id)
 
 
+@functools.lru_cache(maxsize=4096)
 def catalog_uuid(match_id: str) -> UUID:
     """The stream id of a match's catalog entries."""
     return uuid5(CATALOG_NAMESPACE, match_id)
@@ -165,6 +168,10 @@ class OrjsonTranscoder(Transcoder):
     @override
     def decode(self, data: bytes) -> Any:
         return orjson.loads(data)
+
+
+ENTRIES_KEPT = 4096
+"""At most this many catalog entries' readings are kept by a mapper (then it starts afresh)."""
 
 
 class RecordMapper(Mapper[UUID]):
@@ -354,6 +361,21 @@ class RecordMapper(Mapper[UUID]):
         return meta if facts else None
 
     def _entry(self, stored: StoredEvent) -> tuple[MatchMeta, bool, bool]:
+        # what an entry says is a function of its stream, version, topic and bytes (and this
+        # mapper's key): the service reads a match's entry on every request, so the answer for
+        # the same bytes is kept (at most `ENTRIES_KEPT`, then afresh)
+        memo: dict[tuple[Any, ...], tuple[MatchMeta, bool, bool]]
+        memo = self.__dict__.setdefault("_entries", {})
+        at = (stored.originator_id, stored.originator_version, stored.topic, stored.state)
+        found = memo.get(at)
+        if found is None:
+            found = self._read_entry(stored)
+            if len(memo) >= ENTRIES_KEPT:
+                memo.clear()
+            memo[at] = found
+        return found
+
+    def _read_entry(self, stored: StoredEvent) -> tuple[MatchMeta, bool, bool]:
         if stored.topic not in CATALOG_TOPICS:
             raise _unreadable(stored, f"expected {META_TOPIC}")
         try:

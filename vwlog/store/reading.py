@@ -56,6 +56,11 @@ _VIEW_OPENING = threading.Lock()
 """Held while a store opens its statistics view (`MatchReader.stats_view`)."""
 
 
+REGISTRATIONS_KEPT = 4096
+"""At most this many matches' registrations are kept in a store object (then it starts
+afresh)."""
+
+
 class MatchReader(Closing):
     """The reading half of `MatchStore`: opening and closing a store, reading matches, their
     catalog entries and snapshots, and following the store for read models."""
@@ -89,6 +94,13 @@ class MatchReader(Closing):
         self._mapper = self._app.record_mapper
         self._recorder: ApplicationRecorder = self._app.recorder
         self._snapshots = self._app.snapshot_recorder
+        self._registrations: dict[str, StoredEvent] = {}
+        self._headers: dict[str, tuple[StoredEvent, LogHeader]] = {}
+        """The header each kept registration holds, read once."""
+        """Each match's first catalog entry, once read: a stored event never changes (every
+        write appends, and a rolled-back import was never visible), so the registration a
+        match was imported with is read from the database once per store (the service asks
+        for it on every request)."""
 
     @classmethod
     def open(cls, url: str) -> Self:
@@ -124,7 +136,13 @@ class MatchReader(Closing):
             MatchNotFoundError: No match has this id.
             StoreError: The database failed or the catalog entry is unreadable.
         """
-        return self._mapper.registration(self._require(match_id))[0]
+        stored = self._require(match_id)
+        kept = self._headers.get(match_id)
+        if kept is not None and kept[0] is stored:
+            return kept[1]
+        header = self._mapper.registration(stored)[0]
+        self._headers[match_id] = (stored, header)
+        return header
 
     def meta(self, match_id: str) -> MatchMeta:
         """The match's current metadata.
@@ -480,8 +498,17 @@ class MatchReader(Closing):
             return self._recorder.select_events(oid, gt=gt, lte=lte, desc=desc, limit=limit)
 
     def _catalog_first(self, match_id: str) -> StoredEvent | None:
+        kept = self._registrations.get(match_id)
+        if kept is not None:
+            return kept
         found = self._select(catalog_uuid(match_id), limit=1)
-        return found[0] if found else None
+        if not found:
+            return None
+        if len(self._registrations) >= REGISTRATIONS_KEPT:
+            self._registrations.clear()
+            self._headers.clear()
+        self._registrations[match_id] = found[0]
+        return found[0]
 
     def _require(self, match_id: str) -> StoredEvent:
         """The match's registration, or `MatchNotFoundError`."""
