@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from fastapi import Depends, Header, HTTPException, Query, Request, Response
 
 from vwlog.api.errors import request_language
+from vwlog.api.signing import Signer
 from vwlog.model.text import msg
 from vwlog.store import MatchMeta, MatchStore
 from vwlog.store.idempotency import IdempotencyStore
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from vwlog.api.settings import ApiSettings
-    from vwlog.api.signing import Signer
 
 
 def get_store(request: Request) -> MatchStore:
@@ -59,7 +59,7 @@ def get_settings(request: Request) -> ApiSettings:
     return settings
 
 
-def language(
+async def language(
     request: Request,
     response: Response,
     lang: Annotated[
@@ -76,7 +76,18 @@ def language(
     return chosen
 
 
-StoreDep = Annotated[MatchStore, Depends(get_store)]
+async def _store(request: Request) -> MatchStore:
+    return get_store(request)
+
+
+async def _signer(request: Request) -> Signer:
+    return get_signer(request)
+
+
+# A dependency that only reads the application's state is a coroutine: FastAPI runs a plain
+# function in a worker thread, and the hop cost more than the rest of a cached board's answer.
+StoreDep = Annotated[MatchStore, Depends(_store)]
+SignerDep = Annotated[Signer, Depends(_signer)]
 IdempotencyDep = Annotated[IdempotencyStore, Depends(get_idempotency)]
 LanguageDep = Annotated[str, Depends(language)]
 
@@ -92,15 +103,26 @@ def principal(
     Raises:
         HTTPException: 401 for a malformed header or an unknown or revoked token.
     """
+    info = token_of(get_tokens(request), authorization)
+    if info is not None:
+        request.state.role = str(info.role)
+    return info
+
+
+def token_of(tokens: TokenStore, authorization: str | None) -> TokenInfo | None:
+    """The token an ``Authorization`` header presents, or ``None`` without one.
+
+    Raises:
+        HTTPException: 401 for a malformed header or an unknown or revoked token.
+    """
     if authorization is None:
         return None
     scheme, _, secret = authorization.partition(" ")
     if scheme.lower() != "bearer" or not secret.strip():
         raise HTTPException(401, msg("the Authorization header must be 'Bearer <token>'"))
-    info = get_tokens(request).lookup(secret.strip())
+    info = tokens.lookup(secret.strip())
     if info is None:
         raise HTTPException(401, msg("unknown or revoked token"))
-    request.state.role = str(info.role)
     return info
 
 
@@ -210,6 +232,7 @@ __all__ = [
     "LanguageDep",
     "MatchAccess",
     "PrincipalDep",
+    "SignerDep",
     "StoreDep",
     "WriterDep",
     "get_idempotency",
@@ -223,4 +246,5 @@ __all__ = [
     "match_writer",
     "principal",
     "require",
+    "token_of",
 ]

@@ -24,10 +24,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from vwlog.api.dependencies import PrincipalDep, StoreDep, get_signer, require
+from vwlog.api.dependencies import PrincipalDep, SignerDep, StoreDep, require
 from vwlog.api.errors import ERROR_RESPONSES
 from vwlog.api.schemas import TokenOut
-from vwlog.api.signing import Signer
 from vwlog.io.pools import load_deck, load_pool, packaged_decks
 from vwlog.model.cards import DEFAULT_RULESET
 from vwlog.model.text import msg
@@ -163,7 +162,7 @@ def health(store: StoreDep) -> dict[str, Any]:
 
 
 @router.get("/service/key", summary="The public key that signs receipts")
-def service_key(signer: Annotated[Signer, Depends(get_signer)]) -> dict[str, str]:
+def service_key(signer: SignerDep) -> dict[str, str]:
     """The Ed25519 public key (raw, base64) and what it signs."""
     return {
         "algorithm": "Ed25519",

@@ -15,9 +15,9 @@ from pydantic import BaseModel
 
 from vwlog.api.dependencies import (
     IdempotencyDep,
+    SignerDep,
     StoreDep,
     WriterDep,
-    get_signer,
     is_finished,
     match_access,
     require,
@@ -58,7 +58,6 @@ router = APIRouter(tags=["play"], responses=ERROR_RESPONSES)
 
 Writer = Annotated[TokenInfo, Depends(require(Role.ORGANISER, Role.JUDGE))]
 Judge = Annotated[TokenInfo, Depends(require(Role.JUDGE))]
-SignerDep = Annotated[Signer, Depends(get_signer)]
 
 
 def receipt(
@@ -434,7 +433,6 @@ def rule(
 __all__ = [
     "IdempotencyKey",
     "Judge",
-    "SignerDep",
     "Writer",
     "append_decisions",
     "fork",
