@@ -1,7 +1,7 @@
 """The application: `create_app(settings)` opens the store, the tokens and the signing key,
 mounts the routers, the error handlers, the access log and the guards every answer passes.
 
-Three pure ASGI middlewares wrap the routes (outermost first):
+Four pure ASGI middlewares wrap the routes (outermost first):
 
 - `AccessLog` — one JSON line per request on stderr, each written whole by one ``write``
   (several workers share stderr), however the request ends (``--no-access-log`` leaves it
@@ -13,7 +13,9 @@ Three pure ASGI middlewares wrap the routes (outermost first):
 - `BodyLimit` — a request body larger than its route's limit is refused with 413 before any
   route, token check or body parsing runs: at once from ``Content-Length``, or while a body
   without one streams in, as soon as the bytes counted pass the limit (the log upload,
-  ``POST /matches``, has ``--max-upload``; every other route `JSON_BODY_LIMIT`).
+  ``POST /matches``, has ``--max-upload``; every other route `JSON_BODY_LIMIT`);
+- `vwlog.api.fastboard.BoardFastPath` — a board the worker already rendered is answered
+  without the framework's routing, by the same access checks and key as the board route.
 
 The API's pages (``/docs``) use Swagger UI as the ``swagger-ui-bundle-v2`` package ships it,
 served from ``/static/swagger-ui``: nothing is loaded from another site.
@@ -43,6 +45,7 @@ from vwlog import __version__
 from vwlog.api import errors
 from vwlog.api.cache import BoardCache, HeadCache
 from vwlog.api.dependencies import principal
+from vwlog.api.fastboard import BoardFastPath
 from vwlog.api.routers import catalog, matches, play, reports, viewer
 from vwlog.api.routers.catalog import CLIENT_GONE
 from vwlog.api.schemas import ErrorOut
@@ -103,12 +106,16 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = MatchStore.open(settings.store)
+        tokens = None
         try:
             app.state.store = store
-            app.state.tokens = TokenStore.open(settings.store)
+            app.state.tokens = tokens = TokenStore.open(settings.store)
             app.state.signer = Signer.load_or_create(settings.signing_key)
             yield
         finally:
+            for table in (tokens, getattr(app.state, "idempotency", None)):
+                if table is not None:
+                    table.close()
             store.close()
 
     app = FastAPI(
@@ -142,6 +149,7 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=viewer.STATIC), name="static")
 
     # added innermost first: the access log sees every answer, the guard's included
+    app.add_middleware(BoardFastPath)
     app.add_middleware(BodyLimit, json_limit=JSON_BODY_LIMIT, upload_limit=settings.max_upload)
     app.add_middleware(Guard, csp_for={"/docs": docs_csp})
     if settings.access_log:

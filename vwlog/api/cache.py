@@ -55,6 +55,14 @@ class _Kept(Generic[K, V]):
                     self._computing.pop(key, None)
             return made
 
+    def kept(self, key: K) -> V | None:
+        """The answer kept for ``key``, or ``None`` (nothing is made)."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
     def _keep(self, key: K, made: V) -> None:
         raise NotImplementedError
 

@@ -7,7 +7,7 @@ import asyncio
 import os
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import date
 from functools import partial
 from itertools import islice
@@ -18,6 +18,7 @@ from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, R
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from vwlog.api.cache import BoardKey, RenderedBoard
 from vwlog.api.dependencies import (
     AccessDep,
     LanguageDep,
@@ -393,6 +394,21 @@ def board(
 
     A match of a game without views (`vwlog.games.GameRules.views`) is answered with its
     board's fields (`GameBoardOut`), and has no player's view (400)."""
+    key, render = board_answer(store, access, seq, player)
+    shown = request.app.state.boards.get(key, render)
+    return shown_board(shown, if_none_match)
+
+
+def board_answer(
+    store: MatchStore, access: MatchAccess, seq: int | None, player: str | None
+) -> tuple[BoardKey, Callable[[], bytes]]:
+    """What a board answer is kept under, and how it is rendered when it is not kept: the
+    board route and `vwlog.api.fastboard` ask this one function.
+
+    Raises:
+        HTTPException: 403 for a player's token asking for another seat, 400 for a seat's view
+            of a game without views.
+    """
     player = seat_of(access, player)
     head = store.head(access.match_id)
     at = head.seq if seq is None else seq
@@ -400,10 +416,12 @@ def board(
     game = viewless_game(store, access.match_id)
     if game is not None:
         no_seat_view(game, player)
-        render = partial(board_body, game, store, access.match_id, at, player)
-    else:
-        render = partial(_board_body, store, access.match_id, at, player)
-    shown = request.app.state.boards.get(key, render)
+        return key, partial(board_body, game, store, access.match_id, at, player)
+    return key, partial(_board_body, store, access.match_id, at, player)
+
+
+def shown_board(shown: RenderedBoard, if_none_match: str | None) -> Response:
+    """The answer for a rendered board: 304 when ``If-None-Match`` names it."""
     headers = {"ETag": shown.etag, "Cache-Control": "private, no-cache", "Vary": "Authorization"}
     if shown.matches(if_none_match):
         return Response(status_code=304, headers=headers)
