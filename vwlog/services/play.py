@@ -270,6 +270,13 @@ def seal_seq(store: MatchStore, match_id: str, head: Head) -> int | None:
     """The seq of the seal that closes a stored match, if its records end with one (followed
     by nothing but signatures); ``None`` for an open record."""
     upto = head.seq
+    if upto == 0:
+        return None
+    # the last record alone settles an open record (nearly every append): neither a seal nor
+    # a signature after one
+    last = next(iter(store.records(match_id, gt=upto - 1, lte=upto)), None)
+    if last is not None and not isinstance(last.event, MatchSealed | RecordSigned):
+        return None
     while upto > 0:
         start = max(0, upto - SEAL_WINDOW)
         tail = list(store.records(match_id, gt=start, lte=upto))
