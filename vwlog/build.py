@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, cast
 # importlib.abc, which loads importlib.resources) is imported where it is used
 if TYPE_CHECKING:
     import importlib.abc
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from importlib.machinery import ModuleSpec
     from types import ModuleType
 
@@ -240,6 +240,52 @@ class _Compiled(_EngineFinder):
             spec.loader = cast("importlib.abc.Loader", _Documented(spec.loader))
         return spec
 
+
+_PYDANTIC_FIELDS = "pydantic._internal._fields"
+"""The pydantic module that reads models' attribute docstrings (see `vwlog.model.fielddocs`)."""
+
+
+def _read_docstrings_once(fields: ModuleType) -> None:
+    from vwlog.model.fielddocs import install
+
+    install(fields)
+
+
+class _Then:
+    """A loader that runs ``then`` on the module it loaded (`importlib.abc.Loader`'s
+    protocol)."""
+
+    def __init__(self, loader: importlib.abc.Loader, then: Callable[[ModuleType], None]) -> None:
+        self._loader = loader
+        self._then = then
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self._loader.exec_module(module)
+        self._then(module)
+
+
+class _PydanticFields:
+    """Finds pydantic's field module as Python would, and has its attribute docstrings read
+    once per module when it loads (a meta path finder)."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname != _PYDANTIC_FIELDS:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = cast("importlib.abc.Loader", _Then(spec.loader, _read_docstrings_once))
+        return spec
+
+
+if _PYDANTIC_FIELDS in sys.modules:
+    _read_docstrings_once(sys.modules[_PYDANTIC_FIELDS])
+elif not any(isinstance(f, _PydanticFields) for f in sys.meta_path):
+    sys.meta_path.insert(0, _PydanticFields())
 
 _NAMES = frozenset(COMPILED)
 STATE = _state()
