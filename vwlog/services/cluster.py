@@ -64,20 +64,14 @@ from vwlog.model.errors import (
 )
 from vwlog.model.games import DEFAULT_GAME
 from vwlog.model.text import msg, said_text
-from vwlog.projections.stats import MatchMetrics, MatchMetricsVisitor
 from vwlog.services import (
     InputProblem,
     SimulationSpec,
     ValidationOptions,
     validate_log,
 )
-from vwlog.services.importing import import_log
-from vwlog.services.simulate import generate_one, prepare_output
-from vwlog.services.stats import replay_metrics
-from vwlog.services.storing import ImportResult, failed
 from vwlog.services.trust import findings_of, published_for
 from vwlog.services.verdict import failing_problem
-from vwlog.store import MatchStore, settings_from_url
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -86,6 +80,12 @@ if TYPE_CHECKING:
 
     from vwlog.engine.replay import ValidationReport
     from vwlog.model.cards import CardPool
+    from vwlog.projections.stats import MatchMetrics
+    from vwlog.services.storing import ImportResult
+    from vwlog.store import MatchStore
+
+# Each task imports what only its command needs (the statistics, the store, the importer, the
+# generator) when it first runs: a command that validates on one core loads none of them.
 
 ENV_SCHEDULER = "VWLOG_DASK_SCHEDULER"
 """The environment variable naming the scheduler when ``--cluster`` is not given."""
@@ -432,6 +432,8 @@ def measure_log(path: str | Path) -> MatchMetrics | NotIntact:
                 ),
                 "game",
             )
+        from vwlog.projections.stats import MatchMetricsVisitor
+
         gathered = IntegrityPass.of(reader)
         try:
             metrics: MatchMetrics = replay(
@@ -464,6 +466,8 @@ opening one per match."""
 
 
 def _store(url: str) -> MatchStore:
+    from vwlog.store import MatchStore
+
     opened: dict[str, MatchStore] | None = getattr(_stores, "by_url", None)
     if opened is None:
         opened = _stores.by_url = {}
@@ -476,6 +480,8 @@ def _store(url: str) -> MatchStore:
 def store_metrics_task(match_id: str, url: str) -> MatchMetrics | str | None:
     """A stored match's metrics, replayed from the records the worker fetches from the store
     (``None`` when they hold no match; the error message when the store fails)."""
+    from vwlog.services.stats import replay_metrics
+
     try:
         store = _store(url)
         return replay_metrics(store, store.meta(match_id))
@@ -488,6 +494,9 @@ def import_task(
 ) -> ImportResult:
     """Validate one log and store it in one transaction, on the worker's own connection (a
     relative path read against ``cwd``); the result names the path as given."""
+    from vwlog.services.importing import import_log
+    from vwlog.services.storing import failed
+
     try:
         result = import_log(
             _store(url),
@@ -513,6 +522,8 @@ class Simulated:
 def simulate_task(index: int, pool: CardPool, spec: SimulationSpec, out: str) -> Simulated:
     """Generate match ``index`` of ``spec`` and write it, sealed, under ``out`` (a directory
     the worker shares with the client); the same bytes as `vwlog.services.simulate_to`."""
+    from vwlog.services.simulate import generate_one
+
     match, path = generate_one(pool, spec, index, Path(out), published_for(pool))
     assert path is not None
     return Simulated(index, match.header.match_id, match.victory, str(path))
@@ -525,6 +536,8 @@ def import_needs_shared_store(url: str) -> None:
         SharedStoreNeededError: ``url`` names a SQLite file (one writer at a time, on one
             machine).
     """
+    from vwlog.store import settings_from_url
+
     if settings_from_url(url).get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
         raise SharedStoreNeededError(url)
 
@@ -540,6 +553,8 @@ def prepare_simulation(spec: SimulationSpec, out: Path | None) -> str:
     """
     if out is None:
         raise SharedOutputNeededError
+    from vwlog.services.simulate import prepare_output
+
     prepare_output(spec, out)
     return str(out.absolute())
 
