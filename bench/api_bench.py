@@ -47,6 +47,9 @@ READ_MATCH = "full-combat"
 UPLOAD_TEMPLATE = "register-lifo"
 """The log uploaded under new ids (unsealed, so each upload is a new match)."""
 MAX_SECONDS = 60.0
+MIXES = {"mixed": (0.1, 0.4), "board": (0.0, 0.0), "append": (0.0, 1.0)}
+"""Each load's thresholds on a roll in [0, 1): below the first an upload, below the second an
+append, otherwise a board read."""
 REQUEST_TIMEOUT = 30.0
 
 
@@ -84,6 +87,84 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+class Answer:
+    """A response as the load reads it: status and body."""
+
+    def __init__(self, status_code: int, content: bytes) -> None:
+        self.status_code = status_code
+        self.content = content
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", "replace")
+
+    def json(self) -> Any:
+        return json.loads(self.content)
+
+
+class _ClosedError(Exception):
+    """The server had closed the connection: no answer came."""
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection, one request at a time: the load's client.
+
+    httpx spent about 11 ms of CPU per request here, as much as the server, on a machine whose
+    two cores the server shares with the load; this spends a fraction of that, so the figures
+    measure the server. Answers must carry Content-Length (every route the load calls does)."""
+
+    def __init__(self, host: str, port: int, token: str) -> None:
+        self.host, self.port = host, port
+        self.auth = f"Authorization: Bearer {token}\r\n".encode()
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, target: str, body: bytes = b"", content_type: str = ""
+    ) -> Answer:
+        """One request and its answer. A kept connection the server closed meanwhile (its
+        keep-alive timeout) is opened again and the request sent again, once, as HTTP clients
+        do: the server closes only a connection with no request in flight."""
+        reused = self.writer is not None
+        try:
+            return await self._exchange(method, target, body, content_type)
+        except _ClosedError:
+            if not reused:
+                raise ConnectionError(f"{method} {target}: closed without an answer") from None
+            return await self._exchange(method, target, body, content_type)
+
+    async def _exchange(self, method: str, target: str, body: bytes, content_type: str) -> Answer:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        head = f"{method} {target} HTTP/1.1\r\nHost: {self.host}\r\n".encode() + self.auth
+        if body or method == "POST":
+            head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n".encode()
+        try:
+            self.writer.write(head + b"\r\n" + body)
+            status_line = await self.reader.readline()
+            if not status_line:
+                self.close()
+                raise _ClosedError
+            length = None
+            while (line := await self.reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            if length is None:
+                raise ConnectionError(f"no Content-Length: {status_line!r}")
+            content = await self.reader.readexactly(length)
+        except (OSError, asyncio.IncompleteReadError) as err:
+            self.close()
+            raise ConnectionError(f"{method} {target}: {err!r}") from err
+        return Answer(int(status_line.split()[1]), content)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
 
 
 def unsealed_log(match_id: str) -> bytes:
@@ -126,74 +207,86 @@ async def run_load(
     read_match: str,
     read_head: int,
     rng: random.Random,
+    mix: tuple[float, float],
+    warm: bool = False,
 ) -> tuple[dict[str, Tally], dict[str, int], float]:
     """The load: ``clients`` tasks until the deadline; returns the tallies, the events each
     live match's receipts acknowledged, and the wall time."""
     tallies = {"upload": Tally(), "append": Tally(), "board": Tally()}
     acknowledged = dict.fromkeys(live, 0)
     deadline = time.monotonic() + seconds
-    headers = {"Authorization": f"Bearer {token}"}
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    host, port = url.removeprefix("http://").split(":")
+    connections = [Connection(host, int(port), token) for _ in range(clients)]
 
-    async with httpx.AsyncClient(
-        base_url=url, headers=headers, timeout=REQUEST_TIMEOUT, limits=limits
-    ) as client:
+    async def one(n: int) -> None:
+        local = random.Random(rng.random() + n)
+        client = connections[n]
+        while time.monotonic() < deadline:
+            roll = local.random()
+            try:
+                if roll < mix[0]:
+                    body = unsealed_log(f"bench-up-{secrets.token_hex(6)}")
+                    t = time.perf_counter()
+                    r = await client.request("POST", "/matches", body, "application/x-ndjson")
+                    took, tally = time.perf_counter() - t, tallies["upload"]
+                    ok = r.status_code == 201
+                elif roll < mix[1]:
+                    match = local.choice(live)
+                    t = time.perf_counter()
+                    a = await client.request("GET", f"/matches/{match}/awaited?limit=0")
+                    if a.status_code != 200:
+                        tallies["append"].errors.append(f"awaited {a.status_code}")
+                        continue
+                    decisions = {
+                        "decisions": [],
+                        "auto": 1,
+                        "seed": local.randrange(1000),
+                        "expected_seq": a.json()["seq"],
+                    }
+                    r = await client.request(
+                        "POST",
+                        f"/matches/{match}/decisions",
+                        json.dumps(decisions).encode(),
+                        "application/json",
+                    )
+                    took, tally = time.perf_counter() - t, tallies["append"]
+                    if r.status_code == 409:
+                        tally.conflicts += 1
+                        tally.latencies.append(took)
+                        continue
+                    ok = r.status_code == 200
+                    if ok:
+                        acknowledged[match] += r.json()["appended"]
+                else:
+                    seq = local.randint(1, read_head)
+                    t = time.perf_counter()
+                    r = await client.request("GET", f"/matches/{read_match}/board?seq={seq}")
+                    took, tally = time.perf_counter() - t, tallies["board"]
+                    ok = r.status_code == 200 and r.json()["seq"] == seq
+            except ConnectionError as err:
+                tallies["board"].errors.append(repr(err))
+                continue
+            tally.latencies.append(took)
+            if not ok:
+                tally.errors.append(f"{r.status_code} {r.text[:200]}")
 
-        async def one(n: int) -> None:
-            local = random.Random(rng.random() + n)
-            while time.monotonic() < deadline:
-                roll = local.random()
-                try:
-                    if roll < 0.1:
-                        body = unsealed_log(f"bench-up-{secrets.token_hex(6)}")
-                        t = time.perf_counter()
-                        r = await client.post(
-                            "/matches",
-                            content=body,
-                            headers={"Content-Type": "application/x-ndjson"},
-                        )
-                        took, tally = time.perf_counter() - t, tallies["upload"]
-                        ok = r.status_code == 201
-                    elif roll < 0.4:
-                        match = local.choice(live)
-                        t = time.perf_counter()
-                        a = await client.get(f"/matches/{match}/awaited", params={"limit": 0})
-                        if a.status_code != 200:
-                            tallies["append"].errors.append(f"awaited {a.status_code}")
-                            continue
-                        r = await client.post(
-                            f"/matches/{match}/decisions",
-                            json={
-                                "decisions": [],
-                                "auto": 1,
-                                "seed": local.randrange(1000),
-                                "expected_seq": a.json()["seq"],
-                            },
-                        )
-                        took, tally = time.perf_counter() - t, tallies["append"]
-                        if r.status_code == 409:
-                            tally.conflicts += 1
-                            tally.latencies.append(took)
-                            continue
-                        ok = r.status_code == 200
-                        if ok:
-                            acknowledged[match] += r.json()["appended"]
-                    else:
-                        seq = local.randint(1, read_head)
-                        t = time.perf_counter()
-                        r = await client.get(f"/matches/{read_match}/board", params={"seq": seq})
-                        took, tally = time.perf_counter() - t, tallies["board"]
-                        ok = r.status_code == 200 and r.json()["seq"] == seq
-                except httpx.HTTPError as err:
-                    tallies["board"].errors.append(repr(err))
-                    continue
-                tally.latencies.append(took)
-                if not ok:
-                    tally.errors.append(f"{r.status_code} {r.text[:200]}")
+    async def read_all(n: int) -> None:
+        # every client reads every board once, on the connection it keeps (so on its worker)
+        seqs = list(range(1, read_head + 1))
+        random.Random(n).shuffle(seqs)
+        for seq in seqs:
+            r = await connections[n].request("GET", f"/matches/{read_match}/board?seq={seq}")
+            if r.status_code != 200:
+                raise SystemExit(f"warming: {r.status_code} {r.text[:200]}")
 
-        started = time.perf_counter()
-        await asyncio.gather(*(one(n) for n in range(clients)))
-        wall = time.perf_counter() - started
+    if warm:
+        await asyncio.gather(*(read_all(n) for n in range(clients)))
+        deadline = time.monotonic() + seconds
+    started = time.perf_counter()
+    await asyncio.gather(*(one(n) for n in range(clients)))
+    wall = time.perf_counter() - started
+    for c in connections:
+        c.close()
     return tallies, acknowledged, wall
 
 
@@ -245,6 +338,20 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--reference-reads", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="before the load, every client reads every board of the read match once on its "
+        "connection (so each worker keeps them): the steady state of boards already read, "
+        "without the first reads",
+    )
+    parser.add_argument(
+        "--mix",
+        choices=sorted(MIXES),
+        default="mixed",
+        help="the requests: mixed (10%% uploads, 30%% appends, 60%% board reads), "
+        "board (board reads only) or append (appends only)",
+    )
     args = parser.parse_args()
     seconds = min(args.seconds, MAX_SECONDS)
     rng = random.Random(args.seed)
@@ -330,6 +437,8 @@ def main() -> int:
                 read_match=read_match,
                 read_head=read_head,
                 rng=rng,
+                mix=MIXES[args.mix],
+                warm=args.warm,
             )
         )
         cpu_server = cpu_of(server_proc) - cpu_server
@@ -357,6 +466,8 @@ def main() -> int:
     errors = sum(len(t.errors) for t in tallies.values())
     result = {
         "store": "postgresql" if store.startswith("postgres") else "sqlite",
+        "mix": args.mix,
+        "warm": args.warm,
         "workers": args.workers,
         "clients": args.clients,
         "live_matches": args.matches,
@@ -377,7 +488,8 @@ def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "api_bench.json").write_text(json.dumps(result, indent=2) + "\n")
     print(
-        f"{result['store']}, {args.workers} worker(s), {args.clients} clients, "
+        f"{result['store']}, {args.workers} worker(s), {args.clients} clients "
+        f"({args.mix}{', warm' if args.warm else ''}), "
         f"{args.matches} live matches, {wall:.1f} s wall; CPU: server {cpu_server:.1f} s, "
         f"load generator {cpu_me:.1f} s ({os.cpu_count()} cores shared)"
     )

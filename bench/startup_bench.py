@@ -8,6 +8,11 @@ with the load average before and after, and kept in bench/startup_results.json. 
 ``vwlog --help`` within 8 times ``python -c pass``, in wall and in CPU time.
 
     python bench/startup_bench.py [--rounds 15] [--out bench/startup_results.json]
+    python bench/startup_bench.py --base /path/to/an/older/tree   # before and after, interleaved
+
+With ``--base``, the three vwlog cases run a second time on that tree (``PYTHONPATH``), in the
+same rounds. Every case runs from compiled bytecode, as an installed wheel does (each tree's
+``.pyc`` files are written first; ``PYTHONDONTWRITEBYTECODE`` is not passed on).
 """
 
 from __future__ import annotations
@@ -33,21 +38,46 @@ def _vwlog() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "vwlog"]
 
 
-def cases() -> dict[str, list[str]]:
+Case = tuple[list[str], dict[str, str]]
+"""A command and its environment."""
+
+
+def cases(base: Path | None = None) -> dict[str, Case]:
     vwlog = _vwlog()
-    return {
-        "python -c pass": [sys.executable, "-c", "pass"],
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    commands = {
         "vwlog --help": [*vwlog, "--help"],
         "vwlog --version": [*vwlog, "--version"],
         "vwlog validate -q": [*vwlog, "validate", "-q", str(SAMPLE)],
     }
+    found: dict[str, Case] = {"python -c pass": ([sys.executable, "-c", "pass"], env)}
+    for name, argv in commands.items():
+        found[name] = (argv, env)
+        if base is not None:
+            found[f"{name} (base)"] = (argv, {**env, "PYTHONPATH": str(base)})
+    return found
 
 
-def timed(argv: list[str]) -> tuple[float, float]:
-    """(wall s, CPU s of the child) of one run of ``argv``; it must succeed."""
+def compile_tree(tree: Path) -> None:
+    """Write the bytecode of a tree's package, as installing a wheel does."""
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(tree / "vwlog")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def timed(case: Case) -> tuple[float, float]:
+    """(wall s, CPU s of the child) of one run of a case; it must succeed."""
+    argv, env = case
     start = time.perf_counter()
     child = subprocess.Popen(
-        argv, cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        argv,
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     assert child.stderr is not None
     err = child.stderr.read()
@@ -64,8 +94,11 @@ def summary(values: list[float]) -> dict[str, float]:
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
-def run(rounds: int) -> dict[str, object]:
-    argvs = cases()
+def run(rounds: int, base: Path | None = None) -> dict[str, object]:
+    argvs = cases(base)
+    for tree in (REPO, base):
+        if tree is not None:
+            compile_tree(tree)
     walls: dict[str, list[float]] = {name: [] for name in argvs}
     cpus: dict[str, list[float]] = {name: [] for name in argvs}
     load_before = os.getloadavg()
@@ -86,6 +119,7 @@ def run(rounds: int) -> dict[str, object]:
     return {
         "rounds": rounds,
         "cpus": os.cpu_count(),
+        "base": str(base) if base is not None else None,
         "load_before": load_before,
         "load_after": load_after,
         "cases": results,
@@ -101,7 +135,7 @@ def show(report: dict[str, object]) -> None:
     for name, figures in cases_.items():
         wall, cpu = figures["wall_s"], figures["cpu_s"]
         print(
-            f"  {name:<20} wall {wall['median']:.3f} [{wall['min']:.3f}-{wall['max']:.3f}]"
+            f"  {name:<27} wall {wall['median']:.3f} [{wall['min']:.3f}-{wall['max']:.3f}]"
             f"   cpu {cpu['median']:.3f} [{cpu['min']:.3f}-{cpu['max']:.3f}]"
         )
     ratio = report["help_over_python"]
@@ -116,10 +150,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--out", type=Path, default=ROOT / "startup_results.json")
+    parser.add_argument("--base", type=Path, help="an older tree, run in the same rounds")
     args = parser.parse_args()
     if not SAMPLE.exists():
         raise SystemExit(f"missing sample: {SAMPLE}")
-    report = run(args.rounds)
+    report = run(args.rounds, args.base.resolve() if args.base else None)
     show(report)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
 
