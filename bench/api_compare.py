@@ -4,7 +4,8 @@ Each round runs every (store, load) case on the base tree, then on this tree, so
 the same machine; results go to ``bench/out/api_compare.json`` (the rows of every run, the
 machine's load average before each) and a table to stdout.
 
-    python bench/api_compare.py --base /path/to/base-tree --rounds 1 --seconds 15
+    python bench/api_compare.py --base /path/to/base-tree --rounds 2 --seconds 15
+    python bench/api_compare.py --summarize bench/out/api_compare.json > bench/api_results.json
 
 The base tree is run with this tree's `api_bench.py` (copied into it), so both are measured by
 the same client; the server is the base tree's (``PYTHONPATH``).
@@ -16,9 +17,11 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out"
@@ -52,12 +55,51 @@ def run(tree: Path, store: str, workers: int, mix: str, warm: bool, seconds: flo
     return {**result, "loadavg_1min": round(load, 2), "exit": done.returncode}
 
 
+def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Medians and ranges over the rounds, per tree and case: req/s, p50 and p99 of each kind
+    of request, errors, lost or duplicated events, and the load average before each run."""
+    cases: dict[str, dict[str, Any]] = {}
+    for run_ in runs:
+        case = (
+            f"{run_['store']}/{run_['workers']}w/{run_['mix']}"
+            f"{'/warm' if run_.get('warm') else ''}/{run_['tree']}"
+        )
+        entry = cases.setdefault(case, {"runs": 0, "loadavg_1min": [], "ops": {}, "problems": 0})
+        entry["runs"] += 1
+        entry["loadavg_1min"].append(run_["loadavg_1min"])
+        entry["problems"] += len(run_["problems"])
+        for row in run_["rows"]:
+            if not row["requests"] or "library" in row["op"]:
+                continue
+            op = entry["ops"].setdefault(
+                row["op"], {"req_per_s": [], "p50_ms": [], "p99_ms": [], "errors": 0}
+            )
+            for key in ("req_per_s", "p50_ms", "p99_ms"):
+                op[key].append(row[key])
+            op["errors"] += row["errors"]
+    for entry in cases.values():
+        for op in entry["ops"].values():
+            for key in ("req_per_s", "p50_ms", "p99_ms"):
+                values = op[key]
+                op[key] = {
+                    "median": round(statistics.median(values), 2),
+                    "range": [min(values), max(values)],
+                }
+    return cases
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", type=Path, required=True)
+    parser.add_argument("--base", type=Path)
+    parser.add_argument("--summarize", type=Path, help="summarize the runs of this file")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=15.0)
     args = parser.parse_args()
+    if args.summarize is not None:
+        print(json.dumps(summarize(json.loads(args.summarize.read_text())), indent=1))
+        return 0
+    if args.base is None:
+        parser.error("--base is needed to run the loads")
     trees = {"base": args.base.resolve(), "new": ROOT}
     for tree in trees.values():
         shutil.copy(ROOT / "bench" / "api_bench.py", tree / "bench" / "api_bench_run.py")
