@@ -92,6 +92,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", type=Path)
     parser.add_argument("--summarize", type=Path, help="summarize the runs of this file")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="STORE/LOAD[/warm]",
+        help="run only these cases (postgresql/board/warm, sqlite/append, ...); repeatable",
+    )
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=15.0)
     args = parser.parse_args()
@@ -107,6 +113,9 @@ def main() -> int:
     try:
         for n in range(args.rounds):
             for store, workers, mix, warm in CASES:
+                label = f"{store}/{mix}" + ("/warm" if warm else "")
+                if args.only and label not in args.only:
+                    continue
                 for name, tree in trees.items():
                     got = run(tree, store, workers, mix, warm, args.seconds)
                     runs.append({"round": n, "tree": name, **got})

@@ -95,12 +95,12 @@ class MatchReader(Closing):
         self._recorder: ApplicationRecorder = self._app.recorder
         self._snapshots = self._app.snapshot_recorder
         self._registrations: dict[str, StoredEvent] = {}
-        self._headers: dict[str, tuple[StoredEvent, LogHeader]] = {}
-        """The header each kept registration holds, read once."""
         """Each match's first catalog entry, once read: a stored event never changes (every
         write appends, and a rolled-back import was never visible), so the registration a
         match was imported with is read from the database once per store (the service asks
         for it on every request)."""
+        self._headers: dict[str, tuple[StoredEvent, LogHeader]] = {}
+        """The header each kept registration holds, read once."""
 
     @classmethod
     def open(cls, url: str) -> Self:
