@@ -23,11 +23,11 @@ in a worker thread).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl
 
 from vwlog.api.dependencies import match_access, token_of
-from vwlog.api.routers.matches import board_answer, shown_board
+from vwlog.api.routers.matches import PLAYER_LIMIT, TAG_LIMIT, board_answer, shown_board
 
 if TYPE_CHECKING:
     from starlette.responses import Response
@@ -35,8 +35,6 @@ if TYPE_CHECKING:
 
 _BOARD = re.compile(r"/matches/([^/]+)/board")
 _DIGITS = re.compile(r"[0-9]{1,18}")
-_PLAYER_LIMIT = 40
-_TAG_LIMIT = 2000
 
 
 class BoardFastPath:
@@ -89,9 +87,9 @@ def _asked(scope: Scope) -> tuple[int | None, str | None, str | None, str | None
     player = params.get("player")
     if seq is not None and not _DIGITS.fullmatch(seq):
         return None
-    if player is not None and not 0 < len(player) <= _PLAYER_LIMIT:
+    if player is not None and not 0 < len(player) <= PLAYER_LIMIT:
         return None
-    headers: dict[bytes, Any] = {}
+    headers: dict[bytes, str] = {}
     for name, value in scope["headers"]:
         name = name.lower()
         if name in (b"authorization", b"if-none-match"):
@@ -99,7 +97,7 @@ def _asked(scope: Scope) -> tuple[int | None, str | None, str | None, str | None
                 return None
             headers[name] = value.decode("latin-1")
     tag = headers.get(b"if-none-match")
-    if tag is not None and len(tag) > _TAG_LIMIT:
+    if tag is not None and len(tag) > TAG_LIMIT:
         return None
     return (int(seq) if seq is not None else None, player, headers.get(b"authorization"), tag)
 

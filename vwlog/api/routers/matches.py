@@ -71,6 +71,11 @@ from vwlog.services.timeline import Timeline, extend, timeline
 from vwlog.store import MatchStore
 from vwlog.store.tokens import Role, TokenInfo
 
+PLAYER_LIMIT = 40
+"""The longest seat name a board's ``player`` may give (`vwlog.api.fastboard` reads it too)."""
+TAG_LIMIT = 2000
+"""The longest ``If-None-Match`` a board request may send."""
+
 router = APIRouter(prefix="/matches", tags=["matches"], responses=ERROR_RESPONSES)
 
 MAX_PAGE = 1000
@@ -381,8 +386,10 @@ def board(
     access: AccessDep,
     store: StoreDep,
     seq: Annotated[int | None, Query(ge=0, description="default: the last event")] = None,
-    player: Annotated[str | None, Query(max_length=40, description="that seat's view")] = None,
-    if_none_match: Annotated[str | None, Header(max_length=2000)] = None,
+    player: Annotated[
+        str | None, Query(max_length=PLAYER_LIMIT, description="that seat's view")
+    ] = None,
+    if_none_match: Annotated[str | None, Header(max_length=TAG_LIMIT)] = None,
 ) -> Response:
     """The board after ``seq``. With ``player``: the knowledge view (their own hand, public
     zones, other hands and decks as counts, and the hidden cards they have seen). A player's
