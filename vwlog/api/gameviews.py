@@ -36,8 +36,18 @@ def viewless_game(store: MatchStore, match_id: str) -> GameRules | None:
         MatchNotFoundError: no such match.
         GameUnavailableError: its game's rules cannot be loaded.
     """
-    game = rules_for(store.header(match_id).game)
+    game = game_of(store, match_id)
     return game if game.id != DEFAULT_GAME else None
+
+
+def game_of(store: MatchStore, match_id: str) -> GameRules:
+    """The rules of a stored match's game.
+
+    Raises:
+        MatchNotFoundError: no such match.
+        GameUnavailableError: its game's rules cannot be loaded.
+    """
+    return rules_for(store.header(match_id).game)
 
 
 def no_seat_view(game: GameRules, player: str | None) -> None:
@@ -173,6 +183,7 @@ __all__ = [
     "awaited_of",
     "board_body",
     "events_of",
+    "game_of",
     "no_seat_view",
     "viewless_game",
 ]

@@ -32,10 +32,10 @@ from vwlog.api.dependencies import (
 )
 from vwlog.api.errors import ERROR_RESPONSES
 from vwlog.api.gameviews import (
-    EventsKept,
     awaited_of,
     board_body,
     events_of,
+    game_of,
     no_seat_view,
     viewless_game,
 )
@@ -52,8 +52,7 @@ from vwlog.api.schemas import (
     UploadOut,
 )
 from vwlog.audit.knowledge import knowledge
-from vwlog.engine.replay import Step, replay
-from vwlog.games.vw.describe import board_view, description
+from vwlog.games.vw.describe import description
 from vwlog.games.vw.notation import format_decision
 from vwlog.io.i18n import say, using_language
 from vwlog.model.errors import LogFormatError
@@ -61,10 +60,9 @@ from vwlog.model.text import Msg, msg
 from vwlog.render.json import (
     board_json,
     known_board_json,
-    step_json,
 )
 from vwlog.rules import expect, legal_decisions
-from vwlog.services.hashes import HashGate, gate_at, shown_head_hash
+from vwlog.services.hashes import shown_head_hash
 from vwlog.services.importing import import_log
 from vwlog.services.matches import list_matches, state_at
 from vwlog.services.timeline import Timeline, extend, timeline
@@ -236,51 +234,6 @@ def _summary(m: Any, seat: str | None, store: MatchStore) -> MatchSummaryOut:
     return out.model_copy(update={"head_hash": shown_head_hash(store, m.match_id, seat)})
 
 
-class _Collect(EventsKept):
-    """Keeps the events of a page of a Vandaria Wars match."""
-
-    def __init__(self, viewer: str | None, ruleset: Any, gate: HashGate | None = None) -> None:
-        super().__init__(gate)
-        self.viewer = viewer
-        self.ruleset = ruleset
-
-    def visit(self, step: Step) -> None:
-        """Keep the event, its sentence in the active language."""
-        after = step.after
-        rs = self.ruleset or after.ruleset
-        self.ruleset = rs
-        data = step_json(
-            step,
-            say(description(step.record.event, step.before, viewer=self.viewer)),
-            player=self.viewer,
-            priority_point=rs is not None and expect(rs, after).kind == "priority",
-            record=True,
-            translated=True,
-        )
-        self.keep(step, data)
-
-
-def events_after(
-    store: MatchStore,
-    match_id: str,
-    after: int,
-    limit: int,
-    viewer: str | None,
-    *,
-    seat: str | None = None,
-) -> tuple[list[EventOut], int]:
-    """Up to ``limit`` events after ``after``, and the match's head seq. For ``seat`` (a
-    player's token on its match in progress) a record's ``hash`` is shown only where the seat
-    could compute it (`vwlog.services.hashes`), else ``null``."""
-    head = store.head(match_id)
-    start = min(after, head.seq)
-    state = state_at(store, match_id, start)
-    gate = gate_at(store, match_id, start, seat) if seat is not None else None
-    records = store.records(match_id, gt=start, lte=min(head.seq, start + limit))
-    out: list[EventOut] = replay(records, _Collect(viewer, state.ruleset, gate), initial=state)
-    return out, head.seq
-
-
 @router.get("/{match_id}/events", summary="A match's events, paged by seq")
 def events(
     access: AccessDep,
@@ -300,20 +253,12 @@ def events(
     a hash would test a guess of a hidden record); the full chain is public when the match is
     finished."""
     viewer = seat_of(access, player)
-    game = viewless_game(store, access.match_id)
-    if game is not None:
-        no_seat_view(game, viewer)
-        with using_language(lang):
-            out, head = events_of(
-                game, store, access.match_id, after, limit, viewer=viewer, seat=access.viewer
-            )
-    else:
-        if viewer is not None:
-            board_view(state_at(store, access.match_id), player=viewer)  # 400 for no such seat
-        with using_language(lang):
-            out, head = events_after(
-                store, access.match_id, after, limit, viewer, seat=access.viewer
-            )
+    game = game_of(store, access.match_id)
+    no_seat_view(game, viewer)
+    with using_language(lang):
+        out, head = events_of(
+            game, store, access.match_id, after, limit, viewer=viewer, seat=access.viewer
+        )
     return EventsPage(
         match_id=access.match_id, viewer=viewer, after=after, head_seq=head, events=out, lang=lang
     )
@@ -535,23 +480,12 @@ async def stream(
     new ones as they are appended; ends with ``event: end`` when the match is over or after
     ``seconds``. A player's token gets its seat's view and chain hashes, as on ``/events``."""
     store = get_store(request)
-    game = await run_in_threadpool(viewless_game, store, access.match_id)
-    if game is not None:
-        no_seat_view(game, access.viewer)
+    game = await run_in_threadpool(game_of, store, access.match_id)
+    no_seat_view(game, access.viewer)
 
     def read(seen: int) -> tuple[list[EventOut], int]:
-        if game is not None:
-            return events_of(
-                game,
-                store,
-                access.match_id,
-                seen,
-                MAX_PAGE,
-                viewer=access.viewer,
-                seat=access.viewer,
-            )
-        return events_after(
-            store, access.match_id, seen, MAX_PAGE, access.viewer, seat=access.viewer
+        return events_of(
+            game, store, access.match_id, seen, MAX_PAGE, viewer=access.viewer, seat=access.viewer
         )
 
     async def messages() -> AsyncIterator[bytes]:
