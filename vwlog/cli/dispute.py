@@ -135,11 +135,11 @@ def _game_judged(
 @click.argument("log_a", metavar="LOG_A")
 @click.argument("log_b", metavar="LOG_B")
 @options.output_format(["text", "json"], "Output for people (text) or machines (json).")
-@click.option(
+@options.number(
     "--window",
-    type=click.IntRange(1, 10_000),
+    low=1,
+    high=10_000,
     default=DIFF_WINDOW,
-    show_default=True,
     help="Most events of each record followed after the divergence.",
 )
 @options.ruleset_options

@@ -58,11 +58,11 @@ def open_store(cli: CliContext, match_id: str | None = None) -> Iterator[MatchSt
 @main.command(name="import")
 @options.log_paths
 @click.option("--reject-illegal", is_flag=True, help="Refuse logs with violations.")
-@click.option(
+@options.number(
     "--snapshot-every",
-    type=click.IntRange(10, 100_000),
+    low=10,
+    high=100_000,
     default=SNAPSHOT_EVERY,
-    show_default=True,
     help="Keep a state snapshot every N events (seeks replay at most N).",
 )
 @click.option(

@@ -86,6 +86,26 @@ def output_format(
     )
 
 
+def number(
+    *decls: str,
+    low: int,
+    high: int | None = None,
+    default: int | None = None,
+    help: str,
+    **kwargs: Any,
+) -> Decorator:
+    """An integer option from ``low`` to ``high`` (``None``: no bound), its default shown by
+    ``--help`` where it has one. ``help`` is a literal (the catalogs extract it)."""
+    return click.option(
+        *decls,
+        type=click.IntRange(low, high),
+        default=default,
+        show_default=default is not None,
+        help=help,
+        **kwargs,
+    )
+
+
 MAX_JOBS = 64
 """The most processes ``--jobs`` asks for."""
 
@@ -95,14 +115,7 @@ def jobs(help: str) -> Decorator:
     `MAX_JOBS`, default 1; `vwlog.services.sharing.ordered_map` shares them), stored as
     ``jobs``. ``help`` says what the command's processes do (a literal: the catalogs extract
     it)."""
-    return click.option(
-        "--jobs",
-        "-j",
-        type=click.IntRange(1, MAX_JOBS),
-        default=1,
-        show_default=True,
-        help=help,
-    )
+    return number("--jobs", "-j", low=1, high=MAX_JOBS, default=1, help=help)
 
 
 log_paths = click.argument(

@@ -335,12 +335,8 @@ def viewer(ctx: click.Context, player: str | None) -> str | None:
 @main.command("replay")
 @match_or_log_argument
 @click.option("--from", "from_seq", type=click.IntRange(min=1), metavar="SEQ", help="Start at SEQ.")
-@click.option(
-    "--to",
-    "to_seq",
-    type=click.IntRange(min=1),
-    metavar="SEQ",
-    help="Stop after SEQ (the rest of the log is not read).",
+@options.number(
+    "--to", "to_seq", low=1, metavar="SEQ", help="Stop after SEQ (the rest of the log is not read)."
 )
 @click.option("--turn", type=click.IntRange(min=0), help="Only events of turn N (0: the setup).")
 @click.option(

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from typing import Any
 
 import click
 
 from vwlog.cli.base import CliContext, main, pass_cli_context
+from vwlog.cli.options import Decorator
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg
 from vwlog.store.settings import settings_from_url
@@ -20,49 +22,40 @@ APP = "vwlog.api.app:app_from_env"
 """The app factory uvicorn imports in each worker."""
 
 
+def _setting(flag: str, default: object, help: str, **kwargs: Any) -> Decorator:
+    """An option of the service that the environment may set too (``--max-upload`` reads
+    ``VWLOG_MAX_UPLOAD``); its default and its variable are shown in ``--help``."""
+    envvar = "VWLOG_" + flag.lstrip("-").replace("-", "_").upper()
+    return click.option(
+        flag,
+        default=default,
+        show_default=True,
+        envvar=envvar,
+        show_envvar=True,
+        help=help,
+        **kwargs,
+    )
+
+
 @main.command()
-@click.option(
-    "--host",
-    default="127.0.0.1",
-    show_default=True,
-    envvar="VWLOG_HOST",
-    show_envvar=True,
-    help="Interface to listen on.",
-)
-@click.option(
-    "--port",
-    default=8000,
-    show_default=True,
-    type=click.IntRange(0, 65535),
-    envvar="VWLOG_PORT",
-    show_envvar=True,
-    help="Port to listen on.",
-)
-@click.option(
+@_setting("--host", "127.0.0.1", help="Interface to listen on.")
+@_setting("--port", 8000, type=click.IntRange(0, 65535), help="Port to listen on.")
+@_setting(
     "--workers",
-    default=1,
-    show_default=True,
+    1,
     type=click.IntRange(1, 64),
-    envvar="VWLOG_WORKERS",
-    show_envvar=True,
     help="Worker processes (more than one needs a PostgreSQL store).",
 )
-@click.option(
+@_setting(
     "--signing-key",
-    default="vwlog-service.key",
-    show_default=True,
-    envvar="VWLOG_SIGNING_KEY",
-    show_envvar=True,
+    "vwlog-service.key",
     metavar="PEM",
     help="Ed25519 key that signs append receipts; created if missing.",
 )
-@click.option(
+@_setting(
     "--max-upload",
-    default=64 * 1024 * 1024,
-    show_default=True,
+    64 * 1024 * 1024,
     type=click.IntRange(1),
-    envvar="VWLOG_MAX_UPLOAD",
-    show_envvar=True,
     help="Largest log upload, in bytes.",
 )
 @click.option(

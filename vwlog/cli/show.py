@@ -37,10 +37,10 @@ if TYPE_CHECKING:
 
 @main.command("show")
 @options.match_or_log
-@click.option(
+@options.number(
     "--at",
     "at_seq",
-    type=click.IntRange(min=1),
+    low=1,
     metavar="SEQ",
     help="The position: the board after event SEQ (default: after the last event).",
 )

@@ -41,28 +41,24 @@ if TYPE_CHECKING:
 
 @main.command()
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run.")
-@click.option(
+@options.number(
     "--matches",
     "-n",
-    type=click.IntRange(1, 1_000_000),
+    low=1,
+    high=1_000_000,
     default=1,
-    show_default=True,
     help="How many matches to generate (match i of a run depends only on the seed and i).",
 )
-@click.option(
+@options.number(
     "--index",
-    type=click.IntRange(0, 10**12),
+    low=0,
+    high=10**12,
     default=0,
-    show_default=True,
     help="Index of the first match (a generated log's header names the command, index "
     "included, that makes it again).",
 )
-@click.option(
-    "--players",
-    type=click.IntRange(2, 6),
-    default=2,
-    show_default=True,
-    help="Players seated in each match (2 to 6).",
+@options.number(
+    "--players", low=2, high=6, default=2, help="Players seated in each match (2 to 6)."
 )
 @click.option(
     "--teams",
@@ -88,11 +84,11 @@ if TYPE_CHECKING:
     show_default=True,
     help="How players decide: greedy (heuristics that play to win) or random legal decisions.",
 )
-@click.option(
+@options.number(
     "--max-turns",
-    type=click.IntRange(1, 100_000),
+    low=1,
+    high=100_000,
     default=200,
-    show_default=True,
     help="Stop a match unfinished after this many turns.",
 )
 @click.option(

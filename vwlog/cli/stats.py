@@ -322,18 +322,16 @@ Example:
     help="Only matches created on or after this date (YYYY-MM-DD); undated logs are skipped.",
 )
 @click.option("--per-match", is_flag=True, help="Print each match's metrics instead of the corpus.")
-@click.option(
+@options.number(
     "--min-n",
-    type=click.IntRange(1),
+    low=1,
     default=DEFAULT_MIN_N,
-    show_default=True,
     help="Fewest finished player-matches for a card or deck to be ranked.",
 )
-@click.option(
+@options.number(
     "--top",
-    type=click.IntRange(1),
+    low=1,
     default=DEFAULT_TOP,
-    show_default=True,
     help="How many cards and decks to rank in the table and the page.",
 )
 @options.jobs(help="Worker processes (one log per worker at a time; LOG files only).")
