@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from vwlog.io import codec
 from vwlog.io.chain import BrokenLink, VerifyReport, parsed_line, verify_lines
@@ -222,36 +222,33 @@ def created_day(created: str | None) -> date | None:
         return None
 
 
-def list_matches(
-    store: MatchStore,
-    *,
-    player: str | None = None,
-    winner: str | None = None,
-    victory: str | None = None,
-    flagged: bool | None = None,
-    since: date | None = None,
-) -> list[MatchMeta]:
-    """Stored matches, filtered; ``since`` keeps those created on or after that day (a match
-    whose log gives no creation time is left out)."""
-    chosen = list_vouched(
-        store, player=player, winner=winner, victory=victory, flagged=flagged, since=since
-    )
-    return [meta for meta, _ in chosen]
+class MatchFilters(TypedDict, total=False):
+    """What a listing of stored matches keeps: a match with ``player`` seated, won by
+    ``winner``, won by a ``victory`` of that kind (any case), ``flagged`` or not, created on or
+    after the day ``since`` (a match whose log gives no creation time is left out), tagged with
+    ``event``."""
+
+    player: str | None
+    winner: str | None
+    victory: str | None
+    flagged: bool | None
+    since: date | None
+    event: str | None
+
+
+def list_matches(store: MatchStore, **filters: Unpack[MatchFilters]) -> list[MatchMeta]:
+    """Stored matches, filtered (`MatchFilters`)."""
+    return [meta for meta, _ in list_vouched(store, **filters)]
 
 
 def list_vouched(
-    store: MatchStore,
-    *,
-    player: str | None = None,
-    winner: str | None = None,
-    victory: str | None = None,
-    flagged: bool | None = None,
-    since: date | None = None,
-    event: str | None = None,
+    store: MatchStore, **filters: Unpack[MatchFilters]
 ) -> list[tuple[MatchMeta, bool]]:
     """`list_matches`, each with whether this installation vouches for its catalog entry
     (`MatchStore.vouched`): one that is not may have been altered in the database, and is
     shown flagged."""
+    player, winner, victory = filters.get("player"), filters.get("winner"), filters.get("victory")
+    flagged, since, event = filters.get("flagged"), filters.get("since"), filters.get("event")
     out = []
     for m, vouched in store.list_vouched():
         if since is not None:
@@ -273,6 +270,7 @@ def list_vouched(
 
 
 __all__ = [
+    "MatchFilters",
     "checked_records",
     "created_day",
     "decode_snapshot",
