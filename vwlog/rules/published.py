@@ -176,6 +176,17 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
+def _published_and_logged(published: Any, logged: Any) -> dict[str, str]:
+    """The values a trust violation says of a field that differs: the published value, which
+    is also what the rules expected, and the logged one, which is what the log shows."""
+    return {
+        "published": _show(published),
+        "logged": _show(logged),
+        "expected": _show(published),
+        "actual": _show(logged),
+    }
+
+
 def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     """Leaf paths of a JSON-like value: ``{"skills.0.effects.0.amount": 2, ...}``.
 
@@ -231,10 +242,7 @@ def compare_cards(published: Mapping[str, CardDef], logged: Iterable[CardDef]) -
                         card=repr(card.id),
                         name=ref.name,
                         path=repr(path),
-                        published=_show(a),
-                        logged=_show(b),
-                        expected=_show(a),
-                        actual=_show(b),
+                        **_published_and_logged(a, b),
                     )
                 )
     return out
@@ -254,10 +262,7 @@ def compare_ruleset(published: Ruleset, logged: Ruleset) -> list[Violation]:
                     id=published.id,
                     version=published.version,
                     name=repr(name),
-                    published=_show(theirs[name]),
-                    logged=_show(mine.get(name)),
-                    expected=_show(theirs[name]),
-                    actual=_show(mine.get(name)),
+                    **_published_and_logged(theirs[name], mine.get(name)),
                 )
             )
     return out
