@@ -1,18 +1,22 @@
-"""Pieces more than one game other than Vandaria Wars uses the same way: a catalog rule and the
-catalog entries the core shows (`Rule`, `rule_entries`); a violation with the flag it rests on
-and the events expected and found (`violation`; alone in a tuple, `wrong`); a statistics
-measure that counts events by type (`Counting`); the record envelope around a game's events
-(`Envelope`) and its event classes by ``type`` tag (`by_tag`); the check that a board's viewer
-sits at the match (`known_viewer`); the fields a board view opens with (`BoardHead`).
+"""Pieces more than one game uses the same way: a catalog rule and the catalog entries the core
+shows (`Rule`, `rule_entries`); a violation with the flag it rests on and the events expected
+and found (`violation`; alone in a tuple, `wrong`); a statistics measure that counts events by
+type (`Counting`); the record envelope around a game's events (`Envelope`) and its event
+classes by ``type`` tag (`by_tag`); a part loaded when first asked for (`loader`); a ruleset's
+label (`ruleset_label`); the check that a board's viewer sits at the match (`known_viewer`),
+what a viewer may know (`sees`), the kind of view a board is (`view_kind`) and the fields a
+board view opens with (`BoardHead`).
 
 This module imports no game package: a game imports it, never another game. Pure.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
+from functools import partial
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,7 +25,7 @@ from vwlog.model.errors import UnknownPlayerError
 from vwlog.model.text import closest
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
     from vwlog.games.core import Figure
     from vwlog.model.violation import Violation
@@ -31,10 +35,15 @@ __all__ = [
     "Counting",
     "Envelope",
     "Rule",
+    "Versioned",
     "View",
     "by_tag",
     "known_viewer",
+    "loader",
     "rule_entries",
+    "ruleset_label",
+    "sees",
+    "view_kind",
     "violation",
     "wrong",
 ]
@@ -47,6 +56,13 @@ class Rule(NamedTuple):
     status: str
     original: tuple[str, ...]
     """The seed's sentence(s), verbatim."""
+
+
+def loader(module: str) -> Callable[[], Any]:
+    """A function that imports ``module`` and returns it: how a game names a part the core
+    loads only when first asked for (its views, its decisions), which a validation never
+    needs."""
+    return partial(importlib.import_module, module)
 
 
 def rule_entries(
@@ -133,6 +149,36 @@ def known_viewer(players: Sequence[str], player: str | None) -> None:
     between ``players``; `UnknownPlayerError` for a player not at the match."""
     if player is not None and player not in players:
         raise UnknownPlayerError(player, list(players), hint=closest(player, players))
+
+
+def sees(viewer: str | None, player: str) -> bool:
+    """Whether ``viewer`` (``None``: the full record) may know what only ``player`` knows."""
+    return viewer is None or viewer == player
+
+
+def view_kind(viewer: str | None) -> Literal["judge", "player"]:
+    """The kind of a board view for ``viewer``: ``judge`` (``None``, the full record) or
+    ``player`` (what ``viewer`` may know)."""
+    return "judge" if viewer is None else "player"
+
+
+class Versioned(Protocol):
+    """A ruleset as its label names it: an id and a version."""
+
+    @property
+    def id(self) -> str:
+        """The ruleset's name."""
+        ...
+
+    @property
+    def version(self) -> int:
+        """The ruleset's revision."""
+        ...
+
+
+def ruleset_label(ruleset: Versioned) -> str:
+    """How a match names its ruleset: ``id@version``."""
+    return f"{ruleset.id}@{ruleset.version}"
 
 
 class View(BaseModel):

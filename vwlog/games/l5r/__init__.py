@@ -14,13 +14,13 @@ and `notation` (the legal decisions at each position, play mode and its notation
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final
 
 from pydantic import TypeAdapter
 
 from vwlog.events.core import MatchSealed, RecordSigned
 from vwlog.games import GameRules, MatchSummary
-from vwlog.games.common import rule_entries
+from vwlog.games.common import loader, rule_entries, ruleset_label
 from vwlog.games.l5r import stats as _stats
 from vwlog.games.l5r.catalog import CATALOG, NOTES, TITLES
 from vwlog.games.l5r.consequences import violation
@@ -30,9 +30,6 @@ from vwlog.games.l5r.judge import catch_up, judge
 from vwlog.games.l5r.ruleset import DEFAULT_RULESET
 from vwlog.games.l5r.state import Board, evolve
 from vwlog.model.violation import Violation
-
-if TYPE_CHECKING:
-    from vwlog.games import Views
 
 
 def fold(s: Board, e: Any, found: tuple[Violation, ...]) -> tuple[Board, tuple[Violation, ...]]:
@@ -54,9 +51,7 @@ def locate(found: Violation, s: Board) -> Violation:
 def summary(s: Board) -> MatchSummary:
     """How the match stands (the fragment has no victory: L5R-AS-7)."""
     rs = s.ruleset
-    return MatchSummary(
-        s.started, s.players, s.turn, None, None, f"{rs.id}@{rs.version}" if rs else None
-    )
+    return MatchSummary(s.started, s.players, s.turn, None, None, ruleset_label(rs) if rs else None)
 
 
 def note(report: Any, step: Any) -> None:
@@ -64,22 +59,7 @@ def note(report: Any, step: Any) -> None:
     event = step.event
     if isinstance(event, L5rStarted):
         report.players = tuple(event.players)
-        report.ruleset = f"{event.ruleset.id}@{event.ruleset.version}"
-
-
-def _views() -> Views:
-    """L5R's views, imported when first asked for (a validation never needs them)."""
-    from vwlog.games.l5r import views
-
-    return cast("Views", views)
-
-
-def _decisions() -> object:
-    """L5R's legal decisions and notation, imported when first asked for (``next``, ``play``,
-    ``rebase``)."""
-    from vwlog.games.l5r import decisions
-
-    return decisions
+        report.ruleset = ruleset_label(event.ruleset)
 
 
 GAME: Final = GameRules(
@@ -105,8 +85,8 @@ GAME: Final = GameRules(
     catalog=TITLES,
     entries=rule_entries(CATALOG, NOTES),
     violation=violation,
-    views=_views,
-    decisions=_decisions,
+    views=loader("vwlog.games.l5r.views"),
+    decisions=loader("vwlog.games.l5r.decisions"),
     extras={"catalog": CATALOG, "notes": NOTES},
     audits=True,
     stats=lambda: _stats,

@@ -13,7 +13,7 @@ the Attack phase is chosen with the card whose effect creates it (``battlefield_
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypeAlias
+from typing import Annotated, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -269,29 +269,8 @@ class L5rRecord(Envelope):
     event: Annotated[L5rEvent, Field(discriminator="type")]
 
 
-ALL_TYPES: tuple[type[BaseModel], ...] = (
-    L5rStarted,
-    AttackPhaseStarted,
-    ArmiesDeclared,
-    BattlefieldChosen,
-    BattleStarted,
-    BattleActionTaken,
-    BattleActionResolved,
-    OpportunityPassed,
-    ResolutionStarted,
-    ArmyDestroyed,
-    ProvinceDestroyed,
-    HonorGained,
-    BattleWithoutOutcome,
-    ResolutionEnded,
-    AttackersSentHome,
-    BattleEnded,
-    DefendersSentHome,
-    AttackPhaseEnded,
-    MatchForked,
-    MatchSealed,
-    RecordSigned,
-)
+ALL_TYPES: tuple[type[BaseModel], ...] = get_args(L5rEvent)
+"""The event classes, in the order of `L5rEvent`."""
 EVENT_TYPES: dict[str, type] = by_tag(ALL_TYPES)
 """The event classes by ``type`` tag."""
 DECISION_TYPES = frozenset(

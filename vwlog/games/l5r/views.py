@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any, Literal, assert_never, cast
 
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
-from vwlog.games.common import BoardHead, View, known_viewer
+from vwlog.games.common import BoardHead, View, known_viewer, ruleset_label, view_kind
 from vwlog.games.l5r import events as ev
 from vwlog.games.l5r.state import DISCARD, HOME, Board, Card
-from vwlog.model.text import Msg, msg
+from vwlog.model.text import Msg, joined_semicolons, msg
 
 __all__ = [
     "BattleView",
@@ -36,13 +36,6 @@ def _ids(ids: tuple[str, ...] | list[str]) -> str:
     return ", ".join(ids)
 
 
-def _joined(parts: list[Msg]) -> Msg | str:
-    joined: Msg | str = parts[0] if parts else ""
-    for part in parts[1:]:
-        joined = msg("{first}; {second}", first=joined, second=part)
-    return joined
-
-
 # -- events ----------------------------------------------------------------------------------
 
 
@@ -55,7 +48,6 @@ def description(event: Any, before: Board, *, viewer: str | None = None) -> Msg:
     """
     match event:
         case ev.L5rStarted():
-            rs = event.ruleset
             return msg(
                 "Match starts between {first} and {second}: {cards} cards, {provinces} "
                 "Provinces; ruleset {ruleset}",
@@ -63,7 +55,7 @@ def description(event: Any, before: Board, *, viewer: str | None = None) -> Msg:
                 second=event.players[1],
                 cards=len(event.cards),
                 provinces=len(event.provinces),
-                ruleset=f"{rs.id}@{rs.version}",
+                ruleset=ruleset_label(event.ruleset),
             )
         case ev.AttackPhaseStarted():
             return msg(
@@ -119,7 +111,7 @@ def _armies(event: ev.ArmiesDeclared) -> Msg:
     ]
     if not parts:
         return msg("Armies declared: no unit goes to battle")
-    return msg("Armies declared: {armies}", armies=_joined(parts))
+    return msg("Armies declared: {armies}", armies=joined_semicolons(parts))
 
 
 def _chosen(event: ev.BattlefieldChosen, s: Board) -> Msg:
@@ -171,11 +163,12 @@ def _opportunity(
                 )
             return text
         case ev.BattleActionResolved():
+            effects = joined_semicolons([_effect(fx) for fx in event.effects])
             return msg(
                 "{ability} of {card} resolves: {effects}",
                 ability=event.ability,
                 card=event.card,
-                effects=_joined([_effect(fx) for fx in event.effects]) or msg("no effect"),
+                effects=effects or msg("no effect"),
             )
         case _:
             assert_never(event)
@@ -467,7 +460,7 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
     return BoardView(
         seq=seq,
         viewer=player,
-        view="judge" if player is None else "player",
+        view=view_kind(player),
         started=s.started,
         turn=s.turn,
         attack_phase=s.in_phase,
@@ -500,7 +493,7 @@ def _units_said(units: list[dict[str, Any]]) -> Msg | str:
         )
         for u in units
     ]
-    return _joined(said) or "-"
+    return joined_semicolons(said) or "-"
 
 
 def board_lines(state: Board) -> list[Msg]:

@@ -19,13 +19,13 @@ records), `decisions` (the legal decisions at each position and the notation) an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final
 
 from pydantic import TypeAdapter
 
 from vwlog.events.core import MatchSealed, RecordSigned
 from vwlog.games import GameRules, MatchSummary
-from vwlog.games.common import rule_entries
+from vwlog.games.common import loader, rule_entries, ruleset_label
 from vwlog.games.minis import events as ev
 from vwlog.games.minis import stats as _stats
 from vwlog.games.minis.catalog import CATALOG, NOTES, TITLES
@@ -35,9 +35,6 @@ from vwlog.games.minis.judge import FORK_KINDS, judge
 from vwlog.games.minis.ruleset import DEFAULT_RULESET
 from vwlog.games.minis.state import Board, evolve
 from vwlog.model.violation import Violation
-
-if TYPE_CHECKING:
-    from vwlog.games import Views
 
 
 def fold(s: Board, e: Any, found: tuple[Violation, ...]) -> tuple[Board, tuple[Violation, ...]]:
@@ -54,7 +51,7 @@ def locate(found: Violation, s: Board) -> Violation:
 def summary(s: Board) -> MatchSummary:
     """How the match stands (the winner as the organiser recorded it, MIN-OQ-15)."""
     rs = s.ruleset
-    label = f"{rs.id}@{rs.version}" if rs else None
+    label = ruleset_label(rs) if rs else None
     return MatchSummary(
         s.started, s.players, s.turns, s.winner, "recorded" if s.winner else None, label
     )
@@ -93,26 +90,12 @@ def note(report: Any, step: Any) -> None:
     event = step.event
     if isinstance(event, ev.MinisStarted):
         report.players = tuple(event.players)
-        report.ruleset = f"{event.ruleset.id}@{event.ruleset.version}"
+        report.ruleset = ruleset_label(event.ruleset)
         return
     for model, what in _claims(event):
         report.effects_trusted += 1
         report.objects_trusted += 1
         report.trusted.append(ClaimTrusted(step.record.seq, model, what, 1, step.line))
-
-
-def _views() -> Views:
-    """The views, imported when first asked for (a validation never needs them)."""
-    import vwlog.games.minis.views as views
-
-    return cast("Views", views)
-
-
-def _decisions() -> object:
-    """The legal decisions and notation, imported when first asked for (``next``, ``play``)."""
-    import vwlog.games.minis.decisions as decisions
-
-    return decisions
 
 
 GAME: Final = GameRules(
@@ -141,8 +124,8 @@ GAME: Final = GameRules(
     catalog=TITLES,
     entries=rule_entries(CATALOG, NOTES),
     violation=violation,
-    views=_views,
-    decisions=_decisions,
+    views=loader("vwlog.games.minis.views"),
+    decisions=loader("vwlog.games.minis.decisions"),
     extras={"catalog": CATALOG, "notes": NOTES},
     audits=True,
     stats=lambda: _stats,

@@ -12,7 +12,7 @@ what the dice were recorded to score (flag ``dice=LOGGED``).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypeAlias, TypeVar
+from typing import Annotated, Literal, TypeAlias, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -332,35 +332,8 @@ class MinisRecord(Envelope):
     event: Annotated[MinisEvent, Field(discriminator="type")]
 
 
-ALL_TYPES: tuple[type[BaseModel], ...] = (
-    MinisStarted,
-    RoundStarted,
-    TurnStarted,
-    PhaseStarted,
-    Declared,
-    ApAllotted,
-    ModelActivated,
-    CrouchedChanged,
-    MovementDeclared,
-    AoODeclared,
-    AoOChecked,
-    ReactionsDeclared,
-    ActionDeclared,
-    ReactionChanged,
-    Roll,
-    ResolutionOrdered,
-    WoundsApplied,
-    SequenceEnded,
-    TacticalStopped,
-    ApDiscarded,
-    RolesSwapped,
-    TurnEnded,
-    RoundEnded,
-    MatchEnded,
-    MatchForked,
-    MatchSealed,
-    RecordSigned,
-)
+ALL_TYPES: tuple[type[BaseModel], ...] = get_args(MinisEvent)
+"""The event classes, in the order of `MinisEvent`."""
 EVENT_TYPES: dict[str, type] = by_tag(ALL_TYPES)
 """The event classes by ``type`` tag."""
 DECISION_TYPES = frozenset(

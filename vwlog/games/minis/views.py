@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
-from vwlog.games.common import known_viewer
+from vwlog.games.common import known_viewer, view_kind
 from vwlog.games.minis import events as ev
 from vwlog.games.minis.expect import seat_order
 from vwlog.games.minis.state import Board
@@ -240,7 +240,7 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
     return BoardView(
         seq=seq,
         viewer=player,
-        view="judge" if player is None else "player",
+        view=view_kind(player),
         started=s.started,
         round=s.round,
         turn=s.turn,

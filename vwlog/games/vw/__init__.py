@@ -11,7 +11,7 @@ card.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from vwlog.events import (
     DECISION_TYPES,
@@ -23,7 +23,8 @@ from vwlog.events import (
     ObjectResulted,
     event_type,
 )
-from vwlog.games import GameRules, MatchSummary, Views
+from vwlog.games import GameRules, MatchSummary
+from vwlog.games.common import loader, ruleset_label
 from vwlog.games.vw.judging import caught_up, fold, judge, locate
 from vwlog.games.vw.snapshots import SNAPSHOTS
 from vwlog.model.state import MatchState
@@ -56,7 +57,7 @@ def summary(state: MatchState) -> MatchSummary:
         turn=state.turn,
         winner=state.winner,
         victory=state.victory,
-        ruleset=f"{rs.id}@{rs.version}" if rs is not None else None,
+        ruleset=ruleset_label(rs) if rs is not None else None,
     )
 
 
@@ -80,7 +81,7 @@ def note(report: Any, step: Any) -> None:
     event = step.event
     if isinstance(event, MatchStarted):
         report.players = tuple(s.player for s in event.seats)
-        report.ruleset = f"{event.ruleset.id}@{event.ruleset.version}"
+        report.ruleset = ruleset_label(event.ruleset)
     elif isinstance(event, ObjectResulted):
         before: MatchState = step.before
         obj = next((o for o in before.register if o.id == event.object_id), None)
@@ -98,20 +99,6 @@ def note(report: Any, step: Any) -> None:
             )
         else:
             report.effects_verified += len(event.effects)
-
-
-def _views() -> Views:
-    """VW's views, imported when first asked for (a validation never needs them)."""
-    from vwlog.games.vw import views
-
-    return cast("Views", views)
-
-
-def _decisions() -> object:
-    """VW's legal decisions and notation, imported when first asked for (``next``, ``play``)."""
-    from vwlog.games.vw import decisions
-
-    return decisions
 
 
 def _stats() -> object:
@@ -148,8 +135,8 @@ GAME: Final = GameRules(
     note=note,
     noted_types=frozenset({MatchStarted, ObjectResulted}),
     violation=violation,
-    views=_views,
-    decisions=_decisions,
+    views=loader("vwlog.games.vw.views"),
+    decisions=loader("vwlog.games.vw.decisions"),
     snapshots=SNAPSHOTS,
     stats=_stats,
 )

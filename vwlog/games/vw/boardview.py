@@ -11,18 +11,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vwlog.model.errors import UnknownPlayerError
-from vwlog.model.text import closest
+from vwlog.games.common import known_viewer, sees, view_kind
 from vwlog.model.types import CardType, Stat
 from vwlog.projections.board import capacity_used
 
 if TYPE_CHECKING:
     from vwlog.model.state import MatchState, Permanent
-
-
-def _sees(viewer: str | None, player: str) -> bool:
-    """Whether ``viewer`` may see the cards that go into ``player``'s hand."""
-    return viewer is None or viewer == player
 
 
 class _View(BaseModel):
@@ -248,9 +242,7 @@ def board_view(
         UnknownPlayerError: ``player`` does not sit at this match's table.
     """
     s = state
-    if player is not None and not s.has_player(player):
-        seated = [p.id for p in s.players]
-        raise UnknownPlayerError(player, seated, hint=closest(player, seated))
+    known_viewer([p.id for p in s.players], player)
     unplaced: dict[str, dict[str, list[PropertyView]]] = {
         p.id: {"RETURN_HOME": [], "STRAY": []} for p in s.players
     }
@@ -269,7 +261,7 @@ def board_view(
             honor=p.honor,
             vp=p.vp,
             hand_size=len(p.hand),
-            hand=[_card_view(s, c) for c in p.hand] if _sees(player, p.id) else None,
+            hand=[_card_view(s, c) for c in p.hand] if sees(player, p.id) else None,
             deck_size=len(p.deck),
             subdeck_size=len(p.subdeck),
             deck_commitment=s.commitments[p.id][0] if p.id in s.commitments else None,
@@ -295,7 +287,7 @@ def board_view(
     return BoardView(
         seq=seq,
         viewer=player,
-        view="judge" if player is None else "player",
+        view=view_kind(player),
         started=s.started,
         turn=s.turn,
         active=s.active,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from vwlog import events as ev
 from vwlog.events.core import core_said
+from vwlog.games.common import ruleset_label
 from vwlog.games.vw.boardview import (
     BoardView,
     CardView,
@@ -270,7 +271,7 @@ def _started(event: ev.MatchStarted) -> Msg:
         format=event.format.value.lower().replace("_", " "),
         seats=joined,
         first=event.first_player,
-        ruleset=f"{event.ruleset.id}@{event.ruleset.version}",
+        ruleset=ruleset_label(event.ruleset),
         cards=msg("1 card definition") if n == 1 else msg("{n} card definitions", n=n),
     )
     if event.shuffle == "seeded":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, assert_never
 
 from vwlog import events as ev
-from vwlog.games.vw.boardview import _sees
+from vwlog.games.common import sees
 from vwlog.model.text import Msg, msg
 from vwlog.model.types import Expiry, PlacementReason, Step, SupplyOption, Zone
 
@@ -112,7 +112,7 @@ def n_cards(n: int) -> Msg:
 
 
 def drawn(state: MatchState, player: str, cards: tuple[str, ...], viewer: str | None) -> Msg:
-    if cards and _sees(viewer, player):
+    if cards and sees(viewer, player):
         return msg("{count}: {cards}", count=n_cards(len(cards)), cards=cards_text(state, cards))
     return n_cards(len(cards))
 

@@ -11,12 +11,13 @@ the ruleset's flags (`vwlog.games.wowtcg.ruleset.WowRuleset`); a verdict resting
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final
 
 from pydantic import TypeAdapter
 
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned
 from vwlog.games import GameRules, MatchSummary, RuleEntry
+from vwlog.games.common import loader, ruleset_label
 from vwlog.games.wowtcg import events as ev
 from vwlog.games.wowtcg import stats as _stats
 from vwlog.games.wowtcg.board import Board
@@ -27,9 +28,6 @@ from vwlog.games.wowtcg.ruleset import WowRuleset
 from vwlog.games.wowtcg.script import expect, owed
 from vwlog.games.wowtcg.words import wrong
 from vwlog.model.violation import Violation
-
-if TYPE_CHECKING:
-    from vwlog.games import Views
 
 __all__ = ["GAME", "catch_up", "locate", "owed_types", "summary"]
 
@@ -43,7 +41,7 @@ def summary(s: Board) -> MatchSummary:
         turn=s.turn,
         winner=s.winner,
         victory=s.victory,
-        ruleset=f"{rs.id}@{rs.version}" if rs is not None else None,
+        ruleset=ruleset_label(rs) if rs is not None else None,
     )
 
 
@@ -96,21 +94,6 @@ def catch_up(rs: WowRuleset, s: Board, e: Any) -> Board:
     return s
 
 
-def _decisions() -> object:
-    """WoW TCG's legal decisions and notation, imported when first asked for (``next``,
-    ``play``, ``rebase``)."""
-    from vwlog.games.wowtcg import decisions
-
-    return decisions
-
-
-def _views() -> Views:
-    """WoW TCG's views, imported when first asked for (a validation never needs them)."""
-    from vwlog.games.wowtcg import views
-
-    return cast("Views", views)
-
-
 GAME: Final = GameRules(
     id="wowtcg",
     name="World of Warcraft TCG",
@@ -134,8 +117,8 @@ GAME: Final = GameRules(
         {r.id: RuleEntry(r.id, r.title, r.status, r.russian, r.section, r.note) for r in RULES}
     ),
     violation=wrong,
-    decisions=_decisions,
-    views=_views,
+    decisions=loader("vwlog.games.wowtcg.decisions"),
+    views=loader("vwlog.games.wowtcg.views"),
     extras={"same": same},
     audits=True,
     stats=lambda: _stats,

@@ -8,7 +8,7 @@ exhausted) is recorded as the player's claim and checked only as far as the seed
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypeAlias
+from typing import Annotated, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -312,39 +312,7 @@ class WowRecord(Envelope):
     event: Annotated[WowEvent, Field(discriminator="type")]
 
 
-EVENTS: dict[str, type] = by_tag(
-    (
-        MatchStarted,
-        TurnStarted,
-        TurnSkipped,
-        ExtraTurnCreated,
-        PhaseStarted,
-        StepStarted,
-        CardsReadied,
-        InspireReadied,
-        ModifierCreated,
-        AbilityTriggered,
-        PriorityWindowOpened,
-        PriorityWindowClosed,
-        TriggerAdded,
-        LinkAdded,
-        PriorityPassed,
-        LinkResolved,
-        CardsExhausted,
-        CardDrawn,
-        ResourcePlaced,
-        CombatDeclared,
-        CombatStepEnded,
-        HandLimitDiscarded,
-        ModifiersExpired,
-        TurnEnded,
-        Conceded,
-        PlayerLost,
-        MatchForked,
-        MatchSealed,
-        RecordSigned,
-    )
-)
+EVENTS: dict[str, type] = by_tag(get_args(WowEvent))
 """The game's event classes by ``type`` tag (the core's records included)."""
 
 PLAYS: tuple[type[BaseModel], ...] = (

@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any, Literal, assert_never
 
 from vwlog.events.core import MatchForked, MatchSealed, RecordSigned, core_said
-from vwlog.games.common import BoardHead, View, known_viewer
+from vwlog.games.common import BoardHead, View, known_viewer, ruleset_label, sees, view_kind
 from vwlog.games.wowtcg import events as ev
 from vwlog.games.wowtcg.board import Board
-from vwlog.model.text import Msg, msg
+from vwlog.model.text import Msg, joined_semicolons, msg
 
 __all__ = [
     "PHASE_NAMES",
@@ -51,10 +51,6 @@ _WHEN: dict[str, Msg] = {
     "STEP_START": msg("at the start of the step"),
     "END_OF_TURN": msg("at the end of the turn"),
 }
-
-
-def _sees(viewer: str | None, player: str) -> bool:
-    return viewer is None or viewer == player
 
 
 def _ids(ids: tuple[str, ...]) -> str:
@@ -110,13 +106,12 @@ def description(event: Any, before: Board, *, viewer: str | None = None) -> Msg:
 
 
 def _started(event: ev.MatchStarted) -> Msg:
-    rs = event.ruleset
     return msg(
         "Match starts: {players}; {first} goes first; {cards} cards in play; ruleset {ruleset}",
         players=_ids(event.players),
         first=event.players[0],
         cards=len(event.cards),
-        ruleset=f"{rs.id}@{rs.version}",
+        ruleset=ruleset_label(event.ruleset),
     )
 
 
@@ -253,10 +248,7 @@ def _link_resolved(event: ev.LinkResolved) -> Msg:
         )
     if not parts:
         return msg("Link {link} resolves", link=event.link)
-    what: Msg | str = parts[0]
-    for part in parts[1:]:
-        what = msg("{first}; {second}", first=what, second=part)
-    return msg("Link {link} resolves: {what}", link=event.link, what=what)
+    return msg("Link {link} resolves: {what}", link=event.link, what=joined_semicolons(parts))
 
 
 def _readied(event: ev.CardsReadied | ev.InspireReadied | ev.CardsExhausted) -> Msg:
@@ -313,11 +305,11 @@ def _hand(
 ) -> Msg:
     match event:
         case ev.CardDrawn():
-            if event.card and _sees(viewer, event.player):
+            if event.card and sees(viewer, event.player):
                 return msg("{player} draws {card}", player=event.player, card=event.card)
             return msg("{player} draws a card", player=event.player)
         case ev.ResourcePlaced():
-            if _sees(viewer, event.player):
+            if sees(viewer, event.player):
                 return msg(
                     "{player} places {card} as a resource", player=event.player, card=event.card
                 )
@@ -465,7 +457,7 @@ def board_view(state: Board, *, player: str | None = None, seq: int | None = Non
     return BoardView(
         seq=seq,
         viewer=player,
-        view="judge" if player is None else "player",
+        view=view_kind(player),
         started=s.started,
         turn=s.turn,
         active=s.current,
