@@ -1458,7 +1458,8 @@ def test_a_flag_that_differs_from_the_published_ruleset() -> None:
 
 @breaks("R-TRUST-3")
 def test_effects_claimed_for_a_text_only_skill() -> None:
-    from vwlog.rules.published import TrustedResult, trusted_effects_violation
+    from vwlog.model.verdict import TrustedResult
+    from vwlog.rules.published import trusted_effects_violation
 
     found = trusted_effects_violation(TrustedResult(10, "oracle-of-mists", "s1", 1))
     assert_breaks("R-TRUST-3", [found])

@@ -27,7 +27,7 @@ from vwlog.games.vw.simulate import PolicyName, simulation
 from vwlog.io.logfile import write_log
 from vwlog.io.pools import load_pool
 from vwlog.model.cards import Ruleset
-from vwlog.rules.published import Verdict
+from vwlog.model.verdict import Verdict
 from vwlog.services.trust import close_stream, published_for
 from vwlog.services.validate import validate_log
 

@@ -14,8 +14,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from vwlog.io.i18n import gettext as _
+from vwlog.model.verdict import Verdict
 from vwlog.render.text import counted
-from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
     from vwlog.services.storing import ImportResult

@@ -19,10 +19,10 @@ from vwlog.cli.render import echo, progress, to_json
 from vwlog.io.i18n import N_, fmt_number, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.errors import MatchNotFoundError
+from vwlog.model.verdict import Verdict
 from vwlog.render.json import match_summary_json
 from vwlog.render.text import counted, table, term, victory_name
 from vwlog.render.trust import VERDICT_WORDS
-from vwlog.rules.published import Verdict
 from vwlog.services.cluster import (
     TaskFailure,
     import_needs_shared_store,

@@ -21,6 +21,7 @@ from vwlog.io.i18n import N_, say
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import STDIO, open_log
 from vwlog.model.errors import VwlogError
+from vwlog.model.verdict import Verdict
 from vwlog.render.json import validation_json
 from vwlog.render.markdown import validation_markdown
 from vwlog.render.provenance import Provenance, provenance, provenance_markdown
@@ -28,7 +29,6 @@ from vwlog.render.text import counted, term, validation_text
 from vwlog.render.trust import (
     verdict,
 )
-from vwlog.rules.published import Verdict
 from vwlog.services import (
     InputProblem,
     ValidationOptions,

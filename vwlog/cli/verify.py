@@ -19,10 +19,10 @@ from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import say
 from vwlog.io.integritypass import ENDINGS_CONVERTED, endings_converted
 from vwlog.model.errors import LogFormatError, VwlogError
+from vwlog.model.verdict import Verdict
 from vwlog.render.json import integrity_json, verify_json
 from vwlog.render.text import counted, term
 from vwlog.render.trust import COMMITMENT_STATUS, SIGNATURE_STATUS, reason_line, verdict_word
-from vwlog.rules.published import Verdict
 from vwlog.services.judging import judge_file, judge_stored
 from vwlog.services.trust import check_integrity
 from vwlog.services.verdict import verify_verdict
@@ -30,7 +30,7 @@ from vwlog.services.verdict import verify_verdict
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
     from vwlog.io.chain import VerifyReport
-    from vwlog.rules.published import Integrity
+    from vwlog.model.verdict import Integrity
     from vwlog.services.trust import TrustOptions
 
 

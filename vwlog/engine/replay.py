@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from vwlog.events import EventRecord
-    from vwlog.rules.published import Integrity, Judgement, TrustedResult
+    from vwlog.model.verdict import Integrity, Judgement, TrustedResult
 
 R = TypeVar("R", covariant=True)
 

@@ -22,6 +22,7 @@ from vwlog.audit.report import flag_rows
 from vwlog.audit.spots import position_said
 from vwlog.games.vw.describe import board_view
 from vwlog.io.i18n import active_language, gettext, ngettext, say
+from vwlog.model.verdict import Verdict
 from vwlog.render.flagtext import flag_meaning
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
@@ -38,7 +39,6 @@ from vwlog.render.text import (
 )
 from vwlog.render.trust import house_rules_note, rests_on, verdict_word
 from vwlog.render.trust import verdict as verdict_of
-from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
     from vwlog.audit.report import DisputeReport

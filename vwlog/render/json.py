@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from vwlog.model.errors import Violation
     from vwlog.model.state import MatchState
     from vwlog.model.text import Msg
-    from vwlog.rules.published import Integrity
+    from vwlog.model.verdict import Integrity
     from vwlog.store.catalog import MatchMeta
 
 

@@ -18,6 +18,7 @@ from vwlog.audit.report import flag_rows
 from vwlog.io.i18n import gettext as _
 from vwlog.io.i18n import ngettext
 from vwlog.model.types import RulingKind
+from vwlog.model.verdict import Verdict
 from vwlog.render.flagtext import flag_meaning
 from vwlog.render.rules import original_beside, rule_text, rule_title
 from vwlog.render.text import (
@@ -43,7 +44,6 @@ from vwlog.render.trust import (
     verdict_line,
     verdict_word,
 )
-from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
     from vwlog.audit.knowledge import Knowledge

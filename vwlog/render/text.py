@@ -21,6 +21,7 @@ from vwlog.io.i18n import N_, fmt_fixed, fmt_number, ngettext, say
 from vwlog.io.i18n import gettext as _
 from vwlog.model.text import term, visible
 from vwlog.model.types import RulingKind
+from vwlog.model.verdict import Verdict
 from vwlog.render.rules import rule_title
 from vwlog.render.trust import (
     COMMITMENT_STATUS,
@@ -31,7 +32,6 @@ from vwlog.render.trust import (
     verdict,
     verdict_word,
 )
-from vwlog.rules.published import Verdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from vwlog.io.i18n import N_, gettext, ngettext, say
-from vwlog.rules.published import Verdict, house_rules_text
+from vwlog.model.verdict import Verdict
+from vwlog.rules.published import house_rules_text
 
 if TYPE_CHECKING:
     from vwlog.engine.replay import ValidationReport
+    from vwlog.model.verdict import Integrity, Judgement, TrustedResult
     from vwlog.projections.stats import TrustedUse
-    from vwlog.rules.published import Integrity, Judgement, TrustedResult
 
 
 class VerdictWords(NamedTuple):

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
     from vwlog.engine.replay import Step, ValidationReport
     from vwlog.events import EventRecord, LogHeader
-    from vwlog.rules.published import Judgement
+    from vwlog.model.verdict import Judgement
 
 _CHUNK = 1 << 20
 _SNAPSHOT_HEAD = struct.Struct("<QQ")
@@ -255,7 +255,7 @@ def not_accepted(
     accepts (``VWLOG_ACCEPT_POOLS``, ``VWLOG_ACCEPT_RULESETS``): a tournament that names them
     stores nothing else. ``None`` when the log may be stored (an UNVERIFIED log is then
     stored with its verdict)."""
-    from vwlog.rules.published import Verdict
+    from vwlog.model.verdict import Verdict
     from vwlog.services.trust import TrustOptions
 
     judged = report.judgement

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date, datetime
-from typing import TYPE_CHECKING, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from vwlog.io import codec
 from vwlog.io.chain import BrokenLink, VerifyReport, parsed_line, verify_lines
@@ -34,8 +34,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import BinaryIO
 
-    from vwlog.model.cards import Ruleset
-    from vwlog.rules.published import TrustedResult
+    from vwlog.model.verdict import TrustedResult
 
 
 # -- export, verify, list --------------------------------------------------------------------
@@ -181,7 +180,7 @@ def verify_stored(
     *,
     repair: bool = False,
     trusted: Sequence[TrustedResult] = (),
-    judged_under: Ruleset | None = None,
+    judged_under: Any = None,
     owed: Sequence[str] = (),
     derived: bool = True,
 ) -> tuple[VerifyReport, TrustFindings]:

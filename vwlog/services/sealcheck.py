@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from vwlog.events import MatchSealed, MatchStarted, RecordSigned
 from vwlog.io import trust as io_trust
 from vwlog.model.text import Count, Msg, msg, said_text
-from vwlog.rules.published import SignatureCheck
+from vwlog.model.verdict import SignatureCheck
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

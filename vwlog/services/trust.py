@@ -35,14 +35,8 @@ from vwlog.io.logfile import open_log, read_log, write_log
 from vwlog.model.cards import card_dump, card_dumps
 from vwlog.model.errors import UsageError
 from vwlog.model.text import msg, said_text
-from vwlog.rules.published import (
-    Integrity,
-    SignatureCheck,
-    TrustedResult,
-    compare_cards,
-    compare_ruleset,
-    trusted_effects_violation,
-)
+from vwlog.model.verdict import Integrity, SignatureCheck, TrustedResult
+from vwlog.rules.published import compare_cards, compare_ruleset, trusted_effects_violation
 from vwlog.services.restson import (
     chain_problems,
     not_accepted,

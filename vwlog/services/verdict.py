@@ -43,11 +43,11 @@ from typing import TYPE_CHECKING
 
 from vwlog.engine.replay import ValidationReport
 from vwlog.model.text import msg, said_text
-from vwlog.rules.published import Judgement, Verdict
+from vwlog.model.verdict import Judgement, Verdict
 
 if TYPE_CHECKING:
     from vwlog.io.chain import VerifyReport
-    from vwlog.rules.published import Integrity
+    from vwlog.model.verdict import Integrity
     from vwlog.store import MatchMeta
 
 UNSEALED_PREFIX = "unsealed"

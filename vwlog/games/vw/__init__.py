@@ -30,12 +30,12 @@ from vwlog.games.vw.snapshots import SNAPSHOTS
 from vwlog.model.state import MatchState
 from vwlog.model.text import msg
 from vwlog.model.types import RulingKind
+from vwlog.model.verdict import TrustedResult
 from vwlog.projections import INITIAL
 from vwlog.rules import DEFAULT_RULESET, expect
 from vwlog.rules.common import violation
 from vwlog.rules.effects import is_trusted
 from vwlog.rules.expectation import DecisionKind
-from vwlog.rules.published import TrustedResult
 
 RULES: Final = {
     "CORE-LOG-1": "R-SET-1",
