@@ -25,7 +25,7 @@ from tests.security.seatview import (
     secrets_of,
 )
 from vwlog.events import EVENT_TYPES
-from vwlog.services.authority import AUTHORITY, decision_classes
+from vwlog.games.vw.seats import AUTHORITY, decision_classes
 
 if TYPE_CHECKING:
     from tests.api.server import Server

@@ -29,8 +29,9 @@ from tests.security.seatview import (
     secrets_of,
 )
 from vwlog.engine.seek import state_at
+from vwlog.games.seats import SeatError, UnseenError
+from vwlog.games.vw.seats import authorize, seat_view
 from vwlog.io.logfile import read_log
-from vwlog.services.authority import SeatError, SeatView, UnseenError, authorize
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -252,7 +253,7 @@ def _sample_state() -> tuple[MatchState, int]:
 
 def test_the_seat_view_hides_the_other_hand_and_every_deck() -> None:
     state, _ = _sample_state()
-    view = SeatView.of(state, "p1")
+    view = seat_view(state, "p1")
     p1, p2 = state.player("p1"), state.player("p2")
     assert set(p1.hand) <= view.visible
     assert not set(p2.hand) & view.visible

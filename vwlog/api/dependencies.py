@@ -214,7 +214,7 @@ AccessDep = Annotated[MatchAccess, Depends(match_access)]
 
 def match_writer(match_id: str, store: StoreDep, who: PrincipalDep) -> MatchAccess:
     """Write access (appending decisions) to ``match_id``: organisers and judges, and a
-    player's token for its own match (held to its seat by `vwlog.services.authority`).
+    player's token for its own match (held to its seat by `vwlog.services.seats`).
 
     Raises:
         MatchNotFoundError: no such match (404).

@@ -35,6 +35,7 @@ from vwlog.model.text import Msg, msg
 from vwlog.model.violation import Violation
 
 if TYPE_CHECKING:
+    from vwlog.games.seats import Seats
     from vwlog.model.types import RuleId
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "GameUnavailableError",
     "MatchSummary",
     "RuleEntry",
+    "SnapshotFormatError",
     "Stats",
     "Views",
     "board_data",
@@ -107,6 +109,11 @@ class RuleEntry(NamedTuple):
 class GameUnavailableError(UsageError):
     """A command asked a game for a capability it does not have, or for a game whose rules
     cannot be loaded: a usage error (one line, exit 2), said in the active language."""
+
+
+class SnapshotFormatError(ValueError):
+    """Snapshot data that is not a valid encoding of a game's board (a game's snapshots raise
+    it; the store then rebuilds the board from the records)."""
 
 
 class Views(Protocol):
@@ -294,6 +301,10 @@ class GameRules:
     (``replay``, ``show``, the viewer); ``None``: `event_text` and `board_data` stand in."""
     snapshots: Any = None
     """Optional: stored boards (``dump``/``load``); without it a store replays from the start."""
+    seats: Callable[[], Seats] | None = None
+    """Optional, loaded when asked for: how a player's token is held to its seat where the
+    boards hide cards from some seats (`vwlog.games.seats.Seats`); ``None``: every decision
+    must name the token's seat, and the views say what a seat may read of a record."""
     stats: Any = None
     """Optional: per-match statistics (Vandaria Wars': its metrics visitor, loaded when asked
     for; another game's: a loader of its `Stats`)."""

@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from vwlog.engine.seek import Item
-    from vwlog.model.cards import Ruleset
-    from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
 
 __all__ = [
@@ -155,9 +153,9 @@ class Awaited:
         return not self.exact or self.total > len(self.decisions)
 
 
-def awaited(seq: int, state: MatchState, ruleset: Ruleset | None = None) -> Awaited:
-    """What is awaited at ``state`` (the board after the event ``seq``); judged under
-    ``ruleset`` if given, else the one the match names.
+def awaited(seq: int, state: Any, ruleset: Any = None) -> Awaited:
+    """What is awaited at ``state`` (the board after the event ``seq``, of any game); judged
+    under ``ruleset`` (of the game) if given, else the one the match names.
 
     Raises:
         GameUnavailableError: the match's game has no decisions capability.
@@ -198,7 +196,7 @@ def awaited_in_log(
     items: Iterable[Item],
     at: int | None = None,
     *,
-    ruleset: Ruleset | None = None,
+    ruleset: Any = None,
     source: str = "this match",
 ) -> Awaited:
     """What is awaited after the event ``at`` (default: the last) of a match read from
@@ -222,7 +220,7 @@ def awaited_in_log(
 
 
 def awaited_in_store(
-    store: MatchStore, match_id: str, at: int | None = None, *, ruleset: Ruleset | None = None
+    store: MatchStore, match_id: str, at: int | None = None, *, ruleset: Any = None
 ) -> Awaited:
     """What is awaited after the event ``at`` (default: the last) of a stored match, from the
     nearest snapshot.

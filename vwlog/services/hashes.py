@@ -10,16 +10,18 @@ receipt) that anyone may verify.
 
 The rule, one for every answer to a player's token: a chain hash is shown to a seat only
 where the seat could compute it itself from what it reads, that is when it could read every
-record up to it in full (`readable`: every card the record names is in the seat's view, as
-`SeatView` says it, before or after the record). A hash the seat could compute confirms
+record up to it in full (`readable`: for a game that hides cards from some seats, as its seat
+authority says, `vwlog.games.seats.Seats.readable`; Vandaria Wars': every card the record names
+is in the seat's view before or after the record). A hash the seat could compute confirms
 nothing it does not know; any other is withheld (``None``). The hash of ``match_started``
 is withheld from every seat (it names every deck, each seat's own undrawn cards included),
 so in a live match a seat is shown no hash until the match is finished and public.
 
-Another game says what a seat may know through its views (`vwlog.games.Views`): a record is
-readable to a seat when the game says it to the seat exactly as it says it to everybody (a
-card placed face down, named only to its player, makes the record unreadable to the others);
-a game without views cannot say, so none of its records is readable to a seat.
+A game without a seat authority says what a seat may know through its views
+(`vwlog.games.Views`): a record is readable to a seat when the game says it to the seat
+exactly as it says it to everybody (a card placed face down, named only to its player, makes
+the record unreadable to the others); a game without views cannot say, so none of its
+records is readable to a seat.
 
 Receipts stay signed over the head hash: with every hash withheld from seq 1 on, the seat's
 only anchor is the header's hash, and the records after it include the other seats' secret
@@ -29,55 +31,29 @@ start has no secret salts, and nothing in it was secret: see `vwlog.services.liv
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vwlog.engine.replay import BaseVisitor, replay
 from vwlog.games import GameRules, game_of_state
 from vwlog.model.errors import VwlogError
-from vwlog.model.games import DEFAULT_GAME
-from vwlog.services.authority import SeatView, json_strings
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
     from vwlog.engine.replay import Step
-    from vwlog.events import EventRecord
-    from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
 
 __all__ = ["HashGate", "gate_at", "readable", "shown_head_hash"]
 
 
-def _view(state: MatchState, seat: str) -> SeatView | None:
-    """``seat``'s view of ``state``; ``None`` before the seat sits at the table."""
-    if not state.started:
-        return None
-    try:
-        return SeatView.of(state, seat)
-    except VwlogError:
-        return None
-
-
 def readable(step: Step, seat: str) -> bool:
-    """Whether ``seat`` could read the record of ``step`` in full when it was recorded: no
-    card it names (its instance id, or a name or card id no visible card shares) was hidden
-    from the seat both before and after it (`SeatView`: a card the seat watched leave a
-    public zone, or come into one, it could read). Another game's record: as its views say
-    it (`_said_alike`)."""
+    """Whether ``seat`` could read the record of ``step`` in full when it was recorded: as the
+    game's seat authority says (`vwlog.games.seats.Seats.readable`), else as its views say it
+    (`_said_alike`)."""
     game = game_of_state(step.after)
-    if game.id != DEFAULT_GAME:
-        return _said_alike(game, step, seat)
-    after = _view(step.after, seat)
-    before = _view(step.before, seat)
-    if after is None:
-        return False  # no view of a board the seat is not at: nothing is shown of it
-    hidden = set(after.hidden) | set(after.hidden_words)
-    visible = set(after.visible)
-    if before is not None:
-        hidden |= before.hidden | set(before.hidden_words)
-        visible |= before.visible
-    named = set(json_strings(step.record.event.model_dump(mode="json", by_alias=True)))
-    return not (named & (hidden - visible))
+    if game.seats is not None:
+        return game.seats().readable(step.before, step.after, step.record.event, seat)
+    return _said_alike(game, step, seat)
 
 
 def _said_alike(game: GameRules, step: Step, seat: str) -> bool:
@@ -131,7 +107,7 @@ class _Follow(BaseVisitor[None]):
         """Nothing: read the gate."""
 
 
-def _while_known(records: Iterable[EventRecord], gate: HashGate) -> Iterator[EventRecord]:
+def _while_known(records: Iterable[Any], gate: HashGate) -> Iterator[Any]:
     for record in records:
         if not gate.known:
             return

@@ -1,4 +1,4 @@
-"""The state at the head of the matches a long-running process last read or wrote, so that an
+"""The board at the head of the matches a long-running process last read or wrote, so that an
 append does not seek its match again after the awaited decision was asked, nor after its own
 previous append.
 
@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vwlog.services.matches import state_at
 
 if TYPE_CHECKING:
-    from vwlog.model.state import MatchState
     from vwlog.store import Head, MatchStore
 
 __all__ = ["HeadStates"]
@@ -29,10 +28,10 @@ class HeadStates:
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[str, int, str], MatchState] = OrderedDict()
+        self._items: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def state(self, store: MatchStore, match_id: str, head: Head) -> MatchState:
+    def state(self, store: MatchStore, match_id: str, head: Head) -> Any:
         """The state after ``head`` of ``match_id``: kept, else sought (`state_at`) and kept.
 
         Raises:
@@ -48,7 +47,7 @@ class HeadStates:
         self.keep(match_id, head, state)
         return state
 
-    def keep(self, match_id: str, head: Head, state: MatchState) -> None:
+    def keep(self, match_id: str, head: Head, state: Any) -> None:
         """Keep ``state`` as the state after ``head`` of ``match_id``."""
         with self._lock:
             self._items[(match_id, head.seq, head.hash)] = state

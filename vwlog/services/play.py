@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
     from vwlog.events import AnyEvent, EventRecord
-    from vwlog.model.state import MatchState
     from vwlog.services.headstate import HeadStates
 
 
@@ -373,7 +372,7 @@ def state_at_records(
     seq: int,
     pending: list[EventRecord],
     stored: Any = None,
-) -> MatchState:
+) -> Any:
     """The state after ``seq`` where the last records are not stored yet; ``stored``, the
     state after the stored ones when the caller has it, spares seeking it again."""
     stored_head = pending[0].seq - 1

@@ -1,5 +1,6 @@
-"""A player's append held to its seat, for every game: Vandaria Wars' through its authority
-table (`vwlog.services.authority.authorize`), another game's by one rule.
+"""A player's append held to its seat, for every game: a game that hides cards from some seats
+through its seat authority (`vwlog.games.seats.Seats`; Vandaria Wars': its authority table,
+`vwlog.games.vw.seats`), another game by one rule.
 
 Another game's decisions are read in its notation (`vwlog.services.decisions.Decisions.parse`)
 before the rules see them, and every decision must name the token's seat as its ``player``: a
@@ -21,9 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from vwlog.games import game_of_state
-from vwlog.model.games import DEFAULT_GAME
+from vwlog.games.seats import Authorized, SeatError, SeatView, refuse_other
 from vwlog.model.text import msg
-from vwlog.services.authority import Authorized, SeatError, SeatView, authorize, refuse_other
 from vwlog.services.decisions import decisions_of
 
 if TYPE_CHECKING:
@@ -46,13 +46,13 @@ def authorize_seat(
 
     Raises:
         SeatError: a decision (or an automatic one, or a choice) is not the seat's to make.
-        UnseenError: a Vandaria Wars decision names an id the seat cannot see.
+        UnseenError: a decision names an id the seat cannot see (a game with a seat authority).
         UsageError: a decision cannot be read.
         GameUnavailableError: the game has no decisions to play.
     """
     game = game_of_state(state)
-    if game.id == DEFAULT_GAME:
-        return authorize(state, seat, decisions, auto=auto, choices=choices)
+    if game.seats is not None:
+        return game.seats().authorize(state, seat, decisions, auto=auto, choices=choices)
     return _authorize_in(game, state, seat, decisions, auto=auto, choices=choices)
 
 

@@ -7,44 +7,38 @@ catalog or a vouched snapshot recorded.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from vwlog.engine.replay import FinalState, replay
-from vwlog.events import EventRecord, MatchStarted
 from vwlog.games import GameRules, game_of_event, rules_for
 from vwlog.io import codec
 from vwlog.model.errors import MatchNotStartedError, StoredSeqOutOfRangeError, StoreError
 from vwlog.model.text import msg, said_text
-from vwlog.projections import INITIAL, evolve
 from vwlog.services.snapshots import decode_snapshot, keeps_snapshots, snapshot_record_hash
 from vwlog.store import MatchStore
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-    from vwlog.model.state import MatchState
+
+_STATIC_CACHE: weakref.WeakKeyDictionary[MatchStore, dict[str, Any]] = weakref.WeakKeyDictionary()
+"""The board after each match's start event, per open store."""
 
 
-_STATIC_CACHE: weakref.WeakKeyDictionary[MatchStore, dict[str, MatchState]] = (
-    weakref.WeakKeyDictionary()
-)
-"""The state after each match's `MatchStarted`, per open store."""
-
-
-def _static_state(store: MatchStore, match_id: str) -> MatchState:
+def _static_state(store: MatchStore, match_id: str, game: GameRules) -> Any:
     per_store = _STATIC_CACHE.setdefault(store, {})
     cached = per_store.get(match_id)
     if cached is None:
         first = next(store.records(match_id, lte=1), None)
-        if first is None or not isinstance(first.event, MatchStarted):
+        if first is None or not isinstance(first.event, game.start_type):
             raise MatchNotStartedError(match_id, "does not start with match_started")
-        cached = per_store[match_id] = evolve(INITIAL, first.event)
+        cached = per_store[match_id] = game.fold(game.initial, first.event, ())[0]
     return cached
 
 
-def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchState:
+def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> Any:
     """The state after event ``seq`` (default: the last) of a stored match, computed from the
     nearest snapshot at or before it that this installation vouches for, replaying at most one
     snapshot interval.
@@ -67,13 +61,15 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
         raise StoredSeqOutOfRangeError(match_id, target, head.seq)
     game = rules_for(store.header(match_id).game)
     if target == 0:
-        return cast("MatchState", game.initial)
-    state: MatchState | None = None
+        return game.initial
+    state: Any = None
     start, previous = 0, ""
     snap = store.nearest_snapshot(match_id, target, vouched=True)
     if snap is not None:
         at = next(store.records(match_id, gt=snap[0] - 1, lte=snap[0]), None)
-        state = decode_snapshot(_static_state(store, match_id), snap[1], at.hash if at else None)
+        state = decode_snapshot(
+            _static_state(store, match_id, game), snap[1], at.hash if at else None
+        )
         if state is not None and at is not None and at.hash is not None:
             start, previous = snap[0], at.hash
         else:
@@ -83,7 +79,7 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
     end, anchor = _anchor(store, match_id, target, head.seq)
     if end < target:
         raise _not_held(match_id, end + 1)
-    records: list[EventRecord] = []
+    records: list[Any] = []
     for line, record in store.lines(match_id, gt=start, lte=target):
         previous = _link(match_id, start + len(records) + 1, previous, line)
         records.append(record)
@@ -112,9 +108,7 @@ def state_at(store: MatchStore, match_id: str, seq: int | None = None) -> MatchS
     return _replayed(state, records, game)
 
 
-def checked_records(
-    store: MatchStore, match_id: str, *, lte: int | None = None
-) -> Iterator[EventRecord]:
+def checked_records(store: MatchStore, match_id: str, *, lte: int | None = None) -> Iterator[Any]:
     """The stored records of a match up to ``lte`` (default: all), each yielded only once its
     line continues the chain from the header; read to the end, the chain must end at the head
     the catalog entry recorded. For every output that replays a stored match from its start
@@ -128,7 +122,7 @@ def checked_records(
     previous = store.header(match_id).hash or ""
     lines = store.lines(match_id, lte=lte)
 
-    def checked() -> Iterator[EventRecord]:
+    def checked() -> Iterator[Any]:
         nonlocal previous
         seq = 0
         for line, record in lines:
@@ -192,9 +186,7 @@ def _not_held(match_id: str, seq: int) -> StoreError:
     )
 
 
-def _backs_up_before(
-    records: Iterable[EventRecord], seq: int, game: GameRules | None = None
-) -> bool:
+def _backs_up_before(records: Iterable[Any], seq: int, game: GameRules | None = None) -> bool:
     """Whether a judge's ruling among ``records`` backs the match up to ``seq`` or before
     (``game``: the match's game; default: the game whose event each ruling is)."""
     for r in records:
@@ -209,14 +201,12 @@ def _backs_up_before(
     return False
 
 
-def _replayed(
-    state: Any, records: Iterable[EventRecord], game: GameRules | None = None
-) -> MatchState:
+def _replayed(state: Any, records: Iterable[Any], game: GameRules | None = None) -> Any:
     """The state after ``records`` from ``state`` (``None``: the game's empty board), through
     the replay loop (as validation and the snapshots see it: back-up rulings restore, omitted
     consequences are caught up), not the bare fold; ``game``: the match's game (default: the
     one whose board ``state`` is, or whose events the records hold)."""
-    return cast("MatchState", replay(records, FinalState(), initial=state, game=game))
+    return replay(records, FinalState(), initial=state, game=game)
 
 
 def board_at(store: MatchStore, match_id: str, seq: int | None = None) -> Any:

@@ -11,18 +11,14 @@ so a snapshot read from a shared database cannot run code (unlike pickle).
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from vwlog.engine.replay import BaseVisitor
 from vwlog.engine.replay import Step as ReplayStep
-from vwlog.games import GameRules, game_of_state
-from vwlog.games.vw.snapshots import STATIC_FIELDS, SnapshotFormatError
+from vwlog.games import GameRules, SnapshotFormatError, game_of_state
 from vwlog.model.games import DEFAULT_GAME
-
-if TYPE_CHECKING:
-    from vwlog.model.state import MatchState
 
 
 def snapshots_of(game: GameRules) -> Any:
@@ -43,7 +39,7 @@ def _snapshots(state: object) -> Any:
     return found
 
 
-def encode_state(state: MatchState) -> bytes:
+def encode_state(state: Any) -> bytes:
     """The dynamic fields of a board as canonical JSON bytes (its game's ``dump``).
 
     Raises:
@@ -53,7 +49,7 @@ def encode_state(state: MatchState) -> bytes:
     return orjson.dumps(_snapshots(state).dump(state), option=orjson.OPT_SORT_KEYS)
 
 
-def decode_state(static: MatchState, data: bytes) -> MatchState:
+def decode_state(static: Any, data: bytes) -> Any:
     """A board from its static part and snapshot JSON (its game's ``load``).
 
     Raises:
@@ -63,8 +59,7 @@ def decode_state(static: MatchState, data: bytes) -> MatchState:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as err:
         raise SnapshotFormatError("not JSON") from err
-    decoded: MatchState = _snapshots(static).load(static, raw)
-    return decoded
+    return _snapshots(static).load(static, raw)
 
 
 # -- snapshot bytes: a state, the record it follows, a checksum ---------------------------
@@ -73,8 +68,8 @@ def decode_state(static: MatchState, data: bytes) -> MatchState:
 _SNAPSHOT_MAGIC = b"vwlog-snapshot-3\n"
 
 
-def encode_snapshot(state: MatchState, record_hash: str | None) -> bytes:
-    """The dynamic part of a state as bytes (the static part comes from `MatchStarted`).
+def encode_snapshot(state: Any, record_hash: str | None) -> bytes:
+    """The dynamic part of a state as bytes (the static part comes from the match's start event).
 
     Layout: a magic line, the hash of the record the state follows, the SHA-256 of the payload,
     then the payload (plain JSON, `encode_state`). A snapshot is used only if
@@ -87,7 +82,7 @@ def encode_snapshot(state: MatchState, record_hash: str | None) -> bytes:
     return _SNAPSHOT_MAGIC + head + payload
 
 
-def decode_snapshot(static: MatchState, data: bytes, record_hash: str | None) -> MatchState | None:
+def decode_snapshot(static: Any, data: bytes, record_hash: str | None) -> Any | None:
     """A state from snapshot bytes; ``None`` unless it belongs to ``record_hash`` and its
     payload is intact."""
     if not data.startswith(_SNAPSHOT_MAGIC):
@@ -127,25 +122,24 @@ def measures(game: GameRules) -> bool:
     return game.stats is not None and game.id == DEFAULT_GAME
 
 
-class _Snapshots(BaseVisitor["list[tuple[int, MatchState]]"]):
+class _Snapshots(BaseVisitor["list[tuple[int, Any]]"]):
     """A replay visitor that keeps a state every ``every`` events (none for ``every`` 0)."""
 
     def __init__(self, every: int) -> None:
         self.every = every
-        self.taken: list[tuple[int, MatchState]] = []
+        self.taken: list[tuple[int, Any]] = []
 
     def visit(self, step: ReplayStep) -> None:
         """Keep the state after every ``every``-th event."""
         if self.every and step.record.seq % self.every == 0:
             self.taken.append((step.record.seq, step.after))
 
-    def result(self) -> list[tuple[int, MatchState]]:
+    def result(self) -> list[tuple[int, Any]]:
         """The states kept."""
         return self.taken
 
 
 __all__ = [
-    "STATIC_FIELDS",
     "SnapshotFormatError",
     "decode_snapshot",
     "decode_state",

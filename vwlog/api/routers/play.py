@@ -36,12 +36,12 @@ from vwlog.api.schemas import (
 from vwlog.api.signing import Signer
 from vwlog.events import JudgeRulingIssued
 from vwlog.games import rules_for
+from vwlog.games.seats import HIDDEN_CARD, SeatError, UnseenError, masked
 from vwlog.io.i18n import say, using_language
 from vwlog.model.errors import IllegalEventError, SequenceConflictError, VwlogError
 from vwlog.model.text import msg
 from vwlog.model.types import RulingKind
 from vwlog.render.json import rebase_json
-from vwlog.services.authority import HIDDEN_CARD, SeatError, UnseenError, masked
 from vwlog.services.decisions import decisions_of
 from vwlog.services.forks import fork_match
 from vwlog.services.hashes import shown_head_hash

@@ -138,6 +138,7 @@ GAME: Final = GameRules(
     views=loader("vwlog.games.vw.views"),
     decisions=loader("vwlog.games.vw.decisions"),
     snapshots=SNAPSHOTS,
+    seats=loader("vwlog.games.vw.seats"),
     stats=_stats,
 )
 """Vandaria Wars' rules, as the core calls them."""

@@ -16,6 +16,7 @@ import json
 from typing import Any, Final
 
 from vwlog.events import MatchStarted
+from vwlog.games.core import SnapshotFormatError
 from vwlog.model.state import (
     Allot,
     Combat,
@@ -60,10 +61,6 @@ STATIC_FIELDS: Final = (
     "seats",
 )
 """Fields fixed by `MatchStarted`, not stored in snapshots."""
-
-
-class SnapshotFormatError(ValueError):
-    """Snapshot data that is not a valid encoding."""
 
 
 def _sort_key(value: Any) -> str:
@@ -160,7 +157,6 @@ SNAPSHOTS: Final = Snapshots()
 __all__ = [
     "SNAPSHOTS",
     "STATIC_FIELDS",
-    "SnapshotFormatError",
     "Snapshots",
     "dump",
     "load",

@@ -1,4 +1,5 @@
-"""Seat-bound authority: which decisions a player's token may append, as one rule.
+"""Vandaria Wars' seat authority (`vwlog.games.seats.Seats`): which decisions a player's token
+may append, as one rule, and which records a seat could read in full.
 
 Every decision event names the seat that makes it: its ``player`` (the engine's own actor,
 `vwlog.events.acting_player`, which the rules hold against the awaited player), and the
@@ -10,8 +11,8 @@ table before the rules see them:
 
 * a decision of another seat, or of no seat (a judge's ruling, a fork marker), is refused
   (`SeatError`, 403): a concession for another seat comes only from a judge's ruling;
-* every id a decision names is resolved against what the seat can see now (`SeatView`, the
-  board as `vwlog.games.vw.boardview.board_view` shows it to that seat): an id the seat cannot
+* every id a decision names is resolved against what the seat can see now (`seat_view`,
+  the board as `vwlog.games.vw.boardview.board_view` shows it to that seat): an id the seat cannot
   see is refused exactly as an id that does not exist (`UnseenError`, one fixed message), so
   that refusals tell nothing of hidden cards;
 * an object or card acted with must be the seat's own (`SeatError`);
@@ -19,18 +20,17 @@ table before the rules see them:
   rules accept from anybody at any time (a concession).
 
 Only then do the rules check the decision; what they say to a player is rendered through
-`SeatView.mask`, where a card the seat cannot see is "a hidden card". Organisers' and judges'
-tokens are not held to a seat.
+`vwlog.games.seats.SeatView.mask`, where a card the seat cannot see is "a hidden card".
+Organisers' and judges' tokens are not held to a seat.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-import orjson
 from pydantic import ValidationError
+from pydantic_core import from_json
 
 from vwlog.events import (
     EVENT_TYPES,
@@ -56,67 +56,34 @@ from vwlog.events import (
     acting_player,
 )
 from vwlog.events.base import Decision
+from vwlog.games.seats import (
+    Authorized,
+    SeatError,
+    SeatView,
+    UnseenError,
+    json_strings,
+    refuse_other,
+)
 from vwlog.games.vw.boardview import board_view
 from vwlog.games.vw.notation import VERBS, DecisionSyntaxError, parse_decision
 from vwlog.model.errors import UsageError, VwlogError
-from vwlog.model.text import Msg, msg
+from vwlog.model.text import msg
 from vwlog.rules import check, expect
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from vwlog.events import AnyEvent
-    from vwlog.model.errors import Violation
     from vwlog.model.state import MatchState
 
 __all__ = [
     "AUTHORITY",
-    "HIDDEN_CARD",
-    "UNSEEN",
     "Authority",
-    "Authorized",
-    "SeatError",
-    "SeatView",
-    "UnseenError",
     "authorize",
     "decision_classes",
-    "json_strings",
-    "masked",
-    "refuse_other",
+    "readable",
+    "seat_view",
 ]
-
-HIDDEN_CARD: Final = msg("a hidden card")
-"""What a player is told in place of a card its seat cannot see."""
-
-
-class SeatError(VwlogError, PermissionError):
-    """A player's token offered a decision that is not its seat's to make (403)."""
-
-    def __init__(self, reason: Msg) -> None:
-        super().__init__(str(reason))
-        self.reason = reason
-
-    def text(self) -> Msg:
-        """The reason, as a template (it names seats only, never cards)."""
-        return self.reason
-
-
-class UnseenError(UsageError):
-    """A player's decision names an id its seat cannot see, or one that does not exist: the
-    two are refused alike (422), without the id."""
-
-    def __init__(self) -> None:
-        super().__init__(UNSEEN)
-
-    def text(self) -> Msg:
-        """The one message of every such refusal."""
-        return UNSEEN
-
-
-UNSEEN: Final = msg(
-    "the decision names a card or object that is not in this seat's view (its own hand and "
-    "the public zones) or does not exist"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,115 +173,55 @@ def _values(item: Any, path: str) -> list[str]:
 # -- what a seat can see -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """What one seat can see of the board now, and how to keep the rest out of a sentence."""
+def seat_view(state: MatchState, seat: str) -> SeatView:
+    """The view of ``seat`` (a player of the match) of ``state``.
 
-    seat: str
-    visible: frozenset[str]
-    """Ids the seat can see: its own hand, cards in play, on the register and in Graveyards,
-    and the register's objects."""
-    controllers: Mapping[str, str]
-    """Who controls (in play, on the register) or owns (elsewhere) each visible id."""
-    hidden: frozenset[str]
-    """Every card instance of the match the seat cannot see."""
-    hidden_names: tuple[str, ...]
-    """The names of hidden cards (said with their ids, they are hidden too)."""
-    hidden_words: tuple[str, ...]
-    """The names and card ids of hidden cards that no visible card shares, longest first."""
-
-    @classmethod
-    def of(cls, state: MatchState, seat: str) -> SeatView:
-        """The view of ``seat`` (a player of the match) of ``state``.
-
-        Raises:
-            UnknownPlayerError: ``seat`` does not sit at this match's table.
-        """
-        view = board_view(state, player=seat)
-        visible: set[str] = set()
-        for p in view.players:
-            for shown_card in [*(p.hand or []), *p.graveyard, *p.return_home, *p.stray]:
-                visible.add(shown_card.id)
-            for t in p.territories:
-                visible.add(t.id)
-                visible.update(g.id for g in t.guards)
-        controllers: dict[str, str] = {}
-        for o in view.register_:
-            visible.add(o.id)
-            controllers[o.id] = o.controller
-            if o.card is not None:
-                visible.add(o.card.id)
-        for c in visible:
-            if c in state.permanents:
-                controllers[c] = state.permanents[c].controller
-            elif c not in controllers and c in state.owners:
-                controllers[c] = state.owners[c]
-        hidden = frozenset(c for c in state.instances if c not in visible)
-        shown: set[str] = set()
-        for c in visible:
-            if c in state.instances:
-                defn = state.defn(c)
-                shown.update((defn.name, defn.id))
-        words: set[str] = set()
-        names: set[str] = set()
-        for c in hidden:
+    Raises:
+        UnknownPlayerError: ``seat`` does not sit at this match's table.
+    """
+    view = board_view(state, player=seat)
+    visible: set[str] = set()
+    for p in view.players:
+        for shown_card in [*(p.hand or []), *p.graveyard, *p.return_home, *p.stray]:
+            visible.add(shown_card.id)
+        for t in p.territories:
+            visible.add(t.id)
+            visible.update(g.id for g in t.guards)
+    controllers: dict[str, str] = {}
+    for o in view.register_:
+        visible.add(o.id)
+        controllers[o.id] = o.controller
+        if o.card is not None:
+            visible.add(o.card.id)
+    for c in visible:
+        if c in state.permanents:
+            controllers[c] = state.permanents[c].controller
+        elif c not in controllers and c in state.owners:
+            controllers[c] = state.owners[c]
+    hidden = frozenset(c for c in state.instances if c not in visible)
+    shown: set[str] = set()
+    for c in visible:
+        if c in state.instances:
             defn = state.defn(c)
-            words.update(w for w in (defn.name, defn.id) if w and w not in shown)
-            if defn.name:
-                names.add(defn.name)
-        return cls(
-            seat=seat,
-            visible=frozenset(visible),
-            controllers=controllers,
-            hidden=hidden,
-            hidden_names=tuple(sorted(names)),
-            hidden_words=tuple(sorted(words, key=len, reverse=True)),
-        )
-
-    def mask(self, text: str, hidden_card: str, *, sent: Iterable[str] = ()) -> str:
-        """``text`` with every hidden card (its id, with its name after it, or its name or card
-        id alone where no visible card shares it) said as ``hidden_card``; but for the words in
-        ``sent``: what the player wrote itself comes back as it was written, exactly as an id
-        that does not exist would."""
-        kept = frozenset(sent)
-        ids = self.hidden - kept
-        words = tuple(w for w in self.hidden_words if w not in kept)
-        if not text or not (ids or words):
-            return text
-        return _masker(ids, self.hidden_names, words).sub(hidden_card, text)
-
-    def mask_all(
-        self, texts: Iterable[str | None], hidden_card: str, *, sent: Iterable[str] = ()
-    ) -> list[str | None]:
-        """`mask` over several texts (``None`` stays ``None``)."""
-        kept = tuple(sent)
-        return [None if t is None else self.mask(t, hidden_card, sent=kept) for t in texts]
-
-
-def _masker(ids: frozenset[str], names: tuple[str, ...], words: tuple[str, ...]) -> re.Pattern[str]:
-    """One pattern for every hidden id (and any hidden card's name after it) and every
-    hidden word."""
-    ident = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)) or r"(?!)"
-    named = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    tail = rf"(?: (?:{named}))?" if named else ""
-    alone = "|".join(re.escape(w) for w in words) or r"(?!)"
-    return re.compile(rf"(?<![\w-])(?:(?:{ident}){tail}|(?:{alone}))(?![\w-])")
+            shown.update((defn.name, defn.id))
+    words: set[str] = set()
+    names: set[str] = set()
+    for c in hidden:
+        defn = state.defn(c)
+        words.update(w for w in (defn.name, defn.id) if w and w not in shown)
+        if defn.name:
+            names.add(defn.name)
+    return SeatView(
+        seat=seat,
+        visible=frozenset(visible),
+        controllers=controllers,
+        hidden=hidden,
+        hidden_names=tuple(sorted(names)),
+        hidden_words=tuple(sorted(words, key=len, reverse=True)),
+    )
 
 
 # -- the check ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Authorized:
-    """A player's append that its seat may make."""
-
-    decisions: list[Any]
-    """The decisions to play (words with the seat's prefix, JSON as given; another game's:
-    its events, read in its notation, `vwlog.services.seats`)."""
-    view: SeatView
-    """The seat's view, to say the rules' answer through."""
-    sent: frozenset[str]
-    """Every word and JSON string the player sent (echoed back, they are not masked)."""
 
 
 def authorize(
@@ -338,7 +245,7 @@ def authorize(
         raise SeatError(msg("a player's token cannot ask for automatic decisions"))
     if len(decisions) > 1:
         raise SeatError(msg("a player's token appends one decision per call"))
-    view = SeatView.of(state, seat)
+    view = seat_view(state, seat)
     out = [_authorize_one(state, view, text) for text in decisions]
     controllers = {o.id: o.controller for o in state.register}
     if any(controllers.get(object_id) != seat for object_id in choices or {}):
@@ -351,38 +258,13 @@ def _sent(decisions: Iterable[str]) -> Iterator[str]:
     every string of a JSON one."""
     for text in decisions:
         try:
-            raw = orjson.loads(text)
-        except orjson.JSONDecodeError:
+            raw = _loads(text)
+        except ValueError:
             raw = None
         yield from json_strings(raw)
         for word in text.split():
             yield word
             yield from word.split(":")
-
-
-def json_strings(value: Any) -> Iterator[str]:
-    """Every string in a JSON value (keys left out)."""
-    todo = [value]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            todo.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            todo.extend(item)
-
-
-def refuse_other(seat: str) -> SeatError:
-    """The refusal of a decision that is not ``seat``'s own."""
-    return SeatError(
-        msg(
-            "a player's token makes only its own seat's decisions (seat {seat}); another "
-            "seat's decision, a concession included, comes only from that seat or a judge's "
-            "ruling",
-            seat=repr(seat),
-        )
-    )
 
 
 def _authorize_one(state: MatchState, view: SeatView, text: str) -> str:
@@ -443,8 +325,8 @@ def _unreadable(verb: str) -> UsageError:
 def _json_decision(text: str, seat: str) -> AnyEvent:
     """A decision given as a JSON event, its seat checked before anything else is read."""
     try:
-        raw = orjson.loads(text)
-    except orjson.JSONDecodeError:
+        raw = _loads(text)
+    except ValueError:
         raise DecisionSyntaxError(msg("a decision in JSON must be one event object")) from None
     if not isinstance(raw, dict):
         raise DecisionSyntaxError(msg("a decision in JSON must be one event object"))
@@ -519,18 +401,42 @@ def _hold(state: MatchState, view: SeatView, events: Sequence[AnyEvent]) -> None
         )
 
 
-def masked(
-    view: SeatView, violation: Violation, message: str, hidden_card: str, sent: Iterable[str]
-) -> Violation:
-    """``violation`` as its seat may be told it: ``message`` (its sentence, already said in the
-    reader's language) and its expected and actual values with every card the seat cannot see
-    said as ``hidden_card`` (but for the words the player sent, ``sent``)."""
-    kept = tuple(sent)
-    expected, actual = view.mask_all((violation.expected, violation.actual), hidden_card, sent=kept)
-    return replace(
-        violation,
-        message=view.mask(message, hidden_card, sent=kept),
-        expected=expected,
-        actual=actual,
-        text=None,
-    )
+def readable(before: MatchState, after: MatchState, event: AnyEvent, seat: str) -> bool:
+    """Whether ``seat`` could read the record of ``event`` in full when it was recorded: no
+    card it names (its instance id, or a name or card id no visible card shares) was hidden
+    from the seat both before and after it (a card the seat watched leave a public zone, or
+    come into one, it could read)."""
+    seen_after = _seen(after, seat)
+    seen_before = _seen(before, seat)
+    if seen_after is None:
+        return False  # no view of a board the seat is not at: nothing is shown of it
+    hidden = set(seen_after.hidden) | set(seen_after.hidden_words)
+    visible = set(seen_after.visible)
+    if seen_before is not None:
+        hidden |= seen_before.hidden | set(seen_before.hidden_words)
+        visible |= seen_before.visible
+    named = set(json_strings(event.model_dump(mode="json", by_alias=True)))
+    return not (named & (hidden - visible))
+
+
+def _seen(state: MatchState, seat: str) -> SeatView | None:
+    """``seat``'s view of ``state``; ``None`` before the seat sits at the table."""
+    if not state.started:
+        return None
+    try:
+        return seat_view(state, seat)
+    except VwlogError:
+        return None
+
+
+def _loads(text: str) -> Any:
+    """A JSON value, read as strictly as the service reads a log line: ``NaN`` and
+    ``Infinity`` are no numbers of JSON, and a lone surrogate is no text.
+
+    Raises:
+        ValueError: ``text`` is no JSON value.
+    """
+    try:
+        return from_json(text, allow_inf_nan=False)
+    except (ValueError, TypeError):
+        raise ValueError("not a JSON value") from None
