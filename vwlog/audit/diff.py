@@ -257,7 +257,8 @@ def _restore(source: MatchSource, back_to: int | None, state: MatchState) -> Mat
         return state
     with reading(source) as items:
         try:
-            return seek_state_at(items, back_to, source=source.name)
+            restored: MatchState = seek_state_at(items, back_to, source=source.name)
+            return restored
         except UsageError:
             return state
 

@@ -82,7 +82,8 @@ def unpack(item: Item) -> tuple[int | None, EventRecord]:
     """An item as ``(line, record)`` (``line`` is ``None`` for a bare record)."""
     if isinstance(item, EventRecord):
         return None, item
-    return item
+    line, record = item
+    return line, record
 
 
 def record_of(item: Any) -> Any:

@@ -27,7 +27,6 @@ from vwlog.model.errors import Violation
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from vwlog.events import EventRecord
     from vwlog.model.verdict import Integrity, Judgement, TrustedResult
 
 R = TypeVar("R", covariant=True)
@@ -241,7 +240,7 @@ class Collect(BaseVisitor[list[Step]]):
 
 
 def validate_records(
-    records: Iterable[EventRecord],
+    records: Iterable[Any],
     *,
     ruleset: Any = None,
     policy: ViolationPolicy = ViolationPolicy.COLLECT,

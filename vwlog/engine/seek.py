@@ -18,24 +18,23 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from vwlog.engine.loop import game_for
 from vwlog.engine.replay import BaseVisitor, Collect, Fanout, FinalState, Step, Visitor, replay
-from vwlog.events import EventRecord, event_type
+from vwlog.events.base import event_type
 from vwlog.games import GameRules, game_of_state
 from vwlog.model.errors import InvalidParameterError, SeqOutOfRangeError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
-    from vwlog.events import LogHeader
-    from vwlog.model.cards import Ruleset
+    from vwlog.events.base import LogHeader
     from vwlog.model.errors import Violation
-    from vwlog.model.state import MatchState
 
-Item: TypeAlias = EventRecord | tuple[int, EventRecord]
-"""A record, or a ``(line, record)`` pair when it comes from a file (as `replay` takes them)."""
+Item: TypeAlias = Any
+"""A record of any game, or a ``(line, record)`` pair when it comes from a file (as `replay`
+takes them)."""
 
 DEFAULT_EVERY = 64
 """Events between two checkpoints of a `Timeline`: the most a seek replays."""
@@ -144,9 +143,7 @@ class PriorityPoints(BaseVisitor[list[PriorityPoint]]):
         return self.points
 
 
-def priority_points(
-    records: Iterable[Item], *, ruleset: Ruleset | None = None
-) -> list[PriorityPoint]:
+def priority_points(records: Iterable[Item], *, ruleset: Any = None) -> list[PriorityPoint]:
     """The fork points of a match, in seq order.
 
     A fork point is the seq of an event after which the rules await a decision of a kind the
@@ -157,7 +154,8 @@ def priority_points(
 
 
 def _seq_of(item: Item) -> int:
-    return item[1].seq if isinstance(item, tuple) else item.seq
+    seq: int = item[1].seq if isinstance(item, tuple) else item.seq
+    return seq
 
 
 def no_such_seq(seq: int, source: str, first: int | None, last: int | None) -> SeqOutOfRangeError:
@@ -170,13 +168,13 @@ def state_at(
     records: Iterable[Item],
     seq: int,
     *,
-    ruleset: Ruleset | None = None,
+    ruleset: Any = None,
     source: str = "this match",
     visitor: Visitor[Any] | None = None,
     header: LogHeader | None = None,
-) -> MatchState:
+) -> Any:
     """The board after the event ``seq`` (``0``: the game's empty board before the first
-    event): the game's own board, typed as Vandaria Wars' for the callers that read one.
+    event): the game's own board.
 
     Replays the records up to ``seq`` and stops reading there, so a streamed log is read only
     as far as needed.
@@ -196,7 +194,7 @@ def state_at(
     """
     game, records = game_for(records, header, None)
     if seq == 0:
-        return cast("MatchState", game.initial)
+        return game.initial
     first: int | None = None
     last: int | None = None
 
@@ -220,7 +218,7 @@ def state_at(
         final = replay(upto(), fan, ruleset=ruleset, header=header, game=game)[0]
     if last != seq:
         raise no_such_seq(seq, source, first, last)
-    return cast("MatchState", final)
+    return final
 
 
 # -- the timeline ----------------------------------------------------------------------------
@@ -338,7 +336,7 @@ class Timeline:
         records: Iterable[Item],
         *,
         header: LogHeader | None = None,
-        ruleset: Ruleset | None = None,
+        ruleset: Any = None,
         every: int = DEFAULT_EVERY,
         visitor: Visitor[Any] | None = None,
         source: str = "this match",

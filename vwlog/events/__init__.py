@@ -6,24 +6,25 @@ says which it is in ``DECISION``. Storage facts live in `EventRecord`, not in ev
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeAlias, get_args
+from typing import Annotated, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from vwlog.events.base import (
     FORMAT_NAME,
     FORMAT_VERSION,
-    Allocation,
-    Attack,
     BaseEvent,
-    Block,
     LogHeader,
+    event_type,
 )
 from vwlog.events.combat import (
+    Allocation,
+    Attack,
     AttackDeclared,
     AttackersEnteredBattle,
     BecameReturnHome,
     BecameStray,
+    Block,
     BlockersEnteredBattle,
     BlocksAssigned,
     CombatDamageRegistered,
@@ -179,12 +180,6 @@ def acting_player(event: BaseEvent) -> str | None:
         player: str | None = event.player  # type: ignore[attr-defined]
         return player
     return None
-
-
-def event_type(event: BaseEvent) -> str:
-    """The ``type`` tag of an event."""
-    tag: Any = getattr(event, "type", type(event).__name__)
-    return str(tag)
 
 
 __all__ = [

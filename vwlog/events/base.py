@@ -34,6 +34,12 @@ class BaseEvent(BaseModel):
     """Version of this event's shape; stored topics are ``vwlog:<type>:v<VERSION>``."""
 
 
+def event_type(event: object) -> str:
+    """The ``type`` tag of an event of any game (its class name where it has none)."""
+    tag: object = getattr(event, "type", type(event).__name__)
+    return str(tag)
+
+
 class Decision(BaseEvent):
     """Base of events that a player decides."""
 
@@ -55,41 +61,6 @@ class Chance(BaseEvent):
 
     CHANCE: ClassVar[bool] = True
     """Whether chance decides this event."""
-
-
-class Allocation(BaseModel):
-    """Combat damage from one source to one recipient (R-CMB-19..21, R-CMB-28)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
-
-    source: str
-    """The Follower whose ATK the damage comes from."""
-    recipient: str
-    """The Follower or Territory that receives it."""
-    amount: int = Field(ge=0, le=1_000_000)
-    """Damage points."""
-
-
-class Attack(BaseModel):
-    """One attacking Follower and the Territory it attacks (R-CMB-8)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
-
-    follower: str
-    """The attacking Follower."""
-    target: str
-    """The attacked Territory."""
-
-
-class Block(BaseModel):
-    """One blocking Follower and the attacker it blocks (R-CMB-16)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
-
-    blocker: str
-    """The blocking Follower."""
-    attacker: str
-    """The attacking Follower it blocks."""
 
 
 TAGS: Final = ("event", "round", "table", "date")
@@ -190,12 +161,10 @@ __all__ = [
     "ROUND_MAX",
     "TAGS",
     "TAG_MAX",
-    "Allocation",
-    "Attack",
     "BaseEvent",
-    "Block",
     "Chance",
     "Consequence",
     "Decision",
     "LogHeader",
+    "event_type",
 ]

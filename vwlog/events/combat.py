@@ -4,10 +4,45 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from vwlog.events.base import Allocation, Attack, Block, Consequence, Decision
+from vwlog.events.base import Consequence, Decision
 from vwlog.model.types import ObjectKind
+
+
+class Allocation(BaseModel):
+    """Combat damage from one source to one recipient (R-CMB-19..21, R-CMB-28)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    source: str
+    """The Follower whose ATK the damage comes from."""
+    recipient: str
+    """The Follower or Territory that receives it."""
+    amount: int = Field(ge=0, le=1_000_000)
+    """Damage points."""
+
+
+class Attack(BaseModel):
+    """One attacking Follower and the Territory it attacks (R-CMB-8)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    follower: str
+    """The attacking Follower."""
+    target: str
+    """The attacked Territory."""
+
+
+class Block(BaseModel):
+    """One blocking Follower and the attacker it blocks (R-CMB-16)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    blocker: str
+    """The blocking Follower."""
+    attacker: str
+    """The attacking Follower it blocks."""
 
 
 class AttackersEnteredBattle(Decision):
@@ -141,10 +176,13 @@ class BecameStray(Consequence):
 
 
 __all__ = [
+    "Allocation",
+    "Attack",
     "AttackDeclared",
     "AttackersEnteredBattle",
     "BecameReturnHome",
     "BecameStray",
+    "Block",
     "BlockersEnteredBattle",
     "BlocksAssigned",
     "CombatDamageRegistered",

@@ -36,7 +36,7 @@ from vwlog.model.violation import Violation
 
 if TYPE_CHECKING:
     from vwlog.games.seats import Seats
-    from vwlog.model.types import RuleId
+    from vwlog.model.ruleids import RuleId
 
 __all__ = [
     "CORE_RULES",

@@ -23,6 +23,7 @@ This module imports nothing from vwlog; every other layer may import it.
 from __future__ import annotations
 
 import re
+from typing import NewType
 
 __all__ = [
     "BASIS",
@@ -34,10 +35,15 @@ __all__ = [
     "RULE_ID_PATTERN",
     "SOURCE",
     "SOURCE_TAGS_PATTERN",
+    "RuleId",
     "is_citation",
     "is_open_question",
     "is_rule_id",
 ]
+
+RuleId = NewType("RuleId", str)
+"""A rule id of a digest or of the core, shaped as `RULE_ID` says: VW's ``"R-CMB-26"``, another
+game's ``"WOW-STA-9"``, the core's ``"CORE-LOG-1"``."""
 
 RULE_ID = r"[A-Z][A-Z0-9]*-[A-Z]+-\d+"
 """A rule id of any game or of the core: ``R-SET-1``, ``WOW-STA-9``, ``L5R-OQ-6``,

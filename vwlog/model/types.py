@@ -10,6 +10,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NewType
 
+from vwlog.model.ruleids import RuleId
+
 MatchId = NewType("MatchId", str)
 """Identifier of one match (one event stream)."""
 PlayerId = NewType("PlayerId", str)
@@ -20,9 +22,6 @@ ObjectId = NewType("ObjectId", str)
 """Identifier of one object on the register (for example ``"o12"``)."""
 Seq = NewType("Seq", int)
 """Sequence number of an event record within a match, starting at 1."""
-RuleId = NewType("RuleId", str)
-"""A rule id of a digest: VW's are shaped ``R-[A-Z]+-[0-9]+`` (for example ``"R-CMB-26"``),
-another game's ``GAME-AREA-n`` (``"WOW-STA-9"``); `vwlog.model.ruleids` holds the patterns."""
 
 
 class Phase(StrEnum):
