@@ -32,12 +32,10 @@ from starlette.exceptions import HTTPException
 
 from vwlog.api.schemas import ErrorOut, ViolationOut
 from vwlog.games import GameUnavailableError
-from vwlog.games.vw import notation
 from vwlog.io.errors import NotPublishedError
 from vwlog.io.i18n import language_from_accept, normalize_language, say, using_language
 from vwlog.model.errors import (
     CardPoolError,
-    DecisionSyntaxError,
     IllegalEventError,
     LogFormatError,
     MatchExistsError,
@@ -45,6 +43,7 @@ from vwlog.model.errors import (
     SequenceConflictError,
     StoreConfigError,
     StoreError,
+    UnreadableDecisionError,
     VwlogError,
 )
 from vwlog.model.text import Msg, SaidText, msg
@@ -215,7 +214,7 @@ def vwlog_error_body(err: VwlogError, store_head: tuple[int, str | None] | None 
 
 def _field(err: VwlogError) -> str | None:
     """The field of the request an error is about, where it is about one."""
-    if isinstance(err, (DecisionSyntaxError, notation.DecisionSyntaxError)):
+    if isinstance(err, UnreadableDecisionError):
         return "decisions"
     if isinstance(err, NotPublishedError):
         return err.kind

@@ -24,9 +24,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from vwlog.audit.sources import MatchSource
-    from vwlog.events import EventRecord, LogHeader
+    from vwlog.events.base import LogHeader
     from vwlog.games import GameRules
-    from vwlog.model.cards import Ruleset
     from vwlog.services.rulesets import RulesetFile
     from vwlog.store import MatchStore
 
@@ -313,7 +312,7 @@ class LoadedMatch:
     """How messages name the match (the file name, or ``store:<id>``)."""
     header: LogHeader | None
     """The log header (a stored match keeps the one it was imported with)."""
-    items: Iterable[tuple[int, EventRecord]]
+    items: Iterable[tuple[int, Any]]
     """``(line, record)`` pairs, streamed: iterate once."""
     store: MatchStore | None = None
     """The open store, when the match is a stored one."""
@@ -355,7 +354,7 @@ def load_records(ctx: click.Context, url: str, arg: str) -> LoadedMatch:
                 err=True,
             )
 
-        def stored() -> Iterator[tuple[int, EventRecord]]:
+        def stored() -> Iterator[tuple[int, Any]]:
             # nothing is read until the records are iterated (show reads from a snapshot);
             # each record is given only once its line chains (an altered row ends the output)
             from vwlog.services.matches import checked_records
@@ -416,7 +415,7 @@ class Reading:
     The replacement is read as the ruleset of the match's game (``file``); ``ruleset`` is the
     file read as Vandaria Wars', where it is one."""
 
-    ruleset: Ruleset | None = None
+    ruleset: Any = None
     overrides: tuple[tuple[str, Any], ...] = ()
     file: RulesetFile | None = None
 

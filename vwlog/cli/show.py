@@ -28,10 +28,7 @@ if TYPE_CHECKING:
 
     from vwlog.audit.knowledge import Knowledge
     from vwlog.engine.replay import Visitor
-    from vwlog.events import EventRecord
     from vwlog.games import Views
-    from vwlog.model.cards import Ruleset
-    from vwlog.model.state import MatchState
     from vwlog.store import MatchStore
 
 
@@ -172,7 +169,7 @@ def view_heading(player: str | None, seq: int) -> str:
 
 def _stored_position(
     store: MatchStore, match_id: str, at_seq: int | None, tracker: KnowledgeTracker | None
-) -> tuple[int, MatchState]:
+) -> tuple[int, Any]:
     """The board of a stored match after ``at_seq`` (default: the last event), from the
     nearest snapshot. What a player has seen needs the whole history: with a ``tracker``, the
     records up to the position are replayed once, into it and for the board."""
@@ -187,13 +184,13 @@ def _stored_position(
 
 
 def _final(
-    items: Iterable[tuple[int, EventRecord]],
+    items: Iterable[tuple[int, Any]],
     visitor: Visitor[Any] | None = None,
-    ruleset: Ruleset | None = None,
-) -> tuple[int, MatchState]:
+    ruleset: Any = None,
+) -> tuple[int, Any]:
     last = [0]
 
-    def counted() -> Iterator[tuple[int, EventRecord]]:
+    def counted() -> Iterator[tuple[int, Any]]:
         for item in items:
             last[0] = item[1].seq
             yield item

@@ -250,7 +250,11 @@ class UsageError(VwlogError, ValueError):
 # (`vwlog.cli.errors`).
 
 
-class DecisionSyntaxError(UsageError):
+class UnreadableDecisionError(UsageError):
+    """A decision a player wrote cannot be read, in any game's notation or as JSON."""
+
+
+class DecisionSyntaxError(UnreadableDecisionError):
     """A decision written in the play notation (or as JSON) cannot be read."""
 
     def __init__(self, text: str, detail: str | Msg, syntax: str | None = None) -> None:
@@ -295,8 +299,7 @@ class NoDecisionAwaitedError(UsageError):
             detail = msg("no decision is awaited now (the match is over or not started)")
         super().__init__(detail)
         self.args = (match_id, winner)
-        self.match_id = match_id
-        self.winner = winner
+        self.match_id, self.winner = match_id, winner
 
 
 class MatchOverError(NoDecisionAwaitedError):
@@ -326,8 +329,7 @@ class NotPlayableError(UsageError):
     def __init__(self, event_type: str, reason: str) -> None:
         super().__init__(msg("{event} is not played: {reason}", event=event_type, reason=reason))
         self.args = (event_type, reason)
-        self.event_type = event_type
-        self.reason = reason
+        self.event_type, self.reason = event_type, reason
 
 
 class ChoiceError(UsageError):
@@ -397,10 +399,7 @@ class SeqOutOfRangeError(UsageError, IndexError):
             )
         super().__init__(detail)
         self.args = (source, seq, first, last)
-        self.source = source
-        self.seq = seq
-        self.first = first
-        self.last = last
+        self.source, self.seq, self.first, self.last = source, seq, first, last
 
 
 class StoredSeqOutOfRangeError(SeqOutOfRangeError):
@@ -531,8 +530,7 @@ class ParentNotStoredError(UsageError, LookupError):
             )
         )
         self.args = (fork_id, parent_id)
-        self.fork_id = fork_id
-        self.parent_id = parent_id
+        self.fork_id, self.parent_id = fork_id, parent_id
 
 
 class ForkNameError(UsageError):
@@ -593,6 +591,7 @@ __all__ = [
     "UnknownFlagError",
     "UnknownPlayerError",
     "UnknownVerbError",
+    "UnreadableDecisionError",
     "UnsupportedVersionError",
     "UsageError",
     "Violation",

@@ -8,11 +8,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from vwlog.events import (
-    EventRecord,
-    LogHeader,
-    MatchForked,
-)
+from vwlog.events.base import LogHeader
+from vwlog.events.core import MatchForked
 from vwlog.games import GameRules, rules_for
 from vwlog.io import codec
 from vwlog.model.errors import (
@@ -91,7 +88,8 @@ def fork_match(store: MatchStore, match_id: str, at: int, *, name: str | None = 
     existing = {m.match_id for m in store.list_matches()}
     base = f"{match_id}~{name}" if name else f"{match_id}~{at}"
     prefix = [r.model_copy(update={"hash": None}) for r in store.records(match_id, lte=at)]
-    marker = EventRecord(seq=at + 1, event=MatchForked(parent=match_id, at=at, name=name))
+    forked = MatchForked(parent=match_id, at=at, name=name)
+    marker = game.record.validate_python({"seq": at + 1, "event": forked})
     for n in range(1, 10_000):
         fork_id = base if n == 1 else f"{base}.{n}"
         if fork_id in existing:

@@ -7,10 +7,10 @@ the two together.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vwlog.engine.replay import ValidationReport, Validator, replay
-from vwlog.events import MatchStarted
+from vwlog.games import rules_for
 from vwlog.model.errors import StoreError
 from vwlog.services.matches import verify_stored
 from vwlog.services.trust import check_integrity
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from vwlog.audit.report import DisputeReport
-    from vwlog.events import EventRecord
     from vwlog.io.chain import VerifyReport
     from vwlog.services.trust import TrustFindings, TrustOptions
     from vwlog.store import MatchStore
@@ -50,22 +49,27 @@ def judge_stored(
     report: ValidationReport = replay(
         _readable(store.records(match_id)), Validator(source=f"store:{match_id}"), header=header
     )
+    game = rules_for(header.game)
     first = next(iter(store.records(match_id, lte=1)), None)
     start = first.event if first is not None else None
+    # what a ruleset is held to: only a game whose matches name published ones has any
+    judged_under = (
+        game.start_ruleset(start) if game.publishes and isinstance(start, game.start_type) else None
+    )
     chain, findings = verify_stored(
         store,
         match_id,
         options,
         repair=repair,
         trusted=report.trusted,
-        judged_under=start.ruleset if isinstance(start, MatchStarted) else None,
+        judged_under=judged_under,
         owed=report.owed,
         derived=derived,
     )
     return chain, with_findings(report, findings)
 
 
-def _readable(records: Iterator[EventRecord]) -> Iterator[EventRecord]:
+def _readable(records: Iterator[Any]) -> Iterator[Any]:
     """The stored records up to the first that can no longer be read (an altered row): the
     chain check names that one, and the verdict rests on it."""
     try:

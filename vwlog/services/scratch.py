@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vwlog.services.forks import fork_match
 from vwlog.services.importing import import_log
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
     from pathlib import Path
 
-    from vwlog.events import AnyEvent
 
 __all__ = ["FileFork", "fork_file", "in_memory", "play_file"]
 
@@ -69,7 +68,7 @@ def fork_file(path: str | Path, at: int, out: str | Path, *, name: str | None = 
 
 def play_file(
     path: str | Path,
-    decisions: Iterable[AnyEvent | str],
+    decisions: Iterable[Any],
     out: str | Path,
     *,
     auto: int = 0,

@@ -25,7 +25,6 @@ from vwlog.audit.diff import diff_matches
 from vwlog.audit.gamediff import diff_game
 from vwlog.audit.sources import MatchSource
 from vwlog.engine.replay import ValidationReport
-from vwlog.events import JudgeRulingIssued
 from vwlog.games import require_audits, rules_for
 from vwlog.io import codec
 from vwlog.io.i18n import using_language
@@ -142,12 +141,15 @@ def rulings(request: Request, access: AccessDep, store: StoreDep) -> list[dict[s
     """Every `judge_ruling_issued` record, with its seq (kept while the match's head does not
     move)."""
     match_id = access.match_id
+    ruling = rules_for(store.header(match_id).game).ruling_type
 
     def compute(upto: int) -> list[dict[str, Any]]:
+        if ruling is None:  # a game without judges' rulings
+            return []
         return [
             {"seq": r.seq, **r.event.model_dump(mode="json")}
             for r in store.records(match_id, lte=upto)
-            if isinstance(r.event, JudgeRulingIssued)
+            if isinstance(r.event, ruling)
         ]
 
     found: list[dict[str, Any]] = request.app.state.rulings.get(store, match_id, compute)

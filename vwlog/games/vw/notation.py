@@ -29,7 +29,12 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from vwlog import events as ev
-from vwlog.model.errors import UnknownPlayerError, UnknownVerbError, UsageError
+from vwlog.model.errors import (
+    UnknownPlayerError,
+    UnknownVerbError,
+    UnreadableDecisionError,
+    UsageError,
+)
 from vwlog.model.text import closest, did_you_mean, msg
 from vwlog.model.types import PlacementReason, SupplyOption
 from vwlog.rules import Expect, expect, legal_decisions
@@ -52,7 +57,7 @@ __all__ = [
 ]
 
 
-class DecisionSyntaxError(UsageError):
+class DecisionSyntaxError(UnreadableDecisionError):
     """A decision's words cannot be read, or name nothing that fits the board."""
 
 
