@@ -312,6 +312,21 @@ def test_legal_decisions_come_in_words_and_sentences_like_the_command_line(
             assert r.json()["events"][0] == a["legal"][-1]
 
 
+def test_before_the_first_event_nothing_is_awaited_and_the_start_rule_is_named(
+    server: Server,
+) -> None:
+    match = "live-empty-board"
+    new_live_match(server, match)
+    with server.client("organiser") as c:
+        r = c.get(f"/matches/{match}/awaited", params={"at": 0})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    # the empty board: no ruleset yet, so nobody decides; the rule is VW's for CORE-LOG-1
+    assert (body["seq"], body["player"], body["kind"], body["over"]) == (0, None, None, False)
+    assert body["rule"] == "R-SET-1"
+    assert body["legal"] == []
+
+
 def test_an_illegal_decision_is_refused_with_its_rule_ids_and_nothing_is_stored(
     server: Server,
 ) -> None:

@@ -28,9 +28,10 @@ if TYPE_CHECKING:
     from vwlog.store import MatchStore
 
 
-def viewless_game(store: MatchStore, match_id: str) -> GameRules | None:
-    """The rules of a stored match's game when the game has no views, else ``None`` (the
-    service shows the match with the game's views).
+def generic_game(store: MatchStore, match_id: str) -> GameRules | None:
+    """The rules of a stored match's game, or ``None`` for a Vandaria Wars match: the service
+    shows VW's boards and awaited decisions in shapes of their own (`ShownBoardView`, the legal
+    decisions with their notation and sentences), every other game's in the generic ones.
 
     Raises:
         MatchNotFoundError: no such match.
@@ -184,6 +185,6 @@ __all__ = [
     "board_body",
     "events_of",
     "game_of",
+    "generic_game",
     "no_seat_view",
-    "viewless_game",
 ]

@@ -36,8 +36,8 @@ from vwlog.api.gameviews import (
     board_body,
     events_of,
     game_of,
+    generic_game,
     no_seat_view,
-    viewless_game,
 )
 from vwlog.api.schemas import (
     AwaitedOut,
@@ -365,7 +365,7 @@ def board_answer(
     head = store.head(access.match_id)
     at = head.seq if seq is None else seq
     key = (access.match_id, at, head.seq, head.hash, player, access.viewer is not None, "json")
-    game = viewless_game(store, access.match_id)
+    game = generic_game(store, access.match_id)
     if game is not None:
         no_seat_view(game, player)
         return key, partial(board_body, game, store, access.match_id, at, player)
@@ -417,7 +417,7 @@ def awaited(
         else shown_head_hash(store, access.match_id, access.viewer, head.seq)
     )
     seq = head.seq if at is None else at
-    game = viewless_game(store, access.match_id)
+    game = generic_game(store, access.match_id)
     if game is not None:
         return awaited_of(game, store, access.match_id, seq, head_hash)
     if seq == head.seq:  # the head: kept for the append that usually follows
@@ -432,7 +432,7 @@ def awaited(
             head_hash=head_hash,
             player=None,
             kind=None,
-            rule="R-SET-1",
+            rule=game_of(store, access.match_id).rule("CORE-LOG-1"),
             over=False,
             legal=[],
             truncated=False,
