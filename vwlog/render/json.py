@@ -21,7 +21,7 @@ check, a stored match's summary, a board and a diff read the same wherever they 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from vwlog.audit.report import DisputeReport, EventLine, Moment
     from vwlog.engine.replay import Step, ValidationReport
     from vwlog.engine.seek import PriorityPoint
+    from vwlog.io.chain import VerifyReport
     from vwlog.model.errors import Violation
     from vwlog.model.state import MatchState
     from vwlog.model.text import Msg
@@ -227,55 +228,8 @@ def validation_json(r: ValidationReport, *, translated: bool = False) -> dict[st
     }
 
 
-class _Broken(Protocol):
-    @property
-    def seq(self) -> int | None: ...
-    @property
-    def line(self) -> int: ...
-    @property
-    def reason(self) -> str: ...
-    @property
-    def expected(self) -> str | None: ...
-    @property
-    def found(self) -> str | None: ...
-
-
-class _Commitment(Protocol):
-    @property
-    def player(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-
-
-class VerifyOutcome(Protocol):
-    """What `verify_json` needs of a hash-chain check (`vwlog.services.VerifyReport`)."""
-
-    @property
-    def source(self) -> str: ...
-    @property
-    def match_id(self) -> str | None: ...
-    @property
-    def ok(self) -> bool: ...
-    @property
-    def sealed(self) -> bool: ...
-    @property
-    def records(self) -> int: ...
-    @property
-    def head_hash(self) -> str | None: ...
-    @property
-    def broken(self) -> _Broken | None: ...
-    @property
-    def commitments(self) -> Sequence[_Commitment]: ...
-    @property
-    def seal(self) -> str | None: ...
-    @property
-    def derived(self) -> Sequence[str]: ...
-    @property
-    def repaired(self) -> Sequence[str]: ...
-
-
 def verify_json(
-    report: VerifyOutcome, judged: ValidationReport | None = None, *, translated: bool = False
+    report: VerifyReport, judged: ValidationReport | None = None, *, translated: bool = False
 ) -> dict[str, Any]:
     """The outcome of checking a hash chain: the first broken link, the deck commitments; with
     ``judged`` (the record validated and judged), the one verdict and its reason (in the
