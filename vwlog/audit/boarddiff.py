@@ -9,7 +9,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from vwlog.audit.spots import (
+from vwlog.games.vw.describe import card_name
+from vwlog.games.vw.spots import (
     IN_PLAY,
     NOWHERE,
     Folded,
@@ -21,7 +22,6 @@ from vwlog.audit.spots import (
     spot_said,
     spots,
 )
-from vwlog.games.vw.describe import card_name
 from vwlog.model.text import Msg, msg
 
 if TYPE_CHECKING:

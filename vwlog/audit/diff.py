@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Literal
 
 from vwlog.audit.boarddiff import Difference, board_differences
 from vwlog.audit.sources import MatchSource, log_source, reading, unpack
-from vwlog.audit.spots import Folded, position_said, position_text
 from vwlog.engine.seek import state_at as seek_state_at
 from vwlog.events import (
     TRAILER_TYPES,
@@ -26,6 +25,7 @@ from vwlog.events import (
     event_type,
 )
 from vwlog.games.vw.describe import description
+from vwlog.games.vw.spots import Folded, position_said, position_text
 from vwlog.io import codec
 from vwlog.model.errors import InvalidParameterError, UsageError, Violation
 from vwlog.model.state import replace

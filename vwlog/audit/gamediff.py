@@ -155,7 +155,7 @@ def _where(game: GameRules, board: Any) -> Violation:
 
 
 def _position_said(game: GameRules, board: Any) -> Msg:
-    """Where a match stands, in the words `vwlog.audit.spots.position_said` uses."""
+    """Where a match stands, in the words `vwlog.games.vw.spots.position_said` uses."""
     if not game.started(board):
         return msg("before the match")
     w = _where(game, board)

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from vwlog.audit.sources import unpack
-from vwlog.audit.spots import HIDDEN, NOWHERE, Spot, spot_text, spots
 from vwlog.engine.replay import BaseVisitor, replay
 from vwlog.events import DeckRevealed
 from vwlog.games.vw.describe import BoardView, board_view
+from vwlog.games.vw.spots import HIDDEN, NOWHERE, Spot, spot_text, spots
 from vwlog.model.errors import SeqOutOfRangeError
 from vwlog.projections import INITIAL
 

@@ -19,8 +19,8 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from vwlog.audit.report import flag_rows
-from vwlog.audit.spots import position_said
 from vwlog.games.vw.describe import board_view
+from vwlog.games.vw.spots import position_said
 from vwlog.io.i18n import active_language, gettext, ngettext, say
 from vwlog.model.verdict import Verdict
 from vwlog.render.flagtext import flag_meaning

@@ -1,8 +1,9 @@
-"""Where every card of a match is, and where the match stands, in words.
+"""Where every card of a Vandaria Wars match is, and where the match stands, in words.
 
-The vocabulary the diff and the knowledge view share: a card's `Spot` (zone, player, Territory,
-damage, slide state) on a board, a phrase for it, a phrase for a move from one spot to another,
-and `position_text` for the turn, phase, step and priority.
+The vocabulary VW's diff and knowledge view (`vwlog.audit.diff`, `vwlog.audit.knowledge`)
+share: a card's `Spot` (zone, player, Territory, damage, slide state) on a board, a phrase for
+it, a phrase for a move from one spot to another, and `position_text` for the turn, phase,
+step and priority.
 """
 
 from __future__ import annotations
