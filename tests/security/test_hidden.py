@@ -30,6 +30,7 @@ from tests.security.seatview import (
 )
 from vwlog.engine.seek import state_at
 from vwlog.games.seats import SeatError, UnseenError
+from vwlog.games.vw.notation import DecisionSyntaxError
 from vwlog.games.vw.seats import authorize, seat_view
 from vwlog.io.logfile import read_log
 
@@ -284,3 +285,22 @@ def test_a_hidden_id_is_refused_as_an_id_that_does_not_exist() -> None:
     for other in ("p2: concede", '{"type":"conceded","player":"p2"}', f"p2: summon {hidden}"):
         with pytest.raises(SeatError):
             authorize(state, "p1", [other])
+
+
+def test_a_json_decision_that_is_no_json_value_is_refused_in_one_sentence() -> None:
+    # not a number of JSON, a lone surrogate, text after the object, nesting past the limit:
+    # each a refusal of the decision, never an error of the service
+    state, _ = _sample_state()
+    deep = '{"type":"conceded","player":"p1","x":' + "[" * 2000 + "]" * 2000 + "}"
+    for text in (
+        '{"type":"conceded","player":"p1","x":NaN}',
+        '{"type":"conceded","player":"p1","x":Infinity}',
+        '{"type":"conceded","player":"\ud800"}',
+        '{"type":"conceded","player":"\\ud800"}',
+        '{"type":"conceded","player":"p1"} and more',
+        deep,
+    ):
+        with pytest.raises(
+            DecisionSyntaxError, match="a decision in JSON must be one event object"
+        ):
+            authorize(state, "p1", [text])
