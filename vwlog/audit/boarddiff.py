@@ -6,9 +6,9 @@ position in the turn, the register and the result.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from vwlog.audit.diffreport import Difference
 from vwlog.games.vw.describe import card_name
 from vwlog.games.vw.spots import (
     IN_PLAY,
@@ -29,26 +29,7 @@ if TYPE_CHECKING:
 
     from vwlog.model.state import MatchState
 
-__all__ = ["Difference", "board_differences"]
-
-
-@dataclass(frozen=True)
-class Difference:
-    """One thing that differs between the two records' boards."""
-
-    subject: Literal["card", "player", "position", "register", "result"]
-    key: str
-    """The card instance, the player, or the field."""
-    when: Literal["after", "window"]
-    """``after``: right after the divergent event; ``window``: over the events that follow."""
-    text: str
-    """The difference in one sentence."""
-    a: Any
-    """JSON-ready value in A."""
-    b: Any
-    """JSON-ready value in B."""
-    said: Msg | None = field(default=None, compare=False)
-    """``text`` as a template and its values, for a diff in another language."""
+__all__ = ["board_differences"]
 
 
 def _trajectories(

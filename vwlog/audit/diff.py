@@ -1,19 +1,30 @@
-"""Where two records of one match part, and what follows from it.
+"""Where two records of one Vandaria Wars match part, and what follows from it.
 
 `diff_matches` reads two records of the same match side by side (two players' files, a stored
 match and an export), finds the first event where they part in one pass over each, and explains
 it: the two events described, which of them the rules allow from the common prefix, and what
-each does to the board over the next few events (`vwlog.audit.boarddiff`). Rendering is in
-`vwlog.render` (``diff_text``, ``diff_json``).
+each does to the board over the next few events (`vwlog.audit.boarddiff`), in the report every
+game's diff fills (`vwlog.audit.diffreport`). Rendering is in `vwlog.render` (``diff_text``,
+``diff_json``).
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from vwlog.audit.boarddiff import Difference, board_differences
+from vwlog.audit.boarddiff import board_differences
+from vwlog.audit.diffreport import (
+    AGREEMENT,
+    CONTEXT,
+    DIFF_WINDOW,
+    DiffEvent,
+    DiffReport,
+    Divergence,
+    RecordSide,
+    numbered_differently,
+)
 from vwlog.audit.sources import MatchSource, log_source, reading, unpack
 from vwlog.engine.seek import state_at as seek_state_at
 from vwlog.events import (
@@ -42,135 +53,7 @@ if TYPE_CHECKING:
     from vwlog.events import AnyEvent
     from vwlog.model.state import MatchState
 
-__all__ = [
-    "AGREEMENT",
-    "CONTEXT",
-    "DIFF_WINDOW",
-    "DiffEvent",
-    "DiffReport",
-    "Divergence",
-    "RecordSide",
-    "diff_logs",
-    "diff_matches",
-    "numbered_differently",
-]
-
-DIFF_WINDOW = 50
-"""Most events of each record that `diff_matches` follows after the divergence."""
-CONTEXT = 5
-"""Events shown before and after a violation or a chosen position (a diff follows a prefix's
-continuation for at least this many events)."""
-
-
-@dataclass(frozen=True)
-class DiffEvent:
-    """One event of a record, described against the board before it."""
-
-    seq: int
-    line: int | None
-    type: str
-    decision: bool
-    text: str
-    """One line of English (`vwlog.games.vw.describe.describe`)."""
-    violations: tuple[Violation, ...] = ()
-    """The rules it breaks where it stands (for a divergent event: from the common prefix)."""
-    event: AnyEvent | None = None
-    said: Msg | None = field(default=None, compare=False)
-    """``text`` as a template and its values, for a diff in another language."""
-
-
-@dataclass(frozen=True)
-class RecordSide:
-    """One of the two records."""
-
-    name: str
-    match_id: str | None
-    events: int
-    """Events in the record."""
-
-    @classmethod
-    def of(cls, source: MatchSource, events: int) -> RecordSide:
-        """A source read in full: its name, its header's match id and ``events``."""
-        return cls(source.name, source.header.match_id if source.header else None, events)
-
-
-@dataclass(frozen=True)
-class Divergence:
-    """The first event where two records part, and what follows from it."""
-
-    seq: int
-    position: str
-    """Where the match stood: turn, active player, phase and step, priority."""
-    a: DiffEvent
-    """A's event at ``seq``, judged on the common board."""
-    b: DiffEvent
-    """B's event at ``seq``, judged on the common board."""
-    then_a: tuple[DiffEvent, ...]
-    """A's events after the divergent one, to the end of the window."""
-    then_b: tuple[DiffEvent, ...]
-    """B's events after the divergent one, to the end of the window."""
-    differences: tuple[Difference, ...]
-    """What differs on the board, cards first."""
-    agree_again: tuple[int, int] | None = None
-    """The seqs (in A, in B) from which the records agree again, if they do within the window;
-    the events before them are where the records differ. Agreement means the same position (the
-    same board and so the same expected event) followed by the same events."""
-    part_again: tuple[int, int] | None = None
-    """The seqs (in A, in B) where the records, having agreed again, differ once more within
-    the window (compare the records from there for that difference)."""
-    altered_a: Msg | None = None
-    """Set when A's divergent record does not match A's own hash chain (altered after sealing)."""
-    altered_b: Msg | None = None
-    """The same for B."""
-    position_said: Msg | None = field(default=None, compare=False)
-    """``position`` as a template and its values, for a diff in another language."""
-
-    @property
-    def window_end(self) -> tuple[int, int]:
-        """The last seq followed in A and in B."""
-        return (
-            self.then_a[-1].seq if self.then_a else self.seq,
-            self.then_b[-1].seq if self.then_b else self.seq,
-        )
-
-    @property
-    def stretch(self) -> tuple[tuple[DiffEvent, ...], tuple[DiffEvent, ...]]:
-        """The events of A and of B from the divergence to where they agree again (to the end
-        of the window if they do not)."""
-        all_a, all_b = (self.a, *self.then_a), (self.b, *self.then_b)
-        if self.agree_again is None:
-            return all_a, all_b
-        ka, kb = self.agree_again
-        return (
-            tuple(e for e in all_a if e.seq < ka),
-            tuple(e for e in all_b if e.seq < kb),
-        )
-
-
-@dataclass(frozen=True)
-class DiffReport:
-    """The outcome of comparing two records of one match."""
-
-    a: RecordSide
-    b: RecordSide
-    common: int
-    """Events the two records share from the start."""
-    outcome: Literal["identical", "prefix", "diverged"]
-    divergence: Divergence | None = None
-    continuation: tuple[DiffEvent, ...] = ()
-    """For a prefix: the first events the longer record goes on with."""
-
-    @property
-    def longer(self) -> Literal["A", "B"] | None:
-        """Which record goes on past the other's end (a prefix), if any."""
-        if self.outcome != "prefix":
-            return None
-        return "A" if self.a.events > self.b.events else "B"
-
-    @property
-    def same(self) -> bool:
-        """Whether the records hold the same events."""
-        return self.outcome == "identical"
+__all__ = ["diff_logs", "diff_matches"]
 
 
 def _differing_start(a: MatchStarted, b: MatchStarted) -> str:
@@ -288,11 +171,6 @@ def _window_end(folds: Sequence[Folded], origin: tuple[object, ...]) -> int:
         if after.over or _pos_key(after) != origin:
             return k
     return len(folds) - 1
-
-
-AGREEMENT = 3
-"""Events in a row two records must share, from the same position, to agree again after a
-divergence."""
 
 
 @dataclass(frozen=True)
@@ -471,20 +349,6 @@ def _read_side_by_side(a: MatchSource, b: MatchSource, window: int) -> _Prefix:
         total_a = common + len(rest_a) + sum(1 for _ in items_a)
         total_b = common + len(rest_b) + sum(1 for _ in items_b)
     return _Prefix(state, common, rest_a, rest_b, total_a, total_b, prev_a, prev_b)
-
-
-def numbered_differently(a: MatchSource, b: MatchSource, seq: int, seq2: int) -> UsageError:
-    """The refusal of two records that give one event different seqs (``seq`` in ``a``,
-    ``seq2`` in ``b``)."""
-    return UsageError(
-        msg(
-            "{name} and {name2} number their events differently (seq {seq} against seq {seq2})",
-            name=a.name,
-            name2=b.name,
-            seq=seq,
-            seq2=seq2,
-        )
-    )
 
 
 def _refuse_other_match(

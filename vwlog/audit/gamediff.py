@@ -1,12 +1,13 @@
 """Where two records of one match of any game part, asked of the game's rules alone.
 
 `diff_game` answers what `vwlog.audit.diff.diff_matches` answers for Vandaria Wars, in the same
-`DiffReport` (so ``diff_text`` and ``diff_json`` show it alike): the two records are read side
-by side, the first event where they differ is judged on the common board by the game's own
-replay (its ``judge``, with the loop's catch-up and log rules), each record is followed to the
-next phase or turn (at most ``window`` events) or to where they agree again, and what differs
-on the board is said field by field of the game's board as data (its ``views``' ``board``, or
-the board's own fields). A divergent record that no longer fits its hash chain is named.
+`vwlog.audit.diffreport.DiffReport` (so ``diff_text`` and ``diff_json`` show it alike): the two
+records are read side by side, the first event where they differ is judged on the common
+board by the game's own replay (its ``judge``, with the loop's catch-up and log rules), each
+record is followed to the next phase or turn (at most ``window`` events) or to where they agree
+again, and what differs on the board is said field by field of the game's board as data (its
+``views``' ``board``, or the board's own fields). A divergent record that no longer fits its
+hash chain is named.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from vwlog.audit.boarddiff import Difference
-from vwlog.audit.diff import (
+from vwlog.audit.diffreport import (
     AGREEMENT,
     CONTEXT,
     DIFF_WINDOW,
+    Difference,
     DiffEvent,
     DiffReport,
     Divergence,

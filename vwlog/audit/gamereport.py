@@ -15,7 +15,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from vwlog.audit.diff import CONTEXT
+from vwlog.audit.diffreport import CONTEXT
 from vwlog.audit.report import DETAILED_VIOLATIONS, GameFlag, Integrity
 from vwlog.audit.sources import MatchSource, reading, record_of
 from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay

@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from vwlog.audit.diff import CONTEXT
+from vwlog.audit.diffreport import CONTEXT
 from vwlog.audit.knowledge import Knowledge, KnowledgeTracker
 from vwlog.audit.sources import MatchSource, reading, unpack
 from vwlog.engine.replay import BaseVisitor, ValidationReport, Validator, replay

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from vwlog.audit.diff import DIFF_WINDOW, diff_matches
+from vwlog.audit.diff import diff_matches
+from vwlog.audit.diffreport import DIFF_WINDOW
 from vwlog.audit.gamediff import diff_game
 from vwlog.audit.gamereport import GameReport, build_game_report
 from vwlog.audit.report import DisputeReport, Integrity, build_report

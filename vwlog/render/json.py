@@ -34,8 +34,7 @@ from vwlog.render.trust import judgement
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from vwlog.audit.boarddiff import Difference
-    from vwlog.audit.diff import DiffEvent, DiffReport, RecordSide
+    from vwlog.audit.diffreport import Difference, DiffEvent, DiffReport, RecordSide
     from vwlog.audit.knowledge import Knowledge, SeenCard
     from vwlog.audit.report import DisputeReport, EventLine, Moment
     from vwlog.engine.replay import Step, ValidationReport

@@ -36,8 +36,7 @@ from vwlog.render.trust import (
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from vwlog.audit.boarddiff import Difference
-    from vwlog.audit.diff import DiffEvent, DiffReport, Divergence, RecordSide
+    from vwlog.audit.diffreport import Difference, DiffEvent, DiffReport, Divergence, RecordSide
     from vwlog.audit.knowledge import Knowledge
     from vwlog.audit.report import EventLine, Integrity, Moment, RulingEntry
     from vwlog.engine.replay import ValidationReport
