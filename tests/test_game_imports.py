@@ -51,16 +51,12 @@ def test_every_core_module_the_contract_holds_is_found_clean() -> None:
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     held = next(c for c in contracts["contracts"] if c["name"].startswith("the core names no game"))
     naming = {m for _, listed in game_imports.survey().values() for m in listed}
+    package = ROOT / "vwlog"
     for module in held["source_modules"]:
-        path = module.removeprefix("vwlog.").replace(".", "/")
-        package = path.split("/")[0]
-        if package not in game_imports.CORE_PACKAGES:
+        path = package / module.removeprefix("vwlog.").replace(".", "/")
+        if path.relative_to(package).parts[0] not in game_imports.CORE_PACKAGES:
             continue
-        files = [f"{path}.py"] if (ROOT / "vwlog" / f"{path}.py").exists() else []
-        files += (
-            [str(p.relative_to(ROOT / "vwlog")) for p in (ROOT / "vwlog" / path).rglob("*.py")]
-            if (ROOT / "vwlog" / path).is_dir()
-            else []
-        )
+        found = [path.with_suffix(".py")] if path.with_suffix(".py").exists() else []
+        files = {str(f.relative_to(package)) for f in [*found, *path.rglob("*.py")]}
         assert files, module
-        assert not naming & set(files), module
+        assert not naming & files, module

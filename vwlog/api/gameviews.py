@@ -1,15 +1,16 @@
-"""A stored match of a game without views (`vwlog.games.GameRules.views` is ``None``), as the
-service shows it: each event said by its type and fields (`vwlog.games.event_text`), the board
-as its fields (`vwlog.games.board_data`), and whose decision is awaited as the game's rules
-say (`GameRules.expect`), without legal decisions unless the game has them.
+"""A stored match of any game as the service shows it through the game's own rules: its event
+pages (`events_of`: each event said by the game's views, or by its type and fields for a game
+without views, `vwlog.games.event_text`), and, for a game other than Vandaria Wars, the board
+(its views' board, or its fields, `vwlog.games.board_data`) and whose decision is awaited as
+the game's rules say (`GameRules.expect`), without legal decisions.
 
-The board is the same for every viewer: a game without views cannot say what one player may
-know of it, so a player's view is refused (400) rather than shown whole.
+A game without views cannot say what one player may know, so a player's view of it is refused
+(400) rather than shown whole.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fastapi import HTTPException
 
@@ -65,35 +66,19 @@ def no_seat_view(game: GameRules, player: str | None) -> None:
         )
 
 
-class EventsKept(BaseVisitor[list[EventOut]]):
-    """A replay visitor that keeps the events of a page as `EventOut`."""
-
-    def __init__(self, gate: HashGate | None = None) -> None:
-        self.gate = gate
-        """For a player's token on its match in progress: the chain hashes its seat is shown."""
-        self.out: list[EventOut] = []
-
-    def keep(self, step: Step, data: dict[str, Any]) -> None:
-        """Keep an event written as ``data``, its ``hash`` as the gate shows it."""
-        if self.gate is not None:
-            data["hash"] = self.gate.shown(step)
-        self.out.append(EventOut.model_validate(data))
-
-    def result(self) -> list[EventOut]:
-        """The events kept."""
-        return self.out
-
-
-class _Said(EventsKept):
-    """Keeps the events of a page of any game, said by the game's views or their fields."""
+class _Page(BaseVisitor[list[EventOut]]):
+    """Keeps the events of a page of any game as `EventOut`, said by the game's views or by
+    their fields, each ``hash`` as the seat's gate shows it."""
 
     def __init__(
         self, game: GameRules, gate: HashGate | None = None, viewer: str | None = None
     ) -> None:
-        super().__init__(gate)
         self.game = game
+        self.gate = gate
+        """For a player's token on its match in progress: the chain hashes its seat is shown."""
         self.viewer = viewer
         self.views = game.views() if game.views is not None else None
+        self.out: list[EventOut] = []
 
     def visit(self, step: Step) -> None:
         """Keep the event."""
@@ -104,8 +89,8 @@ class _Said(EventsKept):
             if self.views is not None
             else event_text(rec.event)
         )
-        # a seat's view leaves the recorded event out, as Vandaria Wars' does: it may name what
-        # the seat cannot see (a card placed face down)
+        # a seat's view leaves the recorded event out: it may name what the seat cannot see
+        # (a card placed face down, a card drawn)
         data = step_json(
             step,
             description,
@@ -115,7 +100,13 @@ class _Said(EventsKept):
             record=True,
             translated=True,
         )
-        self.keep(step, data)
+        if self.gate is not None:
+            data["hash"] = self.gate.shown(step)
+        self.out.append(EventOut.model_validate(data))
+
+    def result(self) -> list[EventOut]:
+        """The events kept."""
+        return self.out
 
 
 def events_of(
@@ -139,7 +130,7 @@ def events_of(
     if viewer is not None and game.views is not None:  # UnknownPlayerError: 400
         game.views().board(board_at(store, match_id, head.seq), player=viewer)
     records = store.records(match_id, gt=start, lte=min(head.seq, start + limit))
-    out: list[EventOut] = replay(records, _Said(game, gate, viewer), initial=state, game=game)
+    out: list[EventOut] = replay(records, _Page(game, gate, viewer), initial=state, game=game)
     return out, head.seq
 
 
@@ -180,7 +171,6 @@ def awaited_of(
 
 
 __all__ = [
-    "EventsKept",
     "awaited_of",
     "board_body",
     "events_of",
