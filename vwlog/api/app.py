@@ -51,6 +51,7 @@ from vwlog.api.routers.catalog import CLIENT_GONE
 from vwlog.api.schemas import ErrorOut
 from vwlog.api.settings import ApiSettings
 from vwlog.api.signing import Signer
+from vwlog.api.writers import Writers
 from vwlog.io.i18n import using_language
 from vwlog.model.text import msg
 from vwlog.services.headstate import HeadStates
@@ -138,6 +139,8 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     app.state.boards = BoardCache()
     # the state at the head of the matches last read or appended to
     app.state.heads = HeadStates()
+    # appends take turns: a few run at a time, the others wait on the event loop
+    app.state.writers = Writers()
     errors.install(app)
     app.include_router(catalog.router)
     app.include_router(matches.router)

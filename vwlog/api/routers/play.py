@@ -34,6 +34,7 @@ from vwlog.api.schemas import (
     RulingIn,
 )
 from vwlog.api.signing import Signer
+from vwlog.api.writers import Writers
 from vwlog.events import JudgeRulingIssued
 from vwlog.games import rules_for
 from vwlog.games.seats import HIDDEN_CARD, SeatError, UnseenError, masked
@@ -202,7 +203,7 @@ def _once(
     "/matches/{match_id}/decisions",
     summary="Append decisions in play mode (live recording, or playing on a fork)",
 )
-def append_decisions(
+async def append_decisions(
     request: Request,
     body: DecisionsIn,
     access: WriterDep,
@@ -235,7 +236,6 @@ def append_decisions(
     another body or token is refused (422), and the same request while the first is still
     under way gets 409. A refused append keeps no key."""
     match_id = access.match_id
-    decisions_of(rules_for(store.header(match_id).game), "play")  # 400 for a game without
     fingerprint = _fingerprint("decisions", access.who, body)
 
     def append() -> ReceiptOut:
@@ -257,7 +257,12 @@ def append_decisions(
         )
         return _receipt_of(store, signer, match_id, result)
 
-    made, _ = _once(keys, match_id, idempotency_key, fingerprint, 200, append)
+    def write() -> tuple[ReceiptOut, bool]:
+        decisions_of(rules_for(store.header(match_id).game), "play")  # 400 for a game without
+        return _once(keys, match_id, idempotency_key, fingerprint, 200, append)
+
+    writers: Writers = request.app.state.writers
+    made, _ = await writers.run(write)
     return made
 
 
@@ -382,7 +387,8 @@ def rebase_(
         }
     },
 )
-def rule(
+async def rule(
+    request: Request,
     match_id: str,
     body: RulingIn,
     response: Response,
@@ -424,7 +430,10 @@ def rule(
             events=[ruling.model_dump(mode="json")],
         )
 
-    made, kept = _once(keys, match_id, idempotency_key, fingerprint, 201, append)
+    writers: Writers = request.app.state.writers
+    made, kept = await writers.run(
+        lambda: _once(keys, match_id, idempotency_key, fingerprint, 201, append)
+    )
     if kept:
         response.status_code = 200
     return made
