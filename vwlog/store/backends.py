@@ -55,14 +55,11 @@ TABLES = (f"{APPLICATION}_events", f"{APPLICATION}_snapshots")
 _BATCHED_SQLITE_RECORDER = "vwlog.store.recorder:BatchedSQLiteApplicationRecorder"
 """The recorder that inserts a whole match per ``executemany`` on SQLite."""
 SQLITE_CONNECTIONS = 64
-"""Most SQLite connections one store opens at once, all of them kept open once opened
-(eventsourcing keeps 5 open and closes up to 10 more after each use).
+"""Most SQLite connections one store opens at once (eventsourcing keeps 5 open plus 10 more).
 
 A connection is used for one statement or transaction at a time; a service answers from a
 pool of 40 threads, and in WAL mode readers never wait for each other or for the writer, so
-every thread that reads gets a connection of its own instead of queueing for one. Closing
-the ones beyond 5 after each use, as eventsourcing does, meant opening a file and reading its
-schema again for most queries of a busy service."""
+every thread that reads gets a connection of its own instead of queueing for one."""
 
 
 class VwlogApplication(Application[UUID]):
@@ -126,8 +123,7 @@ class _SQLitePool(SQLiteConnectionPool):
         super().__init__(
             db_name=db_name,
             lock_timeout=lock_timeout,
-            pool_size=SQLITE_CONNECTIONS,
-            max_overflow=0,
+            max_overflow=SQLITE_CONNECTIONS - 5,
             pool_timeout=pool_timeout,
         )
         self._writer_turn = threading.Lock()
