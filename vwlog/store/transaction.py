@@ -10,7 +10,9 @@ own statements (their table names, schema and locking).
 
 - SQLite: one ``BEGIN`` … ``COMMIT`` on the writer connection;
 - PostgreSQL: one transaction on a pooled connection; the events table is locked as
-  eventsourcing locks it for an insert, from the first page to the commit;
+  eventsourcing locks it for an insert, from the first page to the commit; each page is sent
+  with ``COPY`` (a 14,000-event import went from about 15,000 to 22,000 events a second,
+  validation included: `bench/import_results-copy.json`);
 - memory (plain Python objects): the pages are kept until the end and then added under the
   recorders' locks (there is nothing to kill half-way).
 """
@@ -76,19 +78,44 @@ class _SQLite(Transaction):
 
 
 class _Postgres(Transaction):
+    """Pages sent with ``COPY … FROM STDIN`` in the binary format: one statement per page,
+    the rows streamed, where eventsourcing's insert sends an array of a composite type that
+    the driver builds row by row in Python and the server unnests."""
+
     def __init__(self, cursor: Any, recorder: Any, snaps: Any) -> None:
         self.cursor = cursor
         self.recorder = recorder
         self.snaps = snaps
+        self.locked = False
 
     def records(self, page: Sequence[StoredEvent]) -> None:
-        # locks the events table (as every insert of eventsourcing's) and inserts the page
-        if page:
-            self.recorder._insert_stored_events(self.cursor, page)
+        if not page:
+            return
+        if not self.locked:
+            # the events table locked (as eventsourcing locks it for every insert, so that
+            # notification ids are given in commit order) and listeners told, once
+            self.recorder._lock_table(self.cursor)
+            self.recorder._notify_channel(self.cursor)
+            self.locked = True
+        self._copy(self.recorder, page)
 
     def snapshots(self, page: Sequence[StoredEvent]) -> None:
         if page:
-            self.snaps._insert_stored_events(self.cursor, page)
+            self._copy(self.snaps, page)
+
+    def _copy(self, recorder: Any, page: Sequence[StoredEvent]) -> None:
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL(
+            "COPY {}.{} (originator_id, originator_version, topic, state) "
+            "FROM STDIN (FORMAT BINARY)"
+        ).format(Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        with self.cursor.copy(statement) as copy:
+            copy.set_types(_COPY_TYPES)
+            for stored in page:
+                copy.write_row(
+                    (stored.originator_id, stored.originator_version, stored.topic, stored.state)
+                )
 
     def drop_snapshots(self, oid: UUID, seqs: Sequence[int]) -> None:
         from psycopg.sql import SQL, Identifier
@@ -97,6 +124,10 @@ class _Postgres(Transaction):
             "DELETE FROM {}.{} WHERE originator_id = %s AND originator_version = ANY(%s)"
         ).format(Identifier(self.snaps.datastore.schema), Identifier(self.snaps.events_table_name))
         self.cursor.execute(statement, (oid, list(seqs)))
+
+
+_COPY_TYPES = ("uuid", "int8", "text", "bytea")
+"""The types of the copied columns, in order (originator_id is a uuid in vwlog's stores)."""
 
 
 class _Memory(Transaction):
