@@ -1,4 +1,4 @@
-"""Appends take turns in a worker (`vwlog.api.writers`): at most `WRITER_THREADS` run at once,
+"""Writes take turns in a worker (`vwlog.api.writers`): at most `WRITER_THREADS` run at once,
 the others wait on the event loop without a thread, and every one of them runs."""
 
 from __future__ import annotations

@@ -139,7 +139,7 @@ def create_app(settings: ApiSettings | None = None) -> FastAPI:
     app.state.boards = BoardCache()
     # the state at the head of the matches last read or appended to
     app.state.heads = HeadStates()
-    # appends take turns: a few run at a time, the others wait on the event loop
+    # writes take turns: a few run at a time, the others wait on the event loop
     app.state.writers = Writers()
     errors.install(app)
     app.include_router(catalog.router)

@@ -1,16 +1,18 @@
-"""Appends take turns in a worker: a few run at a time, the others wait on the event loop.
+"""Writes to the store take turns in a worker: a few run at a time, the others wait on the
+event loop.
 
-The service answers from a pool of 40 threads. Appends to one store land one after another
-whatever the threads do (SQLite keeps one writer per file; PostgreSQL locks a match's rows),
-and two appends to one match cannot both land: the store keeps the first and refuses the other
-(a 409). Run 40 at a time, appends contended for the interpreter and the database between
-their queries, played decisions the store then refused, and cost about twice the server time
-each that they cost one at a time. So appends run through `Writers`: at most `WRITER_THREADS`
-of a worker at a time, each in a thread of its own; the others wait for a turn on the event
-loop, in order, holding no thread. Reads keep the whole pool.
+The service answers from a pool of 40 threads. Writes to one store land one after another
+whatever the threads do (SQLite keeps one writer per file; PostgreSQL locks the events table
+for each insert), and two appends to one match cannot both land: the store keeps the first and
+refuses the other (a 409). Run 40 at a time, appends contended for the interpreter and the
+database between their queries and played decisions the store then refused, and each cost
+nearly twice the server time it cost alone. So every write (an upload, a live match started,
+an append of decisions, a ruling, a fork, a rebase) runs through `Writers`: at most
+`WRITER_THREADS` of a worker at a time, each in a thread of its own; the others wait for a
+turn on the event loop, in order, holding no thread. Reads keep the whole pool.
 
-Only a worker's own appends take turns; another worker's are refused by the store as before.
-`bench/api_bench.py --mix append` measures the difference (`docs/performance.md`).
+Only a worker's own writes take turns; another worker's are refused by the store as before.
+`bench/api_compare.py` measures the difference (`docs/performance.md`).
 """
 
 from __future__ import annotations
@@ -23,18 +25,20 @@ import anyio.to_thread
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from starlette.requests import Request
+
 T = TypeVar("T")
 
 WRITER_THREADS = 2
-"""Appends a worker runs at a time. One or two gave the most appends per second under 50
-clients (`bench/api_bench.py --mix append`); two let one slow append (one that ends a match
-and opens its deck commitments) not hold up the rest."""
+"""Writes a worker runs at a time. One or two gave the most appends per second under 50
+clients (`bench/api_bench.py --mix append`); with two, one slow write (an upload being
+judged) does not hold up the rest."""
 
-__all__ = ["WRITER_THREADS", "Writers"]
+__all__ = ["WRITER_THREADS", "Writers", "write"]
 
 
 class Writers:
-    """The turns of a worker's appends (see the module). Used from the event loop only."""
+    """The turns of a worker's writes (see the module). Used from the event loop only."""
 
     def __init__(self, threads: int = WRITER_THREADS) -> None:
         self._threads = threads
@@ -48,5 +52,11 @@ class Writers:
 
     @property
     def waiting(self) -> int:
-        """Appends waiting for a turn."""
+        """Writes waiting for a turn."""
         return 0 if self._limiter is None else self._limiter.statistics().tasks_waiting
+
+
+async def write(request: Request, work: Callable[[], T]) -> T:
+    """Run ``work``, a write to the store, in its worker's turn (`Writers.run`)."""
+    writers: Writers = request.app.state.writers
+    return await writers.run(work)

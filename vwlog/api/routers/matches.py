@@ -51,6 +51,7 @@ from vwlog.api.schemas import (
     TimelineOut,
     UploadOut,
 )
+from vwlog.api.writers import write
 from vwlog.audit.knowledge import knowledge
 from vwlog.games.vw.describe import description
 from vwlog.games.vw.notation import format_decision
@@ -186,7 +187,9 @@ async def upload(
             raise HTTPException(400, msg("empty body: send the log's lines"))
         store = get_store(request)
         try:
-            result = await run_in_threadpool(import_log, store, tmp, reject_illegal=reject_illegal)
+            result = await write(
+                request, lambda: import_log(store, tmp, reject_illegal=reject_illegal)
+            )
         except LogFormatError as err:
             raise LogFormatError("upload", err.line, err.detail, err.field) from err
     finally:

@@ -34,7 +34,7 @@ from vwlog.api.schemas import (
     RulingIn,
 )
 from vwlog.api.signing import Signer
-from vwlog.api.writers import Writers
+from vwlog.api.writers import write
 from vwlog.events import JudgeRulingIssued
 from vwlog.games import rules_for
 from vwlog.games.seats import HIDDEN_CARD, SeatError, UnseenError, masked
@@ -93,7 +93,9 @@ def receipt(
 
 
 @router.post("/live", status_code=201, summary="Start a match to record live")
-def start_live(body: LiveMatchIn, store: StoreDep, _who: Writer) -> MatchSummaryOut:
+async def start_live(
+    request: Request, body: LiveMatchIn, store: StoreDep, _who: Writer
+) -> MatchSummaryOut:
     """Store a new match (the packaged pool, the named packaged decks) up to its first
     decision; then append decisions to ``/matches/{id}/decisions``. Needs an organiser's or
     judge's token.
@@ -104,15 +106,18 @@ def start_live(body: LiveMatchIn, store: StoreDep, _who: Writer) -> MatchSummary
     With ``seed`` the shuffle is reproducible (tests, demonstrations), nothing in it is
     secret, and ``match_started`` says ``"shuffle": "seeded"`` with the seed."""
     created = datetime.now(UTC).isoformat(timespec="seconds")
-    return MatchSummaryOut.of(
-        start_match(store, body.match_id, body.decks, seed=body.seed, created=created)
+    meta = await write(
+        request,
+        lambda: start_match(store, body.match_id, body.decks, seed=body.seed, created=created),
     )
+    return MatchSummaryOut.of(meta)
 
 
 @router.post(
     "/live/{game}", status_code=201, summary="Start a match of another game to record live"
 )
-def start_live_game(
+async def start_live_game(
+    request: Request,
     game: Annotated[str, Path(pattern=r"^[a-z][a-z0-9_]{0,31}$")],
     body: LiveGameIn,
     store: StoreDep,
@@ -124,9 +129,10 @@ def start_live_game(
     ``/matches/{id}/decisions``, as for any match. Needs an organiser's or judge's token.
     Vandaria Wars' matches start from packaged decks at ``/live``."""
     created = datetime.now(UTC).isoformat(timespec="seconds")
-    return MatchSummaryOut.of(
-        start_game_match(store, body.match_id, game, body.start, created=created)
+    meta = await write(
+        request, lambda: start_game_match(store, body.match_id, game, body.start, created=created)
     )
+    return MatchSummaryOut.of(meta)
 
 
 IdempotencyKey = Annotated[
@@ -257,12 +263,11 @@ async def append_decisions(
         )
         return _receipt_of(store, signer, match_id, result)
 
-    def write() -> tuple[ReceiptOut, bool]:
+    def appended() -> tuple[ReceiptOut, bool]:
         decisions_of(rules_for(store.header(match_id).game), "play")  # 400 for a game without
         return _once(keys, match_id, idempotency_key, fingerprint, 200, append)
 
-    writers: Writers = request.app.state.writers
-    made, _ = await writers.run(write)
+    made, _ = await write(request, appended)
     return made
 
 
@@ -356,16 +361,23 @@ def _receipt_of(
 
 
 @router.post("/matches/{match_id}/forks", status_code=201, summary="Fork a match")
-def fork(match_id: str, body: ForkIn, store: StoreDep, who: Writer) -> MatchSummaryOut:
+async def fork(
+    request: Request, match_id: str, body: ForkIn, store: StoreDep, who: Writer
+) -> MatchSummaryOut:
     """Start a fork at a priority point of the match (400 names the nearest ones). Play on it
     with ``/matches/{fork}/decisions``. Needs an organiser's or judge's token."""
-    full_record(match_access(match_id, store, who))
-    fork_id = fork_match(store, match_id, body.at, name=body.name)
-    return MatchSummaryOut.of(store.meta(fork_id))
+
+    def forked() -> MatchSummaryOut:
+        full_record(match_access(match_id, store, who))
+        fork_id = fork_match(store, match_id, body.at, name=body.name)
+        return MatchSummaryOut.of(store.meta(fork_id))
+
+    return await write(request, forked)
 
 
 @router.post("/matches/{match_id}/rebase", summary="Re-apply the parent's later decisions")
-def rebase_(
+async def rebase_(
+    request: Request,
     match_id: str,
     store: StoreDep,
     _who: Writer,
@@ -373,7 +385,7 @@ def rebase_(
 ) -> dict[str, Any]:
     """Re-apply, on a fork, the parent's decisions after the fork point, until one is no
     longer legal there (named with its rule ids)."""
-    return rebase_json(rebase(store, match_id, dry_run=dry_run))
+    return rebase_json(await write(request, lambda: rebase(store, match_id, dry_run=dry_run)))
 
 
 @router.post(
@@ -430,9 +442,8 @@ async def rule(
             events=[ruling.model_dump(mode="json")],
         )
 
-    writers: Writers = request.app.state.writers
-    made, kept = await writers.run(
-        lambda: _once(keys, match_id, idempotency_key, fingerprint, 201, append)
+    made, kept = await write(
+        request, lambda: _once(keys, match_id, idempotency_key, fingerprint, 201, append)
     )
     if kept:
         response.status_code = 200
