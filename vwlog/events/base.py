@@ -7,7 +7,7 @@ An event is a game fact only; storage facts (sequence number, time, hash) live i
 from __future__ import annotations
 
 import datetime as dt
-from typing import ClassVar, Final, Literal
+from typing import ClassVar, Final, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
@@ -38,6 +38,32 @@ def event_type(event: object) -> str:
     """The ``type`` tag of an event of any game (its class name where it has none)."""
     tag: object = getattr(event, "type", type(event).__name__)
     return str(tag)
+
+
+class Record(Protocol):
+    """One record of any game, as the core reads it: the envelope around an event (each
+    game's is a pydantic model with these fields, its event union inside; Vandaria Wars' is
+    `vwlog.events.EventRecord`)."""
+
+    @property
+    def seq(self) -> int:
+        """Sequence number, strictly increasing from 1 within a match."""
+        ...
+
+    @property
+    def at(self) -> str | None:
+        """When the event happened (ISO 8601), if recorded."""
+        ...
+
+    @property
+    def hash(self) -> str | None:
+        """The record's chain hash, once sealed."""
+        ...
+
+    @property
+    def event(self) -> BaseEvent:
+        """The game fact."""
+        ...
 
 
 class Decision(BaseEvent):
@@ -166,5 +192,6 @@ __all__ = [
     "Consequence",
     "Decision",
     "LogHeader",
+    "Record",
     "event_type",
 ]

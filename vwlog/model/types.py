@@ -10,10 +10,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NewType
 
+from vwlog.model.ids import MatchId
 from vwlog.model.ruleids import RuleId
 
-MatchId = NewType("MatchId", str)
-"""Identifier of one match (one event stream)."""
 PlayerId = NewType("PlayerId", str)
 """Identifier of a player, unique within a match (for example ``"p1"``)."""
 CardId = NewType("CardId", str)

@@ -45,8 +45,8 @@ from vwlog.model.errors import (
     StoreError,
     UsageError,
 )
+from vwlog.model.ids import MatchId
 from vwlog.model.text import msg
-from vwlog.model.types import MatchId
 from vwlog.store.catalog import (
     IMPORT_FACTS,
     Head,
@@ -59,7 +59,7 @@ from vwlog.store.mapping import (
 )
 
 if TYPE_CHECKING:
-    from vwlog.events import EventRecord, LogHeader
+    from vwlog.events.base import LogHeader, Record
 
 from vwlog.store.backends import PAGE_SIZE
 from vwlog.store.checks import appended_head, check_lines, check_meta
@@ -148,7 +148,7 @@ class MatchStore(MatchReader):
     def import_match(
         self,
         header: LogHeader,
-        lines: Sequence[tuple[bytes, EventRecord]],
+        lines: Sequence[tuple[bytes, Record]],
         meta: MatchMeta,
     ) -> ImportOutcome:
         """Store a whole match in one transaction: all of it, or nothing.
@@ -199,7 +199,7 @@ class MatchStore(MatchReader):
     def import_stream(
         self,
         header: LogHeader,
-        lines: Iterable[tuple[bytes, EventRecord]],
+        lines: Iterable[tuple[bytes, Record]],
         meta: MatchMeta,
         snapshots: Iterable[tuple[int, bytes]] = (),
     ) -> ImportOutcome:
@@ -284,7 +284,7 @@ class MatchStore(MatchReader):
     def append(
         self,
         match_id: str,
-        lines: Sequence[tuple[bytes, EventRecord]],
+        lines: Sequence[tuple[bytes, Record]],
         *,
         expected_seq: int,
         meta: MatchMeta | None = None,

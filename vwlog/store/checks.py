@@ -14,13 +14,13 @@ from vwlog.store.catalog import Head
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from vwlog.events import EventRecord
-    from vwlog.model.types import MatchId
+    from vwlog.events.base import Record
+    from vwlog.model.ids import MatchId
     from vwlog.store.catalog import MatchMeta
 
 
 def check_lines(
-    match_id: str, lines: Sequence[tuple[bytes, EventRecord]], *, after: int, root: str | None
+    match_id: str, lines: Sequence[tuple[bytes, Record]], *, after: int, root: str | None
 ) -> str:
     """Check records are numbered ``after + 1``, … and carry hashes; return the head hash."""
     head = root
@@ -57,7 +57,7 @@ def check_lines(
 
 def appended_head(
     match_id: MatchId,
-    lines: Sequence[tuple[bytes, EventRecord]],
+    lines: Sequence[tuple[bytes, Record]],
     expected_seq: int,
     meta: MatchMeta | None,
     snapshots: Sequence[tuple[int, bytes]],

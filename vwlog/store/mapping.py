@@ -30,6 +30,7 @@ from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from typing_extensions import override
 
 from vwlog.events import EVENT_TYPES, BaseEvent, EventRecord, LogHeader, event_type
+from vwlog.events.base import Record
 from vwlog.games import GameUnavailableError, rules_for
 from vwlog.io import codec
 from vwlog.model.errors import StoreError
@@ -192,7 +193,7 @@ class RecordMapper(Mapper[UUID]):
     # Writing
 
     def stored_record(
-        self, originator_id: UUID, line: bytes, record: EventRecord, game: str | None = None
+        self, originator_id: UUID, line: bytes, record: Record, game: str | None = None
     ) -> StoredEvent:
         """A record's line of a match of ``game`` as a stored event, without re-serialising
         it."""

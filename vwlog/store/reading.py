@@ -26,8 +26,8 @@ from vwlog.model.errors import (
     StoreConfigError,
     StoreError,
 )
+from vwlog.model.ids import MatchId
 from vwlog.model.resources import Closing
-from vwlog.model.types import MatchId
 from vwlog.store.browse import create_views
 from vwlog.store.catalog import CatalogChange, Head, MatchMeta
 from vwlog.store.mapping import (
