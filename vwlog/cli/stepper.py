@@ -17,7 +17,7 @@ the text is never read as Textual or Rich markup.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from vwlog.cli.options import LoadedMatch
     from vwlog.engine.replay import Step
     from vwlog.engine.seek import Mark
-    from vwlog.model.cards import Ruleset
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("n  →", N_("next event")),
@@ -489,7 +488,7 @@ def run_stepper(
     *,
     start_seq: int | None,
     player: str | None,
-    ruleset: Ruleset | None = None,
+    ruleset: Any = None,
 ) -> None:
     """Replay ``match`` once, then step through it on the terminal until ``q``.
 
@@ -510,7 +509,7 @@ def build_stepper(
     *,
     start_seq: int | None,
     player: str | None,
-    ruleset: Ruleset | None = None,
+    ruleset: Any = None,
 ) -> Stepper:
     """Replay ``match`` once into a stepper at ``start_seq`` (or the first event), describing
     the events as ``player`` could know them, judged under ``ruleset`` when one is given

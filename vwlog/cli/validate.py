@@ -16,7 +16,6 @@ from vwlog.cli.cluster import cluster_option, on_cluster, report_failure
 from vwlog.cli.pipes import record_status
 from vwlog.cli.render import echo, echo_result, progress, to_json
 from vwlog.engine.replay import ValidationReport, ViolationPolicy
-from vwlog.events import MatchStarted
 from vwlog.io.i18n import N_, say
 from vwlog.io.i18n import gettext as _
 from vwlog.io.logfile import STDIO, open_log
@@ -317,10 +316,10 @@ def _log_provenance(path: str | None, opts: ValidationOptions) -> Provenance:
                 first = next(iter(reader), None)
         except VwlogError:
             first = None
-        if first is not None and isinstance(first.record.event, MatchStarted):
-            cards = first.record.event.cards
         if game is not None and first is not None and type(first.record.event) is game.start_type:
             named = game.start_ruleset(first.record.event)
+            if game.start_cards is not None:
+                cards = game.start_cards(first.record.event)
     return provenance(opts.judged_under(named), cards, game=game)
 
 

@@ -254,6 +254,9 @@ class GameRules:
     start_ruleset: Callable[[Any], Any] = field(default=lambda e: e.ruleset)
     """``start_ruleset(start event)``: the ruleset the match names (by default its
     ``ruleset``)."""
+    start_cards: Callable[[Any], Any] | None = None
+    """``start_cards(start event)``: the card definitions the start event carries, which a
+    report's provenance names (``None``: the game's start carries none)."""
     with_ruleset: Callable[[Any, Any], Any] = field(
         default=lambda e, rs: e.model_copy(update={"ruleset": rs})
     )

@@ -116,6 +116,7 @@ GAME: Final = GameRules(
     decision_types=DECISION_TYPES,
     trailer_types=frozenset(TRAILER_TYPES),
     start_type=MatchStarted,
+    start_cards=lambda start: start.cards,
     ruling_type=JudgeRulingIssued,
     fork_kinds=frozenset({DecisionKind.PRIORITY}),
     fork_words=msg("where a player holds priority"),
