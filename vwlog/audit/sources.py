@@ -11,7 +11,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from vwlog.events import EventRecord
 from vwlog.io.logfile import open_log
 
 if TYPE_CHECKING:
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from vwlog.engine.seek import Item
-    from vwlog.events import LogHeader
+    from vwlog.events.base import LogHeader, Record
 
 __all__ = ["MatchSource", "log_source", "reading", "record_of", "records_source", "unpack"]
 
@@ -72,18 +71,19 @@ def reading(source: MatchSource) -> Iterator[Iterator[Item]]:
 
 
 def records_source(
-    name: str, records: Sequence[EventRecord], header: LogHeader | None = None
+    name: str, records: Sequence[Record], header: LogHeader | None = None
 ) -> MatchSource:
     """Records held in memory as a `MatchSource`."""
     return MatchSource(name=name, header=header, open=lambda: iter(records))
 
 
-def unpack(item: Item) -> tuple[int | None, EventRecord]:
-    """An item as ``(line, record)`` (``line`` is ``None`` for a bare record)."""
-    if isinstance(item, EventRecord):
-        return None, item
-    line, record = item
-    return line, record
+def unpack(item: Item) -> tuple[int | None, Any]:
+    """An item of any game's source as ``(line, record)`` (``line`` is ``None`` for a bare
+    record: a stored record comes bare, a file's with its line)."""
+    if isinstance(item, tuple):
+        line, record = item
+        return line, record
+    return None, item
 
 
 def record_of(item: Any) -> Any:
