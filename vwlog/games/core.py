@@ -289,6 +289,11 @@ class GameRules:
     publishes: bool = False
     """Whether a match names published card pools and rulesets, which the integrity pass
     compares with what the record carries (Vandaria Wars' do)."""
+    closing: Callable[[Any, Any], tuple[Any, list[Any]]] | None = None
+    """``closing(start event, S)``: what the record owes once the match is over, before its
+    seal (Vandaria Wars: the openings of the deck commitments of a secret shuffle), as the board
+    after it and the events, played in play mode by the append that ends the match (``None``:
+    nothing)."""
     complete: Callable[[Any], bool] | None = None
     """``complete(S)``: whether the record is a whole match (``None``: once it has a winner; a
     game whose record is one phase, as an L5R battle record, says so here)."""

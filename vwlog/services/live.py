@@ -11,6 +11,7 @@ import random
 from typing import TYPE_CHECKING
 
 from vwlog.events import EventRecord, JudgeRulingIssued, LogHeader
+from vwlog.games.vw.commitments import open_commitments
 from vwlog.games.vw.play import advance
 from vwlog.games.vw.simulate import build_start
 from vwlog.io import codec
@@ -20,7 +21,6 @@ from vwlog.model.errors import IllegalEventError, UsageError
 from vwlog.model.text import msg
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import check
-from vwlog.services.commitments import open_commitments
 from vwlog.services.matches import state_at
 from vwlog.services.play import append_played, state_at_records
 from vwlog.services.storing import store_new_match

@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from vwlog.events import MatchForked, MatchSealed, MatchStarted, RecordSigned
+from vwlog.events import MatchForked, MatchSealed, RecordSigned
 from vwlog.games import GameRules, game_of_state, rules_for, unavailable
 from vwlog.io import codec
 from vwlog.model.errors import (
@@ -31,7 +31,7 @@ from vwlog.store import Head, MatchStore
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
-    from vwlog.events import AnyEvent, EventRecord
+    from vwlog.events.base import BaseEvent, Record
     from vwlog.services.headstate import HeadStates
 
 
@@ -45,13 +45,13 @@ class PlayResult:
     head_seq: int
     winner: str | None = None
     victory: str | None = None
-    events: list[AnyEvent] = field(default_factory=list)
+    events: list[BaseEvent] = field(default_factory=list)
 
 
 def play_decisions(
     store: MatchStore,
     match_id: str,
-    decisions: Iterable[AnyEvent | str],
+    decisions: Iterable[BaseEvent | str],
     *,
     auto: int = 0,
     policy: str = "greedy",
@@ -304,7 +304,7 @@ def append_played(
     store: MatchStore,
     match_id: str,
     head: Head,
-    events: Sequence[AnyEvent],
+    events: Sequence[BaseEvent],
     state: Any,
     *,
     before: Any = None,
@@ -312,8 +312,9 @@ def append_played(
 ) -> Head:
     """Append events played in play mode after ``head``, in one transaction, and describe the
     match's new end (``state``, the board after the last of them) in its catalog entry. When
-    they end the match, the deck commitments of a secret shuffle are opened
-    (`vwlog.services.live.open_commitments`) and the record is sealed after them.
+    they end the match, what the game's record owes at its end is played after them
+    (`GameRules.closing`; Vandaria Wars opens the deck commitments of a secret shuffle) and the
+    record is sealed after it.
 
     ``before`` is the state at ``head`` when the caller has it (the snapshots due are then
     replayed from it, not sought again); with it, ``states`` keeps the state at the new head.
@@ -324,13 +325,11 @@ def append_played(
     game = game_of_state(state)
     over = game.summary(state).winner is not None
     first = next(iter(store.records(match_id, lte=1)), None) if over else None
-    if over and first is not None and isinstance(first.event, MatchStarted):
-        # a Vandaria Wars match is over: open the deck commitments of a secret shuffle
-        # before the seal (Vandaria Wars' play, imported only for its matches)
-        from vwlog.services.commitments import open_commitments
-
-        state, opened = open_commitments(first, state)
-        events = [*events, *opened]
+    if over and first is not None and game.closing is not None:
+        # the match is over: what its record owes before the seal (VW: the openings of the
+        # deck commitments of a secret shuffle)
+        state, owed = game.closing(first.event, state)
+        events = [*events, *owed]
     records = [
         game.record.validate_python({"seq": head.seq + i + 1, "event": e})
         for i, e in enumerate(events)
@@ -370,7 +369,7 @@ def state_at_records(
     store: MatchStore,
     match_id: str,
     seq: int,
-    pending: list[EventRecord],
+    pending: Sequence[Record],
     stored: Any = None,
 ) -> Any:
     """The state after ``seq`` where the last records are not stored yet; ``stored``, the

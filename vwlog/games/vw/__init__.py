@@ -108,6 +108,13 @@ def _stats() -> object:
     return visitor
 
 
+def _closing(start: object, state: Any) -> tuple[Any, list[Any]]:
+    """VW's record owes, once a match is over, the openings of its deck commitments."""
+    from vwlog.games.vw.commitments import open_commitments
+
+    return open_commitments(start, state)
+
+
 GAME: Final = GameRules(
     id="vw",
     name="Vandaria Wars",
@@ -133,6 +140,7 @@ GAME: Final = GameRules(
     owed=owed,
     catch_up=caught_up,
     back_to=back_to,
+    closing=_closing,
     note=note,
     noted_types=frozenset({MatchStarted, ObjectResulted}),
     violation=violation,
