@@ -1,8 +1,8 @@
 """Identifiers and enums that are part of the wire format.
 
-This module imports nothing from vwlog; every other layer may import it.
-Enum values are the digest's upper-case wire names (RULES.md §13), so one spelling serves
-logs, documentation and code.
+This module imports only the core's identifiers (`vwlog.model.ids`, `vwlog.model.ruleids`),
+which it re-exports; every other layer may import it. Enum values are the digest's upper-case
+wire names (RULES.md §13), so one spelling serves logs, documentation and code.
 """
 
 from __future__ import annotations

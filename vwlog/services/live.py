@@ -19,6 +19,7 @@ from vwlog.io.pools import load_deck, load_pool
 from vwlog.model.cards import DEFAULT_RULESET
 from vwlog.model.errors import IllegalEventError, UsageError
 from vwlog.model.text import msg
+from vwlog.model.types import RulingKind
 from vwlog.projections import INITIAL, evolve
 from vwlog.rules import check
 from vwlog.services.matches import state_at
@@ -77,10 +78,19 @@ def start_match(
 
 
 def record_ruling(
-    store: MatchStore, match_id: str, ruling: JudgeRulingIssued, *, expected_seq: int | None = None
-) -> Head:
+    store: MatchStore,
+    match_id: str,
+    *,
+    judge: str,
+    kind: str,
+    reason: str,
+    back_to: int | None = None,
+    loser: str | None = None,
+    expected_seq: int | None = None,
+) -> tuple[Head, JudgeRulingIssued]:
     """Append a judge's ruling to a stored match, after checking it against the rules
-    (R-GEN-8: a back-up returns to a priority point, a game loss names a player, …).
+    (R-GEN-8: a back-up returns to a priority point, a game loss names a player, …): the new
+    head and the ruling recorded.
 
     Raises:
         MatchNotFoundError: no such match.
@@ -97,6 +107,9 @@ def record_ruling(
     head = store.head(match_id)
     if expected_seq is not None and head.seq != expected_seq:
         raise SequenceConflictError(match_id, expected_seq + 1)
+    ruling = JudgeRulingIssued(
+        judge=judge, kind=RulingKind(kind), reason=reason, back_to=back_to, loser=loser
+    )
     refuse_after_seal(store, match_id, head, "ruling")
     state = state_at(store, match_id, head.seq)
     if state.ruleset is None:
@@ -106,7 +119,7 @@ def record_ruling(
         raise IllegalEventError(head.seq + 1, ruling.type, violations)
     record = EventRecord(seq=head.seq + 1, event=ruling)
     after = state_at_records(store, match_id, head.seq + 1, [record])
-    return append_played(store, match_id, head, [ruling], after)
+    return append_played(store, match_id, head, [ruling], after), ruling
 
 
 __all__ = ["open_commitments", "record_ruling", "start_match"]

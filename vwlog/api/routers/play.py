@@ -35,13 +35,11 @@ from vwlog.api.schemas import (
 )
 from vwlog.api.signing import Signer
 from vwlog.api.writers import write
-from vwlog.events import JudgeRulingIssued
 from vwlog.games import rules_for
 from vwlog.games.seats import HIDDEN_CARD, SeatError, UnseenError, masked
 from vwlog.io.i18n import say, using_language
 from vwlog.model.errors import IllegalEventError, SequenceConflictError, VwlogError
 from vwlog.model.text import msg
-from vwlog.model.types import RulingKind
 from vwlog.render.json import rebase_json
 from vwlog.services.decisions import decisions_of
 from vwlog.services.forks import fork_match
@@ -419,17 +417,19 @@ async def rule(
     fingerprint = _fingerprint("rulings", judge, body)
 
     def append() -> ReceiptOut:
-        ruling = JudgeRulingIssued(
-            judge=judge.label or judge.id,
-            kind=RulingKind(body.kind),
-            reason=body.reason,
-            back_to=body.back_to,
-            loser=body.loser,
-        )
         expected = body.expected_seq
         if expected is None and idempotency_key is not None:
             expected = store.head(match_id).seq  # a key stands for one append at one head
-        head = record_ruling(store, match_id, ruling, expected_seq=expected)
+        head, ruling = record_ruling(
+            store,
+            match_id,
+            judge=judge.label or judge.id,
+            kind=body.kind,
+            reason=body.reason,
+            back_to=body.back_to,
+            loser=body.loser,
+            expected_seq=expected,
+        )
         return receipt(
             signer,
             match_id,
