@@ -11,7 +11,6 @@ import random
 from typing import TYPE_CHECKING
 
 from vwlog.events import EventRecord, JudgeRulingIssued, LogHeader
-from vwlog.games.vw.commitments import open_commitments
 from vwlog.games.vw.play import advance
 from vwlog.games.vw.simulate import build_start
 from vwlog.io import codec
@@ -47,8 +46,9 @@ def start_match(
 
     Without ``seed``, the usual case: a secret shuffle (`build_start` without a generator),
     each seat's order committed with a salt; the commitments are opened when the match ends
-    (`open_commitments`). With ``seed`` (tests, demonstrations): shuffled reproducibly from
-    it, and the record says so (``shuffle: seeded``), for nothing in it is secret.
+    (`vwlog.games.vw.commitments.open_commitments`). With ``seed`` (tests, demonstrations):
+    shuffled reproducibly from it, and the record says so (``shuffle: seeded``), for nothing
+    in it is secret.
 
     Raises:
         UsageError: fewer than 2 or more than 4 decks, or the id is taken.
@@ -122,4 +122,4 @@ def record_ruling(
     return append_played(store, match_id, head, [ruling], after), ruling
 
 
-__all__ = ["open_commitments", "record_ruling", "start_match"]
+__all__ = ["record_ruling", "start_match"]
